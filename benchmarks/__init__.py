@@ -1,0 +1,1 @@
+"""Benchmarks of classiclearn against scikit-learn: ``python -m benchmarks [--quick] [NAME ...]``."""

@@ -1,0 +1,1 @@
+"""Benchmark cases, one module per estimator family, each with a ``CASES`` list."""

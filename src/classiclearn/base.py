@@ -1,0 +1,302 @@
+"""The estimator protocol: parameters, cloning, mixins and tags.
+
+Written without scikit-learn, following the same protocol so that
+scikit-learn's ``clone``, ``Pipeline``, ``GridSearchCV`` and
+``check_estimator`` treat our estimators as their own.
+"""
+
+import copy
+import inspect
+
+import numpy as np
+
+from ._tags import Tags, to_sklearn_tags
+from .utils._params import validate_parameter_constraints
+
+__all__ = [
+    "BaseEstimator",
+    "ClassifierMixin",
+    "ClusterMixin",
+    "RegressorMixin",
+    "TransformerMixin",
+    "clone",
+    "is_classifier",
+    "is_regressor",
+]
+
+
+class BaseEstimator:
+    """Base class of every classiclearn estimator.
+
+    Parameters are the keyword arguments of ``__init__``, which stores them
+    unchanged. ``fit`` validates them against ``_parameter_constraints``.
+
+    Examples
+    --------
+    >>> class Toy(BaseEstimator):
+    ...     def __init__(self, alpha=1.0, *, beta=None):
+    ...         self.alpha = alpha
+    ...         self.beta = beta
+    >>> Toy(alpha=2.0)
+    Toy(alpha=2.0)
+    >>> Toy().set_params(beta=3).get_params()
+    {'alpha': 1.0, 'beta': 3}
+    """
+
+    _parameter_constraints: dict = {}
+
+    @classmethod
+    def _get_param_names(cls):
+        init = cls.__init__
+        if init is object.__init__:
+            return []
+        signature = inspect.signature(init)
+        names = []
+        for p in signature.parameters.values():
+            if p.name == "self":
+                continue
+            if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+                raise RuntimeError(
+                    f"{cls.__name__} must list its parameters explicitly in __init__ "
+                    "(no *args or **kwargs)."
+                )
+            names.append(p.name)
+        return sorted(names)
+
+    def get_params(self, deep=True):
+        """Parameters of this estimator.
+
+        Parameters
+        ----------
+        deep : bool, default=True
+            Also return the parameters of nested estimators as
+            ``name__param``.
+
+        Returns
+        -------
+        dict
+        """
+        out = {}
+        for name in self._get_param_names():
+            value = getattr(self, name)
+            if deep and hasattr(value, "get_params") and not isinstance(value, type):
+                for sub, sub_value in value.get_params(deep=True).items():
+                    out[f"{name}__{sub}"] = sub_value
+            out[name] = value
+        return out
+
+    def set_params(self, **params):
+        """Set parameters, including nested ones written ``name__param``.
+
+        Returns
+        -------
+        self
+        """
+        if not params:
+            return self
+        valid = self.get_params(deep=True)
+        nested = {}
+        for key, value in params.items():
+            name, sep, sub = key.partition("__")
+            if name not in valid:
+                raise ValueError(
+                    f"Invalid parameter {name!r} for estimator {self}. Valid parameters are: "
+                    f"{self._get_param_names()!r}."
+                )
+            if sep:
+                nested.setdefault(name, {})[sub] = value
+            else:
+                setattr(self, name, value)
+                valid[name] = value
+        for name, sub_params in nested.items():
+            valid[name].set_params(**sub_params)
+        return self
+
+    def _validate_params(self):
+        validate_parameter_constraints(
+            self._parameter_constraints, self.get_params(deep=False), type(self).__name__
+        )
+
+    def __repr__(self):
+        defaults = {
+            p.name: p.default for p in inspect.signature(type(self).__init__).parameters.values()
+        }
+        shown = []
+        for name in self._get_param_names():
+            value = getattr(self, name, None)
+            if not _same_default(value, defaults.get(name, inspect.Parameter.empty)):
+                shown.append(f"{name}={value!r}")
+        return f"{type(self).__name__}({', '.join(shown)})"
+
+    def __sklearn_is_fitted__(self):
+        return any(k.endswith("_") and not k.startswith("__") for k in vars(self))
+
+    def __classiclearn_tags__(self):
+        return Tags()
+
+    def __sklearn_tags__(self):
+        return to_sklearn_tags(self.__classiclearn_tags__())
+
+
+def _same_default(value, default):
+    if default is inspect.Parameter.empty:
+        return False
+    if value is default:
+        return True
+    if isinstance(value, np.ndarray) or isinstance(default, np.ndarray):
+        return False
+    try:
+        return type(value) is type(default) and bool(value == default)
+    except (TypeError, ValueError):
+        return False
+
+
+class ClassifierMixin:
+    """Mixin for classifiers: ``score`` is the accuracy."""
+
+    _estimator_type = "classifier"
+
+    def __classiclearn_tags__(self):
+        tags = super().__classiclearn_tags__()
+        tags.estimator_type = "classifier"
+        return tags
+
+    def score(self, X, y, sample_weight=None):
+        """Mean accuracy on (X, y), weighted by ``sample_weight``.
+
+        Returns
+        -------
+        float
+        """
+        from .metrics import accuracy_score
+
+        return accuracy_score(y, self.predict(X), sample_weight=sample_weight)
+
+
+class RegressorMixin:
+    """Mixin for regressors: ``score`` is the coefficient of determination R²."""
+
+    _estimator_type = "regressor"
+
+    def __classiclearn_tags__(self):
+        tags = super().__classiclearn_tags__()
+        tags.estimator_type = "regressor"
+        return tags
+
+    def score(self, X, y, sample_weight=None):
+        """R² of the prediction on (X, y), weighted by ``sample_weight``.
+
+        Returns
+        -------
+        float
+        """
+        from .metrics import r2_score
+
+        return r2_score(y, self.predict(X), sample_weight=sample_weight)
+
+
+class TransformerMixin:
+    """Mixin for transformers: ``fit_transform`` fits then transforms."""
+
+    def __classiclearn_tags__(self):
+        tags = super().__classiclearn_tags__()
+        tags.transformer = True
+        if tags.estimator_type is None:
+            tags.estimator_type = "transformer"
+            tags.requires_y = False
+        return tags
+
+    def fit_transform(self, X, y=None, **fit_params):
+        """Fit to X (and y), then return X transformed.
+
+        Returns
+        -------
+        ndarray
+        """
+        if y is None:
+            return self.fit(X, **fit_params).transform(X)
+        return self.fit(X, y, **fit_params).transform(X)
+
+
+class ClusterMixin:
+    """Mixin for clusterers: ``fit_predict`` returns ``labels_``."""
+
+    _estimator_type = "clusterer"
+
+    def __classiclearn_tags__(self):
+        tags = super().__classiclearn_tags__()
+        tags.estimator_type = "clusterer"
+        tags.requires_y = False
+        return tags
+
+    def fit_predict(self, X, y=None, **fit_params):
+        """Fit and return the cluster label of each sample.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        self.fit(X, **fit_params)
+        return self.labels_
+
+
+def clone(estimator, *, safe=True):
+    """A new unfitted estimator with the same parameters (deep-copied).
+
+    Parameters
+    ----------
+    estimator : estimator, or list / tuple / set of estimators
+    safe : bool, default=True
+        If False, objects without ``get_params`` are deep-copied instead of
+        raising.
+
+    Returns
+    -------
+    estimator
+
+    Examples
+    --------
+    >>> from classiclearn.naive_bayes import GaussianNB
+    >>> clone(GaussianNB(var_smoothing=1e-3))
+    GaussianNB(var_smoothing=0.001)
+    """
+    if isinstance(estimator, list | tuple | set | frozenset):
+        return type(estimator)(clone(e, safe=safe) for e in estimator)
+    if not hasattr(estimator, "get_params") or isinstance(estimator, type):
+        if not safe:
+            return copy.deepcopy(estimator)
+        raise TypeError(
+            f"Cannot clone object {estimator!r} (type {type(estimator)}): it does not "
+            "implement a 'get_params' method."
+        )
+    params = estimator.get_params(deep=False)
+    new_params = {k: clone(v, safe=False) for k, v in params.items()}
+    new = type(estimator)(**new_params)
+    got = new.get_params(deep=False)
+    for name in new_params:
+        if got[name] is not new_params[name]:
+            raise RuntimeError(
+                f"Cannot clone object {estimator}, as the constructor either does not set "
+                f"or modifies parameter {name}"
+            )
+    return new
+
+
+def is_classifier(estimator):
+    """Whether ``estimator`` is a classifier (ours or scikit-learn's)."""
+    return _estimator_type(estimator) == "classifier"
+
+
+def is_regressor(estimator):
+    """Whether ``estimator`` is a regressor (ours or scikit-learn's)."""
+    return _estimator_type(estimator) == "regressor"
+
+
+def _estimator_type(estimator):
+    if hasattr(estimator, "__classiclearn_tags__"):
+        obj = estimator() if isinstance(estimator, type) else estimator
+        return obj.__classiclearn_tags__().estimator_type
+    if hasattr(estimator, "__sklearn_tags__"):
+        obj = estimator() if isinstance(estimator, type) else estimator
+        return obj.__sklearn_tags__().estimator_type
+    return getattr(estimator, "_estimator_type", None)

@@ -1,0 +1,259 @@
+"""Gaussian naive Bayes (seed 000 §10.1).
+
+Each class k has a prior P(k) and, per feature j, a normal density with mean
+theta_kj and variance sigma²_kj; features are independent given the class, so
+
+    log P(k | x) = log P(k) - ½ Σ_j [log(2π σ²_kj) + (x_j - θ_kj)² / σ²_kj] + const.
+
+With ``shared_variance=True`` every class uses the pooled within-class
+variance of each feature, σ²_j; the quadratic terms then cancel between
+classes and the decision function is linear in x (the special case §10.1
+points out, a diagonal-covariance LDA).
+"""
+
+from numbers import Real
+
+import numpy as np
+from scipy.special import logsumexp
+
+from ..base import BaseEstimator, ClassifierMixin
+from ..utils._params import Interval
+from ..utils._targets import check_classification_targets
+from ..utils.validation import check_is_fitted, check_sample_weight, column_or_1d, validate_data
+from . import _gaussian_kernels as _k
+
+__all__ = ["GaussianNB"]
+
+
+class GaussianNB(ClassifierMixin, BaseEstimator):
+    """Gaussian naive Bayes classifier.
+
+    Parameters
+    ----------
+    priors : array-like of shape (n_classes,), default=None
+        Prior probabilities of the classes (in the order of ``classes_``);
+        by default the weighted class frequencies.
+    var_smoothing : float, default=1e-9
+        Fraction of the largest feature variance added to every variance,
+        for numerical stability.
+    shared_variance : bool, default=False
+        Use one variance per feature shared by all classes (the pooled
+        within-class variance), which makes the classifier linear.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        Class labels, sorted.
+    class_count_ : ndarray of shape (n_classes,)
+        Weighted number of training samples per class.
+    class_prior_ : ndarray of shape (n_classes,)
+        Class probabilities used in the decision.
+    theta_ : ndarray of shape (n_classes, n_features)
+        Per-class feature means.
+    var_ : ndarray of shape (n_classes, n_features)
+        Variances used in the decision (pooled when ``shared_variance``),
+        including ``epsilon_``.
+    class_var_ : ndarray of shape (n_classes, n_features)
+        Per-class feature variances, before pooling and smoothing.
+    epsilon_ : float
+        The amount added to the variances.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Column names, when X was a DataFrame with string column names.
+
+    See Also
+    --------
+    classiclearn.discriminant_analysis.LinearDiscriminantAnalysis : full shared covariance.
+
+    Notes
+    -----
+    ``partial_fit`` merges batches with the exact pairwise update of means and
+    sums of squares (Chan, Golub & LeVeque), so fitting in batches equals
+    fitting at once. Sample weights act as repetition counts.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[-1.0, -1.0], [-2.0, -1.0], [1.0, 1.0], [2.0, 1.0]])
+    >>> clf = GaussianNB().fit(X, [0, 0, 1, 1])
+    >>> clf.predict([[-0.8, -1.0]]).tolist()
+    [0]
+    """
+
+    _parameter_constraints = {
+        "priors": ["array-like", None],
+        "var_smoothing": [Interval(Real, 0, None, closed="left")],
+        "shared_variance": ["boolean"],
+    }
+
+    def __init__(self, *, priors=None, var_smoothing=1e-9, shared_variance=False):
+        self.priors = priors
+        self.var_smoothing = var_smoothing
+        self.shared_variance = shared_variance
+
+    def fit(self, X, y, sample_weight=None):
+        """Fit the class means and variances.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), default=None
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        for name in ("classes_", "class_count_", "theta_", "class_var_"):
+            self.__dict__.pop(name, None)
+        return self._update(X, y, sample_weight, classes=None, first=True)
+
+    def partial_fit(self, X, y, classes=None, sample_weight=None):
+        """Update the model with a batch of samples.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        classes : array-like of shape (n_classes,), default=None
+            All the classes; required on the first call only.
+        sample_weight : array-like of shape (n_samples,), default=None
+
+        Returns
+        -------
+        self
+        """
+        first = not hasattr(self, "classes_")
+        if first:
+            self._validate_params()
+            if classes is None:
+                raise ValueError("classes must be passed on the first call to partial_fit.")
+        X, y = validate_data(self, X, y, dtype=np.float64, reset=first)
+        return self._update(X, y, sample_weight, classes=classes, first=first)
+
+    def _update(self, X, y, sample_weight, classes, first):
+        y = column_or_1d(y)
+        check_classification_targets(y)
+        weight = check_sample_weight(sample_weight, X, dtype=np.float64)
+        if first:
+            self.classes_ = np.unique(y) if classes is None else np.unique(np.asarray(classes))
+            n_classes, n_features = len(self.classes_), X.shape[1]
+            self.class_count_ = np.zeros(n_classes)
+            self.theta_ = np.zeros((n_classes, n_features))
+            self.class_var_ = np.zeros((n_classes, n_features))
+            self.epsilon_ = self.var_smoothing * _weighted_feature_variance(X, weight).max()
+        elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
+            raise ValueError(
+                f"classes={np.unique(classes)!r} is not the same as on the first call to "
+                f"partial_fit, which was {self.classes_!r}."
+            )
+        y_index = _class_indices(y, self.classes_)
+        if first and classes is None and len(self.classes_) < 2:
+            raise ValueError(
+                "GaussianNB needs samples of at least 2 classes, but the data contains only "
+                f"one class: {self.classes_[0]!r}."
+            )
+        count, mean, m2 = _k.class_weighted_moments(X, y_index, weight, len(self.classes_))
+        self._merge_moments(count, mean, m2)
+        self._set_decision_parameters()
+        return self
+
+    def _merge_moments(self, count, mean, m2):
+        old_n = self.class_count_[:, None]
+        new_n = count[:, None]
+        total = old_n + new_n
+        safe_total = np.where(total > 0, total, 1.0)
+        delta = mean - self.theta_
+        merged_mean = self.theta_ + delta * (new_n / safe_total)
+        merged_m2 = self.class_var_ * old_n + m2 + delta**2 * (old_n * new_n / safe_total)
+        self.theta_ = np.where(total > 0, merged_mean, 0.0)
+        self.class_var_ = np.where(total > 0, merged_m2 / safe_total, 0.0)
+        self.class_count_ = total[:, 0]
+
+    def _set_decision_parameters(self):
+        if self.shared_variance:
+            pooled = (self.class_var_ * self.class_count_[:, None]).sum(axis=0)
+            pooled /= self.class_count_.sum()
+            self.var_ = np.tile(pooled + self.epsilon_, (len(self.classes_), 1))
+        else:
+            self.var_ = self.class_var_ + self.epsilon_
+        self.class_prior_ = self._class_prior()
+
+    def _class_prior(self):
+        n_classes = len(self.classes_)
+        if self.priors is None:
+            return self.class_count_ / self.class_count_.sum()
+        priors = np.asarray(self.priors, dtype=np.float64)
+        if priors.shape != (n_classes,):
+            raise ValueError(
+                f"priors has {priors.size} values, but there are {n_classes} classes."
+            )
+        if not np.isclose(priors.sum(), 1.0):
+            raise ValueError(f"The sum of the priors should be 1; got {priors.sum()}.")
+        if (priors < 0).any():
+            raise ValueError("priors must be non-negative.")
+        return priors
+
+    def predict_joint_log_proba(self, X):
+        """log P(k) + log P(x | k) for each sample and class.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        with np.errstate(divide="ignore"):
+            log_prior = np.log(self.class_prior_)
+        return _k.gaussian_joint_log_likelihood(X, self.theta_, self.var_, log_prior)
+
+    def predict(self, X):
+        """Most probable class of each sample.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        jll = self.predict_joint_log_proba(X)
+        return self.classes_[np.argmax(jll, axis=1)]
+
+    def predict_log_proba(self, X):
+        """Log of the posterior class probabilities.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+        """
+        jll = self.predict_joint_log_proba(X)
+        return jll - logsumexp(jll, axis=1, keepdims=True)
+
+    def predict_proba(self, X):
+        """Posterior class probabilities.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+        """
+        return np.exp(self.predict_log_proba(X))
+
+
+def _weighted_feature_variance(X, weight):
+    total = weight.sum()
+    if total <= 0:
+        return np.zeros(X.shape[1])
+    mean = weight @ X / total
+    return weight @ (X - mean) ** 2 / total
+
+
+def _class_indices(y, classes):
+    y_index = np.searchsorted(classes, y)
+    y_index = np.clip(y_index, 0, len(classes) - 1)
+    unknown = classes[y_index] != y
+    if unknown.any():
+        raise ValueError(
+            f"The target label(s) {np.unique(y[unknown])!r} in y do not exist in the initial "
+            f"classes {classes!r}."
+        )
+    return y_index.astype(np.intp)

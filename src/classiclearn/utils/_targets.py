@@ -1,0 +1,146 @@
+"""Targets: what kind of target y is, and class-label encoding."""
+
+import numpy as np
+
+__all__ = [
+    "check_classification_targets",
+    "compute_class_weight",
+    "encode_labels",
+    "type_of_target",
+]
+
+
+def type_of_target(y):
+    """Name the kind of target, as scikit-learn does.
+
+    Parameters
+    ----------
+    y : array-like
+
+    Returns
+    -------
+    str
+        One of "binary", "multiclass", "continuous", "multiclass-multioutput",
+        "continuous-multioutput", "multilabel-indicator", "unknown".
+
+    Examples
+    --------
+    >>> type_of_target([0, 1, 1])
+    'binary'
+    >>> type_of_target([0.5, 1.5])
+    'continuous'
+    >>> type_of_target(["a", "b", "c"])
+    'multiclass'
+    """
+    y = np.asarray(y) if not hasattr(y, "dtype") else np.asarray(y)
+    if y.ndim > 2 or (y.dtype == object and y.size and not isinstance(y.flat[0], str)
+                      and not np.isscalar(y.flat[0])):
+        return "unknown"
+    if y.ndim == 2 and y.shape[1] == 0:
+        return "unknown"
+    suffix = "-multioutput" if y.ndim == 2 and y.shape[1] > 1 else ""
+    if y.ndim == 2 and y.shape[1] > 1 and y.dtype.kind in "biuf":
+        values = np.unique(y)
+        if values.size <= 2 and np.all(np.isin(values, [0, 1])):
+            return "multilabel-indicator"
+    if y.dtype.kind == "f":
+        if not np.isfinite(y).all():
+            return "continuous" + suffix
+        if np.any(y != np.round(y)):
+            return "continuous" + suffix
+    if y.ndim == 2 and y.shape[1] > 1:
+        return "multiclass" + suffix
+    n_unique = np.unique(y.ravel()).size if y.size else 0
+    if n_unique > 2:
+        return "multiclass"
+    return "binary"
+
+
+def check_classification_targets(y):
+    """Raise ValueError unless y is a classification target.
+
+    Parameters
+    ----------
+    y : array-like
+    """
+    kind = type_of_target(y)
+    if kind not in ("binary", "multiclass", "multiclass-multioutput", "multilabel-indicator"):
+        raise ValueError(
+            f"Unknown label type: {kind}. Maybe you are trying to fit a classifier, which "
+            "expects discrete classes on a regression target with continuous values."
+        )
+
+
+def encode_labels(y, *, min_classes=2):
+    """Sorted class labels and the index of each sample's class.
+
+    Parameters
+    ----------
+    y : ndarray of shape (n_samples,)
+        Any sortable labels (numbers, strings).
+    min_classes : int, default=2
+        Raise if fewer distinct classes are present.
+
+    Returns
+    -------
+    classes : ndarray of shape (n_classes,)
+    y_index : ndarray of shape (n_samples,), dtype intp
+
+    Examples
+    --------
+    >>> classes, idx = encode_labels(["b", "a", "b"])
+    >>> classes.tolist(), idx.tolist()
+    (['a', 'b'], [1, 0, 1])
+    """
+    y = np.asarray(y)
+    check_classification_targets(y)
+    classes, y_index = np.unique(y, return_inverse=True)
+    if classes.size < min_classes:
+        raise ValueError(
+            f"The target y needs samples of at least {min_classes} classes, but the data "
+            f"contains only one class: {classes[0]!r}."
+            if classes.size == 1
+            else f"The target y needs samples of at least {min_classes} classes."
+        )
+    return classes, y_index.astype(np.intp).ravel()
+
+
+def compute_class_weight(class_weight, classes, y_index):
+    """Weight of each class from a ``class_weight`` parameter.
+
+    Parameters
+    ----------
+    class_weight : dict, "balanced" or None
+        A dict maps class labels to weights (absent classes get 1);
+        "balanced" gives ``n_samples / (n_classes * count)``.
+    classes : ndarray of shape (n_classes,)
+    y_index : ndarray of shape (n_samples,)
+        Encoded labels.
+
+    Returns
+    -------
+    ndarray of shape (n_classes,)
+
+    Examples
+    --------
+    >>> compute_class_weight("balanced", np.array([0, 1]), np.array([0, 0, 0, 1]))
+    array([0.66666667, 2.        ])
+    """
+    n_classes = len(classes)
+    if class_weight is None:
+        return np.ones(n_classes)
+    if isinstance(class_weight, str):
+        if class_weight != "balanced":
+            raise ValueError(
+                f"class_weight must be a dict, 'balanced' or None; got {class_weight!r}"
+            )
+        counts = np.bincount(y_index, minlength=n_classes).astype(np.float64)
+        with np.errstate(divide="ignore"):
+            return np.where(counts > 0, len(y_index) / (n_classes * counts), 0.0)
+    weights = np.ones(n_classes)
+    known = {c: i for i, c in enumerate(classes.tolist())}
+    for label, w in class_weight.items():
+        if label not in known:
+            raise ValueError(f"The class label {label!r} in class_weight is not in y.")
+        weights[known[label]] = float(w)
+    return weights

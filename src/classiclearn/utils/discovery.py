@@ -1,0 +1,89 @@
+"""The estimator registry: every public estimator class, found by walking the package.
+
+An estimator is registered by being listed in its family's ``__all__``; tests,
+benchmarks and the command line all read this one list.
+"""
+
+import importlib
+import inspect
+import pkgutil
+
+__all__ = ["all_estimators"]
+
+_NOT_FAMILIES = {"cli", "io", "utils", "base", "exceptions", "datasets", "metrics"}
+
+_TYPE_TAGS = {
+    "classifier": lambda tags: tags.estimator_type == "classifier",
+    "regressor": lambda tags: tags.estimator_type == "regressor",
+    "cluster": lambda tags: tags.estimator_type == "clusterer",
+    "transformer": lambda tags: tags.transformer,
+}
+
+
+def _family_modules():
+    import classiclearn
+
+    for info in pkgutil.iter_modules(classiclearn.__path__):
+        if info.name.startswith("_") or info.name in _NOT_FAMILIES:
+            continue
+        yield importlib.import_module(f"classiclearn.{info.name}")
+
+
+def _is_estimator_class(obj):
+    from ..base import BaseEstimator
+
+    return (
+        inspect.isclass(obj)
+        and issubclass(obj, BaseEstimator)
+        and not obj.__name__.startswith("_")
+        and not inspect.isabstract(obj)
+        and hasattr(obj, "fit")
+    )
+
+
+def _tags_of_class(cls):
+    try:
+        return cls().__classiclearn_tags__()
+    except TypeError:  # meta-estimators need an inner estimator to be built
+        return cls.__classiclearn_tags__(cls.__new__(cls))
+
+
+def all_estimators(type_filter=None):
+    """List every public estimator class of classiclearn.
+
+    Parameters
+    ----------
+    type_filter : {"classifier", "regressor", "cluster", "transformer"} or list, optional
+        Keep only estimators of these kinds.
+
+    Returns
+    -------
+    list of (name, class)
+        Sorted by name.
+
+    Examples
+    --------
+    >>> names = [name for name, _ in all_estimators("classifier")]
+    >>> "GaussianNB" in names
+    True
+    """
+    found = {}
+    for module in _family_modules():
+        for name in getattr(module, "__all__", []):
+            obj = getattr(module, name)
+            if _is_estimator_class(obj):
+                found[name] = obj
+    items = sorted(found.items())
+    if type_filter is None:
+        return items
+    kinds = [type_filter] if isinstance(type_filter, str) else list(type_filter)
+    for kind in kinds:
+        if kind not in _TYPE_TAGS:
+            raise ValueError(
+                f"type_filter must be one of {sorted(_TYPE_TAGS)} or None; got {kind!r}"
+            )
+    return [
+        (name, cls)
+        for name, cls in items
+        if any(_TYPE_TAGS[kind](_tags_of_class(cls)) for kind in kinds)
+    ]

@@ -1,0 +1,533 @@
+"""Input validation shared by every estimator.
+
+:func:`validate_data` is the one door data go through in ``fit``, ``predict``
+and ``transform``: it turns lists, NumPy arrays and pandas objects into a
+C-contiguous array of one float dtype (a new array whenever anything has to
+change, so the caller's data are never modified), records or checks
+``n_features_in_`` and ``feature_names_in_``, and raises errors worded the way
+scikit-learn's checks (and its users) expect.
+"""
+
+import numbers
+import warnings
+
+import numpy as np
+import scipy.sparse as sp
+
+from ..exceptions import DataConversionWarning, not_fitted_error
+
+__all__ = [
+    "FLOAT_DTYPES",
+    "check_array",
+    "check_consistent_length",
+    "check_is_fitted",
+    "check_sample_weight",
+    "check_X_y",
+    "column_or_1d",
+    "num_samples",
+    "validate_data",
+]
+
+FLOAT_DTYPES = (np.float64, np.float32)
+
+
+def _is_pandas_df(X):
+    return type(X).__module__.startswith("pandas") and hasattr(X, "columns") and hasattr(X, "iloc")
+
+
+def _is_pandas_series(X):
+    return type(X).__module__.startswith("pandas") and hasattr(X, "iloc") and not hasattr(X, "columns")
+
+
+def _get_feature_names(X):
+    """Column names of a DataFrame as an object array, or None."""
+    if not _is_pandas_df(X):
+        return None
+    names = np.asarray(X.columns, dtype=object)
+    kinds = {type(n) for n in names}
+    if not names.size or not any(isinstance(n, str) for n in names):
+        return None
+    if not all(isinstance(n, str) for n in names):
+        raise TypeError(
+            "Feature names are only supported if all input features have string names, "
+            f"but your input has {sorted(t.__name__ for t in kinds)} as feature name / column "
+            "name types. Convert the feature names to strings to use them."
+        )
+    return names
+
+
+def num_samples(x):
+    """Number of samples in an array-like, with a clear error for non-arrays."""
+    if hasattr(x, "shape") and x.shape is not None:
+        if len(x.shape) == 0:
+            raise TypeError(f"Singleton array {x!r} cannot be considered a valid collection.")
+        return x.shape[0]
+    if not hasattr(x, "__len__"):
+        raise TypeError(f"Expected sequence or array-like, got {type(x)}")
+    return len(x)
+
+
+def check_consistent_length(*arrays):
+    """Raise ValueError unless all non-None arrays have the same first dimension."""
+    lengths = [num_samples(a) for a in arrays if a is not None]
+    if len(set(lengths)) > 1:
+        raise ValueError(
+            "Found input variables with inconsistent numbers of samples: "
+            f"{[int(n) for n in lengths]}"
+        )
+
+
+def _to_numpy(array, dtype):
+    if _is_pandas_df(array) or _is_pandas_series(array):
+        try:
+            return array.to_numpy(dtype=None)
+        except (TypeError, ValueError):
+            return np.asarray(array, dtype=object)
+    return array
+
+
+def _pick_dtype(orig_dtype, dtype):
+    """Resolve the requested dtype: a tuple keeps the input dtype if listed."""
+    if dtype is None or dtype == "numeric":
+        if orig_dtype is not None and (orig_dtype.kind in "OUS" or orig_dtype.kind == "b"):
+            return np.float64
+        return None
+    if isinstance(dtype, tuple | list):
+        if orig_dtype is not None and any(orig_dtype == d for d in dtype):
+            return None
+        return dtype[0]
+    return dtype
+
+
+def _assert_finite(array, input_name, allow_nan):
+    if array.dtype.kind not in "fc":
+        return
+    if np.isfinite(array).all():
+        return
+    has_nan = np.isnan(array).any()
+    if has_nan and not allow_nan:
+        raise ValueError(f"Input {input_name} contains NaN.")
+    if np.isinf(array).any():
+        raise ValueError(
+            f"Input {input_name} contains infinity or a value too large for {array.dtype!r}."
+        )
+
+
+def check_array(
+    array,
+    *,
+    input_name="X",
+    dtype=FLOAT_DTYPES,
+    ensure_2d=True,
+    allow_nd=False,
+    ensure_all_finite=True,
+    ensure_min_samples=1,
+    ensure_min_features=1,
+    accept_sparse=False,
+    copy=False,
+    order="C",
+    estimator=None,
+):
+    """Validate an array and return a clean NumPy copy or view.
+
+    Parameters
+    ----------
+    array : array-like
+        List, NumPy array, pandas DataFrame / Series, or (when
+        ``accept_sparse``) a scipy sparse matrix.
+    input_name : str, default="X"
+        Name used in error messages.
+    dtype : dtype, tuple of dtypes, "numeric" or None, default=(float64, float32)
+        With a tuple, an input already of one of those dtypes keeps it;
+        otherwise it is converted to the first. "numeric" keeps numeric input
+        and converts object / string / bool input to float64.
+    ensure_2d : bool, default=True
+        Raise on 1-D input instead of accepting it.
+    allow_nd : bool, default=False
+        Accept arrays with more than two dimensions.
+    ensure_all_finite : bool or "allow-nan", default=True
+        Raise on NaN or infinity.
+    ensure_min_samples, ensure_min_features : int, default=1
+        Minimum sizes.
+    accept_sparse : bool, default=False
+        Whether scipy sparse input is returned as CSR instead of rejected.
+    copy : bool, default=False
+        Always return a new array.
+    order : {"C", "F", None}, default="C"
+        Memory layout of the result.
+    estimator : estimator or str, optional
+        Used to name the estimator in messages.
+
+    Returns
+    -------
+    ndarray
+        Never the caller's array if it had to change in any way.
+
+    Examples
+    --------
+    >>> check_array([[1, 2], [3, 4]]).dtype
+    dtype('float64')
+    >>> check_array([[1.0, float("nan")]])
+    Traceback (most recent call last):
+    ...
+    ValueError: Input X contains NaN.
+    """
+    owner = _owner_name(estimator)
+    if array is None:
+        raise ValueError(f"Expected 2D array for {input_name}, got None instead.")
+    if sp.issparse(array):
+        if not accept_sparse:
+            raise TypeError(
+                f"Sparse data was passed for {input_name}, but dense data is required{owner}. "
+                "Use '.toarray()' to convert to a dense numpy array."
+            )
+        array = sp.csr_array(array, dtype=_pick_dtype(array.dtype, dtype) or array.dtype, copy=copy)
+        _check_sizes(array, input_name, ensure_min_samples, ensure_min_features, owner)
+        if ensure_all_finite:
+            _assert_finite(array.data, input_name, ensure_all_finite == "allow-nan")
+        return array
+
+    array = _to_numpy(array, dtype)
+    orig_dtype = getattr(array, "dtype", None)
+    if not hasattr(orig_dtype, "kind"):
+        orig_dtype = None
+    if orig_dtype is not None and orig_dtype.kind == "c":
+        raise ValueError("Complex data not supported")
+    target = _pick_dtype(orig_dtype, dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", np.exceptions.ComplexWarning)
+        try:
+            result = np.asarray(array, dtype=target)
+        except np.exceptions.ComplexWarning as exc:
+            raise ValueError("Complex data not supported") from exc
+    if result.dtype.kind == "c":
+        raise ValueError("Complex data not supported")
+    if result.dtype.kind in "OUS" and dtype is not None:
+        result = result.astype(np.float64)
+
+    if ensure_2d:
+        if result.ndim == 0:
+            raise ValueError(
+                f"Expected 2D array, got scalar array instead:\narray={result!r}.\n"
+                "Reshape your data either using array.reshape(-1, 1) if your data has a "
+                "single feature or array.reshape(1, -1) if it contains a single sample."
+            )
+        if result.ndim == 1:
+            raise ValueError(
+                f"Expected 2D array, got 1D array instead:\narray={result!r}.\n"
+                "Reshape your data either using array.reshape(-1, 1) if your data has a "
+                "single feature or array.reshape(1, -1) if it contains a single sample."
+            )
+    if result.ndim >= 3 and not allow_nd:
+        raise ValueError(f"Found array with dim {result.ndim}{owner}. Expected <= 2.")
+
+    if ensure_all_finite:
+        _assert_finite(result, input_name, ensure_all_finite == "allow-nan")
+    _check_sizes(result, input_name, ensure_min_samples, ensure_min_features, owner)
+
+    if order == "C":
+        result = np.ascontiguousarray(result)
+    elif order == "F":
+        result = np.asfortranarray(result)
+    if copy or _shares_memory(result, array):
+        if copy or not result.flags.writeable:
+            result = result.copy(order="K")
+    return result
+
+
+def _shares_memory(a, b):
+    return isinstance(b, np.ndarray) and np.may_share_memory(a, b)
+
+
+def _check_sizes(array, input_name, min_samples, min_features, owner):
+    shape = array.shape
+    if min_samples > 0 and len(shape) >= 1:
+        n = shape[0]
+        if n < min_samples:
+            raise ValueError(
+                f"Found array with {n} sample(s) (shape={shape}) while a minimum of "
+                f"{min_samples} is required{owner}."
+            )
+    if min_features > 0 and len(shape) == 2:
+        if shape[1] < min_features:
+            raise ValueError(
+                f"Found array with {shape[1]} feature(s) (shape={shape}) while a minimum "
+                f"of {min_features} is required{owner}."
+            )
+
+
+def _owner_name(estimator):
+    if estimator is None:
+        return ""
+    name = estimator if isinstance(estimator, str) else type(estimator).__name__
+    return f" by {name}"
+
+
+def column_or_1d(y, *, dtype=None, warn=False, input_name="y"):
+    """Ravel a column vector to 1-D, warning if asked; raise on other shapes."""
+    y = np.asarray(_to_numpy(y, None), dtype=dtype)
+    if y.ndim == 1:
+        return y
+    if y.ndim == 2 and y.shape[1] == 1:
+        if warn:
+            warnings.warn(
+                "A column-vector y was passed when a 1d array was expected. Please change "
+                "the shape of y to (n_samples, ), for example using ravel().",
+                DataConversionWarning,
+                stacklevel=3,
+            )
+        return y[:, 0]
+    raise ValueError(
+        f"{input_name} should be a 1d array, got an array of shape {y.shape} instead."
+    )
+
+
+def _check_y(y, *, multi_output, y_numeric, estimator):
+    if y is None:
+        raise ValueError(
+            f"{_bare_name(estimator)} requires y to be passed, but the target y is None."
+        )
+    if sp.issparse(y):
+        raise TypeError("Sparse data was passed for y, but dense data is required.")
+    if multi_output:
+        y = check_array(
+            y, input_name="y", dtype=None, ensure_2d=False, ensure_min_samples=0, order=None
+        )
+        if y.dtype.kind == "O" and y_numeric:
+            y = y.astype(np.float64)
+    else:
+        y = column_or_1d(y, warn=True)
+        if y.dtype.kind == "c":
+            raise ValueError("Complex data not supported")
+        if y_numeric and y.dtype.kind in "OUSb":
+            y = y.astype(np.float64)
+    if y.dtype.kind == "f":
+        _assert_finite(y, "y", allow_nan=False)
+    return y
+
+
+def _bare_name(estimator):
+    if estimator is None:
+        return "This estimator"
+    return estimator if isinstance(estimator, str) else type(estimator).__name__
+
+
+def check_X_y(X, y, *, multi_output=False, y_numeric=False, **check_array_params):
+    """Validate X and y together: X as :func:`check_array`, y as a target.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,) or (n_samples, n_outputs)
+    multi_output : bool, default=False
+        Accept a 2-D y. Otherwise a column vector is raveled with a
+        :class:`~classiclearn.exceptions.DataConversionWarning`.
+    y_numeric : bool, default=False
+        Convert object / string y to float64 (regressors).
+    **check_array_params
+        Passed on to :func:`check_array` for X.
+
+    Returns
+    -------
+    X, y : ndarray
+    """
+    estimator = check_array_params.get("estimator")
+    if y is None:
+        raise ValueError(
+            f"{_bare_name(estimator)} requires y to be passed, but the target y is None."
+        )
+    X = check_array(X, **check_array_params)
+    y = _check_y(y, multi_output=multi_output, y_numeric=y_numeric, estimator=estimator)
+    check_consistent_length(X, y)
+    return X, y
+
+
+def _check_feature_names(estimator, X, reset):
+    names = _get_feature_names(X)
+    if reset:
+        if names is not None:
+            estimator.feature_names_in_ = names
+        elif hasattr(estimator, "feature_names_in_"):
+            del estimator.feature_names_in_
+        return
+    fitted = getattr(estimator, "feature_names_in_", None)
+    if fitted is None and names is None:
+        return
+    cls = type(estimator).__name__
+    if names is not None and fitted is None:
+        warnings.warn(
+            f"X has feature names, but {cls} was fitted without feature names", stacklevel=3
+        )
+        return
+    if names is None and fitted is not None:
+        warnings.warn(
+            f"X does not have valid feature names, but {cls} was fitted with feature names",
+            stacklevel=3,
+        )
+        return
+    if len(fitted) != len(names) or np.any(fitted != names):
+        fitted_set, new_set = set(fitted), set(names)
+        unexpected = sorted(new_set - fitted_set)
+        missing = sorted(fitted_set - new_set)
+        message = "The feature names should match those that were passed during fit.\n"
+        if unexpected:
+            message += f"Feature names unseen at fit time:\n- {unexpected}\n"
+        if missing:
+            message += f"Feature names seen at fit time, yet now missing:\n- {missing}\n"
+        if not unexpected and not missing:
+            message += "Feature names must be in the same order as they were in fit.\n"
+        raise ValueError(message)
+
+
+def _check_n_features(estimator, X, reset):
+    n_features = X.shape[1] if getattr(X, "ndim", 0) == 2 else None
+    if reset:
+        estimator.n_features_in_ = n_features
+        return
+    expected = getattr(estimator, "n_features_in_", None)
+    if expected is None or n_features is None:
+        return
+    if n_features != expected:
+        raise ValueError(
+            f"X has {n_features} features, but {type(estimator).__name__} is expecting "
+            f"{expected} features as input."
+        )
+
+
+def validate_data(
+    estimator,
+    X="no_validation",
+    y="no_validation",
+    *,
+    reset=True,
+    validate_separately=False,
+    skip_check_array=False,
+    multi_output=False,
+    y_numeric=False,
+    **check_params,
+):
+    """Validate X (and y) for an estimator and record or check its input shape.
+
+    Parameters
+    ----------
+    estimator : estimator instance
+        Receives ``n_features_in_`` and ``feature_names_in_`` when ``reset``.
+    X : array-like or "no_validation"
+    y : array-like, None or "no_validation"
+        ``"no_validation"`` skips y; None with a supervised estimator raises
+        "requires y to be passed".
+    reset : bool, default=True
+        True in ``fit`` (record the shape), False elsewhere (check it).
+    validate_separately : bool, default=False
+        Unused; accepted for signature compatibility.
+    skip_check_array : bool, default=False
+        Only check feature names and counts.
+    multi_output, y_numeric : bool
+        See :func:`check_X_y`.
+    **check_params
+        Passed on to :func:`check_array`.
+
+    Returns
+    -------
+    X, or (X, y) when y is validated.
+    """
+    _check_feature_names(estimator, X, reset=reset)
+    no_y = isinstance(y, str) and y == "no_validation"
+    check_params.setdefault("estimator", estimator)
+    if skip_check_array:
+        out = X if no_y else (X, y)
+    elif no_y:
+        out = check_array(X, **check_params)
+    else:
+        out = check_X_y(X, y, multi_output=multi_output, y_numeric=y_numeric, **check_params)
+    checked_X = out if no_y else out[0]
+    if not reset or not (isinstance(X, str) and X == "no_validation"):
+        _check_n_features(estimator, checked_X, reset=reset)
+    return out
+
+
+def check_is_fitted(estimator, attributes=None, *, msg=None):
+    """Raise :class:`~classiclearn.exceptions.NotFittedError` if not fitted.
+
+    Parameters
+    ----------
+    estimator : estimator instance
+    attributes : str or list of str, optional
+        Attributes that must exist; by default any attribute ending in "_".
+    msg : str, optional
+        Message with an optional ``%(name)s`` placeholder.
+    """
+    if isinstance(estimator, type):
+        raise TypeError(f"{estimator} is a class, not an instance.")
+    if attributes is not None:
+        names = [attributes] if isinstance(attributes, str) else list(attributes)
+        fitted = all(hasattr(estimator, a) for a in names)
+    elif hasattr(estimator, "__sklearn_is_fitted__"):
+        fitted = estimator.__sklearn_is_fitted__()
+    else:
+        fitted = any(k.endswith("_") and not k.startswith("__") for k in vars(estimator))
+    if not fitted:
+        if msg is None:
+            msg = (
+                "This %(name)s instance is not fitted yet. Call 'fit' with appropriate "
+                "arguments before using this estimator."
+            )
+        raise not_fitted_error(msg % {"name": type(estimator).__name__})
+
+
+def check_sample_weight(
+    sample_weight, X, *, dtype=None, ensure_non_negative=True, allow_all_zero=False, copy=False
+):
+    """Validate ``sample_weight`` against X and return a float array.
+
+    Parameters
+    ----------
+    sample_weight : None, float or array-like of shape (n_samples,)
+        None gives ones; a scalar gives a constant array.
+    X : ndarray of shape (n_samples, ...)
+    dtype : dtype, optional
+        Defaults to X's float dtype, else float64.
+    ensure_non_negative : bool, default=True
+        Raise on negative weights.
+    allow_all_zero : bool, default=False
+        Accept weights that are all zero.
+    copy : bool, default=False
+        Kept for signature compatibility: the result never shares memory
+        with the caller's array.
+
+    Returns
+    -------
+    ndarray of shape (n_samples,)
+        A new array (the caller's is never modified).
+
+    Examples
+    --------
+    >>> check_sample_weight(None, [[0.0], [1.0]])
+    array([1., 1.])
+    """
+    n = num_samples(X)
+    if dtype is None:
+        dtype = X.dtype if getattr(X, "dtype", None) in FLOAT_DTYPES else np.float64
+    if sample_weight is None:
+        return np.ones(n, dtype=dtype)
+    if isinstance(sample_weight, numbers.Number):
+        return np.full(n, sample_weight, dtype=dtype)
+    w = check_array(
+        sample_weight,
+        input_name="sample_weight",
+        dtype=dtype,
+        ensure_2d=False,
+        ensure_min_samples=0,
+        order="C",
+    )
+    if w.ndim != 1:
+        raise ValueError(f"Sample weights must be 1D array or scalar, got shape {w.shape}")
+    if w.shape[0] != n:
+        raise ValueError(f"sample_weight.shape == {w.shape}, expected {(n,)}!")
+    if ensure_non_negative and (w < 0).any():
+        raise ValueError("Negative values in data passed to sample_weight")
+    if not allow_all_zero and n and not w.any():
+        raise ValueError("Sample weights must contain at least one non-zero number.")
+    if isinstance(sample_weight, np.ndarray) and np.may_share_memory(w, sample_weight):
+        w = w.copy()
+    return w
