@@ -188,6 +188,8 @@ def check_array(
         return array
 
     array = _to_numpy(array, dtype)
+    if not hasattr(array, "dtype"):
+        array = np.asarray(array)
     orig_dtype = getattr(array, "dtype", None)
     if not hasattr(orig_dtype, "kind"):
         orig_dtype = None

@@ -1,0 +1,62 @@
+"""Command line of the benchmark suite.
+
+Usage::
+
+    python -m benchmarks [--quick] [--family F ...] [--memory] [--out FILE] [NAME ...]
+
+``--quick`` runs every case on small data once: a smoke test that the harness
+works and that both libraries' scores agree (CI runs it; it never judges
+times). Without it, cases run at full size and the table is what
+``benchmarks/RESULTS.md`` records, together with the command line.
+"""
+
+import argparse
+import sys
+
+from ._runner import discover_cases, environment_lines, format_table, run_case
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split("\n")[0])
+    parser.add_argument("names", nargs="*", help="run only cases whose name contains one of these")
+    parser.add_argument("--quick", action="store_true", help="small data, one repeat (smoke test)")
+    parser.add_argument("--family", action="append", help="only this family (repeatable)")
+    parser.add_argument("--repeats", type=int, default=None, help="timed repeats per step")
+    parser.add_argument("--memory", action="store_true", help="also measure peak traced memory")
+    parser.add_argument("--out", help="write the markdown table to this file")
+    args = parser.parse_args(argv)
+
+    cases = discover_cases(args.family, args.names)
+    if not cases:
+        print("no benchmark cases matched", file=sys.stderr)
+        return 1
+    results = []
+    for family, case in cases:
+        print(f"[{family}] {case.name} ...", file=sys.stderr, flush=True)
+        results.append(
+            run_case(family, case, quick=args.quick, repeats=args.repeats, memory=args.memory)
+        )
+    command = "python -m benchmarks " + " ".join(argv if argv is not None else sys.argv[1:])
+    text = "\n".join(environment_lines(command.strip())) + "\n\n" + format_table(results) + "\n"
+    print(text)
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(text)
+    errors = [r for r in results if r.error]
+    disagreements = [r for r in results if not r.error and not r.scores_agree]
+    for r in errors:
+        print(f"ERROR in {r.name}: {r.error}", file=sys.stderr)
+    for r in disagreements:
+        print(
+            f"SCORES DIFFER in {r.name}: ours {r.our_score:.4f} vs scikit-learn "
+            f"{r.their_score:.4f}",
+            file=sys.stderr,
+        )
+    ran = len(results) - len(errors)
+    print(f"{ran} cases ran, {len(errors)} errors, {len(disagreements)} score disagreements",
+          file=sys.stderr)
+    return 1 if errors or (args.quick and disagreements) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,230 @@
+"""Time our estimators against scikit-learn's twins, in one process and one run.
+
+For each case: build the data, warm both libraries on a small slice (our JIT
+compile time is reported apart), then time ``fit`` and each listed method,
+interleaving ours with scikit-learn's so that machine noise hits both alike.
+scikit-learn's time is the faster of two configurations measured in the same
+run: its default threading, and BLAS limited to one thread (multi-threaded
+OpenBLAS is often slower for LAPACK-heavy work on 2 cores). The fitted
+models' scores are reported side by side: fast but wrong must show.
+"""
+
+import gc
+import importlib
+import os
+import pkgutil
+import platform
+import statistics
+import time
+import tracemalloc
+from contextlib import nullcontext
+from dataclasses import dataclass, field
+from functools import partial
+
+import numpy as np
+
+from . import cases as cases_package
+
+LONG_STEP_SECONDS = 2.0
+
+
+@dataclass
+class StepResult:
+    """Timings of one step (fit or a method) of one case."""
+
+    step: str
+    ours: float
+    theirs: float
+    theirs_config: str
+    goal: float | None
+
+    @property
+    def ratio(self):
+        return self.ours / self.theirs if self.theirs > 0 else float("inf")
+
+
+@dataclass
+class CaseResult:
+    """Everything measured for one case."""
+
+    name: str
+    family: str
+    steps: list = field(default_factory=list)
+    our_score: float = float("nan")
+    their_score: float = float("nan")
+    jit_seconds: float = 0.0
+    our_peak_mb: float | None = None
+    their_peak_mb: float | None = None
+    error: str | None = None
+    scores_agree: bool = True
+
+
+def discover_cases(families=None, names=None):
+    """All declared cases as (family, case), filtered by family and name substrings."""
+    found = []
+    for info in sorted(pkgutil.iter_modules(cases_package.__path__), key=lambda i: i.name):
+        if families and info.name not in families:
+            continue
+        module = importlib.import_module(f"{cases_package.__name__}.{info.name}")
+        for case in getattr(module, "CASES", []):
+            if names and not any(n.lower() in case.name.lower() for n in names):
+                continue
+            found.append((info.name, case))
+    return found
+
+
+def _sklearn_configs():
+    from threadpoolctl import threadpool_limits
+
+    return {"default": nullcontext, "blas=1": lambda: threadpool_limits(limits=1, user_api="blas")}
+
+
+def _slice(data, n):
+    return tuple(None if a is None else a[:n] for a in data)
+
+
+def _timed(fn):
+    start = time.perf_counter()
+    out = fn()
+    return time.perf_counter() - start, out
+
+
+def _summarise(times):
+    best = min(times)
+    return statistics.median(times) if best > LONG_STEP_SECONDS else best
+
+
+def _score(case, estimator, X_test, y_test):
+    if case.score is not None:
+        return float(case.score(estimator, X_test, y_test))
+    return float(estimator.score(X_test, y_test))
+
+
+def _warm_up(case, data):
+    """Fit both libraries on a small slice; return our compile-inclusive time."""
+    X_train, y_train, X_test, y_test = _slice(data, 300)
+    seconds = 0.0
+    for make in (case.ours, case.theirs):
+        start = time.perf_counter()
+        est = make().fit(X_train, y_train, **case.fit_kwargs)
+        for method in case.methods:
+            getattr(est, method)(X_test)
+        if make is case.ours:
+            seconds = time.perf_counter() - start
+    return seconds
+
+
+def _peak_memory_mb(make, case, X_train, y_train):
+    gc.collect()
+    tracemalloc.start()
+    try:
+        make().fit(X_train, y_train, **case.fit_kwargs)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return peak / 2**20
+
+
+def run_case(family, case, *, quick=False, repeats=None, memory=False):
+    """Measure one case; never raises (errors are recorded in the result)."""
+    result = CaseResult(name=case.name, family=family)
+    try:
+        data = case.data(quick)
+        X_train, y_train, X_test, y_test = data
+        result.jit_seconds = _warm_up(case, data)
+        configs = _sklearn_configs()
+        n_repeats = repeats or (1 if quick else case.repeats)
+        fit_times = {"ours": [], **{c: [] for c in configs}}
+        fitted = {}
+        for _ in range(n_repeats):
+            seconds, fitted["ours"] = _timed(
+                lambda: case.ours().fit(X_train, y_train, **case.fit_kwargs)
+            )
+            fit_times["ours"].append(seconds)
+            for config, limit in configs.items():
+                with limit():
+                    seconds, fitted[config] = _timed(
+                        lambda: case.theirs().fit(X_train, y_train, **case.fit_kwargs)
+                    )
+                fit_times[config].append(seconds)
+        result.steps.append(_step_result("fit", fit_times, configs, case.goals))
+        for method in case.methods:
+            times = {"ours": [], **{c: [] for c in configs}}
+            for _ in range(n_repeats):
+                times["ours"].append(_timed(partial(getattr(fitted["ours"], method), X_test))[0])
+                for config, limit in configs.items():
+                    with limit():
+                        seconds, _ = _timed(partial(getattr(fitted[config], method), X_test))
+                    times[config].append(seconds)
+            result.steps.append(_step_result(method, times, configs, case.goals))
+        result.our_score = _score(case, fitted["ours"], X_test, y_test)
+        result.their_score = _score(case, fitted["default"], X_test, y_test)
+        result.scores_agree = bool(
+            np.isclose(result.our_score, result.their_score, rtol=0, atol=case.score_tol)
+            or result.our_score >= result.their_score
+        )
+        if memory:
+            result.our_peak_mb = _peak_memory_mb(case.ours, case, X_train, y_train)
+            result.their_peak_mb = _peak_memory_mb(case.theirs, case, X_train, y_train)
+    except Exception as exc:  # a broken case is reported, not fatal
+        result.error = f"{type(exc).__name__}: {exc}"
+    return result
+
+
+def _step_result(step, times, configs, goals):
+    ours = _summarise(times["ours"])
+    best_config = min(configs, key=lambda c: _summarise(times[c]))
+    return StepResult(step, ours, _summarise(times[best_config]), best_config, goals.get(step))
+
+
+def environment_lines(command):
+    """Markdown lines describing the machine, the versions and the command."""
+    import numba
+    import scipy
+    import sklearn
+
+    import classiclearn
+
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(line.split(":", 1)[1].strip() for line in f if "model name" in line)
+    except (OSError, StopIteration):
+        pass
+    return [
+        f"- command: `{command}`",
+        f"- date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}",
+        f"- machine: {cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}",
+        f"- versions: Python {platform.python_version()}, numpy {np.__version__}, "
+        f"scipy {scipy.__version__}, numba {numba.__version__}, scikit-learn "
+        f"{sklearn.__version__}, classiclearn {classiclearn.__version__}",
+        "- scikit-learn's time is the faster of its default threading and BLAS limited to "
+        "one thread (column `sk config`); ratio = ours / scikit-learn (< 1 is faster)",
+    ]
+
+
+def format_table(results):
+    """A markdown table with one row per (case, step)."""
+    header = (
+        "| case | step | ours (s) | scikit-learn (s) | sk config | ratio | goal | "
+        "score ours | score sklearn | JIT warm-up (s) | peak MB ours / sk |"
+    )
+    lines = [header, "|" + "---|" * 11]
+    for r in results:
+        if r.error:
+            lines.append(f"| {r.name} | ERROR | {r.error} |" + " |" * 8)
+            continue
+        memory = (
+            f"{r.our_peak_mb:.0f} / {r.their_peak_mb:.0f}" if r.our_peak_mb is not None else ""
+        )
+        for i, s in enumerate(r.steps):
+            goal = "" if s.goal is None else f"<= {s.goal:g}" + (" ok" if s.ratio <= s.goal else " MISSED")
+            flag = "" if r.scores_agree else " (differs)"
+            lines.append(
+                f"| {r.name if i == 0 else ''} | {s.step} | {s.ours:.4f} | {s.theirs:.4f} | "
+                f"{s.theirs_config} | {s.ratio:.2f} | {goal} | "
+                f"{(f'{r.our_score:.4f}' + flag) if i == 0 else ''} | "
+                f"{f'{r.their_score:.4f}' if i == 0 else ''} | "
+                f"{f'{r.jit_seconds:.2f}' if i == 0 else ''} | {memory if i == 0 else ''} |"
+            )
+    return "\n".join(lines)

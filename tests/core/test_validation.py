@@ -1,0 +1,138 @@
+"""Input validation: conversion, copies, messages."""
+
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.sparse as sp
+
+from classiclearn.naive_bayes import GaussianNB
+from classiclearn.utils._params import (
+    HasMethods,
+    Interval,
+    StrOptions,
+    validate_parameter_constraints,
+)
+from classiclearn.utils._random import check_random_state, child_seeds
+from classiclearn.utils._targets import compute_class_weight, encode_labels, type_of_target
+from classiclearn.utils.validation import (
+    check_array,
+    check_sample_weight,
+    check_X_y,
+    validate_data,
+)
+
+
+def test_check_array_converts_and_never_aliases_a_changed_array():
+    X = np.arange(6, dtype=np.int64).reshape(3, 2)
+    out = check_array(X)
+    assert out.dtype == np.float64 and out.flags.c_contiguous
+    F = np.asfortranarray(np.ones((3, 2), dtype=np.float32))
+    out32 = check_array(F)
+    assert out32.dtype == np.float32 and out32.flags.c_contiguous
+    out32[0, 0] = 5
+    assert F[0, 0] == 1
+
+
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        ([[1.0, np.nan]], "contains NaN"),
+        ([[1.0, np.inf]], "contains infinity"),
+        ([1.0, 2.0], "Expected 2D array, got 1D array"),
+        (np.empty((0, 3)), r"0 sample\(s\)"),
+        (np.empty((3, 0)), r"0 feature\(s\)"),
+        (np.ones((2, 2, 2)), "dim 3"),
+        ([[1 + 2j, 1.0]], "Complex data not supported"),
+    ],
+)
+def test_check_array_errors(bad, message):
+    with pytest.raises(ValueError, match=message):
+        check_array(bad)
+
+
+def test_sparse_is_refused_with_a_clear_type_error():
+    with pytest.raises(TypeError, match="Sparse data was passed"):
+        check_array(sp.csr_matrix(np.eye(3)))
+
+
+def test_check_X_y_messages():
+    with pytest.raises(ValueError, match="requires y to be passed"):
+        check_X_y([[1.0]], None)
+    with pytest.raises(ValueError, match="inconsistent numbers of samples"):
+        check_X_y([[1.0], [2.0]], [1])
+    with pytest.warns(UserWarning, match="column-vector y"):
+        _, y = check_X_y([[1.0], [2.0]], [[1], [2]])
+    assert y.shape == (2,)
+
+
+def test_feature_names_and_counts_are_recorded_and_checked():
+    df = pd.DataFrame({"a": [0.0, 1.0, 2.0, 3.0], "b": [1.0, 0.0, 1.0, 0.0]})
+    clf = GaussianNB().fit(df, [0, 0, 1, 1])
+    assert clf.feature_names_in_.tolist() == ["a", "b"] and clf.n_features_in_ == 2
+    with pytest.raises(ValueError, match="X has 3 features, but GaussianNB is expecting 2"):
+        clf.predict(np.ones((1, 3)))
+    with pytest.raises(ValueError, match="feature names should match"):
+        clf.predict(df[["b", "a"]])
+    with pytest.warns(UserWarning, match="does not have valid feature names"):
+        clf.predict(df.to_numpy())
+
+
+def test_validate_data_reset_false_keeps_state():
+    est = GaussianNB()
+    validate_data(est, np.ones((3, 4)))
+    assert est.n_features_in_ == 4
+    validate_data(est, np.ones((2, 4)), reset=False)
+    assert est.n_features_in_ == 4
+
+
+def test_sample_weight_checks():
+    X = np.ones((3, 1))
+    np.testing.assert_array_equal(check_sample_weight(2.0, X), [2.0, 2.0, 2.0])
+    w = np.array([1.0, 2.0, 3.0])
+    out = check_sample_weight(w, X)
+    out[0] = 9
+    assert w[0] == 1.0
+    with pytest.raises(ValueError, match="Negative"):
+        check_sample_weight([1.0, -1.0, 1.0], X)
+    with pytest.raises(ValueError, match="expected"):
+        check_sample_weight([1.0, 1.0], X)
+    with pytest.raises(ValueError, match="non-zero"):
+        check_sample_weight([0.0, 0.0, 0.0], X)
+
+
+def test_targets():
+    assert type_of_target([1, 2, 3]) == "multiclass"
+    assert type_of_target([0.1, 0.2]) == "continuous"
+    assert type_of_target(np.array([[0, 1], [1, 1]])) == "multilabel-indicator"
+    classes, idx = encode_labels(np.array([3, 1, 3]))
+    assert classes.tolist() == [1, 3] and idx.tolist() == [1, 0, 1]
+    with pytest.raises(ValueError, match="Unknown label type: continuous"):
+        encode_labels([0.5, 1.5])
+    with pytest.raises(ValueError, match="only one class"):
+        encode_labels([1, 1])
+    weights = compute_class_weight({1: 3.0}, classes, idx)
+    np.testing.assert_array_equal(weights, [3.0, 1.0])
+
+
+def test_parameter_constraints():
+    from numbers import Integral, Real
+
+    table = {
+        "n": [Interval(Integral, 1, None, closed="left")],
+        "kind": [StrOptions({"a", "b"})],
+        "est": [HasMethods("fit"), None],
+        "alpha": [Interval(Real, 0, 1, closed="neither")],
+    }
+    validate_parameter_constraints(table, {"n": 3, "kind": "a", "est": None, "alpha": 0.5}, "T")
+    for bad in ({"n": 0}, {"n": 1.5}, {"n": True}, {"kind": "c"}, {"est": 3}, {"alpha": 1.0}):
+        with pytest.raises(ValueError, match=f"The '{next(iter(bad))}' parameter of T"):
+            validate_parameter_constraints(table, bad, "T")
+
+
+def test_random_state_helpers():
+    assert check_random_state(3).randint(100) == check_random_state(3).randint(100)
+    rs = np.random.RandomState(0)
+    assert check_random_state(rs) is rs
+    np.testing.assert_array_equal(child_seeds(5, 4), child_seeds(5, 4))
+    with pytest.raises(ValueError, match="random_state"):
+        check_random_state("seed")
