@@ -22,7 +22,7 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true", help="small data, one repeat (smoke test)")
     parser.add_argument("--family", action="append", help="only this family (repeatable)")
     parser.add_argument("--repeats", type=int, default=None, help="timed repeats per step")
-    parser.add_argument("--memory", action="store_true", help="also measure peak traced memory")
+    parser.add_argument("--memory", action="store_true", help="also measure peak resident memory of fit")
     parser.add_argument("--out", help="write the markdown table to this file")
     args = parser.parse_args(argv)
 

@@ -5,8 +5,8 @@ A family adds rows to ``benchmarks/cases/<family>.py``: a module-level list
 such list, so adding a case never touches the harness.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 
 @dataclass

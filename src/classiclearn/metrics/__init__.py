@@ -1,6 +1,94 @@
-"""Metrics: scores for classification, regression and clustering, and pairwise kernels."""
+"""Metrics: scores for classification, regression and clustering, scorers, and
+pairwise distances and kernels (seed 000 §2)."""
 
-from ._classification import accuracy_score
-from ._regression import r2_score
+from ._classification import (
+    UndefinedMetricWarning,
+    accuracy_score,
+    balanced_accuracy_score,
+    classification_report,
+    confusion_matrix,
+    f1_score,
+    fbeta_score,
+    log_loss,
+    matthews_corrcoef,
+    precision_recall_fscore_support,
+    precision_score,
+    recall_score,
+    zero_one_loss,
+)
+from ._cluster import adjusted_rand_score, contingency_matrix, pair_confusion_matrix, rand_score
+from ._ranking import auc, roc_auc_score, roc_curve
+from ._regression import (
+    explained_variance_score,
+    max_error,
+    mean_absolute_error,
+    mean_absolute_percentage_error,
+    mean_squared_error,
+    median_absolute_error,
+    r2_score,
+    root_mean_squared_error,
+)
+from ._scorer import check_scoring, get_scorer, get_scorer_names, make_scorer
 
-__all__ = ["accuracy_score", "r2_score"]
+# pairwise distances and kernels live in ``pairwise.py`` and are loaded on
+# first use, so that the scores above never depend on that module importing.
+_PAIRWISE = (
+    "check_pairwise_arrays",
+    "cosine_similarity",
+    "euclidean_distances",
+    "laplacian_kernel",
+    "linear_kernel",
+    "manhattan_distances",
+    "pairwise_kernels",
+    "polynomial_kernel",
+    "rbf_kernel",
+    "sigmoid_kernel",
+)
+
+__all__ = [
+    *_PAIRWISE,
+    "UndefinedMetricWarning",
+    "accuracy_score",
+    "adjusted_rand_score",
+    "auc",
+    "balanced_accuracy_score",
+    "check_scoring",
+    "classification_report",
+    "confusion_matrix",
+    "contingency_matrix",
+    "explained_variance_score",
+    "f1_score",
+    "fbeta_score",
+    "get_scorer",
+    "get_scorer_names",
+    "log_loss",
+    "make_scorer",
+    "matthews_corrcoef",
+    "max_error",
+    "mean_absolute_error",
+    "mean_absolute_percentage_error",
+    "mean_squared_error",
+    "median_absolute_error",
+    "pair_confusion_matrix",
+    "precision_recall_fscore_support",
+    "precision_score",
+    "r2_score",
+    "rand_score",
+    "recall_score",
+    "roc_auc_score",
+    "roc_curve",
+    "root_mean_squared_error",
+    "zero_one_loss",
+]
+
+
+def __getattr__(name):
+    if name in _PAIRWISE:
+        from . import pairwise
+
+        return getattr(pairwise, name)
+    raise AttributeError(f"module 'classiclearn.metrics' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

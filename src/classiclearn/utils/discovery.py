@@ -12,12 +12,16 @@ __all__ = ["all_estimators"]
 
 _NOT_FAMILIES = {"cli", "io", "utils", "base", "exceptions", "datasets", "metrics"}
 
-_TYPE_TAGS = {
-    "classifier": lambda tags: tags.estimator_type == "classifier",
-    "regressor": lambda tags: tags.estimator_type == "regressor",
-    "cluster": lambda tags: tags.estimator_type == "clusterer",
-    "transformer": lambda tags: tags.transformer,
-}
+
+def _kind_mixins():
+    from ..base import ClassifierMixin, ClusterMixin, RegressorMixin, TransformerMixin
+
+    return {
+        "classifier": ClassifierMixin,
+        "regressor": RegressorMixin,
+        "cluster": ClusterMixin,
+        "transformer": TransformerMixin,
+    }
 
 
 def _family_modules():
@@ -39,13 +43,6 @@ def _is_estimator_class(obj):
         and not inspect.isabstract(obj)
         and hasattr(obj, "fit")
     )
-
-
-def _tags_of_class(cls):
-    try:
-        return cls().__classiclearn_tags__()
-    except TypeError:  # meta-estimators need an inner estimator to be built
-        return cls.__classiclearn_tags__(cls.__new__(cls))
 
 
 def all_estimators(type_filter=None):
@@ -76,14 +73,10 @@ def all_estimators(type_filter=None):
     items = sorted(found.items())
     if type_filter is None:
         return items
+    mixins = _kind_mixins()
     kinds = [type_filter] if isinstance(type_filter, str) else list(type_filter)
     for kind in kinds:
-        if kind not in _TYPE_TAGS:
-            raise ValueError(
-                f"type_filter must be one of {sorted(_TYPE_TAGS)} or None; got {kind!r}"
-            )
-    return [
-        (name, cls)
-        for name, cls in items
-        if any(_TYPE_TAGS[kind](_tags_of_class(cls)) for kind in kinds)
-    ]
+        if kind not in mixins:
+            raise ValueError(f"type_filter must be one of {sorted(mixins)} or None; got {kind!r}")
+    wanted = tuple(mixins[kind] for kind in kinds)
+    return [(name, cls) for name, cls in items if issubclass(cls, wanted)]

@@ -1,0 +1,302 @@
+"""``classiclearn compare``: repeated (stratified) k-fold of every applicable model.
+
+Every model sees the same folds (so the paired test is valid), fits its whole
+pipeline on the training rows of each fold (imputation and encoding included,
+so nothing leaks from the test rows), and is timed for ``fit`` and ``predict``.
+The summary uses the corrected resampled t-test of :mod:`._stats`.
+"""
+
+import time
+import warnings
+
+import numpy as np
+
+from ._errors import CLIError
+from ._models import build_pipeline
+from ._scoring import BOUNDS, score
+from ._stats import summarise
+
+__all__ = ["make_splits", "run_compare"]
+
+
+def _fallback_splits(y, k, repeats, seed, stratified):
+    """Repeated (stratified) k-fold, used only if classiclearn.model_selection is absent."""
+    rng = np.random.default_rng(seed)
+    n = len(y)
+    out = []
+    for _ in range(repeats):
+        fold = np.empty(n, dtype=np.intp)
+        if stratified:
+            start = 0
+            for c in sorted(set(y.tolist()), key=str):
+                idx = np.flatnonzero(y == c)
+                idx = idx[rng.permutation(idx.size)]
+                fold[idx] = (start + np.arange(idx.size)) % k
+                start += idx.size
+        else:
+            fold[rng.permutation(n)] = np.arange(n) % k
+        for f in range(k):
+            out.append((np.flatnonzero(fold != f), np.flatnonzero(fold == f)))
+    return out
+
+
+def make_splits(y, k, repeats, seed, task):
+    """The list of (train, test) index pairs shared by every model."""
+    n = len(y)
+    if k < 2:
+        raise CLIError(f"--cv must be at least 2, got {k}")
+    if repeats < 1:
+        raise CLIError(f"--repeats must be at least 1, got {repeats}")
+    if k > n:
+        raise CLIError(f"--cv {k} is more folds than the {n} rows of data")
+    stratified = task == "classification"
+    if stratified:
+        _, counts = np.unique(np.asarray(y, dtype=str), return_counts=True)
+        if counts.min() < k:
+            raise CLIError(
+                f"the smallest class has {counts.min()} rows, fewer than --cv {k} folds; "
+                f"use --cv {max(2, int(counts.min()))} or less"
+            )
+    try:
+        from ..model_selection import RepeatedKFold, RepeatedStratifiedKFold
+    except ImportError:
+        return _fallback_splits(np.asarray(y), k, repeats, seed, stratified)
+    cls = RepeatedStratifiedKFold if stratified else RepeatedKFold
+    splitter = cls(n_splits=k, n_repeats=repeats, random_state=seed)
+    X_dummy = np.zeros((n, 1))
+    return [(np.asarray(tr), np.asarray(te)) for tr, te in splitter.split(X_dummy, y)]
+
+
+def _run_one(pipeline, X, y, train, test, scorings, classes):
+    """Fit on the training rows, predict the test rows; never raises."""
+    from ..base import clone
+
+    out = {"scores": None, "fit_time": np.nan, "predict_time": np.nan, "pred": None,
+           "error": None, "n_warnings": 0}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            model = clone(pipeline)
+            Xtr, Xte = X.iloc[train], X.iloc[test]
+            t0 = time.perf_counter()
+            model.fit(Xtr, y[train])
+            t1 = time.perf_counter()
+            pred = np.asarray(model.predict(Xte))
+            t2 = time.perf_counter()
+            out["fit_time"], out["predict_time"] = t1 - t0, t2 - t1
+            out["pred"] = pred
+            out["scores"] = score(scorings, model, Xte, y[test], pred, classes)
+        except Exception as exc:  # one model failing must not stop the comparison
+            message = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+            out["error"] = f"{type(exc).__name__}: {message}"[:300]
+    out["n_warnings"] = len(caught)
+    return out
+
+
+def _run_many(args):
+    return [_run_one(*a) for a in args]
+
+
+def _progress(enabled, total):
+    if not enabled:
+        return None
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        return None
+    progress = Progress(
+        TextColumn("[bold]compare[/bold] {task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    )
+    progress.start()
+    progress.add_task("", total=total)
+    return progress
+
+
+def run_compare(ds, models, *, k, repeats, scorings, seed, jobs=1, show_progress=True):
+    """Cross-validate every model on the same folds and summarise.
+
+    Parameters
+    ----------
+    ds : Dataset
+    models : list of (name, class)
+    k, repeats : int
+    scorings : list of str
+        The first one ranks the models.
+    seed : int
+    jobs : int, default=1
+        Worker processes (one model's folds per task).
+    show_progress : bool
+        A rich progress bar on stderr (only when stderr is a terminal).
+
+    Returns
+    -------
+    dict
+        JSON-ready result (see ``classiclearn compare --json``), plus the
+        private key ``"_oof"``: out-of-fold predictions of the first repeat.
+    """
+    start = time.perf_counter()
+    y = ds.y
+    classes = list(ds.classes)
+    if ds.task == "classification":
+        # fit on class indices 0..K-1 (the labels are mapped back for display)
+        index = {c: i for i, c in enumerate(ds.classes)}
+        y = np.array([index[v] for v in ds.y], dtype=np.intp)
+        classes = list(range(len(ds.classes)))
+    splits = make_splits(y, k, repeats, seed, ds.task)
+    pipelines = {}
+    for name, cls in models:
+        pipelines[name] = build_pipeline(name, cls, ds.X, seed=seed)
+    results = {name: [] for name in pipelines}
+    progress = _progress(show_progress, len(pipelines) * len(splits))
+
+    def advance(name):
+        if progress is not None:
+            progress.update(progress.task_ids[0], advance=1, description=name)
+
+    try:
+        if jobs == 1:
+            for name, pipe in pipelines.items():
+                for train, test in splits:
+                    if progress is not None:
+                        progress.update(progress.task_ids[0], description=name)
+                    results[name].append(_run_one(pipe, ds.X, y, train, test, scorings, classes))
+                    advance(name)
+        else:
+            _run_parallel(pipelines, ds.X, y, splits, scorings, classes, jobs, results, progress)
+    finally:
+        if progress is not None:
+            progress.stop()
+    return _assemble(ds, splits, k, repeats, seed, scorings, results, start)
+
+
+def _run_parallel(pipelines, X, y, splits, scorings, classes, jobs, results, progress):
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        futures = {}
+        for name, pipe in pipelines.items():
+            args = [(pipe, X, y, tr, te, scorings, classes) for tr, te in splits]
+            futures[pool.submit(_run_many, args)] = name
+        for future in as_completed(futures):
+            name = futures[future]
+            results[name] = future.result()
+            if progress is not None:
+                progress.update(progress.task_ids[0], advance=len(splits), description=name)
+
+
+def _assemble(ds, splits, k, repeats, seed, scorings, results, start):
+    n_train = float(np.mean([len(tr) for tr, _ in splits]))
+    n_test = float(np.mean([len(te) for _, te in splits]))
+    ratio = n_test / n_train
+    primary = scorings[0]
+    per_model = {}
+    for name, runs in results.items():
+        errors = [r["error"] for r in runs if r["error"]]
+        scores = {
+            s: [r["scores"][s] if r["scores"] else np.nan for r in runs] for s in scorings
+        }
+        per_model[name] = {
+            "scores": scores,
+            "fit_time": float(np.nanmean([r["fit_time"] for r in runs])) if not errors else None,
+            "predict_time": (
+                float(np.nanmean([r["predict_time"] for r in runs])) if not errors else None
+            ),
+            "error": errors[0] if errors else None,
+            "n_warnings": int(sum(r["n_warnings"] for r in runs)),
+        }
+    rows = summarise(
+        {name: m["scores"][primary] for name, m in per_model.items()},
+        ratio,
+        alpha=0.05,
+        bounds=BOUNDS.get(primary),
+    )
+    table = []
+    for row in rows:
+        m = per_model[row["model"]]
+        entry = {
+            "model": row["model"],
+            "rank": row["rank"],
+            "mean": _num(row["mean"]),
+            "std": _num(row["std"]),
+            "ci95_low": _num(row["ci_low"]),
+            "ci95_high": _num(row["ci_high"]),
+            "p_vs_best": _num(row["p_vs_best"]),
+            "worse_than_best": row["worse_than_best"],
+            "fit_time_s": _num(m["fit_time"]),
+            "predict_time_s": _num(m["predict_time"]),
+            "means": {s: _num(np.mean(v)) for s, v in m["scores"].items()},
+            "scores": {s: [_num(x) for x in v] for s, v in m["scores"].items()},
+            "n_warnings": m["n_warnings"],
+            "error": m["error"],
+        }
+        if m["error"] is not None:
+            entry["mean"] = entry["std"] = entry["ci95_low"] = entry["ci95_high"] = None
+        table.append(entry)
+    best = next((e["model"] for e in table if e["rank"] == 1), None)
+    oof = {}
+    first_repeat = splits[:k]
+    for name, runs in results.items():
+        if any(r["pred"] is None for r in runs[:k]):
+            continue
+        pred = np.empty(len(ds.y), dtype=runs[0]["pred"].dtype)
+        for (_, test), r in zip(first_repeat, runs[:k]):
+            pred[test] = r["pred"]
+        if ds.task == "classification":
+            labels = np.asarray(ds.classes, dtype=object)
+            pred = labels[np.clip(pred.astype(np.intp), 0, len(labels) - 1)]
+        oof[name] = pred
+    n_cat = int(sum(1 for c in ds.X.columns if ds.X[c].dtype.kind in "OSUb" or
+                    str(ds.X[c].dtype) in ("category", "string", "boolean")))
+    from .. import __version__
+
+    return {
+        "classiclearn_version": __version__,
+        "data": {
+            "source": ds.source,
+            "target": ds.target,
+            "task": ds.task,
+            "n_samples": int(len(ds.y)),
+            "n_features": int(ds.X.shape[1]),
+            "n_categorical": n_cat,
+            "n_missing_values": int(ds.X.isna().to_numpy().sum()),
+            "classes": [c if isinstance(c, str) else int(c) for c in ds.classes],
+        },
+        "cv": {
+            "method": ("repeated stratified k-fold" if ds.task == "classification"
+                       else "repeated k-fold"),
+            "k": k,
+            "repeats": repeats,
+            "n_scores": len(splits),
+            "seed": seed,
+            "test_train_ratio": ratio,
+        },
+        "scoring": scorings,
+        "test": "corrected resampled t-test (Nadeau and Bengio 2003), two-sided, alpha=0.05",
+        "best": best,
+        "models": table,
+        "notes": list(ds.notes),
+        "elapsed_s": time.perf_counter() - start,
+        "_oof": oof,
+    }
+
+
+def _num(x):
+    if x is None:
+        return None
+    x = float(x)
+    return x if np.isfinite(x) else None

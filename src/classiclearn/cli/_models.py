@@ -1,0 +1,206 @@
+"""Which estimators the command line runs, with which defaults, in which pipeline.
+
+Every classifier (or regressor) in ``classiclearn.all_estimators()`` that can be
+built without arguments is a candidate, so new families appear in ``compare``
+as soon as they are registered. Each runs in a pipeline
+``TabularEncoder -> [StandardScaler] -> model``: imputation and one-hot
+encoding for every model, standardisation for the methods whose results depend
+on the scale of the features (distances, kernels, penalties, projections).
+"""
+
+import difflib
+import inspect
+import json
+import math
+
+from ._errors import CLIError
+from ._prep import TabularEncoder
+
+__all__ = [
+    "DEFAULTS",
+    "NO_SCALING",
+    "build_pipeline",
+    "candidate_models",
+    "find_model",
+    "parse_params",
+]
+
+# Methods that do not need standardised inputs: scale-invariant fits (trees split on
+# thresholds, per-feature densities, affine-equivariant least squares and discriminants).
+NO_SCALING = {
+    "DecisionTreeClassifier",
+    "DecisionTreeRegressor",
+    "RandomForestClassifier",
+    "RandomForestRegressor",
+    "ExtraTreesClassifier",
+    "ExtraTreesRegressor",
+    "GaussianNB",
+    "KernelDensityNB",
+    "LinearDiscriminantAnalysis",
+    "QuadraticDiscriminantAnalysis",
+    "LinearRegression",
+    "LeastSquaresClassifier",
+}
+
+
+def _radius(n_features):
+    # on standardised data the typical distance between neighbours grows like sqrt(d)
+    return round(max(1.0, math.sqrt(n_features)), 3)
+
+
+# Defaults that differ from the estimator's own, for a fair first comparison.
+# A value may be a function of the number of encoded features.
+DEFAULTS = {
+    "RandomForestClassifier": {"n_estimators": 100},
+    "RandomForestRegressor": {"n_estimators": 100},
+    "ExtraTreesClassifier": {"n_estimators": 100},
+    "ExtraTreesRegressor": {"n_estimators": 100},
+    "SVC": {"probability": False},
+    "LogisticRegression": {"max_iter": 1000},
+    "LinearSVC": {"max_iter": 5000},
+    "RadiusNeighborsClassifier": {"radius": _radius, "outlier_label": "most_frequent"},
+    "RadiusNeighborsRegressor": {"radius": _radius},
+}
+
+
+def _registry(task):
+    from .. import all_estimators
+
+    kind = "classifier" if task == "classification" else "regressor"
+    return all_estimators(type_filter=kind)
+
+
+def _buildable(cls):
+    try:
+        est = cls()
+    except TypeError:  # meta-estimators need an inner estimator
+        return False
+    tags = est.__classiclearn_tags__()
+    return tags.single_output and not tags.pairwise
+
+
+def candidate_models(task, names=None):
+    """The registered estimators ``compare`` runs for a task, optionally restricted.
+
+    Parameters
+    ----------
+    task : {"classification", "regression"}
+    names : list of str, optional
+        Names from the user (case-insensitive). Unknown or inapplicable
+        names raise :class:`CLIError`.
+
+    Returns
+    -------
+    list of (name, class)
+    """
+    available = [(n, c) for n, c in _registry(task) if _buildable(c)]
+    if not available:
+        raise CLIError(f"no {task} estimator is registered in this classiclearn build")
+    if not names:
+        return available
+    by_lower = {n.lower(): (n, c) for n, c in available}
+    chosen = []
+    for name in names:
+        hit = by_lower.get(name.lower())
+        if hit is None:
+            raise CLIError(_unknown_model_message(name, task, [n for n, _ in available]))
+        if hit not in chosen:
+            chosen.append(hit)
+    return chosen
+
+
+def _unknown_model_message(name, task, valid):
+    close = difflib.get_close_matches(name, valid, n=3, cutoff=0.5)
+    hint = f"; did you mean {', '.join(close)}?" if close else ""
+    return f"unknown {task} model {name!r}{hint} (available: {', '.join(valid)})"
+
+
+def find_model(name, task):
+    """Look up one model by name (case-insensitive) for ``classiclearn fit``."""
+    return candidate_models(task, [name])[0]
+
+
+def parse_params(pairs):
+    """Parse ``k=v`` strings: JSON values (numbers, true/false/null, lists), else text.
+
+    Examples
+    --------
+    >>> parse_params(["C=10", "kernel=rbf", "fit_intercept=false", "hidden=[3, 4]"])
+    {'C': 10, 'kernel': 'rbf', 'fit_intercept': False, 'hidden': [3, 4]}
+    """
+    out = {}
+    for pair in pairs or []:
+        key, sep, text = pair.partition("=")
+        key = key.strip()
+        if not sep or not key.isidentifier():
+            raise CLIError(f"--param expects NAME=VALUE, got {pair!r}")
+        text = text.strip()
+        python_words = {"True": True, "False": False, "None": None}
+        if text in python_words:
+            value = python_words[text]
+        else:
+            try:
+                value = json.loads(text)
+            except json.JSONDecodeError:
+                value = text
+        out[key] = value
+    return out
+
+
+def _has_param(cls, name):
+    return name in inspect.signature(cls.__init__).parameters
+
+
+def make_estimator(name, cls, *, n_features, seed=None, params=None):
+    """An instance with the command line's defaults, the seed, then the user's params."""
+    kwargs = {}
+    for key, value in DEFAULTS.get(name, {}).items():
+        if _has_param(cls, key):
+            kwargs[key] = value(n_features) if callable(value) else value
+    if seed is not None and _has_param(cls, "random_state"):
+        kwargs["random_state"] = seed
+    est = cls(**kwargs)
+    params = params or {}
+    valid = est.get_params(deep=False)
+    unknown = [k for k in params if k not in valid]
+    if unknown:
+        raise CLIError(
+            f"unknown parameter {unknown[0]!r} for {name} (valid: {', '.join(sorted(valid))})"
+        )
+    est.set_params(**params)
+    return est
+
+
+def _scaler():
+    try:
+        from ..preprocessing import StandardScaler
+    except ImportError:
+        return None
+    return StandardScaler()
+
+
+def build_pipeline(name, cls, X, *, seed=None, params=None):
+    """``TabularEncoder -> [StandardScaler] -> model`` for the feature table X.
+
+    The column kinds (numeric or categorical) are fixed here from the whole
+    table's dtypes, so every fold encodes the same columns; everything learned
+    from values happens inside ``fit``.
+    """
+    from ..pipeline import Pipeline
+
+    probe = TabularEncoder()
+    numeric, categorical = probe._columns(X)
+    n_features = len(numeric) + sum(int(X[c].nunique()) for c in categorical)
+    est = make_estimator(name, cls, n_features=n_features, seed=seed, params=params)
+    scale = name not in NO_SCALING
+    scaler = _scaler() if scale else None
+    encoder = TabularEncoder(
+        numeric_columns=numeric,
+        categorical_columns=categorical,
+        standardize=scale and scaler is None,
+    )
+    steps = [("prep", encoder)]
+    if scaler is not None:
+        steps.append(("scale", scaler))
+    steps.append(("model", est))
+    return Pipeline(steps)

@@ -1,0 +1,509 @@
+"""k-means clustering: Lloyd's and Elkan's algorithms, k-means++ seeding (seed 000 §12.1).
+
+k-means minimises the inertia Σ_i w_i ||x_i - c_{l(i)}||² by alternating an
+assignment step (each sample to its nearest centre) and an update step (each
+centre to the weighted mean of its samples). Both steps run fused in one
+parallel pass over fixed chunks of rows. Elkan's variant keeps an upper bound
+on the distance to the assigned centre and a lower bound per centre, skipping
+distance computations the triangle inequality rules out; it visits the same
+sequence of centres as Lloyd's. Several initialisations (``n_init``) are run
+and the one with the lowest inertia kept.
+"""
+
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+
+from ..base import BaseEstimator, ClusterMixin, TransformerMixin
+from ..exceptions import ConvergenceWarning
+from ..utils._params import Interval, StrOptions
+from ..utils._random import check_random_state
+from ..utils._threads import numba_threads
+from ..utils.validation import check_array, check_is_fitted, check_sample_weight, validate_data
+from . import _kmeans_kernels as _k
+
+__all__ = ["KMeans", "kmeans_plusplus"]
+
+
+def _threads(n_jobs, n_samples=None):
+    """numba thread context: all threads when ``n_jobs`` is None, one for small inputs.
+
+    Below a few thousand rows, waking the thread pool costs more than the work
+    (and on a loaded machine much more); results do not depend on the count.
+    """
+    if n_samples is not None and n_samples < 4096:
+        return numba_threads(1)
+    if n_jobs is None:
+        from contextlib import nullcontext
+
+        return nullcontext()
+    return numba_threads(n_jobs)
+
+
+def _kmeans_plusplus(X, n_clusters, sample_weight, random_state, n_local_trials=None):
+    """Greedy k-means++ on validated float64 data; returns (centers, indices)."""
+    n_samples, n_features = X.shape
+    if n_local_trials is None:
+        n_local_trials = 2 + int(np.log(n_clusters))
+    centers = np.empty((n_clusters, n_features), dtype=X.dtype)
+    indices = np.full(n_clusters, -1, dtype=np.intp)
+    w_total = sample_weight.sum()
+    first = random_state.choice(n_samples, p=sample_weight / w_total)
+    centers[0] = X[first]
+    indices[0] = first
+    closest = np.full(n_samples, np.inf)
+    buf = np.empty((1, n_samples))
+    _k.sq_distances_to_rows(X, np.array([first], dtype=np.intp), closest, buf)
+    closest = buf[0].copy()
+    potential = float(np.dot(closest, sample_weight))
+    dist = np.empty((n_local_trials, n_samples))
+    for c in range(1, n_clusters):
+        targets = random_state.uniform(size=n_local_trials) * potential
+        cumulative = np.cumsum(sample_weight * closest)
+        candidates = np.searchsorted(cumulative, targets).astype(np.intp)
+        np.clip(candidates, None, n_samples - 1, out=candidates)
+        _k.sq_distances_to_rows(X, candidates, closest, dist)
+        size, n_chunks = _k.chunk_layout(n_samples)
+        pots = np.empty((n_chunks, n_local_trials))
+        _k.weighted_row_sums(dist, sample_weight, pots)
+        pots = pots.sum(axis=0)
+        best = int(np.argmin(pots))
+        potential = float(pots[best])
+        closest = dist[best].copy()
+        centers[c] = X[candidates[best]]
+        indices[c] = candidates[best]
+    return centers, indices
+
+
+def kmeans_plusplus(
+    X, n_clusters, *, sample_weight=None, x_squared_norms=None, random_state=None,
+    n_local_trials=None,
+):
+    """Choose initial centres by greedy k-means++ seeding.
+
+    The first centre is a sample drawn with probability proportional to its
+    weight; each further centre is the best (lowest resulting potential) of
+    ``n_local_trials`` samples drawn with probability proportional to
+    w_i D(x_i)², D the distance to the nearest centre chosen so far
+    (Arthur & Vassilvitskii, 2007).
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+    n_clusters : int
+    sample_weight : array-like of shape (n_samples,), default=None
+    x_squared_norms : ignored
+        Accepted for compatibility with scikit-learn.
+    random_state : int, RandomState instance or None, default=None
+    n_local_trials : int, default=None
+        Candidates per step; ``2 + int(log(n_clusters))`` by default.
+
+    Returns
+    -------
+    centers : ndarray of shape (n_clusters, n_features)
+    indices : ndarray of shape (n_clusters,)
+        Row of X each centre was taken from.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[0.0, 0.0], [0.1, 0.0], [5.0, 5.0], [5.1, 5.0]])
+    >>> centers, idx = kmeans_plusplus(X, 2, random_state=0)
+    >>> sorted(int(i) // 2 for i in idx)
+    [0, 1]
+    """
+    X = check_array(X, dtype=np.float64)
+    sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
+    if X.shape[0] < n_clusters:
+        raise ValueError(
+            f"n_samples={X.shape[0]} should be >= n_clusters={n_clusters}."
+        )
+    if n_local_trials is not None and n_local_trials < 1:
+        raise ValueError(f"n_local_trials is set to {n_local_trials} but should be >= 1.")
+    rng = check_random_state(random_state)
+    return _kmeans_plusplus(X, n_clusters, sample_weight, rng, n_local_trials)
+
+
+def _center_stats(sums, wsums):
+    """Reduce per-chunk sums in chunk order."""
+    return sums.sum(axis=0), wsums.sum(axis=0)
+
+
+def _relocate_empty(X, sample_weight, centers_old, sums, weights, labels):
+    """Move each empty cluster to the sample farthest from its centre (in place on sums)."""
+    empty = np.flatnonzero(weights == 0)
+    if empty.size == 0:
+        return
+    d = ((X - centers_old[labels]) ** 2).sum(axis=1)
+    far = np.argsort(-d, kind="stable")[: empty.size]
+    for new_id, idx in zip(empty, far):
+        w = sample_weight[idx]
+        old_id = labels[idx]
+        sums[old_id] -= w * X[idx]
+        sums[new_id] = w * X[idx]
+        weights[new_id] = w
+        weights[old_id] -= w
+
+
+def _kmeans_single(X, sample_weight, centers_init, max_iter, tol, algorithm):
+    """One k-means run from ``centers_init``; returns (labels, inertia, centers, n_iter)."""
+    n_samples = X.shape[0]
+    n_clusters = centers_init.shape[0]
+    size, n_chunks = _k.chunk_layout(n_samples)
+    sums = np.empty((n_chunks, n_clusters, X.shape[1]))
+    wsums = np.empty((n_chunks, n_clusters))
+    centers = np.array(centers_init, dtype=np.float64, order="C")
+    labels = np.empty(n_samples, dtype=np.intp)
+    labels_old = np.full(n_samples, -1, dtype=np.intp)
+    elkan = algorithm == "elkan"
+    if elkan:
+        upper = np.empty(n_samples)
+        lower = np.empty((n_samples, n_clusters))
+        half = _half_center_distances(centers)
+        _k.elkan_init_bounds(X, centers, half, labels, upper, lower)
+        shift = np.zeros(n_clusters)
+    strict = False
+    n_iter = 0
+    for n_iter in range(1, max_iter + 1):
+        if elkan:
+            half = _half_center_distances(centers)
+            next_dist = _next_center_distances(half)
+            _k.elkan_pass(
+                X, sample_weight, centers, half, next_dist, shift, labels, upper, lower,
+                sums, wsums, True,
+            )
+        else:
+            _k.lloyd_pass(X, sample_weight, centers, labels, sums, wsums, True)
+        total, weights = _center_stats(sums, wsums)
+        _relocate_empty(X, sample_weight, centers, total, weights, labels)
+        new_centers = centers.copy()
+        nz = weights > 0
+        new_centers[nz] = total[nz] / weights[nz, None]
+        shift = np.sqrt(((new_centers - centers) ** 2).sum(axis=1))
+        centers = new_centers
+        if np.array_equal(labels, labels_old):
+            strict = True
+            break
+        if (shift**2).sum() <= tol:
+            break
+        labels_old[:] = labels
+    if not strict:
+        if elkan:
+            half = _half_center_distances(centers)
+            _k.elkan_pass(
+                X, sample_weight, centers, half, _next_center_distances(half), shift, labels,
+                upper, lower, sums, wsums, False,
+            )
+        else:
+            _k.lloyd_pass(X, sample_weight, centers, labels, sums, wsums, False)
+    inertia = _inertia(X, sample_weight, centers, labels)
+    return labels, inertia, centers, n_iter
+
+
+def _half_center_distances(centers):
+    sq = (centers**2).sum(axis=1)
+    d2 = sq[:, None] + sq[None, :] - 2.0 * centers @ centers.T
+    np.maximum(d2, 0.0, out=d2)
+    np.fill_diagonal(d2, 0.0)
+    return np.ascontiguousarray(np.sqrt(d2) / 2.0)
+
+
+def _next_center_distances(half):
+    if half.shape[0] == 1:
+        return np.full(1, np.inf)
+    return np.ascontiguousarray(np.partition(half, kth=1, axis=0)[1])
+
+
+def _inertia(X, sample_weight, centers, labels):
+    size, n_chunks = _k.chunk_layout(X.shape[0])
+    out = np.empty(n_chunks)
+    _k.chunk_inertia(X, sample_weight, centers, labels, out)
+    return float(out.sum())
+
+
+def _assign(X, centers):
+    labels = np.empty(X.shape[0], dtype=np.intp)
+    _k.lloyd_pass(X, np.ones(0), centers, labels, np.empty((0, 0, 0)), np.empty((0, 0)), False)
+    return labels
+
+
+class KMeans(ClusterMixin, TransformerMixin, BaseEstimator):
+    """K-means clustering.
+
+    Parameters
+    ----------
+    n_clusters : int, default=8
+        Number of clusters.
+    init : {'k-means++', 'random'}, callable or array-like of shape (n_clusters, n_features), \
+default='k-means++'
+        'k-means++': greedy k-means++ seeding; 'random': ``n_clusters`` distinct
+        rows drawn at random; an array: the initial centres; a callable
+        ``init(X, n_clusters, random_state)`` returning centres.
+    n_init : 'auto' or int, default='auto'
+        Number of runs with different seeds; the lowest inertia wins. 'auto'
+        is 1 for 'k-means++' and array init, 10 for 'random' and callables.
+    max_iter : int, default=300
+        Maximum iterations of one run.
+    tol : float, default=1e-4
+        Convergence when the summed squared centre shift falls to
+        ``tol`` times the mean feature variance.
+    verbose : int, default=0
+        Unused; accepted for compatibility.
+    random_state : int, RandomState instance or None, default=None
+    copy_x : bool, default=True
+        Unused: the input is never modified.
+    algorithm : {'lloyd', 'elkan'}, default='lloyd'
+        Lloyd's algorithm, or Elkan's triangle-inequality acceleration (same
+        result, fewer distance computations when clusters are well separated).
+    n_jobs : int, default=None
+        Threads of the numba passes; None uses all. Results do not depend on it.
+
+    Attributes
+    ----------
+    cluster_centers_ : ndarray of shape (n_clusters, n_features)
+    labels_ : ndarray of shape (n_samples,)
+    inertia_ : float
+        Weighted sum of squared distances of samples to their closest centre.
+    n_iter_ : int
+        Iterations of the best run.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+
+    See Also
+    --------
+    kmeans_plusplus : the seeding on its own.
+    classiclearn.mixture.GaussianMixture : soft clustering with covariances.
+
+    Notes
+    -----
+    Seed 000 §12.1. Lloyd: l(i) = argmin_j ||x_i - c_j||², then
+    c_j = Σ_{l(i)=j} w_i x_i / Σ_{l(i)=j} w_i; stop when labels no longer change
+    or the centres move less than the tolerance. An empty cluster is moved to
+    the sample farthest from its centre.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[1.0, 2.0], [1.0, 4.0], [1.0, 0.0], [10.0, 2.0], [10.0, 4.0], [10.0, 0.0]])
+    >>> km = KMeans(n_clusters=2, random_state=0).fit(X)
+    >>> sorted(km.cluster_centers_[:, 0].tolist())
+    [1.0, 10.0]
+    """
+
+    _parameter_constraints = {
+        "n_clusters": [Interval(Integral, 1, None, closed="left")],
+        "init": [StrOptions({"k-means++", "random"}), "callable", "array-like"],
+        "n_init": [StrOptions({"auto"}), Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "tol": [Interval(Real, 0, None, closed="left")],
+        "verbose": [Interval(Integral, 0, None, closed="left"), "boolean"],
+        "random_state": ["random_state"],
+        "copy_x": ["boolean"],
+        "algorithm": [StrOptions({"lloyd", "elkan"})],
+        "n_jobs": [Integral, None],
+    }
+
+    def __init__(
+        self,
+        n_clusters=8,
+        *,
+        init="k-means++",
+        n_init="auto",
+        max_iter=300,
+        tol=1e-4,
+        verbose=0,
+        random_state=None,
+        copy_x=True,
+        algorithm="lloyd",
+        n_jobs=None,
+    ):
+        self.n_clusters = n_clusters
+        self.init = init
+        self.n_init = n_init
+        self.max_iter = max_iter
+        self.tol = tol
+        self.verbose = verbose
+        self.random_state = random_state
+        self.copy_x = copy_x
+        self.algorithm = algorithm
+        self.n_jobs = n_jobs
+
+    def _init_centers(self, X, sample_weight, rng):
+        init = self.init
+        if isinstance(init, str) and init == "k-means++":
+            centers, _ = _kmeans_plusplus(X, self.n_clusters, sample_weight, rng)
+        elif isinstance(init, str) and init == "random":
+            idx = rng.choice(
+                X.shape[0], size=self.n_clusters, replace=False,
+                p=sample_weight / sample_weight.sum(),
+            )
+            centers = X[idx]
+        elif callable(init):
+            centers = check_array(init(X, self.n_clusters, random_state=rng), dtype=np.float64)
+            self._check_init_shape(centers, X)
+        else:
+            centers = self._init_array
+        return np.ascontiguousarray(centers, dtype=np.float64)
+
+    def _check_init_shape(self, centers, X):
+        if centers.shape[0] != self.n_clusters:
+            raise ValueError(
+                f"The shape of the initial centers {centers.shape} does not match "
+                f"the number of clusters {self.n_clusters}."
+            )
+        if centers.shape[1] != X.shape[1]:
+            raise ValueError(
+                f"The shape of the initial centers {centers.shape} does not match "
+                f"the number of features of the data {X.shape[1]}."
+            )
+
+    def fit(self, X, y=None, sample_weight=None):
+        """Compute k-means clustering.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : ignored
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weight of each sample (a weight of 2 counts the sample twice).
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        X = validate_data(self, X, dtype=np.float64)
+        sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
+        n_samples = X.shape[0]
+        if n_samples < self.n_clusters:
+            raise ValueError(f"n_samples={n_samples} should be >= n_clusters={self.n_clusters}.")
+        if sample_weight.sum() <= 0:
+            raise ValueError("The sum of sample_weight must be positive.")
+        init = self.init
+        is_array = not isinstance(init, str) and not callable(init)
+        if is_array:
+            self._init_array = check_array(init, dtype=np.float64, copy=True)
+            self._check_init_shape(self._init_array, X)
+        if self.n_init == "auto":
+            n_init = 10 if (isinstance(init, str) and init == "random") or callable(init) else 1
+        else:
+            n_init = self.n_init
+        if is_array and n_init != 1:
+            warnings.warn(
+                "Explicit initial center position passed: performing only one init in "
+                f"{type(self).__name__} instead of n_init={n_init}.",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+            n_init = 1
+        rng = check_random_state(self.random_state)
+        tol = float(np.mean(np.var(X, axis=0))) * self.tol if self.tol > 0 else 0.0
+        best = None
+        with _threads(self.n_jobs, n_samples):
+            for _ in range(n_init):
+                centers0 = self._init_centers(X, sample_weight, rng)
+                run = _kmeans_single(X, sample_weight, centers0, self.max_iter, tol, self.algorithm)
+                if best is None or run[1] < best[1]:
+                    best = run
+        if is_array:
+            del self._init_array
+        labels, inertia, centers, n_iter = best
+        distinct = np.unique(labels).size
+        if distinct < self.n_clusters:
+            warnings.warn(
+                f"Number of distinct clusters ({distinct}) found smaller than "
+                f"n_clusters ({self.n_clusters}). Possibly due to duplicate points in X.",
+                ConvergenceWarning,
+                stacklevel=2,
+            )
+        self.cluster_centers_ = centers
+        self._n_features_out = centers.shape[0]
+        self.labels_ = labels
+        self.inertia_ = inertia
+        self.n_iter_ = n_iter
+        return self
+
+    def _check_test_data(self, X):
+        check_is_fitted(self)
+        return validate_data(self, X, reset=False, dtype=np.float64)
+
+    def predict(self, X):
+        """Index of the closest centre for each sample.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        labels : ndarray of shape (n_samples,)
+        """
+        X = self._check_test_data(X)
+        with _threads(self.n_jobs, X.shape[0]):
+            return _assign(X, self.cluster_centers_)
+
+    def fit_predict(self, X, y=None, sample_weight=None):
+        """Fit and return the cluster index of each sample.
+
+        Returns
+        -------
+        labels : ndarray of shape (n_samples,)
+        """
+        return self.fit(X, sample_weight=sample_weight).labels_
+
+    def transform(self, X):
+        """Euclidean distances of each sample to every centre.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_clusters)
+        """
+        X = self._check_test_data(X)
+        return _distances(X, self.cluster_centers_)
+
+    def fit_transform(self, X, y=None, sample_weight=None):
+        """Fit, then return the distances to the centres.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_clusters)
+        """
+        self.fit(X, sample_weight=sample_weight)
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        return _distances(X, self.cluster_centers_)
+
+    def score(self, X, y=None, sample_weight=None):
+        """Opposite of the inertia of X on the fitted centres.
+
+        Returns
+        -------
+        float
+        """
+        X = self._check_test_data(X)
+        sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
+        with _threads(self.n_jobs, X.shape[0]):
+            labels = _assign(X, self.cluster_centers_)
+            return -_inertia(X, sample_weight, self.cluster_centers_, labels)
+
+    def get_feature_names_out(self, input_features=None):
+        """Output names ``kmeans0``, ``kmeans1``, ...
+
+        Returns
+        -------
+        ndarray of str
+        """
+        check_is_fitted(self)
+        return np.asarray([f"kmeans{i}" for i in range(self._n_features_out)], dtype=object)
+
+
+def _distances(X, centers):
+    xx = (X**2).sum(axis=1)[:, None]
+    cc = (centers**2).sum(axis=1)[None, :]
+    d2 = xx - 2.0 * (X @ centers.T) + cc
+    np.maximum(d2, 0.0, out=d2)
+    return np.sqrt(d2)

@@ -1,0 +1,195 @@
+"""numba kernels for k-means: fused assign + update passes (Lloyd, Elkan) and k-means++ trials.
+
+Every pass works on a fixed partition of the rows into chunks that depends only
+on the number of rows (see :func:`chunk_layout`), never on the number of
+threads. Each chunk writes its own partial sums; the caller adds the chunk
+rows in order, so results are identical for every thread count.
+All kernels take float64 C-contiguous arrays, write only their outputs and
+are thread-safe.
+"""
+
+import math
+
+import numpy as np
+from numba import njit, prange
+
+
+@njit(cache=True, nogil=True)
+def chunk_layout(n_samples):
+    """Chunk size and number of chunks for ``n_samples`` rows (at most 128 chunks)."""
+    size = max(256, (n_samples + 127) // 128)
+    return size, (n_samples + size - 1) // size
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _sq_dist(X, i, C, j):
+    d = 0.0
+    for f in range(X.shape[1]):
+        t = X[i, f] - C[j, f]
+        d += t * t
+    return d
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def lloyd_pass(X, sample_weight, centers, labels, sums, wsums, update):
+    """Assign every row to its nearest centre and accumulate per-chunk weighted sums.
+
+    Parameters
+    ----------
+    X : (n, p) float64; sample_weight : (n,) float64; centers : (k, p) float64.
+    labels : (n,) intp, output: index of the nearest centre (first on ties).
+    sums : (n_chunks, k, p) float64, output: per chunk, Σ w x over rows per label.
+    wsums : (n_chunks, k) float64, output: per chunk, Σ w per label.
+    update : bool, accumulate ``sums`` / ``wsums`` (labels only when False).
+    """
+    n = X.shape[0]
+    k = centers.shape[0]
+    p = X.shape[1]
+    size, n_chunks = chunk_layout(n)
+    for c in prange(n_chunks):
+        start = c * size
+        stop = min(n, start + size)
+        if update:
+            sums[c, :, :] = 0.0
+            wsums[c, :] = 0.0
+        for i in range(start, stop):
+            best = np.inf
+            bj = 0
+            for j in range(k):
+                d = _sq_dist(X, i, centers, j)
+                if d < best:
+                    best = d
+                    bj = j
+            labels[i] = bj
+            if update:
+                w = sample_weight[i]
+                wsums[c, bj] += w
+                for f in range(p):
+                    sums[c, bj, f] += w * X[i, f]
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def elkan_init_bounds(X, centers, half_dist, labels, upper, lower):
+    """Initial labels and Elkan bounds with the triangle inequality.
+
+    Parameters
+    ----------
+    X : (n, p); centers : (k, p); half_dist : (k, k), half the centre-centre distances.
+    labels : (n,) intp, output. upper : (n,), output: distance to the assigned centre.
+    lower : (n, k), output: exact distance for every centre examined, 0 otherwise.
+    """
+    n = X.shape[0]
+    k = centers.shape[0]
+    for i in prange(n):
+        for j in range(k):
+            lower[i, j] = 0.0
+        best_j = 0
+        best = math.sqrt(_sq_dist(X, i, centers, 0))
+        lower[i, 0] = best
+        for j in range(1, k):
+            if best > half_dist[best_j, j]:
+                d = math.sqrt(_sq_dist(X, i, centers, j))
+                lower[i, j] = d
+                if d < best:
+                    best = d
+                    best_j = j
+        labels[i] = best_j
+        upper[i] = best
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def elkan_pass(
+    X, sample_weight, centers, half_dist, next_dist, shift, labels, upper, lower, sums, wsums, update
+):
+    """One Elkan assignment pass (bounds first moved by ``shift``) with per-chunk sums.
+
+    Parameters
+    ----------
+    X, sample_weight, centers : as :func:`lloyd_pass`.
+    half_dist : (k, k), half the distances between current centres.
+    next_dist : (k,), half the distance from each centre to its nearest other centre.
+    shift : (k,), how far each centre moved since the bounds were last valid.
+    labels, upper, lower : (n,), (n,), (n, k), updated in place (the state of the method).
+    sums, wsums, update : as :func:`lloyd_pass`.
+    """
+    n = X.shape[0]
+    k = centers.shape[0]
+    p = X.shape[1]
+    size, n_chunks = chunk_layout(n)
+    for c in prange(n_chunks):
+        start = c * size
+        stop = min(n, start + size)
+        if update:
+            sums[c, :, :] = 0.0
+            wsums[c, :] = 0.0
+        for i in range(start, stop):
+            lab = labels[i]
+            ub = upper[i] + shift[lab]
+            for j in range(k):
+                lb = lower[i, j] - shift[j]
+                lower[i, j] = lb if lb > 0.0 else 0.0
+            if next_dist[lab] < ub:
+                tight = False
+                for j in range(k):
+                    if j != lab and ub > lower[i, j] and ub > half_dist[lab, j]:
+                        if not tight:
+                            ub = math.sqrt(_sq_dist(X, i, centers, lab))
+                            lower[i, lab] = ub
+                            tight = True
+                            if not (ub > lower[i, j] and ub > half_dist[lab, j]):
+                                continue
+                        d = math.sqrt(_sq_dist(X, i, centers, j))
+                        lower[i, j] = d
+                        if d < ub:
+                            lab = j
+                            ub = d
+            labels[i] = lab
+            upper[i] = ub
+            if update:
+                w = sample_weight[i]
+                wsums[c, lab] += w
+                for f in range(p):
+                    sums[c, lab, f] += w * X[i, f]
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def chunk_inertia(X, sample_weight, centers, labels, out):
+    """Per-chunk Σ w ||x - c_label||² into ``out`` (n_chunks,)."""
+    n = X.shape[0]
+    size, n_chunks = chunk_layout(n)
+    for c in prange(n_chunks):
+        s = 0.0
+        for i in range(c * size, min(n, (c + 1) * size)):
+            s += sample_weight[i] * _sq_dist(X, i, centers, labels[i])
+        out[c] = s
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def sq_distances_to_rows(X, rows, closest, dist_out):
+    """k-means++ trials: squared distances to candidate rows, clipped by the current closest.
+
+    Parameters
+    ----------
+    X : (n, p); rows : (m,) intp, candidate row indices; closest : (n,), current
+    squared distance of every row to its nearest chosen centre.
+    dist_out : (m, n), output: min(closest, ||x - X[rows[t]]||²).
+    """
+    n = X.shape[0]
+    m = rows.shape[0]
+    for i in prange(n):
+        for t in range(m):
+            d = _sq_dist(X, i, X, rows[t])
+            dist_out[t, i] = d if d < closest[i] else closest[i]
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def weighted_row_sums(D, w, out):
+    """Per-chunk Σ_i w_i D[t, i] into ``out`` (n_chunks, m) for D (m, n)."""
+    m, n = D.shape
+    size, n_chunks = chunk_layout(n)
+    for c in prange(n_chunks):
+        for t in range(m):
+            s = 0.0
+            for i in range(c * size, min(n, (c + 1) * size)):
+                s += w[i] * D[t, i]
+            out[c, t] = s

@@ -1,0 +1,24 @@
+"""Data sets: small real ones shipped with the package, and synthetic generators."""
+
+from ._base import Bunch, load_breast_cancer, load_iris, load_saheart
+from ._samples_generator import (
+    make_blobs,
+    make_circles,
+    make_classification,
+    make_low_rank_matrix,
+    make_moons,
+    make_regression,
+)
+
+__all__ = [
+    "Bunch",
+    "load_breast_cancer",
+    "load_iris",
+    "load_saheart",
+    "make_blobs",
+    "make_circles",
+    "make_classification",
+    "make_low_rank_matrix",
+    "make_moons",
+    "make_regression",
+]

@@ -1,0 +1,1 @@
+"""Data files shipped with classiclearn (see README.md)."""

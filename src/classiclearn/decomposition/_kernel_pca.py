@@ -1,0 +1,390 @@
+"""Kernel principal component analysis (seed 000 §14.2).
+
+PCA in the feature space of a kernel k: with the training kernel matrix
+K_ij = k(x_i, x_j) centred in feature space, K_c = (I - 1/n) K (I - 1/n), the
+eigenvectors α_j (unit norm) and eigenvalues λ_j of K_c give the components;
+the projection of a new x is Σ_i k_c(x, x_i) α_ij / √λ_j (the α scaled so the
+feature-space axes have unit norm), and of a training point √λ_j α_ij.
+With ``fit_inverse_transform`` a kernel ridge regression from projections
+back to inputs learns the pre-image map (Bakır, Weston & Schölkopf).
+
+For a few components the default solver is a block subspace iteration with
+Rayleigh-Ritz steps on the implicitly centred K (one matrix product with K per
+step, never forming K_c), run until every Ritz pair's residual is below
+1e-12 λ_1; it falls back to ARPACK if that does not happen.
+"""
+
+from numbers import Integral, Real
+
+import numpy as np
+from scipy import linalg
+
+from ..base import BaseEstimator, TransformerMixin
+from ..exceptions import NotFittedError
+from ..metrics.pairwise import pairwise_kernels
+from ..utils._params import Interval, StrOptions
+from ..utils._random import check_random_state
+from ..utils.validation import check_is_fitted, validate_data
+
+__all__ = ["KernelPCA"]
+
+_PSD_KERNELS = {"linear", "rbf", "cosine", "laplacian"}
+
+
+def _centre_stats(K):
+    col = K.mean(axis=0)
+    return col, float(col.mean())
+
+
+def _centred_matmat(K, col_means, all_mean):
+    """Return B -> K_c B for K_c = K - 1 colᵀ - col 1ᵀ + all (K symmetric)."""
+
+    def matmat(B):
+        s = B.sum(axis=0)
+        return K @ B - np.outer(np.ones(K.shape[0]), col_means @ B) - np.outer(
+            col_means - all_mean, s
+        )
+
+    return matmat
+
+
+def _block_eigsh(matmat, n, k, rng, tol=1e-12, max_iter=300):
+    """Largest eigenpairs of a symmetric PSD operator by block subspace iteration.
+
+    Returns (evals ascending, evecs) or None when not converged.
+    """
+    b = min(n, max(2 * k, k + 8))
+    Q, _ = linalg.qr(rng.normal(size=(n, b)), mode="economic", check_finite=False)
+    for _ in range(max_iter):
+        Z = matmat(Q)
+        T = Q.T @ Z
+        evals, W = linalg.eigh((T + T.T) / 2.0, check_finite=False)
+        evals, W = evals[::-1], W[:, ::-1]
+        V = Q @ W
+        KV = Z @ W
+        top = max(abs(evals[0]), np.finfo(float).tiny)
+        res = np.linalg.norm(KV[:, :k] - V[:, :k] * evals[:k], axis=0)
+        if np.all(res <= tol * top):
+            return evals[:k][::-1].copy(), np.ascontiguousarray(V[:, :k][:, ::-1])
+        Q, _ = linalg.qr(KV, mode="economic", check_finite=False)
+    return None
+
+
+def _check_psd_eigenvalues(lambdas):
+    if lambdas.size == 0:
+        return lambdas
+    top = lambdas.max()
+    if top < 0:
+        raise ValueError(
+            f"All eigenvalues are negative (maximum is {top:g}). Either the matrix is not "
+            "PSD, or there was an issue while computing the eigendecomposition of the matrix."
+        )
+    low = lambdas.min()
+    if low < -1e-5 * top:
+        raise ValueError(
+            f"There are significant negative eigenvalues ({-low / top:g} of the maximum "
+            "positive). Either the matrix is not PSD, or there was an issue while computing "
+            "the eigendecomposition of the matrix."
+        )
+    lambdas = np.where(lambdas < 0, 0.0, lambdas)
+    return np.where(lambdas < 1e-12 * top, 0.0, lambdas)
+
+
+class KernelPCA(TransformerMixin, BaseEstimator):
+    """Kernel principal component analysis.
+
+    Parameters
+    ----------
+    n_components : int, default=None
+        Number of components; all non-zero ones when None.
+    kernel : {'linear', 'poly', 'rbf', 'sigmoid', 'cosine', 'precomputed'} or callable, \
+default='linear'
+    gamma : float, default=None
+        Coefficient of rbf, poly and sigmoid kernels; 1 / n_features when None.
+    degree : float, default=3
+        Degree of the poly kernel.
+    coef0 : float, default=1
+        Constant of the poly and sigmoid kernels.
+    kernel_params : dict, default=None
+        Parameters of a callable kernel.
+    alpha : float, default=1.0
+        Ridge penalty of the inverse transform.
+    fit_inverse_transform : bool, default=False
+        Learn the pre-image map (enables :meth:`inverse_transform`).
+    eigen_solver : {'auto', 'dense', 'arpack', 'randomized'}, default='auto'
+        'dense': LAPACK on the centred kernel; 'arpack': ARPACK; 'randomized':
+        a randomized range finder with ``iterated_power`` steps; 'auto':
+        the converged block subspace iteration for positive semi-definite
+        kernels when ``n_components < 10`` and n_samples > 200, else 'dense'.
+    tol : float, default=0
+        Tolerance of ARPACK (0: machine precision).
+    max_iter : int, default=None
+        Iterations of ARPACK.
+    iterated_power : int or 'auto', default='auto'
+        Power iterations of 'randomized'.
+    remove_zero_eig : bool, default=False
+        Drop components with zero eigenvalue.
+    random_state : int, RandomState instance or None, default=None
+    copy_X : bool, default=True
+        Keep a copy of X (always done; accepted for compatibility).
+    n_jobs : int, default=None
+        Accepted for compatibility.
+
+    Attributes
+    ----------
+    eigenvalues_ : ndarray of shape (n_components,)
+    eigenvectors_ : ndarray of shape (n_samples, n_components)
+    dual_coef_ : ndarray of shape (n_samples, n_features)
+        Inverse-transform coefficients (with ``fit_inverse_transform``).
+    X_transformed_fit_ : ndarray of shape (n_samples, n_components)
+    X_fit_ : ndarray of shape (n_samples, n_features)
+    gamma_ : float
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+
+    See Also
+    --------
+    PCA : linear components.
+
+    Notes
+    -----
+    Seed 000 §14.2. Eigenvector signs are fixed so the largest-magnitude
+    entry of each is positive.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[0.0, 0.0], [1.0, 0.1], [2.0, -0.1], [3.0, 0.0]])
+    >>> KernelPCA(n_components=1, kernel="linear").fit_transform(X).shape
+    (4, 1)
+    """
+
+    _parameter_constraints = {
+        "n_components": [Interval(Integral, 1, None, closed="left"), None],
+        "kernel": [
+            StrOptions({"linear", "poly", "rbf", "sigmoid", "cosine", "precomputed"}),
+            "callable",
+        ],
+        "gamma": [Interval(Real, 0, None, closed="left"), None],
+        "degree": [Interval(Real, 0, None, closed="left")],
+        "coef0": [Real],
+        "kernel_params": [dict, None],
+        "alpha": [Interval(Real, 0, None, closed="left")],
+        "fit_inverse_transform": ["boolean"],
+        "eigen_solver": [StrOptions({"auto", "dense", "arpack", "randomized"})],
+        "tol": [Interval(Real, 0, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, None, closed="left"), None],
+        "iterated_power": [Interval(Integral, 0, None, closed="left"), StrOptions({"auto"})],
+        "remove_zero_eig": ["boolean"],
+        "random_state": ["random_state"],
+        "copy_X": ["boolean"],
+        "n_jobs": [Integral, None],
+    }
+
+    def __init__(
+        self,
+        n_components=None,
+        *,
+        kernel="linear",
+        gamma=None,
+        degree=3,
+        coef0=1,
+        kernel_params=None,
+        alpha=1.0,
+        fit_inverse_transform=False,
+        eigen_solver="auto",
+        tol=0,
+        max_iter=None,
+        iterated_power="auto",
+        remove_zero_eig=False,
+        random_state=None,
+        copy_X=True,
+        n_jobs=None,
+    ):
+        self.n_components = n_components
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.kernel_params = kernel_params
+        self.alpha = alpha
+        self.fit_inverse_transform = fit_inverse_transform
+        self.eigen_solver = eigen_solver
+        self.tol = tol
+        self.max_iter = max_iter
+        self.iterated_power = iterated_power
+        self.remove_zero_eig = remove_zero_eig
+        self.random_state = random_state
+        self.copy_X = copy_X
+        self.n_jobs = n_jobs
+
+    def __classiclearn_tags__(self):
+        tags = super().__classiclearn_tags__()
+        tags.pairwise = self.kernel == "precomputed"
+        return tags
+
+    def _get_kernel(self, X, Y=None):
+        if callable(self.kernel):
+            params = self.kernel_params or {}
+        else:
+            params = {"gamma": self.gamma_, "degree": self.degree, "coef0": self.coef0}
+        return pairwise_kernels(X, Y, metric=self.kernel, filter_params=True, **params)
+
+    def _solve(self, K, n_components, rng):
+        n = K.shape[0]
+        solver = self.eigen_solver
+        col, allm = _centre_stats(K)
+        self._K_fit_rows = col
+        self._K_fit_all = allm
+        psd = isinstance(self.kernel, str) and (
+            self.kernel in _PSD_KERNELS
+            or (self.kernel == "poly" and self.coef0 >= 0 and float(self.degree).is_integer())
+        )
+        if solver == "auto":
+            if n > 200 and n_components < 10:
+                if psd:
+                    found = _block_eigsh(_centred_matmat(K, col, allm), n, n_components, rng)
+                    if found is not None:
+                        return found
+                solver = "arpack"
+            else:
+                solver = "dense"
+        if solver == "randomized":
+            n_iter = self.iterated_power
+            if n_iter == "auto":
+                n_iter = 7 if n_components < 0.1 * n else 4
+            matmat = _centred_matmat(K, col, allm)
+            size = min(n, n_components + 10)
+            Q = matmat(rng.normal(size=(n, size)))
+            for _ in range(n_iter):
+                Q, _ = linalg.lu(Q, permute_l=True, check_finite=False)
+                Q = matmat(Q)
+            Q, _ = linalg.qr(Q, mode="economic", check_finite=False)
+            T = Q.T @ matmat(Q)
+            evals, W = linalg.eigh((T + T.T) / 2.0, check_finite=False)
+            order = np.argsort(np.abs(evals))[::-1][:n_components]
+            return evals[order][::-1], (Q @ W[:, order])[:, ::-1]
+        Kc = K - col[None, :]
+        Kc -= col[:, None]
+        Kc += allm
+        if solver == "arpack":
+            from scipy.sparse.linalg import eigsh
+
+            v0 = rng.uniform(-1, 1, size=n)
+            return eigsh(Kc, n_components, which="LA", tol=self.tol, maxiter=self.max_iter, v0=v0)
+        return linalg.eigh(
+            Kc, subset_by_index=(n - n_components, n - 1), overwrite_a=True, check_finite=False
+        )
+
+    def _fit_inverse(self, X_transformed, X):
+        if self.kernel == "precomputed":
+            raise ValueError("Cannot fit_inverse_transform with a precomputed kernel.")
+        n = X_transformed.shape[0]
+        K = self._get_kernel(X_transformed)
+        K.flat[:: n + 1] += self.alpha
+        self.dual_coef_ = linalg.solve(K, X, assume_a="pos", overwrite_a=True)
+        self.X_transformed_fit_ = X_transformed
+
+    def fit(self, X, y=None):
+        """Fit the model from X.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features), or (n_samples, n_samples) kernel
+        y : ignored
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        if self.fit_inverse_transform and self.kernel == "precomputed":
+            raise ValueError("Cannot fit_inverse_transform with a precomputed kernel.")
+        X = validate_data(self, X, dtype=np.float64, copy=True)
+        self.gamma_ = 1.0 / X.shape[1] if self.gamma is None else self.gamma
+        K = np.ascontiguousarray(self._get_kernel(X), dtype=np.float64)
+        n = K.shape[0]
+        n_components = n if self.n_components is None else min(n, self.n_components)
+        rng = check_random_state(self.random_state)
+        evals, evecs = self._solve(K, n_components, rng)
+        evals = _check_psd_eigenvalues(np.real(evals))
+        evecs = np.real(evecs)
+        # flip: largest-magnitude entry of every eigenvector positive
+        idx = np.argmax(np.abs(evecs), axis=0)
+        signs = np.sign(evecs[idx, np.arange(evecs.shape[1])])
+        signs[signs == 0] = 1.0
+        evecs = evecs * signs
+        order = np.argsort(evals, kind="stable")[::-1]
+        evals, evecs = evals[order], evecs[:, order]
+        if self.remove_zero_eig or self.n_components is None:
+            keep = evals > 0
+            evals, evecs = evals[keep], evecs[:, keep]
+        self.eigenvalues_ = evals
+        self.eigenvectors_ = np.ascontiguousarray(evecs)
+        self.X_fit_ = X
+        self._n_features_out = evals.shape[0]
+        if self.fit_inverse_transform:
+            self._fit_inverse(self.eigenvectors_ * np.sqrt(self.eigenvalues_), X)
+        return self
+
+    def fit_transform(self, X, y=None, **params):
+        """Fit and return the projections of the training samples.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_components)
+        """
+        self.fit(X, **params)
+        return self.eigenvectors_ * np.sqrt(self.eigenvalues_)
+
+    def transform(self, X):
+        """Project X on the kernel principal components.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features), or (n_samples, n_fit) kernel
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_components)
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        K = self._get_kernel(X, self.X_fit_)
+        Kc = K - self._K_fit_rows[None, :]
+        Kc -= K.mean(axis=1)[:, None]
+        Kc += self._K_fit_all
+        nz = self.eigenvalues_ > 0
+        scaled = np.zeros_like(self.eigenvectors_)
+        scaled[:, nz] = self.eigenvectors_[:, nz] / np.sqrt(self.eigenvalues_[nz])
+        return Kc @ scaled
+
+    def inverse_transform(self, X):
+        """Approximate pre-images of projections (needs ``fit_inverse_transform=True``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_components)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_features)
+        """
+        if not self.fit_inverse_transform:
+            raise NotFittedError(
+                "The fit_inverse_transform parameter was not set to True when instantiating "
+                "and hence the inverse transform is not available."
+            )
+        check_is_fitted(self)
+        K = self._get_kernel(np.asarray(X, dtype=np.float64), self.X_transformed_fit_)
+        return K @ self.dual_coef_
+
+    def get_feature_names_out(self, input_features=None):
+        """Output names ``kernelpca0``, ``kernelpca1``, ...
+
+        Returns
+        -------
+        ndarray of str
+        """
+        check_is_fitted(self)
+        return np.asarray([f"kernelpca{i}" for i in range(self._n_features_out)], dtype=object)

@@ -1,0 +1,529 @@
+"""Principal component analysis (seed 000 §13.1).
+
+The principal axes are the right singular vectors of the centred data X_c,
+equivalently the eigenvectors of the covariance C = X_cᵀ X_c / (n - 1); the
+explained variance of axis j is σ_j² / (n - 1). When there are many more
+samples than features (n ≥ 3p) the p x p covariance is formed once (one BLAS
+pass) and decomposed with a symmetric eigensolver, which costs about n p²
+instead of the ≈ 4 n p² of an SVD; a guard estimates the accuracy of the
+kept eigenvectors from the eigenvalue gaps and falls back to the SVD when it
+is not good enough. The randomized solver (Halko, Martinsson & Tropp) runs a
+few subspace iterations from a Gaussian start; the centring is applied
+implicitly (a rank-one correction), never by copying X. Signs are fixed so
+that the largest entry of each component is positive.
+"""
+
+from numbers import Integral, Real
+
+import numpy as np
+from scipy import linalg
+from scipy.special import gammaln
+
+from ..base import BaseEstimator, TransformerMixin
+from ..utils._params import Interval, StrOptions
+from ..utils._random import check_random_state
+from ..utils.validation import check_is_fitted, validate_data
+
+__all__ = ["PCA"]
+
+_EPS = np.finfo(np.float64).eps
+
+
+def _flip_rows(Vt, U=None):
+    """Make the largest-magnitude entry of every row of Vt positive (U flipped alike)."""
+    if Vt.shape[0] == 0:
+        return Vt, U
+    idx = np.argmax(np.abs(Vt), axis=1)
+    signs = np.sign(Vt[np.arange(Vt.shape[0]), idx])
+    signs[signs == 0] = 1.0
+    Vt = Vt * signs[:, None]
+    if U is not None:
+        U = U * signs[None, : U.shape[1]]
+    return Vt, U
+
+
+def _minka_log_likelihood(spectrum, rank, n_samples):
+    """Minka's (2000) Laplace approximation of the PPCA evidence for ``rank`` components."""
+    p = spectrum.shape[0]
+    if spectrum[rank - 1] < _EPS:
+        return -np.inf
+    i = np.arange(1, rank + 1)
+    # log of the uniform prior over the Stiefel manifold
+    pu = -rank * np.log(2.0) + np.sum(
+        gammaln((p - i + 1) / 2.0) - np.log(np.pi) * (p - i + 1) / 2.0
+    )
+    pl = -np.sum(np.log(spectrum[:rank])) * n_samples / 2.0
+    v = max(_EPS, np.sum(spectrum[rank:]) / (p - rank))
+    pv = -np.log(v) * n_samples * (p - rank) / 2.0
+    m = p * rank - rank * (rank + 1.0) / 2.0
+    pp = np.log(2.0 * np.pi) * (m + rank) / 2.0
+    lam = spectrum.copy()
+    lam[rank:] = v
+    pa = 0.0
+    for a in range(rank):
+        b = np.arange(a + 1, p)
+        pa += np.sum(
+            np.log((spectrum[a] - spectrum[b]) * (1.0 / lam[b] - 1.0 / lam[a])) + np.log(n_samples)
+        )
+    return pu + pl + pv + pp - pa / 2.0 - rank * np.log(n_samples) / 2.0
+
+
+def _mle_dimension(spectrum, n_samples):
+    ll = np.full(spectrum.shape[0], -np.inf)
+    for rank in range(1, spectrum.shape[0]):
+        ll[rank] = _minka_log_likelihood(spectrum, rank, n_samples)
+    return int(ll.argmax())
+
+
+def _covariance_eigh(X, mean, n_keep):
+    """Eigen-decomposition of the covariance; returns (eigvals desc, Vt, reliable)."""
+    n = X.shape[0]
+    Xc = X - mean
+    C = Xc.T @ Xc
+    C /= n - 1
+    evals, evecs = linalg.eigh(C, overwrite_a=True, check_finite=False, driver="evd")
+    evals = evals[::-1]
+    Vt = evecs[:, ::-1].T
+    np.maximum(evals, 0.0, out=evals)
+    # accuracy of eigenvector j ≈ eps * ||C|| * p / gap_j; demand it well below 1e-9
+    top = evals[0] if evals.size else 0.0
+    reliable = True
+    if top > 0 and n_keep > 0:
+        kept = min(n_keep, evals.size)
+        gaps = np.full(kept, np.inf)
+        d = -np.diff(evals)
+        if d.size:
+            gaps = np.minimum(gaps, np.concatenate([[np.inf], d])[:kept])
+            gaps = np.minimum(gaps, np.concatenate([d, [np.inf]])[:kept])
+        error = _EPS * top * max(C.shape[0], 1) / np.maximum(gaps, 1e-300)
+        reliable = bool(np.all(error < 1e-10)) and evals[kept - 1] > 1e-8 * top
+    return evals, Vt, reliable
+
+
+def _randomized_components(X, mean, n_components, n_oversamples, n_iter, normalizer, rng):
+    """Top right singular vectors of X - mean by randomized subspace iteration."""
+    n, p = X.shape
+    size = min(n_components + n_oversamples, p)
+    omega = rng.normal(size=(p, size))
+    if n >= 10 * p:
+        # Gram form: iterate on the p x p covariance (one pass over X in all)
+        Xc = X - mean
+        G = Xc.T @ Xc
+        Q = omega
+        for _ in range(n_iter):
+            Q, _ = linalg.qr(G @ Q, mode="economic", check_finite=False)
+        Q, _ = linalg.qr(G @ Q, mode="economic", check_finite=False)
+        # Rayleigh-Ritz on the sketch
+        T = Q.T @ G @ Q
+        evals, W = linalg.eigh((T + T.T) / 2.0)
+        order = np.argsort(evals)[::-1][:n_components]
+        V = Q @ W[:, order]
+        S = np.sqrt(np.maximum(evals[order], 0.0))
+        return S, V.T
+    col_mean = mean[None, :]
+
+    def a_dot(B):  # (X - 1 m) B
+        return X @ B - col_mean @ B
+
+    def at_dot(B):  # (X - 1 m)ᵀ B
+        return X.T @ B - col_mean.T @ B.sum(axis=0, keepdims=True)
+
+    Y = a_dot(omega)
+    for _ in range(n_iter):
+        if normalizer == "none":
+            Z = at_dot(Y)
+            Y = a_dot(Z)
+        elif normalizer == "LU":
+            Y, _ = linalg.lu(Y, permute_l=True, check_finite=False)
+            Z, _ = linalg.lu(at_dot(Y), permute_l=True, check_finite=False)
+            Y = a_dot(Z)
+        else:
+            Y, _ = linalg.qr(Y, mode="economic", check_finite=False)
+            Z, _ = linalg.qr(at_dot(Y), mode="economic", check_finite=False)
+            Y = a_dot(Z)
+    Q, _ = linalg.qr(Y, mode="economic", check_finite=False)
+    B = at_dot(Q).T
+    _, S, Vt = linalg.svd(B, full_matrices=False, check_finite=False)
+    return S[:n_components], Vt[:n_components]
+
+
+class PCA(TransformerMixin, BaseEstimator):
+    """Principal component analysis.
+
+    Parameters
+    ----------
+    n_components : int, float, 'mle' or None, default=None
+        Components to keep: an int; a float in (0, 1), the smallest number
+        whose explained variance ratio exceeds it; 'mle', Minka's estimate;
+        None, all (``min(n_samples, n_features)``).
+    copy : bool, default=True
+        Unused: the input is never modified.
+    whiten : bool, default=False
+        Scale the projections to unit variance.
+    svd_solver : {'auto', 'full', 'covariance_eigh', 'arpack', 'randomized'}, default='auto'
+        'full': exact, by the covariance eigensolver when n ≥ 3p and it is
+        accurate enough, else an SVD; 'covariance_eigh': always the covariance
+        route; 'randomized': randomized subspace iteration; 'arpack': ARPACK
+        on the centred data; 'auto' picks as scikit-learn does.
+    tol : float, default=0.0
+        Tolerance of 'arpack'.
+    iterated_power : int or 'auto', default='auto'
+        Power iterations of 'randomized' (7 when n_components < 0.1 min(n, p), else 4).
+    n_oversamples : int, default=10
+        Extra random directions of 'randomized'.
+    power_iteration_normalizer : {'auto', 'QR', 'LU', 'none'}, default='auto'
+    random_state : int, RandomState instance or None, default=None
+
+    Attributes
+    ----------
+    components_ : ndarray of shape (n_components, n_features)
+    explained_variance_ : ndarray of shape (n_components,)
+    explained_variance_ratio_ : ndarray of shape (n_components,)
+    singular_values_ : ndarray of shape (n_components,)
+    mean_ : ndarray of shape (n_features,)
+    n_components_ : int
+    n_samples_ : int
+    noise_variance_ : float
+        Mean of the discarded variances (the PPCA noise level).
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+
+    See Also
+    --------
+    KernelPCA : non-linear components through a kernel.
+
+    Notes
+    -----
+    Seed 000 §13.1. ``score_samples`` is the log-likelihood under the
+    probabilistic PCA model with covariance W Wᵀ + σ² I (Tipping & Bishop).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[-1.0, -1.0], [-2.0, -1.0], [-3.0, -2.0], [1.0, 1.0], [2.0, 1.0], [3.0, 2.0]])
+    >>> pca = PCA(n_components=2).fit(X)
+    >>> pca.explained_variance_ratio_.round(4).tolist()
+    [0.9924, 0.0076]
+    """
+
+    _parameter_constraints = {
+        "n_components": [
+            Interval(Integral, 0, None, closed="left"),
+            Interval(Real, 0, 1, closed="neither"),
+            StrOptions({"mle"}),
+            None,
+        ],
+        "copy": ["boolean"],
+        "whiten": ["boolean"],
+        "svd_solver": [StrOptions({"auto", "full", "covariance_eigh", "arpack", "randomized"})],
+        "tol": [Interval(Real, 0, None, closed="left")],
+        "iterated_power": [Interval(Integral, 0, None, closed="left"), StrOptions({"auto"})],
+        "n_oversamples": [Interval(Integral, 1, None, closed="left")],
+        "power_iteration_normalizer": [StrOptions({"auto", "QR", "LU", "none"})],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(
+        self,
+        n_components=None,
+        *,
+        copy=True,
+        whiten=False,
+        svd_solver="auto",
+        tol=0.0,
+        iterated_power="auto",
+        n_oversamples=10,
+        power_iteration_normalizer="auto",
+        random_state=None,
+    ):
+        self.n_components = n_components
+        self.copy = copy
+        self.whiten = whiten
+        self.svd_solver = svd_solver
+        self.tol = tol
+        self.iterated_power = iterated_power
+        self.n_oversamples = n_oversamples
+        self.power_iteration_normalizer = power_iteration_normalizer
+        self.random_state = random_state
+
+    def _choose_solver(self, n, p):
+        nc = self.n_components
+        if self.svd_solver != "auto":
+            return self.svd_solver
+        if p <= 1_000 and n >= 10 * p:
+            return "covariance_eigh"
+        if max(n, p) <= 500 or nc == "mle":
+            return "full"
+        if isinstance(nc, Integral) and 1 <= nc < 0.8 * min(n, p):
+            return "randomized"
+        return "full"
+
+    def _check_n_components(self, solver, n, p):
+        nc = self.n_components
+        lim = min(n, p)
+        if nc == "mle":
+            if solver not in ("full", "covariance_eigh"):
+                raise ValueError(f"n_components='mle' cannot be used with svd_solver='{solver}'")
+            if n < p:
+                raise ValueError("n_components='mle' is only supported if n_samples >= n_features")
+            return nc
+        if nc is None:
+            return lim - 1 if solver == "arpack" else lim
+        if isinstance(nc, Integral):
+            if solver in ("full", "covariance_eigh"):
+                if not 0 <= nc <= lim:
+                    raise ValueError(
+                        f"n_components={nc} must be between 0 and min(n_samples, n_features)="
+                        f"{lim} with svd_solver='{solver}'"
+                    )
+            elif solver == "randomized":
+                if not 1 <= nc <= lim:
+                    raise ValueError(
+                        f"n_components={nc} must be between 1 and min(n_samples, n_features)="
+                        f"{lim} with svd_solver='{solver}'"
+                    )
+            elif not 1 <= nc < lim:
+                raise ValueError(
+                    f"n_components={nc} must be strictly less than min(n_samples, n_features)="
+                    f"{lim} with svd_solver='{solver}'"
+                )
+            return int(nc)
+        if solver not in ("full", "covariance_eigh"):
+            raise ValueError(
+                f"n_components={nc} must be of type int when greater than or equal to 1, was "
+                f"of type={type(nc)!r} with svd_solver='{solver}'"
+            )
+        return nc
+
+    def _fit(self, X):
+        self._validate_params()
+        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        n, p = X.shape
+        solver = self._choose_solver(n, p)
+        nc = self._check_n_components(solver, n, p)
+        self._fit_svd_solver = solver
+        self.mean_ = X.mean(axis=0)
+        if solver in ("full", "covariance_eigh"):
+            self._fit_exact(X, nc, solver)
+        else:
+            self._fit_truncated(X, nc, solver)
+        self.n_samples_ = n
+        self._n_features_out = self.n_components_
+        return X
+
+    def _fit_exact(self, X, nc, solver):
+        n, p = X.shape
+        lim = min(n, p)
+        keep = lim if not isinstance(nc, Integral) else max(nc, 1)
+        Vt = None
+        if solver == "covariance_eigh" or (n >= 3 * p):
+            evals, Vt, reliable = _covariance_eigh(X, self.mean_, keep)
+            if solver == "full" and not reliable:
+                Vt = None
+            else:
+                S = np.sqrt(evals * (n - 1))
+        if Vt is None:
+            _, S, Vt = linalg.svd(X - self.mean_, full_matrices=False, check_finite=False)
+            evals = S**2 / (n - 1)
+        Vt, _ = _flip_rows(Vt)
+        total = evals.sum()
+        ratio = evals / total if total > 0 else np.zeros_like(evals)
+        if nc == "mle":
+            nc = _mle_dimension(evals, n)
+        elif not isinstance(nc, Integral):
+            nc = int(np.searchsorted(np.cumsum(ratio), nc, side="right")) + 1
+            nc = min(nc, lim)
+        self.noise_variance_ = float(evals[nc:].mean()) if nc < lim else 0.0
+        S = S[: evals.shape[0]]
+        self.n_components_ = nc
+        self.components_ = np.ascontiguousarray(Vt[:nc])
+        self.explained_variance_ = evals[:nc].copy()
+        self.explained_variance_ratio_ = ratio[:nc].copy()
+        self.singular_values_ = S[:nc].copy()
+
+    def _fit_truncated(self, X, nc, solver):
+        n, p = X.shape
+        rng = check_random_state(self.random_state)
+        if solver == "arpack":
+            from scipy.sparse.linalg import LinearOperator, svds
+
+            m = self.mean_[None, :]
+            op = LinearOperator(
+                (n, p),
+                matvec=lambda v: X @ v - (m @ v),
+                rmatvec=lambda v: X.T @ v - m.T @ np.atleast_1d(v.sum(axis=0)),
+                matmat=lambda B: X @ B - m @ B,
+                rmatmat=lambda B: X.T @ B - m.T @ B.sum(axis=0, keepdims=True),
+                dtype=np.float64,
+            )
+            v0 = rng.uniform(-1, 1, size=min(n, p))
+            _, S, Vt = svds(op, k=nc, tol=self.tol, v0=v0)
+            order = np.argsort(S)[::-1]
+            S, Vt = S[order], Vt[order]
+        else:
+            n_iter = self.iterated_power
+            if n_iter == "auto":
+                n_iter = 7 if nc < 0.1 * min(n, p) else 4
+            normalizer = self.power_iteration_normalizer
+            if normalizer == "auto":
+                normalizer = "none" if n_iter <= 2 else "LU"
+            S, Vt = _randomized_components(
+                X, self.mean_, nc, self.n_oversamples, n_iter, normalizer, rng
+            )
+        Vt, _ = _flip_rows(Vt)
+        evals = S**2 / (n - 1)
+        total = float(np.var(X, ddof=1, axis=0).sum())
+        self.n_components_ = nc
+        self.components_ = np.ascontiguousarray(Vt)
+        self.explained_variance_ = evals
+        self.explained_variance_ratio_ = evals / total if total > 0 else np.zeros_like(evals)
+        self.singular_values_ = S.copy()
+        lim = min(n, p)
+        self.noise_variance_ = (total - evals.sum()) / (lim - nc) if nc < lim else 0.0
+
+    def fit(self, X, y=None):
+        """Fit the model to X.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : ignored
+
+        Returns
+        -------
+        self
+        """
+        self._fit(X)
+        return self
+
+    def fit_transform(self, X, y=None):
+        """Fit the model and return the projections of X.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_components_)
+        """
+        X = self._fit(X)
+        return self._project(X)
+
+    def _project(self, X):
+        Xt = (X - self.mean_) @ self.components_.T
+        if self.whiten:
+            scale = np.sqrt(self.explained_variance_)
+            scale[scale < 1e-300] = 1.0
+            Xt /= scale
+        return Xt
+
+    def transform(self, X):
+        """Project X on the principal components.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_components_)
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        return self._project(X)
+
+    def inverse_transform(self, X):
+        """Map projections back to the input space.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_components_)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_features)
+        """
+        check_is_fitted(self)
+        X = np.asarray(X, dtype=np.float64)
+        if self.whiten:
+            return X @ (np.sqrt(self.explained_variance_)[:, None] * self.components_) + self.mean_
+        return X @ self.components_ + self.mean_
+
+    def get_covariance(self):
+        """Model covariance W Wᵀ + σ² I of the probabilistic PCA.
+
+        Returns
+        -------
+        ndarray of shape (n_features, n_features)
+        """
+        check_is_fitted(self)
+        comps = self.components_
+        ev = self.explained_variance_
+        if self.whiten:
+            comps = comps * np.sqrt(ev[:, None])
+        diff = np.where(ev > self.noise_variance_, ev - self.noise_variance_, 0.0)
+        cov = (comps.T * diff) @ comps
+        cov.flat[:: cov.shape[0] + 1] += self.noise_variance_
+        return cov
+
+    def get_precision(self):
+        """Inverse of :meth:`get_covariance`, by the matrix inversion lemma.
+
+        Returns
+        -------
+        ndarray of shape (n_features, n_features)
+        """
+        check_is_fitted(self)
+        p = self.components_.shape[1]
+        if self.n_components_ == 0:
+            return np.eye(p) / self.noise_variance_
+        if self.noise_variance_ == 0.0 or self.n_components_ == p:
+            return linalg.inv(self.get_covariance())
+        comps = self.components_
+        ev = self.explained_variance_
+        if self.whiten:
+            comps = comps * np.sqrt(ev[:, None])
+        diff = np.where(ev > self.noise_variance_, ev - self.noise_variance_, 0.0)
+        s2 = self.noise_variance_
+        # (σ²I + Wᵀ D W)⁻¹ = I/σ² - Wᵀ (D⁻¹ + W Wᵀ/σ²)⁻¹ W / σ⁴
+        inner = comps @ comps.T / s2
+        with np.errstate(divide="ignore"):
+            inner.flat[:: inner.shape[0] + 1] += 1.0 / diff
+        try:
+            inner_inv = linalg.inv(inner, check_finite=False)
+        except linalg.LinAlgError:
+            inner_inv = linalg.pinv(inner)
+        prec = -(comps.T @ inner_inv @ comps) / s2**2
+        prec.flat[:: p + 1] += 1.0 / s2
+        return prec
+
+    def score_samples(self, X):
+        """Log-likelihood of each sample under the probabilistic PCA model.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        Xr = X - self.mean_
+        p = X.shape[1]
+        prec = self.get_precision()
+        _, logdet = np.linalg.slogdet(prec)
+        return -0.5 * np.sum(Xr * (Xr @ prec), axis=1) - 0.5 * (p * np.log(2 * np.pi) - logdet)
+
+    def score(self, X, y=None):
+        """Mean log-likelihood of X under the probabilistic PCA model.
+
+        Returns
+        -------
+        float
+        """
+        return float(np.mean(self.score_samples(X)))
+
+    def get_feature_names_out(self, input_features=None):
+        """Output names ``pca0``, ``pca1``, ...
+
+        Returns
+        -------
+        ndarray of str
+        """
+        check_is_fitted(self)
+        return np.asarray([f"pca{i}" for i in range(self._n_features_out)], dtype=object)

@@ -1,0 +1,445 @@
+"""Linear discriminant analysis (seed 000 §10.2 and §13.2, seeds 002-003).
+
+Every class is a normal law N(m_k, Σ) with one covariance Σ shared by all
+classes, so the log-posterior is linear in x:
+
+    δ_k(x) = x^T Σ^{-1} m_k - ½ m_k^T Σ^{-1} m_k + log π_k.
+
+The same model gives Fisher's supervised projection (seed 002): the directions
+w maximising w^T S_B w / w^T S_W w, at most K - 1 of them, where S_W is the
+within-class and S_B the between-class scatter.
+
+Solvers, as scikit-learn's:
+
+- ``"svd"``: whiten the within-class residuals, then an SVD of the K whitened
+  class means. The whitening comes from the p x p within-class scatter and a
+  symmetric eigendecomposition (O(n p²) in BLAS matrix products) instead of
+  an SVD of the n x p residual matrix; when the scatter is ill-conditioned
+  (eigenvalues too small to be resolved from the squared singular values) the
+  fit falls back to the SVD of the residuals, so the answer is the same.
+- ``"lsqr"``: coefficients Σ^{-1} m_k by a Cholesky solve (least squares when
+  Σ is singular); supports shrinkage.
+- ``"eigen"``: the generalised eigenproblem S_B w = λ S_W w; supports
+  shrinkage and ``transform``.
+"""
+
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+from scipy import linalg
+from scipy.special import expit, softmax
+
+from ..base import BaseEstimator, ClassifierMixin, TransformerMixin
+from ..utils._params import HasMethods, Interval, StrOptions
+from ..utils._targets import encode_labels
+from ..utils.validation import check_is_fitted, validate_data
+from . import _scatter
+
+__all__ = ["LinearDiscriminantAnalysis"]
+
+
+class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimator):
+    """Linear discriminant analysis: classifier and Fisher projection.
+
+    Parameters
+    ----------
+    solver : {"svd", "lsqr", "eigen"}, default="svd"
+        ``"svd"`` needs no covariance matrix and handles collinear features;
+        ``"lsqr"`` and ``"eigen"`` accept ``shrinkage``; ``"lsqr"`` has no
+        ``transform``.
+    shrinkage : "auto", float in [0, 1] or None, default=None
+        Shrinkage of the covariance towards a multiple of the identity;
+        ``"auto"`` picks the Ledoit-Wolf intensity (per class, on
+        standardised features). Not with ``solver="svd"``.
+    priors : array-like of shape (n_classes,), default=None
+        Class priors (renormalised with a warning if they do not sum to 1);
+        by default the class frequencies.
+    n_components : int, default=None
+        Number of Fisher directions kept by ``transform`` (at most
+        ``min(n_classes - 1, n_features)``).
+    store_covariance : bool, default=False
+        Store ``covariance_`` also with the svd solver.
+    tol : float, default=1e-4
+        Singular values of the whitened residuals below ``tol`` count as zero
+        (svd solver): collinear directions are dropped.
+    covariance_estimator : object with ``fit`` and ``covariance_``, default=None
+        Estimates each class covariance instead of the empirical one
+        (``lsqr`` and ``eigen`` solvers).
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_features,) or (n_classes, n_features)
+        Weights of the linear decision function (one row in the binary case).
+    intercept_ : ndarray of shape (n_classes,) or (1,)
+    covariance_ : ndarray of shape (n_features, n_features)
+        Prior-weighted within-class covariance.
+    explained_variance_ratio_ : ndarray of shape (n_components,)
+        Share of the between-class variance along each Fisher direction.
+    means_ : ndarray of shape (n_classes, n_features)
+    priors_ : ndarray of shape (n_classes,)
+    scalings_ : ndarray of shape (rank, rank) or (n_features, n_components)
+        The projection matrix of ``transform``.
+    xbar_ : ndarray of shape (n_features,)
+        Prior-weighted grand mean (svd solver).
+    classes_ : ndarray of shape (n_classes,)
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+
+    See Also
+    --------
+    QuadraticDiscriminantAnalysis : one covariance per class.
+
+    Notes
+    -----
+    Collinear features: the svd solver drops the null directions; with
+    ``lsqr`` the least-squares (minimum-norm) solution is used; with
+    ``eigen`` a singular within-class covariance gets a small ridge, with a
+    warning in both cases.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[-1, -1], [-2, -1], [-3, -2], [1, 1], [2, 1], [3, 2]])
+    >>> clf = LinearDiscriminantAnalysis().fit(X, [1, 1, 1, 2, 2, 2])
+    >>> clf.predict([[-0.8, -1]]).tolist()
+    [1]
+    """
+
+    _parameter_constraints = {
+        "solver": [StrOptions({"svd", "lsqr", "eigen"})],
+        "shrinkage": [StrOptions({"auto"}), Interval(Real, 0, 1, closed="both"), None],
+        "priors": ["array-like", None],
+        "n_components": [Interval(Integral, 1, None, closed="left"), None],
+        "store_covariance": ["boolean"],
+        "tol": [Interval(Real, 0, None, closed="left")],
+        "covariance_estimator": [HasMethods("fit"), None],
+    }
+
+    def __init__(
+        self,
+        solver="svd",
+        shrinkage=None,
+        priors=None,
+        n_components=None,
+        store_covariance=False,
+        tol=1e-4,
+        covariance_estimator=None,
+    ):
+        self.solver = solver
+        self.shrinkage = shrinkage
+        self.priors = priors
+        self.n_components = n_components
+        self.store_covariance = store_covariance
+        self.tol = tol
+        self.covariance_estimator = covariance_estimator
+
+    def fit(self, X, y):
+        """Fit the class means, the shared covariance and the projection.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        X, y = validate_data(self, X, y, ensure_min_samples=2, dtype=np.float64)
+        self.classes_, y_index = encode_labels(y)
+        n_samples, n_features = X.shape
+        n_classes = len(self.classes_)
+        if n_samples == n_classes:
+            raise ValueError("The number of samples must be more than the number of classes.")
+        self.priors_ = _check_priors(self.priors, y_index, n_classes)
+        max_components = min(n_classes - 1, n_features)
+        if self.n_components is not None and self.n_components > max_components:
+            raise ValueError(
+                f"n_components={self.n_components} cannot be larger than "
+                f"min(n_features, n_classes - 1) = {max_components}."
+            )
+        self._max_components = (
+            max_components if self.n_components is None else self.n_components
+        )
+        if self.solver == "svd":
+            if self.shrinkage is not None:
+                raise NotImplementedError("shrinkage not supported with 'svd' solver.")
+            if self.covariance_estimator is not None:
+                raise ValueError(
+                    "covariance estimator is not supported with svd solver. "
+                    "Try another solver"
+                )
+        if self.covariance_estimator is not None and self.shrinkage not in (None, 0):
+            raise ValueError(
+                "covariance_estimator and shrinkage parameters are not None. "
+                "Only one of the two can be set."
+            )
+        for name in ("covariance_", "xbar_", "explained_variance_ratio_"):
+            self.__dict__.pop(name, None)
+
+        counts, means, scatter = _scatter.class_statistics(X, y_index, n_classes)
+        self.means_ = means
+        if self.solver == "svd":
+            self._solve_svd(X, y_index, counts, scatter)
+        else:
+            cov, total = self._covariances(X, y_index, counts, scatter)
+            self.covariance_ = cov
+            if self.solver == "lsqr":
+                self._solve_lsqr()
+            else:
+                self._solve_eigen(total)
+        if n_classes == 2:
+            self.coef_ = (self.coef_[1] - self.coef_[0]).reshape(1, -1)
+            self.intercept_ = np.array([self.intercept_[1] - self.intercept_[0]])
+        self._n_features_out = self._max_components
+        return self
+
+    # ------------------------------------------------------------------ solvers
+    def _covariances(self, X, y_index, counts, scatter):
+        if self.covariance_estimator is not None:
+            from ..base import clone
+
+            covs = []
+            for k in range(len(counts)):
+                est = clone(self.covariance_estimator).fit(X[y_index == k])
+                if not hasattr(est, "covariance_"):
+                    raise ValueError(
+                        f"{type(est).__name__} does not have a covariance_ attribute"
+                    )
+                covs.append(np.atleast_2d(est.covariance_))
+            est = clone(self.covariance_estimator).fit(X)
+            total = np.atleast_2d(est.covariance_)
+            covs = np.array(covs)
+        else:
+            covs, total = _scatter.class_covariances(
+                X, y_index, counts, self.means_, scatter, self.shrinkage
+            )
+        cov = np.tensordot(self.priors_, covs, axes=1)
+        return cov, total
+
+    def _solve_lsqr(self):
+        cov = self.covariance_
+        coef = _cholesky_solve(cov, self.means_.T)
+        if coef is None:
+            warnings.warn(
+                "The within-class covariance is singular (collinear features); using the "
+                "least-squares solution.",
+                UserWarning,
+                stacklevel=3,
+            )
+            coef = linalg.lstsq(cov, self.means_.T)[0]
+        self.coef_ = coef.T
+        self.intercept_ = -0.5 * np.einsum("kj,kj->k", self.means_, self.coef_) + np.log(
+            self.priors_
+        )
+
+    def _solve_eigen(self, total):
+        Sw = self.covariance_
+        Sb = total - Sw
+        if not _well_conditioned(Sw):
+            ridge = _ridge_for(Sw)
+            warnings.warn(
+                "The within-class covariance is singular (collinear features); adding "
+                f"{ridge:.3g} to its diagonal.",
+                UserWarning,
+                stacklevel=3,
+            )
+            Sw = Sw + ridge * np.eye(Sw.shape[0])
+        evals, evecs = linalg.eigh(Sb, Sw)
+        order = np.argsort(evals)[::-1]
+        self.explained_variance_ratio_ = (evals[order] / np.sum(evals))[: self._max_components]
+        evecs = evecs[:, order]
+        self.scalings_ = evecs
+        self.coef_ = (self.means_ @ evecs) @ evecs.T
+        self.intercept_ = -0.5 * np.einsum("kj,kj->k", self.means_, self.coef_) + np.log(
+            self.priors_
+        )
+
+    def _solve_svd(self, X, y_index, counts, scatter):
+        n_samples = X.shape[0]
+        n_classes = len(counts)
+        means = self.means_
+        if self.store_covariance:
+            safe = np.maximum(counts, 1)[:, None, None]
+            self.covariance_ = np.tensordot(self.priors_, scatter / safe, axes=1)
+        self.xbar_ = self.priors_ @ means
+        Sw = scatter.sum(axis=0)
+        std = np.sqrt(np.maximum(np.diag(Sw), 0.0) / n_samples)
+        scale_ref = np.maximum(np.abs(means).max(axis=0), 1.0)
+        std[std <= 1e-13 * scale_ref] = 1.0
+        scalings = None
+        if n_samples > X.shape[1]:
+            scalings = _whitening_from_scatter(Sw / n_samples / np.outer(std, std), std, self.tol)
+        if scalings is None:  # SVD of the standardised residuals
+            Xc = X - means[y_index]
+            Xc /= std
+            Xc *= np.sqrt(1.0 / n_samples)
+            _, S, Vt = linalg.svd(Xc, full_matrices=False, check_finite=False)
+            rank = int(np.sum(S > self.tol))
+            scalings = (Vt[:rank] / std).T / S[:rank]
+        fac = 1.0 if n_classes == 1 else 1.0 / (n_classes - 1)
+        B = (np.sqrt(n_samples * self.priors_ * fac) * (means - self.xbar_).T).T @ scalings
+        _, S, Vt = linalg.svd(B, full_matrices=False)
+        if self._max_components == 0:
+            self.explained_variance_ratio_ = np.empty(0)
+        else:
+            self.explained_variance_ratio_ = (S**2 / np.sum(S**2))[: self._max_components]
+        rank = int(np.sum(S > self.tol * S[0])) if S.size else 0
+        self.scalings_ = scalings @ Vt.T[:, :rank]
+        coef = (means - self.xbar_) @ self.scalings_
+        self.intercept_ = -0.5 * np.sum(coef**2, axis=1) + np.log(self.priors_)
+        self.coef_ = coef @ self.scalings_.T
+        self.intercept_ -= self.xbar_ @ self.coef_.T
+
+    # ------------------------------------------------------------- prediction
+    def transform(self, X):
+        """Project X on the Fisher directions (seed 000 §13.2).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_components)
+        """
+        if self.solver == "lsqr":
+            raise NotImplementedError(
+                "transform not implemented for 'lsqr' solver (use 'svd' or 'eigen')."
+            )
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        if self.solver == "svd":
+            X_new = (X - self.xbar_) @ self.scalings_
+        else:
+            X_new = X @ self.scalings_
+        return X_new[:, : self._max_components]
+
+    def decision_function(self, X):
+        """Linear discriminant scores ``X @ coef_.T + intercept_``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) or (n_samples, n_classes)
+            In the binary case, the log-odds of the second class.
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        scores = X @ self.coef_.T + self.intercept_
+        return scores[:, 0] if scores.shape[1] == 1 else scores
+
+    def predict(self, X):
+        """Class of largest discriminant score.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        scores = self.decision_function(X)
+        if scores.ndim == 1:
+            return self.classes_[(scores > 0).astype(np.intp)]
+        return self.classes_[np.argmax(scores, axis=1)]
+
+    def predict_proba(self, X):
+        """Posterior class probabilities.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+        """
+        scores = self.decision_function(X)
+        if scores.ndim == 1:
+            p = expit(scores)
+            return np.column_stack([1.0 - p, p])
+        return softmax(scores, axis=1)
+
+    def predict_log_proba(self, X):
+        """Log of the posterior class probabilities.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+        """
+        proba = self.predict_proba(X)
+        proba[proba == 0.0] = np.finfo(proba.dtype).tiny
+        return np.log(proba)
+
+    def get_feature_names_out(self, input_features=None):
+        """Output names ``lineardiscriminantanalysis0``, ``...1``, ...
+
+        Returns
+        -------
+        ndarray of str
+        """
+        check_is_fitted(self)
+        prefix = type(self).__name__.lower()
+        return np.asarray([f"{prefix}{i}" for i in range(self._n_features_out)], dtype=object)
+
+
+def _check_priors(priors, y_index, n_classes):
+    if priors is None:
+        return np.bincount(y_index, minlength=n_classes) / float(len(y_index))
+    priors = np.asarray(priors, dtype=np.float64).ravel()
+    if priors.shape != (n_classes,):
+        raise ValueError(f"priors has {priors.size} values, but there are {n_classes} classes.")
+    if (priors < 0).any():
+        raise ValueError("priors must be non-negative")
+    if abs(priors.sum() - 1.0) > 1e-5:
+        warnings.warn("The priors do not sum to 1. Renormalizing", UserWarning, stacklevel=3)
+        priors = priors / priors.sum()
+    return priors
+
+
+def _whitening_from_scatter(C, std, tol):
+    """First-stage scalings of the svd solver from the standardised scatter C.
+
+    C equals Xs^T Xs for the standardised residuals Xs, so its eigenpairs are
+    the squared singular values and right singular vectors of Xs. Returns
+    None when some eigenvalue is too small relative to the largest to give
+    its singular value accurately (the caller then runs the SVD).
+    """
+    w, V = linalg.eigh(C, check_finite=False)
+    w = w[::-1]
+    V = V[:, ::-1]
+    w_max = max(w[0], 0.0)
+    if w_max <= 0:
+        return None
+    unsure = (w < 1e-7 * w_max) & (w > (tol / 10.0) ** 2)
+    if unsure.any():
+        return None
+    S = np.sqrt(np.maximum(w, 0.0))
+    rank = int(np.sum(S > tol))
+    return (V[:, :rank].T / std).T / S[:rank]
+
+
+def _cholesky_solve(A, B):
+    """Solve A X = B for symmetric positive definite A; None if A is (nearly) singular."""
+    try:
+        c, lower = linalg.cho_factor(A, lower=True, check_finite=False)
+    except linalg.LinAlgError:
+        return None
+    d = np.abs(np.diag(c))
+    if d.min() <= 1e-7 * d.max():
+        return None
+    return linalg.cho_solve((c, lower), B, check_finite=False)
+
+
+def _well_conditioned(A):
+    try:
+        c, _ = linalg.cho_factor(A, lower=True, check_finite=False)
+    except linalg.LinAlgError:
+        return False
+    d = np.abs(np.diag(c))
+    return bool(d.min() > 1e-7 * d.max())
+
+
+def _ridge_for(S):
+    """A small ridge that makes a positive semi-definite matrix safely definite."""
+    scale = np.trace(S) / S.shape[0]
+    return max(scale, np.finfo(np.float64).tiny) * 1e-8

@@ -1,0 +1,185 @@
+"""Class statistics shared by LDA and QDA: means, scatter matrices, shrinkage.
+
+The fits of seed 000 §10.2-10.3 and seed 003 need, per class k, the mean m_k
+and the scatter S_k = sum_{i in k} (x_i - m_k)(x_i - m_k)^T. One pass over
+the rows (in blocks, with BLAS ``syrk``-type products) gives all of them, so a
+fit costs O(n p^2) flops in matrix products instead of the SVD of an n x p
+matrix. The Ledoit-Wolf shrinkage intensity needs, besides the covariance,
+only sum_i ||z_i||^4 over the standardised rows, one more pass.
+"""
+
+import numpy as np
+
+__all__ = ["class_statistics", "ledoit_wolf_from_stats", "shrunk_covariance"]
+
+_BLOCK_ROWS = 4096
+
+
+def _order_by_class(y_index, n_classes):
+    counts = np.bincount(y_index, minlength=n_classes)
+    order = np.argsort(y_index, kind="stable")
+    bounds = np.concatenate(([0], np.cumsum(counts)))
+    return counts, order, bounds
+
+
+def class_statistics(X, y_index, n_classes):
+    """Per-class counts, means and centred scatter matrices.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features), float64
+    y_index : ndarray of shape (n_samples,), intp in [0, n_classes)
+    n_classes : int
+
+    Returns
+    -------
+    counts : ndarray of shape (n_classes,), int
+    means : ndarray of shape (n_classes, n_features)
+    scatter : ndarray of shape (n_classes, n_features, n_features)
+        ``sum (x_i - m_k)(x_i - m_k)^T`` over the rows of class k.
+    """
+    n_samples, n_features = X.shape
+    counts, order, bounds = _order_by_class(y_index, n_classes)
+    means = np.zeros((n_classes, n_features))
+    scatter = np.zeros((n_classes, n_features, n_features))
+    if n_classes <= 64:
+        onehot = np.zeros((n_samples, n_classes))
+        onehot[np.arange(n_samples), y_index] = 1.0
+        sums = onehot.T @ X
+    else:
+        sums = np.zeros((n_classes, n_features))
+        np.add.at(sums, y_index, X)
+    for k in range(n_classes):
+        idx = order[bounds[k] : bounds[k + 1]]
+        n_k = idx.size
+        if n_k == 0:
+            continue
+        mean = sums[k] / n_k
+        # second pass: scatter about that mean, plus the residual mean correction
+        resid = np.zeros(n_features)
+        S = np.zeros((n_features, n_features))
+        for start in range(0, n_k, _BLOCK_ROWS):
+            block = X[idx[start : start + _BLOCK_ROWS]]
+            block -= mean
+            resid += block.sum(axis=0)
+            S += block.T @ block
+        resid /= n_k
+        S -= n_k * np.outer(resid, resid)
+        means[k] = mean + resid
+        scatter[k] = (S + S.T) / 2.0
+    return counts, means, scatter
+
+
+def class_fourth_moments(X, y_index, n_classes, means, scales, grand_mean, grand_scale):
+    """Sums of ||z_i||^4 of standardised rows, per class and over all rows.
+
+    ``z_i = (x_i - means[k]) / scales[k]`` for the per-class sums and
+    ``(x_i - grand_mean) / grand_scale`` for the total; the Ledoit-Wolf
+    intensity needs these (sklearn's ``beta_``).
+
+    Returns
+    -------
+    per_class : ndarray of shape (n_classes,)
+    total : float
+    """
+    counts, order, bounds = _order_by_class(y_index, n_classes)
+    per_class = np.zeros(n_classes)
+    total = 0.0
+    for k in range(n_classes):
+        idx = order[bounds[k] : bounds[k + 1]]
+        for start in range(0, idx.size, _BLOCK_ROWS):
+            block = X[idx[start : start + _BLOCK_ROWS]]
+            z = (block - means[k]) / scales[k]
+            per_class[k] += np.sum(np.einsum("ij,ij->i", z, z) ** 2)
+            z = (block - grand_mean) / grand_scale
+            total += np.sum(np.einsum("ij,ij->i", z, z) ** 2)
+    return per_class, total
+
+
+def standard_scale(cov_diag):
+    """Standard deviations from variances, with zero replaced by one (StandardScaler)."""
+    scale = np.sqrt(np.maximum(cov_diag, 0.0))
+    scale[scale == 0.0] = 1.0
+    return scale
+
+
+def ledoit_wolf_from_stats(cov, n_samples, fourth):
+    """Ledoit-Wolf shrunk covariance from the empirical covariance of standardised rows.
+
+    Parameters
+    ----------
+    cov : ndarray of shape (p, p)
+        Empirical (1/n) covariance of the standardised, centred rows.
+    n_samples : int
+    fourth : float
+        ``sum_i ||z_i||^4`` over those rows.
+
+    Returns
+    -------
+    shrunk : ndarray of shape (p, p)
+    shrinkage : float
+    """
+    p = cov.shape[0]
+    if p == 1:
+        return cov.copy(), 0.0
+    n = float(n_samples)
+    diag = np.diag(cov)
+    mu = diag.sum() / p
+    delta_ = np.sum(cov**2)
+    beta = (fourth / n - delta_) / (p * n)
+    delta = (delta_ - 2.0 * mu * diag.sum() + p * mu**2) / p
+    beta = min(beta, delta)
+    shrinkage = 0.0 if beta == 0 else beta / delta
+    return shrunk_covariance(cov, shrinkage), shrinkage
+
+
+def shrunk_covariance(cov, shrinkage):
+    """``(1 - s) * cov + s * (trace(cov) / p) * I``."""
+    p = cov.shape[0]
+    mu = np.trace(cov) / p
+    out = (1.0 - shrinkage) * cov
+    out.flat[:: p + 1] += shrinkage * mu
+    return out
+
+
+def class_covariances(X, y_index, counts, means, scatter, shrinkage):
+    """Per-class covariance estimates and the total one, as sklearn's ``_cov``.
+
+    Parameters
+    ----------
+    shrinkage : None, "auto" or float
+
+    Returns
+    -------
+    covs : ndarray of shape (n_classes, p, p)
+        Empirical (1/n_k) covariances, shrunk as asked.
+    total : ndarray of shape (p, p)
+        The covariance of all rows about the grand mean, shrunk the same way.
+    """
+    n_classes, p = means.shape
+    n = counts.sum()
+    safe = np.maximum(counts, 1)[:, None, None]
+    covs = scatter / safe
+    grand_mean = counts @ means / n
+    dev = means - grand_mean
+    total = (scatter.sum(axis=0) + (dev.T * counts) @ dev) / n
+    total = (total + total.T) / 2.0
+    if shrinkage is None:
+        return covs, total
+    if isinstance(shrinkage, str):  # "auto": Ledoit-Wolf on standardised data
+        scales = np.array([standard_scale(np.diag(c)) for c in covs])
+        grand_scale = standard_scale(np.diag(total))
+        fourth_k, fourth_t = class_fourth_moments(
+            X, y_index, n_classes, means, scales, grand_mean, grand_scale
+        )
+        out = np.empty_like(covs)
+        for k in range(n_classes):
+            s = scales[k]
+            std_cov = covs[k] / np.outer(s, s)
+            shrunk, _ = ledoit_wolf_from_stats(std_cov, max(counts[k], 1), fourth_k[k])
+            out[k] = shrunk * np.outer(s, s)
+        std_total = total / np.outer(grand_scale, grand_scale)
+        shrunk, _ = ledoit_wolf_from_stats(std_total, n, fourth_t)
+        return out, shrunk * np.outer(grand_scale, grand_scale)
+    s = float(shrinkage)
+    return np.array([shrunk_covariance(c, s) for c in covs]), shrunk_covariance(total, s)

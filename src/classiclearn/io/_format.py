@@ -1,0 +1,782 @@
+"""Reading and writing classiclearn model files (format ``classiclearn-model``, version 1).
+
+The file is a zip archive with three kinds of members:
+
+- ``manifest.json``: format name and version, library version, creation time,
+  the estimator's class, free metadata, and the SHA-256 digest of everything;
+- ``model.json``: the estimator as a tree of tagged JSON values;
+- ``arrays/<i>.npy``: every non-object NumPy array, in NumPy's ``.npy`` format.
+
+See ``FORMAT.md`` for the full description. The loader only builds classes
+named in :func:`_allowed_classes` (classiclearn's own public classes), reads
+arrays with ``allow_pickle=False`` and never calls ``pickle`` or ``eval``.
+"""
+
+import datetime
+import hashlib
+import importlib
+import io
+import json
+import math
+import os
+import pkgutil
+import re
+import sys
+import zipfile
+import zlib
+
+import numpy as np
+
+__all__ = [
+    "FORMAT_NAME",
+    "FORMAT_VERSION",
+    "ModelFileError",
+    "UnsupportedEstimatorError",
+    "load_model",
+    "read_model_info",
+    "save_model",
+]
+
+FORMAT_NAME = "classiclearn-model"
+FORMAT_VERSION = 1
+
+_MANIFEST = "manifest.json"
+_MODEL = "model.json"
+_ARRAY_NAME = re.compile(r"^arrays/(0|[1-9][0-9]{0,8})\.npy$")
+_ARRAY_KINDS = set("biufcUSmM")
+_MAX_DEPTH = 200
+_NOT_FAMILIES = {"cli", "io", "utils", "base", "exceptions", "datasets", "metrics"}
+# Classes outside the family modules that model files may hold: a fixed table,
+# never extended from a file's content.
+_EXTRA_CLASSES = {
+    "classiclearn.cli.TabularEncoder": ("classiclearn.cli._prep", "TabularEncoder"),
+}
+_TYPES = {
+    "float": float,
+    "int": int,
+    "bool": bool,
+    "str": str,
+    "complex": complex,
+    "numpy.float64": np.float64,
+    "numpy.float32": np.float32,
+    "numpy.float16": np.float16,
+    "numpy.int64": np.int64,
+    "numpy.int32": np.int32,
+    "numpy.int16": np.int16,
+    "numpy.int8": np.int8,
+    "numpy.uint64": np.uint64,
+    "numpy.uint32": np.uint32,
+    "numpy.uint16": np.uint16,
+    "numpy.uint8": np.uint8,
+    "numpy.bool": np.bool_,
+    "numpy.complex128": np.complex128,
+    "numpy.complex64": np.complex64,
+}
+_TYPE_NAMES = {v: k for k, v in _TYPES.items()}
+
+
+class ModelFileError(ValueError):
+    """A model file cannot be read: missing, truncated, tampered with, or of another version.
+
+    Examples
+    --------
+    >>> issubclass(ModelFileError, ValueError)
+    True
+    """
+
+
+class UnsupportedEstimatorError(TypeError):
+    """An estimator holds a value the model file format cannot represent safely.
+
+    Examples
+    --------
+    >>> issubclass(UnsupportedEstimatorError, TypeError)
+    True
+    """
+
+
+# --------------------------------------------------------------------------- classes
+
+
+def _allowed_classes():
+    """Map ``classiclearn.<family>.<Name>`` to every public class of the family modules."""
+    import classiclearn
+
+    table = {}
+    for info in pkgutil.iter_modules(classiclearn.__path__):
+        if info.name.startswith("_") or info.name in _NOT_FAMILIES:
+            continue
+        try:
+            module = importlib.import_module(f"classiclearn.{info.name}")
+        except Exception:  # a family that cannot be imported has nothing to load
+            continue
+        for name in getattr(module, "__all__", []):
+            obj = getattr(module, name, None)
+            if isinstance(obj, type):
+                table[f"classiclearn.{info.name}.{name}"] = obj
+    return table
+
+
+def _family_module(module_name):
+    """Whether ``module_name`` is a module of a classiclearn estimator family."""
+    parts = module_name.split(".")
+    return (
+        len(parts) >= 2
+        and parts[0] == "classiclearn"
+        and not parts[1].startswith("_")
+        and parts[1] not in _NOT_FAMILIES
+        and all(p.isidentifier() for p in parts)
+    )
+
+
+def _class_key(cls, table):
+    for key, value in table.items():
+        if value is cls:
+            return key
+    for key, (module, name) in _EXTRA_CLASSES.items():
+        if cls.__module__ == module and cls.__qualname__ == name:
+            return key
+    # a helper class defined at the top level of a family module (e.g. a tree structure)
+    module = sys.modules.get(cls.__module__)
+    if (
+        module is not None
+        and _family_module(cls.__module__)
+        and "." not in cls.__qualname__
+        and getattr(module, cls.__qualname__, None) is cls
+    ):
+        return f"{cls.__module__}:{cls.__qualname__}"
+    return None
+
+
+def _class_from_key(key, table):
+    if not isinstance(key, str):
+        raise ModelFileError("the model file holds a malformed class name")
+    if key in table:
+        return table[key]
+    if key in _EXTRA_CLASSES:
+        module, name = _EXTRA_CLASSES[key]
+        return getattr(importlib.import_module(module), name)
+    module_name, sep, qualname = key.partition(":")
+    if sep and _family_module(module_name) and qualname.isidentifier():
+        # only modules the family packages already imported; nothing is imported here
+        module = sys.modules.get(module_name)
+        cls = getattr(module, qualname, None) if module is not None else None
+        if isinstance(cls, type) and cls.__module__ == module_name:
+            return cls
+    raise ModelFileError(
+        f"the model file names class {key!r}, which is not a registered classiclearn class"
+    )
+
+
+# --------------------------------------------------------------------------- encoding
+
+
+class _Encoder:
+    def __init__(self):
+        self.arrays = []
+        self.table = _allowed_classes()
+
+    def fail(self, where, value, why="is not supported by the model file format"):
+        raise UnsupportedEstimatorError(
+            f"cannot save {where}: a value of type {type(value).__module__}."
+            f"{type(value).__qualname__} {why}"
+        )
+
+    def encode(self, value, where, depth=0):
+        if depth > _MAX_DEPTH:
+            raise UnsupportedEstimatorError(f"cannot save {where}: nesting too deep")
+        from ..base import BaseEstimator
+
+        if value is None or isinstance(value, bool | str):
+            return value
+        if isinstance(value, int) and type(value) is int:
+            return value
+        if type(value) is float:
+            if math.isfinite(value):
+                return value
+            return {"$float": repr(value)}
+        if isinstance(value, np.ndarray):
+            return self.encode_array(value, where, depth)
+        if isinstance(value, np.generic):
+            dtype = value.dtype
+            if dtype.kind not in _ARRAY_KINDS or dtype.fields is not None:
+                self.fail(where, value)
+            return {"$scalar": [dtype.str, value.tobytes().hex()]}
+        if isinstance(value, np.dtype):
+            if value.kind not in _ARRAY_KINDS or value.fields is not None:
+                self.fail(where, value)
+            return {"$dtype": value.str}
+        if isinstance(value, type):
+            if value in _TYPE_NAMES:
+                return {"$type": _TYPE_NAMES[value]}
+            self.fail(where, value, f"(the class {value.__qualname__}) cannot be saved")
+        if type(value) is list:
+            return [self.encode(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(value)]
+        if type(value) is tuple:
+            return {
+                "$tuple": [self.encode(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(value)]
+            }
+        if type(value) in (set, frozenset):
+            items = sorted(value, key=repr)
+            kind = "$set" if type(value) is set else "$frozenset"
+            return {kind: [self.encode(v, f"{where}{{}}", depth + 1) for v in items]}
+        if type(value) is dict:
+            return {
+                "$dict": [
+                    [
+                        self.encode(k, f"{where} key", depth + 1),
+                        self.encode(v, f"{where}[{k!r}]", depth + 1),
+                    ]
+                    for k, v in value.items()
+                ]
+            }
+        if type(value) is bytes:
+            return {"$bytes": value.hex()}
+        if type(value) is complex:
+            return {"$complex": [repr(value.real), repr(value.imag)]}
+        if isinstance(value, np.random.RandomState):
+            return {"$randomstate": self.encode(value.get_state(), where, depth + 1)}
+        if isinstance(value, BaseEstimator):
+            return self.encode_estimator(value, where, depth)
+        key = _class_key(type(value), self.table)
+        if key is not None and hasattr(value, "__dict__") and not hasattr(type(value), "__slots__"):
+            state = {
+                name: self.encode(v, f"{where}.{name}", depth + 1)
+                for name, v in vars(value).items()
+            }
+            return {"$object": {"class": key, "state": state}}
+        if callable(value):
+            self.fail(where, value, "(a function or callable) cannot be saved safely")
+        self.fail(where, value)
+
+    def encode_array(self, value, where, depth):
+        if value.dtype.kind == "O":
+            items = [
+                self.encode(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(value.ravel())
+            ]
+            return {"$objarray": {"shape": list(value.shape), "items": items}}
+        if value.dtype.kind not in _ARRAY_KINDS or value.dtype.fields is not None:
+            self.fail(where, value, f"with dtype {value.dtype} cannot be saved")
+        self.arrays.append(value)
+        return {"$array": len(self.arrays) - 1}
+
+    def encode_estimator(self, est, where, depth):
+        cls = type(est)
+        key = _class_key(cls, self.table)
+        if key is None:
+            raise UnsupportedEstimatorError(
+                f"cannot save {where}: {cls.__module__}.{cls.__qualname__} is not a registered "
+                "classiclearn estimator"
+            )
+        names = cls._get_param_names()
+        params = {}
+        for name in names:
+            params[name] = self.encode(getattr(est, name), f"{where}.{name}", depth + 1)
+        state = {}
+        for name, value in vars(est).items():
+            if name in params:
+                continue
+            state[name] = self.encode(value, f"{where}.{name}", depth + 1)
+        return {"$estimator": {"class": key, "params": params, "state": state}}
+
+
+# --------------------------------------------------------------------------- decoding
+
+
+class _Decoder:
+    def __init__(self, arrays):
+        self.arrays = arrays
+        self.table = _allowed_classes()
+
+    def decode(self, node, depth=0):
+        if depth > _MAX_DEPTH:
+            raise ModelFileError("the model file is nested too deeply")
+        if node is None or isinstance(node, bool | str | int | float):
+            return node
+        if isinstance(node, list):
+            return [self.decode(v, depth + 1) for v in node]
+        if not isinstance(node, dict) or len(node) != 1:
+            raise ModelFileError("the model file holds a malformed value")
+        ((tag, body),) = node.items()
+        handler = self._HANDLERS.get(tag)
+        if handler is None:
+            raise ModelFileError(f"the model file holds an unknown value tag {tag!r}")
+        return handler(self, body, depth)
+
+    def _float(self, body, depth):
+        if body not in ("nan", "inf", "-inf"):
+            raise ModelFileError("the model file holds a malformed float")
+        # np.nan itself, so that a default of np.nan is recognised as the default (repr)
+        return np.nan if body == "nan" else float(body)
+
+    def _array(self, body, depth):
+        if type(body) is not int or not 0 <= body < len(self.arrays):
+            raise ModelFileError("the model file refers to a missing array")
+        return self.arrays[body]
+
+    def _objarray(self, body, depth):
+        shape, items = _fields(body, "shape", "items")
+        if not isinstance(shape, list) or not all(type(s) is int and s >= 0 for s in shape):
+            raise ModelFileError("the model file holds a malformed object array")
+        if not isinstance(items, list) or len(items) != math.prod(shape):
+            raise ModelFileError("the model file holds a malformed object array")
+        out = np.empty(len(items), dtype=object)
+        for i, item in enumerate(items):
+            out[i] = self.decode(item, depth + 1)
+        return out.reshape(shape)
+
+    def _dtype(self, text):
+        if not isinstance(text, str) or len(text) > 16:
+            raise ModelFileError("the model file holds a malformed dtype")
+        try:
+            dtype = np.dtype(text)
+        except TypeError as exc:
+            raise ModelFileError("the model file holds a malformed dtype") from exc
+        if dtype.kind not in _ARRAY_KINDS or dtype.fields is not None:
+            raise ModelFileError("the model file holds a forbidden dtype")
+        return dtype
+
+    def _scalar(self, body, depth):
+        if not isinstance(body, list) or len(body) != 2 or not isinstance(body[1], str):
+            raise ModelFileError("the model file holds a malformed scalar")
+        dtype = self._dtype(body[0])
+        try:
+            raw = bytes.fromhex(body[1])
+        except ValueError as exc:
+            raise ModelFileError("the model file holds a malformed scalar") from exc
+        if len(raw) != dtype.itemsize:
+            raise ModelFileError("the model file holds a malformed scalar")
+        return np.frombuffer(raw, dtype=dtype)[0]
+
+    def _dtype_node(self, body, depth):
+        return self._dtype(body)
+
+    def _type(self, body, depth):
+        if body not in _TYPES:
+            raise ModelFileError(f"the model file names an unknown type {body!r}")
+        return _TYPES[body]
+
+    def _tuple(self, body, depth):
+        return tuple(self._list(body, depth))
+
+    def _list(self, body, depth):
+        if not isinstance(body, list):
+            raise ModelFileError("the model file holds a malformed list")
+        return [self.decode(v, depth + 1) for v in body]
+
+    def _set(self, body, depth):
+        return set(self._list(body, depth))
+
+    def _frozenset(self, body, depth):
+        return frozenset(self._list(body, depth))
+
+    def _dict(self, body, depth):
+        if not isinstance(body, list):
+            raise ModelFileError("the model file holds a malformed mapping")
+        out = {}
+        for pair in body:
+            if not isinstance(pair, list) or len(pair) != 2:
+                raise ModelFileError("the model file holds a malformed mapping")
+            key = self.decode(pair[0], depth + 1)
+            try:
+                hash(key)
+            except TypeError as exc:
+                raise ModelFileError("the model file holds a malformed mapping") from exc
+            out[key] = self.decode(pair[1], depth + 1)
+        return out
+
+    def _bytes(self, body, depth):
+        try:
+            return bytes.fromhex(body)
+        except (TypeError, ValueError) as exc:
+            raise ModelFileError("the model file holds malformed bytes") from exc
+
+    def _complex(self, body, depth):
+        try:
+            return complex(float(body[0]), float(body[1]))
+        except (TypeError, ValueError, IndexError) as exc:
+            raise ModelFileError("the model file holds a malformed complex number") from exc
+
+    def _randomstate(self, body, depth):
+        state = self.decode(body, depth + 1)
+        rs = np.random.RandomState()
+        try:
+            rs.set_state(state)
+        except (TypeError, ValueError) as exc:
+            raise ModelFileError("the model file holds a malformed random state") from exc
+        return rs
+
+    def _state(self, obj, cls, state, depth):
+        if not isinstance(state, dict):
+            raise ModelFileError("the model file holds a malformed object state")
+        for name, value in state.items():
+            if not name.isidentifier() or name.startswith("__"):
+                raise ModelFileError(f"the model file sets a forbidden attribute {name!r}")
+            attr = getattr(cls, name, None)
+            if callable(attr) or hasattr(attr, "__get__") or hasattr(attr, "__set__"):
+                raise ModelFileError(
+                    f"the model file sets attribute {name!r}, which is a method or property of "
+                    f"{cls.__name__}"
+                )
+            obj.__dict__[name] = self.decode(value, depth + 1)
+
+    def _estimator(self, body, depth):
+        from ..base import BaseEstimator
+
+        key, params, state = _fields(body, "class", "params", "state")
+        cls = _class_from_key(key, self.table)
+        if not (isinstance(cls, type) and issubclass(cls, BaseEstimator)):
+            raise ModelFileError(f"the model file names {key!r} as an estimator, which it is not")
+        if not isinstance(params, dict):
+            raise ModelFileError("the model file holds malformed parameters")
+        known = set(cls._get_param_names())
+        unknown = sorted(set(params) - known)
+        if unknown:
+            raise ModelFileError(
+                f"the model file gives {cls.__name__} unknown parameters {unknown}; it was "
+                "written by another version of classiclearn"
+            )
+        decoded = {name: self.decode(v, depth + 1) for name, v in params.items()}
+        obj = cls(**decoded)
+        self._state(obj, cls, state, depth)
+        return obj
+
+    def _object(self, body, depth):
+        key, state = _fields(body, "class", "state")
+        cls = _class_from_key(key, self.table)
+        obj = cls.__new__(cls)
+        self._state(obj, cls, state, depth)
+        return obj
+
+    _HANDLERS = {
+        "$float": _float,
+        "$array": _array,
+        "$objarray": _objarray,
+        "$scalar": _scalar,
+        "$dtype": _dtype_node,
+        "$type": _type,
+        "$tuple": _tuple,
+        "$set": _set,
+        "$frozenset": _frozenset,
+        "$dict": _dict,
+        "$bytes": _bytes,
+        "$complex": _complex,
+        "$randomstate": _randomstate,
+        "$estimator": _estimator,
+        "$object": _object,
+    }
+
+
+def _fields(body, *names):
+    if not isinstance(body, dict) or set(body) != set(names):
+        raise ModelFileError("the model file holds a malformed record")
+    return tuple(body[n] for n in names)
+
+
+# --------------------------------------------------------------------------- archive
+
+
+def _digest(members, manifest):
+    """SHA-256 over the manifest (without its digest) and every other member, in name order."""
+    h = hashlib.sha256()
+    head = {k: v for k, v in manifest.items() if k != "content_sha256"}
+    blob = json.dumps(head, sort_keys=True, separators=(",", ":")).encode()
+    h.update(len(blob).to_bytes(8, "little"))
+    h.update(blob)
+    for name in sorted(members):
+        data = members[name]
+        h.update(name.encode())
+        h.update(b"\0")
+        h.update(len(data).to_bytes(8, "little"))
+        h.update(data)
+    return h.hexdigest()
+
+
+def _npy_bytes(array):
+    buf = io.BytesIO()
+    np.lib.format.write_array(buf, array, allow_pickle=False)
+    return buf.getvalue()
+
+
+def _plain_json(value, where):
+    try:
+        json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(
+            f"{where} must hold only JSON values (str, int, float, bool, None, "
+            f"lists and dicts): {exc}"
+        ) from exc
+    return value
+
+
+def _feature_info(estimator):
+    info = {}
+    n = getattr(estimator, "n_features_in_", None)
+    if isinstance(n, int | np.integer):
+        info["n_features_in"] = int(n)
+    names = getattr(estimator, "feature_names_in_", None)
+    if isinstance(names, np.ndarray) and all(isinstance(v, str) for v in names.ravel()):
+        info["feature_names_in"] = [str(v) for v in names]
+    return info
+
+
+def save_model(estimator, path, *, metadata=None):
+    """Save an estimator (fitted or not) to a model file.
+
+    The file is written to a temporary name next to ``path`` and renamed only
+    when complete, so a failure never leaves a partial file behind.
+
+    Parameters
+    ----------
+    estimator : classiclearn estimator
+        A registered classiclearn estimator or a pipeline of them. Every
+        parameter and fitted attribute must be a NumPy array (not of object
+        dtype, unless its items are themselves savable), a NumPy scalar, a
+        Python number, string, bool, None, or a list / tuple / dict / set of
+        these, or a nested classiclearn estimator.
+    path : str or path-like
+        Where to write the file (by convention with the suffix ``.clm``).
+    metadata : dict, optional
+        Extra JSON values recorded in the manifest (e.g. the training data's
+        shape and target column).
+
+    Raises
+    ------
+    UnsupportedEstimatorError
+        If the estimator holds a value the format cannot represent safely
+        (a function, an unregistered class, a compiled object, ...).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from classiclearn.naive_bayes import GaussianNB
+    >>> path = os.path.join(tempfile.mkdtemp(), "m.clm")
+    >>> save_model(GaussianNB().fit([[0.0], [1.0]], [0, 1]), path)
+    >>> read_model_info(path)["estimator"]
+    'GaussianNB'
+    """
+    from .. import __version__
+
+    encoder = _Encoder()
+    tree = encoder.encode(estimator, type(estimator).__name__)
+    if not isinstance(tree, dict) or "$estimator" not in tree:
+        raise UnsupportedEstimatorError(
+            f"save_model expects a classiclearn estimator, got {type(estimator).__qualname__}"
+        )
+    members = {_MODEL: json.dumps(tree, allow_nan=False, separators=(",", ":")).encode()}
+    for i, array in enumerate(encoder.arrays):
+        members[f"arrays/{i}.npy"] = _npy_bytes(array)
+    manifest = {
+        "format": FORMAT_NAME,
+        "format_version": FORMAT_VERSION,
+        "library": "classiclearn",
+        "library_version": __version__,
+        "created_utc": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "estimator": type(estimator).__name__,
+        "estimator_class": tree["$estimator"]["class"],
+        **_feature_info(estimator),
+        "metadata": _plain_json(dict(metadata or {}), "metadata"),
+        "n_arrays": len(encoder.arrays),
+    }
+    manifest["content_sha256"] = _digest(members, manifest)
+    path = os.fspath(path)
+    directory = os.path.dirname(os.path.abspath(path))
+    tmp = os.path.join(directory, f".{os.path.basename(path)}.{os.getpid()}.tmp")
+    try:
+        with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+            zf.writestr(_MANIFEST, json.dumps(manifest, indent=2, sort_keys=True))
+            for name, data in members.items():
+                zf.writestr(name, data)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
+
+
+def _read_archive(path):
+    """Read and verify a model file; return (manifest, tree, arrays)."""
+    path = os.fspath(path)
+    if not os.path.exists(path):
+        raise ModelFileError(f"model file {path!r} does not exist")
+    if os.path.isdir(path):
+        raise ModelFileError(f"model file {path!r} is a directory")
+    try:
+        with zipfile.ZipFile(path) as zf:
+            infos = zf.infolist()
+            names = [i.filename for i in infos]
+            if _MANIFEST not in names:
+                raise ModelFileError(f"{path!r} is not a classiclearn model file (no manifest)")
+            if len(set(names)) != len(names):
+                raise ModelFileError(f"{path!r} holds duplicate members (tampered with)")
+            for name in names:
+                if name not in (_MANIFEST, _MODEL) and not _ARRAY_NAME.match(name):
+                    raise ModelFileError(f"{path!r} holds an unexpected member {name!r}")
+            members = {name: zf.read(name) for name in names}
+    except zipfile.BadZipFile as exc:
+        raise ModelFileError(
+            f"{path!r} is not a classiclearn model file, or it is truncated or corrupted ({exc})"
+        ) from exc
+    except (OSError, EOFError, zlib.error) as exc:
+        raise ModelFileError(
+            f"cannot read model file {path!r}: it is truncated or corrupted ({exc})"
+        ) from exc
+    try:
+        manifest = json.loads(members.pop(_MANIFEST))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ModelFileError(f"{path!r} has an unreadable manifest (corrupted)") from exc
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT_NAME:
+        raise ModelFileError(f"{path!r} is not a classiclearn model file")
+    version = manifest.get("format_version")
+    if version != FORMAT_VERSION:
+        raise ModelFileError(
+            f"{path!r} uses model file format version {version!r}; this classiclearn "
+            f"reads only version {FORMAT_VERSION} (written by classiclearn "
+            f"{manifest.get('library_version', '?')})"
+        )
+    if _digest(members, manifest) != manifest.get("content_sha256"):
+        raise ModelFileError(
+            f"{path!r} failed its SHA-256 integrity check: it was modified or corrupted"
+        )
+    if _MODEL not in members:
+        raise ModelFileError(f"{path!r} has no model.json member")
+    try:
+        tree = json.loads(members.pop(_MODEL))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ModelFileError(f"{path!r} has an unreadable model.json") from exc
+    return manifest, tree, members
+
+
+def _load_arrays(members, manifest):
+    n = manifest.get("n_arrays")
+    if type(n) is not int or n != len(members):
+        raise ModelFileError("the model file's array count does not match its manifest")
+    arrays = []
+    for i in range(n):
+        data = members.get(f"arrays/{i}.npy")
+        if data is None:
+            raise ModelFileError(f"the model file lacks array {i}")
+        try:
+            array = np.lib.format.read_array(io.BytesIO(data), allow_pickle=False)
+        except (ValueError, OSError, EOFError) as exc:
+            raise ModelFileError(f"the model file holds an unreadable array ({exc})") from exc
+        if array.dtype.kind not in _ARRAY_KINDS or array.dtype.fields is not None:
+            raise ModelFileError("the model file holds an array of a forbidden dtype")
+        arrays.append(array)
+    return arrays
+
+
+def load_model(path):
+    """Load an estimator saved by :func:`save_model`.
+
+    Parameters
+    ----------
+    path : str or path-like
+
+    Returns
+    -------
+    estimator
+        The estimator, with the same parameters and fitted attributes (arrays
+        equal bit for bit), so it predicts exactly as before saving.
+
+    Raises
+    ------
+    ModelFileError
+        If the file is missing, is not a model file, is truncated or was
+        modified (its SHA-256 digest does not match), names a class that is not
+        a registered classiclearn class, or uses another format version.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from classiclearn.naive_bayes import GaussianNB
+    >>> path = os.path.join(tempfile.mkdtemp(), "m.clm")
+    >>> save_model(GaussianNB().fit([[0.0], [1.0]], [0, 1]), path)
+    >>> load_model(path)
+    GaussianNB()
+    """
+    manifest, tree, members = _read_archive(path)
+    arrays = _load_arrays(members, manifest)
+    if not isinstance(tree, dict) or "$estimator" not in tree:
+        raise ModelFileError("the model file does not hold an estimator")
+    try:
+        return _Decoder(arrays).decode(tree)
+    except ModelFileError:
+        raise
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise ModelFileError(f"the model file could not be rebuilt: {exc}") from exc
+
+
+def _describe(node, arrays_meta):
+    """A short human-readable description of an encoded value (no objects are built)."""
+    if isinstance(node, dict) and len(node) == 1:
+        ((tag, body),) = node.items()
+        if tag == "$array" and isinstance(body, int) and body < len(arrays_meta):
+            dtype, shape = arrays_meta[body]
+            return f"array {dtype} {tuple(shape)}"
+        if tag == "$objarray" and isinstance(body, dict):
+            return f"array object {tuple(body.get('shape', []))}"
+        if tag == "$estimator" and isinstance(body, dict):
+            return _describe_estimator(body, arrays_meta)
+        if tag == "$float":
+            return body
+        if tag == "$scalar" and isinstance(body, list) and len(body) == 2:
+            try:
+                return repr(
+                    np.frombuffer(bytes.fromhex(body[1]), dtype=np.dtype(body[0]))[0].item()
+                )
+            except (TypeError, ValueError):
+                return "scalar"
+        if tag in ("$tuple", "$set", "$frozenset") and isinstance(body, list):
+            return [_describe(v, arrays_meta) for v in body]
+        if tag == "$dict" and isinstance(body, list):
+            return {
+                str(_describe(p[0], arrays_meta)): _describe(p[1], arrays_meta)
+                for p in body
+                if isinstance(p, list) and len(p) == 2
+            }
+        if tag == "$type":
+            return f"<type {body}>"
+        return tag[1:]
+    if isinstance(node, list):
+        return [_describe(v, arrays_meta) for v in node]
+    return node
+
+
+def _describe_estimator(body, arrays_meta):
+    return {
+        "class": body.get("class"),
+        "params": {k: _describe(v, arrays_meta) for k, v in (body.get("params") or {}).items()},
+        "fitted": {k: _describe(v, arrays_meta) for k, v in (body.get("state") or {}).items()},
+    }
+
+
+def read_model_info(path):
+    """What a model file holds, without building the estimator.
+
+    Parameters
+    ----------
+    path : str or path-like
+
+    Returns
+    -------
+    dict
+        The manifest (format and library versions, estimator class, feature
+        names, metadata, SHA-256) plus ``"structure"``: the class, parameters
+        and fitted attributes (arrays as dtype and shape) of the estimator and
+        of every nested estimator.
+
+    Raises
+    ------
+    ModelFileError
+        As :func:`load_model`.
+    """
+    manifest, tree, members = _read_archive(path)
+    arrays = _load_arrays(members, manifest)
+    meta = [(str(a.dtype), list(a.shape)) for a in arrays]
+    info = dict(manifest)
+    body = tree.get("$estimator") if isinstance(tree, dict) else None
+    if not isinstance(body, dict):
+        raise ModelFileError("the model file does not hold an estimator")
+    info["structure"] = _describe_estimator(body, meta)
+    return info

@@ -1,0 +1,162 @@
+"""Shared pieces of the linear models (seed 000 §4, §5).
+
+Weighted centring without copying X (the Gram matrix of the centred data is
+accumulated block by block with BLAS), the intercept from the means, and the
+decision / predict methods shared by the linear classifiers.
+"""
+
+import numpy as np
+
+from ..utils.validation import check_is_fitted, validate_data
+
+_BLOCK_ROWS = 4096
+
+
+def weighted_means(X, Y, sw):
+    """Column means of X and Y (weighted by ``sw`` when given).
+
+    Parameters
+    ----------
+    X : ndarray (n, p); Y : ndarray (n, t) or None; sw : ndarray (n,) or None.
+
+    Returns
+    -------
+    x_mean : ndarray (p,); y_mean : ndarray (t,) or None
+    """
+    if sw is None:
+        x_mean = X.mean(axis=0)
+        y_mean = None if Y is None else Y.mean(axis=0)
+    else:
+        total = sw.sum()
+        if total <= 0:
+            raise ValueError("The sample weights sum to zero; at least one must be positive.")
+        x_mean = (sw @ X) / total
+        y_mean = None if Y is None else (sw @ Y) / total
+    return x_mean, y_mean
+
+
+def centered_gram(X, x_mean, sw, Y=None, y_mean=None):
+    """``Xc' W Xc`` and ``Xc' W Yc`` for ``Xc = X - x_mean``, without copying X.
+
+    Rows are processed in blocks, each centred (and scaled by ``sqrt(sw)``)
+    into a small buffer, so the result has the accuracy of centring first.
+
+    Parameters
+    ----------
+    X : ndarray (n, p) float64; x_mean : ndarray (p,) (zeros for no centring).
+    sw : ndarray (n,) or None.
+    Y : ndarray (n, t) or None; y_mean : ndarray (t,) or None.
+
+    Returns
+    -------
+    G : ndarray (p, p); XtY : ndarray (p, t) or None; yy : ndarray (t,) or None
+        ``yy`` is the weighted sum of squares of each centred target.
+    """
+    n, p = X.shape
+    G = np.zeros((p, p))
+    XtY = None if Y is None else np.zeros((p, Y.shape[1]))
+    yy = None if Y is None else np.zeros(Y.shape[1])
+    root = None if sw is None else np.sqrt(sw)
+    for start in range(0, n, _BLOCK_ROWS):
+        stop = min(n, start + _BLOCK_ROWS)
+        B = X[start:stop] - x_mean
+        if root is not None:
+            B *= root[start:stop, None]
+        G += B.T @ B
+        if Y is not None:
+            C = Y[start:stop] - y_mean
+            if root is not None:
+                C *= root[start:stop, None]
+            XtY += B.T @ C
+            yy += np.einsum("ij,ij->j", C, C)
+    return G, XtY, yy
+
+
+def centered_copy(X, x_mean, sw, order="C"):
+    """A new array ``(X - x_mean) * sqrt(sw)[:, None]``."""
+    A = np.array(X, order=order, copy=True)
+    A -= x_mean
+    if sw is not None:
+        A *= np.sqrt(sw)[:, None]
+    return A
+
+
+def as_2d_target(y):
+    """y as (n, t) and whether it was 1-D."""
+    if y.ndim == 1:
+        return y[:, None], True
+    return y, False
+
+
+def set_coef(est, W, x_mean, y_mean, fit_intercept, was_1d):
+    """Store ``coef_`` (t, p) or (p,) and ``intercept_`` from W (p, t)."""
+    coef = np.ascontiguousarray(W.T)
+    if fit_intercept:
+        intercept = y_mean - coef @ x_mean
+    else:
+        intercept = np.zeros(coef.shape[0])
+    if was_1d:
+        est.coef_ = coef[0]
+        est.intercept_ = float(intercept[0])
+    else:
+        est.coef_ = coef
+        est.intercept_ = intercept
+
+
+class LinearPredictMixin:
+    """``predict`` for the linear regressors: ``X @ coef_.T + intercept_``."""
+
+    def predict(self, X):
+        """Predict with the fitted linear model.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) or (n_samples, n_targets)
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        return X @ self.coef_.T + self.intercept_
+
+
+class LinearClassifierMixin:
+    """Decision function and prediction of linear classifiers.
+
+    Expects ``coef_`` of shape (1, p) for two classes (the positive class is
+    ``classes_[1]``) or (K, p), ``intercept_`` and ``classes_``.
+    """
+
+    def decision_function(self, X):
+        """Signed distance to the decision boundary, per class.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) for two classes, else (n_samples, n_classes)
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        scores = X @ self.coef_.T + self.intercept_
+        return scores[:, 0] if scores.shape[1] == 1 else scores
+
+    def predict(self, X):
+        """Predict the class of each sample.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        scores = self.decision_function(X)
+        if scores.ndim == 1:
+            return self.classes_[(scores > 0).astype(np.intp)]
+        return self.classes_[np.argmax(scores, axis=1)]

@@ -1,0 +1,260 @@
+"""Solvers of penalised logistic regression (seed 000 §5, §9.1; seed 004).
+
+All minimise, in "sum" scaling,
+
+    F(W) = sum_i sw_i * nll_i(W) + l1 * ||W||_1 + l2 / 2 * ||W||^2
+
+over coefficients W (K', p) and unpenalised intercepts (K'), with K' = 1 for
+two classes (binomial) and K' = K for softmax. ``l1 = rho / C`` and
+``l2 = (1 - rho) / C``. Solvers:
+
+- :func:`fit_lbfgs`: L-BFGS (scipy) on the smooth problem (l1 = 0);
+- :func:`fit_newton`: Newton's method = IRLS (seed 004) with a line search;
+- :func:`fit_newton_cd`: proximal Newton, each weighted least-squares step
+  solved by the Gram coordinate descent of the elastic net (handles l1).
+
+Each returns (W, b, n_iter, converged) with W (K', p) and b (K',).
+"""
+
+import numpy as np
+from scipy import linalg, optimize
+
+from . import _cd_kernels as _cdk
+from . import _logistic_kernels as _k
+from ._base import centered_gram
+
+
+class LogisticObjective:
+    """The negative log-likelihood and its gradient for a fixed data set."""
+
+    def __init__(self, X, y, sw, n_out, fit_intercept):
+        self.X, self.sw = X, sw
+        self.n_out = n_out
+        self.fit_intercept = fit_intercept
+        self.p = X.shape[1]
+        if n_out == 1:
+            self.y = y.astype(np.float64)
+            self.g = np.empty(X.shape[0])
+        else:
+            self.y = y.astype(np.intp)
+            self.g = np.empty((X.shape[0], n_out))
+
+    def linear(self, W, b):
+        """Linear predictors, (n,) for K' = 1 else (n, K)."""
+        if self.n_out == 1:
+            return self.X @ W[0] + b[0]
+        return self.X @ W.T + b
+
+    def nll_from_z(self, Z):
+        """Weighted negative log-likelihood and dF/dZ (in ``self.g``)."""
+        if self.n_out == 1:
+            return _k.binary_loss_grad(Z, self.y, self.sw, self.g)
+        return _k.multinomial_loss_grad(Z, self.y, self.sw, self.g)
+
+    def nll_grad(self, W, b):
+        """(nll, grad_W (K', p), grad_b (K',))."""
+        nll = self.nll_from_z(self.linear(W, b))
+        if self.n_out == 1:
+            gW = (self.g @ self.X)[None, :]
+            gb = np.array([self.g.sum()])
+        else:
+            gW = self.g.T @ self.X
+            gb = self.g.sum(axis=0)
+        if not self.fit_intercept:
+            gb = np.zeros_like(gb)
+        return nll, gW, gb
+
+
+def fit_lbfgs(obj, W0, b0, l2, max_iter, tol, scale):
+    """L-BFGS on ``scale * F`` (scale = 1 / sum(sw), as scikit-learn)."""
+    K, p = W0.shape
+
+    def fun(theta):
+        W = theta[: K * p].reshape(K, p)
+        b = theta[K * p:]
+        nll, gW, gb = obj.nll_grad(W, b)
+        f = nll + 0.5 * l2 * np.vdot(W, W)
+        gW = gW + l2 * W
+        return f * scale, np.concatenate([gW.ravel(), gb]) * scale
+
+    theta0 = np.concatenate([W0.ravel(), b0])
+    res = optimize.minimize(
+        fun, theta0, method="L-BFGS-B", jac=True,
+        options={"maxiter": max_iter, "maxls": 50, "gtol": tol,
+                 "ftol": 64 * np.finfo(float).eps},
+    )
+    theta = res.x
+    return theta[: K * p].reshape(K, p), theta[K * p:].copy(), int(res.nit), res.status == 0
+
+
+def _hessian(obj, W, b):
+    """Hessian of the nll in (W, b) stacked per output as [W_k, b_k]."""
+    X, sw = obj.X, obj.sw
+    K, p = W.shape
+    q = p + 1
+    Z = obj.linear(W, b)
+    if K == 1:
+        prob = 1.0 / (1.0 + np.exp(-Z))
+        h = sw * prob * (1.0 - prob)
+        return _block(X, h, h.sum(), h @ X)
+    Zs = Z - Z.max(axis=1, keepdims=True)
+    P = np.exp(Zs)
+    P /= P.sum(axis=1, keepdims=True)
+    H = np.empty((K * q, K * q))
+    for k in range(K):
+        for m in range(k, K):
+            h = sw * P[:, k] * ((1.0 if k == m else 0.0) - P[:, m])
+            blk = _block(X, h, h.sum(), h @ X)
+            H[k * q:(k + 1) * q, m * q:(m + 1) * q] = blk
+            H[m * q:(m + 1) * q, k * q:(k + 1) * q] = blk.T
+    return H
+
+
+def _block(X, h, hsum, hX):
+    p = X.shape[1]
+    out = np.empty((p + 1, p + 1))
+    out[:p, :p] = (X * h[:, None]).T @ X
+    out[:p, p] = hX
+    out[p, :p] = hX
+    out[p, p] = hsum
+    return out
+
+
+def fit_newton(obj, W0, b0, l2, max_iter, tol):
+    """Newton / IRLS with a backtracking line search (smooth problems only).
+
+    Stops when the largest gradient entry of ``F / sum(sw)`` is below ``tol``.
+    """
+    K, p = W0.shape
+    q = p + 1
+    W, b = W0.copy(), b0.copy()
+    scale = 1.0 / obj.sw.sum()
+    fi = obj.fit_intercept
+
+    def value(W, b):
+        return obj.nll_from_z(obj.linear(W, b)) + 0.5 * l2 * np.vdot(W, W)
+
+    f = value(W, b)
+    converged = False
+    n_iter = 0
+    for n_iter in range(1, max_iter + 1):
+        _, gW, gb = obj.nll_grad(W, b)
+        gW = gW + l2 * W
+        grad = np.concatenate([gW, gb[:, None]], axis=1).ravel()
+        if np.max(np.abs(grad)) * scale <= tol:
+            converged = True
+            n_iter -= 1
+            break
+        H = _hessian(obj, W, b)
+        for k in range(K):
+            H[k * q:k * q + p, k * q:k * q + p][np.diag_indices(p)] += l2
+        keep = np.ones(K * q, dtype=bool)
+        if not fi:
+            keep[np.arange(K) * q + p] = False
+        Hk = H[np.ix_(keep, keep)]
+        gk = grad[keep]
+        try:
+            if K > 1 and l2 == 0:
+                raise linalg.LinAlgError
+            step = linalg.solve(Hk, gk, assume_a="pos", check_finite=False)
+        except (linalg.LinAlgError, ValueError):
+            step = linalg.lstsq(Hk, gk, check_finite=False, cond=1e-12)[0]
+        full = np.zeros(K * q)
+        full[keep] = step
+        D = full.reshape(K, q)
+        slope = -np.dot(grad, full)
+        t = 1.0
+        for _ in range(60):
+            Wn, bn = W - t * D[:, :p], b - t * D[:, p]
+            fn = value(Wn, bn)
+            if np.isfinite(fn) and fn <= f + 1e-4 * t * slope:
+                break
+            t *= 0.5
+        else:
+            break
+        W, b, f_old, f = Wn, bn, f, fn
+        if abs(f_old - f) <= 64 * np.finfo(float).eps * max(abs(f), 1.0) and t < 1.0:
+            break
+    return W, b, n_iter, converged
+
+
+def _pen(W, l1, l2):
+    return l1 * np.abs(W).sum() + 0.5 * l2 * np.vdot(W, W)
+
+
+def fit_newton_cd(obj, W0, b0, l1, l2, max_iter, tol, inner_max_iter=1000):
+    """Proximal Newton with coordinate descent on each quadratic model.
+
+    For two classes, each step solves the weighted elastic-net least squares
+    of IRLS exactly (Gram coordinate descent, intercept by weighted centring);
+    for K classes it cycles over the classes (block proximal Newton), each
+    block step followed by a backtracking line search on F. Stops when the
+    largest coefficient change of a full sweep is below ``tol * max(1, |W|)``.
+    """
+    K, p = W0.shape
+    X, sw = obj.X, obj.sw
+    W, b = W0.copy(), b0.copy()
+    fi = obj.fit_intercept
+    pf = np.ones(p)
+    orders = np.arange(p, dtype=np.intp)[None, :]
+    inner_tol = min(1e-8, tol * 1e-2)
+    zeros_p = np.zeros(p)
+
+    def value(W, b):
+        return obj.nll_from_z(obj.linear(W, b)) + _pen(W, l1, l2)
+
+    f = value(W, b)
+    converged = False
+    n_iter = 0
+    for n_iter in range(1, max_iter + 1):
+        biggest = 0.0
+        for k in range(K):
+            Z = obj.linear(W, b)
+            obj.nll_from_z(Z)
+            if K == 1:
+                eta = Z
+                prob = 1.0 / (1.0 + np.exp(-eta))
+                g = obj.g.copy()
+            else:
+                eta = Z[:, k]
+                Zs = Z - Z.max(axis=1, keepdims=True)
+                P = np.exp(Zs)
+                P /= P.sum(axis=1, keepdims=True)
+                prob = P[:, k]
+                g = obj.g[:, k].copy()
+            h = np.maximum(sw * prob * (1.0 - prob), 1e-12 * sw)
+            r = h * eta - g  # = h * working response
+            if fi:
+                hsum = h.sum()
+                x_mean = (h @ X) / hsum
+            else:
+                x_mean = zeros_p
+            G, _, _ = centered_gram(X, x_mean, h)
+            qv = r @ X - x_mean * r.sum()
+            v = np.ascontiguousarray(W[k])
+            _cdk.enet_cd_gram(v, G, qv, -1.0, l1, l2, pf, False, inner_max_iter, inner_tol,
+                              orders)
+            c = (r.sum() / hsum - x_mean @ v) if fi else 0.0
+            dW = v - W[k]
+            db = c - b[k]
+            # Armijo on F along the block direction (proximal Newton).
+            dz = X @ dW + db
+            decrease = g @ dz + _pen(v, l1, l2) - _pen(W[k], l1, l2)
+            t = 1.0
+            Wn, bn = W.copy(), b.copy()
+            for _ in range(40):
+                Wn[k] = W[k] + t * dW
+                bn[k] = b[k] + t * db
+                fn = value(Wn, bn)
+                if np.isfinite(fn) and fn <= f + 1e-4 * t * min(decrease, 0.0) + 1e-12 * abs(f):
+                    break
+                t *= 0.5
+            else:
+                continue
+            change = t * max(np.max(np.abs(dW)) if p else 0.0, abs(db))
+            biggest = max(biggest, change)
+            W, b, f = Wn, bn, fn
+        if biggest <= tol * max(1.0, np.max(np.abs(W)) if W.size else 1.0):
+            converged = True
+            break
+    return W, b, n_iter, converged

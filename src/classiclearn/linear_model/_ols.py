@@ -1,0 +1,284 @@
+"""Ordinary least squares (seed 000 §4; inference table as in seed 004).
+
+The weighted, centred design and the targets are factored together by one
+QR decomposition, ``[Xc | Yc] = Q R``; the coefficients then come from the
+small triangular factor (its SVD gives the minimum-norm solution when X is
+rank deficient, never an inverse of X'X), and the residual sums of squares
+and the unscaled covariance ``(Xc'WXc)^+`` for :meth:`LinearRegression.summary`
+come from the same factor at no extra cost.
+"""
+
+from numbers import Real
+
+import numpy as np
+from scipy import linalg, optimize
+
+from ..base import BaseEstimator, RegressorMixin
+from ..utils._params import Interval
+from ..utils.validation import check_is_fitted, check_sample_weight, validate_data
+from ._base import (
+    LinearPredictMixin,
+    as_2d_target,
+    centered_gram,
+    set_coef,
+    weighted_means,
+)
+from ._inference import CoefficientTable, intercept_cov, term_names
+
+_MAX_SUMMARY_FEATURES = 2000
+
+
+def lstsq_qr(A, n_features, rcond=None):
+    """Minimum-norm least squares from the QR factor of ``A = [X | Y]``.
+
+    Parameters
+    ----------
+    A : ndarray (n, p + t), overwritten (the caller passes a scratch copy).
+    n_features : int, p.
+    rcond : float, optional; relative singular-value cut-off.
+
+    Returns
+    -------
+    W : ndarray (p, t); rss : ndarray (t,); rank : int; s : singular values of X;
+    Vt : right singular vectors of X (rank-truncated rows)
+    """
+    n = A.shape[0]
+    p = n_features
+    R = linalg.qr(A, mode="r", overwrite_a=True, check_finite=False)[0]
+    K = min(n, A.shape[1])
+    R = R[:K]
+    R1, B = R[:, :p], R[:, p:]
+    U, s, Vt = linalg.svd(R1, full_matrices=False, check_finite=False)
+    if rcond is None:
+        rcond = np.finfo(np.float64).eps * max(n, p)
+    keep = s > rcond * (s[0] if s.size else 0.0)
+    rank = int(keep.sum())
+    U, sk, Vt = U[:, keep], s[keep], Vt[keep]
+    W = Vt.T @ ((U.T @ B) / sk[:, None])
+    resid = B - R1 @ W
+    rss = np.einsum("ij,ij->j", resid, resid)
+    return W, rss, rank, s, Vt, sk
+
+
+def _design(X, Y, x_mean, y_mean, sw):
+    """Fortran scratch array ``[Xc | Yc]``, centred and weighted."""
+    n, p = X.shape
+    A = np.empty((n, p + Y.shape[1]), order="F")
+    A[:, :p] = X
+    A[:, p:] = Y
+    A[:, :p] -= x_mean
+    A[:, p:] -= y_mean
+    if sw is not None:
+        A *= np.sqrt(sw)[:, None]
+    return A
+
+
+def _residual_products(X, Y, W, x_mean, y_mean, sw):
+    """``Xc' S R`` and ``sum S R^2`` for ``R = Yc - Xc W`` (S the weights), blockwise."""
+    n, p = X.shape
+    XtR = np.zeros_like(W)
+    rss = np.zeros(W.shape[1])
+    step = 4096
+    for start in range(0, n, step):
+        B = X[start:start + step] - x_mean
+        Rb = (Y[start:start + step] - y_mean) - B @ W
+        if sw is not None:
+            Rw = Rb * sw[start:start + step, None]
+        else:
+            Rw = Rb
+        XtR += B.T @ Rw
+        rss += np.einsum("ij,ij->j", Rb, Rw)
+    return XtR, rss
+
+
+def _solve_ols(X, Y, x_mean, y_mean, sw, rcond):
+    """Least squares: Cholesky on the Gram matrix with one refinement step when
+    X is well conditioned (half the flops of QR, same accuracy after refining),
+    otherwise the minimum-norm QR/SVD solution.
+
+    Returns W (p, t), rss (t,), rank, singular values, M = (Xc'WXc)^+ or None.
+    """
+    n, p = X.shape
+    if n >= 2 * p:
+        G, XtY, _ = centered_gram(X, x_mean, sw, Y, y_mean)
+        d = np.sqrt(np.diag(G))
+        if np.all(d > 0):
+            ev = linalg.eigvalsh(G / d / d[:, None], check_finite=False)
+            if ev[0] > 1e-10 * ev[-1]:
+                cho = linalg.cho_factor(G, lower=False, check_finite=False)
+                W = linalg.cho_solve(cho, XtY, check_finite=False)
+                XtR, _ = _residual_products(X, Y, W, x_mean, y_mean, sw)
+                W += linalg.cho_solve(cho, XtR, check_finite=False)
+                _, rss = _residual_products(X, Y, W, x_mean, y_mean, sw)
+                s = np.sqrt(np.maximum(linalg.eigvalsh(G, check_finite=False)[::-1], 0.0))
+                M = None
+                if p <= _MAX_SUMMARY_FEATURES:
+                    M = linalg.cho_solve(cho, np.eye(p), check_finite=False)
+                return W, rss, p, s, M
+    A = _design(X, Y, x_mean, y_mean, sw)
+    W, rss, rank, s, Vt, sk = lstsq_qr(A, p, rcond)
+    M = (Vt.T / sk**2) @ Vt if p <= _MAX_SUMMARY_FEATURES else None
+    return W, rss, rank, s, M
+
+
+class LinearRegression(LinearPredictMixin, RegressorMixin, BaseEstimator):
+    """Ordinary least squares linear regression.
+
+    Minimises the (weighted) residual sum of squares
+    ``sum_i w_i (y_i - b0 - x_i' b)^2``.
+
+    Parameters
+    ----------
+    fit_intercept : bool, default=True
+        Fit ``intercept_`` (the data are centred first).
+    copy_X : bool, default=True
+        Kept for compatibility; X is never modified.
+    tol : float, default=1e-6
+        Kept for compatibility (used by scikit-learn's sparse solver only).
+    n_jobs : int, default=None
+        Kept for compatibility; BLAS decides the threads.
+    positive : bool, default=False
+        Constrain the coefficients to be non-negative (non-negative least
+        squares).
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_features,) or (n_targets, n_features)
+    intercept_ : float or ndarray of shape (n_targets,)
+    rank_ : int
+        Rank of the centred design.
+    singular_ : ndarray of shape (min(n_samples, n_features),)
+        Singular values of the centred (weighted) design.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+
+    See Also
+    --------
+    Ridge : least squares with an L2 penalty.
+
+    Notes
+    -----
+    Seed 000 §4. Rank-deficient X gets the minimum-norm solution.
+    :meth:`summary` gives the t table of seed 004.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[0.0], [1.0], [2.0], [3.0]])
+    >>> reg = LinearRegression().fit(X, 2 * X[:, 0] + 1)
+    >>> round(float(reg.coef_[0]), 6), round(reg.intercept_, 6)
+    (2.0, 1.0)
+    """
+
+    _parameter_constraints = {
+        "fit_intercept": ["boolean"],
+        "copy_X": ["boolean"],
+        "tol": [Interval(Real, 0, None, closed="left")],
+        "n_jobs": [None, Interval(Real, None, None)],
+        "positive": ["boolean"],
+    }
+
+    def __init__(self, *, fit_intercept=True, copy_X=True, tol=1e-6, n_jobs=None,
+                 positive=False):
+        self.fit_intercept = fit_intercept
+        self.copy_X = copy_X
+        self.tol = tol
+        self.n_jobs = n_jobs
+        self.positive = positive
+
+    def __classiclearn_tags__(self):
+        tags = super().__classiclearn_tags__()
+        tags.multi_output = True
+        return tags
+
+    def fit(self, X, y, sample_weight=None):
+        """Fit the least-squares coefficients.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,) or (n_samples, n_targets)
+        sample_weight : array-like of shape (n_samples,), default=None
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True)
+        y = np.asarray(y, dtype=np.float64)
+        sw = None if sample_weight is None else check_sample_weight(sample_weight, X,
+                                                                    dtype=np.float64)
+        Y, was_1d = as_2d_target(y)
+        n, p = X.shape
+        t = Y.shape[1]
+        if self.fit_intercept:
+            x_mean, y_mean = weighted_means(X, Y, sw)
+        else:
+            x_mean, y_mean = np.zeros(p), np.zeros(t)
+        if self.positive:
+            A = _design(X, Y, x_mean, y_mean, sw)
+            Xc, Yc = A[:, :p], A[:, p:]
+            W = np.column_stack([optimize.nnls(Xc, Yc[:, k])[0] for k in range(t)])
+            s = linalg.svdvals(Xc, check_finite=False)
+            resid = Yc - Xc @ W
+            rss = np.einsum("ij,ij->j", resid, resid)
+            rank = int((s > self.tol * (s[0] if s.size else 0)).sum())
+            M = None
+        else:
+            W, rss, rank, s, M = _solve_ols(X, Y, x_mean, y_mean, sw, self.tol)
+        self.rank_ = rank
+        self.singular_ = s
+        set_coef(self, W, x_mean, y_mean, self.fit_intercept, was_1d)
+        # What summary() needs: the unscaled covariance and the residual variance.
+        self._inference = None
+        if was_1d and M is not None:
+            n_eff = n
+            df = n_eff - rank - int(self.fit_intercept)
+            total = float(n if sw is None else sw.sum())
+            cov = intercept_cov(M, x_mean, total) if self.fit_intercept else M
+            self._inference = {"cov": cov, "rss": float(rss[0]), "df": df}
+        return self
+
+    def summary(self, alpha=0.05):
+        """Coefficient table: estimate, standard error, t, p-value, interval.
+
+        The residual variance is ``RSS / (n - rank - 1)``; the covariance is
+        ``sigma^2 (X'WX)^+`` with the intercept column included.
+
+        Parameters
+        ----------
+        alpha : float, default=0.05
+            The intervals have confidence ``1 - alpha``.
+
+        Returns
+        -------
+        CoefficientTable
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> rng = np.random.default_rng(0)
+        >>> X = rng.normal(size=(50, 2))
+        >>> y = X @ [1.0, 0.0] + rng.normal(size=50)
+        >>> table = LinearRegression().fit(X, y).summary()
+        >>> table.names
+        ['intercept', 'x0', 'x1']
+        """
+        check_is_fitted(self)
+        info = getattr(self, "_inference", None)
+        if info is None:
+            raise ValueError(
+                "summary() needs a single-target, unconstrained fit with at most "
+                f"{_MAX_SUMMARY_FEATURES} features."
+            )
+        if info["df"] <= 0:
+            raise ValueError("summary() needs more samples than coefficients (df_resid <= 0).")
+        sigma2 = info["rss"] / info["df"]
+        se = np.sqrt(np.maximum(np.diag(info["cov"]) * sigma2, 0.0))
+        coef = np.asarray(self.coef_, dtype=np.float64)
+        est = np.concatenate([[self.intercept_], coef]) if self.fit_intercept else coef
+        return CoefficientTable(
+            term_names(self, self.fit_intercept), est, se, statistic="t",
+            df_resid=info["df"], alpha=alpha, title="OLS coefficients",
+        )

@@ -1,0 +1,267 @@
+"""The perceptron (seed 002): online updates on the perceptron criterion.
+
+Rosenblatt's rule: cycle through the (shuffled) samples and, whenever one is
+misclassified, move the hyperplane towards it by ``eta0`` times the sample.
+More than two classes are handled one-vs-rest (one hyperplane per class, the
+largest score wins).
+"""
+
+from numbers import Integral, Real
+
+import numpy as np
+
+from ..base import BaseEstimator, ClassifierMixin
+from ..exceptions import ConvergenceWarning
+from ..utils._params import Interval, StrOptions
+from ..utils._random import check_random_state
+from ..utils._targets import compute_class_weight, encode_labels
+from ..utils.validation import check_sample_weight, validate_data
+from . import _perceptron_kernels as _k
+from ._base import LinearClassifierMixin
+
+_CHUNK = 5
+
+
+def _batch_epoch(W, b, X, Y, sw, eta, l1, l2, fit_intercept):
+    """One batch step on the perceptron criterion; updates W, b in place."""
+    F = X @ W.T + b
+    M = (Y * F <= 0.0) * (sw[:, None] * Y)
+    loss = float(-np.sum(np.minimum(Y * F, 0.0) * sw[:, None]))
+    mistakes = float(np.sum((Y * F <= 0.0) * sw[:, None]))
+    if l2 > 0:
+        W *= 1.0 - eta * l2
+    W += eta * (M.T @ X)
+    if fit_intercept:
+        b += eta * M.sum(axis=0)
+    if l1 > 0:
+        W[:] = np.sign(W) * np.maximum(np.abs(W) - eta * l1, 0.0)
+    return loss, mistakes
+
+
+class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
+    """Linear perceptron classifier trained by online updates.
+
+    Parameters
+    ----------
+    penalty : {"l2", "l1", "elasticnet", None}, default=None
+        Optional shrinkage applied at every step.
+    alpha : float, default=1e-4
+        Penalty strength.
+    l1_ratio : float, default=0.15
+        L1 share of "elasticnet".
+    fit_intercept : bool, default=True
+    max_iter : int, default=1000
+        Maximum number of epochs.
+    tol : float or None, default=1e-3
+        Stop when the epoch loss has not improved by ``tol * n_samples`` for
+        ``n_iter_no_change`` epochs; None runs ``max_iter`` epochs (or until
+        an epoch makes no mistake).
+    shuffle : bool, default=True
+        Shuffle the samples every epoch.
+    verbose : int, default=0
+        Unused.
+    eta0 : float, default=1.0
+        Learning rate.
+    n_jobs : int, default=None
+        Unused.
+    random_state : int, RandomState instance or None, default=0
+        Seed of the shuffling.
+    early_stopping : bool, default=False
+        Hold out ``validation_fraction`` of the data and stop when its
+        accuracy stops improving.
+    validation_fraction : float, default=0.1
+    n_iter_no_change : int, default=5
+    class_weight : dict or "balanced", default=None
+    warm_start : bool, default=False
+    algorithm : {"online", "batch"}, default="online"
+        "online" updates after every misclassified sample (Rosenblatt);
+        "batch" takes one gradient step on the perceptron criterion per epoch,
+        ``w += eta0 * sum_{misclassified} s_i y_i x_i`` (seed 002's batch rule;
+        deterministic, and a weight of 2 is exactly a repeated sample); the
+        batch rule returns the iterate with the smallest criterion seen (the
+        "pocket" variant), as it need not converge on overlapping classes.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+    n_iter_ : int
+    t_ : int
+        Number of sample updates considered (epochs times samples).
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+
+    See Also
+    --------
+    LogisticRegression, LeastSquaresClassifier
+
+    Notes
+    -----
+    Seed 002: the perceptron criterion and its stochastic gradient descent.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[0.0, 0.0], [0.0, 1.0], [2.0, 2.0], [2.0, 3.0]])
+    >>> Perceptron().fit(X, [0, 0, 1, 1]).predict(X).tolist()
+    [0, 0, 1, 1]
+    """
+
+    _parameter_constraints = {
+        "penalty": [StrOptions({"l2", "l1", "elasticnet"}), None],
+        "alpha": [Interval(Real, 0, None, closed="left")],
+        "l1_ratio": [Interval(Real, 0, 1, closed="both")],
+        "fit_intercept": ["boolean"],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "tol": [Interval(Real, None, None), None],
+        "shuffle": ["boolean"],
+        "verbose": [Interval(Integral, 0, None, closed="left"), "boolean"],
+        "eta0": [Interval(Real, 0, None, closed="neither")],
+        "n_jobs": [None, Integral],
+        "random_state": ["random_state"],
+        "early_stopping": ["boolean"],
+        "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
+        "n_iter_no_change": [Interval(Integral, 1, None, closed="left")],
+        "class_weight": [dict, StrOptions({"balanced"}), None],
+        "warm_start": ["boolean"],
+        "algorithm": [StrOptions({"online", "batch"})],
+    }
+
+    def __init__(self, *, penalty=None, alpha=1e-4, l1_ratio=0.15, fit_intercept=True,
+                 max_iter=1000, tol=1e-3, shuffle=True, verbose=0, eta0=1.0, n_jobs=None,
+                 random_state=0, early_stopping=False, validation_fraction=0.1,
+                 n_iter_no_change=5, class_weight=None, warm_start=False,
+                 algorithm="online"):
+        self.penalty = penalty
+        self.alpha = alpha
+        self.l1_ratio = l1_ratio
+        self.fit_intercept = fit_intercept
+        self.max_iter = max_iter
+        self.tol = tol
+        self.shuffle = shuffle
+        self.verbose = verbose
+        self.eta0 = eta0
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.class_weight = class_weight
+        self.warm_start = warm_start
+        self.algorithm = algorithm
+
+    def fit(self, X, y, coef_init=None, intercept_init=None, sample_weight=None):
+        """Fit the hyperplanes by online perceptron updates.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        coef_init : ndarray of shape (n_outputs, n_features), default=None
+        intercept_init : ndarray of shape (n_outputs,), default=None
+        sample_weight : array-like of shape (n_samples,), default=None
+
+        Returns
+        -------
+        self
+        """
+        import warnings
+
+        self._validate_params()
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        classes, y_idx = encode_labels(y)
+        sw = check_sample_weight(sample_weight, X, dtype=np.float64)
+        sw = sw * compute_class_weight(self.class_weight, classes, y_idx)[y_idx]
+        n, p = X.shape
+        K = len(classes)
+        n_out = 1 if K == 2 else K
+        if n_out == 1:
+            Y = np.where(y_idx == 1, 1.0, -1.0)[:, None]
+        else:
+            Y = -np.ones((n, K))
+            Y[np.arange(n), y_idx] = 1.0
+        W = np.zeros((n_out, p))
+        b = np.zeros(n_out)
+        if self.warm_start and hasattr(self, "coef_") and self.coef_.shape == (n_out, p):
+            W[:], b[:] = self.coef_, self.intercept_
+        if coef_init is not None:
+            W[:] = np.asarray(coef_init, dtype=np.float64).reshape(n_out, p)
+        if intercept_init is not None:
+            b[:] = np.asarray(intercept_init, dtype=np.float64).reshape(n_out)
+        penalty = self.penalty
+        rho = {"l1": 1.0, "l2": 0.0, "elasticnet": self.l1_ratio}.get(penalty, 0.0)
+        l1 = self.alpha * rho if penalty else 0.0
+        l2 = self.alpha * (1.0 - rho) if penalty else 0.0
+        rng = check_random_state(self.random_state)
+        train = np.arange(n)
+        val = None
+        if self.early_stopping:
+            perm = rng.permutation(n)
+            n_val = max(1, int(round(self.validation_fraction * n)))
+            if n_val >= n:
+                raise ValueError("validation_fraction leaves no training samples.")
+            val, train = np.sort(perm[:n_val]), np.sort(perm[n_val:])
+        best = np.inf
+        best_score = -np.inf
+        stall = 0
+        epochs = 0
+        converged = False
+        losses = np.empty((_CHUNK, 2))
+        pocket_loss, pocket = np.inf, None
+        if self.algorithm == "batch":
+            Xtr, Ytr, swtr = (X, Y, sw) if val is None else (X[train], Y[train], sw[train])
+        while epochs < self.max_iter and not converged:
+            m = min(_CHUNK, self.max_iter - epochs)
+            if self.algorithm == "batch":
+                orders = None
+            elif self.shuffle:
+                orders = np.stack([train[rng.permutation(train.size)] for _ in range(m)])
+            else:
+                orders = np.tile(train, (m, 1))
+            for e in range(m):
+                if orders is None:
+                    before = (W.copy(), b.copy())
+                    losses[e] = _batch_epoch(W, b, Xtr, Ytr, swtr,
+                                             float(self.eta0), l1, l2, self.fit_intercept)
+                else:
+                    _k.perceptron_epochs(W, b, X, Y, sw, orders[e:e + 1].astype(np.intp),
+                                         float(self.eta0), l1, l2, self.fit_intercept,
+                                         losses[e:e + 1])
+                loss, mistakes = losses[e]
+                epochs += 1
+                if orders is None and mistakes < pocket_loss:
+                    pocket_loss, pocket = mistakes, before
+                if self.early_stopping:
+                    scores = X[val] @ W.T + b
+                    pred = (scores[:, 0] > 0).astype(np.intp) if n_out == 1 else scores.argmax(1)
+                    score = float(np.mean(pred == y_idx[val]))
+                    tol = 0.0 if self.tol is None else self.tol
+                    stall = stall + 1 if score < best_score + tol else 0
+                    best_score = max(best_score, score)
+                elif self.tol is not None:
+                    stall = stall + 1 if loss > best - self.tol * sw[train].sum() else 0
+                    best = min(best, loss)
+                if (mistakes == 0.0 and not self.early_stopping and l1 == 0 and l2 == 0) or (
+                        (self.tol is not None or self.early_stopping)
+                        and stall >= self.n_iter_no_change):
+                    converged = True
+                    break
+        if not converged and self.tol is not None and self.max_iter > 1:
+            warnings.warn(
+                f"Maximum number of iterations ({self.max_iter}) reached before the "
+                "perceptron converged; increase max_iter.",
+                ConvergenceWarning,
+                stacklevel=2,
+            )
+        if self.algorithm == "batch" and pocket is not None:
+            F = Xtr @ W.T + b
+            final = float(np.sum((Ytr * F <= 0.0) * swtr[:, None]))
+            if pocket_loss < final:
+                W, b = pocket
+        self.classes_ = classes
+        self.coef_ = W
+        self.intercept_ = b if self.fit_intercept else np.zeros(n_out)
+        self.n_iter_ = epochs
+        self.t_ = float(epochs * train.size + 1)
+        return self

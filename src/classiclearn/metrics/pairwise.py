@@ -1,0 +1,436 @@
+"""Pairwise distances and kernels (seed 000 §8 kernels, §14 kernel trick).
+
+Kernels compare every row of ``X`` with every row of ``Y``:
+
+- linear ``<x, y>``,
+- polynomial ``(gamma <x, y> + coef0) ** degree``,
+- RBF ``exp(-gamma ||x - y||^2)``,
+- sigmoid ``tanh(gamma <x, y> + coef0)``,
+- cosine ``<x, y> / (||x|| ||y||)``,
+- Laplacian ``exp(-gamma ||x - y||_1)``.
+
+The dot products go through BLAS (one matrix product), the element-wise part
+is done in place on that result, so memory stays one ``(n_X, n_Y)`` array.
+float32 input gives float32 output; squared Euclidean distances are
+accumulated in float64 in either case (the expansion
+``||x||^2 + ||y||^2 - 2 <x, y>`` loses digits otherwise), clipped at zero, and
+exactly zero on the diagonal when ``Y`` is None.
+"""
+
+import numpy as np
+
+from ..utils.validation import check_array
+
+__all__ = [
+    "PAIRWISE_KERNEL_FUNCTIONS",
+    "check_pairwise_arrays",
+    "cosine_similarity",
+    "euclidean_distances",
+    "laplacian_kernel",
+    "linear_kernel",
+    "manhattan_distances",
+    "pairwise_kernels",
+    "polynomial_kernel",
+    "rbf_kernel",
+    "sigmoid_kernel",
+]
+
+
+def _float_dtype(*arrays):
+    if all(a.dtype == np.float32 for a in arrays):
+        return np.float32
+    return np.float64
+
+
+def check_pairwise_arrays(X, Y, *, precomputed=False, dtype=None, copy=False):
+    """Validate ``X`` and ``Y`` for a pairwise function.
+
+    Both become 2-D float arrays of one dtype (float32 only if both are
+    float32). With ``Y=None``, ``Y`` is ``X``.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples_X, n_features)
+    Y : array-like of shape (n_samples_Y, n_features) or None
+    precomputed : bool, default=False
+        ``X`` holds distances or kernels to ``Y``'s rows: check that its
+        second dimension equals ``Y``'s first.
+    dtype : dtype, optional
+        Force this dtype.
+    copy : bool, default=False
+        Return copies.
+
+    Returns
+    -------
+    X, Y : ndarray
+
+    Examples
+    --------
+    >>> X, Y = check_pairwise_arrays([[1, 2]], None)
+    >>> X is Y, X.dtype
+    (True, dtype('float64'))
+    """
+    X = check_array(X, dtype=(np.float64, np.float32), order="C", copy=copy)
+    if Y is None or Y is X:
+        Y_checked = X
+    else:
+        Y_checked = check_array(Y, dtype=(np.float64, np.float32), order="C", copy=copy)
+    target = dtype if dtype is not None else _float_dtype(X, Y_checked)
+    if X.dtype != target:
+        X = X.astype(target)
+    if Y is None:
+        Y_checked = X
+    elif Y_checked.dtype != target:
+        Y_checked = Y_checked.astype(target)
+    if precomputed:
+        if X.shape[1] != Y_checked.shape[0]:
+            raise ValueError(
+                "Precomputed metric requires shape (n_queries, n_indexed). Got "
+                f"{X.shape} for {Y_checked.shape[0]} indexed."
+            )
+    elif X.shape[1] != Y_checked.shape[1]:
+        raise ValueError(
+            "Incompatible dimension for X and Y matrices: "
+            f"X.shape[1] == {X.shape[1]} while Y.shape[1] == {Y_checked.shape[1]}"
+        )
+    return X, Y_checked
+
+
+def _row_norms_sq(X):
+    X64 = X.astype(np.float64, copy=False)
+    return np.einsum("ij,ij->i", X64, X64)
+
+
+def _squared_distances(X, Y, same, X_norm_squared=None, Y_norm_squared=None):
+    """Squared distances in float64 (BLAS expansion, clipped, exact 0 diagonal)."""
+    X64 = X.astype(np.float64, copy=False)
+    Y64 = X64 if same else Y.astype(np.float64, copy=False)
+    xx = (
+        _row_norms_sq(X64)
+        if X_norm_squared is None
+        else np.asarray(X_norm_squared, dtype=np.float64).reshape(-1)
+    )
+    if same and Y_norm_squared is None:
+        yy = xx
+    elif Y_norm_squared is None:
+        yy = _row_norms_sq(Y64)
+    else:
+        yy = np.asarray(Y_norm_squared, dtype=np.float64).reshape(-1)
+    D = X64 @ Y64.T
+    D *= -2.0
+    D += xx[:, None]
+    D += yy[None, :]
+    np.maximum(D, 0.0, out=D)
+    if same:
+        np.fill_diagonal(D, 0.0)
+    return D
+
+
+def euclidean_distances(
+    X, Y=None, *, Y_norm_squared=None, squared=False, X_norm_squared=None
+):
+    """Euclidean distance between every row of ``X`` and every row of ``Y``.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples_X, n_features)
+    Y : array-like of shape (n_samples_Y, n_features), default=None
+        None means ``X``; the diagonal is then exactly zero.
+    Y_norm_squared : array-like of shape (n_samples_Y,), optional
+        Precomputed squared norms of ``Y``'s rows.
+    squared : bool, default=False
+        Return squared distances.
+    X_norm_squared : array-like of shape (n_samples_X,), optional
+        Precomputed squared norms of ``X``'s rows.
+
+    Returns
+    -------
+    ndarray of shape (n_samples_X, n_samples_Y)
+        float32 if both inputs are float32, else float64.
+
+    Examples
+    --------
+    >>> euclidean_distances([[0, 0], [3, 4]])
+    array([[0., 5.],
+           [5., 0.]])
+    """
+    same = Y is None
+    X, Y = check_pairwise_arrays(X, Y)
+    same = same or Y is X
+    D = _squared_distances(X, Y, same, X_norm_squared, Y_norm_squared)
+    if not squared:
+        np.sqrt(D, out=D)
+    return D.astype(X.dtype, copy=False)
+
+
+def manhattan_distances(X, Y=None):
+    """L1 distance between every row of ``X`` and every row of ``Y``.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples_X, n_features)
+    Y : array-like of shape (n_samples_Y, n_features), default=None
+
+    Returns
+    -------
+    ndarray of shape (n_samples_X, n_samples_Y)
+
+    Examples
+    --------
+    >>> manhattan_distances([[0, 0]], [[1, 2]])
+    array([[3.]])
+    """
+    X, Y = check_pairwise_arrays(X, Y)
+    D = np.empty((X.shape[0], Y.shape[0]), dtype=X.dtype)
+    block = max(1, 2**22 // max(1, Y.shape[0] * X.shape[1]))
+    for start in range(0, X.shape[0], block):
+        stop = min(start + block, X.shape[0])
+        np.abs(X[start:stop, None, :] - Y[None, :, :]).sum(axis=2, out=D[start:stop])
+    return D
+
+
+def linear_kernel(X, Y=None, dense_output=True):
+    """Linear kernel ``K(x, y) = <x, y>``.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples_X, n_features)
+    Y : array-like of shape (n_samples_Y, n_features), default=None
+    dense_output : bool, default=True
+        Accepted for compatibility; the output is always dense.
+
+    Returns
+    -------
+    ndarray of shape (n_samples_X, n_samples_Y)
+
+    Examples
+    --------
+    >>> linear_kernel([[1, 2]], [[3, 4]])
+    array([[11.]])
+    """
+    X, Y = check_pairwise_arrays(X, Y)
+    return X @ Y.T
+
+
+def _gamma(gamma, X):
+    return 1.0 / X.shape[1] if gamma is None else gamma
+
+
+def polynomial_kernel(X, Y=None, degree=3, gamma=None, coef0=1):
+    """Polynomial kernel ``K(x, y) = (gamma <x, y> + coef0) ** degree``.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples_X, n_features)
+    Y : array-like of shape (n_samples_Y, n_features), default=None
+    degree : float, default=3
+    gamma : float, default=None
+        None means ``1 / n_features``.
+    coef0 : float, default=1
+
+    Returns
+    -------
+    ndarray of shape (n_samples_X, n_samples_Y)
+
+    Examples
+    --------
+    >>> polynomial_kernel([[1, 1]], degree=2, gamma=1, coef0=1)
+    array([[9.]])
+    """
+    X, Y = check_pairwise_arrays(X, Y)
+    K = X @ Y.T
+    K *= _gamma(gamma, X)
+    K += coef0
+    K **= degree
+    return K
+
+
+def sigmoid_kernel(X, Y=None, gamma=None, coef0=1):
+    """Sigmoid kernel ``K(x, y) = tanh(gamma <x, y> + coef0)``.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples_X, n_features)
+    Y : array-like of shape (n_samples_Y, n_features), default=None
+    gamma : float, default=None
+        None means ``1 / n_features``.
+    coef0 : float, default=1
+
+    Returns
+    -------
+    ndarray of shape (n_samples_X, n_samples_Y)
+
+    Examples
+    --------
+    >>> sigmoid_kernel([[0, 0]], [[1, 1]], coef0=0)
+    array([[0.]])
+    """
+    X, Y = check_pairwise_arrays(X, Y)
+    K = X @ Y.T
+    K *= _gamma(gamma, X)
+    K += coef0
+    np.tanh(K, out=K)
+    return K
+
+
+def rbf_kernel(X, Y=None, gamma=None):
+    """Radial basis function kernel ``K(x, y) = exp(-gamma ||x - y||^2)``.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples_X, n_features)
+    Y : array-like of shape (n_samples_Y, n_features), default=None
+    gamma : float, default=None
+        None means ``1 / n_features``.
+
+    Returns
+    -------
+    ndarray of shape (n_samples_X, n_samples_Y)
+
+    Examples
+    --------
+    >>> rbf_kernel([[0, 0], [1, 0]], gamma=1.0).round(4)
+    array([[1.    , 0.3679],
+           [0.3679, 1.    ]])
+    """
+    same = Y is None
+    X, Y = check_pairwise_arrays(X, Y)
+    K = _squared_distances(X, Y, same or Y is X)
+    K *= -_gamma(gamma, X)
+    np.exp(K, out=K)
+    return K.astype(X.dtype, copy=False)
+
+
+def laplacian_kernel(X, Y=None, gamma=None):
+    """Laplacian kernel ``K(x, y) = exp(-gamma ||x - y||_1)``.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples_X, n_features)
+    Y : array-like of shape (n_samples_Y, n_features), default=None
+    gamma : float, default=None
+        None means ``1 / n_features``.
+
+    Returns
+    -------
+    ndarray of shape (n_samples_X, n_samples_Y)
+
+    Examples
+    --------
+    >>> laplacian_kernel([[0, 0]], [[1, 1]], gamma=1.0).round(4)
+    array([[0.1353]])
+    """
+    X, Y = check_pairwise_arrays(X, Y)
+    K = manhattan_distances(X, Y)
+    K *= -_gamma(gamma, X)
+    np.exp(K, out=K)
+    return K
+
+
+def cosine_similarity(X, Y=None, dense_output=True):
+    """Cosine similarity ``<x, y> / (||x|| ||y||)`` (zero rows give zero).
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples_X, n_features)
+    Y : array-like of shape (n_samples_Y, n_features), default=None
+    dense_output : bool, default=True
+        Accepted for compatibility; the output is always dense.
+
+    Returns
+    -------
+    ndarray of shape (n_samples_X, n_samples_Y)
+
+    Examples
+    --------
+    >>> cosine_similarity([[1, 0]], [[1, 1]]).round(4)
+    array([[0.7071]])
+    """
+    same = Y is None
+    X, Y = check_pairwise_arrays(X, Y)
+
+    def _normalise(A):
+        norms = np.sqrt(_row_norms_sq(A))
+        norms[norms == 0.0] = 1.0
+        return (A / norms[:, None].astype(A.dtype)).astype(A.dtype, copy=False)
+
+    Xn = _normalise(X)
+    Yn = Xn if same else _normalise(Y)
+    return Xn @ Yn.T
+
+
+PAIRWISE_KERNEL_FUNCTIONS = {
+    "linear": linear_kernel,
+    "poly": polynomial_kernel,
+    "polynomial": polynomial_kernel,
+    "rbf": rbf_kernel,
+    "sigmoid": sigmoid_kernel,
+    "cosine": cosine_similarity,
+    "laplacian": laplacian_kernel,
+}
+
+_KERNEL_PARAMS = {
+    "linear": (),
+    "poly": ("gamma", "degree", "coef0"),
+    "polynomial": ("gamma", "degree", "coef0"),
+    "rbf": ("gamma",),
+    "sigmoid": ("gamma", "coef0"),
+    "cosine": (),
+    "laplacian": ("gamma",),
+}
+
+
+def pairwise_kernels(X, Y=None, metric="linear", *, filter_params=False, n_jobs=None, **kwds):
+    """Kernel between every row of ``X`` and every row of ``Y``.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples_X, n_features) or (n_samples_X, n_samples_Y)
+        Features, or the kernel itself when ``metric="precomputed"``.
+    Y : array-like of shape (n_samples_Y, n_features), default=None
+    metric : str or callable, default="linear"
+        One of "linear", "poly" / "polynomial", "rbf", "sigmoid", "cosine",
+        "laplacian", "precomputed" (``X`` is returned after checking), or a
+        callable ``f(x, y, **kwds) -> float`` applied to every pair of rows.
+    filter_params : bool, default=False
+        Drop keyword arguments the named kernel does not take.
+    n_jobs : int, default=None
+        Accepted for compatibility; BLAS uses its own threads.
+    **kwds
+        Kernel parameters (``gamma``, ``degree``, ``coef0``, ...).
+
+    Returns
+    -------
+    ndarray of shape (n_samples_X, n_samples_Y)
+
+    Examples
+    --------
+    >>> pairwise_kernels([[1, 0]], [[2, 3]], metric="linear")
+    array([[2.]])
+    >>> pairwise_kernels([[0, 0]], metric="rbf", gamma=0.5)
+    array([[1.]])
+    """
+    if isinstance(metric, str) and metric == "precomputed":
+        X, _ = check_pairwise_arrays(X, Y, precomputed=True)
+        return X
+    if callable(metric):
+        same = Y is None
+        X, Y = check_pairwise_arrays(X, Y)
+        K = np.empty((X.shape[0], Y.shape[0]), dtype=np.float64)
+        if same:
+            for i in range(X.shape[0]):
+                for j in range(i, X.shape[0]):
+                    K[i, j] = K[j, i] = metric(X[i], X[j], **kwds)
+        else:
+            for i in range(X.shape[0]):
+                for j in range(Y.shape[0]):
+                    K[i, j] = metric(X[i], Y[j], **kwds)
+        return K
+    if metric not in PAIRWISE_KERNEL_FUNCTIONS:
+        raise ValueError(
+            f"Unknown kernel {metric!r}; expected one of "
+            f"{sorted(PAIRWISE_KERNEL_FUNCTIONS)}, 'precomputed' or a callable."
+        )
+    if filter_params:
+        kwds = {k: v for k, v in kwds.items() if k in _KERNEL_PARAMS[metric]}
+    return PAIRWISE_KERNEL_FUNCTIONS[metric](X, Y, **kwds)

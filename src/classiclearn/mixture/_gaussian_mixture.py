@@ -1,0 +1,569 @@
+"""Gaussian mixture models fitted by expectation-maximisation (seed 000 §12.2).
+
+The density is p(x) = Σ_k w_k N(x | μ_k, Σ_k). EM alternates the E-step,
+responsibilities r_ik = w_k N(x_i | μ_k, Σ_k) / p(x_i) computed in log space,
+and the M-step, w_k = N_k / n, μ_k = Σ_i r_ik x_i / N_k and
+Σ_k = Σ_i r_ik (x_i - μ_k)(x_i - μ_k)ᵀ / N_k + reg_covar I (N_k = Σ_i r_ik);
+each step cannot decrease the average log-likelihood, which is the lower
+bound reported. Covariances are full, tied (one shared), diagonal or
+spherical; densities are evaluated through Cholesky factors of the
+precisions. The E-step and the first moments of the M-step run fused in one
+parallel pass; several initialisations keep the highest likelihood.
+"""
+
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+from scipy import linalg
+from scipy.special import logsumexp
+
+from ..base import BaseEstimator
+from ..exceptions import ConvergenceWarning
+from ..utils._params import Interval, StrOptions
+from ..utils._random import check_random_state
+from ..cluster._kmeans import _threads
+from ..utils.validation import check_array, check_is_fitted, validate_data
+from . import _gmm_kernels as _k
+
+__all__ = ["GaussianMixture"]
+
+_EPS10 = 10 * np.finfo(np.float64).eps
+
+_ILL_DEFINED = (
+    "Fitting the mixture model failed because some components have ill-defined empirical "
+    "covariance (for instance caused by singleton or collapsed samples). Try to decrease "
+    "the number of components, increase reg_covar, or scale the input data."
+)
+
+
+def _precision_cholesky(covariances, covariance_type):
+    """Cholesky factors U of the precisions (precision = U Uᵀ) from covariances."""
+    if covariance_type in ("full", "tied"):
+        covs = covariances if covariance_type == "full" else covariances[None]
+        p = covs.shape[-1]
+        out = np.empty_like(covs)
+        for c, cov in enumerate(covs):
+            try:
+                chol = linalg.cholesky(cov, lower=True)
+            except linalg.LinAlgError:
+                raise ValueError(_ILL_DEFINED) from None
+            out[c] = linalg.solve_triangular(chol, np.eye(p), lower=True).T
+        return out if covariance_type == "full" else out[0]
+    if np.any(np.less_equal(covariances, 0.0)):
+        raise ValueError(_ILL_DEFINED)
+    return 1.0 / np.sqrt(covariances)
+
+
+def _precision_cholesky_from_precisions(precisions, covariance_type):
+    if covariance_type == "full":
+        return np.stack([linalg.cholesky(prec, lower=True) for prec in precisions])
+    if covariance_type == "tied":
+        return linalg.cholesky(precisions, lower=True)
+    return np.sqrt(precisions)
+
+
+def _kernel_precisions(prec_chol, covariance_type, n_components, n_features):
+    """(prec, full, log_det) in the kernels' layout."""
+    if covariance_type == "full":
+        prec = np.ascontiguousarray(prec_chol)
+        log_det = np.log(np.diagonal(prec, axis1=1, axis2=2)).sum(axis=1)
+        return prec, True, log_det
+    if covariance_type == "tied":
+        prec = np.ascontiguousarray(np.repeat(prec_chol[None], n_components, axis=0))
+        log_det = np.full(n_components, np.log(np.diag(prec_chol)).sum())
+        return prec, True, log_det
+    if covariance_type == "diag":
+        prec = np.ascontiguousarray(prec_chol[:, None, :])
+        return prec, False, np.log(prec_chol).sum(axis=1)
+    prec = np.ascontiguousarray(np.repeat(prec_chol[:, None, None], n_features, axis=2))
+    return prec, False, n_features * np.log(prec_chol)
+
+
+class GaussianMixture(BaseEstimator):
+    """Gaussian mixture model fitted by EM.
+
+    Parameters
+    ----------
+    n_components : int, default=1
+        Number of mixture components.
+    covariance_type : {'full', 'tied', 'diag', 'spherical'}, default='full'
+        One full covariance per component, one full covariance shared by all,
+        one diagonal covariance per component, or one variance per component.
+    tol : float, default=1e-3
+        Stop when the lower bound (mean log-likelihood) gains less than this.
+    reg_covar : float, default=1e-6
+        Added to the covariance diagonals; keeps a collapsed component
+        positive definite.
+    max_iter : int, default=100
+        EM iterations per initialisation.
+    n_init : int, default=1
+        Initialisations; the one with the highest lower bound is kept.
+    init_params : {'kmeans', 'k-means++', 'random', 'random_from_data'}, default='kmeans'
+        Initial responsibilities: k-means labels, k-means++ seeds, random
+        proportions, or random samples as means.
+    weights_init, means_init, precisions_init : array-like, default=None
+        User-supplied initial weights (n_components,), means
+        (n_components, n_features) and precisions (shape by covariance type).
+    random_state : int, RandomState instance or None, default=None
+    warm_start : bool, default=False
+        Start from the previous fit's parameters (and run one initialisation).
+    verbose : int, default=0
+        Unused; accepted for compatibility.
+    verbose_interval : int, default=10
+        Unused; accepted for compatibility.
+
+    Attributes
+    ----------
+    weights_ : ndarray of shape (n_components,)
+    means_ : ndarray of shape (n_components, n_features)
+    covariances_ : ndarray
+        (k, p, p) full, (p, p) tied, (k, p) diag, (k,) spherical.
+    precisions_ : ndarray
+        Inverses of the covariances, same shapes.
+    precisions_cholesky_ : ndarray
+        Cholesky factors of the precisions, same shapes.
+    converged_ : bool
+    n_iter_ : int
+    lower_bound_ : float
+        Mean log-likelihood of the training data at the best run's last step.
+    lower_bounds_ : list of float
+        The lower bound at every iteration of the best run.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+
+    See Also
+    --------
+    classiclearn.cluster.KMeans : hard clustering, used for the default initialisation.
+
+    Notes
+    -----
+    Seed 000 §12.2. All densities are computed in log space with
+    log N(x | μ, Σ) = -½ (p log 2π + ||(x - μ) U||²) + log det U, U the
+    Cholesky factor of the precision, and responsibilities by log-sum-exp.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[1.0, 2.0], [1.0, 4.0], [1.0, 0.0], [10.0, 2.0], [10.0, 4.0], [10.0, 0.0]])
+    >>> gm = GaussianMixture(n_components=2, random_state=0).fit(X)
+    >>> sorted(gm.means_[:, 0].round(6).tolist())
+    [1.0, 10.0]
+    """
+
+    _parameter_constraints = {
+        "n_components": [Interval(Integral, 1, None, closed="left")],
+        "covariance_type": [StrOptions({"full", "tied", "diag", "spherical"})],
+        "tol": [Interval(Real, 0.0, None, closed="left")],
+        "reg_covar": [Interval(Real, 0.0, None, closed="left")],
+        "max_iter": [Interval(Integral, 0, None, closed="left")],
+        "n_init": [Interval(Integral, 1, None, closed="left")],
+        "init_params": [StrOptions({"kmeans", "random", "random_from_data", "k-means++"})],
+        "weights_init": ["array-like", None],
+        "means_init": ["array-like", None],
+        "precisions_init": ["array-like", None],
+        "random_state": ["random_state"],
+        "warm_start": ["boolean"],
+        "verbose": [Interval(Integral, 0, None, closed="left"), "boolean"],
+        "verbose_interval": [Interval(Integral, 1, None, closed="left")],
+    }
+
+    def __init__(
+        self,
+        n_components=1,
+        *,
+        covariance_type="full",
+        tol=1e-3,
+        reg_covar=1e-6,
+        max_iter=100,
+        n_init=1,
+        init_params="kmeans",
+        weights_init=None,
+        means_init=None,
+        precisions_init=None,
+        random_state=None,
+        warm_start=False,
+        verbose=0,
+        verbose_interval=10,
+    ):
+        self.n_components = n_components
+        self.covariance_type = covariance_type
+        self.tol = tol
+        self.reg_covar = reg_covar
+        self.max_iter = max_iter
+        self.n_init = n_init
+        self.init_params = init_params
+        self.weights_init = weights_init
+        self.means_init = means_init
+        self.precisions_init = precisions_init
+        self.random_state = random_state
+        self.warm_start = warm_start
+        self.verbose = verbose
+        self.verbose_interval = verbose_interval
+
+    # ------------------------------------------------------------------ checks
+    def _check_initial_parameters(self, n_features):
+        k, ctype = self.n_components, self.covariance_type
+        self._weights_init = self._means_init = self._precisions_init = None
+        if self.weights_init is not None:
+            w = check_array(self.weights_init, dtype=np.float64, ensure_2d=False, input_name="weights")
+            if w.shape != (k,):
+                raise ValueError(
+                    f"The parameter 'weights' should have the shape of ({k},), but got {w.shape}"
+                )
+            if np.any(w < 0) or np.any(w > 1):
+                raise ValueError(
+                    "The parameter 'weights' should be in the range [0, 1], but got "
+                    f"max value {w.max():.5f}, min value {w.min():.5f}"
+                )
+            if not np.allclose(np.abs(1.0 - w.sum()), 0.0):
+                raise ValueError(
+                    f"The parameter 'weights' should be normalized, but got sum(weights) = "
+                    f"{w.sum():.5f}"
+                )
+            self._weights_init = w
+        if self.means_init is not None:
+            m = check_array(self.means_init, dtype=np.float64, input_name="means")
+            if m.shape != (k, n_features):
+                raise ValueError(
+                    f"The parameter 'means' should have the shape of {(k, n_features)}, "
+                    f"but got {m.shape}"
+                )
+            self._means_init = m
+        if self.precisions_init is not None:
+            shapes = {
+                "full": (k, n_features, n_features),
+                "tied": (n_features, n_features),
+                "diag": (k, n_features),
+                "spherical": (k,),
+            }
+            prec = check_array(
+                self.precisions_init, dtype=np.float64, ensure_2d=False, allow_nd=True,
+                input_name="precisions",
+            )
+            if prec.shape != shapes[ctype]:
+                raise ValueError(
+                    f"The parameter '{ctype} precision' should have the shape of "
+                    f"{shapes[ctype]}, but got {prec.shape}"
+                )
+            mats = prec if ctype == "full" else prec[None] if ctype == "tied" else None
+            if mats is None:
+                if np.any(prec <= 0.0):
+                    raise ValueError(f"'{ctype} precision' should be positive")
+            else:
+                for mat in mats:
+                    if not np.allclose(mat, mat.T) or np.any(linalg.eigvalsh(mat) <= 0.0):
+                        raise ValueError(
+                            f"'{ctype} precision' should be symmetric, positive-definite"
+                        )
+            self._precisions_init = prec
+
+    # ------------------------------------------------------------- parameters
+    def _estimate_parameters(self, X, resp, nk=None, s1=None):
+        """M-step from responsibilities (and optionally their first moments)."""
+        ctype = self.covariance_type
+        n, p = X.shape
+        if nk is None:
+            nk = resp.sum(axis=0)
+            s1 = resp.T @ X
+        nk = nk + _EPS10
+        means = s1 / nk[:, None]
+        resp = np.ascontiguousarray(resp)
+        size, n_chunks = _k.chunk_layout(n)
+        if ctype in ("full", "tied"):
+            scatter = np.empty((n_chunks, self.n_components, p, p))
+            _k.full_scatter(X, resp, means, scatter)
+            scatter = scatter.sum(axis=0)
+            if ctype == "full":
+                cov = scatter / nk[:, None, None]
+                for c in range(self.n_components):
+                    cov[c].flat[:: p + 1] += self.reg_covar
+            else:
+                cov = scatter.sum(axis=0)
+                # Rows whose responsibilities do not sum to one (seed-point initialisations)
+                # contribute their raw second moment, as in the uncentred form
+                # (XᵀX - Σ_k N_k μ_k μ_kᵀ) used by scikit-learn.
+                rest = 1.0 - resp.sum(axis=1)
+                if np.any(np.abs(rest) > 1e-12):
+                    cov += (X * rest[:, None]).T @ X
+                cov /= nk.sum()
+                cov.flat[:: p + 1] += self.reg_covar
+        else:
+            scatter = np.empty((n_chunks, self.n_components, p))
+            _k.diag_scatter(X, resp, means, scatter)
+            cov = scatter.sum(axis=0) / nk[:, None] + self.reg_covar
+            if ctype == "spherical":
+                cov = cov.mean(axis=1)
+        return nk, means, cov
+
+    def _set_m_step(self, n, nk, means, cov):
+        self.weights_ = nk / nk.sum()
+        self.means_ = means
+        self.covariances_ = cov
+        self.precisions_cholesky_ = _precision_cholesky(cov, self.covariance_type)
+
+    def _initialize(self, X, rng):
+        n, _ = X.shape
+        k = self.n_components
+        if self.init_params == "kmeans":
+            from ..cluster import KMeans
+
+            resp = np.zeros((n, k))
+            labels = KMeans(k, n_init=1, random_state=rng).fit(X).labels_
+            resp[np.arange(n), labels] = 1.0
+        elif self.init_params == "random":
+            resp = rng.uniform(size=(n, k))
+            resp /= resp.sum(axis=1)[:, None]
+        elif self.init_params == "random_from_data":
+            resp = np.zeros((n, k))
+            idx = rng.choice(n, size=k, replace=False)
+            resp[idx, np.arange(k)] = 1.0
+        else:
+            from ..cluster._kmeans import _kmeans_plusplus
+
+            resp = np.zeros((n, k))
+            _, idx = _kmeans_plusplus(X, k, np.ones(n), rng)
+            resp[idx, np.arange(k)] = 1.0
+        nk, means, cov = self._estimate_parameters(X, resp)
+        self.weights_ = nk / n if self._weights_init is None else self._weights_init.copy()
+        self.means_ = means if self._means_init is None else self._means_init.copy()
+        if self._precisions_init is None:
+            self.covariances_ = cov
+            self.precisions_cholesky_ = _precision_cholesky(cov, self.covariance_type)
+        else:
+            self.covariances_ = cov
+            self.precisions_cholesky_ = _precision_cholesky_from_precisions(
+                self._precisions_init, self.covariance_type
+            )
+
+    def _get_parameters(self):
+        return (self.weights_, self.means_, self.covariances_, self.precisions_cholesky_)
+
+    def _set_parameters(self, params):
+        self.weights_, self.means_, self.covariances_, self.precisions_cholesky_ = params
+        pc = self.precisions_cholesky_
+        if self.covariance_type == "full":
+            self.precisions_ = np.einsum("kij,klj->kil", pc, pc)
+        elif self.covariance_type == "tied":
+            self.precisions_ = pc @ pc.T
+        else:
+            self.precisions_ = pc**2
+
+    def _kernel_args(self):
+        n_features = self.means_.shape[1]
+        prec, full, log_det = _kernel_precisions(
+            self.precisions_cholesky_, self.covariance_type, self.n_components, n_features
+        )
+        return np.ascontiguousarray(self.means_), prec, full, log_det, np.log(self.weights_)
+
+    # ---------------------------------------------------------------- fitting
+    def fit(self, X, y=None):
+        """Estimate the model parameters with EM.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : ignored
+
+        Returns
+        -------
+        self
+        """
+        self.fit_predict(X, y)
+        return self
+
+    def fit_predict(self, X, y=None):
+        """Fit, then return the most probable component of each sample.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : ignored
+
+        Returns
+        -------
+        labels : ndarray of shape (n_samples,)
+        """
+        self._validate_params()
+        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        with _threads(None, X.shape[0]):
+            return self._fit_predict(X)
+
+    def _fit_predict(self, X):
+        n, p = X.shape
+        if n < self.n_components:
+            raise ValueError(
+                "Expected n_samples >= n_components but got "
+                f"n_components = {self.n_components}, n_samples = {n}"
+            )
+        self._check_initial_parameters(p)
+        do_init = not (self.warm_start and hasattr(self, "converged_"))
+        n_init = self.n_init if do_init else 1
+        rng = check_random_state(self.random_state)
+        max_lower_bound = -np.inf
+        best_params, best_n_iter, best_bounds = None, 0, []
+        self.converged_ = False
+        size, n_chunks = _k.chunk_layout(n)
+        resp = np.empty((n, self.n_components))
+        ll_c = np.empty(n_chunks)
+        nk_c = np.empty((n_chunks, self.n_components))
+        s1_c = np.empty((n_chunks, self.n_components, p))
+        for _ in range(n_init):
+            if do_init:
+                self._initialize(X, rng)
+            lower_bound = -np.inf if do_init else self.lower_bound_
+            bounds = []
+            converged = False
+            n_iter = 0
+            for n_iter in range(1, self.max_iter + 1):
+                prev = lower_bound
+                means, prec, full, log_det, log_w = self._kernel_args()
+                _k.e_step_moments(X, means, prec, full, log_det, log_w, resp, ll_c, nk_c, s1_c)
+                nk, means, cov = self._estimate_parameters(
+                    X, resp, nk_c.sum(axis=0), s1_c.sum(axis=0)
+                )
+                self._set_m_step(n, nk, means, cov)
+                lower_bound = float(ll_c.sum()) / n
+                bounds.append(lower_bound)
+                if abs(lower_bound - prev) < self.tol:
+                    converged = True
+                    break
+            if self.max_iter == 0:
+                lower_bound = -np.inf if do_init else self.lower_bound_
+            if best_params is None or lower_bound > max_lower_bound:
+                max_lower_bound = lower_bound
+                best_params = self._get_parameters()
+                best_n_iter = n_iter
+                best_bounds = bounds
+                self.converged_ = converged
+        if not self.converged_ and self.max_iter > 0:
+            warnings.warn(
+                "Best performing initialization did not converge. Try different init "
+                "parameters, or increase max_iter, tol, or check for degenerate data.",
+                ConvergenceWarning,
+                stacklevel=2,
+            )
+        self._set_parameters(best_params)
+        self.n_iter_ = best_n_iter
+        self.lower_bound_ = max_lower_bound
+        self.lower_bounds_ = best_bounds
+        return self._weighted_log_prob(X).argmax(axis=1)
+
+    # -------------------------------------------------------------- inference
+    def _weighted_log_prob(self, X):
+        means, prec, full, log_det, log_w = self._kernel_args()
+        out = np.empty((X.shape[0], self.n_components))
+        with _threads(None, X.shape[0]):
+            _k.weighted_log_prob(X, means, prec, full, log_det, log_w, out)
+        return out
+
+    def _check_X(self, X):
+        check_is_fitted(self)
+        return validate_data(self, X, reset=False, dtype=np.float64)
+
+    def score_samples(self, X):
+        """Log density of each sample under the mixture.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        return logsumexp(self._weighted_log_prob(self._check_X(X)), axis=1)
+
+    def score(self, X, y=None):
+        """Mean log-likelihood of X.
+
+        Returns
+        -------
+        float
+        """
+        return float(self.score_samples(X).mean())
+
+    def predict(self, X):
+        """Most probable component of each sample.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        return self._weighted_log_prob(self._check_X(X)).argmax(axis=1)
+
+    def predict_proba(self, X):
+        """Posterior probability of each component for each sample.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_components)
+        """
+        wlp = self._weighted_log_prob(self._check_X(X))
+        return np.exp(wlp - logsumexp(wlp, axis=1)[:, None])
+
+    def _n_parameters(self):
+        k, p = self.means_.shape
+        cov = {
+            "full": k * p * (p + 1) / 2.0,
+            "diag": k * p,
+            "tied": p * (p + 1) / 2.0,
+            "spherical": k,
+        }[self.covariance_type]
+        return int(cov + k * p + k - 1)
+
+    def bic(self, X):
+        """Bayesian information criterion on X (lower is better).
+
+        Returns
+        -------
+        float
+        """
+        n = self._check_X(X).shape[0]
+        return -2 * self.score(X) * n + self._n_parameters() * np.log(n)
+
+    def aic(self, X):
+        """Akaike information criterion on X (lower is better).
+
+        Returns
+        -------
+        float
+        """
+        n = self._check_X(X).shape[0]
+        return -2 * self.score(X) * n + 2 * self._n_parameters()
+
+    def sample(self, n_samples=1):
+        """Draw samples from the fitted mixture.
+
+        Parameters
+        ----------
+        n_samples : int, default=1
+
+        Returns
+        -------
+        X : ndarray of shape (n_samples, n_features)
+        y : ndarray of shape (n_samples,)
+            Component of each sample.
+        """
+        check_is_fitted(self)
+        if n_samples < 1:
+            raise ValueError(
+                f"Invalid value for 'n_samples': {n_samples} . The sampling requires at "
+                "least one sample."
+            )
+        p = self.means_.shape[1]
+        rng = check_random_state(self.random_state)
+        counts = rng.multinomial(n_samples, self.weights_)
+        ctype = self.covariance_type
+        parts = []
+        for c, (mean, count) in enumerate(zip(self.means_, counts)):
+            if ctype == "full":
+                parts.append(rng.multivariate_normal(mean, self.covariances_[c], int(count)))
+            elif ctype == "tied":
+                parts.append(rng.multivariate_normal(mean, self.covariances_, int(count)))
+            else:
+                scale = np.sqrt(self.covariances_[c])
+                parts.append(mean + rng.standard_normal(size=(count, p)) * scale)
+        X = np.vstack(parts)
+        y = np.concatenate([np.full(count, c, dtype=int) for c, count in enumerate(counts)])
+        return X, y

@@ -1,0 +1,133 @@
+"""numba kernels for Gaussian mixtures: fused E-step + first moments, and second moments.
+
+Precisions enter as "Cholesky factors" U with precision = U Uᵀ, so the squared
+Mahalanobis distance of x to component k is ||(x - μ_k) U_k||². Full and tied
+models pass U as (k, p, p) (tied repeated per component); diagonal and spherical
+models pass the diagonal of U as (k, p).
+Rows are cut into chunks that depend only on the number of rows; each chunk
+writes its own partial sums, which the caller adds in order, so results do not
+depend on the number of threads. float64, C-contiguous; thread-safe; writes only
+the outputs.
+"""
+
+import math
+
+import numpy as np
+from numba import njit, prange
+
+_LOG_2PI = math.log(2.0 * math.pi)
+
+
+@njit(cache=True, nogil=True)
+def chunk_layout(n_samples):
+    """Chunk size and number of chunks for ``n_samples`` rows (at most 64 chunks)."""
+    size = max(256, (n_samples + 63) // 64)
+    return size, (n_samples + size - 1) // size
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _row_log_prob(X, i, means, prec, full, log_det, log_w, out):
+    """Weighted log density of row i under every component into ``out`` (k,)."""
+    k, p = means.shape
+    for c in range(k):
+        s = 0.0
+        if full:
+            for j in range(p):
+                y = 0.0
+                for f in range(p):
+                    y += (X[i, f] - means[c, f]) * prec[c, f, j]
+                s += y * y
+        else:
+            for f in range(p):
+                y = (X[i, f] - means[c, f]) * prec[c, 0, f]
+                s += y * y
+        out[c] = -0.5 * (p * _LOG_2PI + s) + log_det[c] + log_w[c]
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def weighted_log_prob(X, means, prec, full, log_det, log_w, out):
+    """log w_k + log N(x_i | μ_k, Σ_k) into ``out`` (n, k).
+
+    ``prec`` is (k, p, p) when ``full`` else (k, 1, p) (the diagonal).
+    """
+    n = X.shape[0]
+    for i in prange(n):
+        _row_log_prob(X, i, means, prec, full, log_det, log_w, out[i])
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def e_step_moments(X, means, prec, full, log_det, log_w, resp, ll_chunks, nk_chunks, s1_chunks):
+    """Fused E-step and zeroth / first moments.
+
+    Writes resp (n, k), the responsibilities; ll_chunks (n_chunks,), per-chunk
+    Σ_i log p(x_i); nk_chunks (n_chunks, k), Σ_i r_ik; s1_chunks (n_chunks, k, p),
+    Σ_i r_ik x_i.
+    """
+    n, p = X.shape
+    k = means.shape[0]
+    size, n_chunks = chunk_layout(n)
+    for ch in prange(n_chunks):
+        ll = 0.0
+        nk_chunks[ch, :] = 0.0
+        s1_chunks[ch, :, :] = 0.0
+        row = np.empty(k)
+        for i in range(ch * size, min(n, (ch + 1) * size)):
+            _row_log_prob(X, i, means, prec, full, log_det, log_w, row)
+            m = row[0]
+            for c in range(1, k):
+                if row[c] > m:
+                    m = row[c]
+            s = 0.0
+            for c in range(k):
+                s += math.exp(row[c] - m)
+            norm = m + math.log(s)
+            ll += norm
+            for c in range(k):
+                r = math.exp(row[c] - norm)
+                resp[i, c] = r
+                nk_chunks[ch, c] += r
+                for f in range(p):
+                    s1_chunks[ch, c, f] += r * X[i, f]
+        ll_chunks[ch] = ll
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def full_scatter(X, resp, means, out):
+    """Per chunk Σ_i r_ik (x_i - μ_k)(x_i - μ_k)ᵀ into ``out`` (n_chunks, k, p, p)."""
+    n, p = X.shape
+    k = means.shape[0]
+    size, n_chunks = chunk_layout(n)
+    for ch in prange(n_chunks):
+        out[ch, :, :, :] = 0.0
+        d = np.empty(p)
+        for i in range(ch * size, min(n, (ch + 1) * size)):
+            for c in range(k):
+                r = resp[i, c]
+                if r == 0.0:
+                    continue
+                for f in range(p):
+                    d[f] = X[i, f] - means[c, f]
+                for a in range(p):
+                    ra = r * d[a]
+                    for b in range(a, p):
+                        out[ch, c, a, b] += ra * d[b]
+        for c in range(k):
+            for a in range(p):
+                for b in range(a + 1, p):
+                    out[ch, c, b, a] = out[ch, c, a, b]
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def diag_scatter(X, resp, means, out):
+    """Per chunk Σ_i r_ik (x_if - μ_kf)² into ``out`` (n_chunks, k, p)."""
+    n, p = X.shape
+    k = means.shape[0]
+    size, n_chunks = chunk_layout(n)
+    for ch in prange(n_chunks):
+        out[ch, :, :] = 0.0
+        for i in range(ch * size, min(n, (ch + 1) * size)):
+            for c in range(k):
+                r = resp[i, c]
+                for f in range(p):
+                    t = X[i, f] - means[c, f]
+                    out[ch, c, f] += r * t * t

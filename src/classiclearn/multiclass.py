@@ -1,0 +1,610 @@
+"""Multiclass strategies from binary classifiers (seed 000 §9.2-9.4).
+
+- One-vs-rest: one binary classifier per class (that class against all the
+  others); the class with the largest score wins.
+- One-vs-one: one binary classifier per pair of classes, trained on the
+  samples of those two classes only; the class winning most matchups wins,
+  and a tie is broken by the summed confidences (the seed's footnote).
+- Error-correcting output codes: each class gets a random code word of
+  length ``code_size * n_classes``; one binary classifier per code bit; a
+  sample goes to the class whose code word is nearest (Euclidean) to the
+  vector of the binary classifiers' scores.
+
+Each wraps any estimator with ``fit`` and ``decision_function`` or
+``predict_proba``, ours or scikit-learn's; ``n_jobs`` fits the binary
+problems in threads (numba and BLAS release the GIL), in a fixed order, so
+the result does not depend on ``n_jobs``.
+"""
+
+import warnings
+from concurrent.futures import ThreadPoolExecutor
+from numbers import Integral, Real
+
+import numpy as np
+
+from .base import BaseEstimator, ClassifierMixin, clone, is_classifier, is_regressor
+from .utils._params import HasMethods, Interval
+from .utils._random import check_random_state
+from .utils._targets import check_classification_targets, type_of_target
+from .utils._threads import effective_n_jobs
+from .utils.validation import check_is_fitted, column_or_1d, num_samples, validate_data
+
+__all__ = ["OneVsOneClassifier", "OneVsRestClassifier", "OutputCodeClassifier"]
+
+
+# --------------------------------------------------------------------------- helpers
+class _AvailableIf:
+    """A method that exists only when ``check(self)`` is true (else AttributeError)."""
+
+    def __init__(self, fn, check):
+        self.fn = fn
+        self.check = check
+        self.__doc__ = fn.__doc__
+        self.__name__ = fn.__name__
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self.fn
+        if not self.check(obj):
+            raise AttributeError(
+                f"This {type(obj).__name__} has no attribute {self.__name__!r}: its "
+                "estimator does not provide it."
+            )
+        return self.fn.__get__(obj, owner)
+
+
+def _available_if_estimator_has(attr):
+    def check(self):
+        if hasattr(self, "estimators_"):
+            return all(hasattr(e, attr) for e in self.estimators_)
+        return hasattr(self.estimator, attr)
+
+    return lambda fn: _AvailableIf(fn, check)
+
+
+class _ConstantPredictor(BaseEstimator):
+    """Stands in for a binary classifier when one label is present in every sample."""
+
+    def fit(self, X, y):
+        self.y_ = np.asarray(y).ravel()[:1]
+        n_features = getattr(X, "shape", (0, None))[1] if hasattr(X, "shape") else None
+        if n_features is not None:
+            self.n_features_in_ = n_features
+        return self
+
+    def predict(self, X):
+        return np.repeat(self.y_, num_samples(X))
+
+    def decision_function(self, X):
+        return np.repeat(self.y_.astype(float), num_samples(X))
+
+    def predict_proba(self, X):
+        y = float(self.y_[0])
+        return np.repeat([[1.0 - y, y]], num_samples(X), axis=0)
+
+
+def _fit_binary(estimator, X, y, fit_params, label=None):
+    if np.unique(y).size == 1:
+        if label is not None:
+            warnings.warn(f"Label {label} is present in all training examples.", stacklevel=3)
+        return _ConstantPredictor().fit(X, y)
+    return clone(estimator).fit(X, y, **fit_params)
+
+
+def _predict_binary(estimator, X):
+    """The score of the positive class: decision function, else its probability."""
+    if is_regressor(estimator):
+        return np.ravel(estimator.predict(X))
+    try:
+        return np.ravel(estimator.decision_function(X))
+    except (AttributeError, NotImplementedError):
+        return estimator.predict_proba(X)[:, 1]
+
+
+def _threshold(estimator):
+    if hasattr(estimator, "decision_function") and is_classifier(estimator):
+        return 0.0
+    return 0.5
+
+
+def _run(tasks, n_jobs):
+    """Call each ``(fn, args)`` in order, in up to ``n_jobs`` threads."""
+    n_threads = min(effective_n_jobs(n_jobs), len(tasks))
+    if n_threads <= 1:
+        return [fn(*args) for fn, args in tasks]
+    with ThreadPoolExecutor(max_workers=n_threads) as pool:
+        futures = [pool.submit(fn, *args) for fn, args in tasks]
+        return [f.result() for f in futures]
+
+
+def _inner_tags(estimator):
+    """(sparse, pairwise, allow_nan) of a wrapped estimator, ours or scikit-learn's."""
+    if hasattr(estimator, "__classiclearn_tags__"):
+        t = estimator.__classiclearn_tags__()
+        return t.sparse, t.pairwise, t.allow_nan
+    if hasattr(estimator, "__sklearn_tags__"):
+        try:
+            t = estimator.__sklearn_tags__().input_tags
+            return t.sparse, t.pairwise, t.allow_nan
+        except Exception:  # noqa: BLE001 - tags are a courtesy
+            pass
+    return False, False, False
+
+
+# X is checked (shape, feature names) but its dtype is left to the binary classifiers
+_X_CHECKS = dict(dtype=None, ensure_all_finite=False, accept_sparse=True, order=None)
+
+
+_CONSTRAINTS = {
+    "estimator": [HasMethods(["fit"])],
+    "n_jobs": [Integral, None],
+}
+
+
+class _MulticlassTags:
+    def __classiclearn_tags__(self):
+        tags = super().__classiclearn_tags__()
+        sparse, pairwise, allow_nan = _inner_tags(getattr(self, "estimator", None))
+        tags.sparse = sparse
+        tags.pairwise = pairwise
+        tags.allow_nan = allow_nan
+        return tags
+
+
+# --------------------------------------------------------------------------- one-vs-rest
+class OneVsRestClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
+    """One-vs-rest (one-vs-all) multiclass and multilabel strategy (seed 000 §9.2).
+
+    Parameters
+    ----------
+    estimator : estimator object
+        A binary classifier with ``fit`` and ``decision_function`` or
+        ``predict_proba``; cloned once per class.
+    n_jobs : int, default=None
+        Number of threads fitting and predicting the binary problems
+        (-1: all cores).
+    verbose : int, default=0
+        Unused; accepted for compatibility.
+
+    Attributes
+    ----------
+    estimators_ : list of estimators
+        One per class (a single one for a binary problem).
+    classes_ : ndarray of shape (n_classes,)
+    n_classes_ : int
+    multilabel_ : bool
+        Whether y was a multilabel indicator matrix.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+
+    See Also
+    --------
+    OneVsOneClassifier, OutputCodeClassifier
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from classiclearn.discriminant_analysis import LinearDiscriminantAnalysis
+    >>> X = np.array([[0.0, 0], [0, 1], [5, 5], [5, 6], [9, 0], [9, 1]])
+    >>> clf = OneVsRestClassifier(LinearDiscriminantAnalysis()).fit(X, [0, 0, 1, 1, 2, 2])
+    >>> clf.predict([[5.0, 5.5]]).tolist()
+    [1]
+    """
+
+    _parameter_constraints = {**_CONSTRAINTS, "verbose": [Integral, "boolean"]}
+
+    def __init__(self, estimator, *, n_jobs=None, verbose=0):
+        self.estimator = estimator
+        self.n_jobs = n_jobs
+        self.verbose = verbose
+
+    def __classiclearn_tags__(self):
+        tags = super().__classiclearn_tags__()
+        tags.multi_label = True
+        return tags
+
+    def fit(self, X, y, **fit_params):
+        """Fit one binary classifier per class.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Passed unchanged to the binary classifiers.
+        y : array-like of shape (n_samples,) or (n_samples, n_classes)
+            Class labels, or a multilabel indicator matrix.
+        **fit_params
+            Passed to each binary classifier's ``fit``.
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        if y is None:
+            raise ValueError(
+                f"{type(self).__name__} requires y to be passed, but the target y is None."
+            )
+        X = validate_data(self, X, **_X_CHECKS)
+        y_arr = np.asarray(y)
+        if y_arr.shape[:1] != X.shape[:1]:
+            raise ValueError(
+                "Found input variables with inconsistent numbers of samples: "
+                f"[{X.shape[0]}, {y_arr.shape[0] if y_arr.ndim else 1}]"
+            )
+        kind = type_of_target(y_arr)
+        if kind == "multilabel-indicator":
+            Y = y_arr.astype(np.intp)
+            self.classes_ = np.arange(Y.shape[1])
+            self._y_type = "multilabel-indicator"
+        else:
+            y_arr = column_or_1d(y, warn=True)
+            check_classification_targets(y_arr)
+            self.classes_, y_index = np.unique(y_arr, return_inverse=True)
+            if len(self.classes_) == 1:
+                raise ValueError(
+                    f"{type(self).__name__} needs samples of at least 2 classes, but the "
+                    f"data contains only one class: {self.classes_[0]!r}."
+                )
+            if len(self.classes_) == 2:
+                Y = y_index.reshape(-1, 1).astype(np.intp)
+            else:
+                Y = (y_index[:, None] == np.arange(len(self.classes_))).astype(np.intp)
+            self._y_type = "binary" if len(self.classes_) == 2 else "multiclass"
+        labels = self.classes_ if Y.shape[1] > 1 else self.classes_[1:]
+        tasks = [
+            (_fit_binary, (self.estimator, X, Y[:, i], fit_params, labels[i]))
+            for i in range(Y.shape[1])
+        ]
+        self.estimators_ = _run(tasks, self.n_jobs)
+        return self
+
+    @property
+    def multilabel_(self):
+        """Whether this is a multilabel classifier."""
+        return self._y_type.startswith("multilabel")
+
+    @property
+    def n_classes_(self):
+        """Number of classes."""
+        return len(self.classes_)
+
+    def _scores(self, X, method):
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, **_X_CHECKS)
+        tasks = [(method, (e, X)) for e in self.estimators_]
+        return _run(tasks, self.n_jobs)
+
+    def predict(self, X):
+        """Class of largest score (multiclass) or labels above threshold (multilabel).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) or (n_samples, n_classes)
+        """
+        check_is_fitted(self)
+        scores = np.column_stack(self._scores(X, _predict_binary))
+        if self._y_type == "multiclass":
+            return self.classes_[np.argmax(scores, axis=1)]
+        indicator = (scores > _threshold(self.estimators_[0])).astype(np.intp)
+        if self._y_type == "binary":
+            return self.classes_[indicator[:, 0]]
+        return indicator
+
+    def _predict_proba(self, X):
+        """Probability of each class (normalised per sample unless multilabel).
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+        """
+        Y = np.column_stack(
+            self._scores(X, lambda e, X_: np.asarray(e.predict_proba(X_))[:, 1])
+        )
+        if Y.shape[1] == 1:
+            Y = np.concatenate((1.0 - Y, Y), axis=1)
+        if not self.multilabel_:
+            sums = Y.sum(axis=1, keepdims=True)
+            np.divide(Y, sums, out=Y, where=sums != 0)
+        return Y
+
+    def _decision_function(self, X):
+        """Score of each class.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes), or (n_samples,) when binary
+        """
+        check_is_fitted(self)
+        if len(self.estimators_) == 1:
+            X = validate_data(self, X, reset=False, **_X_CHECKS)
+            return self.estimators_[0].decision_function(X)
+        scores = self._scores(X, lambda e, X_: np.ravel(e.decision_function(X_)))
+        return np.column_stack(scores)
+
+    predict_proba = _available_if_estimator_has("predict_proba")(_predict_proba)
+    decision_function = _available_if_estimator_has("decision_function")(_decision_function)
+
+
+# --------------------------------------------------------------------------- one-vs-one
+def ovo_votes_and_confidences(predictions, confidences, n_classes):
+    """Votes plus tie-breaking summed confidences, as scikit-learn's OvO / SVC.
+
+    Parameters
+    ----------
+    predictions : ndarray of shape (n_samples, n_pairs)
+        0 if the pair's first class won, 1 if the second did.
+    confidences : ndarray of shape (n_samples, n_pairs)
+        Signed confidence that the second class of the pair is right.
+    n_classes : int
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_classes)
+        Votes plus ``c / (3 (|c| + 1))`` where c is the summed confidence; the
+        added term lies in (-1/3, 1/3) so it only breaks ties between votes.
+    """
+    n_samples = predictions.shape[0]
+    votes = np.zeros((n_samples, n_classes))
+    summed = np.zeros((n_samples, n_classes))
+    k = 0
+    for i in range(n_classes):
+        for j in range(i + 1, n_classes):
+            summed[:, i] -= confidences[:, k]
+            summed[:, j] += confidences[:, k]
+            votes[predictions[:, k] == 0, i] += 1
+            votes[predictions[:, k] == 1, j] += 1
+            k += 1
+    return votes + summed / (3.0 * (np.abs(summed) + 1.0))
+
+
+def _fit_pair(estimator, X, y_index, i, j, fit_params):
+    rows = np.flatnonzero((y_index == i) | (y_index == j))
+    y_pair = (y_index[rows] == j).astype(np.intp)
+    return clone(estimator).fit(X[rows], y_pair, **fit_params)
+
+
+class OneVsOneClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
+    """One-vs-one multiclass strategy (seed 000 §9.3).
+
+    One binary classifier per pair of classes, trained on those two classes'
+    samples only. Prediction: the class with the most pairwise wins; ties are
+    broken by the summed confidences of the pairwise classifiers.
+
+    Parameters
+    ----------
+    estimator : estimator object
+        A binary classifier with ``fit`` and ``decision_function`` or
+        ``predict_proba``.
+    n_jobs : int, default=None
+        Number of threads for the K (K - 1) / 2 binary problems.
+
+    Attributes
+    ----------
+    estimators_ : list of estimators
+        In the pair order (0, 1), (0, 2), ..., (K-2, K-1).
+    classes_ : ndarray of shape (n_classes,)
+    n_classes_ : int
+    pairwise_indices_ : None
+        Kept for compatibility (precomputed kernels are not sliced).
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+
+    See Also
+    --------
+    OneVsRestClassifier, OutputCodeClassifier
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from classiclearn.discriminant_analysis import LinearDiscriminantAnalysis
+    >>> X = np.array([[0.0, 0], [0, 1], [5, 5], [5, 6], [9, 0], [9, 1]])
+    >>> clf = OneVsOneClassifier(LinearDiscriminantAnalysis()).fit(X, [0, 0, 1, 1, 2, 2])
+    >>> clf.predict([[9.0, 0.5]]).tolist()
+    [2]
+    """
+
+    _parameter_constraints = dict(_CONSTRAINTS)
+
+    def __init__(self, estimator, *, n_jobs=None):
+        self.estimator = estimator
+        self.n_jobs = n_jobs
+
+    def fit(self, X, y, **fit_params):
+        """Fit one binary classifier per pair of classes.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        **fit_params
+            Passed to each binary classifier's ``fit`` (row-aligned arrays
+            are not sliced).
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        X, y = validate_data(self, X, y, **_X_CHECKS)
+        check_classification_targets(y)
+        self.classes_, y_index = np.unique(y, return_inverse=True)
+        n_classes = len(self.classes_)
+        if n_classes == 1:
+            raise ValueError("OneVsOneClassifier can not be fit when only one class is present.")
+        tasks = [
+            (_fit_pair, (self.estimator, X, y_index, i, j, fit_params))
+            for i in range(n_classes)
+            for j in range(i + 1, n_classes)
+        ]
+        self.estimators_ = _run(tasks, self.n_jobs)
+        self.pairwise_indices_ = None
+        return self
+
+    @property
+    def n_classes_(self):
+        """Number of classes."""
+        return len(self.classes_)
+
+    def decision_function(self, X):
+        """Votes plus tie-breaking confidences for each class.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes), or (n_samples,) when binary
+            In the binary case, the second class's value minus the decision
+            threshold (0 for decision functions, 0.5 for probabilities).
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, **_X_CHECKS)
+
+        def both(e, X_):
+            return np.ravel(e.predict(X_)), _predict_binary(e, X_)
+
+        out = _run([(both, (e, X)) for e in self.estimators_], self.n_jobs)
+        predictions = np.column_stack([p for p, _ in out])
+        confidences = np.column_stack([c for _, c in out])
+        Y = ovo_votes_and_confidences(predictions, confidences, len(self.classes_))
+        if len(self.classes_) == 2:
+            # centred so that a positive value means the second class, also when the
+            # confidences are probabilities (threshold 0.5)
+            return Y[:, 1] - _threshold(self.estimators_[0])
+        return Y
+
+    def predict(self, X):
+        """Class with the most pairwise wins (ties: largest summed confidence).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        Y = self.decision_function(X)
+        if len(self.classes_) == 2:
+            return self.classes_[(Y > 0).astype(np.intp)]
+        return self.classes_[np.argmax(Y, axis=1)]
+
+
+# --------------------------------------------------------------------------- output codes
+class OutputCodeClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
+    """Error-correcting output codes with a random code book (seed 000 §9.4).
+
+    Parameters
+    ----------
+    estimator : estimator object
+        A binary classifier with ``fit`` and ``decision_function`` or
+        ``predict_proba``.
+    code_size : float, default=1.5
+        Code word length as a multiple of the number of classes
+        (``int(n_classes * code_size)`` binary classifiers).
+    random_state : int, RandomState instance or None, default=None
+        Draws the code book: each bit is 1 with probability 1/2, otherwise
+        -1 (estimators with ``decision_function``) or 0.
+    n_jobs : int, default=None
+        Number of threads for the binary problems.
+
+    Attributes
+    ----------
+    estimators_ : list of estimators
+        One per code bit.
+    classes_ : ndarray of shape (n_classes,)
+    code_book_ : ndarray of shape (n_classes, n_estimators)
+        Row k is the code word of class k.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+
+    See Also
+    --------
+    OneVsRestClassifier, OneVsOneClassifier
+
+    Notes
+    -----
+    A bit that is the same for every class present gives a constant binary
+    classifier. Decoding picks the code word nearest in Euclidean distance
+    to the vector of binary scores.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from classiclearn.discriminant_analysis import LinearDiscriminantAnalysis
+    >>> X = np.array([[0.0, 0], [0, 1], [5, 5], [5, 6], [9, 0], [9, 1]])
+    >>> clf = OutputCodeClassifier(LinearDiscriminantAnalysis(), code_size=2, random_state=0)
+    >>> clf.fit(X, [0, 0, 1, 1, 2, 2]).code_book_.shape
+    (3, 6)
+    """
+
+    _parameter_constraints = {
+        **_CONSTRAINTS,
+        "code_size": [Interval(Real, 0, None, closed="neither")],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(self, estimator, *, code_size=1.5, random_state=None, n_jobs=None):
+        self.estimator = estimator
+        self.code_size = code_size
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    def fit(self, X, y, **fit_params):
+        """Draw the code book and fit one binary classifier per bit.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Passed unchanged to the binary classifiers.
+        y : array-like of shape (n_samples,)
+        **fit_params
+            Passed to each binary classifier's ``fit``.
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        X, y = validate_data(self, X, y, **_X_CHECKS)
+        check_classification_targets(y)
+        rng = check_random_state(self.random_state)
+        self.classes_, y_index = np.unique(y, return_inverse=True)
+        n_classes = len(self.classes_)
+        n_estimators = int(n_classes * self.code_size)
+        if n_estimators < 1:
+            raise ValueError(
+                f"code_size={self.code_size} gives int({n_classes} * code_size) = 0 binary "
+                "classifiers; increase code_size."
+            )
+        code_book = rng.uniform(size=(n_classes, n_estimators))
+        code_book[code_book > 0.5] = 1.0
+        low = -1.0 if hasattr(self.estimator, "decision_function") else 0.0
+        code_book[code_book != 1.0] = low
+        self.code_book_ = code_book
+        Y = code_book[y_index].astype(np.intp)
+        tasks = [
+            (_fit_binary, (self.estimator, X, Y[:, i], fit_params)) for i in range(n_estimators)
+        ]
+        self.estimators_ = _run(tasks, self.n_jobs)
+        return self
+
+    def predict(self, X):
+        """Class whose code word is nearest to the binary scores.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, **_X_CHECKS)
+        scores = np.column_stack(
+            _run([(_predict_binary, (e, X)) for e in self.estimators_], self.n_jobs)
+        ).astype(np.float64)
+        return self.classes_[_nearest_code(scores, self.code_book_)]
+
+
+def _nearest_code(scores, code_book, block=4096):
+    out = np.empty(scores.shape[0], dtype=np.intp)
+    for start in range(0, scores.shape[0], block):
+        diff = scores[start : start + block, None, :] - code_book[None, :, :]
+        out[start : start + block] = np.argmin(np.einsum("ikj,ikj->ik", diff, diff), axis=1)
+    return out
+

@@ -1,0 +1,396 @@
+"""Shared machinery of the neighbours estimators (seed 000 §3).
+
+``_NeighborsBase`` validates parameters, fits the search structure (brute
+force, :class:`KDTree` or :class:`BallTree`) and answers k-nearest and radius
+queries; the mixins give the public ``kneighbors*`` / ``radius_neighbors*``
+methods. Weights (uniform, inverse distance, callable) are computed here too.
+
+Tie rule: neighbours at exactly the same distance are ordered by training
+index, lower first, so the ``k`` nearest are the ``k`` smallest
+(distance, index) pairs. Zero-distance rule with ``weights="distance"``: when
+some neighbours of a query are at distance 0, they share the whole weight
+(weight 1 each) and the others get 0, so a query equal to a training point
+gets that point's label or value.
+"""
+
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+import scipy.sparse as sp
+
+from ..base import BaseEstimator
+from ..utils._params import Interval, StrOptions
+from ..utils._threads import numba_threads
+from ..utils.validation import check_consistent_length, check_is_fitted, validate_data
+from ._ball_tree import BallTree
+from ._binary_tree import _rows_to_objects
+from ._brute import brute_kneighbors, brute_radius, squared_norms, unit_rows
+from ._kd_tree import KDTree
+from ._metrics import ALL_METRICS, PRECOMPUTED, resolve_metric
+
+_ALGORITHMS = {"auto", "ball_tree", "kd_tree", "brute"}
+# Above this many features `auto` uses brute force: the GEMM tiles beat the trees.
+_AUTO_BRUTE_FEATURES = 15
+# Below this many training rows `auto` uses brute force (no tree to build).
+_AUTO_BRUTE_SAMPLES = 512
+
+
+def _get_weights(dist, weights):
+    """Weights of neighbours at distances ``dist`` (any shape) or None for uniform.
+
+    ``"distance"`` gives 1 / d, except that in a row with a zero distance the
+    zero-distance neighbours get 1 and the others 0 (2-D ``dist`` only; flat
+    input is handled by the radius estimators)."""
+    if weights in (None, "uniform"):
+        return None
+    if weights == "distance":
+        with np.errstate(divide="ignore"):
+            w = 1.0 / dist
+        inf_mask = np.isinf(w)
+        inf_row = np.any(inf_mask, axis=1)
+        w[inf_row] = inf_mask[inf_row]
+        return w
+    return np.asarray(weights(dist), dtype=np.float64)
+
+
+def _flat_weights(dist, offsets, weights):
+    """Weights for flat radius results (rows given by ``offsets``), or None."""
+    if weights in (None, "uniform"):
+        return None
+    if weights == "distance":
+        with np.errstate(divide="ignore"):
+            w = 1.0 / dist
+        inf_mask = np.isinf(w)
+        rows = np.repeat(np.arange(offsets.shape[0] - 1), np.diff(offsets))
+        row_has = np.bincount(rows, weights=inf_mask, minlength=offsets.shape[0] - 1) > 0
+        sel = row_has[rows]
+        w[sel] = inf_mask[sel]
+        return w
+    return np.asarray(weights(dist), dtype=np.float64).reshape(dist.shape)
+
+
+def _check_n_neighbors(n_neighbors):
+    if isinstance(n_neighbors, bool) or not isinstance(n_neighbors, Integral):
+        raise TypeError(
+            f"n_neighbors does not take {type(n_neighbors)} value, enter integer value"
+        )
+    if n_neighbors <= 0:
+        raise ValueError(f"Expected n_neighbors > 0. Got {n_neighbors}")
+    return int(n_neighbors)
+
+
+class _NeighborsBase(BaseEstimator):
+    """Parameters, fitting and raw queries shared by every neighbours estimator."""
+
+    _parameter_constraints = {
+        "n_neighbors": [Interval(Integral, 1, None, closed="left"), None],
+        "radius": [Interval(Real, 0, None, closed="neither"), None],
+        "algorithm": [StrOptions(_ALGORITHMS)],
+        "leaf_size": [Interval(Integral, 1, None, closed="left")],
+        "p": [Interval(Real, 0, None, closed="neither"), None],
+        "metric": [StrOptions(set(ALL_METRICS))],
+        "metric_params": [dict, None],
+        "n_jobs": [Integral, None],
+    }
+
+    def __classiclearn_tags__(self):
+        tags = super().__classiclearn_tags__()
+        tags.pairwise = self.metric == "precomputed"
+        return tags
+
+    # -- fit ---------------------------------------------------------------
+
+    def _choose_algorithm(self, X):
+        if self.algorithm != "auto":
+            return self.algorithm
+        n, d = X.shape
+        metric_code, p, _ = resolve_metric(self.metric, self.p, self.metric_params, "brute")
+        if self.metric in ("precomputed", "cosine") or p < 1:
+            return "brute"
+        n_neighbors = getattr(self, "n_neighbors", None)
+        if (
+            d > _AUTO_BRUTE_FEATURES
+            or n < _AUTO_BRUTE_SAMPLES
+            or (n_neighbors is not None and n_neighbors >= n // 2)
+        ):
+            return "brute"
+        return "kd_tree"
+
+    def _fit(self, X, y="no_validation", *, y_numeric=False):
+        """Validate and index ``X``; return the validated ``y`` (None if not given)."""
+        self._validate_params()
+        if isinstance(y, str) and y == "no_validation":
+            X = validate_data(self, X, dtype=np.float64)
+            y = None
+        elif not y_numeric:
+            X = validate_data(self, X, dtype=np.float64)
+            y = _check_class_target(self, X, y)
+        else:
+            X, y = validate_data(
+                self, X, y, dtype=np.float64, multi_output=True, y_numeric=y_numeric
+            )
+        if self.metric == "precomputed":
+            if X.shape[0] != X.shape[1]:
+                raise ValueError(
+                    f"Precomputed matrix must be square. Input is a {X.shape[0]}x{X.shape[1]} "
+                    "matrix."
+                )
+            _check_precomputed_values(X)
+        method = self._choose_algorithm(X)
+        self._metric_code, self._p, name = resolve_metric(
+            self.metric, self.p, self.metric_params, method
+        )
+        self.effective_metric_ = name
+        self.effective_metric_params_ = {"p": self._p} if name == "minkowski" else {}
+        self._fit_method = method
+        self._fit_X = X
+        self.n_samples_fit_ = X.shape[0]
+        self._tree = None
+        self._fit_sqnorm = None
+        self._fit_unit = None
+        with numba_threads(self.n_jobs):
+            if method == "kd_tree":
+                self._tree = KDTree(X, self.leaf_size, metric=name, p=self._p)
+            elif method == "ball_tree":
+                self._tree = BallTree(X, self.leaf_size, metric=name, p=self._p)
+            elif name == "euclidean":
+                self._fit_sqnorm = squared_norms(X)
+            elif name == "cosine":
+                self._fit_unit = unit_rows(X)
+        return y
+
+    # -- queries -----------------------------------------------------------
+
+    def _check_query_X(self, X):
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        if self.metric == "precomputed":
+            _check_precomputed_values(X)
+        return X
+
+    def _kneighbors_raw(self, X, k):
+        with numba_threads(self.n_jobs):
+            if self._tree is not None:
+                return self._tree.query(X, k)
+            if self.metric == "precomputed":
+                return brute_kneighbors(X, None, k, PRECOMPUTED, 2.0)
+            return brute_kneighbors(
+                X, self._fit_X, k, self._metric_code, self._p,
+                Y_sqnorm=self._fit_sqnorm, Y_unit=self._fit_unit,
+            )
+
+    def _radius_raw(self, X, radius, sort_results):
+        with numba_threads(self.n_jobs):
+            if self._tree is not None:
+                return self._tree._radius_flat(X, radius, sort_results=sort_results)
+            if self.metric == "precomputed":
+                return brute_radius(X, None, radius, PRECOMPUTED, 2.0, sort_results=sort_results)
+            return brute_radius(
+                X, self._fit_X, radius, self._metric_code, self._p, sort_results=sort_results,
+                Y_sqnorm=self._fit_sqnorm, Y_unit=self._fit_unit,
+            )
+
+
+def _check_class_target(estimator, X, y):
+    """Class labels as an array of any dtype (strings kept), checked against X."""
+    if y is None:
+        raise ValueError(
+            f"{type(estimator).__name__} requires y to be passed, but the target y is None."
+        )
+    if sp.issparse(y):
+        raise TypeError("Sparse data was passed for y, but dense data is required.")
+    y = np.asarray(y)
+    if y.ndim not in (1, 2):
+        raise ValueError(f"y should be a 1d or 2d array, got an array of shape {y.shape}.")
+    if y.dtype.kind == "c":
+        raise ValueError("Complex data not supported")
+    if y.dtype.kind == "f" and not np.isfinite(y).all():
+        raise ValueError(
+            "Input y contains NaN." if np.isnan(y).any() else "Input y contains infinity."
+        )
+    check_consistent_length(X, y)
+    return y
+
+
+def _check_precomputed_values(X):
+    if np.any(X < 0):
+        raise ValueError("Negative values in data passed to precomputed distance matrix.")
+
+
+class KNeighborsMixin:
+    """``kneighbors`` and ``kneighbors_graph``."""
+
+    def kneighbors(self, X=None, n_neighbors=None, return_distance=True):
+        """Find the k nearest neighbours of each query point.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_queries, n_features), or (n_queries, n_samples_fit)
+            if ``metric="precomputed"``, default=None
+            Query points. None means the training points, each excluding itself.
+        n_neighbors : int, default=None
+            Number of neighbours; defaults to the constructor's value.
+        return_distance : bool, default=True
+
+        Returns
+        -------
+        neigh_dist : ndarray of shape (n_queries, n_neighbors)
+            Only when ``return_distance``.
+        neigh_ind : ndarray of shape (n_queries, n_neighbors)
+            Indices of the nearest training points, nearest first; ties by index.
+        """
+        check_is_fitted(self)
+        if n_neighbors is None:
+            n_neighbors = self.n_neighbors
+        n_neighbors = _check_n_neighbors(n_neighbors)
+        query_is_train = X is None
+        if query_is_train:
+            X = self._fit_X
+            n_neighbors += 1
+        else:
+            X = self._check_query_X(X)
+        n_fit = self.n_samples_fit_
+        if n_neighbors > n_fit:
+            if query_is_train:
+                n_neighbors -= 1
+            raise ValueError(
+                "Expected n_neighbors <= n_samples_fit, but n_neighbors = "
+                f"{n_neighbors}, n_samples_fit = {n_fit}, n_samples = {X.shape[0]}"
+            )
+        dist, ind = self._kneighbors_raw(X, n_neighbors)
+        if query_is_train:
+            n_q = X.shape[0]
+            mask = ind != np.arange(n_q)[:, None]
+            missing_self = np.all(mask, axis=1)
+            mask[missing_self, n_neighbors - 1] = False
+            ind = ind[mask].reshape(n_q, n_neighbors - 1)
+            dist = dist[mask].reshape(n_q, n_neighbors - 1)
+        return (dist, ind) if return_distance else ind
+
+    def kneighbors_graph(self, X=None, n_neighbors=None, mode="connectivity"):
+        """Sparse graph of k-neighbours: row i has the neighbours of query i.
+
+        Parameters
+        ----------
+        X : array-like, default=None
+            As in :meth:`kneighbors`.
+        n_neighbors : int, default=None
+        mode : {"connectivity", "distance"}, default="connectivity"
+            Ones, or the distances, as stored values.
+
+        Returns
+        -------
+        scipy.sparse.csr_matrix of shape (n_queries, n_samples_fit)
+        """
+        if mode not in ("connectivity", "distance"):
+            raise ValueError(
+                f'Unsupported mode, must be one of "connectivity", or "distance" but got '
+                f'"{mode}" instead'
+            )
+        dist, ind = self.kneighbors(X, n_neighbors, return_distance=True)
+        n_q, k = ind.shape
+        data = np.ones(n_q * k) if mode == "connectivity" else dist.ravel()
+        indptr = np.arange(0, n_q * k + 1, k)
+        return sp.csr_matrix((data, ind.ravel(), indptr), shape=(n_q, self.n_samples_fit_))
+
+
+class RadiusNeighborsMixin:
+    """``radius_neighbors`` and ``radius_neighbors_graph``."""
+
+    def _radius_flat(self, X, radius, sort_results):
+        check_is_fitted(self)
+        if radius is None:
+            radius = self.radius
+        if isinstance(radius, bool) or not isinstance(radius, Real) or not radius > 0:
+            raise ValueError(f"radius must be a positive number, got {radius!r}.")
+        query_is_train = X is None
+        X = self._fit_X if query_is_train else self._check_query_X(X)
+        ind, dist, offsets = self._radius_raw(X, float(radius), sort_results)
+        if query_is_train:
+            rows = np.repeat(np.arange(X.shape[0]), np.diff(offsets))
+            keep = ind != rows
+            ind, dist = ind[keep], dist[keep]
+            counts = np.bincount(rows[keep], minlength=X.shape[0])
+            offsets = np.zeros(X.shape[0] + 1, dtype=np.intp)
+            np.cumsum(counts, out=offsets[1:])
+        return ind, dist, offsets
+
+    def radius_neighbors(self, X=None, radius=None, return_distance=True, sort_results=False):
+        """Training points within ``radius`` (inclusive) of each query point.
+
+        Parameters
+        ----------
+        X : array-like, default=None
+            Query points; None means the training points, each excluding itself.
+        radius : float, default=None
+            Defaults to the constructor's value; must be > 0.
+        return_distance : bool, default=True
+        sort_results : bool, default=False
+            Sort each result by (distance, index); needs ``return_distance``.
+            Unsorted results are in index order (brute force) or tree order.
+
+        Returns
+        -------
+        neigh_dist : object ndarray of shape (n_queries,)
+            Arrays of distances; only when ``return_distance``.
+        neigh_ind : object ndarray of shape (n_queries,)
+            Arrays of training indices.
+        """
+        if sort_results and not return_distance:
+            raise ValueError("return_distance must be True if sort_results is True.")
+        ind, dist, offsets = self._radius_flat(X, radius, sort_results)
+        out_i, out_d = _rows_to_objects(ind, dist if return_distance else None, offsets)
+        return (out_d, out_i) if return_distance else out_i
+
+    def radius_neighbors_graph(self, X=None, radius=None, mode="connectivity",
+                               sort_results=False):
+        """Sparse graph of radius neighbours.
+
+        Parameters
+        ----------
+        X : array-like, default=None
+        radius : float, default=None
+        mode : {"connectivity", "distance"}, default="connectivity"
+        sort_results : bool, default=False
+
+        Returns
+        -------
+        scipy.sparse.csr_matrix of shape (n_queries, n_samples_fit)
+        """
+        if mode not in ("connectivity", "distance"):
+            raise ValueError(
+                f'Unsupported mode, must be one of "connectivity", or "distance" but got '
+                f'"{mode}" instead'
+            )
+        ind, dist, offsets = self._radius_flat(X, radius, sort_results)
+        data = np.ones(ind.shape[0]) if mode == "connectivity" else dist
+        return sp.csr_matrix(
+            (data, ind, offsets), shape=(offsets.shape[0] - 1, self.n_samples_fit_)
+        )
+
+
+def _warn_no_neighbors():
+    warnings.warn(
+        "One or more samples have no neighbors within specified radius; predicting NaN.",
+        stacklevel=3,
+    )
+
+
+def segment_sum(values, offsets):
+    """Sum of ``values[offsets[i]:offsets[i + 1]]`` along axis 0 for every i (0 if empty)."""
+    m = offsets.shape[0] - 1
+    out = np.zeros((m,) + values.shape[1:], dtype=np.float64)
+    nonempty = offsets[1:] > offsets[:-1]
+    if values.shape[0] and nonempty.any():
+        out[nonempty] = np.add.reduceat(values, offsets[:-1][nonempty], axis=0)
+    return out
+
+
+def as_2d_target(y):
+    """(y as 2-D, whether y was 2-D) for multi-output estimators."""
+    if y.ndim == 1:
+        return y.reshape(-1, 1), False
+    return y, True
+
+
+_WEIGHTS_CONSTRAINT = [StrOptions({"uniform", "distance"}), "callable", None]

@@ -1,0 +1,185 @@
+"""Common code of :class:`KDTree` and :class:`BallTree`: a flat, numba-built
+space-partitioning tree queried in parallel over query points (seed 000 §3).
+
+The kernels live in ``_tree_kernels.py``; this module validates input, builds
+the arrays and turns kernel output into scikit-learn-shaped results.
+"""
+
+from numbers import Integral, Real
+
+import numpy as np
+
+from ..utils.validation import check_array
+from . import _brute_kernels as _bk
+from . import _tree_kernels as _k
+from ._metrics import TREE_METRICS, resolve_metric, to_reduced
+
+
+def _n_levels(n_samples, leaf_size):
+    return int(np.log2(max(1, (n_samples - 1) / leaf_size)) + 1)
+
+
+def _rows_to_objects(ind, dist, offsets):
+    m = offsets.shape[0] - 1
+    out_i = np.empty(m, dtype=object)
+    out_d = np.empty(m, dtype=object) if dist is not None else None
+    for i in range(m):
+        out_i[i] = ind[offsets[i] : offsets[i + 1]]
+        if dist is not None:
+            out_d[i] = dist[offsets[i] : offsets[i + 1]]
+    return out_i, out_d
+
+
+class _BinaryTree:
+    _kind = None
+    valid_metrics = sorted(TREE_METRICS)
+
+    def __init__(self, X, leaf_size=40, metric="minkowski", **kwargs):
+        p = kwargs.pop("p", 2)
+        metric_params = kwargs.pop("metric_params", None)
+        if kwargs:
+            raise TypeError(f"Unexpected keyword arguments {sorted(kwargs)}.")
+        if (
+            not isinstance(leaf_size, Integral)
+            or isinstance(leaf_size, bool)
+            or leaf_size < 1
+        ):
+            raise ValueError(f"leaf_size must be an integer >= 1, got {leaf_size!r}.")
+        if p is not None and not isinstance(p, Real):
+            raise TypeError(f"p must be a real number, got {p!r}.")
+        algorithm = "kd_tree" if self._kind == _k.KD else "ball_tree"
+        self._metric_code, self._p, self.metric = resolve_metric(
+            metric, p, metric_params, algorithm
+        )
+        X = check_array(X, dtype=np.float64, estimator=type(self).__name__)
+        self.data = X
+        self.leaf_size = int(leaf_size)
+        n = X.shape[0]
+        self.n_levels = _n_levels(n, self.leaf_size)
+        self.idx_array, self.node_start, self.node_end = _k.partition_tree(X, self.n_levels)
+        self._data_tree_order = _k.gather_rows(X, self.idx_array)
+        self._build_bounds()
+
+    def _build_bounds(self):
+        raise NotImplementedError
+
+    def _kernel_args(self):
+        return (
+            self._kind,
+            self._data_tree_order,
+            self.idx_array,
+            self.node_start,
+            self.node_end,
+            self.n_levels,
+            self._lower,
+            self._upper,
+            self._radius,
+        )
+
+    @property
+    def n_nodes(self):
+        return self.node_start.shape[0]
+
+    def _check_query(self, X):
+        X = check_array(X, dtype=np.float64, estimator=type(self).__name__)
+        if X.shape[1] != self.data.shape[1]:
+            raise ValueError(
+                "query data dimension must match training data dimension: "
+                f"got {X.shape[1]}, expected {self.data.shape[1]}."
+            )
+        return X
+
+    def query(self, X, k=1, return_distance=True, dualtree=False, breadth_first=False,
+              sort_results=True):
+        """The ``k`` nearest neighbours of each row of ``X``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_queries, n_features)
+        k : int, default=1
+        return_distance : bool, default=True
+        dualtree, breadth_first : bool
+            Accepted for compatibility; the search is always single-tree,
+            depth-first.
+        sort_results : bool, default=True
+            Results are always sorted by (distance, index).
+
+        Returns
+        -------
+        dist : ndarray of shape (n_queries, k)
+            Only when ``return_distance``.
+        ind : ndarray of shape (n_queries, k)
+            Training-row indices, nearest first; equal distances in index order.
+        """
+        X = self._check_query(X)
+        if not isinstance(k, Integral) or isinstance(k, bool) or k < 1:
+            raise ValueError(f"k must be a positive integer, got {k!r}.")
+        if k > self.data.shape[0]:
+            raise ValueError(
+                "k must be less than or equal to the number of training points: "
+                f"got k={k}, n_samples={self.data.shape[0]}."
+            )
+        dist, ind = _k.query_knn(*self._kernel_args(), X, int(k), self._metric_code, self._p)
+        return (dist, ind) if return_distance else ind
+
+    def _radius_flat(self, X, r, return_distance=True, sort_results=False, count_only=False):
+        r = np.asarray(r, dtype=np.float64)
+        if r.ndim == 0:
+            r = np.full(X.shape[0], float(r))
+        elif r.shape != (X.shape[0],):
+            raise ValueError("r must be a scalar or have shape (n_queries,).")
+        if np.any(np.isnan(r)):
+            raise ValueError("r must not contain NaN.")
+        r_red = to_reduced(r, self._metric_code, self._p)
+        args = self._kernel_args()
+        counts = _k.query_radius_count(*args, X, r_red, self._metric_code, self._p)
+        if count_only:
+            return counts
+        offsets = np.zeros(X.shape[0] + 1, dtype=np.intp)
+        np.cumsum(counts, out=offsets[1:])
+        ind, dist = _k.query_radius_fill(*args, X, r_red, self._metric_code, self._p, offsets)
+        if sort_results:
+            _bk.sort_segments(ind, dist, offsets)
+        return ind, dist, offsets
+
+    def query_radius(self, X, r, return_distance=False, count_only=False, sort_results=False):
+        """Training rows within distance ``r`` of each row of ``X``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_queries, n_features)
+        r : float or array-like of shape (n_queries,)
+            Inclusive radius (``distance <= r``).
+        return_distance : bool, default=False
+        count_only : bool, default=False
+            Return only the number of neighbours of each query.
+        sort_results : bool, default=False
+            Sort each result by (distance, index); needs ``return_distance``.
+            Unsorted results come in tree order.
+
+        Returns
+        -------
+        counts : ndarray of shape (n_queries,)
+            When ``count_only``.
+        ind : object ndarray of shape (n_queries,)
+            Arrays of indices; followed by ``dist`` when ``return_distance``.
+        """
+        if count_only and return_distance:
+            raise ValueError("count_only and return_distance cannot both be true")
+        if sort_results and not return_distance:
+            raise ValueError("return_distance must be True if sort_results is True")
+        X = self._check_query(X)
+        if count_only:
+            return self._radius_flat(X, r, count_only=True)
+        ind, dist, offsets = self._radius_flat(X, r, sort_results=sort_results)
+        out_i, out_d = _rows_to_objects(ind, dist if return_distance else None, offsets)
+        return (out_i, out_d) if return_distance else out_i
+
+    def get_arrays(self):
+        """(data, idx_array, node_start, node_end, node bounds) as arrays."""
+        return (self.data, self.idx_array, self.node_start, self.node_end,
+                self._lower, self._upper, self._radius)
+
+    def __repr__(self):
+        return (f"{type(self).__name__}(n_samples={self.data.shape[0]}, "
+                f"leaf_size={self.leaf_size}, metric={self.metric!r})")

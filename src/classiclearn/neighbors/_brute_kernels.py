@@ -1,0 +1,180 @@
+"""numba kernels for brute-force neighbour search (seed 000 §3).
+
+Euclidean and cosine search compute distance tiles with one GEMM per block
+(``|y|^2 - 2 <q, y>``, the squared-norm expansion, or ``-<q, y>`` on unit
+rows), done by the caller with NumPy/BLAS; the kernels here fuse the tile with
+a bounded top-k heap per query row, then recompute the exact distance of the
+``k`` survivors so the distances returned do not carry the cancellation error
+of the expansion. Other metrics scan the training rows directly. Heaps are
+keyed on (distance, training index), so ties go to the lower index. All
+drivers are parallel over query rows, write only their own rows, and never
+write into their inputs (except the heap arrays they are handed).
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from .._kernels.distances import (
+    reduced_distance,
+    reduced_distance_bounded,
+    reduced_to_distance,
+)
+from ._tree_kernels import sift_down
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def tile_update_heaps(tile, add, scale, col0, hd, hi):
+    """Push ``add[col0 + j] + scale * tile[i, j]`` with index ``col0 + j`` into
+    the max-heap of row ``i`` (``hd``, ``hi``: (b, k), updated in place)."""
+    b, c = tile.shape
+    k = hd.shape[1]
+    for i in prange(b):
+        hdi = hd[i]
+        hii = hi[i]
+        top = hdi[0]
+        for j in range(c):
+            v = add[col0 + j] + scale * tile[i, j]
+            if v <= top:
+                jj = col0 + j
+                if v < top or jj < hii[0]:
+                    sift_down(hdi, hii, 0, k, v, jj)
+                    top = hdi[0]
+
+
+@njit(cache=True, nogil=True)
+def _sort_pairs(d, ind):
+    """Insertion sort of (d, ind) pairs, ascending lexicographic (short rows)."""
+    for a in range(1, d.shape[0]):
+        v = d[a]
+        j = ind[a]
+        b = a - 1
+        while b >= 0 and (d[b] > v or (d[b] == v and ind[b] > j)):
+            d[b + 1] = d[b]
+            ind[b + 1] = ind[b]
+            b -= 1
+        d[b + 1] = v
+        ind[b + 1] = j
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def finalize_heaps(Q, Y, hd, hi, metric, p, recompute):
+    """Sort each heap row by (distance, index) and turn it into true distances.
+
+    With ``recompute`` the reduced distances are first recomputed exactly from
+    ``Q`` and ``Y`` (GEMM tiles carry rounding error). ``hd``, ``hi`` are
+    rewritten in place."""
+    m, k = hd.shape
+    for i in prange(m):
+        if recompute:
+            for c in range(k):
+                hd[i, c] = reduced_distance(Q, i, Y, hi[i, c], metric, p)
+        _sort_pairs(hd[i], hi[i])
+        for c in range(k):
+            hd[i, c] = reduced_to_distance(hd[i, c], metric, p)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def scan_knn(Q, Y, k, metric, p):
+    """k nearest rows of ``Y`` for each row of ``Q`` by direct scan (any metric).
+
+    Returns true distances (m, k) ascending and intp indices (m, k)."""
+    m = Q.shape[0]
+    n = Y.shape[0]
+    dist = np.empty((m, k))
+    ind = np.empty((m, k), dtype=np.intp)
+    for i in prange(m):
+        hd = dist[i]
+        hi = ind[i]
+        for c in range(k):
+            hd[c] = np.inf
+            hi[c] = n
+        for j in range(n):
+            v = reduced_distance_bounded(Q, i, Y, j, metric, p, hd[0])
+            if v < hd[0] or (v == hd[0] and j < hi[0]):
+                sift_down(hd, hi, 0, k, v, j)
+        _sort_pairs(hd, hi)
+        for c in range(k):
+            hd[c] = reduced_to_distance(hd[c], metric, p)
+    return dist, ind
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def pairwise_reduced(Q, Y, metric, p):
+    """Reduced distances between every row of ``Q`` and every row of ``Y``."""
+    m = Q.shape[0]
+    n = Y.shape[0]
+    out = np.empty((m, n))
+    for i in prange(m):
+        for j in range(n):
+            out[i, j] = reduced_distance(Q, i, Y, j, metric, p)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _radius_row(tile, i, add, scale, qadd, r, slack, Q, Y, metric, p, recompute,
+                fill, out_ind, out_red, offset):
+    n = tile.shape[1]
+    count = 0
+    for j in range(n):
+        v = add[j] + scale * tile[i, j] + qadd[i]
+        if v <= r + slack:
+            if recompute:
+                v = reduced_distance(Q, i, Y, j, metric, p)
+                if v > r:
+                    continue
+            if fill:
+                out_ind[offset + count] = j
+                out_red[offset + count] = v
+            count += 1
+    return count
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def tile_radius_count(tile, add, scale, qadd, r, slack, Q, Y, metric, p, recompute):
+    """Per row ``i``, the number of ``j`` with reduced distance ``<= r[i]``.
+
+    The candidate value is ``add[j] + scale * tile[i, j] + qadd[i]``; with
+    ``recompute`` candidates within ``r[i] + slack[i]`` are confirmed with
+    the exact distance between ``Q[i]`` and ``Y[j]``."""
+    m = tile.shape[0]
+    counts = np.zeros(m, dtype=np.intp)
+    di = np.empty(0, dtype=np.intp)
+    dd = np.empty(0)
+    for i in prange(m):
+        counts[i] = _radius_row(tile, i, add, scale, qadd, r[i], slack[i], Q, Y, metric, p,
+                                recompute, False, di, dd, 0)
+    return counts
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def tile_radius_fill(tile, add, scale, qadd, r, slack, Q, Y, metric, p, recompute, offsets):
+    """Indices (ascending) and true distances counted by :func:`tile_radius_count`."""
+    m = tile.shape[0]
+    out_ind = np.empty(offsets[m], dtype=np.intp)
+    out_dist = np.empty(offsets[m])
+    for i in prange(m):
+        _radius_row(tile, i, add, scale, qadd, r[i], slack[i], Q, Y, metric, p, recompute,
+                    True, out_ind, out_dist, offsets[i])
+        for t in range(offsets[i], offsets[i + 1]):
+            out_dist[t] = reduced_to_distance(out_dist[t], metric, p)
+    return out_ind, out_dist
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def sort_segments(ind, dist, offsets):
+    """Sort each segment ``offsets[i]:offsets[i + 1]`` by (distance, index), in place."""
+    m = offsets.shape[0] - 1
+    for i in prange(m):
+        s = offsets[i]
+        e = offsets[i + 1]
+        if e - s < 2:
+            continue
+        seg_d = dist[s:e].copy()
+        seg_i = ind[s:e].copy()
+        order = np.argsort(seg_i, kind="mergesort")
+        seg_d = seg_d[order]
+        seg_i = seg_i[order]
+        order = np.argsort(seg_d, kind="mergesort")
+        for t in range(e - s):
+            dist[s + t] = seg_d[order[t]]
+            ind[s + t] = seg_i[order[t]]

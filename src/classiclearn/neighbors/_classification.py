@@ -1,0 +1,383 @@
+"""k-nearest-neighbour and radius-neighbour classifiers (seed 000 §3; seeds 003/004:
+k-NN as a (weighted) majority vote among the neighbours).
+
+Probabilities are the normalised sums of the neighbours' weights per class;
+the prediction is the class of largest probability, the smallest class label
+on a tie. See ``_base`` for the tie rule among equidistant neighbours and the
+zero-distance rule of ``weights="distance"``.
+"""
+
+import warnings
+
+import numpy as np
+
+from ..base import ClassifierMixin
+from ..exceptions import DataConversionWarning
+from ..utils._params import StrOptions
+from ..utils._targets import check_classification_targets
+from ..utils.validation import check_is_fitted
+from ._base import (
+    _WEIGHTS_CONSTRAINT,
+    KNeighborsMixin,
+    RadiusNeighborsMixin,
+    _flat_weights,
+    _get_weights,
+    _NeighborsBase,
+)
+
+
+def _encode_targets(estimator, y):
+    check_classification_targets(y)
+    if y.ndim == 2 and y.shape[1] == 1:
+        warnings.warn(
+            "A column-vector y was passed when a 1d array was expected. Please change the "
+            "shape of y to (n_samples,), for example using ravel().",
+            DataConversionWarning,
+            stacklevel=3,
+        )
+        y = y[:, 0]
+    outputs_2d = y.ndim == 2
+    y2 = y if outputs_2d else y.reshape(-1, 1)
+    classes = []
+    codes = np.empty(y2.shape, dtype=np.intp)
+    for k in range(y2.shape[1]):
+        c, codes[:, k] = np.unique(y2[:, k], return_inverse=True)
+        classes.append(c)
+    estimator.outputs_2d_ = outputs_2d
+    estimator.classes_ = classes if outputs_2d else classes[0]
+    estimator._y = codes if outputs_2d else codes[:, 0]
+    return classes, codes
+
+
+def _class_tags(tags):
+    tags.multi_output = True
+    tags.multi_label = True
+    return tags
+
+
+def _vote(codes, weights, rows, n_rows, n_classes):
+    """Per-row weighted class counts, normalised to sum to one (rows of zeros stay zero)."""
+    flat = rows * n_classes + codes
+    proba = np.bincount(flat, weights=weights, minlength=n_rows * n_classes).astype(np.float64)
+    proba = proba.reshape(n_rows, n_classes)
+    normalizer = proba.sum(axis=1)[:, None]
+    normalizer[normalizer == 0.0] = 1.0
+    proba /= normalizer
+    return proba
+
+
+class KNeighborsClassifier(KNeighborsMixin, ClassifierMixin, _NeighborsBase):
+    """Classifier by a vote among the k nearest neighbours.
+
+    Parameters
+    ----------
+    n_neighbors : int, default=5
+    weights : {"uniform", "distance"}, callable or None, default="uniform"
+        ``"uniform"``: one vote each; ``"distance"``: vote ``1 / d`` (a
+        neighbour at distance 0 takes the whole vote, shared with any other
+        neighbours at distance 0); a callable maps the (n_queries, k) array
+        of distances to weights.
+    algorithm : {"auto", "ball_tree", "kd_tree", "brute"}, default="auto"
+        See :class:`NearestNeighbors`.
+    leaf_size : int, default=30
+    p : float, default=2
+    metric : str, default="minkowski"
+    metric_params : dict, default=None
+    n_jobs : int, default=None
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,) or list of such arrays
+        One array per output for a 2-D target.
+    effective_metric_ : str
+    effective_metric_params_ : dict
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+    n_samples_fit_ : int
+    outputs_2d_ : bool
+
+    See Also
+    --------
+    RadiusNeighborsClassifier, KNeighborsRegressor, NearestNeighbors
+
+    Notes
+    -----
+    Seed 000 §3: ``P(y = c | x)`` is estimated by the (weighted) share of
+    class c among the k nearest neighbours of x. Equidistant neighbours are
+    ordered by training index, so the k-th place goes to the lower index; a
+    tie between class scores goes to the smallest class label.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[0.0], [1.0], [2.0], [3.0]])
+    >>> clf = KNeighborsClassifier(n_neighbors=3).fit(X, [0, 0, 1, 1])
+    >>> clf.predict([[1.1]])
+    array([0])
+    >>> clf.predict_proba([[0.9]])
+    array([[0.66666667, 0.33333333]])
+    """
+
+    _parameter_constraints = {
+        **_NeighborsBase._parameter_constraints,
+        "weights": _WEIGHTS_CONSTRAINT,
+    }
+
+    def __init__(self, n_neighbors=5, *, weights="uniform", algorithm="auto", leaf_size=30,
+                 p=2, metric="minkowski", metric_params=None, n_jobs=None):
+        self.n_neighbors = n_neighbors
+        self.weights = weights
+        self.algorithm = algorithm
+        self.leaf_size = leaf_size
+        self.p = p
+        self.metric = metric
+        self.metric_params = metric_params
+        self.n_jobs = n_jobs
+
+    def __classiclearn_tags__(self):
+        return _class_tags(super().__classiclearn_tags__())
+
+    def fit(self, X, y):
+        """Store the training set and index it.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features), or (n_samples, n_samples)
+            if ``metric="precomputed"``
+        y : array-like of shape (n_samples,) or (n_samples, n_outputs)
+
+        Returns
+        -------
+        self
+        """
+        y = self._fit(X, y)
+        _encode_targets(self, y)
+        return self
+
+    def predict_proba(self, X):
+        """Class probabilities: the weighted share of each class among the neighbours.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_queries, n_features), or None
+            None means the training points, each excluding itself.
+
+        Returns
+        -------
+        ndarray of shape (n_queries, n_classes), or a list of them (one per output)
+        """
+        check_is_fitted(self)
+        dist, ind = self.kneighbors(X)
+        weights = _get_weights(dist, self.weights)
+        m, k = ind.shape
+        w = np.ones(m * k) if weights is None else weights.ravel()
+        rows = np.repeat(np.arange(m), k)
+        classes = self.classes_ if self.outputs_2d_ else [self.classes_]
+        codes = self._y if self.outputs_2d_ else self._y[:, None]
+        probas = [
+            _vote(codes[ind.ravel(), j], w, rows, m, len(c)) for j, c in enumerate(classes)
+        ]
+        return probas if self.outputs_2d_ else probas[0]
+
+    def predict(self, X):
+        """Class of largest probability (smallest label on a tie).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_queries, n_features), or None
+
+        Returns
+        -------
+        ndarray of shape (n_queries,) or (n_queries, n_outputs)
+        """
+        probas = self.predict_proba(X)
+        if not self.outputs_2d_:
+            return self.classes_.take(probas.argmax(axis=1))
+        out = np.empty((probas[0].shape[0], len(probas)), dtype=self.classes_[0].dtype)
+        for j, (c, pr) in enumerate(zip(self.classes_, probas)):
+            out[:, j] = c.take(pr.argmax(axis=1))
+        return out
+
+
+class RadiusNeighborsClassifier(RadiusNeighborsMixin, ClassifierMixin, _NeighborsBase):
+    """Classifier by a vote among the training points within a fixed radius.
+
+    Parameters
+    ----------
+    radius : float, default=1.0
+        Inclusive radius, > 0.
+    weights : {"uniform", "distance"}, callable or None, default="uniform"
+        As in :class:`KNeighborsClassifier`; a callable receives the 1-D
+        array of all neighbour distances of the batch.
+    algorithm : {"auto", "ball_tree", "kd_tree", "brute"}, default="auto"
+    leaf_size : int, default=30
+    p : float, default=2
+    metric : str, default="minkowski"
+    outlier_label : {"most_frequent"}, label, list of labels or None, default=None
+        Label given to queries with no neighbour in the radius: None raises
+        an error, "most_frequent" takes the most frequent training class, a
+        list gives one label per output. A label that is not a training class
+        gives those queries all-zero probabilities (with a warning).
+    metric_params : dict, default=None
+    n_jobs : int, default=None
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,) or list of such arrays
+    outlier_label_ : label or list of labels or None
+    effective_metric_ : str
+    effective_metric_params_ : dict
+    n_features_in_ : int
+    n_samples_fit_ : int
+    outputs_2d_ : bool
+
+    See Also
+    --------
+    KNeighborsClassifier, RadiusNeighborsRegressor
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[0.0], [1.0], [2.0], [3.0]])
+    >>> clf = RadiusNeighborsClassifier(radius=1.0, outlier_label=-1).fit(X, [0, 0, 1, 1])
+    >>> clf.predict([[0.5], [9.0]])
+    array([ 0, -1])
+    """
+
+    _parameter_constraints = {
+        **_NeighborsBase._parameter_constraints,
+        "weights": _WEIGHTS_CONSTRAINT,
+        "outlier_label": [StrOptions({"most_frequent"}), "array-like", int, float, str, None],
+    }
+
+    def __init__(self, radius=1.0, *, weights="uniform", algorithm="auto", leaf_size=30, p=2,
+                 metric="minkowski", outlier_label=None, metric_params=None, n_jobs=None):
+        self.radius = radius
+        self.weights = weights
+        self.algorithm = algorithm
+        self.leaf_size = leaf_size
+        self.p = p
+        self.metric = metric
+        self.outlier_label = outlier_label
+        self.metric_params = metric_params
+        self.n_jobs = n_jobs
+
+    def __classiclearn_tags__(self):
+        return _class_tags(super().__classiclearn_tags__())
+
+    def fit(self, X, y):
+        """Store the training set, index it and resolve ``outlier_label``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features), or (n_samples, n_samples)
+            if ``metric="precomputed"``
+        y : array-like of shape (n_samples,) or (n_samples, n_outputs)
+
+        Returns
+        -------
+        self
+        """
+        y = self._fit(X, y)
+        classes, codes = _encode_targets(self, y)
+        n_out = len(classes)
+        label = self.outlier_label
+        if label is None:
+            labels = None
+        elif isinstance(label, str) and label == "most_frequent":
+            labels = [c[np.bincount(codes[:, j]).argmax()] for j, c in enumerate(classes)]
+        else:
+            if isinstance(label, str) or np.ndim(label) == 0:
+                labels = [label] * n_out
+            else:
+                labels = list(label)
+                if len(labels) != n_out:
+                    raise ValueError(
+                        f"The length of outlier_label: {label} is inconsistent with the output "
+                        f"length: {n_out}"
+                    )
+            for lab, c in zip(labels, classes):
+                if np.ndim(lab) != 0:
+                    raise TypeError(
+                        f"The outlier_label of classes {c} is supposed to be a scalar, got "
+                        f"{lab}."
+                    )
+                if isinstance(lab, str) != (c.dtype.kind in "OUS" and isinstance(c[0], str)):
+                    raise TypeError(
+                        f"The dtype of outlier label {lab!r} is different from the dtype of "
+                        f"y {c.dtype}."
+                    )
+        if labels is None:
+            self.outlier_label_ = None
+        else:
+            self.outlier_label_ = labels if self.outputs_2d_ else labels[0]
+        return self
+
+    def predict_proba(self, X):
+        """Class probabilities from the neighbours within the radius.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_queries, n_features), or None
+
+        Returns
+        -------
+        ndarray of shape (n_queries, n_classes), or a list of them (one per output)
+        """
+        check_is_fitted(self)
+        ind, dist, offsets = self._radius_flat(X, None, False)
+        m = offsets.shape[0] - 1
+        counts = np.diff(offsets)
+        outliers = counts == 0
+        if outliers.any() and self.outlier_label_ is None:
+            raise ValueError(
+                f"No neighbors found for test samples {np.flatnonzero(outliers)!r}, you can "
+                "try using larger radius, giving a label for outliers, or considering "
+                "removing them from your dataset."
+            )
+        w = _flat_weights(dist, offsets, self.weights)
+        if w is None:
+            w = np.ones(ind.shape[0])
+        rows = np.repeat(np.arange(m), counts)
+        classes = self.classes_ if self.outputs_2d_ else [self.classes_]
+        codes = self._y if self.outputs_2d_ else self._y[:, None]
+        labels = self.outlier_label_ if self.outputs_2d_ else [self.outlier_label_]
+        probas = []
+        for j, c in enumerate(classes):
+            proba = _vote(codes[ind, j], w, rows, m, len(c))
+            if outliers.any():
+                hit = np.flatnonzero(c == labels[j])
+                if hit.size:
+                    proba[outliers, hit[0]] = 1.0
+                else:
+                    warnings.warn(
+                        f"Outlier label {labels[j]} is not in training classes. All class "
+                        "probabilities of outliers will be assigned with 0.",
+                        stacklevel=2,
+                    )
+            probas.append(proba)
+        return probas if self.outputs_2d_ else probas[0]
+
+    def predict(self, X):
+        """Class of largest probability; ``outlier_label_`` where no neighbour votes.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_queries, n_features), or None
+
+        Returns
+        -------
+        ndarray of shape (n_queries,) or (n_queries, n_outputs)
+        """
+        probas = self.predict_proba(X)
+        classes = self.classes_ if self.outputs_2d_ else [self.classes_]
+        labels = self.outlier_label_ if self.outputs_2d_ else [self.outlier_label_]
+        if not self.outputs_2d_:
+            probas = [probas]
+        out = np.empty((probas[0].shape[0], len(probas)), dtype=classes[0].dtype)
+        for j, (c, pr) in enumerate(zip(classes, probas)):
+            out[:, j] = c.take(pr.argmax(axis=1))
+            zero = ~pr.any(axis=1)
+            if zero.any():
+                out[zero, j] = labels[j]
+        return out if self.outputs_2d_ else out[:, 0]

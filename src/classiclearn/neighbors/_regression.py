@@ -1,0 +1,230 @@
+"""k-nearest-neighbour and radius-neighbour regression (seed 000 §3): the
+prediction is the (weighted) mean of the neighbours' targets.
+
+See ``_base`` for the tie rule among equidistant neighbours and the
+zero-distance rule of ``weights="distance"``.
+"""
+
+import numpy as np
+
+from ..base import RegressorMixin
+from ..utils.validation import check_is_fitted
+from ._base import (
+    _WEIGHTS_CONSTRAINT,
+    KNeighborsMixin,
+    RadiusNeighborsMixin,
+    _flat_weights,
+    _get_weights,
+    _NeighborsBase,
+    _warn_no_neighbors,
+    as_2d_target,
+    segment_sum,
+)
+
+
+def _reg_tags(tags):
+    tags.multi_output = True
+    return tags
+
+
+class KNeighborsRegressor(KNeighborsMixin, RegressorMixin, _NeighborsBase):
+    """Regression by the (weighted) mean target of the k nearest neighbours.
+
+    Parameters
+    ----------
+    n_neighbors : int, default=5
+    weights : {"uniform", "distance"}, callable or None, default="uniform"
+        See :class:`KNeighborsClassifier`.
+    algorithm : {"auto", "ball_tree", "kd_tree", "brute"}, default="auto"
+    leaf_size : int, default=30
+    p : float, default=2
+    metric : str, default="minkowski"
+    metric_params : dict, default=None
+    n_jobs : int, default=None
+
+    Attributes
+    ----------
+    effective_metric_ : str
+    effective_metric_params_ : dict
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+    n_samples_fit_ : int
+
+    See Also
+    --------
+    RadiusNeighborsRegressor, KNeighborsClassifier
+
+    Notes
+    -----
+    Seed 000 §3: ``f(x) = sum_i w_i y_i / sum_i w_i`` over the k nearest
+    neighbours; with uniform weights the effective number of parameters is
+    ``n / k`` (seeds 003/004).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[0.0], [1.0], [2.0], [3.0]])
+    >>> KNeighborsRegressor(n_neighbors=2).fit(X, [0.0, 1.0, 2.0, 3.0]).predict([[1.4]])
+    array([1.5])
+    """
+
+    _parameter_constraints = {
+        **_NeighborsBase._parameter_constraints,
+        "weights": _WEIGHTS_CONSTRAINT,
+    }
+
+    def __init__(self, n_neighbors=5, *, weights="uniform", algorithm="auto", leaf_size=30,
+                 p=2, metric="minkowski", metric_params=None, n_jobs=None):
+        self.n_neighbors = n_neighbors
+        self.weights = weights
+        self.algorithm = algorithm
+        self.leaf_size = leaf_size
+        self.p = p
+        self.metric = metric
+        self.metric_params = metric_params
+        self.n_jobs = n_jobs
+
+    def __classiclearn_tags__(self):
+        return _reg_tags(super().__classiclearn_tags__())
+
+    def fit(self, X, y):
+        """Store the training set and index it.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features), or (n_samples, n_samples)
+            if ``metric="precomputed"``
+        y : array-like of shape (n_samples,) or (n_samples, n_outputs)
+
+        Returns
+        -------
+        self
+        """
+        self._y = self._fit(X, y, y_numeric=True)
+        return self
+
+    def predict(self, X):
+        """Weighted mean target of the k nearest neighbours.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_queries, n_features), or None
+            None means the training points, each excluding itself.
+
+        Returns
+        -------
+        ndarray of shape (n_queries,) or (n_queries, n_outputs)
+        """
+        check_is_fitted(self)
+        dist, ind = self.kneighbors(X)
+        weights = _get_weights(dist, self.weights)
+        y, was_2d = as_2d_target(self._y)
+        if weights is None:
+            pred = np.mean(y[ind], axis=1)
+        else:
+            pred = np.empty((ind.shape[0], y.shape[1]), dtype=np.float64)
+            denom = np.sum(weights, axis=1)
+            for j in range(y.shape[1]):
+                pred[:, j] = np.sum(y[ind, j] * weights, axis=1) / denom
+        return pred if was_2d else pred[:, 0]
+
+
+class RadiusNeighborsRegressor(RadiusNeighborsMixin, RegressorMixin, _NeighborsBase):
+    """Regression by the (weighted) mean target of the training points within a radius.
+
+    Queries with no neighbour in the radius are predicted NaN, with a warning.
+
+    Parameters
+    ----------
+    radius : float, default=1.0
+        Inclusive radius, > 0.
+    weights : {"uniform", "distance"}, callable or None, default="uniform"
+        A callable receives the 1-D array of all neighbour distances of the batch.
+    algorithm : {"auto", "ball_tree", "kd_tree", "brute"}, default="auto"
+    leaf_size : int, default=30
+    p : float, default=2
+    metric : str, default="minkowski"
+    metric_params : dict, default=None
+    n_jobs : int, default=None
+
+    Attributes
+    ----------
+    effective_metric_ : str
+    effective_metric_params_ : dict
+    n_features_in_ : int
+    n_samples_fit_ : int
+
+    See Also
+    --------
+    KNeighborsRegressor, RadiusNeighborsClassifier
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[0.0], [1.0], [2.0], [3.0]])
+    >>> RadiusNeighborsRegressor(radius=1.0).fit(X, [0.0, 1.0, 2.0, 3.0]).predict([[1.0]])
+    array([1.])
+    """
+
+    _parameter_constraints = {
+        **_NeighborsBase._parameter_constraints,
+        "weights": _WEIGHTS_CONSTRAINT,
+    }
+
+    def __init__(self, radius=1.0, *, weights="uniform", algorithm="auto", leaf_size=30, p=2,
+                 metric="minkowski", metric_params=None, n_jobs=None):
+        self.radius = radius
+        self.weights = weights
+        self.algorithm = algorithm
+        self.leaf_size = leaf_size
+        self.p = p
+        self.metric = metric
+        self.metric_params = metric_params
+        self.n_jobs = n_jobs
+
+    def __classiclearn_tags__(self):
+        return _reg_tags(super().__classiclearn_tags__())
+
+    def fit(self, X, y):
+        """Store the training set and index it.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features), or (n_samples, n_samples)
+            if ``metric="precomputed"``
+        y : array-like of shape (n_samples,) or (n_samples, n_outputs)
+
+        Returns
+        -------
+        self
+        """
+        self._y = self._fit(X, y, y_numeric=True)
+        return self
+
+    def predict(self, X):
+        """Weighted mean target of the neighbours within the radius (NaN if none).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_queries, n_features), or None
+
+        Returns
+        -------
+        ndarray of shape (n_queries,) or (n_queries, n_outputs)
+        """
+        check_is_fitted(self)
+        ind, dist, offsets = self._radius_flat(X, None, False)
+        counts = np.diff(offsets)
+        y, was_2d = as_2d_target(self._y)
+        yn = y[ind].astype(np.float64)
+        w = _flat_weights(dist, offsets, self.weights)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if w is None:
+                pred = segment_sum(yn, offsets) / counts[:, None]
+            else:
+                pred = segment_sum(yn * w[:, None], offsets) / segment_sum(w, offsets)[:, None]
+        empty = counts == 0
+        if empty.any():
+            pred[empty] = np.nan
+            _warn_no_neighbors()
+        return pred if was_2d else pred[:, 0]

@@ -1,0 +1,417 @@
+"""numba kernels for KD-trees [Bentley 1975] and ball trees [Omohundro 1989] (seed 000 §3).
+
+Trees are flat arrays (no objects): a complete binary tree of ``n_levels``
+levels, node ``i`` has children ``2i + 1`` and ``2i + 2``, and owns the
+training rows ``idx[node_start[i]:node_end[i]]``. A node splits at the median
+of its coordinate of largest spread, so the tree is balanced and the leaves
+(the last level) hold between ``leaf_size / 2`` and ``2 leaf_size`` rows
+(roughly). Each node carries a bound on its rows:
+
+- KD-tree (``kind == 0``): ``lower[i]`` and ``upper[i]``, the bounding box;
+- ball tree (``kind == 1``): ``lower[i]`` the centroid and ``radius[i]``.
+
+The training rows are stored again in tree order (``Xs = X[idx]``) so that a
+leaf is one contiguous block. Queries are depth-first, nearer child first,
+with a bounded max-heap per query point keyed on (distance, index), so ties
+are broken by the lower training index and the answer never depends on the
+traversal. Drivers run in parallel over query points; every query point writes
+only its own output rows, so results do not depend on the number of threads.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from .._kernels.distances import (
+    combine_gap,
+    distance_to_reduced,
+    reduced_distance,
+    reduced_distance_bounded,
+    reduced_to_distance,
+)
+
+KD = 0
+BALL = 1
+# Relative slack on ball-tree bounds, so that rounding never prunes a point.
+_SLACK = 1e-12
+
+
+# ---------------------------------------------------------------------------
+# build
+
+
+@njit(cache=True, nogil=True)
+def _max_spread_dim(X, idx, lo, hi):
+    d = X.shape[1]
+    mins = np.empty(d)
+    maxs = np.empty(d)
+    for f in range(d):
+        mins[f] = X[idx[lo], f]
+        maxs[f] = X[idx[lo], f]
+    for t in range(lo + 1, hi):
+        r = idx[t]
+        for f in range(d):
+            v = X[r, f]
+            if v < mins[f]:
+                mins[f] = v
+            elif v > maxs[f]:
+                maxs[f] = v
+    best = 0
+    spread = -1.0
+    for f in range(d):
+        s = maxs[f] - mins[f]
+        if s > spread:
+            spread = s
+            best = f
+    return best
+
+
+@njit(cache=True, nogil=True)
+def _select_nth(X, idx, dim, lo, hi, nth):
+    """Reorder ``idx[lo:hi]`` so that position ``nth`` holds the row whose
+    ``X[:, dim]`` would be there in sorted order, smaller ones before it and
+    larger ones after it (Hoare partitioning, median-of-three pivot)."""
+    left = lo
+    right = hi - 1
+    while right > left:
+        mid = (left + right) >> 1
+        # order idx[left], idx[mid], idx[right] by key
+        if X[idx[mid], dim] < X[idx[left], dim]:
+            idx[mid], idx[left] = idx[left], idx[mid]
+        if X[idx[right], dim] < X[idx[left], dim]:
+            idx[right], idx[left] = idx[left], idx[right]
+        if X[idx[right], dim] < X[idx[mid], dim]:
+            idx[right], idx[mid] = idx[mid], idx[right]
+        pivot = X[idx[mid], dim]
+        i = left
+        j = right
+        while i <= j:
+            while X[idx[i], dim] < pivot:
+                i += 1
+            while X[idx[j], dim] > pivot:
+                j -= 1
+            if i <= j:
+                idx[i], idx[j] = idx[j], idx[i]
+                i += 1
+                j -= 1
+        if nth <= j:
+            right = j
+        elif nth >= i:
+            left = i
+        else:
+            break
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def partition_tree(X, n_levels):
+    """Median splits of ``X`` (float64, C-contiguous, (n, d)) into a complete tree.
+
+    Returns ``idx`` (intp (n,), the row order), ``node_start``, ``node_end``
+    (intp (2**n_levels - 1,)). Parallel over the nodes of each level.
+    """
+    n = X.shape[0]
+    n_nodes = 2**n_levels - 1
+    idx = np.arange(n)
+    node_start = np.zeros(n_nodes, dtype=np.intp)
+    node_end = np.zeros(n_nodes, dtype=np.intp)
+    node_end[0] = n
+    for level in range(n_levels - 1):
+        first = 2**level - 1
+        for t in prange(2**level):
+            node = first + t
+            s = node_start[node]
+            e = node_end[node]
+            mid = s + (e - s) // 2
+            if e - s > 1:
+                dim = _max_spread_dim(X, idx, s, e)
+                _select_nth(X, idx, dim, s, e, mid)
+            node_start[2 * node + 1] = s
+            node_end[2 * node + 1] = mid
+            node_start[2 * node + 2] = mid
+            node_end[2 * node + 2] = e
+    return idx, node_start, node_end
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def gather_rows(X, idx):
+    """``X[idx]`` as a new C-contiguous array, parallel over rows."""
+    out = np.empty((idx.shape[0], X.shape[1]), dtype=X.dtype)
+    for t in prange(idx.shape[0]):
+        r = idx[t]
+        for f in range(X.shape[1]):
+            out[t, f] = X[r, f]
+    return out
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def kd_node_bounds(Xs, node_start, node_end, n_levels):
+    """Bounding boxes ``lower``, ``upper`` (n_nodes, d) of every node, from the
+    tree-ordered rows ``Xs``: leaves directly, inner nodes from their children."""
+    n_nodes = node_start.shape[0]
+    d = Xs.shape[1]
+    lower = np.empty((n_nodes, d))
+    upper = np.empty((n_nodes, d))
+    first_leaf = 2 ** (n_levels - 1) - 1
+    for node in prange(first_leaf, n_nodes):
+        s = node_start[node]
+        e = node_end[node]
+        for f in range(d):
+            lower[node, f] = np.inf
+            upper[node, f] = -np.inf
+        for t in range(s, e):
+            for f in range(d):
+                v = Xs[t, f]
+                if v < lower[node, f]:
+                    lower[node, f] = v
+                if v > upper[node, f]:
+                    upper[node, f] = v
+    for level in range(n_levels - 2, -1, -1):
+        first = 2**level - 1
+        for t in prange(2**level):
+            node = first + t
+            a = 2 * node + 1
+            b = a + 1
+            for f in range(d):
+                lower[node, f] = min(lower[a, f], lower[b, f])
+                upper[node, f] = max(upper[a, f], upper[b, f])
+    return lower, upper
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def ball_node_bounds(Xs, node_start, node_end, metric, p):
+    """Centroid (n_nodes, d) and radius (n_nodes,) of every node: the mean of
+    its rows and the largest distance from it to one of them."""
+    n_nodes = node_start.shape[0]
+    d = Xs.shape[1]
+    centroid = np.zeros((n_nodes, d))
+    radius = np.zeros(n_nodes)
+    for node in prange(n_nodes):
+        s = node_start[node]
+        e = node_end[node]
+        if e <= s:
+            continue
+        for t in range(s, e):
+            for f in range(d):
+                centroid[node, f] += Xs[t, f]
+        for f in range(d):
+            centroid[node, f] /= e - s
+        r = 0.0
+        for t in range(s, e):
+            v = reduced_distance(Xs, t, centroid, node, metric, p)
+            if v > r:
+                r = v
+        radius[node] = reduced_to_distance(r, metric, p)
+    return centroid, radius
+
+
+# ---------------------------------------------------------------------------
+# bounds and heap
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _min_reduced(kind, node, Q, i, lower, upper, radius, metric, p):
+    """Lower bound on the reduced distance from ``Q[i]`` to any row of ``node``."""
+    if kind == KD:
+        acc = 0.0
+        for f in range(Q.shape[1]):
+            q = Q[i, f]
+            g = lower[node, f] - q
+            if g < 0.0:
+                g = q - upper[node, f]
+                if g < 0.0:
+                    g = 0.0
+            acc = combine_gap(acc, g, metric, p)
+        return acc
+    dc = reduced_to_distance(reduced_distance(Q, i, lower, node, metric, p), metric, p)
+    g = dc - radius[node]
+    if g <= 0.0:
+        return 0.0
+    return distance_to_reduced(g * (1.0 - _SLACK), metric, p)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _max_reduced(kind, node, Q, i, lower, upper, radius, metric, p):
+    """Upper bound on the reduced distance from ``Q[i]`` to any row of ``node``."""
+    if kind == KD:
+        acc = 0.0
+        for f in range(Q.shape[1]):
+            q = Q[i, f]
+            g = abs(q - lower[node, f])
+            h = abs(q - upper[node, f])
+            acc = combine_gap(acc, g if g > h else h, metric, p)
+        return acc
+    dc = reduced_to_distance(reduced_distance(Q, i, lower, node, metric, p), metric, p)
+    return distance_to_reduced((dc + radius[node]) * (1.0 + _SLACK), metric, p)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _greater(a, ia, b, ib):
+    return a > b or (a == b and ia > ib)
+
+
+@njit(cache=True, nogil=True)
+def sift_down(hd, hi, pos, n, value, index):
+    """Place (value, index) at ``pos`` of the max-heap ``hd[:n], hi[:n]`` and
+    sift it down; the heap order is lexicographic on (distance, index)."""
+    while True:
+        c = 2 * pos + 1
+        if c >= n:
+            break
+        if c + 1 < n and _greater(hd[c + 1], hi[c + 1], hd[c], hi[c]):
+            c += 1
+        if _greater(hd[c], hi[c], value, index):
+            hd[pos] = hd[c]
+            hi[pos] = hi[c]
+            pos = c
+        else:
+            break
+    hd[pos] = value
+    hi[pos] = index
+
+
+@njit(cache=True, nogil=True)
+def heap_sort(hd, hi):
+    """Turn a max-heap into ascending (distance, index) order, in place."""
+    for end in range(hd.shape[0] - 1, 0, -1):
+        v = hd[end]
+        j = hi[end]
+        hd[end] = hd[0]
+        hi[end] = hi[0]
+        sift_down(hd, hi, 0, end, v, j)
+
+
+# ---------------------------------------------------------------------------
+# queries
+
+
+@njit(cache=True, nogil=True)
+def _knn_one(kind, Xs, idx, node_start, node_end, n_levels, lower, upper, radius,
+             Q, i, hd, hi, metric, p):
+    first_leaf = 2 ** (n_levels - 1) - 1
+    stack_node = np.empty(2 * n_levels + 2, dtype=np.intp)
+    stack_bound = np.empty(2 * n_levels + 2)
+    stack_node[0] = 0
+    stack_bound[0] = _min_reduced(kind, 0, Q, i, lower, upper, radius, metric, p)
+    sp = 1
+    k = hd.shape[0]
+    while sp > 0:
+        sp -= 1
+        node = stack_node[sp]
+        if stack_bound[sp] > hd[0]:
+            continue
+        if node >= first_leaf:
+            for t in range(node_start[node], node_end[node]):
+                v = reduced_distance_bounded(Q, i, Xs, t, metric, p, hd[0])
+                j = idx[t]
+                if v < hd[0] or (v == hd[0] and j < hi[0]):
+                    sift_down(hd, hi, 0, k, v, j)
+            continue
+        a = 2 * node + 1
+        b = a + 1
+        ba = _min_reduced(kind, a, Q, i, lower, upper, radius, metric, p)
+        bb = _min_reduced(kind, b, Q, i, lower, upper, radius, metric, p)
+        if ba <= bb:
+            stack_node[sp] = b
+            stack_bound[sp] = bb
+            stack_node[sp + 1] = a
+            stack_bound[sp + 1] = ba
+        else:
+            stack_node[sp] = a
+            stack_bound[sp] = ba
+            stack_node[sp + 1] = b
+            stack_bound[sp + 1] = bb
+        sp += 2
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def query_knn(kind, Xs, idx, node_start, node_end, n_levels, lower, upper, radius,
+              Q, k, metric, p):
+    """The ``k`` nearest training rows of every row of ``Q`` (float64, C).
+
+    Returns ``dist`` (float64 (m, k), true distances, ascending) and ``ind``
+    (intp (m, k)); equal distances are ordered by training index. Parallel
+    over query rows; thread-safe.
+    """
+    m = Q.shape[0]
+    n = idx.shape[0]
+    dist = np.empty((m, k))
+    ind = np.empty((m, k), dtype=np.intp)
+    for i in prange(m):
+        hd = dist[i]
+        hi = ind[i]
+        for c in range(k):
+            hd[c] = np.inf
+            hi[c] = n
+        _knn_one(kind, Xs, idx, node_start, node_end, n_levels, lower, upper, radius,
+                 Q, i, hd, hi, metric, p)
+        heap_sort(hd, hi)
+        for c in range(k):
+            hd[c] = reduced_to_distance(hd[c], metric, p)
+    return dist, ind
+
+
+@njit(cache=True, nogil=True)
+def _radius_one(kind, Xs, idx, node_start, node_end, n_levels, lower, upper, radius,
+                Q, i, r, metric, p, fill, out_ind, out_red, offset):
+    first_leaf = 2 ** (n_levels - 1) - 1
+    stack = np.empty(2 * n_levels + 2, dtype=np.intp)
+    stack[0] = 0
+    sp = 1
+    count = 0
+    while sp > 0:
+        sp -= 1
+        node = stack[sp]
+        if _min_reduced(kind, node, Q, i, lower, upper, radius, metric, p) > r:
+            continue
+        s = node_start[node]
+        e = node_end[node]
+        if _max_reduced(kind, node, Q, i, lower, upper, radius, metric, p) <= r:
+            if fill:
+                for t in range(s, e):
+                    out_ind[offset + count + t - s] = idx[t]
+                    out_red[offset + count + t - s] = reduced_distance(Q, i, Xs, t, metric, p)
+            count += e - s
+            continue
+        if node >= first_leaf:
+            for t in range(s, e):
+                v = reduced_distance_bounded(Q, i, Xs, t, metric, p, r)
+                if v <= r:
+                    if fill:
+                        out_ind[offset + count] = idx[t]
+                        out_red[offset + count] = v
+                    count += 1
+            continue
+        stack[sp] = 2 * node + 2
+        stack[sp + 1] = 2 * node + 1
+        sp += 2
+    return count
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def query_radius_count(kind, Xs, idx, node_start, node_end, n_levels, lower, upper, radius,
+                       Q, r, metric, p):
+    """Number of training rows within reduced distance ``r[i]`` of each ``Q[i]``."""
+    m = Q.shape[0]
+    counts = np.zeros(m, dtype=np.intp)
+    dummy_i = np.empty(0, dtype=np.intp)
+    dummy_d = np.empty(0)
+    for i in prange(m):
+        counts[i] = _radius_one(kind, Xs, idx, node_start, node_end, n_levels, lower, upper,
+                                radius, Q, i, r[i], metric, p, False, dummy_i, dummy_d, 0)
+    return counts
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def query_radius_fill(kind, Xs, idx, node_start, node_end, n_levels, lower, upper, radius,
+                      Q, r, metric, p, offsets):
+    """Indices and true distances of the rows counted by :func:`query_radius_count`,
+    written at ``offsets[i]:offsets[i + 1]`` of two flat arrays (tree order)."""
+    m = Q.shape[0]
+    total = offsets[m]
+    out_ind = np.empty(total, dtype=np.intp)
+    out_dist = np.empty(total)
+    for i in prange(m):
+        _radius_one(kind, Xs, idx, node_start, node_end, n_levels, lower, upper, radius,
+                    Q, i, r[i], metric, p, True, out_ind, out_dist, offsets[i])
+        for t in range(offsets[i], offsets[i + 1]):
+            out_dist[t] = reduced_to_distance(out_dist[t], metric, p)
+    return out_ind, out_dist

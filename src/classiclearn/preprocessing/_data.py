@@ -1,0 +1,380 @@
+"""Feature scaling: standardisation and min-max scaling (seed 000 §3, §7: features on
+one scale before distances or penalties are taken).
+
+Statistics are computed in float64 and ignore NaN (missing entries stay
+missing); batches are merged exactly (weighted Chan-Golub-LeVeque update), so
+``partial_fit`` over batches equals one ``fit``.
+"""
+
+import numpy as np
+
+from ..base import BaseEstimator, TransformerMixin
+from ..utils.validation import (
+    FLOAT_DTYPES,
+    check_is_fitted,
+    check_sample_weight,
+    validate_data,
+)
+from ._common import OutputMixin, feature_names_in
+
+__all__ = ["MinMaxScaler", "StandardScaler"]
+
+
+def _handle_zeros(scale):
+    """Replace (near-)zero scales by 1 so constant features pass through."""
+    scale = np.asarray(scale, dtype=np.float64).copy()
+    scale[scale < 10 * np.finfo(np.float64).eps] = 1.0
+    return scale
+
+
+def _weighted_moments(X, w):
+    """Per feature: total weight, mean and sum of squared deviations, ignoring NaN."""
+    X = X.astype(np.float64, copy=False)
+    mask = ~np.isnan(X)
+    if mask.all():
+        count = np.full(X.shape[1], w.sum())
+        mean = (w @ X) / np.where(count > 0, count, 1.0)
+        m2 = w @ ((X - mean) ** 2)
+        return count, mean, m2
+    Xz = np.where(mask, X, 0.0)
+    wm = mask * w[:, None]
+    count = wm.sum(axis=0)
+    safe = np.where(count > 0, count, 1.0)
+    mean = (wm * Xz).sum(axis=0) / safe
+    m2 = (wm * np.where(mask, X - mean, 0.0) ** 2).sum(axis=0)
+    return count, mean, m2
+
+
+def _merge(n_a, mean_a, m2_a, n_b, mean_b, m2_b):
+    n = n_a + n_b
+    safe = np.where(n > 0, n, 1.0)
+    delta = mean_b - mean_a
+    mean = mean_a + delta * n_b / safe
+    m2 = m2_a + m2_b + delta**2 * n_a * n_b / safe
+    return n, np.where(n > 0, mean, 0.0), np.where(n > 0, m2, 0.0)
+
+
+def _samples_seen(count, weighted):
+    if np.all(count == count[0]):
+        value = count[0]
+        return value if weighted else int(value)
+    return count if weighted else count.astype(np.int64)
+
+
+class StandardScaler(OutputMixin, TransformerMixin, BaseEstimator):
+    """Standardise features: subtract the mean and divide by the standard deviation.
+
+    Parameters
+    ----------
+    copy : bool, default=True
+        Accepted for compatibility; inputs are never modified.
+    with_mean : bool, default=True
+        Centre the data.
+    with_std : bool, default=True
+        Scale to unit variance (population variance, ``ddof=0``).
+
+    Attributes
+    ----------
+    scale_ : ndarray of shape (n_features,) or None
+        Standard deviations (1 for constant features); None if not ``with_std``.
+    mean_ : ndarray of shape (n_features,) or None
+        Means; None if neither ``with_mean`` nor ``with_std``.
+    var_ : ndarray of shape (n_features,) or None
+        Variances; None if not ``with_std``.
+    n_samples_seen_ : int, float or ndarray
+        Samples (or total weight) seen per feature; an array when missing
+        values make the counts differ between features.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+
+    See Also
+    --------
+    MinMaxScaler : scale to a fixed range.
+
+    Notes
+    -----
+    NaN entries are ignored in ``fit`` and kept in ``transform``. Sample
+    weights act as repetition counts.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> StandardScaler().fit_transform(np.array([[0.0], [2.0]])).ravel().tolist()
+    [-1.0, 1.0]
+    """
+
+    _parameter_constraints = {
+        "copy": ["boolean"],
+        "with_mean": ["boolean"],
+        "with_std": ["boolean"],
+    }
+
+    def __init__(self, *, copy=True, with_mean=True, with_std=True):
+        self.copy = copy
+        self.with_mean = with_mean
+        self.with_std = with_std
+
+    def __classiclearn_tags__(self):
+        tags = super().__classiclearn_tags__()
+        tags.allow_nan = True
+        tags.preserves_dtype = ["float64", "float32"]
+        return tags
+
+    def _reset(self):
+        for name in ("mean_", "var_", "scale_", "n_samples_seen_"):
+            self.__dict__.pop(name, None)
+
+    def fit(self, X, y=None, sample_weight=None):
+        """Compute the mean and standard deviation of each feature.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : ignored
+        sample_weight : array-like of shape (n_samples,), default=None
+
+        Returns
+        -------
+        self
+        """
+        self._reset()
+        return self.partial_fit(X, y, sample_weight)
+
+    def partial_fit(self, X, y=None, sample_weight=None):
+        """Update the statistics with a batch of samples.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : ignored
+        sample_weight : array-like of shape (n_samples,), default=None
+
+        Returns
+        -------
+        self
+        """
+        first = not hasattr(self, "n_samples_seen_")
+        if first:
+            self._validate_params()
+        X = validate_data(self, X, reset=first, dtype=FLOAT_DTYPES,
+                          ensure_all_finite="allow-nan")
+        weighted = sample_weight is not None
+        w = check_sample_weight(sample_weight, X, dtype=np.float64)
+        count, mean, m2 = _weighted_moments(X, w)
+        if not first:
+            count, mean, m2 = _merge(self._count, self._mean, self._m2, count, mean, m2)
+            weighted = weighted or self._weighted
+        self._count, self._mean, self._m2, self._weighted = count, mean, m2, weighted
+        self.n_samples_seen_ = _samples_seen(count, weighted)
+        if self.with_mean or self.with_std:
+            self.mean_ = mean.copy()
+        else:
+            self.mean_ = None
+        if self.with_std:
+            with np.errstate(invalid="ignore", divide="ignore"):
+                var = np.where(count > 0, m2 / np.where(count > 0, count, 1.0), 0.0)
+            # rounding leaves a tiny variance on a constant feature: treat it as zero
+            eps = np.finfo(np.float64).eps
+            constant = var <= count * eps * var + (count * mean * eps) ** 2
+            self.var_ = var
+            self.scale_ = np.where(constant, 1.0, _handle_zeros(np.sqrt(var)))
+        else:
+            self.var_ = None
+            self.scale_ = None
+        return self
+
+    def transform(self, X, copy=None):
+        """Standardise X.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        copy : bool, optional
+            Accepted for compatibility.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_features), X's float dtype
+        """
+        check_is_fitted(self)
+        Xv = validate_data(self, X, reset=False, dtype=FLOAT_DTYPES,
+                           ensure_all_finite="allow-nan", copy=True)
+        if self.with_mean:
+            Xv -= self.mean_.astype(Xv.dtype)
+        if self.with_std:
+            Xv /= self.scale_.astype(Xv.dtype)
+        return self._wrap(Xv, X)
+
+    def inverse_transform(self, X, copy=None):
+        """Undo :meth:`transform`.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        copy : bool, optional
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_features)
+        """
+        check_is_fitted(self)
+        Xv = validate_data(self, X, reset=False, dtype=FLOAT_DTYPES,
+                           ensure_all_finite="allow-nan", copy=True)
+        if self.with_std:
+            Xv *= self.scale_.astype(Xv.dtype)
+        if self.with_mean:
+            Xv += self.mean_.astype(Xv.dtype)
+        return Xv
+
+    def fit_transform(self, X, y=None, sample_weight=None):
+        """Fit, then standardise X.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_features)
+        """
+        return self.fit(X, y, sample_weight=sample_weight).transform(X)
+
+    def get_feature_names_out(self, input_features=None):
+        """Output feature names: the input names, unchanged.
+
+        Returns
+        -------
+        ndarray of str
+        """
+        return feature_names_in(self, input_features)
+
+
+class MinMaxScaler(OutputMixin, TransformerMixin, BaseEstimator):
+    """Scale each feature to a given range, by default [0, 1].
+
+    ``X_scaled = (X - data_min_) * scale_ + feature_range[0]``.
+
+    Parameters
+    ----------
+    feature_range : tuple (min, max), default=(0, 1)
+    copy : bool, default=True
+        Accepted for compatibility; inputs are never modified.
+    clip : bool, default=False
+        Clip transformed values of new data to ``feature_range``.
+
+    Attributes
+    ----------
+    min_ : ndarray of shape (n_features,)
+        Per-feature offset: ``X * scale_ + min_``.
+    scale_ : ndarray of shape (n_features,)
+    data_min_, data_max_, data_range_ : ndarray of shape (n_features,)
+    n_samples_seen_ : int
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+
+    Examples
+    --------
+    >>> MinMaxScaler().fit_transform([[1.0], [3.0], [2.0]]).ravel().tolist()
+    [0.0, 1.0, 0.5]
+    """
+
+    _parameter_constraints = {
+        "feature_range": [tuple],
+        "copy": ["boolean"],
+        "clip": ["boolean"],
+    }
+
+    def __init__(self, feature_range=(0, 1), *, copy=True, clip=False):
+        self.feature_range = feature_range
+        self.copy = copy
+        self.clip = clip
+
+    def __classiclearn_tags__(self):
+        tags = super().__classiclearn_tags__()
+        tags.allow_nan = True
+        tags.preserves_dtype = ["float64", "float32"]
+        return tags
+
+    def fit(self, X, y=None):
+        """Compute the per-feature minimum and maximum.
+
+        Returns
+        -------
+        self
+        """
+        for name in ("data_min_", "data_max_", "n_samples_seen_"):
+            self.__dict__.pop(name, None)
+        return self.partial_fit(X, y)
+
+    def partial_fit(self, X, y=None):
+        """Update the minimum and maximum with a batch.
+
+        Returns
+        -------
+        self
+        """
+        first = not hasattr(self, "n_samples_seen_")
+        if first:
+            self._validate_params()
+            lo, hi = self.feature_range
+            if lo >= hi:
+                raise ValueError(
+                    "Minimum of desired feature range must be smaller than maximum. Got "
+                    f"{self.feature_range}."
+                )
+        X = validate_data(self, X, reset=first, dtype=FLOAT_DTYPES,
+                          ensure_all_finite="allow-nan")
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            data_min = np.nanmin(X, axis=0).astype(np.float64)
+            data_max = np.nanmax(X, axis=0).astype(np.float64)
+        if first:
+            self.n_samples_seen_ = X.shape[0]
+        else:
+            data_min = np.fmin(self.data_min_, data_min)
+            data_max = np.fmax(self.data_max_, data_max)
+            self.n_samples_seen_ += X.shape[0]
+        lo, hi = self.feature_range
+        self.data_min_ = data_min
+        self.data_max_ = data_max
+        self.data_range_ = data_max - data_min
+        self.scale_ = (hi - lo) / _handle_zeros(self.data_range_)
+        self.min_ = lo - data_min * self.scale_
+        return self
+
+    def transform(self, X):
+        """Scale X to ``feature_range``.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_features), X's float dtype
+        """
+        check_is_fitted(self)
+        Xv = validate_data(self, X, reset=False, dtype=FLOAT_DTYPES,
+                           ensure_all_finite="allow-nan", copy=True)
+        Xv *= self.scale_.astype(Xv.dtype)
+        Xv += self.min_.astype(Xv.dtype)
+        if self.clip:
+            np.clip(Xv, self.feature_range[0], self.feature_range[1], out=Xv)
+        return self._wrap(Xv, X)
+
+    def inverse_transform(self, X):
+        """Undo :meth:`transform`.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_features)
+        """
+        check_is_fitted(self)
+        Xv = validate_data(self, X, reset=False, dtype=FLOAT_DTYPES,
+                           ensure_all_finite="allow-nan", copy=True)
+        Xv -= self.min_.astype(Xv.dtype)
+        Xv /= self.scale_.astype(Xv.dtype)
+        return Xv
+
+    def get_feature_names_out(self, input_features=None):
+        """Output feature names: the input names, unchanged.
+
+        Returns
+        -------
+        ndarray of str
+        """
+        return feature_names_in(self, input_features)

@@ -1,0 +1,266 @@
+"""Missing-value imputation by a per-feature statistic (mean, median, most frequent or a
+constant), learned on the training part only so it can sit inside a cross-validated
+pipeline.
+
+(scikit-learn has this class in ``sklearn.impute``; classiclearn keeps it with
+the other preprocessing transformers, and ``classiclearn.impute`` is not a
+separate module.)
+"""
+
+import numbers
+import warnings
+from collections import Counter
+
+import numpy as np
+
+from ..base import BaseEstimator, TransformerMixin
+from ..utils._params import StrOptions
+from ..utils.validation import check_is_fitted
+from ._common import OutputMixin, check_categorical_X, feature_names_in, is_missing
+
+__all__ = ["SimpleImputer"]
+
+
+def _is_nan_like(value):
+    return value is None or bool(isinstance(value, numbers.Real) and np.isnan(value))
+
+
+def _most_frequent(values):
+    """Most frequent value; ties go to the smallest."""
+    counts = Counter(values.tolist())
+    best = max(counts.values())
+    return min(v for v, c in counts.items() if c == best)
+
+
+class SimpleImputer(OutputMixin, TransformerMixin, BaseEstimator):
+    """Replace missing values by a per-feature statistic.
+
+    Parameters
+    ----------
+    missing_values : int, float, str, None or np.nan, default=np.nan
+        The placeholder of a missing value. With NaN (or None), both NaN and
+        None count as missing in object columns.
+    strategy : {"mean", "median", "most_frequent", "constant"} or callable
+        "mean" and "median" need numeric data; "most_frequent" and
+        "constant" also work on strings. A callable gets the observed values
+        of one feature and returns the fill value.
+    fill_value : str or number, default=None
+        The value of the "constant" strategy (default 0 for numeric data,
+        "missing_value" for strings).
+    copy : bool, default=True
+        Accepted for compatibility; inputs are never modified.
+    add_indicator : bool, default=False
+        Append one 0/1 column per feature that had missing values in fit.
+    keep_empty_features : bool, default=False
+        Keep features with no observed value in fit (filled with 0, or
+        ``fill_value`` for "constant"); otherwise they are dropped.
+
+    Attributes
+    ----------
+    statistics_ : ndarray of shape (n_features,)
+        The fill value of each feature (NaN for empty features).
+    indicator_features_ : ndarray of int or None
+        Features that get an indicator column (``add_indicator``).
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> SimpleImputer().fit_transform([[1.0, np.nan], [3.0, 4.0]]).tolist()
+    [[1.0, 4.0], [3.0, 4.0]]
+    >>> SimpleImputer(strategy="most_frequent").fit_transform(
+    ...     np.array([["a"], ["b"], ["b"], [None]], dtype=object)).ravel().tolist()
+    ['a', 'b', 'b', 'b']
+    """
+
+    _parameter_constraints = {
+        "missing_values": [numbers.Real, numbers.Integral, str, None],
+        "strategy": [StrOptions({"mean", "median", "most_frequent", "constant"}), callable],
+        "fill_value": "no_validation",
+        "copy": ["boolean"],
+        "add_indicator": ["boolean"],
+        "keep_empty_features": ["boolean"],
+    }
+
+    def __init__(self, *, missing_values=np.nan, strategy="mean", fill_value=None, copy=True,
+                 add_indicator=False, keep_empty_features=False):
+        self.missing_values = missing_values
+        self.strategy = strategy
+        self.fill_value = fill_value
+        self.copy = copy
+        self.add_indicator = add_indicator
+        self.keep_empty_features = keep_empty_features
+
+    def __classiclearn_tags__(self):
+        tags = super().__classiclearn_tags__()
+        tags.allow_nan = _is_nan_like(self.missing_values)
+        tags.preserves_dtype = ["float64", "float32"]
+        return tags
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.string = True
+        return tags
+
+    def _validate(self, X, reset):
+        X = check_categorical_X(self, X, reset=reset, allow_nan=True)
+        if X.dtype.kind == "f" and not _is_nan_like(self.missing_values) and \
+                np.isnan(X).any():
+            raise ValueError("Input X contains NaN.")
+        if X.dtype.kind in "iub":
+            if _is_nan_like(self.missing_values):
+                X = X.astype(np.float64)
+        if X.dtype.kind == "O" and self.strategy in ("mean", "median"):
+            try:
+                X = np.where(is_missing(X, self.missing_values), np.nan, X).astype(np.float64)
+            except (TypeError, ValueError) as exc:
+                raise ValueError(
+                    f"Cannot use {self.strategy} strategy with non-numeric data:\n{exc}"
+                ) from exc
+        if X.dtype.kind == "f" and not isinstance(self.missing_values, numbers.Real | None):
+            raise ValueError(
+                "'X' and 'missing_values' types are expected to be both numerical. Got "
+                f"X.dtype={X.dtype} and type(missing_values)={type(self.missing_values)}."
+            )
+        return X
+
+    def _mask(self, X):
+        mask = is_missing(X, self.missing_values)
+        if X.dtype.kind == "f":
+            mask |= np.isnan(X)
+        return mask
+
+    def fit(self, X, y=None):
+        """Learn the fill value of each feature.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : ignored
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        X = self._validate(X, reset=True)
+        mask = self._mask(X)
+        numeric = X.dtype.kind in "iuf"
+        fill = self.fill_value
+        if self.strategy == "constant":
+            if fill is None:
+                fill = 0 if numeric else "missing_value"
+            elif numeric and not isinstance(fill, numbers.Real):
+                raise ValueError(
+                    f"fill_value={fill!r} is invalid. Expected a numerical value when "
+                    "imputing numerical data"
+                )
+        stats = np.empty(X.shape[1], dtype=np.float64 if numeric else object)
+        empty = np.zeros(X.shape[1], dtype=bool)
+        for j in range(X.shape[1]):
+            observed = X[~mask[:, j], j]
+            if self.strategy == "constant":
+                stats[j] = fill
+                continue
+            if observed.size == 0:
+                empty[j] = True
+                stats[j] = np.nan
+                continue
+            if self.strategy == "mean":
+                stats[j] = observed.astype(np.float64).mean()
+            elif self.strategy == "median":
+                stats[j] = np.median(observed.astype(np.float64))
+            elif self.strategy == "most_frequent":
+                stats[j] = _most_frequent(observed)
+            else:
+                stats[j] = self.strategy(observed)
+        if empty.any() and self.keep_empty_features:
+            stats[empty] = 0
+        self.statistics_ = stats
+        self._empty = empty & (not self.keep_empty_features)
+        if self.add_indicator:
+            self.indicator_features_ = np.flatnonzero(mask.any(axis=0))
+        else:
+            self.indicator_features_ = None
+        return self
+
+    def transform(self, X):
+        """Fill the missing values of X.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_features_out)
+            Features empty in fit are dropped (unless ``keep_empty_features``);
+            indicator columns are appended with ``add_indicator``.
+        """
+        check_is_fitted(self)
+        Xin = X
+        X = self._validate(X, reset=False)
+        mask = self._mask(X)
+        stats = self.statistics_
+        if X.dtype.kind in "iub" and stats.dtype.kind == "f" and mask.any():
+            X = X.astype(np.float64)
+        out = X.astype(object) if stats.dtype == object and X.dtype != object else X.copy()
+        if self._empty.any():
+            warnings.warn(
+                "Skipping features without any observed values: "
+                f"{np.flatnonzero(self._empty).tolist()}. At least one non-missing value is "
+                "needed for imputation with strategy="
+                f"'{self.strategy}'.",
+                UserWarning,
+                stacklevel=2,
+            )
+        rows, cols = np.nonzero(mask)
+        if len(rows):
+            values = stats[cols]
+            if out.dtype.kind in "iu" and values.dtype.kind == "f":
+                out = out.astype(np.float64)
+            out[rows, cols] = values
+        out = out[:, ~self._empty]
+        if self.add_indicator:
+            ind = mask[:, self.indicator_features_].astype(out.dtype if out.dtype != object
+                                                           else np.float64)
+            out = np.hstack([out, ind.astype(out.dtype)]) if out.dtype != object else \
+                np.hstack([out, ind.astype(object)])
+        return self._wrap(out, Xin)
+
+    def inverse_transform(self, X):
+        """Put ``missing_values`` back where indicator columns are 1 (needs ``add_indicator``).
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_features_in_)
+        """
+        check_is_fitted(self)
+        if not self.add_indicator:
+            raise ValueError(
+                "'inverse_transform' works only when 'SimpleImputer' is instantiated with "
+                f"'add_indicator=True'. Got 'add_indicator={self.add_indicator}' instead."
+            )
+        X = np.asarray(X)
+        n_kept = int((~self._empty).sum())
+        values, ind = X[:, :n_kept], X[:, n_kept:]
+        out = np.full((X.shape[0], self.n_features_in_), self.missing_values,
+                      dtype=values.dtype if values.dtype != object else object)
+        out[:, ~self._empty] = values
+        for k, j in enumerate(self.indicator_features_):
+            out[ind[:, k].astype(bool), j] = self.missing_values
+        return out
+
+    def get_feature_names_out(self, input_features=None):
+        """Kept input names, then ``missingindicator_<name>`` columns.
+
+        Returns
+        -------
+        ndarray of str
+        """
+        names = feature_names_in(self, input_features)
+        out = list(names[~self._empty])
+        if self.add_indicator:
+            out += [f"missingindicator_{names[j]}" for j in self.indicator_features_]
+        return np.asarray(out, dtype=object)

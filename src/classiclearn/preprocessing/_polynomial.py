@@ -1,0 +1,179 @@
+"""Polynomial and interaction features (seed 000 §4: a linear model in a basis expansion
+of the inputs).
+
+Output columns follow scikit-learn's order: the bias, then degree 1, degree 2,
+..., and within a degree the combinations (with replacement, unless
+``interaction_only``) of feature indices in lexicographic order. Each column
+of degree d is one product of a degree d-1 column with one input column.
+"""
+
+from itertools import combinations, combinations_with_replacement
+from numbers import Integral
+
+import numpy as np
+
+from ..base import BaseEstimator, TransformerMixin
+from ..utils._params import Interval, StrOptions
+from ..utils.validation import FLOAT_DTYPES, check_is_fitted, validate_data
+from ._common import OutputMixin, feature_names_in
+
+__all__ = ["PolynomialFeatures"]
+
+
+class PolynomialFeatures(OutputMixin, TransformerMixin, BaseEstimator):
+    """All products of features up to a given degree.
+
+    Parameters
+    ----------
+    degree : int or tuple (min_degree, max_degree), default=2
+        Maximum degree, or the range of degrees to keep.
+    interaction_only : bool, default=False
+        Only products of distinct features (no ``x0^2``).
+    include_bias : bool, default=True
+        Include the constant column of ones (degree 0).
+    order : {"C", "F"}, default="C"
+        Memory layout of the output.
+
+    Attributes
+    ----------
+    powers_ : ndarray of shape (n_output_features_, n_features_in_)
+        Exponent of each input in each output column.
+    n_output_features_ : int
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+
+    Examples
+    --------
+    >>> pf = PolynomialFeatures(2).fit([[2.0, 3.0]])
+    >>> pf.transform([[2.0, 3.0]]).tolist()
+    [[1.0, 2.0, 3.0, 4.0, 6.0, 9.0]]
+    >>> pf.get_feature_names_out().tolist()
+    ['1', 'x0', 'x1', 'x0^2', 'x0 x1', 'x1^2']
+    """
+
+    _parameter_constraints = {
+        "degree": [Interval(Integral, 0, None, closed="left"), tuple],
+        "interaction_only": ["boolean"],
+        "include_bias": ["boolean"],
+        "order": [StrOptions({"C", "F"})],
+    }
+
+    def __init__(self, degree=2, *, interaction_only=False, include_bias=True, order="C"):
+        self.degree = degree
+        self.interaction_only = interaction_only
+        self.include_bias = include_bias
+        self.order = order
+
+    def __classiclearn_tags__(self):
+        tags = super().__classiclearn_tags__()
+        tags.preserves_dtype = ["float64", "float32"]
+        return tags
+
+    def _degrees(self):
+        if isinstance(self.degree, tuple):
+            if len(self.degree) != 2 or not all(
+                isinstance(d, Integral) and not isinstance(d, bool) for d in self.degree
+            ):
+                raise ValueError(
+                    "degree=(min_degree, max_degree) must be a pair of non-negative "
+                    f"integers; got {self.degree}."
+                )
+            lo, hi = self.degree
+            if lo < 0 or hi < lo:
+                raise ValueError(
+                    "degree=(min_degree, max_degree) must be non-negative integers that fulfil "
+                    f"min_degree <= max_degree, got {self.degree}."
+                )
+            if hi == 0 and not self.include_bias:
+                raise ValueError(
+                    "Setting degree to zero and include_bias to False would result in an empty "
+                    "output array."
+                )
+            return lo, hi
+        if self.degree == 0 and not self.include_bias:
+            raise ValueError(
+                "Setting degree to zero and include_bias to False would result in an empty "
+                "output array."
+            )
+        return 0, self.degree
+
+    def _combinations(self, n_features):
+        lo, hi = self._degrees()
+        pick = combinations if self.interaction_only else combinations_with_replacement
+        combos = []
+        if self.include_bias:
+            combos.append(())
+        for d in range(max(1, lo), hi + 1):
+            combos.extend(pick(range(n_features), d))
+        return combos
+
+    def fit(self, X, y=None):
+        """Work out the output columns for X's number of features.
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        X = validate_data(self, X, dtype=FLOAT_DTYPES)
+        n_features = X.shape[1]
+        combos = self._combinations(n_features)
+        powers = np.zeros((len(combos), n_features), dtype=np.int64)
+        for i, combo in enumerate(combos):
+            for j in combo:
+                powers[i, j] += 1
+        self._combos = combos
+        self.powers_ = powers
+        self.n_output_features_ = len(combos)
+        return self
+
+    def transform(self, X):
+        """The polynomial features of X.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_output_features_), X's float dtype
+        """
+        check_is_fitted(self)
+        Xin = X
+        X = validate_data(self, X, reset=False, dtype=FLOAT_DTYPES)
+        n = X.shape[0]
+        out = np.empty((n, self.n_output_features_), dtype=X.dtype, order="F")
+        # every product of degree d is a product of degree d-1 times one column;
+        # the full prefix table reaches degrees below min_degree too
+        prefix = {(): None}
+        for combo in self._all_prefixes():
+            if len(combo) == 1:
+                prefix[combo] = X[:, combo[0]]
+            else:
+                prefix[combo] = prefix[combo[:-1]] * X[:, combo[-1]]
+        for i, combo in enumerate(self._combos):
+            out[:, i] = 1.0 if combo == () else prefix[combo]
+        out = np.ascontiguousarray(out) if self.order == "C" else out
+        return self._wrap(out, Xin)
+
+    def _all_prefixes(self):
+        needed = set()
+        for combo in self._combos:
+            for k in range(1, len(combo) + 1):
+                needed.add(combo[:k])
+        return sorted(needed, key=lambda c: (len(c), c))
+
+    def get_feature_names_out(self, input_features=None):
+        """Names like ``x0``, ``x0^2``, ``x0 x1``, and ``1`` for the bias.
+
+        Returns
+        -------
+        ndarray of str
+        """
+        check_is_fitted(self)
+        names = feature_names_in(self, input_features)
+        out = []
+        for row in self.powers_:
+            terms = [names[j] if p == 1 else f"{names[j]}^{p}" for j, p in enumerate(row) if p]
+            out.append(" ".join(terms) if terms else "1")
+        return np.asarray(out, dtype=object)

@@ -1,0 +1,169 @@
+"""Shared machinery of the kernel SVMs (seed 000 §8, §14): kernel set-up,
+calling the SMO solver, and blocked GEMM-based evaluation of the decision
+function ``sum_s c_s K(x, sv_s) + b``.
+"""
+
+import numpy as np
+
+from ..utils._threads import effective_n_jobs
+from . import _predict_kernels as _pk
+from . import _smo_kernels as _k
+
+# kernel-row length x features above which a row is computed in parallel
+PARALLEL_ROW_WORK = 2_000_000
+
+KERNEL_IDS = {
+    "linear": _k.LINEAR,
+    "poly": _k.POLY,
+    "rbf": _k.RBF,
+    "sigmoid": _k.SIGMOID,
+    "precomputed": _k.PRECOMPUTED,
+}
+
+
+class available_if:
+    """Descriptor exposing a method only when ``check(self)`` is true.
+
+    ``hasattr(estimator, name)`` is then False when the method is unavailable
+    (e.g. ``predict_proba`` of an SVC fitted without ``probability=True``).
+    """
+
+    def __init__(self, check):
+        self.check = check
+
+    def __call__(self, fn):
+        self.fn = fn
+        self.__doc__ = fn.__doc__
+        return self
+
+    def __set_name__(self, owner, name):
+        self.name = name
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self.fn
+        self.check(obj)  # raises AttributeError when unavailable
+        return self.fn.__get__(obj, owner)
+
+
+def resolve_gamma(gamma, X):
+    """Numeric gamma from 'scale', 'auto' or a float."""
+    if isinstance(gamma, str):
+        if gamma == "scale":
+            var = float(X.var()) if X.size else 0.0
+            return 1.0 / (X.shape[1] * var) if var != 0.0 else 1.0
+        return 1.0 / X.shape[1]
+    return float(gamma)
+
+
+def training_matrix(est, X):
+    """Matrix the solver works on: X itself, or a Gram matrix for precomputed / callable."""
+    kernel = est.kernel
+    if callable(kernel):
+        K = np.asarray(kernel(X, X), dtype=np.float64)
+        if K.shape != (X.shape[0], X.shape[0]):
+            raise ValueError(
+                f"The callable kernel must return an array of shape ({X.shape[0]}, "
+                f"{X.shape[0]}), got {K.shape}."
+            )
+        return np.ascontiguousarray(K), _k.PRECOMPUTED
+    if kernel == "precomputed":
+        if X.shape[0] != X.shape[1]:
+            raise ValueError(
+                "Precomputed matrix must be a square matrix. Input is a "
+                f"{X.shape[0]}x{X.shape[1]} matrix."
+            )
+        return X, _k.PRECOMPUTED
+    return X, KERNEL_IDS[kernel]
+
+
+def solve_dual(est, M, kernel_id, rows, y, p, C, sample_of=None):
+    """Run SMO on the sub-problem made of the samples ``rows`` of M.
+
+    Parameters
+    ----------
+    est : fitted-in-progress estimator (reads gamma, coef0, degree, tol, ...)
+    M : ndarray
+        Training features, or the full Gram matrix for a precomputed kernel.
+    kernel_id : int
+    rows : ndarray of intp
+        Samples taking part.
+    y, p, C : ndarray of shape (l,)
+        Sign, linear term and bound of each variable.
+    sample_of : ndarray of shape (l,), optional
+        Position in ``rows`` of each variable's sample (default: identity).
+
+    Returns
+    -------
+    alpha, rho, n_iter, converged
+    """
+    if kernel_id == _k.PRECOMPUTED:
+        Xs = np.ascontiguousarray(M[np.ix_(rows, rows)])
+        sq = np.zeros(len(rows))
+    else:
+        sub = M[rows]
+        sq = np.einsum("ij,ij->i", sub, sub)
+        Xs = np.ascontiguousarray(sub.T)
+    n = len(rows)
+    work = n * (1 if kernel_id == _k.PRECOMPUTED else Xs.shape[0])
+    n_chunks = 1 if work < PARALLEL_ROW_WORK else min(8, effective_n_jobs(-1))
+    n_slots = int(max(2, min(n, est.cache_size * 2**20 // max(1, 8 * n))))
+    idx = np.arange(len(y), dtype=np.intp) if sample_of is None else sample_of
+    max_iter = int(est.max_iter)
+    return _k.smo_solve(
+        Xs,
+        sq,
+        kernel_id,
+        float(est._gamma),
+        float(est.coef0),
+        int(est.degree),
+        idx,
+        np.ascontiguousarray(y, dtype=np.float64),
+        np.ascontiguousarray(p, dtype=np.float64),
+        np.ascontiguousarray(C, dtype=np.float64),
+        float(est.tol),
+        max_iter if max_iter > 0 else -1,
+        n_slots,
+        bool(est.shrinking),
+        int(n_chunks),
+    )
+
+
+def kernel_block(est, X, SV, sv_sqnorm=None):
+    """Kernel between the rows of X and the support vectors: one BLAS product
+    for the dot products, then a parallel numba pass for the rest."""
+    kernel = est.kernel
+    if callable(kernel):
+        return np.asarray(kernel(X, SV), dtype=np.float64)
+    D = X @ SV.T
+    if kernel == "linear":
+        return D
+    kid = KERNEL_IDS[kernel]
+    if kid == _k.RBF:
+        xx = np.einsum("ij,ij->i", X, X)
+        yy = np.einsum("ij,ij->i", SV, SV) if sv_sqnorm is None else sv_sqnorm
+    else:
+        xx = yy = np.zeros(0)
+    _pk.finish_kernel_block(D, xx, yy, kid, float(est._gamma), float(est.coef0),
+                            int(est.degree))
+    return D
+
+
+def decision_values(est, X, coef_fn):
+    """Evaluate ``coef_fn(K_block)`` on row blocks of X (bounded memory).
+
+    For a precomputed kernel ``X`` already holds kernel values to the
+    training samples; the support columns are taken.
+    """
+    n = X.shape[0]
+    n_sv = max(1, est.support_.shape[0])
+    block = max(1, min(n, (64 * 2**20) // (8 * n_sv)))
+    out = []
+    for start in range(0, n, block):
+        Xb = X[start:start + block]
+        if est.kernel == "precomputed":
+            K = Xb[:, est.support_]
+        else:
+            K = kernel_block(est, Xb, est._sv_for_kernel, est._sv_sqnorm)
+        out.append(coef_fn(K))
+    return np.concatenate(out, axis=0) if out else coef_fn(np.zeros((0, n_sv)))

@@ -1,0 +1,330 @@
+"""Linear support-vector classification: LinearSVC (seed 000 §8; seed 003).
+
+Minimises ``P(w) + C sum_i loss(y_i (w'x_i + b))`` with ``P`` the L2
+(``1/2 ||w||^2``) or L1 (``||w||_1``) penalty and the hinge or squared hinge
+loss, one binary problem per class (one-vs-rest). As in liblinear the
+intercept is an extra feature of constant value ``intercept_scaling`` and is
+penalised with the weights.
+
+Solvers:
+
+- dual coordinate descent with shrinking (L2 penalty, both losses),
+- a finite Newton method on the primal (L2 penalty, squared hinge): the
+  objective is piecewise quadratic, so Newton steps with an exact line search
+  on the active set converge in a handful of BLAS-heavy iterations,
+- coordinate descent with Newton steps (L1 penalty, squared hinge).
+"""
+
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+
+from ..base import BaseEstimator, ClassifierMixin
+from ..exceptions import ConvergenceWarning
+from ..utils._params import Interval, StrOptions
+from ..utils._random import check_random_state
+from ..utils._targets import compute_class_weight, encode_labels
+from ..utils.validation import check_is_fitted, check_sample_weight, validate_data
+from . import _linear_kernels as _k
+
+
+def _newton_squared_hinge(X, y, C, tol, max_iter):
+    """Finite Newton method for ``1/2||w||^2 + sum C_i max(0, 1 - y_i w'x_i)^2``."""
+    n, d = X.shape
+    w = np.zeros(d)
+    margin = np.zeros(n)  # X w
+    direct = d <= 3000
+    g0 = None
+    n_pos = int(np.count_nonzero(y > 0))
+    eps = tol * max(min(n_pos, n - n_pos), 1) / n
+    it = 0
+    while it < max_iter:
+        act = y * margin < 1.0
+        Xa = X[act]
+        Ca = C[act]
+        resid = Ca * (margin[act] - y[act])
+        grad = w + 2.0 * (Xa.T @ resid)
+        gnorm = np.linalg.norm(grad)
+        if g0 is None:
+            g0 = gnorm
+        if gnorm <= eps * g0 or gnorm == 0.0:
+            break
+        it += 1
+        if direct:
+            H = 2.0 * (Xa.T * Ca) @ Xa
+            H[np.diag_indices_from(H)] += 1.0
+            try:
+                step = -np.linalg.solve(H, grad)
+            except np.linalg.LinAlgError:
+                step = -grad
+        else:
+            step = _cg(Xa, Ca, grad, max(1e-2 * gnorm, 1e-12))
+        od = X @ step
+        t = _line_search(w, step, margin, od, y, C)
+        w += t * step
+        margin += t * od
+    return w, it
+
+
+def _cg(Xa, Ca, grad, tol):
+    """Conjugate gradients for (I + 2 Xa' diag(Ca) Xa) s = -grad."""
+    s = np.zeros_like(grad)
+    r = -grad.copy()
+    p = r.copy()
+    rr = r @ r
+    for _ in range(250):
+        Hp = p + 2.0 * (Xa.T @ (Ca * (Xa @ p)))
+        a = rr / (p @ Hp)
+        s += a * p
+        r -= a * Hp
+        rr_new = r @ r
+        if np.sqrt(rr_new) <= tol:
+            break
+        p = r + (rr_new / rr) * p
+        rr = rr_new
+    return s
+
+
+def _line_search(w, step, margin, od, y, C):
+    """Exact minimiser of the piecewise quadratic ``phi(t) = f(w + t step)``."""
+    ww, ws, ss = w @ w, w @ step, step @ step
+    t = 1.0
+    for _ in range(50):
+        m = margin + t * od
+        act = y * m < 1.0
+        r = C[act] * (m[act] - y[act])
+        d1 = ws + t * ss + 2.0 * (r @ od[act])
+        d2 = ss + 2.0 * (C[act] @ (od[act] ** 2))
+        if d2 <= 0.0:
+            break
+        t_new = t - d1 / d2
+        if abs(t_new - t) <= 1e-12 * max(1.0, abs(t)):
+            t = t_new
+            break
+        t = t_new
+    _ = ww
+    return t
+
+
+class LinearSVC(ClassifierMixin, BaseEstimator):
+    """Linear support-vector classification (one-vs-rest for several classes).
+
+    Parameters
+    ----------
+    penalty : {'l1', 'l2'}, default='l2'
+    loss : {'hinge', 'squared_hinge'}, default='squared_hinge'
+    dual : 'auto' or bool, default='auto'
+        Solve the dual (coordinate descent) or the primal (Newton for the L2
+        penalty, coordinate descent for L1). 'auto' picks the primal when
+        there are more samples than features and the combination allows it.
+    tol : float, default=1e-4
+        Stopping tolerance.
+    C : float, default=1.0
+        Weight of the loss (> 0).
+    multi_class : {'ovr'}, default='ovr'
+        One-vs-rest.
+    fit_intercept : bool, default=True
+    intercept_scaling : float, default=1.0
+        Value of the constant feature carrying the (penalised) intercept.
+    class_weight : dict or 'balanced', default=None
+    verbose : int, default=0
+        Unused.
+    random_state : int, RandomState instance or None, default=None
+        Order of the coordinates in coordinate descent.
+    max_iter : int, default=1000
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
+    intercept_ : ndarray of shape (1,) or (n_classes,), or 0.0 without intercept
+    n_iter_ : int
+        Largest iteration count over the binary problems.
+    n_features_in_ : int
+    feature_names_in_ : ndarray
+
+    See Also
+    --------
+    SVC : kernel SVM (also with ``kernel='linear'``).
+
+    Notes
+    -----
+    Seed 000 §8: the soft-margin SVM is hinge loss plus an L2 penalty on w.
+
+    Examples
+    --------
+    >>> from classiclearn.svm import LinearSVC
+    >>> X = [[0.0, 0.0], [1.0, 1.0], [0.0, 1.0], [1.0, 0.0]]
+    >>> LinearSVC().fit(X, [0, 1, 0, 1]).predict([[0.9, 0.1]]).tolist()
+    [1]
+    """
+
+    _parameter_constraints = {
+        "penalty": [StrOptions({"l1", "l2"})],
+        "loss": [StrOptions({"hinge", "squared_hinge"})],
+        "dual": ["boolean", StrOptions({"auto"})],
+        "tol": [Interval(Real, 0.0, None, closed="neither")],
+        "C": [Interval(Real, 0.0, None, closed="neither")],
+        "multi_class": [StrOptions({"ovr"})],
+        "fit_intercept": ["boolean"],
+        "intercept_scaling": [Interval(Real, 0, None, closed="neither")],
+        "class_weight": [StrOptions({"balanced"}), dict, None],
+        "verbose": [Interval(Integral, 0, None, closed="left"), "boolean"],
+        "random_state": ["random_state"],
+        "max_iter": [Interval(Integral, 0, None, closed="left")],
+    }
+
+    def __init__(
+        self,
+        penalty="l2",
+        loss="squared_hinge",
+        *,
+        dual="auto",
+        tol=1e-4,
+        C=1.0,
+        multi_class="ovr",
+        fit_intercept=True,
+        intercept_scaling=1.0,
+        class_weight=None,
+        verbose=0,
+        random_state=None,
+        max_iter=1000,
+    ):
+        self.penalty = penalty
+        self.loss = loss
+        self.dual = dual
+        self.tol = tol
+        self.C = C
+        self.multi_class = multi_class
+        self.fit_intercept = fit_intercept
+        self.intercept_scaling = intercept_scaling
+        self.class_weight = class_weight
+        self.verbose = verbose
+        self.random_state = random_state
+        self.max_iter = max_iter
+
+    def _resolve_dual(self, X):
+        if self.penalty == "l1" and self.loss == "hinge":
+            raise ValueError(
+                "Unsupported set of arguments: The combination of penalty='l1' and "
+                "loss='hinge' is not supported."
+            )
+        primal_ok = self.loss == "squared_hinge"
+        dual_ok = self.penalty == "l2"
+        if self.dual == "auto":
+            if X.shape[0] < X.shape[1]:
+                return dual_ok
+            return not primal_ok
+        if self.dual and not dual_ok:
+            raise ValueError(
+                "Unsupported set of arguments: The combination of penalty='l1' and "
+                "loss='squared_hinge' is not supported when dual=True."
+            )
+        if not self.dual and not primal_ok:
+            raise ValueError(
+                "Unsupported set of arguments: The combination of penalty='l2' and "
+                "loss='hinge' is not supported when dual=False."
+            )
+        return bool(self.dual)
+
+    def fit(self, X, y, sample_weight=None):
+        """Fit the linear SVM.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), default=None
+            Multiplies C per sample.
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        X, y = validate_data(self, X, y, dtype=np.float64, order="C")
+        sw = check_sample_weight(sample_weight, X, dtype=np.float64)
+        self.classes_, y_idx = encode_labels(y)
+        dual = self._resolve_dual(X)
+        cw = compute_class_weight(self.class_weight, self.classes_, y_idx)
+        Cs = self.C * sw
+        keep = (Cs > 0) & (cw[y_idx] > 0)
+        if not keep.all():
+            X, y_idx, Cs = X[keep], y_idx[keep], Cs[keep]
+        if X.shape[0] == 0:
+            raise ValueError("Invalid input - all samples have zero or negative weights.")
+        if self.fit_intercept:
+            Xa = np.empty((X.shape[0], X.shape[1] + 1))
+            Xa[:, :-1] = X
+            Xa[:, -1] = self.intercept_scaling
+        else:
+            Xa = X
+        Xa = np.ascontiguousarray(Xa)
+        XT = np.ascontiguousarray(Xa.T) if (self.penalty == "l1") else None
+        k = len(self.classes_)
+        targets = [1] if k == 2 else range(k)
+        rng = check_random_state(self.random_state)
+        seed = int(rng.randint(np.iinfo(np.int32).max))
+        W, n_iters = [], []
+        for c in targets:
+            yc = np.where(y_idx == c, 1.0, -1.0)
+            # as liblinear: in one-vs-rest the rest keeps the plain C
+            Cc = Cs * (cw[y_idx] if k == 2 else np.where(y_idx == c, cw[c], 1.0))
+            if self.penalty == "l1":
+                w, it = _k.l1_coordinate_descent(XT, yc, Cc, float(self.tol),
+                                                 int(self.max_iter), seed)
+            elif dual:
+                w, it = _k.dual_coordinate_descent(Xa, yc, Cc, self.loss == "squared_hinge",
+                                                   float(self.tol), int(self.max_iter), seed)
+            else:
+                w, it = _newton_squared_hinge(Xa, yc, Cc, float(self.tol), int(self.max_iter))
+            W.append(w)
+            n_iters.append(it)
+        W = np.asarray(W)
+        self.n_iter_ = int(max(n_iters))
+        if self.n_iter_ >= self.max_iter:
+            warnings.warn(
+                "Liblinear failed to converge, increase the number of iterations.",
+                ConvergenceWarning,
+                stacklevel=2,
+            )
+        if self.fit_intercept:
+            self.coef_ = np.ascontiguousarray(W[:, :-1])
+            self.intercept_ = self.intercept_scaling * W[:, -1]
+        else:
+            self.coef_ = W
+            self.intercept_ = 0.0
+        return self
+
+    def decision_function(self, X):
+        """Signed distance to the hyperplane(s).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) or (n_samples, n_classes)
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=np.float64, order="C")
+        scores = X @ self.coef_.T + self.intercept_
+        return scores[:, 0] if scores.shape[1] == 1 else scores
+
+    def predict(self, X):
+        """Predicted class labels.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        scores = self.decision_function(X)
+        if scores.ndim == 1:
+            return self.classes_[(scores > 0).astype(np.intp)]
+        return self.classes_[np.argmax(scores, axis=1)]

@@ -1,0 +1,536 @@
+"""CART decision trees (seed 000 §11.1) with minimal cost-complexity pruning.
+
+A tree splits the node's samples on the (feature, threshold) pair that most
+decreases the weighted impurity: gini ``1 - Σ p_k²``, entropy ``-Σ p_k log2
+p_k`` or misclassification ``1 - max_k p_k`` for classification, squared or
+absolute error for regression. Growth stops at the six limits of §11.1
+(``max_depth``, ``min_samples_leaf``, ``min_samples_split``,
+``max_leaf_nodes``, ``max_features``, ``min_impurity_decrease``); pruning
+removes the weakest links up to ``ccp_alpha``. ``splitter="random"`` draws
+one uniform threshold per candidate feature (extremely randomized trees,
+§11.3). ``max_bins`` switches to the histogram splitter: features are binned
+once into at most ``max_bins`` quantile bins and splits are searched over
+per-node histograms, which is faster on large data and nearly as accurate.
+"""
+
+import math
+from numbers import Integral, Real
+
+import numpy as np
+
+from ..base import BaseEstimator, ClassifierMixin, RegressorMixin
+from ..exceptions import InvalidParameterError
+from ..utils._params import Interval, StrOptions
+from ..utils._random import check_random_state
+from ..utils._targets import check_classification_targets, compute_class_weight
+from ..utils.validation import check_is_fitted, check_sample_weight, validate_data
+from . import _binning
+from . import _build_kernels as _bk
+from . import _hist_kernels as _hk
+from ._tree import Tree
+
+__all__ = ["DecisionTreeClassifier", "DecisionTreeRegressor"]
+
+CRITERIA = {
+    "gini": 0,
+    "entropy": 1,
+    "log_loss": 1,
+    "misclassification": 2,
+    "squared_error": 10,
+    "friedman_mse": 11,
+    "absolute_error": 12,
+}
+_MAX_DEPTH = np.iinfo(np.int32).max
+
+
+class Bunch(dict):
+    """A dict whose keys are also attributes."""
+
+    def __getattr__(self, key):
+        try:
+            return self[key]
+        except KeyError as exc:
+            raise AttributeError(key) from exc
+
+
+def tree_seed(random_state):
+    """Seed of the splitter's generator: ``randint(0, 2**31 - 1)`` of the random state
+    (as scikit-learn draws it, so that equal ties resolve alike)."""
+    return int(check_random_state(random_state).randint(0, 0x7FFFFFFF))
+
+
+def resolve_params(est, n_samples, n_features, w_sum):
+    """Turn an estimator's growth parameters into the kernels' integer form."""
+    msl = est.min_samples_leaf
+    if isinstance(msl, Integral):
+        msl = int(msl)
+    else:
+        msl = int(math.ceil(msl * n_samples))
+    mss = est.min_samples_split
+    if isinstance(mss, Integral):
+        if mss < 2:
+            raise InvalidParameterError(
+                f"The 'min_samples_split' parameter of {type(est).__name__} must be an int in "
+                f"the range [2, inf) or a float in the range (0.0, 1.0]. Got {mss!r} instead."
+            )
+        mss = int(mss)
+    else:
+        mss = max(2, int(math.ceil(mss * n_samples)))
+    mss = max(mss, 2 * msl)
+    mf = est.max_features
+    if mf is None:
+        mf = n_features
+    elif isinstance(mf, str):
+        mf = max(1, int(np.sqrt(n_features) if mf == "sqrt" else np.log2(n_features)))
+    elif isinstance(mf, Integral):
+        if mf > n_features:
+            raise ValueError(
+                f"max_features must be in (0, n_features], got {mf} with "
+                f"n_features = {n_features}."
+            )
+        mf = int(mf)
+    else:
+        mf = max(1, int(mf * n_features))
+    max_depth = _MAX_DEPTH if est.max_depth is None else int(est.max_depth)
+    mln = -1 if est.max_leaf_nodes is None else int(est.max_leaf_nodes)
+    return dict(
+        crit=CRITERIA[est.criterion],
+        splitter=_bk.SPLIT_RANDOM if est.splitter == "random" else _bk.SPLIT_BEST,
+        max_features=mf,
+        max_depth=max_depth,
+        min_samples_leaf=msl,
+        min_samples_split=mss,
+        min_weight_leaf=float(est.min_weight_fraction_leaf * w_sum),
+        min_impurity_decrease=float(est.min_impurity_decrease),
+        max_leaf_nodes=mln,
+    )
+
+
+def grow_tree(Xt, y, w, n_classes, p, seed, is_clf, n_features, binned=None):
+    """Grow one :class:`Tree` on prepared arrays (see ``_build_kernels.build_tree``).
+
+    ``binned`` is ``(X_binned_T, bin_thresholds, n_bins)`` for the histogram
+    splitter, else None. Rows with zero weight are left out. Releases the GIL.
+    """
+    samples = np.flatnonzero(w > 0).astype(np.intp)
+    args = (p["crit"], p["splitter"], p["max_features"], p["max_depth"],
+            p["min_samples_leaf"], p["min_samples_split"], p["min_weight_leaf"],
+            p["min_impurity_decrease"], p["max_leaf_nodes"], np.uint64(seed))
+    if binned is None:
+        inodes, fnodes, value, depth = _bk.build_tree(Xt, y, w, samples, n_classes, *args)
+    else:
+        Xb, edges, n_bins = binned
+        inodes, fnodes, value, depth = _hk.build_hist_tree(
+            Xb, edges, n_bins, y, w, samples, n_classes, *args
+        )
+    return Tree(inodes, fnodes, value, n_features, n_classes, depth, is_clf)
+
+
+_COMMON_CONSTRAINTS = {
+    "splitter": [StrOptions({"best", "random"})],
+    "max_depth": [Interval(Integral, 1, None, closed="left"), None],
+    "min_samples_split": [
+        Interval(Integral, 2, None, closed="left"),
+        Interval(Real, 0.0, 1.0, closed="right"),
+    ],
+    "min_samples_leaf": [
+        Interval(Integral, 1, None, closed="left"),
+        Interval(Real, 0.0, 1.0, closed="neither"),
+    ],
+    "min_weight_fraction_leaf": [Interval(Real, 0.0, 0.5, closed="both")],
+    "max_features": [
+        Interval(Integral, 1, None, closed="left"),
+        Interval(Real, 0.0, 1.0, closed="right"),
+        StrOptions({"sqrt", "log2"}),
+        None,
+    ],
+    "random_state": ["random_state"],
+    "max_leaf_nodes": [Interval(Integral, 2, None, closed="left"), None],
+    "min_impurity_decrease": [Interval(Real, 0.0, None, closed="left")],
+    "ccp_alpha": [Interval(Real, 0.0, None, closed="left")],
+    "max_bins": [Interval(Integral, 2, 255, closed="both"), None],
+}
+
+
+def encode_class_targets(y):
+    """Per-output sorted classes and the float64 class-index matrix."""
+    check_classification_targets(y)
+    y2 = y.reshape(-1, 1) if y.ndim == 1 else y
+    classes, codes = [], np.empty(y2.shape, dtype=np.float64)
+    for o in range(y2.shape[1]):
+        c, inv = np.unique(y2[:, o], return_inverse=True)
+        classes.append(c)
+        codes[:, o] = inv.ravel()
+    return classes, codes
+
+
+def expanded_class_weight(class_weight, classes, codes):
+    """Per-sample weight from ``class_weight`` (product over outputs)."""
+    n_outputs = codes.shape[1]
+    if isinstance(class_weight, dict) or class_weight is None:
+        cws = [class_weight] * n_outputs
+        if isinstance(class_weight, dict) and n_outputs > 1:
+            raise ValueError(
+                "For multi-output, class_weight should be a list of dicts, or 'balanced'."
+            )
+    elif isinstance(class_weight, str):
+        cws = [class_weight] * n_outputs
+    else:
+        cws = list(class_weight)
+        if len(cws) != n_outputs:
+            raise ValueError(
+                "For multi-output, number of elements in class_weight should match number of "
+                "outputs."
+            )
+    out = np.ones(codes.shape[0])
+    for o in range(n_outputs):
+        yi = codes[:, o].astype(np.intp)
+        out *= compute_class_weight(cws[o], classes[o], yi)[yi]
+    return out
+
+
+class BaseDecisionTree(BaseEstimator):
+    """Shared fit / predict machinery of the two decision trees."""
+
+    _is_clf = False
+
+    def __classiclearn_tags__(self):
+        tags = super().__classiclearn_tags__()
+        tags.multi_output = True
+        return tags
+
+    def _prepare_X(self, X, reset):
+        X = validate_data(self, X, reset=reset, dtype=np.float32) if not reset else X
+        return np.ascontiguousarray(X, dtype=np.float32)
+
+    def _fit(self, X, y, sample_weight=None):
+        self._validate_params()
+        X, y = validate_data(self, X, y, dtype=np.float32, multi_output=True,
+                             y_numeric=not self._is_clf)
+        X = np.ascontiguousarray(X, dtype=np.float32)
+        n_samples, n_features = X.shape
+        if y.ndim == 2 and y.shape[1] == 0:
+            raise ValueError("y has 0 outputs.")
+        sw = check_sample_weight(sample_weight, X, dtype=np.float64)
+        if self._is_clf:
+            classes, codes = encode_class_targets(y)
+            n_classes = np.array([len(c) for c in classes], dtype=np.intp)
+            if self.class_weight is not None:
+                sw = sw * expanded_class_weight(self.class_weight, classes, codes)
+        else:
+            codes = np.asarray(y, dtype=np.float64).reshape(n_samples, -1)
+            n_classes = np.ones(codes.shape[1], dtype=np.intp)
+        codes = np.ascontiguousarray(codes)
+        if sw.sum() <= 0:
+            raise ValueError("Sum of sample_weight must be positive.")
+        self.n_outputs_ = codes.shape[1]
+        p = resolve_params(self, n_samples, n_features, sw.sum())
+        self.max_features_ = p["max_features"]
+        seed = tree_seed(self.random_state)
+        binned = None
+        if self.max_bins is not None:
+            mapper = _binning.fit_bins(X, self.max_bins, seed)
+            binned = (np.ascontiguousarray(_binning.transform_bins(X, mapper).T),) + mapper
+        Xt = np.ascontiguousarray(X.T)
+        tree = grow_tree(Xt, codes, sw, n_classes, p, seed, self._is_clf, n_features, binned)
+        if self.ccp_alpha > 0.0:
+            tree = tree.pruned(self.ccp_alpha)
+        self.tree_ = tree
+        if self._is_clf:
+            if self.n_outputs_ == 1:
+                self.classes_ = classes[0]
+                self.n_classes_ = int(n_classes[0])
+            else:
+                self.classes_ = classes
+                self.n_classes_ = n_classes.copy()
+        return self
+
+    def _X_predict(self, X):
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=np.float32)
+        return np.ascontiguousarray(X, dtype=np.float32)
+
+    def apply(self, X):
+        """Index of the leaf that each sample falls in.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        return self.tree_.apply(self._X_predict(X))
+
+    def decision_path(self, X):
+        """Indicator of the nodes each sample goes through.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        scipy.sparse.csr_matrix of shape (n_samples, n_nodes)
+        """
+        return self.tree_.decision_path(self._X_predict(X))
+
+    def get_depth(self):
+        """Depth of the tree (a single leaf has depth 0)."""
+        check_is_fitted(self)
+        return self.tree_.max_depth
+
+    def get_n_leaves(self):
+        """Number of leaves of the tree."""
+        check_is_fitted(self)
+        return self.tree_.n_leaves
+
+    @property
+    def feature_importances_(self):
+        """Normalised total impurity decrease brought by each feature (MDI)."""
+        check_is_fitted(self)
+        return self.tree_.compute_feature_importances()
+
+    def cost_complexity_pruning_path(self, X, y, sample_weight=None):
+        """Effective alphas of minimal cost-complexity pruning.
+
+        The tree is grown on (X, y) with the current parameters and no pruning;
+        then its weakest links are removed one by one.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        sample_weight : array-like of shape (n_samples,), default=None
+
+        Returns
+        -------
+        Bunch
+            ``ccp_alphas`` (increasing) and ``impurities`` (total weighted leaf
+            impurity of the subtree at each alpha).
+        """
+        from ..base import clone
+
+        est = clone(self).set_params(ccp_alpha=0.0)
+        est.fit(X, y, sample_weight=sample_weight)
+        alphas, imps = est.tree_.pruning_path()
+        return Bunch(ccp_alphas=alphas, impurities=imps)
+
+
+class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
+    """A CART classification tree.
+
+    Parameters
+    ----------
+    criterion : {"gini", "entropy", "log_loss", "misclassification"}, default="gini"
+        Impurity measure. "misclassification" is ``1 - max_k p_k`` (§11.1),
+        which scikit-learn lacks.
+    splitter : {"best", "random"}, default="best"
+        "best": exact search over the sorted values of each candidate
+        feature; "random": one uniform random threshold per candidate feature.
+    max_depth : int, default=None
+        Maximum depth; None grows until the other limits stop it.
+    min_samples_split : int or float, default=2
+        Minimum number of samples (or fraction of them) to split a node.
+    min_samples_leaf : int or float, default=1
+        Minimum number of samples (or fraction) in each leaf.
+    min_weight_fraction_leaf : float, default=0.0
+        Minimum fraction of the total sample weight in each leaf.
+    max_features : int, float, {"sqrt", "log2"} or None, default=None
+        Number of features drawn (without replacement) as candidates at each
+        split.
+    random_state : int, RandomState or None, default=None
+        Drives feature draws and random thresholds.
+    max_leaf_nodes : int, default=None
+        Grow best-first (largest impurity decrease first) up to this many
+        leaves.
+    min_impurity_decrease : float, default=0.0
+        Split only if the weighted impurity decrease
+        ``N_t / N * (imp - N_R / N_t * imp_R - N_L / N_t * imp_L)`` reaches it.
+    class_weight : dict, list of dict, "balanced" or None, default=None
+        Weights of the classes, multiplied into ``sample_weight``.
+    ccp_alpha : float, default=0.0
+        Complexity parameter of minimal cost-complexity pruning.
+    max_bins : int in [2, 255] or None, default=None
+        If set, the histogram splitter: features binned once into at most
+        ``max_bins`` quantile bins (the ``splitter`` parameter then only
+        chooses between the best bin boundary and a random one).
+
+    Attributes
+    ----------
+    classes_ : ndarray or list of ndarray
+    n_classes_ : int or ndarray
+    n_outputs_ : int
+    max_features_ : int
+    tree_ : Tree
+        The fitted node arrays.
+    feature_importances_ : ndarray of shape (n_features,)
+    n_features_in_ : int
+    feature_names_in_ : ndarray, only with string column names
+
+    See Also
+    --------
+    DecisionTreeRegressor
+    classiclearn.ensemble.RandomForestClassifier
+
+    Notes
+    -----
+    X is converted to float32 once (as scikit-learn does), so thresholds are
+    midpoints of float32 values.
+
+    Examples
+    --------
+    >>> from classiclearn.tree import DecisionTreeClassifier
+    >>> X = [[0.0], [1.0], [2.0], [3.0]]
+    >>> clf = DecisionTreeClassifier(random_state=0).fit(X, [0, 0, 1, 1])
+    >>> clf.predict([[0.5], [2.5]]).tolist(), clf.get_depth()
+    ([0, 1], 1)
+    """
+
+    _is_clf = True
+    _parameter_constraints = {
+        **_COMMON_CONSTRAINTS,
+        "criterion": [StrOptions({"gini", "entropy", "log_loss", "misclassification"})],
+        "class_weight": [dict, list, StrOptions({"balanced"}), None],
+    }
+
+    def __init__(self, *, criterion="gini", splitter="best", max_depth=None,
+                 min_samples_split=2, min_samples_leaf=1, min_weight_fraction_leaf=0.0,
+                 max_features=None, random_state=None, max_leaf_nodes=None,
+                 min_impurity_decrease=0.0, class_weight=None, ccp_alpha=0.0, max_bins=None):
+        self.criterion = criterion
+        self.splitter = splitter
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
+        self.max_features = max_features
+        self.random_state = random_state
+        self.max_leaf_nodes = max_leaf_nodes
+        self.min_impurity_decrease = min_impurity_decrease
+        self.class_weight = class_weight
+        self.ccp_alpha = ccp_alpha
+        self.max_bins = max_bins
+
+    def fit(self, X, y, sample_weight=None, check_input=True):
+        """Grow (and prune) the tree.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        sample_weight : array-like of shape (n_samples,), default=None
+        check_input : bool, default=True
+            Accepted for compatibility; input is always checked.
+
+        Returns
+        -------
+        self
+        """
+        return self._fit(X, y, sample_weight)
+
+    def predict_proba(self, X):
+        """Class probabilities: the class fractions of the leaf.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes), or a list of them per output
+        """
+        proba = self.tree_.predict(self._X_predict(X))
+        if self.n_outputs_ == 1:
+            return proba[:, 0, : self.n_classes_].copy()
+        return [proba[:, o, : self.n_classes_[o]].copy() for o in range(self.n_outputs_)]
+
+    def predict_log_proba(self, X):
+        """Logarithm of :meth:`predict_proba`."""
+        proba = self.predict_proba(X)
+        with np.errstate(divide="ignore"):
+            if self.n_outputs_ == 1:
+                return np.log(proba)
+            return [np.log(p) for p in proba]
+
+    def predict(self, X):
+        """Most frequent (weighted) class of the leaf.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) or (n_samples, n_outputs)
+        """
+        proba = self.tree_.predict(self._X_predict(X))
+        if self.n_outputs_ == 1:
+            return self.classes_[np.argmax(proba[:, 0, : self.n_classes_], axis=1)]
+        out = [self.classes_[o][np.argmax(proba[:, o, : self.n_classes_[o]], axis=1)]
+               for o in range(self.n_outputs_)]
+        return np.stack(out, axis=1)
+
+
+class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
+    """A CART regression tree.
+
+    Parameters
+    ----------
+    criterion : {"squared_error", "friedman_mse", "absolute_error"}, default="squared_error"
+        Squared error (leaf mean), Friedman's improvement score, or absolute
+        error (leaf weighted median).
+    splitter, max_depth, min_samples_split, min_samples_leaf, \
+min_weight_fraction_leaf, max_features, random_state, max_leaf_nodes, \
+min_impurity_decrease, ccp_alpha, max_bins
+        As in :class:`DecisionTreeClassifier`.
+
+    Attributes
+    ----------
+    n_outputs_ : int
+    max_features_ : int
+    tree_ : Tree
+    feature_importances_ : ndarray of shape (n_features,)
+    n_features_in_ : int
+    feature_names_in_ : ndarray, only with string column names
+
+    See Also
+    --------
+    DecisionTreeClassifier
+    classiclearn.ensemble.RandomForestRegressor
+
+    Examples
+    --------
+    >>> from classiclearn.tree import DecisionTreeRegressor
+    >>> reg = DecisionTreeRegressor(max_depth=1).fit([[0.0], [1.0], [2.0], [3.0]],
+    ...                                             [1.0, 1.0, 3.0, 3.0])
+    >>> reg.predict([[0.2], [2.8]]).tolist()
+    [1.0, 3.0]
+    """
+
+    _parameter_constraints = {
+        **_COMMON_CONSTRAINTS,
+        "criterion": [StrOptions({"squared_error", "friedman_mse", "absolute_error"})],
+    }
+
+    def __init__(self, *, criterion="squared_error", splitter="best", max_depth=None,
+                 min_samples_split=2, min_samples_leaf=1, min_weight_fraction_leaf=0.0,
+                 max_features=None, random_state=None, max_leaf_nodes=None,
+                 min_impurity_decrease=0.0, ccp_alpha=0.0, max_bins=None):
+        self.criterion = criterion
+        self.splitter = splitter
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
+        self.max_features = max_features
+        self.random_state = random_state
+        self.max_leaf_nodes = max_leaf_nodes
+        self.min_impurity_decrease = min_impurity_decrease
+        self.ccp_alpha = ccp_alpha
+        self.max_bins = max_bins
+
+    fit = DecisionTreeClassifier.fit
+
+    def predict(self, X):
+        """Leaf mean (or median) of each sample.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) or (n_samples, n_outputs)
+        """
+        value = self.tree_.predict(self._X_predict(X))[:, :, 0]
+        return value[:, 0].copy() if self.n_outputs_ == 1 else value

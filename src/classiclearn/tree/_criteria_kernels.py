@@ -1,0 +1,178 @@
+"""Split criteria of CART (seed 000 §11.1) as numba functions on node statistics.
+
+Node statistics ``stats`` are a float64 vector:
+
+- classification (gini, entropy, misclassification): weighted class counts,
+  ``stats[o * K + c]`` for output ``o`` and class ``c`` (``K`` = largest number
+  of classes over the outputs);
+- regression (squared_error, friedman_mse, absolute_error): weighted sums
+  ``stats[o]`` and weighted sums of squares ``stats[n_outputs + o]``.
+
+Impurities follow scikit-learn's definitions (entropy in bits, averages over
+outputs) so that fitted trees agree with it.
+"""
+
+import math
+
+import numpy as np
+from numba import njit
+
+from ._util_kernels import prefix_abs_costs, weighted_median
+
+GINI = 0
+ENTROPY = 1
+MISCLASSIFICATION = 2
+SQUARED_ERROR = 10
+FRIEDMAN_MSE = 11
+ABSOLUTE_ERROR = 12
+
+_LN2 = math.log(2.0)
+
+
+@njit(cache=True, nogil=True)
+def add_sample(stats, y, s, ws, crit, n_outputs, K):
+    """Add sample ``s`` with weight ``ws`` to ``stats`` (use a negative weight to remove)."""
+    if crit < 10:
+        for o in range(n_outputs):
+            stats[o * K + np.intp(y[s, o])] += ws
+    else:
+        for o in range(n_outputs):
+            v = y[s, o]
+            stats[o] += ws * v
+            stats[n_outputs + o] += ws * v * v
+
+
+@njit(cache=True, nogil=True)
+def node_stats(y, w, samples, a, b, crit, n_outputs, K, stats):
+    """Fill ``stats`` with the statistics of ``samples[a:b]``; return their total weight."""
+    stats[:] = 0.0
+    wn = 0.0
+    for i in range(a, b):
+        s = samples[i]
+        ws = w[s]
+        wn += ws
+        add_sample(stats, y, s, ws, crit, n_outputs, K)
+    return wn
+
+
+@njit(cache=True, nogil=True)
+def stats_impurity(stats, wn, crit, n_outputs, K, n_classes):
+    """Impurity of a node from its statistics (not for absolute_error)."""
+    if crit == GINI:
+        tot = 0.0
+        for o in range(n_outputs):
+            sq = 0.0
+            for c in range(n_classes[o]):
+                v = stats[o * K + c]
+                sq += v * v
+            tot += 1.0 - sq / (wn * wn)
+        return tot / n_outputs
+    if crit == ENTROPY:
+        tot = 0.0
+        for o in range(n_outputs):
+            for c in range(n_classes[o]):
+                v = stats[o * K + c]
+                if v > 0.0:
+                    p = v / wn
+                    tot -= p * (math.log(p) / _LN2)
+        return tot / n_outputs
+    if crit == MISCLASSIFICATION:
+        tot = 0.0
+        for o in range(n_outputs):
+            mx = 0.0
+            for c in range(n_classes[o]):
+                v = stats[o * K + c]
+                if v > mx:
+                    mx = v
+            tot += 1.0 - mx / wn
+        return tot / n_outputs
+    sq = 0.0
+    for o in range(n_outputs):
+        sq += stats[n_outputs + o]
+    imp = sq / wn
+    for o in range(n_outputs):
+        m = stats[o] / wn
+        imp -= m * m
+    return imp / n_outputs
+
+
+@njit(cache=True, nogil=True)
+def proxy_improvement(sl, sr, wl, wr, crit, n_outputs, K, n_classes):
+    """A quantity that orders the splits of one node like the impurity decrease."""
+    if crit == SQUARED_ERROR:
+        pl = 0.0
+        pr = 0.0
+        for o in range(n_outputs):
+            pl += sl[o] * sl[o]
+            pr += sr[o] * sr[o]
+        return pl / wl + pr / wr
+    if crit == FRIEDMAN_MSE:
+        tl = 0.0
+        tr = 0.0
+        for o in range(n_outputs):
+            tl += sl[o]
+            tr += sr[o]
+        diff = wr * tl - wl * tr
+        return diff * diff / (wl * wr)
+    return -wr * stats_impurity(sr, wr, crit, n_outputs, K, n_classes) - wl * stats_impurity(
+        sl, wl, crit, n_outputs, K, n_classes
+    )
+
+
+@njit(cache=True, nogil=True)
+def abs_impurity(y, w, samples, a, b, n_outputs, bv, bw):
+    """absolute_error impurity of ``samples[a:b]``: mean over outputs of
+    ``sum w |y - median| / sum w``. ``bv, bw`` are scratch of length >= b - a."""
+    n = b - a
+    tot = 0.0
+    wn = 0.0
+    for o in range(n_outputs):
+        wn = 0.0
+        for i in range(n):
+            s = samples[a + i]
+            bv[i] = y[s, o]
+            bw[i] = w[s]
+            wn += w[s]
+        med = weighted_median(bv, bw, n)
+        c = 0.0
+        for i in range(n):
+            c += bw[i] * abs(bv[i] - med)
+        tot += c
+    return tot / (wn * n_outputs)
+
+
+@njit(cache=True, nogil=True)
+def abs_medians(y, w, samples, a, b, n_outputs, bv, bw, out):
+    """Weighted median of each output over ``samples[a:b]`` into ``out``."""
+    n = b - a
+    for o in range(n_outputs):
+        for i in range(n):
+            s = samples[a + i]
+            bv[i] = y[s, o]
+            bw[i] = w[s]
+        out[o] = weighted_median(bv, bw, n)
+
+
+@njit(cache=True, nogil=True)
+def abs_split_costs(y, w, idx, a, b, n_outputs, cost, tmp, yv, wv, h1, h2, h3, h4):
+    """For each split position p in (a, b], ``cost[p - a]`` receives the summed
+    absolute deviations of the left part ``idx[a:p]`` plus the right part
+    ``idx[p:b]``, summed over outputs. Scratch arrays have length >= b - a + 1."""
+    n = b - a
+    for k in range(n + 1):
+        cost[k] = 0.0
+    for o in range(n_outputs):
+        for i in range(n):
+            s = idx[a + i]
+            yv[i] = y[s, o]
+            wv[i] = w[s]
+        prefix_abs_costs(yv, wv, n, tmp, h1, h2, h3, h4)
+        for k in range(n + 1):
+            cost[k] += tmp[k]
+        for i in range(n):
+            s = idx[b - 1 - i]
+            yv[i] = y[s, o]
+            wv[i] = w[s]
+        prefix_abs_costs(yv, wv, n, tmp, h1, h2, h3, h4)
+        for k in range(n + 1):
+            cost[k] += tmp[n - k]

@@ -1,0 +1,1 @@
+"""Histogram splitter (placeholder replaced below)."""

@@ -1,0 +1,97 @@
+"""Minimal cost-complexity pruning (seed 000 §11.1, "pruning") on flat tree arrays.
+
+The weakest link is pruned repeatedly: the internal node t with the smallest
+``g(t) = (R(t) - R(T_t)) / (|leaves(T_t)| - 1)``, where ``R`` is the weighted
+impurity ``n_t / n * impurity(t)``. The sequence of these ``g`` is the pruning
+path; pruning at ``ccp_alpha`` stops before the first ``g > ccp_alpha``.
+"""
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True, nogil=True)
+def prune(left, right, impurity, weighted_n, ccp_alpha):
+    """Run weakest-link pruning until the effective alpha exceeds ``ccp_alpha``.
+
+    Returns (alphas, impurities, n_steps, keep, leafed): the path's alphas and
+    total leaf impurities (valid up to ``n_steps``), a mask of the nodes kept
+    and a mask of the kept internal nodes turned into leaves.
+    """
+    n = left.shape[0]
+    total = weighted_n[0]
+    r_node = np.empty(n)
+    for i in range(n):
+        r_node[i] = weighted_n[i] * impurity[i] / total
+    parent = np.full(n, -1, dtype=np.intp)
+    is_leaf = np.zeros(n, dtype=np.bool_)
+    for i in range(n):
+        if left[i] < 0:
+            is_leaf[i] = True
+        else:
+            parent[left[i]] = i
+            parent[right[i]] = i
+    n_leaves = np.zeros(n, dtype=np.intp)
+    r_branch = np.zeros(n)
+    for leaf in range(n):
+        if not is_leaf[leaf]:
+            continue
+        r_branch[leaf] = r_node[leaf]
+        cur = r_node[leaf]
+        node = leaf
+        while node != 0:
+            p = parent[node]
+            r_branch[p] += cur
+            n_leaves[p] += 1
+            node = p
+    candidate = ~is_leaf
+    in_subtree = np.ones(n, dtype=np.bool_)
+    leafed = np.zeros(n, dtype=np.bool_)
+    alphas = np.empty(n + 1)
+    imps = np.empty(n + 1)
+    alphas[0] = 0.0
+    imps[0] = r_branch[0]
+    steps = 1
+    stack = np.empty(n, dtype=np.intp)
+    big = np.finfo(np.float64).max
+    while candidate[0]:
+        eff = big
+        pruned = -1
+        for i in range(n):
+            if not candidate[i]:
+                continue
+            a = (r_node[i] - r_branch[i]) / (n_leaves[i] - 1)
+            if a < eff:
+                eff = a
+                pruned = i
+        if ccp_alpha < eff:
+            break
+        top = 0
+        stack[top] = pruned
+        top += 1
+        while top > 0:
+            top -= 1
+            node = stack[top]
+            if not in_subtree[node]:
+                continue
+            candidate[node] = False
+            in_subtree[node] = False
+            if left[node] >= 0:
+                stack[top] = left[node]
+                stack[top + 1] = right[node]
+                top += 2
+        in_subtree[pruned] = True
+        leafed[pruned] = True
+        n_pruned = n_leaves[pruned] - 1
+        n_leaves[pruned] = 0
+        r_diff = r_node[pruned] - r_branch[pruned]
+        r_branch[pruned] = r_node[pruned]
+        node = parent[pruned]
+        while node != -1:
+            n_leaves[node] -= n_pruned
+            r_branch[node] += r_diff
+            node = parent[node]
+        alphas[steps] = eff
+        imps[steps] = r_branch[0]
+        steps += 1
+    return alphas, imps, steps, in_subtree, leafed

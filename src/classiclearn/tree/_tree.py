@@ -1,0 +1,209 @@
+"""The fitted tree: flat node arrays (seed 000 §11.1) and the operations on them.
+
+A :class:`Tree` holds one array per node field, so that a model file can store
+it without pickle and numba kernels walk it directly:
+
+- ``children_left``, ``children_right`` (-1 at leaves), ``feature`` (-2 at
+  leaves), ``threshold`` (a sample goes left when ``x[feature] <= threshold``);
+- ``impurity``, ``n_node_samples``, ``weighted_n_node_samples``;
+- ``value`` (n_nodes, n_outputs, max_n_classes): class fractions per output for
+  classifiers, means (or medians for absolute_error) for regressors;
+- ``missing_go_to_left`` (uint8) and ``category_offset`` (intp, -1 = numeric
+  split) with ``category_bitsets`` (uint64 words): room for missing values and
+  categorical splits; every split is numeric with no missing direction for now.
+
+The attribute names follow scikit-learn's ``tree_`` so that code inspecting
+scikit-learn trees works on ours.
+"""
+
+import numpy as np
+import scipy.sparse as sp
+
+from . import _predict_kernels as _pk
+from . import _prune_kernels as _prk
+
+__all__ = ["Tree"]
+
+
+class Tree:
+    """Array representation of a fitted binary decision tree.
+
+    Parameters
+    ----------
+    inodes : ndarray of shape (n_nodes, 4), dtype intp
+        left child, right child, feature, n_node_samples.
+    fnodes : ndarray of shape (n_nodes, 3)
+        threshold, impurity, weighted_n_node_samples.
+    value : ndarray of shape (n_nodes, n_outputs * K)
+    n_features : int
+    n_classes : ndarray of shape (n_outputs,), dtype intp
+        Ones for regression.
+    max_depth : int
+    is_classifier : bool
+        Whether ``value`` holds weighted class counts, normalised here to
+        fractions.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from classiclearn.tree import DecisionTreeClassifier
+    >>> t = DecisionTreeClassifier().fit([[0.0], [1.0]], [0, 1]).tree_
+    >>> t.node_count, t.children_left.tolist(), t.threshold[0]
+    (3, [1, -1, -1], 0.5)
+    """
+
+    def __init__(self, inodes, fnodes, value, n_features, n_classes, max_depth,
+                 is_classifier):
+        n_nodes = inodes.shape[0]
+        self.n_features = int(n_features)
+        self.n_classes = np.asarray(n_classes, dtype=np.intp)
+        self.n_outputs = int(self.n_classes.shape[0])
+        self.max_n_classes = int(self.n_classes.max())
+        self.children_left = np.ascontiguousarray(inodes[:, 0])
+        self.children_right = np.ascontiguousarray(inodes[:, 1])
+        self.feature = np.ascontiguousarray(inodes[:, 2])
+        self.n_node_samples = np.ascontiguousarray(inodes[:, 3])
+        self.threshold = np.ascontiguousarray(fnodes[:, 0])
+        self.impurity = np.ascontiguousarray(fnodes[:, 1])
+        self.weighted_n_node_samples = np.ascontiguousarray(fnodes[:, 2])
+        value = value.reshape(n_nodes, self.n_outputs, -1)
+        if is_classifier:
+            totals = value.sum(axis=2, keepdims=True)
+            totals[totals == 0] = 1.0
+            value = value / totals
+        self.value = np.ascontiguousarray(value)
+        self.missing_go_to_left = np.zeros(n_nodes, dtype=np.uint8)
+        self.category_offset = np.full(n_nodes, -1, dtype=np.intp)
+        self.category_bitsets = np.zeros((0,), dtype=np.uint64)
+        self.max_depth = int(max_depth)
+
+    @property
+    def node_count(self):
+        """Number of nodes."""
+        return int(self.children_left.shape[0])
+
+    @property
+    def capacity(self):
+        """Number of nodes (arrays are trimmed to size)."""
+        return self.node_count
+
+    @property
+    def n_leaves(self):
+        """Number of leaves."""
+        return int(np.count_nonzero(self.children_left < 0))
+
+    @property
+    def nbytes(self):
+        """Memory held by the node arrays, in bytes."""
+        return sum(
+            a.nbytes
+            for a in (self.children_left, self.children_right, self.feature, self.threshold,
+                      self.impurity, self.n_node_samples, self.weighted_n_node_samples,
+                      self.value, self.missing_go_to_left, self.category_offset)
+        )
+
+    def apply(self, X):
+        """Index of the leaf each row of X (float32, C-contiguous) falls in."""
+        roots = np.zeros(1, dtype=np.intp)
+        return _pk.apply_trees(X, self.children_left, self.children_right, self.feature,
+                               self.threshold, roots)[:, 0]
+
+    def predict(self, X):
+        """Leaf value of each row: array (n_samples, n_outputs, max_n_classes)."""
+        return self.value[self.apply(X)]
+
+    def decision_path(self, X):
+        """Sparse CSR indicator (n_samples, n_nodes) of the nodes each row visits."""
+        indptr, indices = _pk.path_indicator(X, self.children_left, self.children_right,
+                                             self.feature, self.threshold, 0)
+        data = np.ones(indices.shape[0], dtype=np.intp)
+        return sp.csr_matrix((data, indices, indptr), shape=(X.shape[0], self.node_count))
+
+    def compute_feature_importances(self, normalize=True):
+        """Total weighted impurity decrease brought by each feature (MDI)."""
+        out = np.zeros(self.n_features)
+        inner = np.flatnonzero(self.children_left >= 0)
+        if inner.size:
+            le = self.children_left[inner]
+            ri = self.children_right[inner]
+            w = self.weighted_n_node_samples
+            imp = self.impurity
+            dec = w[inner] * imp[inner] - w[le] * imp[le] - w[ri] * imp[ri]
+            np.add.at(out, self.feature[inner], dec)
+        out /= self.weighted_n_node_samples[0]
+        if normalize:
+            total = out.sum()
+            if total > 0.0:
+                out /= total
+        return out
+
+    def compute_node_depths(self):
+        """Depth of every node (root 0)."""
+        depth = np.zeros(self.node_count, dtype=np.intp)
+        for i in range(self.node_count):
+            if self.children_left[i] >= 0:
+                depth[self.children_left[i]] = depth[i] + 1
+                depth[self.children_right[i]] = depth[i] + 1
+        return depth
+
+    def pruning_path(self):
+        """Effective alphas and total leaf impurities of the weakest-link sequence."""
+        alphas, imps, steps, _, _ = _prk.prune(self.children_left, self.children_right,
+                                               self.impurity, self.weighted_n_node_samples,
+                                               np.inf)
+        return alphas[:steps].copy(), imps[:steps].copy()
+
+    def pruned(self, ccp_alpha):
+        """A new Tree pruned at ``ccp_alpha`` (nodes renumbered in pre-order)."""
+        _, _, _, keep, leafed = _prk.prune(self.children_left, self.children_right,
+                                           self.impurity, self.weighted_n_node_samples,
+                                           float(ccp_alpha))
+        if keep.all() and not leafed.any():
+            return self
+        order = []
+        stack = [0]
+        while stack:
+            node = stack.pop()
+            order.append(node)
+            if self.children_left[node] >= 0 and not leafed[node]:
+                stack.append(self.children_right[node])
+                stack.append(self.children_left[node])
+        order = np.asarray(order, dtype=np.intp)
+        new_id = np.full(self.node_count, -1, dtype=np.intp)
+        new_id[order] = np.arange(order.size)
+        internal = (self.children_left[order] >= 0) & ~leafed[order]
+        inodes = np.empty((order.size, 4), dtype=np.intp)
+        inodes[:, 0] = np.where(internal, new_id[self.children_left[order]], -1)
+        inodes[:, 1] = np.where(internal, new_id[self.children_right[order]], -1)
+        inodes[:, 2] = np.where(internal, self.feature[order], -2)
+        inodes[:, 3] = self.n_node_samples[order]
+        fnodes = np.empty((order.size, 3))
+        fnodes[:, 0] = np.where(internal, self.threshold[order], -2.0)
+        fnodes[:, 1] = self.impurity[order]
+        fnodes[:, 2] = self.weighted_n_node_samples[order]
+        value = self.value[order].reshape(order.size, -1)
+        out = Tree(inodes, fnodes, value, self.n_features, self.n_classes, 0, False)
+        depths = out.compute_node_depths()
+        out.max_depth = int(depths.max())
+        return out
+
+
+def stack_trees(trees):
+    """Concatenate trees' node arrays for the forest kernels.
+
+    Returns (left, right, feature, threshold, value, roots) with child
+    indices offset to the concatenated numbering.
+    """
+    sizes = np.array([t.node_count for t in trees], dtype=np.intp)
+    roots = np.zeros(len(trees), dtype=np.intp)
+    roots[1:] = np.cumsum(sizes)[:-1]
+    left = np.concatenate([t.children_left for t in trees])
+    right = np.concatenate([t.children_right for t in trees])
+    offs = np.repeat(roots, sizes)
+    inner = left >= 0
+    left = np.where(inner, left + offs, -1)
+    right = np.where(inner, right + offs, -1)
+    feature = np.concatenate([t.feature for t in trees])
+    threshold = np.concatenate([t.threshold for t in trees])
+    value = np.concatenate([t.value.reshape(t.node_count, -1) for t in trees])
+    return left, right, feature, threshold, value, roots

@@ -1,0 +1,141 @@
+"""KMeans and kmeans_plusplus: parity with scikit-learn, naive references, bad input."""
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose, assert_array_equal
+
+from classiclearn.cluster import KMeans, kmeans_plusplus
+
+sk_cluster = pytest.importorskip("sklearn.cluster")
+
+
+def _blobs(seed=0, n=200, k=4, p=5, spread=1.0):
+    rng = np.random.default_rng(seed)
+    centers = rng.normal(scale=4.0, size=(k, p))
+    labels = rng.integers(k, size=n)
+    return centers[labels] + spread * rng.normal(size=(n, p))
+
+
+def _naive_lloyd(X, w, centers, n_iter):
+    for _ in range(n_iter):
+        d = ((X[:, None, :] - centers[None]) ** 2).sum(-1)
+        lab = d.argmin(1)
+        centers = np.array(
+            [np.average(X[lab == j], axis=0, weights=w[lab == j]) for j in range(len(centers))]
+        )
+    return centers
+
+
+@pytest.mark.parametrize("algorithm", ["lloyd", "elkan"])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_same_init_same_result_as_sklearn(algorithm, seed):
+    X = _blobs(seed, n=400, k=5, spread=2.0)
+    rng = np.random.default_rng(seed)
+    init = X[rng.choice(len(X), 5, replace=False)]
+    ours = KMeans(5, init=init, algorithm=algorithm, n_init=1).fit(X)
+    theirs = sk_cluster.KMeans(5, init=init, algorithm=algorithm, n_init=1).fit(X)
+    assert_allclose(ours.cluster_centers_, theirs.cluster_centers_, atol=1e-8, rtol=0)
+    assert_array_equal(ours.labels_, theirs.labels_)
+    assert_allclose(ours.inertia_, theirs.inertia_, rtol=1e-10)
+    assert ours.n_iter_ == theirs.n_iter_
+
+
+@pytest.mark.parametrize("algorithm", ["lloyd", "elkan"])
+def test_sample_weight_parity_and_repetition(algorithm):
+    X = _blobs(3, n=150)
+    rng = np.random.default_rng(3)
+    w = rng.integers(1, 4, size=len(X)).astype(float)
+    init = X[:4]
+    ours = KMeans(4, init=init, algorithm=algorithm).fit(X, sample_weight=w)
+    theirs = sk_cluster.KMeans(4, init=init, algorithm=algorithm, n_init=1).fit(
+        X, sample_weight=w
+    )
+    assert_allclose(ours.cluster_centers_, theirs.cluster_centers_, atol=1e-8)
+    assert_allclose(ours.inertia_, theirs.inertia_, rtol=1e-10)
+    rep = KMeans(4, init=init, algorithm=algorithm).fit(np.repeat(X, w.astype(int), axis=0))
+    assert_allclose(ours.cluster_centers_, rep.cluster_centers_, atol=1e-10)
+    assert_allclose(ours.inertia_, rep.inertia_, rtol=1e-10)
+
+
+def test_lloyd_matches_naive_reference():
+    X = _blobs(4, n=120, k=3)
+    w = np.random.default_rng(4).uniform(0.5, 2.0, size=len(X))
+    init = X[[0, 1, 2]]
+    ours = KMeans(3, init=init, max_iter=3, tol=0).fit(X, sample_weight=w)
+    ref = _naive_lloyd(X, w, init, ours.n_iter_)
+    assert_allclose(ours.cluster_centers_, ref, atol=1e-12)
+
+
+def test_kmeans_plusplus_inertia_no_worse_than_sklearn():
+    X = _blobs(5, n=600, k=8, p=4, spread=2.5)
+    ours = [KMeans(8, random_state=s).fit(X).inertia_ for s in range(10)]
+    theirs = [sk_cluster.KMeans(8, random_state=s).fit(X).inertia_ for s in range(10)]
+    assert np.mean(ours) <= 1.005 * np.mean(theirs)
+
+
+def test_random_init_and_n_init():
+    X = _blobs(6, n=300, k=4)
+    one = KMeans(4, init="random", n_init=1, random_state=0).fit(X)
+    many = KMeans(4, init="random", n_init=10, random_state=0).fit(X)
+    assert many.inertia_ <= one.inertia_ + 1e-9
+    assert KMeans(4, init="random", random_state=0).fit(X).inertia_ == many.inertia_
+
+
+def test_elkan_equals_lloyd_from_kmeans_plusplus():
+    X = _blobs(7, n=500, k=6, spread=1.5)
+    a = KMeans(6, random_state=3, algorithm="lloyd").fit(X)
+    b = KMeans(6, random_state=3, algorithm="elkan").fit(X)
+    assert_array_equal(a.labels_, b.labels_)
+    assert_allclose(a.cluster_centers_, b.cluster_centers_, atol=1e-12)
+
+
+def test_results_independent_of_threads():
+    X = _blobs(8, n=3000, k=5)
+    a = KMeans(5, random_state=0, n_jobs=1).fit(X)
+    b = KMeans(5, random_state=0, n_jobs=2).fit(X)
+    assert_array_equal(a.cluster_centers_, b.cluster_centers_)
+    assert a.inertia_ == b.inertia_
+
+
+def test_predict_transform_score():
+    X = _blobs(9, n=200)
+    km = KMeans(4, random_state=0).fit(X)
+    assert_array_equal(km.predict(X), km.labels_)
+    D = km.transform(X)
+    ref = np.sqrt(((X[:, None, :] - km.cluster_centers_[None]) ** 2).sum(-1))
+    assert_allclose(D, ref, atol=1e-9)
+    assert_allclose(km.score(X), -km.inertia_, rtol=1e-12)
+    assert_array_equal(km.fit_predict(X), km.labels_)
+    assert_allclose(km.fit_transform(X), D, atol=1e-9)
+
+
+def test_empty_cluster_is_relocated():
+    X = np.array([[0.0], [0.1], [0.2], [10.0], [10.1]])
+    init = np.array([[0.1], [5.0e3], [10.0]])
+    km = KMeans(3, init=init).fit(X)
+    assert np.unique(km.labels_).size == 3
+    theirs = sk_cluster.KMeans(3, init=init, n_init=1).fit(X)
+    assert_allclose(km.inertia_, theirs.inertia_, rtol=1e-10)
+
+
+def test_kmeans_plusplus_function():
+    X = _blobs(10, n=100)
+    centers, idx = kmeans_plusplus(X, 4, random_state=0)
+    assert centers.shape == (4, 5)
+    assert_array_equal(centers, X[idx])
+    assert np.unique(idx).size == 4
+
+
+def test_bad_input():
+    X = _blobs(11, n=5)
+    with pytest.raises(ValueError, match="n_samples=5 should be >= n_clusters=6"):
+        KMeans(6).fit(X)
+    with pytest.raises(ValueError, match="does not match the number of clusters"):
+        KMeans(3, init=X[:2]).fit(X)
+    with pytest.raises(ValueError):
+        KMeans(0).fit(X)
+    with pytest.warns(RuntimeWarning, match="only one init"):
+        KMeans(2, init=X[:2], n_init=3).fit(X)
+    Xc = X.copy()
+    KMeans(2, random_state=0).fit(X)
+    assert_array_equal(X, Xc)

@@ -1,0 +1,125 @@
+"""Lasso / ElasticNet / paths: parity with scikit-learn at tight tol, duality gap, options."""
+
+import warnings
+
+import numpy as np
+import pytest
+from sklearn import linear_model as sk
+
+from classiclearn.exceptions import ConvergenceWarning
+from classiclearn.linear_model import ElasticNet, Lasso, enet_path, lasso_path
+
+TIGHT = {"tol": 1e-10, "max_iter": 100_000}
+
+
+def _rel(a, b):
+    return np.max(np.abs(np.asarray(a) - b)) / max(np.max(np.abs(b)), 1e-12)
+
+
+def _data(rng, n, p, t=None):
+    X = rng.normal(size=(n, p)) + 1.0
+    k = min(p, 4)
+    beta = np.zeros((p,) if t is None else (p, t))
+    beta[:k] = rng.normal(size=beta[:k].shape) * 3
+    noise = rng.normal(size=(n,) if t is None else (n, t))
+    return X, X @ beta + noise
+
+
+@pytest.mark.parametrize("shape", [(300, 8, None), (25, 60, None), (100, 1, None), (80, 6, 2)])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("cls,kw", [("Lasso", {"alpha": 0.1}),
+                                    ("ElasticNet", {"alpha": 0.2, "l1_ratio": 0.3})])
+def test_parity_with_sklearn(rng, shape, weighted, cls, kw):
+    n, p, t = shape
+    X, y = _data(rng, n, p, t)
+    sw = rng.uniform(0.2, 3.0, n) if weighted else None
+    ours = {"Lasso": Lasso, "ElasticNet": ElasticNet}[cls](**kw, **TIGHT).fit(
+        X, y, sample_weight=sw)
+    ref = getattr(sk, cls)(**kw, **TIGHT).fit(X, y, sample_weight=sw)
+    assert _rel(ours.coef_, ref.coef_) < 1e-4
+    np.testing.assert_allclose(ours.intercept_, ref.intercept_, rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(ours.predict(X), ref.predict(X), rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("precompute", [True, False])
+def test_gram_and_data_forms_agree(rng, precompute):
+    X, y = _data(rng, 200, 10)
+    a = Lasso(alpha=0.05, precompute=precompute, **TIGHT).fit(X, y)
+    b = sk.Lasso(alpha=0.05, **TIGHT).fit(X, y)
+    assert _rel(a.coef_, b.coef_) < 1e-6
+    assert a.dual_gap_ < 1e-8
+
+
+def test_collinear_columns(rng):
+    X, y = _data(rng, 100, 4)
+    X = np.column_stack([X, X[:, 0] + X[:, 1]])
+    ours = ElasticNet(alpha=0.1, l1_ratio=0.5, **TIGHT).fit(X, y)
+    ref = sk.ElasticNet(alpha=0.1, l1_ratio=0.5, **TIGHT).fit(X, y)
+    assert _rel(ours.coef_, ref.coef_) < 1e-4
+
+
+def test_positive_and_random_selection(rng):
+    X, y = _data(rng, 150, 6)
+    pos = Lasso(alpha=0.05, positive=True, **TIGHT).fit(X, y)
+    ref = sk.Lasso(alpha=0.05, positive=True, **TIGHT).fit(X, y)
+    assert np.all(pos.coef_ >= 0)
+    assert _rel(pos.coef_, ref.coef_) < 1e-4
+    cyc = Lasso(alpha=0.05, **TIGHT).fit(X, y)
+    r1 = Lasso(alpha=0.05, selection="random", random_state=3, **TIGHT).fit(X, y)
+    r2 = Lasso(alpha=0.05, selection="random", random_state=3, **TIGHT).fit(X, y)
+    np.testing.assert_array_equal(r1.coef_, r2.coef_)
+    assert _rel(r1.coef_, cyc.coef_) < 1e-5
+
+
+def test_warm_start_continues(rng):
+    X, y = _data(rng, 100, 5)
+    est = Lasso(alpha=0.1, warm_start=True, **TIGHT).fit(X, y)
+    n_first = est.n_iter_
+    est.fit(X, y)
+    assert est.n_iter_ <= 2 < n_first + 2
+
+
+def test_alpha_zero_is_least_squares(rng):
+    X, y = _data(rng, 100, 4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        est = Lasso(alpha=0.0, **TIGHT).fit(X, y)
+    ols = np.linalg.lstsq(np.column_stack([np.ones(100), X]), y, rcond=None)[0]
+    np.testing.assert_allclose(est.coef_, ols[1:], rtol=1e-6)
+
+
+def test_convergence_warning(rng):
+    X, y = _data(rng, 100, 20)
+    with pytest.warns(ConvergenceWarning, match="duality gap"):
+        Lasso(alpha=1e-4, max_iter=2, tol=1e-12).fit(X, y)
+
+
+def test_lasso_path_matches_sklearn(rng):
+    X, y = _data(rng, 200, 12)
+    a1, c1, g1 = lasso_path(X, y, n_alphas=20, tol=1e-10, max_iter=100_000)
+    a2, c2, _ = sk.lasso_path(X, y, alphas=20, tol=1e-10, max_iter=100_000)
+    np.testing.assert_allclose(a1, a2, rtol=1e-10)
+    assert _rel(c1, c2) < 1e-4
+    assert np.all(c1[:, 0] == 0)
+    assert c1.shape == (12, 20) and g1.shape == (20,)
+
+
+def test_enet_path_explicit_alphas_and_data_form(rng):
+    X, y = _data(rng, 30, 50)
+    alphas = np.array([1.0, 0.3, 0.1])
+    a1, c1, _ = enet_path(X, y, l1_ratio=0.7, alphas=alphas, tol=1e-10, max_iter=100_000)
+    a2, c2, _ = sk.enet_path(X, y, l1_ratio=0.7, alphas=alphas, tol=1e-10, max_iter=100_000)
+    np.testing.assert_allclose(a1, a2)
+    assert _rel(c1, c2) < 1e-4
+
+
+def test_bad_parameters(rng):
+    X, y = _data(rng, 20, 3)
+    with pytest.raises(ValueError, match="l1_ratio"):
+        ElasticNet(l1_ratio=1.5).fit(X, y)
+    with pytest.raises(ValueError, match="alpha"):
+        Lasso(alpha=-0.1).fit(X, y)
+    Xn = X.copy()
+    Xn[0, 0] = np.inf
+    with pytest.raises(ValueError, match="infinity"):
+        Lasso().fit(Xn, y)

@@ -1,0 +1,115 @@
+"""LinearRegression: parity with scikit-learn, the minimum-norm solution, weights, summary()."""
+
+import numpy as np
+import pytest
+from sklearn import linear_model as sk
+
+from classiclearn.linear_model import LinearRegression
+
+
+def _data(rng, n, p, t=None, offset=3.0):
+    X = rng.normal(size=(n, p)) + offset
+    coef = rng.normal(size=(p,) if t is None else (p, t))
+    y = X @ coef + rng.normal(size=(n,) if t is None else (n, t))
+    return X, y
+
+
+def _rel(a, b):
+    return np.max(np.abs(np.asarray(a) - b)) / max(np.max(np.abs(b)), 1e-12)
+
+
+@pytest.mark.parametrize(
+    "shape", [(200, 5, None), (15, 40, None), (100, 1, None), (80, 6, 3), (3000, 30, None)]
+)
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("fit_intercept", [True, False])
+def test_parity_with_sklearn(rng, shape, weighted, fit_intercept):
+    n, p, t = shape
+    X, y = _data(rng, n, p, t)
+    sw = rng.uniform(0.2, 3.0, n) if weighted else None
+    ours = LinearRegression(fit_intercept=fit_intercept).fit(X, y, sample_weight=sw)
+    ref = sk.LinearRegression(fit_intercept=fit_intercept).fit(X, y, sample_weight=sw)
+    assert ours.coef_.shape == ref.coef_.shape
+    assert _rel(ours.coef_, ref.coef_) < 1e-6
+    np.testing.assert_allclose(ours.intercept_, ref.intercept_, rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(ours.predict(X), ref.predict(X), rtol=1e-7, atol=1e-8)
+    assert ours.rank_ == ref.rank_
+
+
+def test_collinear_columns_minimum_norm(rng):
+    X = rng.normal(size=(60, 3))
+    X = np.column_stack([X, X[:, 0] - 2 * X[:, 2], X[:, 1]])
+    y = rng.normal(size=60)
+    ours = LinearRegression().fit(X, y)
+    ref = sk.LinearRegression().fit(X, y)
+    assert ours.rank_ == 3
+    assert _rel(ours.coef_, ref.coef_) < 1e-6
+    Xc = X - X.mean(axis=0)
+    np.testing.assert_allclose(ours.coef_, np.linalg.pinv(Xc) @ (y - y.mean()), rtol=1e-8)
+
+
+def test_weight_two_is_row_twice(rng):
+    X, y = _data(rng, 30, 4)
+    sw = np.ones(30)
+    sw[:5] = 2.0
+    a = LinearRegression().fit(X, y, sample_weight=sw)
+    b = LinearRegression().fit(np.vstack([X, X[:5]]), np.concatenate([y, y[:5]]))
+    np.testing.assert_allclose(a.coef_, b.coef_, rtol=1e-10)
+    np.testing.assert_allclose(a.intercept_, b.intercept_, rtol=1e-10)
+
+
+def test_positive_matches_sklearn(rng):
+    X, y = _data(rng, 100, 6)
+    ours = LinearRegression(positive=True).fit(X, y)
+    ref = sk.LinearRegression(positive=True).fit(X, y)
+    assert np.all(ours.coef_ >= 0)
+    np.testing.assert_allclose(ours.coef_, ref.coef_, rtol=1e-6, atol=1e-9)
+
+
+def test_input_not_modified(rng):
+    X, y = _data(rng, 50, 3)
+    X0, y0 = X.copy(), y.copy()
+    LinearRegression().fit(X, y, sample_weight=np.ones(50))
+    np.testing.assert_array_equal(X, X0)
+    np.testing.assert_array_equal(y, y0)
+
+
+def test_non_finite_input_raises(rng):
+    X, y = _data(rng, 20, 2)
+    X[3, 1] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        LinearRegression().fit(X, y)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_summary_matches_statsmodels(rng, weighted):
+    sm = pytest.importorskip("statsmodels.api")
+    X, y = _data(rng, 120, 4)
+    sw = rng.uniform(0.5, 2.0, 120) if weighted else None
+    table = LinearRegression().fit(X, y, sample_weight=sw).summary()
+    exog = sm.add_constant(X)
+    res = (sm.WLS(y, exog, weights=sw).fit() if weighted else sm.OLS(y, exog).fit())
+    np.testing.assert_allclose(table.estimate, res.params, rtol=1e-6)
+    np.testing.assert_allclose(table.std_err, res.bse, rtol=1e-6)
+    np.testing.assert_allclose(table.statistic_values, res.tvalues, rtol=1e-6)
+    np.testing.assert_allclose(table.p_value, res.pvalues, rtol=1e-6)
+    np.testing.assert_allclose(np.column_stack([table.conf_low, table.conf_high]),
+                               res.conf_int(), rtol=1e-6)
+
+
+def test_summary_output_forms(rng):
+    pd = pytest.importorskip("pandas")
+    X, y = _data(rng, 40, 2)
+    frame = pd.DataFrame(X, columns=["age", "dose"])
+    table = LinearRegression().fit(frame, y).summary()
+    assert table.names == ["intercept", "age", "dose"]
+    assert "dose" in str(table) and "P>|t|" in str(table)
+    d = table.to_dict()
+    assert d["term"] == table.names and len(d["coef"]) == 3
+    assert list(table.to_frame().index) == table.names
+
+
+def test_summary_needs_single_target(rng):
+    X, y = _data(rng, 40, 2, t=2)
+    with pytest.raises(ValueError, match="single-target"):
+        LinearRegression().fit(X, y).summary()

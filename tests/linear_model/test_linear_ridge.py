@@ -1,0 +1,70 @@
+"""Ridge: parity with scikit-learn and the closed form from an SVD."""
+
+import numpy as np
+import pytest
+from sklearn import linear_model as sk
+
+from classiclearn.linear_model import Ridge
+
+
+def _rel(a, b):
+    return np.max(np.abs(np.asarray(a) - b)) / max(np.max(np.abs(b)), 1e-12)
+
+
+@pytest.mark.parametrize("solver", ["auto", "cholesky", "svd"])
+@pytest.mark.parametrize("shape", [(200, 5, None), (20, 60, None), (100, 1, None), (80, 6, 3)])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_parity_with_sklearn(rng, solver, shape, weighted):
+    n, p, t = shape
+    X = rng.normal(size=(n, p)) + 2.0
+    y = rng.normal(size=(n,) if t is None else (n, t))
+    sw = rng.uniform(0.2, 3.0, n) if weighted else None
+    ours = Ridge(alpha=1.7, solver=solver).fit(X, y, sample_weight=sw)
+    ref = sk.Ridge(alpha=1.7, solver="svd" if solver == "svd" else "cholesky").fit(
+        X, y, sample_weight=sw)
+    assert _rel(ours.coef_, ref.coef_) < 1e-6
+    np.testing.assert_allclose(ours.intercept_, ref.intercept_, rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(ours.predict(X), ref.predict(X), rtol=1e-7, atol=1e-9)
+
+
+def test_alpha_per_target(rng):
+    X = rng.normal(size=(50, 4))
+    Y = rng.normal(size=(50, 3))
+    alphas = np.array([0.1, 1.0, 10.0])
+    ours = Ridge(alpha=alphas).fit(X, Y)
+    for k in range(3):
+        one = Ridge(alpha=alphas[k]).fit(X, Y[:, k])
+        np.testing.assert_allclose(ours.coef_[k], one.coef_, rtol=1e-10)
+    ref = sk.Ridge(alpha=alphas).fit(X, Y)
+    assert _rel(ours.coef_, ref.coef_) < 1e-6
+    with pytest.raises(ValueError, match="penalties"):
+        Ridge(alpha=[1.0, 2.0]).fit(X, Y)
+
+
+def test_closed_form_from_svd(rng):
+    U, _ = np.linalg.qr(rng.normal(size=(30, 3)))
+    V, _ = np.linalg.qr(rng.normal(size=(3, 3)))
+    s = np.array([5.0, 2.0, 0.5])
+    X = (U * s) @ V.T
+    y = U @ np.array([1.0, -2.0, 3.0])
+    expected = V @ (s / (s**2 + 0.3) * np.array([1.0, -2.0, 3.0]))
+    ours = Ridge(alpha=0.3, fit_intercept=False).fit(X, y)
+    np.testing.assert_allclose(ours.coef_, expected, rtol=1e-7)
+
+
+def test_collinear_and_positive(rng):
+    X = rng.normal(size=(40, 3))
+    X = np.column_stack([X, X[:, 0]])
+    y = X[:, 0] + rng.normal(size=40)
+    ours = Ridge(alpha=0.5).fit(X, y)
+    ref = sk.Ridge(alpha=0.5).fit(X, y)
+    assert _rel(ours.coef_, ref.coef_) < 1e-6
+    pos = Ridge(alpha=0.5, positive=True).fit(X, -y)
+    ref = sk.Ridge(alpha=0.5, positive=True).fit(X, -y)
+    assert np.all(pos.coef_ >= 0)
+    np.testing.assert_allclose(pos.coef_, ref.coef_, atol=1e-6)
+
+
+def test_negative_alpha_rejected(rng):
+    with pytest.raises(ValueError, match="alpha"):
+        Ridge(alpha=-1.0).fit(rng.normal(size=(5, 2)), rng.normal(size=5))
