@@ -198,7 +198,7 @@ class Pipeline(BaseEstimator):
                 raise ValueError(
                     f"Estimator names conflict with constructor arguments: [{name!r}]"
                 )
-        for name, est in steps[:-1]:
+        for _, est in steps[:-1]:
             if _is_passthrough(est):
                 continue
             if not (hasattr(est, "fit") or hasattr(est, "fit_transform")) or not hasattr(
@@ -306,10 +306,10 @@ class Pipeline(BaseEstimator):
             name, sep, sub = key.partition("__")
             if not sep or name not in routed:
                 raise ValueError(
-                    "Pipeline.fit does not accept the {} parameter. You can pass parameters "
+                    f"Pipeline.fit does not accept the {key} parameter. You can pass parameters "
                     "to specific steps of your pipeline using the stepname__parameter format, "
                     "e.g. `Pipeline.fit(X, y, logisticregression__sample_weight"
-                    "=sample_weight)`.".format(key)
+                    "=sample_weight)`."
                 )
             routed[name][sub] = value
         return routed

@@ -105,7 +105,9 @@ def test_lda_svd_fast_route_equals_svd_route_when_ill_conditioned():
     for eps in (1e-3, 1e-4, 1e-6, 0.0):
         X2 = np.column_stack([X, X[:, 0] + eps * rng.normal(size=len(X))])
         X_test = np.column_stack([X[:30], X[:30, 0]])
-        ours = LinearDiscriminantAnalysis().fit(X2, y)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # collinear when eps = 0
+            ours = LinearDiscriminantAnalysis().fit(X2, y)
         theirs = sk_da.LinearDiscriminantAnalysis().fit(X2, y)
         np.testing.assert_allclose(
             ours.predict_proba(X_test), theirs.predict_proba(X_test), atol=1e-6
@@ -117,8 +119,7 @@ def test_lda_svd_fast_route_equals_svd_route_when_ill_conditioned():
 def test_lda_collinear_features_do_not_crash(solver):
     X, y, _ = _blobs(k=3, seed=4)
     X2 = np.column_stack([X, 2 * X[:, 1], X[:, 0] - X[:, 2]])
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
+    with pytest.warns(UserWarning, match="collinear"):
         lda = LinearDiscriminantAnalysis(solver=solver).fit(X2, y)
     assert np.isfinite(lda.coef_).all()
     assert lda.score(X2, y) > 0.7
@@ -231,3 +232,36 @@ def test_qda_one_sample_class_is_a_clear_error():
         warnings.simplefilter("ignore", UserWarning)
         qda = QuadraticDiscriminantAnalysis(reg_param=0.1).fit(X1, y1)
     assert np.isfinite(qda.predict_proba(X1)).all()
+
+
+@pytest.mark.parametrize("n_classes", [3, 20])
+def test_class_statistics_against_numpy(n_classes):
+    from classiclearn.discriminant_analysis._scatter import class_statistics
+
+    rng = np.random.default_rng(30)
+    X = rng.normal(size=(5000, 7)) + 1e4  # a large offset: centring must be accurate
+    y = rng.integers(0, n_classes, 5000)
+    counts, means, scatter = class_statistics(X, y, n_classes)
+    _, _, pooled = class_statistics(X, y, n_classes, per_class=False)
+    for k in range(n_classes):
+        Xk = X[y == k]
+        assert counts[k] == len(Xk)
+        np.testing.assert_allclose(means[k], Xk.mean(0), rtol=1e-14)
+        centred = Xk - Xk.mean(0)
+        np.testing.assert_allclose(scatter[k], centred.T @ centred, rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(pooled[0], scatter.sum(0), rtol=1e-10, atol=1e-9)
+
+
+def test_lda_store_covariance_with_frequency_priors():
+    X, y, X_test = _blobs(k=3, seed=31)
+    ours = LinearDiscriminantAnalysis(store_covariance=True).fit(X, y)
+    theirs = sk_da.LinearDiscriminantAnalysis(store_covariance=True).fit(X, y)
+    np.testing.assert_allclose(ours.covariance_, theirs.covariance_, rtol=1e-9)
+    for solver in ("lsqr", "eigen"):
+        kw = dict(solver=solver, priors=[0.6, 0.3, 0.1])
+        ours = LinearDiscriminantAnalysis(**kw).fit(X, y)
+        theirs = sk_da.LinearDiscriminantAnalysis(**kw).fit(X, y)
+        np.testing.assert_allclose(ours.covariance_, theirs.covariance_, rtol=1e-9)
+        np.testing.assert_allclose(
+            ours.predict_proba(X_test), theirs.predict_proba(X_test), atol=1e-6
+        )

@@ -217,7 +217,9 @@ def test_forbidden_attribute_names(tmp_path, name):
 
 @pytest.mark.parametrize(
     "value",
-    [{"$type": "builtins.eval"}, {"$type": "os.system"}, {"$dtype": "O"}, {"$dtype": "object"},
+    [{"$type": "builtins.eval"}, {"$type": "os.system"}, {"$function": "os.system"},
+     {"$function": "builtins.exec"}, {"$function": "classiclearn.io.load_model"},
+     {"$masked": {"data": {"$array": 0}, "mask": None}}, {"$dtype": "O"}, {"$dtype": "object"},
      {"$scalar": ["O", "00"]}, {"$pickle": "80049500"}, {"$array": 5}, {"a": 1, "b": 2}],
 )
 def test_forbidden_values(tmp_path, value):
@@ -297,6 +299,7 @@ def test_value_types_roundtrip(tmp_path, fitted):
         "oa_": np.array([1, "a", None, np.array([1.0, 2.0])], dtype=object),
         "fortran_": np.asfortranarray(np.arange(6.0).reshape(2, 3)),
         "rs_": np.random.RandomState(3),
+        "ma_": np.ma.MaskedArray([1.0, 2.0, 3.0], mask=[False, True, False]),
     }
     for k, v in values.items():
         setattr(model, k, v)
@@ -316,3 +319,12 @@ def test_value_types_roundtrip(tmp_path, fitted):
     assert loaded.fortran_.flags.f_contiguous
     np.testing.assert_array_equal(loaded.fortran_, values["fortran_"])
     assert loaded.rs_.randint(1000) == np.random.RandomState(3).randint(1000)
+    assert isinstance(loaded.ma_, np.ma.MaskedArray)
+    np.testing.assert_array_equal(loaded.ma_.mask, [False, True, False])
+    assert loaded.ma_.sum() == 4.0
+
+
+def test_oversized_archive_is_refused_before_reading(model_path, monkeypatch):
+    monkeypatch.setattr(fmt, "_MAX_TOTAL_BYTES", 100)
+    with pytest.raises(ModelFileError, match="refused"):
+        load_model(model_path)

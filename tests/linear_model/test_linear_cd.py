@@ -123,3 +123,15 @@ def test_bad_parameters(rng):
     Xn[0, 0] = np.inf
     with pytest.raises(ValueError, match="infinity"):
         Lasso().fit(Xn, y)
+
+
+def test_all_forms_agree_on_correlated_columns(rng):
+    # Strongly correlated columns need many epochs; Gram and data forms agree.
+    base = rng.normal(size=(400, 1))
+    X = base + 0.05 * rng.normal(size=(400, 40))
+    y = X[:, :3].sum(axis=1) + 0.1 * rng.normal(size=400)
+    ref = sk.Lasso(alpha=1e-3, **TIGHT).fit(X, y)
+    for precompute in ["auto", True, False]:
+        est = Lasso(alpha=1e-3, precompute=precompute, **TIGHT).fit(X, y)
+        assert _rel(est.coef_, ref.coef_) < 1e-4
+        assert est.dual_gap_ < 1e-8

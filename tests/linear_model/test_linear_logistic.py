@@ -22,7 +22,8 @@ def _data(rng, n=300, p=5, k=2):
     X = rng.normal(size=(n, p))
     y = rng.integers(0, k, n)
     X[:, 0] += y
-    X[:, 1] -= 0.5 * y
+    if p > 1:
+        X[:, 1] -= 0.5 * y
     return X, y
 
 

@@ -26,12 +26,13 @@ def _data(n=600, p=5, k=5, seed=0):
 
 
 def _base_estimators():
-    out = [GaussianNB(), LinearDiscriminantAnalysis(),
-           sk_linear.LogisticRegression(tol=1e-10, max_iter=1000)]
+    # both wrappers call the same inner estimator on the same rows, so default
+    # tolerances still give identical answers
+    out = [GaussianNB(), LinearDiscriminantAnalysis(), sk_linear.LogisticRegression()]
     try:
         from classiclearn.linear_model import LogisticRegression
 
-        out.append(LogisticRegression(tol=1e-10, max_iter=1000))
+        out.append(LogisticRegression())
     except ImportError:
         pass
     return out
@@ -74,20 +75,18 @@ def test_one_vs_one_matches_sklearn(base, n_classes):
 
 @pytest.mark.parametrize("base", BASES, ids=lambda e: type(e).__name__ + type(e).__module__[:3])
 def test_output_codes_match_sklearn_and_accuracy(base):
-    X, y, X_test = _data(k=5, seed=3)
-    y_test = None
+    X_all, y_all, X_test = _data(n=1000, k=5, seed=3)
+    X, y, Xv, yv = X_all[:600], y_all[:600], X_all[600:], y_all[600:]
     accs_ours, accs_theirs = [], []
-    Xv, yv, _ = _data(n=400, k=5, seed=3)  # same centres: a validation draw
-    for seed in range(4):
-        ours = OutputCodeClassifier(base, code_size=2.0, random_state=seed).fit(X, y)
-        theirs = sk_multiclass.OutputCodeClassifier(base, code_size=2.0, random_state=seed)
+    for seed in range(3):
+        ours = OutputCodeClassifier(base, random_state=seed).fit(X, y)
+        theirs = sk_multiclass.OutputCodeClassifier(base, random_state=seed)
         theirs.fit(X, y)
         # the same RandomState draws give the same code book, hence the same predictions
         np.testing.assert_array_equal(ours.code_book_, theirs.code_book_)
         np.testing.assert_array_equal(ours.predict(X_test), theirs.predict(X_test))
         accs_ours.append(ours.score(Xv, yv))
         accs_theirs.append(theirs.score(Xv, yv))
-    assert y_test is None
     assert abs(np.mean(accs_ours) - np.mean(accs_theirs)) < 0.02
     assert np.mean(accs_ours) > 0.5
 
@@ -98,7 +97,7 @@ def test_one_vs_one_tie_broken_by_summed_confidences():
     confidences = np.array([[-0.2, 3.0, -0.1]])  # signed towards the second class
     Y = ovo_votes_and_confidences(predictions, confidences, 3)
     np.testing.assert_array_equal(np.floor(Y + 1 / 3), [[1, 1, 1]])
-    summed = np.array([0.2 - 3.0, -0.2 - 0.1, 3.0 + 0.1])
+    summed = np.array([0.2 - 3.0, -0.2 + 0.1, 3.0 - 0.1])
     np.testing.assert_allclose(Y[0], 1 + summed / (3 * (np.abs(summed) + 1)))
     assert np.argmax(Y[0]) == 2  # the most confident class wins the tie
     # votes dominate confidences

@@ -241,7 +241,8 @@ def info(args):
             lines.append(f"input columns:   {', '.join(meta['columns'])}")
         for key in ("training_accuracy", "training_R2"):
             if key in meta:
-                lines.append(f"{key.replace('_', ' '):<17}{meta[key]:.4f}")
+                label = key.replace("_", " ") + ":"
+                lines.append(f"{label:<17}{meta[key]:.4f}")
     lines.append("structure:")
     _print_params(lines, data["structure"], 1)
     print("\n".join(lines))

@@ -13,6 +13,7 @@ import numpy as np
 
 from ._errors import CLIError
 from ._models import build_pipeline
+from ._prep import _categorical
 from ._scoring import BOUNDS, score
 from ._stats import summarise
 
@@ -260,8 +261,7 @@ def _assemble(ds, splits, k, repeats, seed, scorings, results, start):
             labels = np.asarray(ds.classes, dtype=object)
             pred = labels[np.clip(pred.astype(np.intp), 0, len(labels) - 1)]
         oof[name] = pred
-    n_cat = int(sum(1 for c in ds.X.columns if ds.X[c].dtype.kind in "OSUb" or
-                    str(ds.X[c].dtype) in ("category", "string", "boolean")))
+    n_cat = int(sum(1 for c in ds.X.columns if _categorical(ds.X[c])))
     from .. import __version__
 
     return {

@@ -168,6 +168,16 @@ def prepare(frame, target, task, source):
         if X[name].isna().all():
             notes.append(f"dropped column {name!r}: every value is missing")
             X = X.drop(columns=[name])
+    for name in list(X.columns):
+        col_x = X[name]
+        if col_x.dtype.kind in "OSU" or str(col_x.dtype) in ("category", "string"):
+            levels = int(col_x.nunique())
+            if levels > _MAX_CLASSES_FOR_INT and levels > 0.5 * len(col_x):
+                notes.append(
+                    f"dropped column {name!r}: text with {levels} distinct values in "
+                    f"{len(col_x)} rows looks like an identifier"
+                )
+                X = X.drop(columns=[name])
     if X.shape[1] == 0:
         raise CLIError(f"{source!r} has no usable feature columns")
     y_raw = col.to_numpy()

@@ -110,6 +110,18 @@ def candidate_models(task, names=None):
 
 
 def _unknown_model_message(name, task, valid):
+    from .. import all_estimators
+
+    registered = {n.lower(): (n, c) for n, c in all_estimators()}
+    if name.lower() in registered:
+        real, cls = registered[name.lower()]
+        other = "regression" if task == "classification" else "classification"
+        if any(n == real for n, _ in _registry(other)):
+            return f"{real} is a model for {other}, not {task} (see --task)"
+        if not _buildable(cls):
+            return f"{real} needs an inner estimator or data of another kind; compare and fit " \
+                "run stand-alone predictive models only"
+        return f"{real} is not a {task} model"
     close = difflib.get_close_matches(name, valid, n=3, cutoff=0.5)
     hint = f"; did you mean {', '.join(close)}?" if close else ""
     return f"unknown {task} model {name!r}{hint} (available: {', '.join(valid)})"

@@ -29,12 +29,23 @@ def _column(X, name):
     return np.asarray(X)[:, name]
 
 
+def _numeric(X, name):
+    """A column as float64 with NaN for missing values (pandas NA included)."""
+    if _is_frame(X):
+        try:
+            # a copy: pandas may hand out a read-only view of its data
+            return np.array(X[name].to_numpy(dtype=np.float64, na_value=np.nan))
+        except (TypeError, ValueError):
+            pass
+    return _as_float(_column(X, name), name)
+
+
 def _as_float(values, name):
     if values.dtype.kind in "biuf":
-        return values.astype(np.float64)
+        return values.astype(np.float64)  # always a copy
     out = np.empty(len(values), dtype=np.float64)
     for i, v in enumerate(values):
-        if v is None or (isinstance(v, float) and v != v):
+        if v is None or (isinstance(v, float) and v != v) or type(v).__name__ == "NAType":
             out[i] = np.nan
             continue
         try:
@@ -60,7 +71,9 @@ def _as_labels(values):
 
 
 def _categorical(values):
-    return values.dtype.kind in "OSUb" or str(values.dtype) in ("category", "string", "boolean")
+    """Whether a column (NumPy array or pandas Series) holds categories rather than numbers."""
+    dtype = values.dtype
+    return getattr(dtype, "kind", "O") not in "iuf" or str(dtype) in ("category", "string")
 
 
 class TabularEncoder(TransformerMixin, BaseEstimator):
@@ -128,7 +141,8 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
         if self.numeric_columns is None and self.categorical_columns is None:
             numeric, categorical = [], []
             for name in names:
-                (categorical if _categorical(_column(X, name)) else numeric).append(name)
+                values = X[name] if _is_frame(X) else _column(X, name)
+                (categorical if _categorical(values) else numeric).append(name)
             return numeric, categorical
         return list(self.numeric_columns or []), list(self.categorical_columns or [])
 
@@ -151,7 +165,7 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
         self._check_present(X, numeric + categorical)
         fills = []
         for name in numeric:
-            values = _as_float(_column(X, name), name)
+            values = _numeric(X, name)
             finite = values[~np.isnan(values)]
             if finite.size == 0:
                 fills.append(0.0)
@@ -203,7 +217,7 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
         width = len(self.numeric_columns_) + sum(len(c) for c in self.categories_)
         Z = np.zeros((n, width), dtype=np.float64)
         for j, name in enumerate(self.numeric_columns_):
-            values = _as_float(_column(X, name), name)
+            values = _numeric(X, name)
             values[np.isnan(values)] = self.fill_values_[j]
             Z[:, j] = values
         offset = len(self.numeric_columns_)

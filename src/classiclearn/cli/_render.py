@@ -17,10 +17,16 @@ def _time(x):
     return f"{x:.2f} s"
 
 
+def _extra(result):
+    return result["scoring"][1:]
+
+
 def _rows(result):
+    extra = _extra(result)
     for m in result["models"]:
         if m["error"] is not None:
-            yield m, [str(m["rank"] or "-"), m["model"], "failed", "", "", "", m["error"][:48]]
+            cells = [str(m["rank"] or "-"), m["model"], "failed", "", "", "", m["error"][:48]]
+            yield m, cells + [""] * len(extra)
             continue
         flag = "worse" if m["worse_than_best"] else ("best" if m["rank"] == 1 else "")
         p = m["p_vs_best"]
@@ -32,7 +38,7 @@ def _rows(result):
             _time(m["fit_time_s"]),
             _time(m["predict_time_s"]),
             " ".join(x for x in (flag, f"p={p:.3f}" if p is not None else "") if x),
-        ]
+        ] + [_f(m["means"].get(name)) for name in extra]
 
 
 _HEADERS = ["#", "model", "{score} mean ± std", "95% CI", "fit", "predict", "vs best"]
@@ -55,7 +61,7 @@ def _caption(result):
 
 def format_leaderboard(result):
     """The leaderboard as plain text (fixed-width columns)."""
-    headers = [h.format(score=result["scoring"][0]) for h in _HEADERS]
+    headers = [h.format(score=result["scoring"][0]) for h in _HEADERS] + _extra(result)
     body = [cells for _, cells in _rows(result)]
     widths = [max(len(r[i]) for r in [headers, *body]) for i in range(len(headers))]
     lines = [_title(result), ""]
@@ -81,6 +87,8 @@ def print_leaderboard(result, stream=None):
     for i, h in enumerate(_HEADERS):
         table.add_column(h.format(score=result["scoring"][0]),
                          justify="right" if i in (0, 4, 5) else "left", no_wrap=i != 6)
+    for name in _extra(result):
+        table.add_column(name, justify="right")
     for m, cells in _rows(result):
         style = "bold green" if m["rank"] == 1 else ("dim" if m["worse_than_best"] else None)
         if m["error"] is not None:

@@ -46,7 +46,7 @@ def corrected_interval(scores, test_train_ratio, level=0.95):
     --------
     >>> lo, hi = corrected_interval([0.8, 0.9, 0.85, 0.95, 0.9], 0.25)
     >>> round(lo, 3), round(hi, 3)
-    (0.785, 0.975)
+    (0.774, 0.986)
     """
     s = np.asarray(scores, dtype=np.float64)
     j = s.size

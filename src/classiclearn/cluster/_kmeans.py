@@ -26,13 +26,14 @@ from . import _kmeans_kernels as _k
 __all__ = ["KMeans", "kmeans_plusplus"]
 
 
-def _threads(n_jobs, n_samples=None):
-    """numba thread context: all threads when ``n_jobs`` is None, one for small inputs.
+def _threads(n_jobs, work=None):
+    """numba thread context: all threads when ``n_jobs`` is None, one for small work.
 
-    Below a few thousand rows, waking the thread pool costs more than the work
-    (and on a loaded machine much more); results do not depend on the count.
+    ``work`` is the number of multiply-adds of one pass. Below a few million,
+    waking the thread pool costs more than it saves (on a loaded machine, far
+    more); results never depend on the thread count.
     """
-    if n_samples is not None and n_samples < 4096:
+    if work is not None and work < 4_000_000:
         return numba_threads(1)
     if n_jobs is None:
         from contextlib import nullcontext
@@ -52,24 +53,24 @@ def _kmeans_plusplus(X, n_clusters, sample_weight, random_state, n_local_trials=
     first = random_state.choice(n_samples, p=sample_weight / w_total)
     centers[0] = X[first]
     indices[0] = first
-    closest = np.full(n_samples, np.inf)
-    buf = np.empty((1, n_samples))
-    _k.sq_distances_to_rows(X, np.array([first], dtype=np.intp), closest, buf)
-    closest = buf[0].copy()
-    potential = float(np.dot(closest, sample_weight))
+    size, n_chunks = _k.chunk_layout(n_samples)
     dist = np.empty((n_local_trials, n_samples))
+    pots = np.empty((n_chunks, n_local_trials))
+    closest = np.full(n_samples, np.inf)
+    dist1 = np.empty((1, n_samples))
+    pots1 = np.empty((n_chunks, 1))
+    _k.kpp_trials(X, sample_weight, np.ascontiguousarray(X[[first]].T), closest, dist1, pots1)
+    closest = dist1[0]
+    potential = float(pots1.sum())
     for c in range(1, n_clusters):
         targets = random_state.uniform(size=n_local_trials) * potential
         cumulative = np.cumsum(sample_weight * closest)
         candidates = np.searchsorted(cumulative, targets).astype(np.intp)
         np.clip(candidates, None, n_samples - 1, out=candidates)
-        _k.sq_distances_to_rows(X, candidates, closest, dist)
-        size, n_chunks = _k.chunk_layout(n_samples)
-        pots = np.empty((n_chunks, n_local_trials))
-        _k.weighted_row_sums(dist, sample_weight, pots)
-        pots = pots.sum(axis=0)
-        best = int(np.argmin(pots))
-        potential = float(pots[best])
+        _k.kpp_trials(X, sample_weight, np.ascontiguousarray(X[candidates].T), closest, dist, pots)
+        totals = pots.sum(axis=0)
+        best = int(np.argmin(totals))
+        potential = float(totals[best])
         closest = dist[best].copy()
         centers[c] = X[candidates[best]]
         indices[c] = candidates[best]
@@ -165,7 +166,7 @@ def _kmeans_single(X, sample_weight, centers_init, max_iter, tol, algorithm):
         shift = np.zeros(n_clusters)
     strict = False
     n_iter = 0
-    for n_iter in range(1, max_iter + 1):
+    for n_iter in range(1, max_iter + 1):  # noqa: B007 (n_iter is read after the loop)
         if elkan:
             half = _half_center_distances(centers)
             next_dist = _next_center_distances(half)
@@ -174,7 +175,7 @@ def _kmeans_single(X, sample_weight, centers_init, max_iter, tol, algorithm):
                 sums, wsums, True,
             )
         else:
-            _k.lloyd_pass(X, sample_weight, centers, labels, sums, wsums, True)
+            _k.lloyd_pass(X, sample_weight, _t(centers), labels, sums, wsums, True)
         total, weights = _center_stats(sums, wsums)
         _relocate_empty(X, sample_weight, centers, total, weights, labels)
         new_centers = centers.copy()
@@ -196,9 +197,13 @@ def _kmeans_single(X, sample_weight, centers_init, max_iter, tol, algorithm):
                 upper, lower, sums, wsums, False,
             )
         else:
-            _k.lloyd_pass(X, sample_weight, centers, labels, sums, wsums, False)
+            _k.lloyd_pass(X, sample_weight, _t(centers), labels, sums, wsums, False)
     inertia = _inertia(X, sample_weight, centers, labels)
     return labels, inertia, centers, n_iter
+
+
+def _t(centers):
+    return np.ascontiguousarray(centers.T)
 
 
 def _half_center_distances(centers):
@@ -224,7 +229,7 @@ def _inertia(X, sample_weight, centers, labels):
 
 def _assign(X, centers):
     labels = np.empty(X.shape[0], dtype=np.intp)
-    _k.lloyd_pass(X, np.ones(0), centers, labels, np.empty((0, 0, 0)), np.empty((0, 0)), False)
+    _k.lloyd_pass(X, np.ones(0), _t(centers), labels, np.empty((0, 0, 0)), np.empty((0, 0)), False)
     return labels
 
 
@@ -400,7 +405,7 @@ default='k-means++'
         rng = check_random_state(self.random_state)
         tol = float(np.mean(np.var(X, axis=0))) * self.tol if self.tol > 0 else 0.0
         best = None
-        with _threads(self.n_jobs, n_samples):
+        with _threads(self.n_jobs, X.size * self.n_clusters):
             for _ in range(n_init):
                 centers0 = self._init_centers(X, sample_weight, rng)
                 run = _kmeans_single(X, sample_weight, centers0, self.max_iter, tol, self.algorithm)
@@ -440,7 +445,7 @@ default='k-means++'
         labels : ndarray of shape (n_samples,)
         """
         X = self._check_test_data(X)
-        with _threads(self.n_jobs, X.shape[0]):
+        with _threads(self.n_jobs, X.size * self.n_clusters):
             return _assign(X, self.cluster_centers_)
 
     def fit_predict(self, X, y=None, sample_weight=None):
@@ -486,7 +491,7 @@ default='k-means++'
         """
         X = self._check_test_data(X)
         sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
-        with _threads(self.n_jobs, X.shape[0]):
+        with _threads(self.n_jobs, X.size * self.n_clusters):
             labels = _assign(X, self.cluster_centers_)
             return -_inertia(X, sample_weight, self.cluster_centers_, labels)
 

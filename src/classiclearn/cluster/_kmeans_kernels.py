@@ -30,20 +30,37 @@ def _sq_dist(X, i, C, j):
     return d
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _sq_dist_all(X, i, CT, acc):
+    """Squared distances of row i to every centre into acc (k,); CT is (p, k).
+
+    The inner loop runs over centres (contiguous in CT), so it vectorises.
+    """
+    k = CT.shape[1]
+    for j in range(k):
+        acc[j] = 0.0
+    for f in range(X.shape[1]):
+        xf = X[i, f]
+        for j in range(k):
+            t = xf - CT[f, j]
+            acc[j] += t * t
+
+
 @njit(cache=True, nogil=True, parallel=True)
-def lloyd_pass(X, sample_weight, centers, labels, sums, wsums, update):
+def lloyd_pass(X, sample_weight, centers_t, labels, sums, wsums, update):
     """Assign every row to its nearest centre and accumulate per-chunk weighted sums.
 
     Parameters
     ----------
-    X : (n, p) float64; sample_weight : (n,) float64; centers : (k, p) float64.
+    X : (n, p) float64; sample_weight : (n,) float64.
+    centers_t : (p, k) float64, the centres transposed (C-contiguous).
     labels : (n,) intp, output: index of the nearest centre (first on ties).
     sums : (n_chunks, k, p) float64, output: per chunk, Σ w x over rows per label.
     wsums : (n_chunks, k) float64, output: per chunk, Σ w per label.
     update : bool, accumulate ``sums`` / ``wsums`` (labels only when False).
     """
     n = X.shape[0]
-    k = centers.shape[0]
+    k = centers_t.shape[1]
     p = X.shape[1]
     size, n_chunks = chunk_layout(n)
     for c in prange(n_chunks):
@@ -52,13 +69,14 @@ def lloyd_pass(X, sample_weight, centers, labels, sums, wsums, update):
         if update:
             sums[c, :, :] = 0.0
             wsums[c, :] = 0.0
+        acc = np.empty(k)
         for i in range(start, stop):
-            best = np.inf
+            _sq_dist_all(X, i, centers_t, acc)
+            best = acc[0]
             bj = 0
-            for j in range(k):
-                d = _sq_dist(X, i, centers, j)
-                if d < best:
-                    best = d
+            for j in range(1, k):
+                if acc[j] < best:
+                    best = acc[j]
                     bj = j
             labels[i] = bj
             if update:
@@ -165,31 +183,30 @@ def chunk_inertia(X, sample_weight, centers, labels, out):
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def sq_distances_to_rows(X, rows, closest, dist_out):
-    """k-means++ trials: squared distances to candidate rows, clipped by the current closest.
+def kpp_trials(X, sample_weight, cand_t, closest, dist_out, pot_out):
+    """k-means++ trials: clipped squared distances to candidate points and their potentials.
 
     Parameters
     ----------
-    X : (n, p); rows : (m,) intp, candidate row indices; closest : (n,), current
-    squared distance of every row to its nearest chosen centre.
-    dist_out : (m, n), output: min(closest, ||x - X[rows[t]]||²).
+    X : (n, p); sample_weight : (n,); cand_t : (p, m), the candidate points transposed;
+    closest : (n,), current squared distance of every row to its nearest chosen centre
+    (+inf before the first centre).
+    dist_out : (m, n), output: min(closest, ||x - candidate_t||²).
+    pot_out : (n_chunks, m), output: per chunk, Σ_i w_i dist_out[t, i].
     """
     n = X.shape[0]
-    m = rows.shape[0]
-    for i in prange(n):
-        for t in range(m):
-            d = _sq_dist(X, i, X, rows[t])
-            dist_out[t, i] = d if d < closest[i] else closest[i]
-
-
-@njit(cache=True, nogil=True, parallel=True)
-def weighted_row_sums(D, w, out):
-    """Per-chunk Σ_i w_i D[t, i] into ``out`` (n_chunks, m) for D (m, n)."""
-    m, n = D.shape
+    m = cand_t.shape[1]
     size, n_chunks = chunk_layout(n)
     for c in prange(n_chunks):
+        acc = np.empty(m)
         for t in range(m):
-            s = 0.0
-            for i in range(c * size, min(n, (c + 1) * size)):
-                s += w[i] * D[t, i]
-            out[c, t] = s
+            pot_out[c, t] = 0.0
+        for i in range(c * size, min(n, (c + 1) * size)):
+            w = sample_weight[i]
+            _sq_dist_all(X, i, cand_t, acc)
+            for t in range(m):
+                d = acc[t]
+                if closest[i] < d:
+                    d = closest[i]
+                dist_out[t, i] = d
+                pot_out[c, t] += w * d

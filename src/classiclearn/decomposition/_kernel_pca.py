@@ -8,10 +8,9 @@ feature-space axes have unit norm), and of a training point √λ_j α_ij.
 With ``fit_inverse_transform`` a kernel ridge regression from projections
 back to inputs learns the pre-image map (Bakır, Weston & Schölkopf).
 
-For a few components the default solver is a block subspace iteration with
-Rayleigh-Ritz steps on the implicitly centred K (one matrix product with K per
-step, never forming K_c), run until every Ritz pair's residual is below
-1e-12 λ_1; it falls back to ARPACK if that does not happen.
+For a few components ARPACK runs on the implicitly centred K: each product
+K_c v is one symmetric BLAS product with K (half the matrix read) plus
+rank-one corrections, so K_c is never formed.
 """
 
 from numbers import Integral, Real
@@ -27,9 +26,6 @@ from ..utils._random import check_random_state
 from ..utils.validation import check_is_fitted, validate_data
 
 __all__ = ["KernelPCA"]
-
-_PSD_KERNELS = {"linear", "rbf", "cosine", "laplacian"}
-
 
 def _centre_stats(K):
     col = K.mean(axis=0)
@@ -48,26 +44,25 @@ def _centred_matmat(K, col_means, all_mean):
     return matmat
 
 
-def _block_eigsh(matmat, n, k, rng, tol=1e-12, max_iter=300):
-    """Largest eigenpairs of a symmetric PSD operator by block subspace iteration.
+def _centred_operator(K, col_means, all_mean, symmetric=True):
+    """K_c as a LinearOperator: symmetric BLAS products (half of K read) and centring
+    applied as rank-one corrections, so K_c is never formed."""
+    from scipy.linalg.blas import dsymv
+    from scipy.sparse.linalg import LinearOperator
 
-    Returns (evals ascending, evecs) or None when not converged.
-    """
-    b = min(n, max(2 * k, k + 8))
-    Q, _ = linalg.qr(rng.normal(size=(n, b)), mode="economic", check_finite=False)
-    for _ in range(max_iter):
-        Z = matmat(Q)
-        T = Q.T @ Z
-        evals, W = linalg.eigh((T + T.T) / 2.0, check_finite=False)
-        evals, W = evals[::-1], W[:, ::-1]
-        V = Q @ W
-        KV = Z @ W
-        top = max(abs(evals[0]), np.finfo(float).tiny)
-        res = np.linalg.norm(KV[:, :k] - V[:, :k] * evals[:k], axis=0)
-        if np.all(res <= tol * top):
-            return evals[:k][::-1].copy(), np.ascontiguousarray(V[:, :k][:, ::-1])
-        Q, _ = linalg.qr(KV, mode="economic", check_finite=False)
-    return None
+    KF = K.T  # K is symmetric: its transpose is the same matrix in Fortran order
+    shift = col_means - all_mean
+
+    def matvec(v):
+        v = np.ravel(v)
+        Kv = dsymv(1.0, KF, v) if symmetric else K @ v
+        return Kv - (col_means @ v) - shift * v.sum()
+
+    n = K.shape[0]
+    return LinearOperator(
+        (n, n), matvec=matvec, rmatvec=matvec, matmat=_centred_matmat(K, col_means, all_mean),
+        dtype=np.float64,
+    )
 
 
 def _check_psd_eigenvalues(lambdas):
@@ -112,10 +107,10 @@ default='linear'
     fit_inverse_transform : bool, default=False
         Learn the pre-image map (enables :meth:`inverse_transform`).
     eigen_solver : {'auto', 'dense', 'arpack', 'randomized'}, default='auto'
-        'dense': LAPACK on the centred kernel; 'arpack': ARPACK; 'randomized':
-        a randomized range finder with ``iterated_power`` steps; 'auto':
-        the converged block subspace iteration for positive semi-definite
-        kernels when ``n_components < 10`` and n_samples > 200, else 'dense'.
+        'dense': LAPACK on the centred kernel; 'arpack': ARPACK on the
+        implicitly centred kernel; 'randomized': a randomized range finder
+        with ``iterated_power`` steps; 'auto': 'arpack' when
+        ``n_components < 10`` and n_samples > 200, else 'dense'.
     tol : float, default=0
         Tolerance of ARPACK (0: machine precision).
     max_iter : int, default=None
@@ -236,19 +231,17 @@ default='linear'
         col, allm = _centre_stats(K)
         self._K_fit_rows = col
         self._K_fit_all = allm
-        psd = isinstance(self.kernel, str) and (
-            self.kernel in _PSD_KERNELS
-            or (self.kernel == "poly" and self.coef0 >= 0 and float(self.degree).is_integer())
-        )
         if solver == "auto":
-            if n > 200 and n_components < 10:
-                if psd:
-                    found = _block_eigsh(_centred_matmat(K, col, allm), n, n_components, rng)
-                    if found is not None:
-                        return found
-                solver = "arpack"
-            else:
-                solver = "dense"
+            solver = "arpack" if n > 200 and n_components < 10 else "dense"
+        if solver == "arpack":
+            from scipy.sparse.linalg import eigsh
+
+            v0 = rng.uniform(-1, 1, size=n)
+            return eigsh(
+                _centred_operator(K, col, allm, symmetric=self.kernel != "precomputed"),
+                n_components, which="LA", tol=self.tol,
+                maxiter=self.max_iter, v0=v0,
+            )
         if solver == "randomized":
             n_iter = self.iterated_power
             if n_iter == "auto":
@@ -267,11 +260,6 @@ default='linear'
         Kc = K - col[None, :]
         Kc -= col[:, None]
         Kc += allm
-        if solver == "arpack":
-            from scipy.sparse.linalg import eigsh
-
-            v0 = rng.uniform(-1, 1, size=n)
-            return eigsh(Kc, n_components, which="LA", tol=self.tol, maxiter=self.max_iter, v0=v0)
         return linalg.eigh(
             Kc, subset_by_index=(n - n_components, n - 1), overwrite_a=True, check_finite=False
         )

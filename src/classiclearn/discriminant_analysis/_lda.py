@@ -28,7 +28,7 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy import linalg
-from scipy.special import expit, softmax
+from scipy.special import expit
 
 from ..base import BaseEstimator, ClassifierMixin, TransformerMixin
 from ..utils._params import HasMethods, Interval, StrOptions
@@ -179,7 +179,13 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
         for name in ("covariance_", "xbar_", "explained_variance_ratio_"):
             self.__dict__.pop(name, None)
 
-        counts, means, scatter = _scatter.class_statistics(X, y_index, n_classes)
+        # per-class scatter matrices are needed only for shrinkage or custom priors
+        per_class = self.shrinkage is not None or (
+            self.priors is not None and (self.solver != "svd" or self.store_covariance)
+        )
+        counts, means, scatter = _scatter.class_statistics(
+            X, y_index, n_classes, per_class=per_class
+        )
         self.means_ = means
         if self.solver == "svd":
             self._solve_svd(X, y_index, counts, scatter)
@@ -216,6 +222,8 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
             covs, total = _scatter.class_covariances(
                 X, y_index, counts, self.means_, scatter, self.shrinkage
             )
+            if scatter.shape[0] == 1:  # pooled scatter, class-frequency priors
+                return scatter[0] / counts.sum(), total
         cov = np.tensordot(self.priors_, covs, axes=1)
         return cov, total
 
@@ -262,8 +270,11 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
         n_classes = len(counts)
         means = self.means_
         if self.store_covariance:
-            safe = np.maximum(counts, 1)[:, None, None]
-            self.covariance_ = np.tensordot(self.priors_, scatter / safe, axes=1)
+            if scatter.shape[0] == 1:
+                self.covariance_ = scatter[0] / n_samples
+            else:
+                safe = np.maximum(counts, 1)[:, None, None]
+                self.covariance_ = np.tensordot(self.priors_, scatter / safe, axes=1)
         self.xbar_ = self.priors_ @ means
         Sw = scatter.sum(axis=0)
         std = np.sqrt(np.maximum(np.diag(Sw), 0.0) / n_samples)
@@ -279,6 +290,14 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
             _, S, Vt = linalg.svd(Xc, full_matrices=False, check_finite=False)
             rank = int(np.sum(S > self.tol))
             scalings = (Vt[:rank] / std).T / S[:rank]
+        n_dropped = X.shape[1] - scalings.shape[1]
+        if n_dropped > 0:
+            warnings.warn(
+                f"Variables are collinear: {n_dropped} direction(s) without within-class "
+                f"variance (singular value below tol={self.tol}) were dropped.",
+                UserWarning,
+                stacklevel=3,
+            )
         fac = 1.0 if n_classes == 1 else 1.0 / (n_classes - 1)
         B = (np.sqrt(n_samples * self.priors_ * fac) * (means - self.xbar_).T).T @ scalings
         _, S, Vt = linalg.svd(B, full_matrices=False)
@@ -357,7 +376,10 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
         if scores.ndim == 1:
             p = expit(scores)
             return np.column_stack([1.0 - p, p])
-        return softmax(scores, axis=1)
+        scores -= scores.max(axis=1, keepdims=True)
+        np.exp(scores, out=scores)
+        scores /= scores.sum(axis=1, keepdims=True)
+        return scores
 
     def predict_log_proba(self, X):
         """Log of the posterior class probabilities.

@@ -17,7 +17,6 @@ from numbers import Real
 
 import numpy as np
 from scipy import linalg
-from scipy.special import logsumexp
 
 from ..base import BaseEstimator, ClassifierMixin, clone
 from ..utils._params import HasMethods, Interval, StrOptions
@@ -48,8 +47,8 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, BaseEstimator):
         Store the class covariances in ``covariance_``.
     tol : float, default=1e-4
         Eigenvalues of a (regularised) class covariance at or below ``tol``
-        mean a singular covariance: a warning is issued and the smallest
-        eigenvalues are raised to 1e-6 times the largest.
+        flag a (nearly) singular covariance; those below 1e-6 times the
+        largest are then raised to that value, with a warning.
     covariance_estimator : object with ``fit`` and ``covariance_``, default=None
         Estimates each class covariance (``solver="eigen"``).
 
@@ -196,7 +195,10 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, BaseEstimator):
             self.covariance_ = stored
         else:
             self.__dict__.pop("covariance_", None)
-        self._whiteners = np.array([R / np.sqrt(s) for R, s in zip(rotations, scalings)])
+        # all classes' whitening maps side by side: one matrix product per block
+        whiteners = [R / np.sqrt(s) for R, s in zip(rotations, scalings)]
+        self._whitener = np.ascontiguousarray(np.hstack(whiteners))
+        self._shift = np.concatenate([m @ W for m, W in zip(means, whiteners)])
         self._log_dets = np.array([np.sum(np.log(s)) for s in scalings])
         return self
 
@@ -218,16 +220,17 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=np.float64)
         n_classes = len(self.classes_)
-        n_samples = X.shape[0]
+        n_samples, n_features = X.shape
         norm2 = np.empty((n_samples, n_classes))
-        for k in range(n_classes):
-            W = self._whiteners[k]
-            shift = self.means_[k] @ W
-            for start in range(0, n_samples, _BLOCK_ROWS):
-                Z = X[start : start + _BLOCK_ROWS] @ W
-                Z -= shift
-                norm2[start : start + _BLOCK_ROWS, k] = np.einsum("ij,ij->i", Z, Z)
-        return -0.5 * (norm2 + self._log_dets) + np.log(self.priors_)
+        for start in range(0, n_samples, _BLOCK_ROWS):
+            Z = X[start : start + _BLOCK_ROWS] @ self._whitener
+            Z -= self._shift
+            np.square(Z, out=Z)
+            norm2[start : start + _BLOCK_ROWS] = Z.reshape(-1, n_classes, n_features).sum(axis=2)
+        norm2 += self._log_dets
+        norm2 *= -0.5
+        norm2 += np.log(self.priors_)
+        return norm2
 
     def decision_function(self, X):
         """Quadratic discriminant scores (log-posterior up to a constant).
@@ -264,7 +267,11 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, BaseEstimator):
         ndarray of shape (n_samples, n_classes)
         """
         scores = self._joint_scores(X)
-        return scores - logsumexp(scores, axis=1, keepdims=True)
+        top = scores.max(axis=1, keepdims=True)
+        scores -= top
+        total = np.log(np.exp(scores).sum(axis=1, keepdims=True))
+        scores -= total
+        return scores
 
     def predict_proba(self, X):
         """Posterior class probabilities.

@@ -10,9 +10,11 @@ only sum_i ||z_i||^4 over the standardised rows, one more pass.
 
 import numpy as np
 
+from . import _scatter_kernels as _kernels
+
 __all__ = ["class_statistics", "ledoit_wolf_from_stats", "shrunk_covariance"]
 
-_BLOCK_ROWS = 4096
+_BLOCK_ROWS = 65536
 
 
 def _order_by_class(y_index, n_classes):
@@ -22,51 +24,56 @@ def _order_by_class(y_index, n_classes):
     return counts, order, bounds
 
 
-def class_statistics(X, y_index, n_classes):
+def _class_blocks(X, y_index, n_classes):
+    """Yield (k, copy of rows of class k), at most ``_BLOCK_ROWS`` rows at a time.
+
+    Few large blocks: each BLAS call then has enough work for its threads.
+    """
+    if n_classes <= 16:
+        groups = ((k, np.flatnonzero(y_index == k)) for k in range(n_classes))
+    else:
+        _, order, bounds = _order_by_class(y_index, n_classes)
+        groups = ((k, order[bounds[k] : bounds[k + 1]]) for k in range(n_classes))
+    for k, idx in groups:
+        for start in range(0, idx.size, _BLOCK_ROWS):
+            yield k, X[idx[start : start + _BLOCK_ROWS]]
+
+
+def class_statistics(X, y_index, n_classes, *, per_class=True):
     """Per-class counts, means and centred scatter matrices.
 
     Parameters
     ----------
-    X : ndarray of shape (n_samples, n_features), float64
+    X : ndarray of shape (n_samples, n_features), float64, C-contiguous
     y_index : ndarray of shape (n_samples,), intp in [0, n_classes)
     n_classes : int
+    per_class : bool, default=True
+        If False, only the pooled within-class scatter is computed (returned
+        with shape (1, p, p)), one BLAS product per block of rows.
 
     Returns
     -------
     counts : ndarray of shape (n_classes,), int
     means : ndarray of shape (n_classes, n_features)
     scatter : ndarray of shape (n_classes, n_features, n_features)
-        ``sum (x_i - m_k)(x_i - m_k)^T`` over the rows of class k.
+        ``sum (x_i - m_k)(x_i - m_k)^T`` over the rows of class k; with
+        ``per_class=False`` shape (1, n_features, n_features), their sum.
     """
     n_samples, n_features = X.shape
-    counts, order, bounds = _order_by_class(y_index, n_classes)
-    means = np.zeros((n_classes, n_features))
-    scatter = np.zeros((n_classes, n_features, n_features))
-    if n_classes <= 64:
-        onehot = np.zeros((n_samples, n_classes))
-        onehot[np.arange(n_samples), y_index] = 1.0
-        sums = onehot.T @ X
-    else:
-        sums = np.zeros((n_classes, n_features))
-        np.add.at(sums, y_index, X)
-    for k in range(n_classes):
-        idx = order[bounds[k] : bounds[k + 1]]
-        n_k = idx.size
-        if n_k == 0:
-            continue
-        mean = sums[k] / n_k
-        # second pass: scatter about that mean, plus the residual mean correction
-        resid = np.zeros(n_features)
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    y_index = np.ascontiguousarray(y_index, dtype=np.intp)
+    counts, means = _kernels.class_means(X, y_index, n_classes)
+    if not per_class:
         S = np.zeros((n_features, n_features))
-        for start in range(0, n_k, _BLOCK_ROWS):
-            block = X[idx[start : start + _BLOCK_ROWS]]
-            block -= mean
-            resid += block.sum(axis=0)
+        for start in range(0, n_samples, _BLOCK_ROWS):
+            block = X[start : start + _BLOCK_ROWS] - means[y_index[start : start + _BLOCK_ROWS]]
             S += block.T @ block
-        resid /= n_k
-        S -= n_k * np.outer(resid, resid)
-        means[k] = mean + resid
-        scatter[k] = (S + S.T) / 2.0
+        return counts, means, ((S + S.T) / 2.0)[None]
+    scatter = np.zeros((n_classes, n_features, n_features))
+    for k, rows in _class_blocks(X, y_index, n_classes):
+        rows -= means[k]
+        scatter[k] += rows.T @ rows
+    scatter = (scatter + np.swapaxes(scatter, 1, 2)) / 2.0
     return counts, means, scatter
 
 
@@ -82,17 +89,13 @@ def class_fourth_moments(X, y_index, n_classes, means, scales, grand_mean, grand
     per_class : ndarray of shape (n_classes,)
     total : float
     """
-    counts, order, bounds = _order_by_class(y_index, n_classes)
     per_class = np.zeros(n_classes)
     total = 0.0
-    for k in range(n_classes):
-        idx = order[bounds[k] : bounds[k + 1]]
-        for start in range(0, idx.size, _BLOCK_ROWS):
-            block = X[idx[start : start + _BLOCK_ROWS]]
-            z = (block - means[k]) / scales[k]
-            per_class[k] += np.sum(np.einsum("ij,ij->i", z, z) ** 2)
-            z = (block - grand_mean) / grand_scale
-            total += np.sum(np.einsum("ij,ij->i", z, z) ** 2)
+    for k, block in _class_blocks(X, y_index, n_classes):
+        z = (block - means[k]) / scales[k]
+        per_class[k] += np.sum(np.einsum("ij,ij->i", z, z) ** 2)
+        z = (block - grand_mean) / grand_scale
+        total += np.sum(np.einsum("ij,ij->i", z, z) ** 2)
     return per_class, total
 
 
@@ -158,12 +161,14 @@ def class_covariances(X, y_index, counts, means, scatter, shrinkage):
     """
     n_classes, p = means.shape
     n = counts.sum()
-    safe = np.maximum(counts, 1)[:, None, None]
-    covs = scatter / safe
     grand_mean = counts @ means / n
     dev = means - grand_mean
     total = (scatter.sum(axis=0) + (dev.T * counts) @ dev) / n
     total = (total + total.T) / 2.0
+    if scatter.shape[0] != n_classes:  # pooled only: no per-class covariances
+        return None, total
+    safe = np.maximum(counts, 1)[:, None, None]
+    covs = scatter / safe
     if shrinkage is None:
         return covs, total
     if isinstance(shrinkage, str):  # "auto": Ledoit-Wolf on standardised data

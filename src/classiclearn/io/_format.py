@@ -22,6 +22,7 @@ import os
 import pkgutil
 import re
 import sys
+import types
 import zipfile
 import zlib
 
@@ -45,7 +46,10 @@ _MODEL = "model.json"
 _ARRAY_NAME = re.compile(r"^arrays/(0|[1-9][0-9]{0,8})\.npy$")
 _ARRAY_KINDS = set("biufcUSmM")
 _MAX_DEPTH = 200
+_MAX_TOTAL_BYTES = 1 << 34  # 16 GiB unpacked: refuses zip bombs before reading
 _NOT_FAMILIES = {"cli", "io", "utils", "base", "exceptions", "datasets", "metrics"}
+# packages without estimators whose helper objects (scorers) and public functions may be saved
+_HELPER_PACKAGES = {"metrics"}
 # Classes outside the family modules that model files may hold: a fixed table,
 # never extended from a file's content.
 _EXTRA_CLASSES = {
@@ -124,9 +128,21 @@ def _family_module(module_name):
         len(parts) >= 2
         and parts[0] == "classiclearn"
         and not parts[1].startswith("_")
-        and parts[1] not in _NOT_FAMILIES
+        and (parts[1] not in _NOT_FAMILIES or parts[1] in _HELPER_PACKAGES)
         and all(p.isidentifier() for p in parts)
     )
+
+
+def _allowed_functions():
+    """Map ``classiclearn.metrics.<name>`` to the public metric functions (scorers hold them)."""
+    table = {}
+    for package in sorted(_HELPER_PACKAGES):
+        module = importlib.import_module(f"classiclearn.{package}")
+        for name in getattr(module, "__all__", []):
+            obj = getattr(module, name, None)
+            if isinstance(obj, types.FunctionType):
+                table[f"classiclearn.{package}.{name}"] = obj
+    return table
 
 
 def _class_key(cls, table):
@@ -195,8 +211,20 @@ class _Encoder:
             if math.isfinite(value):
                 return value
             return {"$float": repr(value)}
+        if isinstance(value, np.ma.MaskedArray):
+            return {
+                "$masked": {
+                    "data": self.encode_array(np.asarray(value.data), where, depth),
+                    "mask": self.encode_array(np.ma.getmaskarray(value), where, depth),
+                }
+            }
         if isinstance(value, np.ndarray):
             return self.encode_array(value, where, depth)
+        if isinstance(value, types.FunctionType):
+            for key, func in _allowed_functions().items():
+                if func is value:
+                    return {"$function": key}
+            self.fail(where, value, "(a function) cannot be saved safely")
         if isinstance(value, np.generic):
             dtype = value.dtype
             if dtype.kind not in _ARRAY_KINDS or dtype.fields is not None:
@@ -397,6 +425,23 @@ class _Decoder:
         except (TypeError, ValueError, IndexError) as exc:
             raise ModelFileError("the model file holds a malformed complex number") from exc
 
+    def _masked(self, body, depth):
+        data, mask = _fields(body, "data", "mask")
+        data, mask = self.decode(data, depth + 1), self.decode(mask, depth + 1)
+        if not (isinstance(data, np.ndarray) and isinstance(mask, np.ndarray)):
+            raise ModelFileError("the model file holds a malformed masked array")
+        if mask.dtype != bool or mask.shape != data.shape:
+            raise ModelFileError("the model file holds a malformed masked array")
+        return np.ma.MaskedArray(data, mask=mask)
+
+    def _function(self, body, depth):
+        table = _allowed_functions()
+        if not isinstance(body, str) or body not in table:
+            raise ModelFileError(
+                f"the model file names function {body!r}, which is not a classiclearn metric"
+            )
+        return table[body]
+
     def _randomstate(self, body, depth):
         state = self.decode(body, depth + 1)
         rs = np.random.RandomState()
@@ -462,6 +507,8 @@ class _Decoder:
         "$bytes": _bytes,
         "$complex": _complex,
         "$randomstate": _randomstate,
+        "$masked": _masked,
+        "$function": _function,
         "$estimator": _estimator,
         "$object": _object,
     }
@@ -612,6 +659,10 @@ def _read_archive(path):
             for name in names:
                 if name not in (_MANIFEST, _MODEL) and not _ARRAY_NAME.match(name):
                     raise ModelFileError(f"{path!r} holds an unexpected member {name!r}")
+            if sum(i.file_size for i in infos) > _MAX_TOTAL_BYTES:
+                raise ModelFileError(
+                    f"{path!r} would unpack to more than {_MAX_TOTAL_BYTES} bytes; refused"
+                )
             members = {name: zf.read(name) for name in names}
     except zipfile.BadZipFile as exc:
         raise ModelFileError(

@@ -32,34 +32,27 @@ def _soft(x, t):
 
 
 @njit(cache=True, nogil=True)
-def enet_gap_gram(w, G_w, q, yy, l1, l2, pf, positive):
-    """Duality gap of the elastic-net problem from Gram quantities.
+def enet_gap(w, xtr, r_norm2, ry, l1, l2, pf, positive):
+    """Duality gap of the elastic-net problem from residual quantities.
 
-    ``G_w = G @ w``; all float64 1-D arrays of length p. Returns the gap (>= 0
-    up to rounding).
+    ``xtr = X'r`` (length p), ``r_norm2 = r'r``, ``ry = r'y`` for the residual
+    ``r = y - Xw``. Returns the gap (>= 0 up to rounding).
     """
     p = w.shape[0]
-    wq = 0.0
-    wGw = 0.0
     l1norm = 0.0
     l2norm = 0.0
     dual_norm = 0.0
     for j in range(p):
-        wq += w[j] * q[j]
-        wGw += w[j] * G_w[j]
         l1norm += pf[j] * abs(w[j])
         l2norm += pf[j] * w[j] * w[j]
-    for j in range(p):
-        xta = q[j] - G_w[j] - l2 * pf[j] * w[j]
         if pf[j] <= 0.0:
             continue
+        xta = xtr[j] - l2 * pf[j] * w[j]
         v = xta / pf[j] if positive else abs(xta) / pf[j]
         if v > dual_norm:
             dual_norm = v
-    r_norm2 = yy - 2.0 * wq + wGw
     if r_norm2 < 0.0:
         r_norm2 = 0.0
-    ry = yy - wq
     if dual_norm > l1:
         const = l1 / dual_norm
         gap = 0.5 * (r_norm2 + r_norm2 * const * const)
@@ -68,6 +61,18 @@ def enet_gap_gram(w, G_w, q, yy, l1, l2, pf, positive):
         gap = r_norm2
     gap += l1 * l1norm - const * ry + 0.5 * l2 * (1.0 + const * const) * l2norm
     return gap
+
+
+@njit(cache=True, nogil=True)
+def enet_gap_gram(w, G_w, q, yy, l1, l2, pf, positive):
+    """Duality gap from Gram quantities: ``G_w = G @ w``, ``q = X'y``, ``yy = y'y``."""
+    p = w.shape[0]
+    wq = 0.0
+    wGw = 0.0
+    for j in range(p):
+        wq += w[j] * q[j]
+        wGw += w[j] * G_w[j]
+    return enet_gap(w, q - G_w, yy - 2.0 * wq + wGw, yy - wq, l1, l2, pf, positive)
 
 
 @njit(cache=True, nogil=True)
@@ -207,3 +212,4 @@ def enet_cd_data(w, X, y, l1, l2, positive, max_iter, dw_tol, tol, orders):
             if gap <= tol:
                 break
     return n_iter, gap
+

@@ -43,18 +43,25 @@ def _orders(selection, p, max_iter, random_state):
     return np.argsort(rng.random_sample((m, p)), axis=1).astype(np.intp)
 
 
-def _use_gram(precompute, n, p):
-    if isinstance(precompute, str):
-        return n > p
-    return bool(precompute)
+def _mode(precompute, n, p):
+    """Which form of coordinate descent: "gram" or "data".
+
+    The Gram form when n > p (``precompute="auto"``) or when asked
+    (``precompute=True``); the data form otherwise.
+    """
+    if precompute is True or (precompute == "auto" and n > p):
+        return "gram"
+    return "data"
 
 
 class _Problem:
     """The centred, weighted problem in the form the kernels take."""
 
-    def __init__(self, X, Y, x_mean, y_mean, sw, gram):
-        self.gram = gram
-        if gram:
+    def __init__(self, X, Y, x_mean, y_mean, sw, mode):
+        self.mode = mode
+        self.p = X.shape[1]
+        self.pf = np.ones(self.p)
+        if mode == "gram":
             self.G, self.XtY, self.yy = centered_gram(X, x_mean, sw, Y, y_mean)
         else:
             self.A = centered_copy(X, x_mean, sw, order="F")
@@ -63,13 +70,17 @@ class _Problem:
                 B = B * np.sqrt(sw)[:, None]
             self.B = np.asfortranarray(B)
             self.yy = np.einsum("ij,ij->j", B, B)
-        self.p = X.shape[1]
-        self.pf = np.ones(self.p)
+
+    def xty(self, k):
+        """``X'y`` of target k (for the alpha grid)."""
+        if self.mode == "gram":
+            return self.XtY[:, k]
+        return self.A.T @ self.B[:, k]
 
     def solve(self, k, w, l1, l2, positive, max_iter, tol, orders):
         """Solve for target k from start ``w`` (overwritten); return (n_iter, gap)."""
         abs_tol = tol * self.yy[k]
-        if self.gram:
+        if self.mode == "gram":
             return _k.enet_cd_gram(w, self.G, np.ascontiguousarray(self.XtY[:, k]),
                                    float(self.yy[k]), l1, l2, self.pf, positive,
                                    max_iter, abs_tol, orders)
@@ -88,8 +99,9 @@ class ElasticNet(LinearPredictMixin, RegressorMixin, BaseEstimator):
         Share of the L1 penalty, in [0, 1].
     fit_intercept : bool, default=True
     precompute : bool or "auto", default="auto"
-        Work on the Gram matrix (fast when n_samples > n_features). "auto"
-        uses it when n_samples > n_features.
+        True: work on the Gram matrix of the centred data (an epoch then costs
+        O(p^2) whatever n). False: work on a centred copy of the data (O(n p)
+        per epoch). "auto": the Gram matrix when n_samples > n_features.
     max_iter : int, default=1000
         Maximum number of epochs.
     copy_X : bool, default=True
@@ -199,7 +211,7 @@ class ElasticNet(LinearPredictMixin, RegressorMixin, BaseEstimator):
             x_mean, y_mean = weighted_means(X, Y, sw)
         else:
             x_mean, y_mean = np.zeros(p), np.zeros(t)
-        problem = _Problem(X, Y, x_mean, y_mean, sw, _use_gram(self.precompute, n, p))
+        problem = _Problem(X, Y, x_mean, y_mean, sw, _mode(self.precompute, n, p))
         l1r = self._get_l1_ratio()
         l1 = self.alpha * l1r * n
         l2 = self.alpha * (1.0 - l1r) * n
@@ -351,12 +363,11 @@ def enet_path(X, y, *, l1_ratio=0.5, eps=1e-3, n_alphas=100, alphas=None, precom
     n, p = X.shape
     if isinstance(alphas, Integral) and not isinstance(alphas, bool):
         n_alphas, alphas = int(alphas), None
-    problem = _Problem(X, y[:, None], np.zeros(p), np.zeros(1), None,
-                       _use_gram(precompute, n, p))
+    problem = _Problem(X, y[:, None], np.zeros(p), np.zeros(1), None, _mode(precompute, n, p))
     if alphas is None:
         if l1_ratio <= 0:
             raise ValueError("An automatic alpha grid needs l1_ratio > 0; pass alphas.")
-        Xty = problem.XtY[:, 0] if problem.gram else problem.A.T @ problem.B[:, 0]
+        Xty = problem.xty(0)
         top = (Xty.max() if positive else np.abs(Xty).max()) / (n * l1_ratio)
         if top <= np.finfo(float).resolution:
             alphas = np.full(n_alphas, np.finfo(float).resolution)

@@ -136,6 +136,13 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
                 f"Solver {self.solver} supports only 'l2' or None penalties, got {penalty} "
                 "penalty; use solver='newton-cd' for 'l1' and 'elasticnet'."
             )
+        if penalty != "elasticnet" and self.l1_ratio not in (None, 0, 0.0):
+            warnings.warn(
+                f"l1_ratio={self.l1_ratio} is used only with penalty='elasticnet'; "
+                f"it is ignored with penalty={self.penalty!r}.",
+                UserWarning,
+                stacklevel=3,
+            )
         rho = {"none": 0.0, "l2": 0.0, "l1": 1.0}.get(penalty, self.l1_ratio)
         if penalty == "none":
             return penalty, 0.0, 0.0

@@ -53,6 +53,16 @@ class LogisticObjective:
 
     def nll_grad(self, W, b):
         """(nll, grad_W (K', p), grad_b (K',))."""
+        if self.X.flags.c_contiguous:
+            grad = np.empty((self.n_out, self.p + 1))
+            if self.n_out == 1:
+                nll = _k.binary_fused_loss_grad(self.X, np.ascontiguousarray(W[0]),
+                                                float(b[0]), self.y, self.sw, grad[0])
+            else:
+                nll = _k.multinomial_fused_loss_grad(self.X, np.ascontiguousarray(W), b,
+                                                     self.y, self.sw, grad)
+            gb = grad[:, self.p] if self.fit_intercept else np.zeros(self.n_out)
+            return nll, grad[:, :self.p], gb
         nll = self.nll_from_z(self.linear(W, b))
         if self.n_out == 1:
             gW = (self.g @ self.X)[None, :]
@@ -113,7 +123,11 @@ def _hessian(obj, W, b):
 def _block(X, h, hsum, hX):
     p = X.shape[1]
     out = np.empty((p + 1, p + 1))
-    out[:p, :p] = (X * h[:, None]).T @ X
+    if np.all(h >= 0):
+        A = X * np.sqrt(h)[:, None]
+        out[:p, :p] = A.T @ A  # symmetric product: BLAS syrk, half the flops
+    else:
+        out[:p, :p] = (X * h[:, None]).T @ X
     out[:p, p] = hX
     out[p, :p] = hX
     out[p, p] = hsum
@@ -171,9 +185,13 @@ def fit_newton(obj, W0, b0, l2, max_iter, tol):
                 break
             t *= 0.5
         else:
+            # No decrease is possible any more: at the optimum up to rounding
+            # unless the gradient is still far from zero.
+            converged = np.max(np.abs(grad)) * scale <= max(tol, 1e-6)
             break
         W, b, f_old, f = Wn, bn, f, fn
-        if abs(f_old - f) <= 64 * np.finfo(float).eps * max(abs(f), 1.0) and t < 1.0:
+        if abs(f_old - f) <= 64 * np.finfo(float).eps * max(abs(f), 1.0):
+            converged = True  # the objective no longer changes in float64
             break
     return W, b, n_iter, converged
 
@@ -206,7 +224,8 @@ def fit_newton_cd(obj, W0, b0, l1, l2, max_iter, tol, inner_max_iter=1000):
     f = value(W, b)
     converged = False
     n_iter = 0
-    for n_iter in range(1, max_iter + 1):
+    for it in range(1, max_iter + 1):
+        n_iter = it
         biggest = 0.0
         for k in range(K):
             Z = obj.linear(W, b)

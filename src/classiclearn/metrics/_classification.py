@@ -354,7 +354,7 @@ def precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=None, po
     --------
     >>> p, r, f, s = precision_recall_fscore_support([0, 1, 1, 2], [0, 1, 2, 2])
     >>> f.round(3).tolist(), s.tolist()
-    [[1.0, 0.667, 0.667], [1, 2, 1]]
+    ([1.0, 0.667, 0.667], [1, 2, 1])
     """
     if beta < 0:
         raise ValueError("beta should be >=0 in the F-beta score")
@@ -607,10 +607,8 @@ def log_loss(y_true, y_pred, *, normalize=True, sample_weight=None, labels=None)
     if len(classes) == 1:
         if labels is None:
             raise ValueError(
-                "y_true contains only one label ({0}). Please provide the list of all "
-                "expected class labels explicitly through the labels argument.".format(
-                    classes[0]
-                )
+                f"y_true contains only one label ({classes[0]}). Please provide the list of all "
+                "expected class labels explicitly through the labels argument."
             )
         raise ValueError(
             "The labels array needs to contain at least two labels for log_loss, got "

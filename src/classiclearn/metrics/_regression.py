@@ -113,8 +113,8 @@ def root_mean_squared_error(y_true, y_pred, *, sample_weight=None,
 
     Examples
     --------
-    >>> root_mean_squared_error([0.0, 0.0], [3.0, 4.0]) ** 2
-    12.5
+    >>> root_mean_squared_error([0.0, 0.0], [3.0, 4.0])
+    3.5355339059327378
     """
     yt, yp, w, multioutput = _check_reg_targets(y_true, y_pred, sample_weight, multioutput,
                                                 ("raw_values", "uniform_average"))

@@ -169,7 +169,7 @@ def _build_scorers():
             R.roc_auc_score, 1, {"multi_class": "ovo", "average": "weighted"}, _PROBA),
         "r2": make_scorer(G.r2_score),
         "explained_variance": make_scorer(G.explained_variance_score),
-        "max_error": make_scorer(G.max_error, greater_is_better=False),
+        "neg_max_error": make_scorer(G.max_error, greater_is_better=False),
         "neg_mean_squared_error": make_scorer(G.mean_squared_error, greater_is_better=False),
         "neg_root_mean_squared_error": make_scorer(G.root_mean_squared_error,
                                                    greater_is_better=False),

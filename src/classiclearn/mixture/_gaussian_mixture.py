@@ -19,10 +19,10 @@ from scipy import linalg
 from scipy.special import logsumexp
 
 from ..base import BaseEstimator
+from ..cluster._kmeans import _threads
 from ..exceptions import ConvergenceWarning
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
-from ..cluster._kmeans import _threads
 from ..utils.validation import check_array, check_is_fitted, validate_data
 from . import _gmm_kernels as _k
 
@@ -41,14 +41,15 @@ def _precision_cholesky(covariances, covariance_type):
     """Cholesky factors U of the precisions (precision = U Uᵀ) from covariances."""
     if covariance_type in ("full", "tied"):
         covs = covariances if covariance_type == "full" else covariances[None]
-        p = covs.shape[-1]
         out = np.empty_like(covs)
         for c, cov in enumerate(covs):
             try:
                 chol = linalg.cholesky(cov, lower=True)
             except linalg.LinAlgError:
                 raise ValueError(_ILL_DEFINED) from None
-            out[c] = linalg.solve_triangular(chol, np.eye(p), lower=True).T
+            # inverse of the small triangular factor (LAPACK trsm pays a thread wake-up)
+            out[c] = np.linalg.inv(chol).T
+            out[c] = np.triu(out[c])
         return out if covariance_type == "full" else out[0]
     if np.any(np.less_equal(covariances, 0.0)):
         raise ValueError(_ILL_DEFINED)
@@ -386,8 +387,14 @@ class GaussianMixture(BaseEstimator):
         """
         self._validate_params()
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
-        with _threads(None, X.shape[0]):
+        with _threads(None, self._work(X)):
             return self._fit_predict(X)
+
+    def _work(self, X):
+        """Multiply-adds of one E-step pass (decides whether threads pay)."""
+        p = X.shape[1]
+        per_row = p * p if self.covariance_type in ("full", "tied") else p
+        return X.shape[0] * self.n_components * per_row
 
     def _fit_predict(self, X):
         n, p = X.shape
@@ -415,7 +422,7 @@ class GaussianMixture(BaseEstimator):
             bounds = []
             converged = False
             n_iter = 0
-            for n_iter in range(1, self.max_iter + 1):
+            for n_iter in range(1, self.max_iter + 1):  # noqa: B007
                 prev = lower_bound
                 means, prec, full, log_det, log_w = self._kernel_args()
                 _k.e_step_moments(X, means, prec, full, log_det, log_w, resp, ll_c, nk_c, s1_c)
@@ -453,7 +460,7 @@ class GaussianMixture(BaseEstimator):
     def _weighted_log_prob(self, X):
         means, prec, full, log_det, log_w = self._kernel_args()
         out = np.empty((X.shape[0], self.n_components))
-        with _threads(None, X.shape[0]):
+        with _threads(None, self._work(X)):
             _k.weighted_log_prob(X, means, prec, full, log_det, log_w, out)
         return out
 

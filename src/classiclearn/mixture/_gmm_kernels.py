@@ -26,21 +26,29 @@ def chunk_layout(n_samples):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _row_log_prob(X, i, means, prec, full, log_det, log_w, out):
-    """Weighted log density of row i under every component into ``out`` (k,)."""
+def _row_log_prob(X, i, means, prec, full, log_det, log_w, out, d, y):
+    """Weighted log density of row i under every component into ``out`` (k,).
+
+    ``d`` and ``y`` are (p,) work arrays. The full product (x - μ) U runs row by
+    row of U so the inner loop is contiguous.
+    """
     k, p = means.shape
     for c in range(k):
         s = 0.0
         if full:
+            for f in range(p):
+                d[f] = X[i, f] - means[c, f]
+                y[f] = 0.0
+            for f in range(p):
+                df = d[f]
+                for j in range(p):
+                    y[j] += df * prec[c, f, j]
             for j in range(p):
-                y = 0.0
-                for f in range(p):
-                    y += (X[i, f] - means[c, f]) * prec[c, f, j]
-                s += y * y
+                s += y[j] * y[j]
         else:
             for f in range(p):
-                y = (X[i, f] - means[c, f]) * prec[c, 0, f]
-                s += y * y
+                t = (X[i, f] - means[c, f]) * prec[c, 0, f]
+                s += t * t
         out[c] = -0.5 * (p * _LOG_2PI + s) + log_det[c] + log_w[c]
 
 
@@ -50,9 +58,13 @@ def weighted_log_prob(X, means, prec, full, log_det, log_w, out):
 
     ``prec`` is (k, p, p) when ``full`` else (k, 1, p) (the diagonal).
     """
-    n = X.shape[0]
-    for i in prange(n):
-        _row_log_prob(X, i, means, prec, full, log_det, log_w, out[i])
+    n, p = X.shape
+    size, n_chunks = chunk_layout(n)
+    for ch in prange(n_chunks):
+        d = np.empty(p)
+        y = np.empty(p)
+        for i in range(ch * size, min(n, (ch + 1) * size)):
+            _row_log_prob(X, i, means, prec, full, log_det, log_w, out[i], d, y)
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -71,8 +83,10 @@ def e_step_moments(X, means, prec, full, log_det, log_w, resp, ll_chunks, nk_chu
         nk_chunks[ch, :] = 0.0
         s1_chunks[ch, :, :] = 0.0
         row = np.empty(k)
+        d = np.empty(p)
+        y = np.empty(p)
         for i in range(ch * size, min(n, (ch + 1) * size)):
-            _row_log_prob(X, i, means, prec, full, log_det, log_w, row)
+            _row_log_prob(X, i, means, prec, full, log_det, log_w, row, d, y)
             m = row[0]
             for c in range(1, k):
                 if row[c] > m:

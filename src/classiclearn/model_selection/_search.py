@@ -17,7 +17,7 @@ from ..base import BaseEstimator, clone, is_classifier
 from ..metrics._scorer import _PassthroughScorer, check_scoring
 from ..utils._random import check_random_state
 from ..utils.validation import check_is_fitted
-from ._split import check_cv
+from ._split import _indexable, check_cv
 from ._validation import _fit_and_score, _parallel_map, _warn_failures
 
 __all__ = ["GridSearchCV", "ParameterGrid", "ParameterSampler", "RandomizedSearchCV"]
@@ -232,6 +232,7 @@ class _BaseSearchCV(BaseEstimator):
         """
         groups = params.pop("groups", None)
         estimator = self.estimator
+        X, y, groups = _indexable(X), _indexable(y), _indexable(groups)
         if y is None and _requires_y(estimator):
             raise ValueError(
                 f"{type(self).__name__} requires y to be passed, but the target y is None."

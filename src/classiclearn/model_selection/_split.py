@@ -12,6 +12,7 @@ import warnings
 from math import ceil, floor
 
 import numpy as np
+import scipy.sparse as sp
 
 from ..utils._random import check_random_state
 from ..utils.validation import _is_pandas_df, _is_pandas_series, num_samples
@@ -36,11 +37,26 @@ def _safe_indexing(X, indices):
         return None
     if _is_pandas_df(X) or _is_pandas_series(X):
         return X.iloc[indices]
+    if sp.issparse(X):
+        return X.tocsr()[indices]
     if hasattr(X, "shape") and hasattr(X, "__getitem__"):
-        if hasattr(X, "tocsr") and not hasattr(X, "indptr"):
-            X = X.tocsr()
         return X[indices]
+    if not hasattr(X, "__getitem__") and hasattr(X, "__array__"):
+        return np.asarray(X)[indices]
     return [X[int(i)] for i in indices]
+
+
+def _indexable(X):
+    """X itself if rows can be taken from it, else ``np.asarray(X)`` (array-likes)."""
+    if X is None or _is_pandas_df(X) or _is_pandas_series(X) or sp.issparse(X):
+        return X
+    if hasattr(X, "shape") and hasattr(X, "__getitem__"):
+        return X
+    if isinstance(X, list | tuple):
+        return X
+    if hasattr(X, "__array__"):
+        return np.asarray(X)
+    return X
 
 
 class _Splitter:
@@ -189,7 +205,7 @@ class StratifiedKFold(_Splitter):
     Examples
     --------
     >>> y = [0, 0, 0, 0, 1, 1]
-    >>> [sorted(set(test // 4)) for _, test in StratifiedKFold(2).split(y, y)]
+    >>> [sorted(set((test // 4).tolist())) for _, test in StratifiedKFold(2).split(y, y)]
     [[0, 1], [0, 1]]
     """
 
@@ -214,6 +230,11 @@ class StratifiedKFold(_Splitter):
 
     def _test_masks(self, X, y, groups):
         n = num_samples(X)
+        if self.n_splits > n:
+            raise ValueError(
+                f"Cannot have number of splits n_splits={self.n_splits} greater than the "
+                f"number of samples: n_samples={n}."
+            )
         if num_samples(y) != n:
             raise ValueError(
                 "Found input variables with inconsistent numbers of samples: "
@@ -519,6 +540,7 @@ def _stratified_indices(y, n_train, n_test, rng):
             f"The test_size = {n_test} should be greater or equal to the number of "
             f"classes = {n_classes}"
         )
+    n = int(counts.sum())
     test_counts = _allocate(counts, n_test, rng)
     train_counts = _allocate(counts - test_counts, n_train, rng) if n_train < n - n_test \
         else counts - test_counts
@@ -643,5 +665,5 @@ def check_cv(cv=5, y=None, *, classifier=False):
         return _ListCV(cv)
     raise ValueError(
         "Expected cv as an integer, cross-validation object (from "
-        "classiclearn.model_selection) or an iterable. Got %r." % (cv,)
+        f"classiclearn.model_selection) or an iterable. Got {cv!r}."
     )

@@ -18,7 +18,7 @@ import numpy as np
 from ..base import clone, is_classifier
 from ..metrics._scorer import check_scoring
 from ..utils._threads import effective_n_jobs
-from ._split import _safe_indexing, check_cv
+from ._split import _indexable, _safe_indexing, check_cv
 
 __all__ = [
     "FitFailedWarning",
@@ -208,6 +208,7 @@ def cross_validate(estimator, X, y=None, *, groups=None, scoring=None, cv=None, 
     >>> sorted(res)
     ['fit_time', 'score_time', 'test_accuracy', 'test_f1_macro']
     """
+    X, y, groups = _indexable(X), _indexable(y), _indexable(groups)
     cv = check_cv(cv, y, classifier=is_classifier(estimator))
     scorers = _check_scoring_arg(estimator, scoring)
     splits = list(cv.split(X, y, groups))
@@ -313,6 +314,7 @@ def cross_val_predict(estimator, X, y=None, *, groups=None, cv=None, n_jobs=None
     >>> cross_val_predict(GaussianNB(), X, y, cv=5, method="predict_proba").shape
     (150, 3)
     """
+    X, y, groups = _indexable(X), _indexable(y), _indexable(groups)
     cv = check_cv(cv, y, classifier=is_classifier(estimator))
     splits = list(cv.split(X, y, groups))
     n = X.shape[0] if hasattr(X, "shape") else len(X)
@@ -327,7 +329,7 @@ def cross_val_predict(estimator, X, y=None, *, groups=None, cv=None, n_jobs=None
     if probabilistic and is_classifier(estimator) and y is not None:
         all_classes = np.unique(np.asarray(y))
     preds = []
-    for (pred, classes), (_, test) in zip(results, splits):
+    for pred, classes in results:
         pred = np.asarray(pred)
         if all_classes is not None and classes is not None and pred.ndim == 2 and \
                 len(classes) != len(all_classes):

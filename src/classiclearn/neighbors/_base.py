@@ -21,11 +21,11 @@ import scipy.sparse as sp
 
 from ..base import BaseEstimator
 from ..utils._params import Interval, StrOptions
-from ..utils._threads import numba_threads
+from ..utils._threads import effective_n_jobs, numba_threads
 from ..utils.validation import check_consistent_length, check_is_fitted, validate_data
 from ._ball_tree import BallTree
 from ._binary_tree import _rows_to_objects
-from ._brute import brute_kneighbors, brute_radius, squared_norms, unit_rows
+from ._brute import GemmIndex, brute_kneighbors, brute_radius
 from ._kd_tree import KDTree
 from ._metrics import ALL_METRICS, PRECOMPUTED, resolve_metric
 
@@ -97,6 +97,8 @@ class _NeighborsBase(BaseEstimator):
     def __classiclearn_tags__(self):
         tags = super().__classiclearn_tags__()
         tags.pairwise = self.metric == "precomputed"
+        # precomputed distances are non-negative
+        tags.positive_only_X = tags.pairwise
         return tags
 
     # -- fit ---------------------------------------------------------------
@@ -147,17 +149,14 @@ class _NeighborsBase(BaseEstimator):
         self._fit_X = X
         self.n_samples_fit_ = X.shape[0]
         self._tree = None
-        self._fit_sqnorm = None
-        self._fit_unit = None
+        self._gemm_index = None
         with numba_threads(self.n_jobs):
             if method == "kd_tree":
                 self._tree = KDTree(X, self.leaf_size, metric=name, p=self._p)
             elif method == "ball_tree":
                 self._tree = BallTree(X, self.leaf_size, metric=name, p=self._p)
-            elif name == "euclidean":
-                self._fit_sqnorm = squared_norms(X)
-            elif name == "cosine":
-                self._fit_unit = unit_rows(X)
+            elif name in ("euclidean", "cosine"):
+                self._gemm_index = GemmIndex(X, self._metric_code)
         return y
 
     # -- queries -----------------------------------------------------------
@@ -176,7 +175,7 @@ class _NeighborsBase(BaseEstimator):
                 return brute_kneighbors(X, None, k, PRECOMPUTED, 2.0)
             return brute_kneighbors(
                 X, self._fit_X, k, self._metric_code, self._p,
-                Y_sqnorm=self._fit_sqnorm, Y_unit=self._fit_unit,
+                index=self._gemm_index, n_threads=effective_n_jobs(self.n_jobs),
             )
 
     def _radius_raw(self, X, radius, sort_results):
@@ -187,7 +186,7 @@ class _NeighborsBase(BaseEstimator):
                 return brute_radius(X, None, radius, PRECOMPUTED, 2.0, sort_results=sort_results)
             return brute_radius(
                 X, self._fit_X, radius, self._metric_code, self._p, sort_results=sort_results,
-                Y_sqnorm=self._fit_sqnorm, Y_unit=self._fit_unit,
+                Y_unit=None if self._gemm_index is None else self._gemm_index.exact,
             )
 
 

@@ -10,18 +10,25 @@ heap. Radius queries build a tile of full rows per query block, count, then
 fill.
 """
 
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
+
 import numpy as np
 
 from .._kernels.distances import COSINE, EUCLIDEAN
 from . import _brute_kernels as _k
 from ._metrics import PRECOMPUTED, to_reduced
 
-# Query rows per block and training rows per chunk for the fused GEMM + top-k.
-_QUERY_BLOCK = 256
-_TRAIN_CHUNK = 4096
+# Query rows per block and training rows per chunk for the fused GEMM + top-k
+# (a float32 tile of 128 x 2048 is 1 MB and stays in cache).
+_QUERY_BLOCK = 128
+_TRAIN_CHUNK = 2048
+# Candidates kept beyond k so that the float32 ranking can be certified.
+_EXTRA_CANDIDATES = 16
 # Elements of one radius tile (float64): 32 MB.
 _RADIUS_TILE = 1 << 22
 _EPS = np.finfo(np.float64).eps
+_EPS32 = float(np.finfo(np.float32).eps)
 
 
 def unit_rows(X):
@@ -36,27 +43,104 @@ def squared_norms(X):
     return np.einsum("ij,ij->i", X, X)
 
 
-def _gemm_knn(Q, Y, k, code, p, add, scale):
+class GemmIndex:
+    """Training rows prepared for GEMM search (euclidean or cosine).
+
+    Euclidean rows are centred on their mean (distances do not change, the
+    norms and so the rounding error shrink) and kept in float32 for the
+    candidate GEMM; the exact distances are recomputed from the float64 rows.
+    Cosine rows are scaled to unit length.
+    """
+
+    def __init__(self, Y, code):
+        self.code = code
+        self.n, self.d = Y.shape
+        if code == EUCLIDEAN:
+            self.mean = Y.mean(axis=0)
+            centred = Y - self.mean
+            self.add = squared_norms(centred)
+            self.exact = Y
+            self.scale = -2.0
+        else:
+            self.mean = None
+            centred = unit_rows(Y)
+            self.add = np.zeros(self.n)
+            self.exact = centred
+            self.scale = -1.0
+        self.y_max = float(self.add.max()) if code == EUCLIDEAN else 1.0
+        self.low = centred.astype(np.float32)
+
+    def prepare_queries(self, Q):
+        """(float32 rows for the GEMM, float64 rows for exact distances, error bound)."""
+        if self.code == EUCLIDEAN:
+            centred = Q - self.mean
+            exact = Q
+            q_norm = squared_norms(centred)
+        else:
+            centred = unit_rows(Q)
+            exact = centred
+            q_norm = np.ones(Q.shape[0])
+        # Rounding bound on |approximate - exact| (inputs and GEMM in float32,
+        # the exact recomputation in float64); generous by a factor of ~2.
+        scale = q_norm + self.y_max
+        delta = (2.0 * (self.d + 4) * _EPS32 + 4.0 * (self.d + 2) * _EPS) * scale
+        return centred.astype(np.float32), exact, delta
+
+
+def _blas_one_thread():
+    """BLAS on one thread: small GEMMs on a multi-threaded BLAS spend more time
+    synchronising than computing; our worker threads give the parallelism."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover
+        return nullcontext()
+    return threadpool_limits(limits=1, user_api="blas")
+
+
+def _gemm_knn(Q, index, k, p, n_threads):
     m = Q.shape[0]
-    n = Y.shape[0]
+    n = index.n
+    code = index.code
+    kk = min(n, k + _EXTRA_CANDIDATES)
+    low_q, exact_q, delta = index.prepare_queries(Q)
     dist = np.empty((m, k))
     ind = np.empty((m, k), dtype=np.intp)
-    chunk = min(n, max(_TRAIN_CHUNK, k))
-    block = min(m, _QUERY_BLOCK)
-    buf = np.empty(block * chunk)
-    for q0 in range(0, m, block):
-        q1 = min(m, q0 + block)
-        Qb = Q[q0:q1]
-        hd = np.full((q1 - q0, k), np.inf)
-        hi = np.full((q1 - q0, k), n, dtype=np.intp)
-        for c0 in range(0, n, chunk):
-            c1 = min(n, c0 + chunk)
-            tile = buf[: (q1 - q0) * (c1 - c0)].reshape(q1 - q0, c1 - c0)
-            np.dot(Qb, Y[c0:c1].T, out=tile)
-            _k.tile_update_heaps(tile, add, scale, c0, hd, hi)
-        _k.finalize_heaps(Qb, Y, hd, hi, code, p, True)
-        dist[q0:q1] = hd
-        ind[q0:q1] = hi
+    ok = np.empty(m, dtype=np.bool_)
+    chunk = min(n, _TRAIN_CHUNK)
+    Y_low = index.low
+
+    def work(a, b):
+        buf = np.empty(_QUERY_BLOCK * chunk, dtype=np.float32)
+        for q0 in range(a, b, _QUERY_BLOCK):
+            q1 = min(b, q0 + _QUERY_BLOCK)
+            Qb = low_q[q0:q1]
+            hd = np.full((q1 - q0, kk), np.inf)
+            hi = np.full((q1 - q0, kk), n, dtype=np.intp)
+            for c0 in range(0, n, chunk):
+                c1 = min(n, c0 + chunk)
+                tile = buf[: (q1 - q0) * (c1 - c0)].reshape(q1 - q0, c1 - c0)
+                np.dot(Qb, Y_low[c0:c1].T, out=tile)
+                _k.heap_update(tile, index.add, index.scale, c0, hd, hi)
+            _k.finalize_candidates(exact_q[q0:q1], index.exact, hd, hi, k, delta[q0:q1],
+                                   code, p, dist[q0:q1], ind[q0:q1], ok[q0:q1])
+
+    n_threads = max(1, min(n_threads, -(-m // _QUERY_BLOCK)))
+    with _blas_one_thread():
+        if n_threads == 1:
+            work(0, m)
+        else:
+            pieces = np.linspace(0, m, 4 * n_threads + 1).astype(np.intp)
+            with ThreadPoolExecutor(n_threads) as pool:
+                futures = [pool.submit(work, int(a), int(b))
+                           for a, b in zip(pieces[:-1], pieces[1:]) if b > a]
+                for f in futures:
+                    f.result()
+    bad = np.flatnonzero(~ok)
+    if bad.size:
+        # too close to call in float32: exact search for these rows
+        d_bad, i_bad = _k.scan_knn(exact_q[bad], index.exact, k, code, p)
+        dist[bad] = d_bad
+        ind[bad] = i_bad
     return dist, ind
 
 
@@ -77,7 +161,7 @@ def _precomputed_knn(D, k):
     return dist, ind
 
 
-def brute_kneighbors(Q, Y, k, code, p, *, Y_sqnorm=None, Y_unit=None):
+def brute_kneighbors(Q, Y, k, code, p, *, index=None, n_threads=1):
     """k nearest rows of ``Y`` for every row of ``Q``.
 
     Parameters
@@ -88,7 +172,10 @@ def brute_kneighbors(Q, Y, k, code, p, *, Y_sqnorm=None, Y_unit=None):
     Y : ndarray (n, d) float64 C-contiguous, or None (precomputed).
     k : int, 1 <= k <= n.
     code, p : metric code and Minkowski exponent.
-    Y_sqnorm, Y_unit : optional cached ``squared_norms(Y)`` / ``unit_rows(Y)``.
+    index : GemmIndex, optional
+        Prepared ``Y`` for euclidean / cosine search (built here if None).
+    n_threads : int
+        Worker threads of the GEMM search (each runs BLAS on one thread).
 
     Returns
     -------
@@ -96,16 +183,14 @@ def brute_kneighbors(Q, Y, k, code, p, *, Y_sqnorm=None, Y_unit=None):
     """
     if Y is None:
         return _precomputed_knn(Q, k)
-    if code == EUCLIDEAN:
-        add = squared_norms(Y) if Y_sqnorm is None else Y_sqnorm
-        return _gemm_knn(Q, Y, k, code, p, add, -2.0)
-    if code == COSINE:
-        Yu = unit_rows(Y) if Y_unit is None else Y_unit
-        return _gemm_knn(unit_rows(Q), Yu, k, code, p, np.zeros(Y.shape[0]), -1.0)
+    if code in (EUCLIDEAN, COSINE):
+        if index is None:
+            index = GemmIndex(Y, code)
+        return _gemm_knn(Q, index, k, p, n_threads)
     return _k.scan_knn(Q, Y, k, code, p)
 
 
-def brute_radius(Q, Y, r, code, p, *, sort_results=False, Y_sqnorm=None, Y_unit=None):
+def brute_radius(Q, Y, r, code, p, *, sort_results=False, Y_unit=None):
     """Rows of ``Y`` within distance ``r[i]`` of each ``Q[i]`` (flat CSR-like output).
 
     ``Y=None`` means ``Q`` is a precomputed (m, n) distance matrix.
@@ -126,7 +211,7 @@ def brute_radius(Q, Y, r, code, p, *, sort_results=False, Y_sqnorm=None, Y_unit=
         r_red = to_reduced(r, code, p)
     zeros_n = np.zeros(n)
     if code == EUCLIDEAN and Y is not None:
-        add = squared_norms(Y) if Y_sqnorm is None else Y_sqnorm
+        add = squared_norms(Y)
         Qn = squared_norms(Q)
         slack_all = 4.0 * (Q.shape[1] + 4) * _EPS * (Qn + (add.max() if n else 0.0))
         Qx, Yx, scale, recompute = Q, Y, -2.0, True

@@ -42,6 +42,56 @@ def tile_update_heaps(tile, add, scale, col0, hd, hi):
 
 
 @njit(cache=True, nogil=True)
+def heap_update(tile, add, scale, col0, hd, hi):
+    """Serial twin of :func:`tile_update_heaps` for one worker thread; ``tile``
+    may be float32 or float64 (the candidate value is computed in float64)."""
+    b, c = tile.shape
+    k = hd.shape[1]
+    for i in range(b):
+        hdi = hd[i]
+        hii = hi[i]
+        top = hdi[0]
+        for j in range(c):
+            v = add[col0 + j] + scale * np.float64(tile[i, j])
+            if v <= top:
+                jj = col0 + j
+                if v < top or jj < hii[0]:
+                    sift_down(hdi, hii, 0, k, v, jj)
+                    top = hdi[0]
+
+
+@njit(cache=True, nogil=True)
+def finalize_candidates(Q, Y, hd, hi, k, delta, metric, p, out_d, out_i, ok):
+    """Exact top-k from approximate candidate heaps (serial, one worker thread).
+
+    ``hd``, ``hi`` (b, kk >= k) hold for each row the kk smallest approximate
+    values, each within ``delta[i]`` of the exact reduced distance (up to a
+    per-row shift). If the kk-th approximate value exceeds the k-th by more
+    than ``2 delta[i]`` (or kk covers all of ``Y``), the exact k nearest are
+    among the candidates: their distances are recomputed from ``Q``, ``Y``,
+    sorted by (distance, index), and the first k written to ``out_d``,
+    ``out_i`` (true distances), with ``ok[i] = True``. Otherwise ``ok[i]``
+    is False and the row must be searched again exactly.
+    """
+    b, kk = hd.shape
+    n = Y.shape[0]
+    for i in range(b):
+        hdi = hd[i]
+        hii = hi[i]
+        _sort_pairs(hdi, hii)
+        if kk < n and not (hdi[kk - 1] - hdi[k - 1] > 2.0 * delta[i]):
+            ok[i] = False
+            continue
+        ok[i] = True
+        for c in range(kk):
+            hdi[c] = reduced_distance(Q, i, Y, hii[c], metric, p)
+        _sort_pairs(hdi, hii)
+        for c in range(k):
+            out_d[i, c] = reduced_to_distance(hdi[c], metric, p)
+            out_i[i, c] = hii[c]
+
+
+@njit(cache=True, nogil=True)
 def _sort_pairs(d, ind):
     """Insertion sort of (d, ind) pairs, ascending lexicographic (short rows)."""
     for a in range(1, d.shape[0]):

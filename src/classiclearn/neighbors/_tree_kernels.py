@@ -66,30 +66,34 @@ def _max_spread_dim(X, idx, lo, hi):
 
 
 @njit(cache=True, nogil=True)
-def _select_nth(X, idx, dim, lo, hi, nth):
-    """Reorder ``idx[lo:hi]`` so that position ``nth`` holds the row whose
-    ``X[:, dim]`` would be there in sorted order, smaller ones before it and
-    larger ones after it (Hoare partitioning, median-of-three pivot)."""
-    left = lo
-    right = hi - 1
+def _select_nth(keys, idx, nth):
+    """Reorder ``keys`` and ``idx`` together so that position ``nth`` holds
+    the value it would hold in sorted order, smaller ones before it and
+    larger ones after it (Hoare partitioning, median-of-three pivot).
+    Works on contiguous copies so every pass is sequential in memory."""
+    left = 0
+    right = keys.shape[0] - 1
     while right > left:
         mid = (left + right) >> 1
-        # order idx[left], idx[mid], idx[right] by key
-        if X[idx[mid], dim] < X[idx[left], dim]:
+        if keys[mid] < keys[left]:
+            keys[mid], keys[left] = keys[left], keys[mid]
             idx[mid], idx[left] = idx[left], idx[mid]
-        if X[idx[right], dim] < X[idx[left], dim]:
+        if keys[right] < keys[left]:
+            keys[right], keys[left] = keys[left], keys[right]
             idx[right], idx[left] = idx[left], idx[right]
-        if X[idx[right], dim] < X[idx[mid], dim]:
+        if keys[right] < keys[mid]:
+            keys[right], keys[mid] = keys[mid], keys[right]
             idx[right], idx[mid] = idx[mid], idx[right]
-        pivot = X[idx[mid], dim]
+        pivot = keys[mid]
         i = left
         j = right
         while i <= j:
-            while X[idx[i], dim] < pivot:
+            while keys[i] < pivot:
                 i += 1
-            while X[idx[j], dim] > pivot:
+            while keys[j] > pivot:
                 j -= 1
             if i <= j:
+                keys[i], keys[j] = keys[j], keys[i]
                 idx[i], idx[j] = idx[j], idx[i]
                 i += 1
                 j -= 1
@@ -123,7 +127,10 @@ def partition_tree(X, n_levels):
             mid = s + (e - s) // 2
             if e - s > 1:
                 dim = _max_spread_dim(X, idx, s, e)
-                _select_nth(X, idx, dim, s, e, mid)
+                keys = np.empty(e - s)
+                for u in range(s, e):
+                    keys[u - s] = X[idx[u], dim]
+                _select_nth(keys, idx[s:e], mid - s)
             node_start[2 * node + 1] = s
             node_end[2 * node + 1] = mid
             node_start[2 * node + 2] = mid
@@ -177,29 +184,42 @@ def kd_node_bounds(Xs, node_start, node_end, n_levels):
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def ball_node_bounds(Xs, node_start, node_end, metric, p):
+def ball_node_bounds(Xs, node_start, node_end, n_levels, metric, p):
     """Centroid (n_nodes, d) and radius (n_nodes,) of every node: the mean of
-    its rows and the largest distance from it to one of them."""
+    its rows and the largest distance from it to one of them. Coordinate sums
+    go bottom-up (leaves, then children added); radii scan each node's rows,
+    parallel over the nodes of one level at a time."""
     n_nodes = node_start.shape[0]
     d = Xs.shape[1]
     centroid = np.zeros((n_nodes, d))
     radius = np.zeros(n_nodes)
-    for node in prange(n_nodes):
-        s = node_start[node]
-        e = node_end[node]
-        if e <= s:
-            continue
-        for t in range(s, e):
+    first_leaf = 2 ** (n_levels - 1) - 1
+    for node in prange(first_leaf, n_nodes):
+        for t in range(node_start[node], node_end[node]):
             for f in range(d):
                 centroid[node, f] += Xs[t, f]
-        for f in range(d):
-            centroid[node, f] /= e - s
-        r = 0.0
-        for t in range(s, e):
-            v = reduced_distance(Xs, t, centroid, node, metric, p)
-            if v > r:
-                r = v
-        radius[node] = reduced_to_distance(r, metric, p)
+    for level in range(n_levels - 2, -1, -1):
+        first = 2**level - 1
+        for t in prange(2**level):
+            node = first + t
+            for f in range(d):
+                centroid[node, f] = centroid[2 * node + 1, f] + centroid[2 * node + 2, f]
+    for level in range(n_levels):
+        first = 2**level - 1
+        for t in prange(2**level):
+            node = first + t
+            s = node_start[node]
+            e = node_end[node]
+            if e <= s:
+                continue
+            for f in range(d):
+                centroid[node, f] /= e - s
+            r = 0.0
+            for u in range(s, e):
+                v = reduced_distance(Xs, u, centroid, node, metric, p)
+                if v > r:
+                    r = v
+            radius[node] = reduced_to_distance(r, metric, p)
     return centroid, radius
 
 

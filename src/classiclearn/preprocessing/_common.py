@@ -100,7 +100,8 @@ def is_missing(values, missing_values):
     flat = values.ravel()
     if nan_like:
         mask = np.fromiter(
-            (v is None or (isinstance(v, float) and v != v) for v in flat),
+            (v is None or (isinstance(v, float) and v != v) or type(v).__name__ == "NAType"
+             for v in flat),
             dtype=bool, count=flat.size,
         )
     else:

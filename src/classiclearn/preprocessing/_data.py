@@ -15,6 +15,7 @@ from ..utils.validation import (
     check_sample_weight,
     validate_data,
 )
+from . import _scaling_kernels as _k
 from ._common import OutputMixin, feature_names_in
 
 __all__ = ["MinMaxScaler", "StandardScaler"]
@@ -29,20 +30,7 @@ def _handle_zeros(scale):
 
 def _weighted_moments(X, w):
     """Per feature: total weight, mean and sum of squared deviations, ignoring NaN."""
-    X = X.astype(np.float64, copy=False)
-    mask = ~np.isnan(X)
-    if mask.all():
-        count = np.full(X.shape[1], w.sum())
-        mean = (w @ X) / np.where(count > 0, count, 1.0)
-        m2 = w @ ((X - mean) ** 2)
-        return count, mean, m2
-    Xz = np.where(mask, X, 0.0)
-    wm = mask * w[:, None]
-    count = wm.sum(axis=0)
-    safe = np.where(count > 0, count, 1.0)
-    mean = (wm * Xz).sum(axis=0) / safe
-    m2 = (wm * np.where(mask, X - mean, 0.0) ** 2).sum(axis=0)
-    return count, mean, m2
+    return _k.column_weighted_moments(np.ascontiguousarray(X), w)
 
 
 def _merge(n_a, mean_a, m2_a, n_b, mean_b, m2_b):
@@ -198,12 +186,13 @@ class StandardScaler(OutputMixin, TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self)
         Xv = validate_data(self, X, reset=False, dtype=FLOAT_DTYPES,
-                           ensure_all_finite="allow-nan", copy=True)
-        if self.with_mean:
-            Xv -= self.mean_.astype(Xv.dtype)
-        if self.with_std:
-            Xv /= self.scale_.astype(Xv.dtype)
-        return self._wrap(Xv, X)
+                           ensure_all_finite="allow-nan")
+        p = Xv.shape[1]
+        offset = self.mean_ if self.with_mean else np.zeros(p)
+        scale = self.scale_ if self.with_std else np.ones(p)
+        out = np.empty_like(Xv)
+        _k.center_scale(Xv, offset.astype(Xv.dtype), scale.astype(Xv.dtype), out)
+        return self._wrap(out, X)
 
     def inverse_transform(self, X, copy=None):
         """Undo :meth:`transform`.
@@ -320,12 +309,7 @@ class MinMaxScaler(OutputMixin, TransformerMixin, BaseEstimator):
                 )
         X = validate_data(self, X, reset=first, dtype=FLOAT_DTYPES,
                           ensure_all_finite="allow-nan")
-        import warnings
-
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            data_min = np.nanmin(X, axis=0).astype(np.float64)
-            data_max = np.nanmax(X, axis=0).astype(np.float64)
+        data_min, data_max = _k.column_min_max(X)
         if first:
             self.n_samples_seen_ = X.shape[0]
         else:
@@ -348,10 +332,12 @@ class MinMaxScaler(OutputMixin, TransformerMixin, BaseEstimator):
         ndarray of shape (n_samples, n_features), X's float dtype
         """
         check_is_fitted(self)
-        Xv = validate_data(self, X, reset=False, dtype=FLOAT_DTYPES,
-                           ensure_all_finite="allow-nan", copy=True)
-        Xv *= self.scale_.astype(Xv.dtype)
-        Xv += self.min_.astype(Xv.dtype)
+        X_in = X
+        X = validate_data(self, X, reset=False, dtype=FLOAT_DTYPES,
+                          ensure_all_finite="allow-nan")
+        Xv = np.empty_like(X)
+        _k.scale_shift(X, self.scale_.astype(X.dtype), self.min_.astype(X.dtype), Xv)
+        X = X_in
         if self.clip:
             np.clip(Xv, self.feature_range[0], self.feature_range[1], out=Xv)
         return self._wrap(Xv, X)

@@ -16,6 +16,7 @@ import numpy as np
 from ..base import BaseEstimator, TransformerMixin
 from ..utils._params import StrOptions
 from ..utils.validation import check_is_fitted
+from . import _scaling_kernels as _k
 from ._common import OutputMixin, check_categorical_X, feature_names_in, is_missing
 
 __all__ = ["SimpleImputer"]
@@ -145,6 +146,8 @@ class SimpleImputer(OutputMixin, TransformerMixin, BaseEstimator):
         """
         self._validate_params()
         X = self._validate(X, reset=True)
+        if self._nan_fast_path(X) and self.strategy in ("mean", "median"):
+            return self._fit_numeric_nan(X)
         mask = self._mask(X)
         numeric = X.dtype.kind in "iuf"
         fill = self.fill_value
@@ -185,6 +188,31 @@ class SimpleImputer(OutputMixin, TransformerMixin, BaseEstimator):
             self.indicator_features_ = None
         return self
 
+    def _nan_fast_path(self, X):
+        return X.dtype.kind == "f" and _is_nan_like(self.missing_values)
+
+    def _fit_numeric_nan(self, X):
+        """Mean or median of float data with NaN as the missing marker, vectorised."""
+        X = np.ascontiguousarray(X)
+        if self.strategy == "mean":
+            count, stats, _ = _k.column_weighted_moments(X, np.ones(X.shape[0]))
+            empty = count == 0
+            stats = np.where(empty, np.nan, stats)
+        else:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                stats = np.nanmedian(X, axis=0).astype(np.float64)
+            empty = np.isnan(stats)
+        if empty.any() and self.keep_empty_features:
+            stats = np.where(empty, 0.0, stats)
+        self.statistics_ = stats
+        self._empty = empty & (not self.keep_empty_features)
+        if self.add_indicator:
+            self.indicator_features_ = np.flatnonzero(np.isnan(X).any(axis=0))
+        else:
+            self.indicator_features_ = None
+        return self
+
     def transform(self, X):
         """Fill the missing values of X.
 
@@ -201,8 +229,10 @@ class SimpleImputer(OutputMixin, TransformerMixin, BaseEstimator):
         check_is_fitted(self)
         Xin = X
         X = self._validate(X, reset=False)
-        mask = self._mask(X)
         stats = self.statistics_
+        if self._nan_fast_path(X) and stats.dtype.kind == "f":
+            return self._wrap(self._transform_numeric_nan(X), Xin)
+        mask = self._mask(X)
         if X.dtype.kind in "iub" and stats.dtype.kind == "f" and mask.any():
             X = X.astype(np.float64)
         out = X.astype(object) if stats.dtype == object and X.dtype != object else X.copy()
@@ -228,6 +258,25 @@ class SimpleImputer(OutputMixin, TransformerMixin, BaseEstimator):
             out = np.hstack([out, ind.astype(out.dtype)]) if out.dtype != object else \
                 np.hstack([out, ind.astype(object)])
         return self._wrap(out, Xin)
+
+    def _transform_numeric_nan(self, X):
+        X = np.ascontiguousarray(X)
+        if self._empty.any():
+            warnings.warn(
+                "Skipping features without any observed values: "
+                f"{np.flatnonzero(self._empty).tolist()}. At least one non-missing value is "
+                f"needed for imputation with strategy='{self.strategy}'.",
+                UserWarning,
+                stacklevel=3,
+            )
+        out = np.empty_like(X)
+        _k.fill_nan(X, self.statistics_.astype(X.dtype), out)
+        if self._empty.any():
+            out = out[:, ~self._empty]
+        if self.add_indicator:
+            ind = np.isnan(X[:, self.indicator_features_]).astype(out.dtype)
+            out = np.hstack([out, ind])
+        return out
 
     def inverse_transform(self, X):
         """Put ``missing_values`` back where indicator columns are 1 (needs ``add_indicator``).

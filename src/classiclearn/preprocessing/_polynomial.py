@@ -3,8 +3,9 @@ of the inputs).
 
 Output columns follow scikit-learn's order: the bias, then degree 1, degree 2,
 ..., and within a degree the combinations (with replacement, unless
-``interaction_only``) of feature indices in lexicographic order. Each column
-of degree d is one product of a degree d-1 column with one input column.
+``interaction_only``) of feature indices in lexicographic order. Each block of
+degree-d columns is one vectorised product of a block of degree-(d-1) columns
+with one input column.
 """
 
 from itertools import combinations, combinations_with_replacement
@@ -122,7 +123,6 @@ class PolynomialFeatures(OutputMixin, TransformerMixin, BaseEstimator):
         for i, combo in enumerate(combos):
             for j in combo:
                 powers[i, j] += 1
-        self._combos = combos
         self.powers_ = powers
         self.n_output_features_ = len(combos)
         return self
@@ -141,27 +141,38 @@ class PolynomialFeatures(OutputMixin, TransformerMixin, BaseEstimator):
         check_is_fitted(self)
         Xin = X
         X = validate_data(self, X, reset=False, dtype=FLOAT_DTYPES)
-        n = X.shape[0]
-        out = np.empty((n, self.n_output_features_), dtype=X.dtype, order="F")
-        # every product of degree d is a product of degree d-1 times one column;
-        # the full prefix table reaches degrees below min_degree too
-        prefix = {(): None}
-        for combo in self._all_prefixes():
-            if len(combo) == 1:
-                prefix[combo] = X[:, combo[0]]
-            else:
-                prefix[combo] = prefix[combo[:-1]] * X[:, combo[-1]]
-        for i, combo in enumerate(self._combos):
-            out[:, i] = 1.0 if combo == () else prefix[combo]
-        out = np.ascontiguousarray(out) if self.order == "C" else out
+        lo, hi = self._degrees()
+        n, p = X.shape
+        out = np.empty((n, self.n_output_features_), dtype=X.dtype, order=self.order)
+        col = 0
+        if self.include_bias:
+            out[:, 0] = 1
+            col = 1
+        if hi == 0:
+            return self._wrap(out, Xin)
+        if lo <= 1:
+            out[:, col:col + p] = X
+            col += p
+        # Block products, degree by degree: the degree-d terms whose first feature is i
+        # are x_i times the degree-(d-1) terms whose first feature is >= i (> i for
+        # interaction_only), which sit in one contiguous block of the previous degree.
+        prev, first = X, np.arange(p + 1)
+        shift = 1 if self.interaction_only else 0
+        for d in range(2, hi + 1):
+            starts = [first[min(i + shift, p)] for i in range(p)]
+            width = sum(first[p] - s for s in starts)
+            block = out[:, col:col + width] if d >= lo else np.empty((n, width), dtype=X.dtype)
+            new_first, c = [], 0
+            for i in range(p):
+                size = first[p] - starts[i]
+                new_first.append(c)
+                np.multiply(prev[:, starts[i]:first[p]], X[:, i:i + 1], out=block[:, c:c + size])
+                c += size
+            new_first.append(c)
+            prev, first = block, np.asarray(new_first)
+            if d >= lo:
+                col += width
         return self._wrap(out, Xin)
-
-    def _all_prefixes(self):
-        needed = set()
-        for combo in self._combos:
-            for k in range(1, len(combo) + 1):
-                needed.add(combo[:k])
-        return sorted(needed, key=lambda c: (len(c), c))
 
     def get_feature_names_out(self, input_features=None):
         """Names like ``x0``, ``x0^2``, ``x0 x1``, and ``1`` for the bias.

@@ -100,14 +100,15 @@ def solve_dual(est, M, kernel_id, rows, y, p, C, sample_of=None):
     if kernel_id == _k.PRECOMPUTED:
         Xs = np.ascontiguousarray(M[np.ix_(rows, rows)])
         sq = np.zeros(len(rows))
+        Xr = Xs
     else:
-        sub = M[rows]
-        sq = np.einsum("ij,ij->i", sub, sub)
-        Xs = np.ascontiguousarray(sub.T)
+        Xr = np.ascontiguousarray(M[rows])
+        sq = np.einsum("ij,ij->i", Xr, Xr)
+        Xs = np.ascontiguousarray(Xr.T)
     n = len(rows)
     work = n * (1 if kernel_id == _k.PRECOMPUTED else Xs.shape[0])
     n_chunks = 1 if work < PARALLEL_ROW_WORK else min(8, effective_n_jobs(-1))
-    n_slots = int(max(2, min(n, est.cache_size * 2**20 // max(1, 8 * n))))
+    n_slots = int(max(2, min(n, est.cache_size * 2**20 // max(1, 4 * n))))
     idx = np.arange(len(y), dtype=np.intp) if sample_of is None else sample_of
     max_iter = int(est.max_iter)
     return _k.smo_solve(
@@ -126,6 +127,7 @@ def solve_dual(est, M, kernel_id, rows, y, p, C, sample_of=None):
         n_slots,
         bool(est.shrinking),
         int(n_chunks),
+        Xr,
     )
 
 

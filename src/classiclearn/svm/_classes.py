@@ -549,8 +549,8 @@ class SVR(RegressorMixin, _KernelSVM):
     --------
     >>> from classiclearn.svm import SVR
     >>> X = [[0.0], [1.0], [2.0], [3.0]]
-    >>> round(float(SVR(kernel="linear", C=10.0).fit(X, [0, 1, 2, 3]).predict([[4.0]])[0]), 1)
-    3.9
+    >>> round(float(SVR(kernel="linear", C=10.0).fit(X, [0, 1, 2, 3]).predict([[4.0]])[0]), 2)
+    3.83
     """
 
     _parameter_constraints = {

@@ -9,7 +9,7 @@ number of threads).
 import numpy as np
 from numba import njit, prange
 
-from ._smo_kernels import POLY, RBF, SIGMOID
+from ._smo_kernels import POLY, RBF, SIGMOID, exp_inplace
 
 
 @njit(nogil=True, parallel=True, cache=True)
@@ -22,7 +22,8 @@ def finish_kernel_block(D, xx, yy, kernel, gamma, coef0, degree):
                 d2 = xx[i] + yy[j] - 2.0 * D[i, j]
                 if d2 < 0.0:
                     d2 = 0.0
-                D[i, j] = np.exp(-gamma * d2)
+                D[i, j] = -gamma * d2
+            exp_inplace(D[i], np.empty(m))
         elif kernel == POLY:
             for j in range(m):
                 D[i, j] = (gamma * D[i, j] + coef0) ** degree

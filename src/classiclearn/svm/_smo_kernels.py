@@ -26,14 +26,58 @@ LINEAR, POLY, RBF, SIGMOID, PRECOMPUTED = 0, 1, 2, 3, 4
 TAU = 1e-12
 
 
+_LOG2E = 1.4426950408889634
+_LN2_HI = 0.6931471803691238
+_LN2_LO = 1.9082149292705877e-10
+_MAGIC = 6755399441055744.0  # 1.5 * 2**52: adding it rounds to an integer
+_MAGIC_BITS = 0x4338000000000000
+
+
+@njit(nogil=True, cache=True)
+def exp_inplace(x, scratch):
+    """``x = exp(x)`` for x <= 0, in a form the compiler vectorises.
+
+    Cody-Waite reduction ``x = k ln2 + r`` with |r| <= ln2 / 2, a degree-12
+    Taylor polynomial for ``exp(r)`` (relative error below 1e-15) and
+    ``2**k`` built from its bits. Several times faster than a libm call per
+    element; the RBF kernel spends most of its time here.
+    """
+    n = x.shape[0]
+    for j in range(n):
+        v = x[j]
+        under = v < -708.0
+        if under:
+            v = -708.0
+        kf = v * _LOG2E + _MAGIC
+        k = kf - _MAGIC
+        r = (v - k * _LN2_HI) - k * _LN2_LO
+        p = 1.0 + r * (1.0 + r * (0.5 + r * (1.0 / 6.0 + r * (1.0 / 24.0 + r * (
+            1.0 / 120.0 + r * (1.0 / 720.0 + r * (1.0 / 5040.0 + r * (1.0 / 40320.0 + r * (
+                1.0 / 362880.0 + r * (1.0 / 3628800.0 + r * (1.0 / 39916800.0 + r * (
+                    1.0 / 479001600.0))))))))))))
+        x[j] = 0.0 if under else p
+        scratch[j] = kf
+    bits = scratch[:n].view(np.int64)
+    for j in range(n):
+        bits[j] = (bits[j] - np.int64(_MAGIC_BITS) + np.int64(1023)) << np.int64(52)
+    scale = bits.view(np.float64)
+    for j in range(n):
+        x[j] *= scale[j]
+
+
 @njit(nogil=True, cache=True)
 def _finish_row(sqnorm, a, kernel, gamma, coef0, degree, out, start, stop):
+    if kernel == RBF:
+        sa = sqnorm[a]
+        for j in range(start, stop):
+            d2 = sa + sqnorm[j] - 2.0 * out[j]
+            out[j] = -gamma * d2
+        exp_inplace(out[start:stop], np.empty(stop - start))
+        return
     for j in range(start, stop):
         s = out[j]
         if kernel == POLY:
             out[j] = (gamma * s + coef0) ** degree
-        elif kernel == RBF:
-            out[j] = np.exp(-gamma * (sqnorm[a] + sqnorm[j] - 2.0 * s))
         elif kernel == SIGMOID:
             out[j] = np.tanh(gamma * s + coef0)
 
@@ -93,41 +137,88 @@ def _kernel_diag(X, sqnorm, kernel, gamma, coef0, degree):
 
 
 @njit(nogil=True, cache=True)
-def _get_row(a, X, sqnorm, kernel, gamma, coef0, degree, cache, slot_of, owner, stamp, state):
+def _partial_row(Xr, sqnorm, a, kernel, gamma, coef0, degree, samples, n_s, row):
+    """Kernel values between sample ``a`` and ``samples[:n_s]`` only, into ``row``."""
+    d = Xr.shape[1]
+    v = np.empty(n_s)
+    for k in range(n_s):
+        b = samples[k]
+        s = 0.0
+        for f in range(d):
+            s += Xr[a, f] * Xr[b, f]
+        if kernel == RBF:
+            v[k] = -gamma * (sqnorm[a] + sqnorm[b] - 2.0 * s)
+        elif kernel == POLY:
+            v[k] = (gamma * s + coef0) ** degree
+        elif kernel == SIGMOID:
+            v[k] = np.tanh(gamma * s + coef0)
+        else:
+            v[k] = s
+    if kernel == RBF:
+        exp_inplace(v, np.empty(n_s))
+    for k in range(n_s):
+        row[samples[k]] = v[k]
+
+
+@njit(nogil=True, cache=True)
+def _get_row(a, X, sqnorm, kernel, gamma, coef0, degree, cs, need_full):
     """Row ``a`` of the kernel matrix, from the cache or freshly computed.
 
-    ``state[0]`` is the clock, ``state[1]`` the number of slots in use,
-    ``state[2]`` the number of parallel chunks per row.
+    ``cs`` bundles the cache: ``(rows, slot_of, owner, stamp, state, full,
+    row_epoch, act_samples, Xr)``. ``state`` holds the clock, the number of
+    slots in use, the parallel chunks per row, the current epoch and the
+    number of active samples. Rows are computed in float64 and stored in
+    float32 (as libsvm does), which doubles the rows a cache size holds.
+
+    While variables are shrunk, a row may be computed only at the samples of
+    the active variables (``need_full=False``). Such a partial row stays
+    valid until the active set grows again, which starts a new epoch.
     """
-    if kernel == PRECOMPUTED:
-        return X[a]
+    cache, slot_of, owner, stamp, state, full, row_epoch, act_samples, Xr = cs
     state[0] += 1
     slot = slot_of[a]
     if slot >= 0:
         stamp[slot] = state[0]
-        return cache[slot]
-    n_slots = cache.shape[0]
-    if state[1] < n_slots:
-        slot = state[1]
-        state[1] += 1
+        if full[slot] or (not need_full and row_epoch[slot] == state[3]):
+            return cache[slot]
     else:
-        slot = 0
-        oldest = stamp[0]
-        for s in range(1, n_slots):
-            if stamp[s] < oldest:
-                oldest = stamp[s]
-                slot = s
-        slot_of[owner[slot]] = -1
-    compute_kernel_row(X, sqnorm, a, kernel, gamma, coef0, degree, cache[slot], state[2])
-    slot_of[a] = slot
-    owner[slot] = a
-    stamp[slot] = state[0]
-    return cache[slot]
+        n_slots = cache.shape[0]
+        if state[1] < n_slots:
+            slot = state[1]
+            state[1] += 1
+        else:
+            slot = 0
+            oldest = stamp[0]
+            for s in range(1, n_slots):
+                if stamp[s] < oldest:
+                    oldest = stamp[s]
+                    slot = s
+            slot_of[owner[slot]] = -1
+        slot_of[a] = slot
+        owner[slot] = a
+        stamp[slot] = state[0]
+    row = cache[slot]
+    n = row.shape[0]
+    if kernel == PRECOMPUTED:
+        for j in range(n):
+            row[j] = X[a, j]
+        full[slot] = True
+    elif need_full or 2 * state[4] >= n:
+        tmp = np.empty(n)
+        compute_kernel_row(X, sqnorm, a, kernel, gamma, coef0, degree, tmp, state[2])
+        for j in range(n):
+            row[j] = tmp[j]
+        full[slot] = True
+    else:
+        _partial_row(Xr, sqnorm, a, kernel, gamma, coef0, degree, act_samples, state[4], row)
+        full[slot] = False
+    row_epoch[slot] = state[3]
+    return row
 
 
 @njit(nogil=True, cache=True)
 def smo_solve(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, tol, max_iter,
-              n_slots, shrinking, n_chunks):
+              n_slots, shrinking, n_chunks, Xr):
     """Solve the SVM dual by SMO; see the module docstring.
 
     Parameters
@@ -154,6 +245,9 @@ def smo_solve(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, tol, max_it
     shrinking : bool
     n_chunks : int
         Parallel chunks per kernel row (1: serial).
+    Xr : ndarray of shape (n, d)
+        The samples as rows (for partial rows while shrunk); any 2-D array
+        for a precomputed kernel.
 
     Returns
     -------
@@ -165,14 +259,17 @@ def smo_solve(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, tol, max_it
     """
     n = X.shape[1]
     m = idx.shape[0]
-    if kernel == PRECOMPUTED:
-        n_slots = 1
-    cache = np.empty((max(n_slots, 1), n))
+    cache = np.empty((max(n_slots, 2), n), dtype=np.float32)
     slot_of = np.full(n, -1, dtype=np.intp)
-    owner = np.full(max(n_slots, 1), -1, dtype=np.intp)
-    stamp = np.zeros(max(n_slots, 1), dtype=np.int64)
-    state = np.zeros(3, dtype=np.int64)
+    owner = np.full(max(n_slots, 2), -1, dtype=np.intp)
+    stamp = np.zeros(max(n_slots, 2), dtype=np.int64)
+    state = np.zeros(5, dtype=np.int64)
     state[2] = n_chunks
+    state[4] = m
+    full = np.zeros(max(n_slots, 2), dtype=np.bool_)
+    row_epoch = np.zeros(max(n_slots, 2), dtype=np.int64)
+    act_samples = np.empty(m, dtype=np.intp)
+    cs = (cache, slot_of, owner, stamp, state, full, row_epoch, act_samples, Xr)
 
     diag = _kernel_diag(X, sqnorm, kernel, gamma, coef0, degree)
     QD = np.empty(m)
@@ -216,12 +313,12 @@ def smo_solve(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, tol, max_it
                 if not unshrunk and gm1 + gm2 <= tol * 10.0:
                     unshrunk = True
                     _reconstruct_gradient(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p,
-                                          C, alpha, G, G_bar, is_active, cache, slot_of, owner,
-                                          stamp, state)
+                                          C, alpha, G, G_bar, is_active, cs)
                     for t in range(m):
                         active[t] = t
                         is_active[t] = True
                     n_active = m
+                    state[3] += 1
                 k2 = 0
                 for k in range(n_active):
                     t = active[k]
@@ -236,22 +333,24 @@ def smo_solve(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, tol, max_it
                         active[k2] = t
                         k2 += 1
                 n_active = k2
+                for k in range(n_active):
+                    act_samples[k] = idx[active[k]]
+                state[4] = n_active
 
         i, j = _select_working_set(X, sqnorm, kernel, gamma, coef0, degree, idx, y, C, alpha,
-                                   G, QD, active, n_active, tol, cache, slot_of, owner, stamp,
-                                   state)
+                                   G, QD, active, n_active, tol, cs)
         if j < 0:
             if n_active < m:
                 _reconstruct_gradient(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C,
-                                      alpha, G, G_bar, is_active, cache, slot_of, owner, stamp,
-                                      state)
+                                      alpha, G, G_bar, is_active, cs)
                 for t in range(m):
                     active[t] = t
                     is_active[t] = True
                 n_active = m
+                state[3] += 1
+                state[4] = m
                 i, j = _select_working_set(X, sqnorm, kernel, gamma, coef0, degree, idx, y, C,
-                                           alpha, G, QD, active, n_active, tol, cache, slot_of,
-                                           owner, stamp, state)
+                                           alpha, G, QD, active, n_active, tol, cs)
                 counter = 1
                 if j < 0:
                     converged = True
@@ -261,10 +360,8 @@ def smo_solve(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, tol, max_it
                 break
         it += 1
 
-        row_i = _get_row(idx[i], X, sqnorm, kernel, gamma, coef0, degree, cache, slot_of, owner,
-                         stamp, state)
-        row_j = _get_row(idx[j], X, sqnorm, kernel, gamma, coef0, degree, cache, slot_of, owner,
-                         stamp, state)
+        row_i = _get_row(idx[i], X, sqnorm, kernel, gamma, coef0, degree, cs, False)
+        row_j = _get_row(idx[j], X, sqnorm, kernel, gamma, coef0, degree, cs, False)
         Ci = C[i]
         Cj = C[j]
         old_ai = alpha[i]
@@ -329,19 +426,21 @@ def smo_solve(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, tol, max_it
         was_up = old_ai >= Ci
         now_up = ai >= Ci
         if was_up != now_up:
+            row_i = _get_row(idx[i], X, sqnorm, kernel, gamma, coef0, degree, cs, True)
             sgn = Ci * y[i] if now_up else -Ci * y[i]
             for t in range(m):
                 G_bar[t] += sgn * y[t] * row_i[idx[t]]
         was_up = old_aj >= Cj
         now_up = aj >= Cj
         if was_up != now_up:
+            row_j = _get_row(idx[j], X, sqnorm, kernel, gamma, coef0, degree, cs, True)
             sgn = Cj * y[j] if now_up else -Cj * y[j]
             for t in range(m):
                 G_bar[t] += sgn * y[t] * row_j[idx[t]]
 
     if n_active < m:
         _reconstruct_gradient(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, alpha, G,
-                              G_bar, is_active, cache, slot_of, owner, stamp, state)
+                              G_bar, is_active, cs)
 
     # offset rho: mean of y G over free variables, else midpoint of the bounds
     ub = np.inf
@@ -369,7 +468,7 @@ def smo_solve(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, tol, max_it
 
 @njit(nogil=True, cache=True)
 def _select_working_set(X, sqnorm, kernel, gamma, coef0, degree, idx, y, C, alpha, G, QD,
-                        active, n_active, tol, cache, slot_of, owner, stamp, state):
+                        active, n_active, tol, cs):
     """Second-order working-set selection; returns (i, j) or (-1, -1) at optimality."""
     gmax = -np.inf
     gmax2 = -np.inf
@@ -386,8 +485,7 @@ def _select_working_set(X, sqnorm, kernel, gamma, coef0, degree, idx, y, C, alph
                 i = t
     if i < 0:
         return -1, -1
-    row_i = _get_row(idx[i], X, sqnorm, kernel, gamma, coef0, degree, cache, slot_of, owner,
-                     stamp, state)
+    row_i = _get_row(idx[i], X, sqnorm, kernel, gamma, coef0, degree, cs, False)
     si = idx[i]
     best = np.inf
     j = -1
@@ -427,7 +525,7 @@ def _select_working_set(X, sqnorm, kernel, gamma, coef0, degree, idx, y, C, alph
 
 @njit(nogil=True, cache=True)
 def _reconstruct_gradient(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, alpha, G, G_bar,
-                          is_active, cache, slot_of, owner, stamp, state):
+                          is_active, cs):
     """Rebuild the gradient of the inactive variables from G_bar and the free variables."""
     m = idx.shape[0]
     any_inactive = False
@@ -439,8 +537,7 @@ def _reconstruct_gradient(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C,
         return
     for s in range(m):
         if 0.0 < alpha[s] < C[s]:
-            row = _get_row(idx[s], X, sqnorm, kernel, gamma, coef0, degree, cache, slot_of, owner,
-                           stamp, state)
+            row = _get_row(idx[s], X, sqnorm, kernel, gamma, coef0, degree, cs, True)
             coef = alpha[s] * y[s]
             for t in range(m):
                 if not is_active[t]:

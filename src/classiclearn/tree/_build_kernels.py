@@ -22,12 +22,13 @@ import numpy as np
 from numba import njit
 
 from . import _criteria_kernels as _c
-from ._util_kernels import rand_int, rand_uniform, sort_pairs
+from ._util_kernels import radix_sort_pairs, rand_int, rand_uniform, sort_pairs
 
 FEATURE_THRESHOLD = 1e-7
 EPSILON = np.finfo(np.float64).eps
 SPLIT_BEST = 0
 SPLIT_RANDOM = 1
+RADIX_MIN = 256
 
 
 @njit(cache=True, nogil=True)
@@ -95,7 +96,7 @@ def _children_impurity(y, w, samples, a, pos, b, sl, sr, wl, wr, parent_stats, c
 def _split_node(Xt, y, w, samples, a, b, wn, wn_total, imp_parent, parent_stats, crit,
                 splitter, n_outputs, K, n_classes, max_features, min_samples_leaf,
                 min_weight_leaf, rng, features, const_features, n_const, vals, sl, sr,
-                scratch):
+                scratch, rkeys, ridx, rcnt):
     """Best split of ``samples[a:b]``; reorders it so the left part comes first.
 
     Returns (pos, feature, threshold, improvement, impurity_left, impurity_right,
@@ -107,6 +108,7 @@ def _split_node(Xt, y, w, samples, a, b, wn, wn_total, imp_parent, parent_stats,
     best_thr = 0.0
     S = sl.shape[0]
     use_abs = crit == _c.ABSOLUTE_ERROR
+    is_clf = crit < 10
     # Features are drawn without replacement; features known to be constant in
     # an ancestor sit in features[:n_known] (their order kept in const_features)
     # and count as visited without being evaluated, as in scikit-learn.
@@ -128,7 +130,10 @@ def _split_node(Xt, y, w, samples, a, b, wn, wn_total, imp_parent, parent_stats,
         for i in range(a, b):
             vals[i] = Xt[f, samples[i]]
         if splitter == SPLIT_BEST:
-            sort_pairs(vals, samples, a, b)
+            if b - a >= RADIX_MIN:
+                radix_sort_pairs(vals, samples, a, b, rkeys[0], rkeys[1], ridx, rcnt)
+            else:
+                sort_pairs(vals, samples, a, b)
             constant = vals[b - 1] <= vals[a] + FEATURE_THRESHOLD
         else:
             mn = vals[a]
@@ -165,18 +170,41 @@ def _split_node(Xt, y, w, samples, a, b, wn, wn_total, imp_parent, parent_stats,
                     break
                 if q - a < min_samples_leaf or b - q < min_samples_leaf:
                     continue
-                wl = _move_left(sl, wl, cur, q, b, samples, y, w, parent_stats, wn, crit,
-                                n_outputs, K)
+                if q - cur <= b - q:
+                    if is_clf:
+                        for p in range(cur, q):
+                            s = samples[p]
+                            _c.add_class_sample(sl, y, s, w[s], n_outputs, K)
+                            wl += w[s]
+                    else:
+                        for p in range(cur, q):
+                            s = samples[p]
+                            _c.add_reg_sample(sl, y, s, w[s], n_outputs)
+                            wl += w[s]
+                else:
+                    wl = _move_left(sl, wl, cur, q, b, samples, y, w, parent_stats, wn, crit,
+                                    n_outputs, K)
                 cur = q
                 wr = wn - wl
                 if wl < min_weight_leaf or wr < min_weight_leaf:
                     continue
-                if use_abs:
-                    proxy = -scratch[0][q - a]
+                for k in range(S):
+                    sr[k] = parent_stats[k] - sl[k]
+                if crit == _c.GINI:
+                    proxy = -wr * _c.gini(sr, wr, n_outputs, K, n_classes) - wl * _c.gini(
+                        sl, wl, n_outputs, K, n_classes)
+                elif crit == _c.ENTROPY:
+                    proxy = -wr * _c.entropy(sr, wr, n_outputs, K, n_classes) - wl * (
+                        _c.entropy(sl, wl, n_outputs, K, n_classes))
+                elif crit == _c.MISCLASSIFICATION:
+                    proxy = -wr * _c.misclassification(sr, wr, n_outputs, K, n_classes) - wl * (
+                        _c.misclassification(sl, wl, n_outputs, K, n_classes))
+                elif crit == _c.SQUARED_ERROR:
+                    proxy = _c.mse_proxy(sl, sr, wl, wr, n_outputs)
+                elif crit == _c.FRIEDMAN_MSE:
+                    proxy = _c.friedman_proxy(sl, sr, wl, wr, n_outputs)
                 else:
-                    for k in range(S):
-                        sr[k] = parent_stats[k] - sl[k]
-                    proxy = _c.proxy_improvement(sl, sr, wl, wr, crit, n_outputs, K, n_classes)
+                    proxy = -scratch[0][q - a]
                 if proxy > best_proxy:
                     best_proxy = proxy
                     best_f = f
@@ -245,7 +273,7 @@ def _split_node(Xt, y, w, samples, a, b, wn, wn_total, imp_parent, parent_stats,
 def _evaluate(Xt, y, w, samples, a, b, depth, imp, wn_total, crit, splitter, n_outputs, K,
               n_classes, max_features, max_depth, min_samples_leaf, min_samples_split,
               min_weight_leaf, min_impurity_decrease, rng, features, const_features, n_const,
-              vals, stats, sl, sr, scratch, value_row):
+              vals, stats, sl, sr, scratch, rkeys, ridx, rcnt, value_row):
     """Statistics, value and split of the node ``samples[a:b]``.
 
     Returns (is_leaf, pos, feature, threshold, improvement, impurity, wn,
@@ -278,7 +306,7 @@ def _evaluate(Xt, y, w, samples, a, b, depth, imp, wn_total, crit, splitter, n_o
     pos, f, thr, improvement, il, ir, n_total = _split_node(
         Xt, y, w, samples, a, b, wn, wn_total, imp, stats, crit, splitter, n_outputs, K,
         n_classes, max_features, min_samples_leaf, min_weight_leaf, rng, features,
-        const_features, n_const, vals, sl, sr, scratch,
+        const_features, n_const, vals, sl, sr, scratch, rkeys, ridx, rcnt,
     )
     if pos >= b or improvement + EPSILON < min_impurity_decrease:
         return True, b, -2, -2.0, 0.0, imp, wn, 0.0, 0.0, n_total
@@ -318,6 +346,10 @@ def build_tree(Xt, y, w, samples, n_classes, crit, splitter, max_features, max_d
     sr = np.empty(S)
     m = n + 1 if crit == _c.ABSOLUTE_ERROR else 1
     scratch = np.empty((8, m))
+    r = n if (splitter == SPLIT_BEST and n >= RADIX_MIN) else 1
+    rkeys = np.empty((2, r), dtype=np.uint32)
+    ridx = np.empty(r, dtype=np.intp)
+    rcnt = np.empty((4, 256), dtype=np.intp)
     wn_total = 0.0
     for i in range(n):
         wn_total += w[samples[i]]
@@ -358,7 +390,7 @@ def build_tree(Xt, y, w, samples, n_classes, crit, splitter, max_features, max_d
                             splitter, n_outputs, K, n_classes, max_features, max_depth,
                             min_samples_leaf, min_samples_split, min_weight_leaf,
                             min_impurity_decrease, rng, features, const_features, n_const,
-                            vals, stats, sl, sr, scratch, value[node])
+                            vals, stats, sl, sr, scratch, rkeys, ridx, rcnt, value[node])
             is_leaf, pos, f, thr, improvement, imp, wn, il, ir, n_const = res
             if depth > depth_reached:
                 depth_reached = depth
@@ -411,7 +443,7 @@ def build_tree(Xt, y, w, samples, n_classes, crit, splitter, max_features, max_d
     res = _evaluate(Xt, y, w, samples, 0, n, 0, -1.0, wn_total, crit, splitter, n_outputs, K,
                     n_classes, max_features, max_depth, min_samples_leaf, min_samples_split,
                     min_weight_leaf, min_impurity_decrease, rng, features, const_features, 0,
-                    vals, stats, sl, sr, scratch, value[0])
+                    vals, stats, sl, sr, scratch, rkeys, ridx, rcnt, value[0])
     pending_parent = -1
     pending_left = 0
     # the root and later children are added through the same block below
@@ -488,7 +520,8 @@ def build_tree(Xt, y, w, samples, n_classes, crit, splitter, max_features, max_d
                                 splitter, n_outputs, K, n_classes, max_features, max_depth,
                                 min_samples_leaf, min_samples_split, min_weight_leaf,
                                 min_impurity_decrease, rng, features, const_features,
-                                parent_const, vals, stats, sl, sr, scratch, value[node])
+                                parent_const, vals, stats, sl, sr, scratch, rkeys, ridx,
+                                rcnt, value[node])
                 pending_left = 1 if t == 0 else 0
                 if pending_left:
                     inodes[pending_parent, 0] = node

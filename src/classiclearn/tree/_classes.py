@@ -17,6 +17,7 @@ import math
 from numbers import Integral, Real
 
 import numpy as np
+import scipy.sparse as sp
 
 from ..base import BaseEstimator, ClassifierMixin, RegressorMixin
 from ..exceptions import InvalidParameterError
@@ -189,6 +190,39 @@ def expanded_class_weight(class_weight, classes, codes):
     return out
 
 
+def validate_X_y(est, X, y, numeric_y):
+    """X as float32 C-contiguous (recording n_features_in_) and y as a 1-D or 2-D array.
+
+    y keeps its labels (strings included) for classifiers and becomes float64
+    for regressors.
+    """
+    if y is None:
+        raise ValueError(
+            f"{type(est).__name__} requires y to be passed, but the target y is None."
+        )
+    X = validate_data(est, X, dtype=np.float32)
+    X = np.ascontiguousarray(X, dtype=np.float32)
+    if sp.issparse(y):
+        raise TypeError("Sparse data was passed for y, but dense data is required.")
+    if hasattr(y, "to_numpy") and hasattr(y, "iloc"):
+        y = y.to_numpy()
+    y = np.asarray(y)
+    if y.ndim == 0 or y.ndim > 2:
+        raise ValueError(f"y should be a 1d or 2d array, got an array of shape {y.shape}.")
+    if y.shape[0] != X.shape[0]:
+        raise ValueError(
+            "Found input variables with inconsistent numbers of samples: "
+            f"[{X.shape[0]}, {y.shape[0]}]"
+        )
+    if y.dtype.kind == "c":
+        raise ValueError("Complex data not supported")
+    if numeric_y:
+        y = y.astype(np.float64)
+    if y.dtype.kind == "f" and not np.isfinite(y).all():
+        raise ValueError("Input y contains NaN or infinity.")
+    return X, y
+
+
 class BaseDecisionTree(BaseEstimator):
     """Shared fit / predict machinery of the two decision trees."""
 
@@ -205,9 +239,7 @@ class BaseDecisionTree(BaseEstimator):
 
     def _fit(self, X, y, sample_weight=None):
         self._validate_params()
-        X, y = validate_data(self, X, y, dtype=np.float32, multi_output=True,
-                             y_numeric=not self._is_clf)
-        X = np.ascontiguousarray(X, dtype=np.float32)
+        X, y = validate_X_y(self, X, y, numeric_y=not self._is_clf)
         n_samples, n_features = X.shape
         if y.ndim == 2 and y.shape[1] == 0:
             raise ValueError("y has 0 outputs.")
@@ -261,7 +293,8 @@ class BaseDecisionTree(BaseEstimator):
         -------
         ndarray of shape (n_samples,)
         """
-        return self.tree_.apply(self._X_predict(X))
+        X = self._X_predict(X)
+        return self.tree_.apply(X)
 
     def decision_path(self, X):
         """Indicator of the nodes each sample goes through.
@@ -274,7 +307,8 @@ class BaseDecisionTree(BaseEstimator):
         -------
         scipy.sparse.csr_matrix of shape (n_samples, n_nodes)
         """
-        return self.tree_.decision_path(self._X_predict(X))
+        X = self._X_predict(X)
+        return self.tree_.decision_path(X)
 
     def get_depth(self):
         """Depth of the tree (a single leaf has depth 0)."""
@@ -437,7 +471,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
         -------
         ndarray of shape (n_samples, n_classes), or a list of them per output
         """
-        proba = self.tree_.predict(self._X_predict(X))
+        X = self._X_predict(X)
+        proba = self.tree_.predict(X)
         if self.n_outputs_ == 1:
             return proba[:, 0, : self.n_classes_].copy()
         return [proba[:, o, : self.n_classes_[o]].copy() for o in range(self.n_outputs_)]
@@ -457,7 +492,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
         -------
         ndarray of shape (n_samples,) or (n_samples, n_outputs)
         """
-        proba = self.tree_.predict(self._X_predict(X))
+        X = self._X_predict(X)
+        proba = self.tree_.predict(X)
         if self.n_outputs_ == 1:
             return self.classes_[np.argmax(proba[:, 0, : self.n_classes_], axis=1)]
         out = [self.classes_[o][np.argmax(proba[:, o, : self.n_classes_[o]], axis=1)]
@@ -532,5 +568,6 @@ min_impurity_decrease, ccp_alpha, max_bins
         -------
         ndarray of shape (n_samples,) or (n_samples, n_outputs)
         """
-        value = self.tree_.predict(self._X_predict(X))[:, :, 0]
+        X = self._X_predict(X)
+        value = self.tree_.predict(X)[:, :, 0]
         return value[:, 0].copy() if self.n_outputs_ == 1 else value

@@ -30,16 +30,28 @@ _LN2 = math.log(2.0)
 
 
 @njit(cache=True, nogil=True)
+def add_class_sample(stats, y, s, ws, n_outputs, K):
+    """Add sample ``s`` with weight ``ws`` to class counts (negative weight removes)."""
+    for o in range(n_outputs):
+        stats[o * K + np.intp(y[s, o])] += ws
+
+
+@njit(cache=True, nogil=True)
+def add_reg_sample(stats, y, s, ws, n_outputs):
+    """Add sample ``s`` with weight ``ws`` to regression sums (negative weight removes)."""
+    for o in range(n_outputs):
+        v = y[s, o]
+        stats[o] += ws * v
+        stats[n_outputs + o] += ws * v * v
+
+
+@njit(cache=True, nogil=True)
 def add_sample(stats, y, s, ws, crit, n_outputs, K):
     """Add sample ``s`` with weight ``ws`` to ``stats`` (use a negative weight to remove)."""
     if crit < 10:
-        for o in range(n_outputs):
-            stats[o * K + np.intp(y[s, o])] += ws
+        add_class_sample(stats, y, s, ws, n_outputs, K)
     else:
-        for o in range(n_outputs):
-            v = y[s, o]
-            stats[o] += ws * v
-            stats[n_outputs + o] += ws * v * v
+        add_reg_sample(stats, y, s, ws, n_outputs)
 
 
 @njit(cache=True, nogil=True)
@@ -56,36 +68,48 @@ def node_stats(y, w, samples, a, b, crit, n_outputs, K, stats):
 
 
 @njit(cache=True, nogil=True)
-def stats_impurity(stats, wn, crit, n_outputs, K, n_classes):
-    """Impurity of a node from its statistics (not for absolute_error)."""
-    if crit == GINI:
-        tot = 0.0
-        for o in range(n_outputs):
-            sq = 0.0
-            for c in range(n_classes[o]):
-                v = stats[o * K + c]
-                sq += v * v
-            tot += 1.0 - sq / (wn * wn)
-        return tot / n_outputs
-    if crit == ENTROPY:
-        tot = 0.0
-        for o in range(n_outputs):
-            for c in range(n_classes[o]):
-                v = stats[o * K + c]
-                if v > 0.0:
-                    p = v / wn
-                    tot -= p * (math.log(p) / _LN2)
-        return tot / n_outputs
-    if crit == MISCLASSIFICATION:
-        tot = 0.0
-        for o in range(n_outputs):
-            mx = 0.0
-            for c in range(n_classes[o]):
-                v = stats[o * K + c]
-                if v > mx:
-                    mx = v
-            tot += 1.0 - mx / wn
-        return tot / n_outputs
+def gini(stats, wn, n_outputs, K, n_classes):
+    """Gini index ``1 - sum_k p_k^2``, averaged over outputs."""
+    tot = 0.0
+    for o in range(n_outputs):
+        sq = 0.0
+        for c in range(n_classes[o]):
+            v = stats[o * K + c]
+            sq += v * v
+        tot += 1.0 - sq / (wn * wn)
+    return tot / n_outputs
+
+
+@njit(cache=True, nogil=True)
+def entropy(stats, wn, n_outputs, K, n_classes):
+    """Entropy in bits ``-sum_k p_k log2 p_k``, averaged over outputs."""
+    tot = 0.0
+    for o in range(n_outputs):
+        for c in range(n_classes[o]):
+            v = stats[o * K + c]
+            if v > 0.0:
+                p = v / wn
+                tot -= p * (math.log(p) / _LN2)
+    return tot / n_outputs
+
+
+@njit(cache=True, nogil=True)
+def misclassification(stats, wn, n_outputs, K, n_classes):
+    """Misclassification rate ``1 - max_k p_k``, averaged over outputs."""
+    tot = 0.0
+    for o in range(n_outputs):
+        mx = 0.0
+        for c in range(n_classes[o]):
+            v = stats[o * K + c]
+            if v > mx:
+                mx = v
+        tot += 1.0 - mx / wn
+    return tot / n_outputs
+
+
+@njit(cache=True, nogil=True)
+def squared_error(stats, wn, n_outputs):
+    """Weighted variance, averaged over outputs."""
     sq = 0.0
     for o in range(n_outputs):
         sq += stats[n_outputs + o]
@@ -97,26 +121,58 @@ def stats_impurity(stats, wn, crit, n_outputs, K, n_classes):
 
 
 @njit(cache=True, nogil=True)
+def stats_impurity(stats, wn, crit, n_outputs, K, n_classes):
+    """Impurity of a node from its statistics (not for absolute_error)."""
+    if crit == GINI:
+        return gini(stats, wn, n_outputs, K, n_classes)
+    if crit == ENTROPY:
+        return entropy(stats, wn, n_outputs, K, n_classes)
+    if crit == MISCLASSIFICATION:
+        return misclassification(stats, wn, n_outputs, K, n_classes)
+    return squared_error(stats, wn, n_outputs)
+
+
+@njit(cache=True, nogil=True)
+def mse_proxy(sl, sr, wl, wr, n_outputs):
+    """``sum_o S_L^2 / w_L + S_R^2 / w_R``: orders splits like the variance decrease."""
+    pl = 0.0
+    pr = 0.0
+    for o in range(n_outputs):
+        pl += sl[o] * sl[o]
+        pr += sr[o] * sr[o]
+    return pl / wl + pr / wr
+
+
+@njit(cache=True, nogil=True)
+def friedman_proxy(sl, sr, wl, wr, n_outputs):
+    """Friedman's improvement ``(w_R S_L - w_L S_R)^2 / (w_L w_R)`` (outputs summed)."""
+    tl = 0.0
+    tr = 0.0
+    for o in range(n_outputs):
+        tl += sl[o]
+        tr += sr[o]
+    diff = wr * tl - wl * tr
+    return diff * diff / (wl * wr)
+
+
+@njit(cache=True, nogil=True)
 def proxy_improvement(sl, sr, wl, wr, crit, n_outputs, K, n_classes):
-    """A quantity that orders the splits of one node like the impurity decrease."""
-    if crit == SQUARED_ERROR:
-        pl = 0.0
-        pr = 0.0
-        for o in range(n_outputs):
-            pl += sl[o] * sl[o]
-            pr += sr[o] * sr[o]
-        return pl / wl + pr / wr
+    """A quantity that orders the splits of one node like the impurity decrease.
+
+    The branches call small criterion functions so that each inlines into the
+    caller's loop."""
+    if crit == GINI:
+        return -wr * gini(sr, wr, n_outputs, K, n_classes) - wl * gini(
+            sl, wl, n_outputs, K, n_classes)
+    if crit == ENTROPY:
+        return -wr * entropy(sr, wr, n_outputs, K, n_classes) - wl * entropy(
+            sl, wl, n_outputs, K, n_classes)
+    if crit == MISCLASSIFICATION:
+        return -wr * misclassification(sr, wr, n_outputs, K, n_classes) - wl * (
+            misclassification(sl, wl, n_outputs, K, n_classes))
     if crit == FRIEDMAN_MSE:
-        tl = 0.0
-        tr = 0.0
-        for o in range(n_outputs):
-            tl += sl[o]
-            tr += sr[o]
-        diff = wr * tl - wl * tr
-        return diff * diff / (wl * wr)
-    return -wr * stats_impurity(sr, wr, crit, n_outputs, K, n_classes) - wl * stats_impurity(
-        sl, wl, crit, n_outputs, K, n_classes
-    )
+        return friedman_proxy(sl, sr, wl, wr, n_outputs)
+    return mse_proxy(sl, sr, wl, wr, n_outputs)
 
 
 @njit(cache=True, nogil=True)

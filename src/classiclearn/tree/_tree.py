@@ -8,9 +8,11 @@ it without pickle and numba kernels walk it directly:
 - ``impurity``, ``n_node_samples``, ``weighted_n_node_samples``;
 - ``value`` (n_nodes, n_outputs, max_n_classes): class fractions per output for
   classifiers, means (or medians for absolute_error) for regressors;
-- ``missing_go_to_left`` (uint8) and ``category_offset`` (intp, -1 = numeric
-  split) with ``category_bitsets`` (uint64 words): room for missing values and
-  categorical splits; every split is numeric with no missing direction for now.
+- ``missing_go_to_left`` (uint8 per node) and ``category_offset`` /
+  ``category_bitsets``: room for missing values and categorical splits. For now
+  every split is numeric with no missing values, ``category_offset`` is None
+  (when categorical splits come it becomes an intp array, -1 for a numeric
+  split, else the first uint64 word of the node's category bitset).
 
 The attribute names follow scikit-learn's ``tree_`` so that code inspecting
 scikit-learn trees works on ours.
@@ -73,8 +75,8 @@ class Tree:
             value = value / totals
         self.value = np.ascontiguousarray(value)
         self.missing_go_to_left = np.zeros(n_nodes, dtype=np.uint8)
-        self.category_offset = np.full(n_nodes, -1, dtype=np.intp)
-        self.category_bitsets = np.zeros((0,), dtype=np.uint64)
+        self.category_offset = None
+        self.category_bitsets = None
         self.max_depth = int(max_depth)
 
     @property
@@ -99,7 +101,7 @@ class Tree:
             a.nbytes
             for a in (self.children_left, self.children_right, self.feature, self.threshold,
                       self.impurity, self.n_node_samples, self.weighted_n_node_samples,
-                      self.value, self.missing_go_to_left, self.category_offset)
+                      self.value, self.missing_go_to_left)
         )
 
     def apply(self, X):

@@ -93,19 +93,38 @@ def _heapsort(v, ix, lo, hi):
 
 
 @njit(cache=True, nogil=True)
+def _median3(v, ix, a, m, c):
+    # order v[a] <= v[m] <= v[c] by swaps, leaving the median at m
+    if v[m] < v[a]:
+        v[a], v[m] = v[m], v[a]
+        ix[a], ix[m] = ix[m], ix[a]
+    if v[c] < v[m]:
+        v[c], v[m] = v[m], v[c]
+        ix[c], ix[m] = ix[m], ix[c]
+        if v[m] < v[a]:
+            v[a], v[m] = v[m], v[a]
+            ix[a], ix[m] = ix[m], ix[a]
+
+
+@njit(cache=True, nogil=True)
 def sort_pairs(v, ix, lo, hi):
     """Sort ``v[lo:hi]`` ascending in place, permuting ``ix[lo:hi]`` alongside.
 
-    Introsort: 3-way quicksort (median of three), heapsort past a depth limit,
-    insertion sort on short runs. Not stable (ties are equal values anyway).
+    Introsort: quicksort with median-of-three pivots and Hoare partitioning
+    (balanced on repeated values), heapsort past a depth limit, insertion
+    sort on short runs. Not stable.
     """
-    stack = np.empty((128, 3), dtype=np.intp)
-    top = 0
     n = hi - lo
-    limit = 2
+    if n < 2:
+        return
+    if n <= 16:
+        _insertion(v, ix, lo, hi)
+        return
+    limit = 0
     while n > 1:
         limit += 1
         n >>= 1
+    stack = np.empty((64, 3), dtype=np.intp)
     stack[0, 0] = lo
     stack[0, 1] = hi
     stack[0, 2] = 2 * limit
@@ -121,53 +140,35 @@ def sort_pairs(v, ix, lo, hi):
                 a = b
                 break
             depth -= 1
-            m = a + (b - a) // 2
-            x0 = v[a]
-            x1 = v[m]
-            x2 = v[b - 1]
-            if x0 < x1:
-                if x1 < x2:
-                    pivot = x1
-                elif x0 < x2:
-                    pivot = x2
-                else:
-                    pivot = x0
-            else:
-                if x0 < x2:
-                    pivot = x0
-                elif x1 < x2:
-                    pivot = x2
-                else:
-                    pivot = x1
-            # 3-way partition: [a, lt) < pivot, [lt, gt) == pivot, [gt, b) > pivot
-            lt = a
+            m = a + ((b - a) >> 1)
+            _median3(v, ix, a, m, b - 1)
+            pivot = v[m]
             i = a
-            gt = b
-            while i < gt:
-                if v[i] < pivot:
-                    v[i], v[lt] = v[lt], v[i]
-                    ix[i], ix[lt] = ix[lt], ix[i]
-                    lt += 1
+            j = b - 1
+            while True:
+                i += 1
+                while v[i] < pivot:
                     i += 1
-                elif v[i] > pivot:
-                    gt -= 1
-                    v[i], v[gt] = v[gt], v[i]
-                    ix[i], ix[gt] = ix[gt], ix[i]
-                else:
-                    i += 1
-            # push the larger part, loop on the smaller one
-            if lt - a > b - gt:
+                j -= 1
+                while pivot < v[j]:
+                    j -= 1
+                if i >= j:
+                    break
+                v[i], v[j] = v[j], v[i]
+                ix[i], ix[j] = ix[j], ix[i]
+            # [a, j] <= pivot <= [j + 1, b)
+            if j + 1 - a > b - j - 1:
                 stack[top, 0] = a
-                stack[top, 1] = lt
+                stack[top, 1] = j + 1
                 stack[top, 2] = depth
                 top += 1
-                a = gt
+                a = j + 1
             else:
-                stack[top, 0] = gt
+                stack[top, 0] = j + 1
                 stack[top, 1] = b
                 stack[top, 2] = depth
                 top += 1
-                b = lt
+                b = j + 1
         if b - a > 1:
             _insertion(v, ix, a, b)
 
@@ -285,3 +286,61 @@ def prefix_abs_costs(yv, wv, n, out, lo_v, lo_w, hi_v, hi_w):
         med = lo_v[0]
         cost = (med * w_lo - s_lo) + (s_hi - med * w_hi)
         out[k + 1] = cost if cost > 0.0 else 0.0
+
+
+@njit(cache=True, nogil=True)
+def radix_sort_pairs(v, ix, lo, hi, k1, k2, i2, counts):
+    """Sort float32 ``v[lo:hi]`` with payload ``ix[lo:hi]`` by an LSD radix sort
+    on the order-preserving uint32 image of the floats (4 passes of 8 bits,
+    skipping passes where all keys share the digit). Stable; O(n).
+
+    ``k1, k2`` (uint32), ``i2`` (intp) are scratch of length >= hi - lo and
+    ``counts`` an intp (4, 256) scratch.
+    """
+    n = hi - lo
+    u = v[lo:hi].view(np.uint32)
+    counts[:, :] = 0
+    for i in range(n):
+        b = u[i]
+        if b & np.uint32(0x80000000):
+            key = np.uint32(~b)
+        else:
+            key = np.uint32(b | np.uint32(0x80000000))
+        k1[i] = key
+        i2[i] = ix[lo + i]
+        counts[0, key & np.uint32(255)] += 1
+        counts[1, (key >> np.uint32(8)) & np.uint32(255)] += 1
+        counts[2, (key >> np.uint32(16)) & np.uint32(255)] += 1
+        counts[3, key >> np.uint32(24)] += 1
+    src_k = k1
+    dst_k = k2
+    # payload ping-pongs between i2 and ix[lo:hi]
+    src_i = i2
+    dst_i = ix[lo:hi]
+    for d in range(4):
+        shift = np.uint32(8 * d)
+        first = (src_k[0] >> shift) & np.uint32(255)
+        if counts[d, first] == n:
+            continue
+        total = 0
+        for c in range(256):
+            t = counts[d, c]
+            counts[d, c] = total
+            total += t
+        for i in range(n):
+            key = src_k[i]
+            dig = (key >> shift) & np.uint32(255)
+            p = counts[d, dig]
+            counts[d, dig] = p + 1
+            dst_k[p] = key
+            dst_i[p] = src_i[i]
+        src_k, dst_k = dst_k, src_k
+        src_i, dst_i = dst_i, src_i
+    out_i = ix[lo:hi]
+    for i in range(n):
+        key = src_k[i]
+        if key & np.uint32(0x80000000):
+            u[i] = np.uint32(key & np.uint32(0x7FFFFFFF))
+        else:
+            u[i] = np.uint32(~key)
+        out_i[i] = src_i[i]

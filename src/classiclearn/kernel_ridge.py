@@ -1,0 +1,188 @@
+"""Kernel ridge regression (seed 000 §14.1).
+
+Ridge regression in the feature space of a kernel k. By the representer
+theorem the fitted function is f(x) = Σ_i a_i k(x, x_i) with dual
+coefficients a = (K + α I)⁻¹ y, K_ij = k(x_i, x_j). With sample weights w the
+problem min Σ_i w_i (y_i - f(x_i))² + α ||f||² gives
+a = √W (√W K √W + α I)⁻¹ √W y. The system is solved by Cholesky; if K + α I
+is numerically singular the least-squares solution is used instead, with a
+warning.
+"""
+
+import warnings
+from numbers import Real
+
+import numpy as np
+from scipy import linalg
+
+from .base import BaseEstimator, RegressorMixin
+from .metrics.pairwise import pairwise_kernels
+from .utils._params import Interval, StrOptions
+from .utils.validation import check_is_fitted, check_sample_weight, validate_data
+
+__all__ = ["KernelRidge"]
+
+
+def _solve_kernel_system(K, y, alpha, sample_weight):
+    """Dual coefficients for K (n, n, overwritten), y (n, t), alpha (1,) or (t,)."""
+    n, t = y.shape
+    if sample_weight is not None:
+        sw = np.sqrt(sample_weight)
+        y = y * sw[:, None]
+        K *= np.outer(sw, sw)
+    diag = K.flat[:: n + 1]
+    base = diag.copy()
+    if np.all(alpha == alpha[0]):
+        groups = [(alpha[0], np.arange(t))]
+    else:
+        if alpha.shape[0] != t:
+            raise ValueError(
+                "Number of targets and number of penalties do not correspond: "
+                f"{alpha.shape[0]} != {t}"
+            )
+        groups = [(a, np.array([j])) for j, a in enumerate(alpha)]
+    dual = np.empty((n, t))
+    for a, cols in groups:
+        K.flat[:: n + 1] = base + a
+        try:
+            c, low = linalg.cho_factor(K, lower=True, check_finite=False)
+            dual[:, cols] = linalg.cho_solve((c, low), y[:, cols], check_finite=False)
+        except linalg.LinAlgError:
+            K.flat[:: n + 1] = base + a
+            warnings.warn(
+                "Singular matrix in solving dual problem. Using least-squares solution instead.",
+                UserWarning,
+                stacklevel=3,
+            )
+            dual[:, cols] = linalg.lstsq(K, y[:, cols])[0]
+        K.flat[:: n + 1] = base
+    if sample_weight is not None:
+        dual *= sw[:, None]
+    return dual
+
+
+class KernelRidge(RegressorMixin, BaseEstimator):
+    """Kernel ridge regression.
+
+    Parameters
+    ----------
+    alpha : float or array-like of shape (n_targets,), default=1.0
+        Ridge penalty; one per target when an array.
+    kernel : {'linear', 'poly', 'rbf', 'sigmoid', 'cosine', 'laplacian', 'precomputed'} \
+or callable, default='linear'
+    gamma : float, default=None
+        Coefficient of rbf, laplacian, poly and sigmoid kernels; 1 / n_features when None.
+    degree : float, default=3
+        Degree of the poly kernel.
+    coef0 : float, default=1
+        Constant of the poly and sigmoid kernels.
+    kernel_params : dict, default=None
+        Parameters of a callable kernel.
+
+    Attributes
+    ----------
+    dual_coef_ : ndarray of shape (n_samples,) or (n_samples, n_targets)
+    X_fit_ : ndarray of shape (n_samples, n_features)
+        Training data (the kernel itself with ``kernel='precomputed'``).
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+
+    See Also
+    --------
+    classiclearn.linear_model.Ridge : the linear kernel in primal form.
+    classiclearn.svm.SVR : epsilon-insensitive loss with the same kernels.
+
+    Notes
+    -----
+    Seed 000 §14.1. Unlike ``Ridge`` there is no intercept: centre y or use a
+    kernel with a constant term.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[0.0], [1.0], [2.0]])
+    >>> KernelRidge(alpha=1e-8).fit(X, [0.0, 2.0, 4.0]).predict([[3.0]]).round(4).tolist()
+    [6.0]
+    """
+
+    _parameter_constraints = {
+        "alpha": [Interval(Real, 0, None, closed="left"), "array-like"],
+        "kernel": [
+            StrOptions(
+                {"linear", "poly", "polynomial", "rbf", "sigmoid", "cosine", "laplacian",
+                 "precomputed"}
+            ),
+            "callable",
+        ],
+        "gamma": [Interval(Real, 0, None, closed="left"), None],
+        "degree": [Interval(Real, 0, None, closed="left")],
+        "coef0": [Real],
+        "kernel_params": [dict, None],
+    }
+
+    def __init__(self, alpha=1.0, *, kernel="linear", gamma=None, degree=3, coef0=1,
+                 kernel_params=None):
+        self.alpha = alpha
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.kernel_params = kernel_params
+
+    def __classiclearn_tags__(self):
+        tags = super().__classiclearn_tags__()
+        tags.pairwise = self.kernel == "precomputed"
+        tags.multi_output = True
+        return tags
+
+    def _get_kernel(self, X, Y=None):
+        if callable(self.kernel):
+            params = self.kernel_params or {}
+        else:
+            params = {"gamma": self.gamma, "degree": self.degree, "coef0": self.coef0}
+        return pairwise_kernels(X, Y, metric=self.kernel, filter_params=True, **params)
+
+    def fit(self, X, y, sample_weight=None):
+        """Fit the dual coefficients.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features), or (n_samples, n_samples) kernel
+        y : array-like of shape (n_samples,) or (n_samples, n_targets)
+        sample_weight : float or array-like of shape (n_samples,), default=None
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True)
+        if sample_weight is not None and not isinstance(sample_weight, float):
+            sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
+        elif isinstance(sample_weight, float):
+            sample_weight = np.full(X.shape[0], sample_weight)
+        K = np.array(self._get_kernel(X), dtype=np.float64, order="C", copy=True)
+        alpha = np.atleast_1d(np.asarray(self.alpha, dtype=np.float64))
+        if np.any(alpha < 0):
+            raise ValueError("alpha must be non-negative.")
+        ravel = y.ndim == 1
+        y2 = y.reshape(-1, 1) if ravel else y
+        dual = _solve_kernel_system(K, np.asarray(y2, dtype=np.float64), alpha, sample_weight)
+        self.dual_coef_ = dual.ravel() if ravel else dual
+        self.X_fit_ = X
+        return self
+
+    def predict(self, X):
+        """Predict f(x) = Σ_i a_i k(x, x_i).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features), or (n_samples, n_fit) kernel
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) or (n_samples, n_targets)
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        return self._get_kernel(X, self.X_fit_) @ self.dual_coef_

@@ -1,0 +1,90 @@
+"""KernelPCA: parity with scikit-learn (up to sign) for every kernel and solver."""
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose
+
+from classiclearn.decomposition import PCA, KernelPCA
+from classiclearn.exceptions import NotFittedError
+
+sk_dec = pytest.importorskip("sklearn.decomposition")
+
+
+def _data(seed=0, n=250, p=5):
+    rng = np.random.default_rng(seed)
+    return rng.normal(size=(n, p)) * np.array([3.0, 2.0, 1.0, 0.5, 0.2])[:p]
+
+
+def _same_up_to_sign(a, b, atol):
+    signs = np.sign((a * b).sum(axis=0, keepdims=True))
+    assert_allclose(a * signs, b, atol=atol, rtol=0)
+
+
+@pytest.mark.parametrize("kernel", ["linear", "poly", "rbf", "sigmoid", "cosine"])
+@pytest.mark.parametrize("solver", ["dense", "arpack", "auto"])
+def test_matches_sklearn(kernel, solver):
+    X = _data(1)
+    Xt = _data(2, n=30)
+    params = dict(n_components=4, kernel=kernel, eigen_solver=solver, random_state=0)
+    ours = KernelPCA(**params).fit(X)
+    theirs = sk_dec.KernelPCA(**params).fit(X)
+    assert_allclose(ours.eigenvalues_, theirs.eigenvalues_, rtol=1e-8)
+    _same_up_to_sign(ours.eigenvectors_, theirs.eigenvectors_, 1e-8)
+    _same_up_to_sign(ours.transform(Xt), theirs.transform(Xt), 1e-8)
+    _same_up_to_sign(ours.fit_transform(X), theirs.fit_transform(X), 1e-8)
+
+
+@pytest.mark.parametrize("kernel", ["rbf", "poly"])
+def test_randomized_matches_sklearn(kernel):
+    X = _data(3)
+    params = dict(n_components=3, kernel=kernel, eigen_solver="randomized", random_state=0)
+    ours = KernelPCA(**params).fit(X)
+    theirs = sk_dec.KernelPCA(**params).fit(X)
+    assert_allclose(ours.eigenvalues_, theirs.eigenvalues_, rtol=1e-3)
+    _same_up_to_sign(ours.transform(X), theirs.transform(X), 1e-3 * np.abs(theirs.transform(X)).max())
+
+
+def test_linear_kernel_equals_pca():
+    X = _data(4)
+    kp = KernelPCA(3, kernel="linear").fit_transform(X)
+    pc = PCA(3).fit_transform(X)
+    _same_up_to_sign(kp, pc, 1e-8)
+
+
+def test_precomputed_and_gamma():
+    X = _data(5, n=60)
+    gamma = 0.3
+    K = np.exp(-gamma * ((X[:, None] - X[None]) ** 2).sum(-1))
+    a = KernelPCA(3, kernel="precomputed").fit(K)
+    b = KernelPCA(3, kernel="rbf", gamma=gamma).fit(X)
+    assert_allclose(a.transform(K[:7]), b.transform(X[:7]), atol=1e-10)
+    assert b.gamma_ == gamma
+    assert KernelPCA(kernel="rbf").fit(X).gamma_ == 1 / X.shape[1]
+
+
+def test_inverse_transform_matches_sklearn():
+    X = _data(6, n=80)
+    params = dict(n_components=3, kernel="rbf", gamma=0.2, fit_inverse_transform=True, alpha=0.1)
+    ours = KernelPCA(**params).fit(X)
+    theirs = sk_dec.KernelPCA(**params).fit(X)
+    Z = theirs.transform(X)
+    signs = np.sign((ours.transform(X) * Z).sum(axis=0))
+    assert_allclose(ours.inverse_transform(Z * signs), theirs.inverse_transform(Z), atol=1e-8)
+    with pytest.raises(NotFittedError):
+        KernelPCA(2).fit(X).inverse_transform(Z[:, :2])
+
+
+def test_remove_zero_eig_and_all_components():
+    X = _data(7, n=40)
+    ours = KernelPCA(kernel="linear").fit(X)
+    theirs = sk_dec.KernelPCA(kernel="linear").fit(X)
+    assert ours.eigenvalues_.shape == theirs.eigenvalues_.shape == (5,)
+    assert KernelPCA(10, kernel="linear", remove_zero_eig=True).fit(X).eigenvalues_.shape == (5,)
+
+
+def test_bad_input():
+    X = _data(8, n=20)
+    with pytest.raises(ValueError):
+        KernelPCA(0).fit(X)
+    with pytest.raises(ValueError, match="precomputed"):
+        KernelPCA(2, kernel="precomputed", fit_inverse_transform=True).fit(X @ X.T)

@@ -1,0 +1,113 @@
+"""PCA: parity with scikit-learn (up to sign), closed forms, solvers, bad input."""
+
+import warnings
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose
+
+from classiclearn.decomposition import PCA
+
+sk_dec = pytest.importorskip("sklearn.decomposition")
+
+
+def _data(seed=0, n=300, p=8):
+    rng = np.random.default_rng(seed)
+    scales = np.geomspace(10.0, 0.1, p)
+    return (rng.normal(size=(n, p)) * scales) @ np.linalg.qr(rng.normal(size=(p, p)))[0] + 3.0
+
+
+def _same_up_to_sign(a, b, atol, axis=1):
+    signs = np.sign((a * b).sum(axis=axis, keepdims=True))
+    assert_allclose(a * signs, b, atol=atol, rtol=0)
+
+
+@pytest.mark.parametrize("solver", ["full", "covariance_eigh", "arpack", "auto"])
+@pytest.mark.parametrize("shape", [(300, 8), (60, 40), (30, 50)])
+def test_exact_solvers_match_sklearn(solver, shape):
+    X = _data(1, *shape)
+    nc = 5
+    ours = PCA(nc, svd_solver=solver, random_state=0).fit(X)
+    theirs = sk_dec.PCA(nc, svd_solver=solver, random_state=0).fit(X)
+    _same_up_to_sign(ours.components_, theirs.components_, 1e-8)
+    assert_allclose(ours.explained_variance_, theirs.explained_variance_, rtol=1e-8)
+    assert_allclose(ours.explained_variance_ratio_, theirs.explained_variance_ratio_, rtol=1e-8)
+    assert_allclose(ours.singular_values_, theirs.singular_values_, rtol=1e-8)
+    assert_allclose(ours.noise_variance_, theirs.noise_variance_, rtol=1e-7)
+    assert_allclose(ours.mean_, theirs.mean_, rtol=1e-12)
+    _same_up_to_sign(ours.transform(X).T, theirs.transform(X).T, 1e-7)
+    assert_allclose(ours.score_samples(X), theirs.score_samples(X), rtol=1e-7)
+
+
+def test_signs_are_deterministic_and_match_full():
+    X = _data(2)
+    a = PCA(4, svd_solver="full").fit(X)
+    b = sk_dec.PCA(4, svd_solver="full").fit(X)
+    assert_allclose(a.components_, b.components_, atol=1e-8)
+    idx = np.abs(a.components_).argmax(axis=1)
+    assert np.all(a.components_[np.arange(4), idx] > 0)
+
+
+def test_randomized_matches_sklearn():
+    for shape in [(400, 30), (5000, 20)]:
+        X = _data(3, *shape)
+        ours = PCA(4, svd_solver="randomized", random_state=0).fit(X)
+        theirs = sk_dec.PCA(4, svd_solver="randomized", random_state=0).fit(X)
+        _same_up_to_sign(ours.components_, theirs.components_, 1e-3)
+        assert_allclose(ours.explained_variance_ratio_, theirs.explained_variance_ratio_, rtol=1e-3)
+        assert_allclose(ours.noise_variance_, theirs.noise_variance_, rtol=1e-3)
+        _same_up_to_sign(ours.transform(X).T, theirs.transform(X).T, 1e-3 * np.abs(X).max())
+
+
+@pytest.mark.parametrize("nc", [None, 0.95, "mle", 0])
+def test_n_components_selection_matches_sklearn(nc):
+    X = _data(4, 200, 10)
+    ours = PCA(nc, svd_solver="full").fit(X)
+    theirs = sk_dec.PCA(nc, svd_solver="full").fit(X)
+    assert ours.n_components_ == theirs.n_components_
+    assert_allclose(ours.noise_variance_, theirs.noise_variance_, rtol=1e-8)
+
+
+def test_whiten_and_inverse_transform():
+    X = _data(5)
+    pca = PCA(8, whiten=True).fit(X)
+    Z = pca.transform(X)
+    assert_allclose(np.cov(Z.T), np.eye(8), atol=1e-8)
+    assert_allclose(pca.inverse_transform(Z), X, atol=1e-8)
+    theirs = sk_dec.PCA(3, whiten=True, svd_solver="full").fit(X)
+    ours = PCA(3, whiten=True, svd_solver="full").fit(X)
+    assert_allclose(ours.transform(X), theirs.transform(X), atol=1e-8)
+    assert_allclose(ours.score_samples(X), theirs.score_samples(X), rtol=1e-7)
+    assert_allclose(ours.fit_transform(X), theirs.transform(X), atol=1e-8)
+
+
+def test_covariance_route_falls_back_on_ill_conditioning():
+    rng = np.random.default_rng(6)
+    X = rng.normal(size=(400, 6)) * np.array([1e6, 1e5, 1.0, 1e-3, 1e-4, 1e-5])
+    ours = PCA(6, svd_solver="full").fit(X)
+    theirs = sk_dec.PCA(6, svd_solver="full").fit(X)
+    _same_up_to_sign(ours.components_, theirs.components_, 1e-8)
+    assert_allclose(ours.singular_values_, theirs.singular_values_, rtol=1e-8)
+
+
+def test_get_covariance_precision_inverse():
+    X = _data(7)
+    pca = PCA(3).fit(X)
+    assert_allclose(pca.get_precision() @ pca.get_covariance(), np.eye(8), atol=1e-8)
+
+
+def test_bad_input():
+    X = _data(8, 20, 5)
+    with pytest.raises(ValueError, match="must be between 0 and"):
+        PCA(6, svd_solver="full").fit(X)
+    with pytest.raises(ValueError, match="strictly less"):
+        PCA(5, svd_solver="arpack").fit(X)
+    with pytest.raises(ValueError):
+        PCA(-1).fit(X)
+    with pytest.raises(ValueError, match="mle"):
+        PCA("mle", svd_solver="full").fit(X[:4])
+    Xc = X.copy()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        PCA(2).fit_transform(X)
+    assert_allclose(X, Xc)

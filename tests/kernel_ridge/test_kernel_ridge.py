@@ -1,0 +1,89 @@
+"""KernelRidge: parity with scikit-learn, closed forms, weights, bad input."""
+
+import warnings
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose
+
+from classiclearn.kernel_ridge import KernelRidge
+
+sk_kr = pytest.importorskip("sklearn.kernel_ridge")
+
+KERNELS = ["linear", "poly", "rbf", "sigmoid", "cosine", "laplacian"]
+
+
+def _data(seed=0, n=80, p=4, t=None):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, p))
+    y = rng.normal(size=n) if t is None else rng.normal(size=(n, t))
+    return X, y
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_parity_with_sklearn(kernel):
+    X, y = _data(1)
+    w = np.random.default_rng(1).uniform(0.2, 2.0, size=len(X))
+    for sw in (None, w):
+        ours = KernelRidge(alpha=0.7, kernel=kernel).fit(X, y, sample_weight=sw)
+        theirs = sk_kr.KernelRidge(alpha=0.7, kernel=kernel).fit(X, y, sample_weight=sw)
+        assert_allclose(ours.dual_coef_, theirs.dual_coef_, rtol=1e-8, atol=1e-10)
+        assert_allclose(ours.predict(X[:20]), theirs.predict(X[:20]), rtol=1e-8, atol=1e-10)
+
+
+def test_multi_output_and_per_target_alpha():
+    X, Y = _data(2, t=3)
+    alphas = [0.1, 1.0, 10.0]
+    ours = KernelRidge(alpha=alphas, kernel="rbf", gamma=0.3).fit(X, Y)
+    theirs = sk_kr.KernelRidge(alpha=alphas, kernel="rbf", gamma=0.3).fit(X, Y)
+    assert_allclose(ours.dual_coef_, theirs.dual_coef_, rtol=1e-8, atol=1e-10)
+    for j, a in enumerate(alphas):
+        single = KernelRidge(alpha=a, kernel="rbf", gamma=0.3).fit(X, Y[:, j])
+        assert_allclose(ours.dual_coef_[:, j], single.dual_coef_, rtol=1e-10)
+    with pytest.raises(ValueError, match="do not correspond"):
+        KernelRidge(alpha=[1.0, 2.0]).fit(X, Y)
+
+
+def test_closed_form_and_precomputed():
+    X, y = _data(3)
+    K = np.exp(-0.5 * ((X[:, None] - X[None]) ** 2).sum(-1))
+    ref = np.linalg.solve(K + 2.0 * np.eye(len(X)), y)
+    ours = KernelRidge(alpha=2.0, kernel="rbf", gamma=0.5).fit(X, y)
+    assert_allclose(ours.dual_coef_, ref, rtol=1e-10)
+    pre = KernelRidge(alpha=2.0, kernel="precomputed").fit(K, y)
+    assert_allclose(pre.dual_coef_, ref, rtol=1e-10)
+    assert_allclose(pre.predict(K[:5]), ours.predict(X[:5]), rtol=1e-10)
+
+
+def test_weight_two_equals_row_twice():
+    X, y = _data(4, n=30)
+    w = np.ones(len(X))
+    w[:5] = 2.0
+    a = KernelRidge(alpha=1.0, kernel="rbf").fit(X, y, sample_weight=w)
+    Xr = np.vstack([X, X[:5]])
+    yr = np.concatenate([y, y[:5]])
+    b = KernelRidge(alpha=1.0, kernel="rbf").fit(Xr, yr)
+    assert_allclose(a.predict(X), b.predict(X), rtol=1e-9, atol=1e-12)
+
+
+def test_singular_system_falls_back_with_warning():
+    X, y = _data(5, n=20, p=2)
+    with pytest.warns(UserWarning, match="least-squares"):
+        kr = KernelRidge(alpha=0.0, kernel="linear").fit(X, y)
+    assert np.all(np.isfinite(kr.dual_coef_))
+
+
+def test_callable_kernel_and_inputs_untouched():
+    X, y = _data(6, n=25)
+    Xc, yc = X.copy(), y.copy()
+
+    def k(a, b):
+        return float(np.exp(-np.sum((a - b) ** 2)))
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        a = KernelRidge(alpha=0.5, kernel=k).fit(X, y)
+    b = KernelRidge(alpha=0.5, kernel="rbf", gamma=1.0).fit(X, y)
+    assert_allclose(a.dual_coef_, b.dual_coef_, rtol=1e-10)
+    assert_allclose(X, Xc)
+    assert_allclose(y, yc)

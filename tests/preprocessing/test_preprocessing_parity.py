@@ -1,0 +1,217 @@
+"""Preprocessing transformers against scikit-learn's twins."""
+
+import numpy as np
+import pytest
+
+from classiclearn.preprocessing import (
+    LabelEncoder,
+    MinMaxScaler,
+    OneHotEncoder,
+    PolynomialFeatures,
+    SimpleImputer,
+    StandardScaler,
+)
+
+skp = pytest.importorskip("sklearn.preprocessing")
+ski = pytest.importorskip("sklearn.impute")
+
+
+@pytest.fixture
+def X(rng):
+    X = rng.normal(size=(50, 4)) * [1.0, 10.0, 0.1, 3.0] + [0.0, 5.0, -2.0, 1.0]
+    X[:, 3] = 7.0  # a constant feature
+    return X
+
+
+@pytest.mark.parametrize("with_mean", [True, False])
+@pytest.mark.parametrize("with_std", [True, False])
+def test_standard_scaler_matches(X, with_mean, with_std):
+    a = StandardScaler(with_mean=with_mean, with_std=with_std).fit(X)
+    b = skp.StandardScaler(with_mean=with_mean, with_std=with_std).fit(X)
+    np.testing.assert_allclose(a.transform(X), b.transform(X), rtol=1e-12, atol=1e-12)
+    for name in ("mean_", "var_", "scale_"):
+        if getattr(b, name) is None:
+            assert getattr(a, name) is None
+        else:
+            np.testing.assert_allclose(getattr(a, name), getattr(b, name), rtol=1e-12)
+    assert a.n_samples_seen_ == b.n_samples_seen_
+    np.testing.assert_allclose(a.inverse_transform(a.transform(X)), X, rtol=1e-12)
+
+
+def test_standard_scaler_weights_partial_fit_nan(X, rng):
+    w = rng.integers(1, 4, size=len(X)).astype(float)
+    a = StandardScaler().fit(X, sample_weight=w)
+    b = skp.StandardScaler().fit(X, sample_weight=w)
+    np.testing.assert_allclose(a.transform(X), b.transform(X), rtol=1e-10, atol=1e-12)
+    # weight 2 = row twice
+    rep = StandardScaler().fit(np.repeat(X, w.astype(int), axis=0))
+    np.testing.assert_allclose(a.mean_, rep.mean_, rtol=1e-12)
+    np.testing.assert_allclose(a.var_, rep.var_, rtol=1e-10)
+    # partial_fit over batches equals one fit
+    p = StandardScaler()
+    for chunk in np.array_split(X, 4):
+        p.partial_fit(chunk)
+    full = StandardScaler().fit(X)
+    np.testing.assert_allclose(p.mean_, full.mean_, rtol=1e-12)
+    np.testing.assert_allclose(p.var_, full.var_, rtol=1e-10)
+    assert p.n_samples_seen_ == len(X)
+    # NaN ignored in fit, kept in transform
+    Xn = X.copy()
+    Xn[::7, 1] = np.nan
+    a, b = StandardScaler().fit(Xn), skp.StandardScaler().fit(Xn)
+    np.testing.assert_allclose(a.transform(Xn), b.transform(Xn), rtol=1e-12, equal_nan=True)
+    np.testing.assert_array_equal(a.n_samples_seen_, b.n_samples_seen_)
+
+
+def test_scalers_keep_float32_and_do_not_modify_input(X):
+    X32 = X.astype(np.float32)
+    before = X32.copy()
+    for est in (StandardScaler(), MinMaxScaler(), PolynomialFeatures()):
+        out = est.fit_transform(X32)
+        assert out.dtype == np.float32
+        np.testing.assert_array_equal(X32, before)
+
+
+@pytest.mark.parametrize("feature_range,clip", [((0, 1), False), ((-2, 3), True)])
+def test_minmax_matches(X, rng, feature_range, clip):
+    a = MinMaxScaler(feature_range=feature_range, clip=clip).fit(X)
+    b = skp.MinMaxScaler(feature_range=feature_range, clip=clip).fit(X)
+    Xt = rng.normal(size=(10, 4)) * 20
+    np.testing.assert_allclose(a.transform(Xt), b.transform(Xt), rtol=1e-12, atol=1e-12)
+    for name in ("min_", "scale_", "data_min_", "data_max_", "data_range_"):
+        np.testing.assert_allclose(getattr(a, name), getattr(b, name))
+    np.testing.assert_allclose(a.inverse_transform(a.transform(X)), X, rtol=1e-12, atol=1e-12)
+    p = MinMaxScaler(feature_range=feature_range)
+    for chunk in np.array_split(X, 3):
+        p.partial_fit(chunk)
+    np.testing.assert_allclose(p.transform(X), b.transform(X), atol=1e-12)
+    with pytest.raises(ValueError, match="smaller than maximum"):
+        MinMaxScaler(feature_range=(1, 0)).fit(X)
+
+
+@pytest.mark.parametrize("degree", [0, 1, 2, 3, (2, 3), (0, 2)])
+@pytest.mark.parametrize("interaction_only", [False, True])
+@pytest.mark.parametrize("include_bias", [True, False])
+def test_polynomial_features_matches(rng, degree, interaction_only, include_bias):
+    if degree == 0 and not include_bias:
+        with pytest.raises(ValueError, match="empty"):
+            PolynomialFeatures(degree, include_bias=False).fit([[1.0]])
+        return
+    X = rng.normal(size=(6, 3))
+    kw = dict(interaction_only=interaction_only, include_bias=include_bias)
+    a = PolynomialFeatures(degree, **kw).fit(X)
+    b = skp.PolynomialFeatures(degree, **kw).fit(X)
+    np.testing.assert_allclose(a.transform(X), b.transform(X), rtol=1e-12)
+    np.testing.assert_array_equal(a.powers_, b.powers_)
+    assert a.n_output_features_ == b.n_output_features_
+    np.testing.assert_array_equal(a.get_feature_names_out(["a", "b", "c"]),
+                                  b.get_feature_names_out(["a", "b", "c"]))
+
+
+def test_label_encoder():
+    y = ["b", "a", "c", "b"]
+    a, b = LabelEncoder(), skp.LabelEncoder()
+    np.testing.assert_array_equal(a.fit_transform(y), b.fit_transform(y))
+    np.testing.assert_array_equal(a.classes_, b.classes_)
+    np.testing.assert_array_equal(a.inverse_transform([2, 0]), b.inverse_transform([2, 0]))
+    with pytest.raises(ValueError, match="unseen labels"):
+        a.transform(["z"])
+    assert LabelEncoder().fit([3, 1, 2]).transform([1, 3]).tolist() == [0, 2]
+
+
+def _mixed_frame():
+    pd = pytest.importorskip("pandas")
+    return pd.DataFrame({
+        "city": ["paris", "tokyo", "paris", "lima", "tokyo", "lima"],
+        "size": [1, 3, 2, 3, 1, 1],
+        "ok": [0.5, 1.5, 0.5, 0.5, 2.5, 1.5],
+    })
+
+
+@pytest.mark.parametrize("drop", [None, "first", "if_binary"])
+def test_one_hot_matches_on_dataframe(drop):
+    df = _mixed_frame()
+    a = OneHotEncoder(drop=drop).fit(df)
+    b = skp.OneHotEncoder(drop=drop, sparse_output=False).fit(df)
+    np.testing.assert_array_equal(a.transform(df), b.transform(df))
+    np.testing.assert_array_equal(a.get_feature_names_out(), b.get_feature_names_out())
+    for ca, cb in zip(a.categories_, b.categories_):
+        np.testing.assert_array_equal(ca, cb)
+    back = a.inverse_transform(a.transform(df))
+    np.testing.assert_array_equal(back.astype(str), df.to_numpy().astype(str))
+
+
+def test_one_hot_unknown_categories_and_sparse():
+    X = np.array([["a", "x"], ["b", "y"], ["a", "y"]], dtype=object)
+    enc = OneHotEncoder().fit(X)
+    with pytest.raises(ValueError, match="unknown categories"):
+        enc.transform([["c", "x"]])
+    ign = OneHotEncoder(handle_unknown="ignore").fit(X)
+    assert ign.transform([["c", "x"]]).tolist() == [[0.0, 0.0, 1.0, 0.0]]
+    with pytest.warns(UserWarning, match="unknown categories"):
+        OneHotEncoder(handle_unknown="warn").fit(X).transform([["c", "x"]])
+    sp = OneHotEncoder(sparse_output=True).fit(X).transform(X)
+    np.testing.assert_array_equal(sp.toarray(), enc.transform(X))
+    given = OneHotEncoder(categories=[["a", "b", "c"], ["x", "y"]]).fit(X)
+    assert given.transform([["c", "x"]]).tolist() == [[0, 0, 1, 1, 0]]
+    with pytest.raises(TypeError, match="uniformly strings or numbers"):
+        OneHotEncoder().fit(np.array([["a"], [1]], dtype=object))
+
+
+def test_one_hot_missing_values_are_a_category():
+    X = np.array([[1.0], [np.nan], [2.0], [1.0]])
+    a = OneHotEncoder().fit(X)
+    b = skp.OneHotEncoder(sparse_output=False).fit(X)
+    np.testing.assert_array_equal(a.transform(X), b.transform(X))
+    Xo = np.array([["a"], [None], ["b"]], dtype=object)
+    out = OneHotEncoder().fit(Xo).transform(Xo)
+    assert out.tolist() == [[1, 0, 0], [0, 0, 1], [0, 1, 0]]
+
+
+@pytest.mark.parametrize("strategy", ["mean", "median", "most_frequent", "constant"])
+def test_simple_imputer_numeric_matches(rng, strategy):
+    X = rng.integers(0, 5, size=(30, 4)).astype(float)
+    X[rng.uniform(size=X.shape) < 0.2] = np.nan
+    kw = {"fill_value": -1.0} if strategy == "constant" else {}
+    a = SimpleImputer(strategy=strategy, **kw).fit(X)
+    b = ski.SimpleImputer(strategy=strategy, **kw).fit(X)
+    np.testing.assert_allclose(a.statistics_, b.statistics_.astype(float))
+    Xt = X[::-1]
+    np.testing.assert_allclose(a.transform(Xt), b.transform(Xt))
+    ai = SimpleImputer(strategy=strategy, add_indicator=True, **kw).fit(X)
+    bi = ski.SimpleImputer(strategy=strategy, add_indicator=True, **kw).fit(X)
+    np.testing.assert_allclose(ai.transform(Xt), bi.transform(Xt))
+    np.testing.assert_array_equal(ai.get_feature_names_out(), bi.get_feature_names_out())
+
+
+def test_simple_imputer_strings_empty_features_and_placeholders():
+    X = np.array([["a", "x"], [None, "y"], ["b", "y"], ["b", None]], dtype=object)
+    out = SimpleImputer(strategy="most_frequent").fit_transform(X)
+    assert out.tolist() == [["a", "x"], ["b", "y"], ["b", "y"], ["b", "y"]]
+    out = SimpleImputer(strategy="constant").fit_transform(X)
+    assert out[1, 0] == "missing_value"
+    with pytest.raises(ValueError, match="non-numeric"):
+        SimpleImputer(strategy="mean").fit(X)
+    Xe = np.array([[1.0, np.nan], [2.0, np.nan]])
+    with pytest.warns(UserWarning, match="Skipping features"):
+        assert SimpleImputer().fit(Xe).transform(Xe).shape == (2, 1)
+    assert SimpleImputer(keep_empty_features=True).fit_transform(Xe).tolist() == [
+        [1.0, 0.0], [2.0, 0.0]]
+    Xm = np.array([[1, -1], [3, 4], [-1, 6]])
+    a = SimpleImputer(missing_values=-1).fit(Xm)
+    b = ski.SimpleImputer(missing_values=-1).fit(Xm)
+    np.testing.assert_allclose(a.transform(Xm), b.transform(Xm))
+
+
+def test_feature_names_and_pandas_output():
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame({"a": [1.0, 2.0, 3.0], "b": [0.0, 1.0, 1.0]})
+    sc = StandardScaler().fit(df)
+    assert sc.feature_names_in_.tolist() == ["a", "b"]
+    assert sc.get_feature_names_out().tolist() == ["a", "b"]
+    out = StandardScaler().set_output(transform="pandas").fit_transform(df)
+    assert isinstance(out, pd.DataFrame) and out.columns.tolist() == ["a", "b"]
+    pf = PolynomialFeatures(2).set_output(transform="pandas").fit_transform(df)
+    assert pf.columns.tolist() == ["1", "a", "b", "a^2", "a b", "b^2"]
+    with pytest.raises(ValueError, match="features"):
+        StandardScaler().fit(df).transform(np.ones((2, 3)))

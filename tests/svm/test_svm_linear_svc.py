@@ -1,0 +1,94 @@
+"""LinearSVC against scikit-learn (liblinear): the objectives are strictly convex
+(L2) or have a unique minimiser on these data (L1), so coefficients agree to the
+solver tolerance whatever the algorithm."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+from classiclearn.exceptions import ConvergenceWarning
+from classiclearn.svm import LinearSVC
+
+sksvm = pytest.importorskip("sklearn.svm")
+datasets = pytest.importorskip("sklearn.datasets")
+
+
+def _data(n_classes, n=400, d=8, seed=0):
+    X, y = datasets.make_classification(
+        n_samples=n, n_features=d, n_informative=5, n_classes=n_classes, random_state=seed
+    )
+    return X, y
+
+
+CONFIGS = [
+    dict(),
+    dict(dual=True),
+    dict(dual=False),
+    dict(loss="hinge"),
+    dict(penalty="l1", dual=False),
+    dict(fit_intercept=False),
+    dict(C=10.0, intercept_scaling=3.0),
+    dict(class_weight="balanced"),
+    dict(class_weight={0: 2.0}, dual=True, loss="hinge"),
+]
+
+
+@pytest.mark.parametrize("n_classes", [2, 3])
+@pytest.mark.parametrize("config", CONFIGS, ids=[str(c) for c in CONFIGS])
+def test_linear_svc_parity(config, n_classes):
+    X, y = _data(n_classes)
+    params = dict(tol=1e-8, max_iter=200_000, random_state=0, **config)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        ours = LinearSVC(**params).fit(X, y)
+        theirs = sksvm.LinearSVC(**params).fit(X, y)
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, atol=2e-5, rtol=1e-4)
+    np.testing.assert_allclose(ours.intercept_, theirs.intercept_, atol=2e-5, rtol=1e-4)
+    Xt, _ = _data(n_classes, n=300, seed=9)
+    np.testing.assert_allclose(
+        ours.decision_function(Xt), theirs.decision_function(Xt), atol=1e-4, rtol=1e-4
+    )
+    assert np.mean(ours.predict(Xt) == theirs.predict(Xt)) >= 0.995
+    assert ours.coef_.shape == theirs.coef_.shape
+
+
+def test_linear_svc_sample_weight_and_wide_data():
+    X, y = _data(2, n=60, d=100, seed=3)  # more features than samples: dual
+    sw = np.random.default_rng(0).uniform(0.0, 3.0, size=y.size)
+    params = dict(tol=1e-8, max_iter=100_000, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours = LinearSVC(**params).fit(X, y, sample_weight=sw)
+        theirs = sksvm.LinearSVC(**params).fit(X, y, sample_weight=sw)
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, atol=1e-5, rtol=1e-4)
+
+
+def test_linear_svc_string_labels_and_reproducible():
+    X, y = _data(3)
+    labels = np.array(["a", "b", "c"])[y]
+    a = LinearSVC(dual=True, random_state=1).fit(X, labels)
+    b = LinearSVC(dual=True, random_state=1).fit(X, labels)
+    np.testing.assert_array_equal(a.coef_, b.coef_)
+    assert set(a.predict(X)) <= {"a", "b", "c"}
+    assert a.score(X, labels) > 0.6
+
+
+def test_linear_svc_bad_combinations():
+    X, y = _data(2)
+    with pytest.raises(ValueError, match="penalty='l1' and loss='hinge'"):
+        LinearSVC(penalty="l1", loss="hinge").fit(X, y)
+    with pytest.raises(ValueError, match="dual=True"):
+        LinearSVC(penalty="l1", dual=True).fit(X, y)
+    with pytest.raises(ValueError, match="dual=False"):
+        LinearSVC(loss="hinge", dual=False).fit(X, y)
+    with pytest.raises(ValueError, match="C"):
+        LinearSVC(C=0.0).fit(X, y)
+
+
+@pytest.mark.parametrize("config", [dict(dual=True), dict(penalty="l1", dual=False),
+                                    dict(dual=False)])
+def test_linear_svc_max_iter_warns(config):
+    X, y = _data(2)
+    with pytest.warns(ConvergenceWarning):
+        LinearSVC(max_iter=1, tol=1e-12, **config).fit(X, y)
