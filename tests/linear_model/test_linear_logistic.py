@@ -189,3 +189,12 @@ def test_warm_start_and_no_intercept(rng):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         LogisticRegression(solver="newton", fit_intercept=False, **TIGHT).fit(X, y)
+
+
+@pytest.mark.parametrize("solver", ["lbfgs", "newton", "newton-cd"])
+def test_collinear_columns_with_l2(rng, solver):
+    X, y = _data(rng, p=3)
+    X = np.column_stack([X, X[:, 0] + X[:, 1]])
+    a = LogisticRegression(C=0.8, solver=solver, **TIGHT).fit(X, y)
+    b = sk.LogisticRegression(C=0.8, tol=1e-10, max_iter=10_000).fit(X, y)
+    assert _rel(a.coef_, b.coef_) < 1e-4

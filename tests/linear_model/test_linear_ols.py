@@ -113,3 +113,11 @@ def test_summary_needs_single_target(rng):
     X, y = _data(rng, 40, 2, t=2)
     with pytest.raises(ValueError, match="single-target"):
         LinearRegression().fit(X, y).summary()
+
+
+@pytest.mark.parametrize("offset", [1e2, 1e5])
+def test_large_feature_means_keep_accuracy(rng, offset):
+    X, y = _data(rng, 500, 6, offset=offset)
+    ours = LinearRegression().fit(X, y)
+    ref = sk.LinearRegression().fit(X, y)
+    assert _rel(ours.coef_, ref.coef_) < 1e-6

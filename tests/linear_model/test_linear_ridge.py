@@ -68,3 +68,14 @@ def test_collinear_and_positive(rng):
 def test_negative_alpha_rejected(rng):
     with pytest.raises(ValueError, match="alpha"):
         Ridge(alpha=-1.0).fit(rng.normal(size=(5, 2)), rng.normal(size=5))
+
+
+@pytest.mark.parametrize("offset", [0.0, 1e2, 1e5])
+def test_large_feature_means_keep_accuracy(rng, offset):
+    # The Gram matrix of the centred data is formed without a centred copy
+    # only when the means are small against the spread; otherwise blockwise.
+    X = rng.normal(size=(500, 6)) + offset
+    y = X @ rng.normal(size=6) + rng.normal(size=500)
+    ours = Ridge(alpha=0.1).fit(X, y)
+    ref = sk.Ridge(alpha=0.1).fit(X, y)
+    assert _rel(ours.coef_, ref.coef_) < 1e-6

@@ -129,8 +129,9 @@ def test_classification_report_dict_matches():
                 assert a[key][metric] == pytest.approx(value), (key, metric)
         else:
             assert a[key] == pytest.approx(row)
-    text = ours.classification_report(yt, yp, digits=3)
-    assert "weighted avg" in text and "accuracy" in text
+    for kw in ({}, {"digits": 3}, {"labels": ["cat", "dog"]}):
+        assert ours.classification_report(yt, yp, **kw) == sk.classification_report(
+            yt, yp, **kw)
 
 
 def test_log_loss():
@@ -215,3 +216,28 @@ def test_adjusted_rand_and_rand():
     # large inputs do not overflow
     a = rng.integers(0, 2, size=200_000)
     assert ours.adjusted_rand_score(a, a) == 1.0
+
+
+def test_precision_recall_curve_average_precision_brier():
+    rng = np.random.default_rng(12)
+    y = rng.integers(0, 2, size=100)
+    s = np.round(rng.normal(size=100) + y, 1)
+    w = rng.uniform(0.1, 2, size=100)
+    for drop in (False, True):
+        for a, b in zip(ours.precision_recall_curve(y, s, drop_intermediate=drop),
+                        sk.precision_recall_curve(y, s, drop_intermediate=drop)):
+            np.testing.assert_allclose(a, b)
+    for sw in (None, w):
+        assert ours.average_precision_score(y, s, sample_weight=sw) == pytest.approx(
+            sk.average_precision_score(y, s, sample_weight=sw), rel=1e-12)
+    Y = rng.integers(0, 2, size=(50, 3))
+    S = rng.normal(size=(50, 3)) + Y
+    for avg in ("macro", "micro", "weighted", None):
+        np.testing.assert_allclose(ours.average_precision_score(Y, S, average=avg),
+                                   sk.average_precision_score(Y, S, average=avg))
+    p = rng.uniform(size=100)
+    assert ours.brier_score_loss(y, p, sample_weight=w) == pytest.approx(
+        sk.brier_score_loss(y, p, sample_weight=w))
+    P = rng.dirichlet(np.ones(3), size=100)
+    yy = rng.integers(0, 3, size=100)
+    assert ours.brier_score_loss(yy, P) == pytest.approx(sk.brier_score_loss(yy, P))

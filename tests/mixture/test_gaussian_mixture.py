@@ -136,3 +136,28 @@ def test_bad_input():
         GaussianMixture(2, weights_init=[0.2, 0.2]).fit(_data(8))
     with pytest.raises(ValueError, match="positive-definite"):
         GaussianMixture(1, precisions_init=[-np.eye(3)]).fit(_data(8))
+
+
+def test_em_kernels_independent_of_threads():
+    from classiclearn.mixture import _gmm_kernels as k
+    from classiclearn.utils._threads import numba_threads
+
+    X = _data(9, n=1500)
+    means = X[:3].copy()
+    prec = np.ascontiguousarray(np.stack([np.eye(3)] * 3))
+    out = []
+    for n_threads in (1, 2):
+        n, p = X.shape
+        size, n_chunks = k.chunk_layout(n)
+        resp = np.empty((n, 3))
+        ll = np.empty(n_chunks)
+        nk = np.empty((n_chunks, 3))
+        s1 = np.empty((n_chunks, 3, p))
+        sc = np.empty((n_chunks, 3, p, p))
+        with numba_threads(n_threads):
+            k.em_moments(X, means, prec, True, np.zeros(3), np.log(np.full(3, 1 / 3)), 1, resp,
+                         ll, nk, s1, sc)
+        out.append((ll.sum(), s1.sum(axis=0), sc.sum(axis=0)))
+    assert out[0][0] == out[1][0]
+    assert_array_equal(out[0][1], out[1][1])
+    assert_array_equal(out[0][2], out[1][2])

@@ -81,14 +81,17 @@ def print_leaderboard(result, stream=None):
     from rich.console import Console
     from rich.table import Table
 
-    console = Console(file=stream or sys.stdout, highlight=False, soft_wrap=False, width=120)
+    stream = stream or sys.stdout
+    console = Console(file=stream, highlight=False, soft_wrap=False)
+    if not console.is_terminal:
+        console = Console(file=stream, highlight=False, soft_wrap=False, width=120)
     table = Table(title=_title(result), caption=_caption(result), title_justify="left",
                   caption_justify="left")
     for i, h in enumerate(_HEADERS):
         table.add_column(h.format(score=result["scoring"][0]),
                          justify="right" if i in (0, 4, 5) else "left", no_wrap=i != 6)
     for name in _extra(result):
-        table.add_column(name, justify="right")
+        table.add_column(name, justify="right", min_width=len(name))
     for m, cells in _rows(result):
         style = "bold green" if m["rank"] == 1 else ("dim" if m["worse_than_best"] else None)
         if m["error"] is not None:

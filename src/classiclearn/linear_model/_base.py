@@ -90,8 +90,8 @@ def centered_gram(X, x_mean, sw, Y=None, y_mean=None):
 
 def centered_copy(X, x_mean, sw, order="C"):
     """A new array ``(X - x_mean) * sqrt(sw)[:, None]``."""
-    A = np.array(X, order=order, copy=True)
-    A -= x_mean
+    A = np.empty(X.shape, order=order)
+    np.subtract(X, x_mean, out=A)
     if sw is not None:
         A *= np.sqrt(sw)[:, None]
     return A

@@ -7,8 +7,8 @@ Two forms of the same cyclic / randomised coordinate descent on
 - :func:`enet_cd_gram` works on the Gram matrix ``G = X'X`` and ``q = X'y``:
   one epoch costs O(p^2) whatever the number of samples, which is what makes
   the solver fast when n >> p, and a regularisation path shares ``G``;
-- :func:`enet_cd_data` works on X and a residual vector (O(n p) per epoch),
-  for p > n.
+- :func:`enet_cd_data` works on X (Fortran-ordered, see
+  :func:`center_to_fortran`) and a residual vector, O(n p) per epoch.
 
 Both stop on the duality gap of the elastic-net problem (when ``yy >= 0``)
 or, when ``yy < 0`` is passed (a generic quadratic, e.g. a Newton step of
@@ -139,6 +139,27 @@ def enet_cd_gram(w, G, q, yy, l1, l2, pf, positive, max_iter, tol, orders):
 
 
 @njit(cache=True, nogil=True)
+def _col_dot(X, j, v):
+    """``X[:, j] . v`` with four fixed accumulators (X Fortran-ordered)."""
+    n = X.shape[0]
+    a0 = 0.0
+    a1 = 0.0
+    a2 = 0.0
+    a3 = 0.0
+    i = 0
+    while i + 4 <= n:
+        a0 += X[i, j] * v[i]
+        a1 += X[i + 1, j] * v[i + 1]
+        a2 += X[i + 2, j] * v[i + 2]
+        a3 += X[i + 3, j] * v[i + 3]
+        i += 4
+    while i < n:
+        a0 += X[i, j] * v[i]
+        i += 1
+    return (a0 + a1) + (a2 + a3)
+
+
+@njit(cache=True, nogil=True)
 def enet_cd_data(w, X, y, l1, l2, positive, max_iter, dw_tol, tol, orders):
     """Coordinate descent on the data form (all penalty factors 1).
 
@@ -156,17 +177,17 @@ def enet_cd_data(w, X, y, l1, l2, positive, max_iter, dw_tol, tol, orders):
     (n_iter, gap)
     """
     n, p = X.shape
-    R = y - X @ w
+    R = y.copy()
+    for j in range(p):
+        if w[j] != 0.0:
+            wj = w[j]
+            for i in range(n):
+                R[i] -= X[i, j] * wj
     col_sq = np.empty(p)
     for j in range(p):
-        s = 0.0
-        for i in range(n):
-            s += X[i, j] * X[i, j]
-        col_sq[j] = s
-    yy = 0.0
-    for i in range(n):
-        yy += y[i] * y[i]
+        col_sq[j] = _col_dot(X, j, X[:, j])
     pf = np.ones(p)
+    xtr = np.empty(p)
     gap = np.inf
     n_iter = 0
     m = orders.shape[0]
@@ -180,10 +201,7 @@ def enet_cd_data(w, X, y, l1, l2, positive, max_iter, dw_tol, tol, orders):
             if col_sq[j] == 0.0:
                 continue
             wj = w[j]
-            rho = 0.0
-            for i in range(n):
-                rho += X[i, j] * R[i]
-            rho += col_sq[j] * wj
+            rho = _col_dot(X, j, R) + col_sq[j] * wj
             if positive and rho < 0.0:
                 new = 0.0
             else:
@@ -198,18 +216,33 @@ def enet_cd_data(w, X, y, l1, l2, positive, max_iter, dw_tol, tol, orders):
             if abs(w[j]) > w_max:
                 w_max = abs(w[j])
         if w_max == 0.0 or d_max / w_max <= dw_tol or epoch == max_iter - 1:
-            Hw = np.empty(p)
-            q = np.empty(p)
             for j in range(p):
-                s = 0.0
-                t = 0.0
-                for i in range(n):
-                    s += X[i, j] * R[i]
-                    t += X[i, j] * y[i]
-                q[j] = t
-                Hw[j] = t - s
-            gap = enet_gap_gram(w, Hw, q, yy, l1, l2, pf, positive)
+                xtr[j] = _col_dot(X, j, R)
+            r_norm2 = 0.0
+            ry = 0.0
+            for i in range(n):
+                r_norm2 += R[i] * R[i]
+                ry += R[i] * y[i]
+            gap = enet_gap(w, xtr, r_norm2, ry, l1, l2, pf, positive)
             if gap <= tol:
                 break
     return n_iter, gap
 
+
+@njit(cache=True, nogil=True)
+def center_to_fortran(X, x_mean, root_w, out):
+    """``out[i, j] = (X[i, j] - x_mean[j]) * root_w[i]`` in 64 x 64 tiles.
+
+    X C-contiguous (n, p); out Fortran-contiguous (n, p), written; root_w
+    float64 (n,) (ones for no weights). Tiling keeps both layouts in cache.
+    """
+    n, p = X.shape
+    T = 64
+    for i0 in range(0, n, T):
+        i1 = min(n, i0 + T)
+        for j0 in range(0, p, T):
+            j1 = min(p, j0 + T)
+            for j in range(j0, j1):
+                m = x_mean[j]
+                for i in range(i0, i1):
+                    out[i, j] = (X[i, j] - m) * root_w[i]

@@ -5,11 +5,12 @@ Objective (scikit-learn's scaling)::
     1 / (2 n) ||y - X w||^2 + alpha * l1_ratio * ||w||_1
         + alpha * (1 - l1_ratio) / 2 * ||w||^2
 
-Each coordinate update is a soft-threshold. When n > p the solver works on
-the Gram matrix of the centred data (built once, block by block, with BLAS),
-so an epoch costs O(p^2) whatever n, and a regularisation path shares it; when
-p >= n it works on the data and a residual vector. Iterations stop when the
-duality gap falls below ``tol * ||y_centred||^2``.
+Each coordinate update is a soft-threshold. The solver starts on a centred
+(Fortran-ordered) copy of the data, O(n p) per epoch; when n > p and
+convergence needs many epochs it switches to the Gram matrix of the centred
+data, after which an epoch costs O(p^2) whatever n. A regularisation path
+(:func:`enet_path`) shares one Gram matrix across all alphas. Iterations stop
+when the duality gap falls below ``tol * ||y_centred||^2``.
 """
 
 import warnings
@@ -26,7 +27,6 @@ from . import _cd_kernels as _k
 from ._base import (
     LinearPredictMixin,
     as_2d_target,
-    centered_copy,
     centered_gram,
     set_coef,
     weighted_means,
@@ -44,27 +44,37 @@ def _orders(selection, p, max_iter, random_state):
 
 
 def _mode(precompute, n, p):
-    """Which form of coordinate descent: "gram" or "data".
+    """Which form of coordinate descent: "gram" or "data"."""
+    return "gram" if precompute is True else "data"
 
-    The Gram form when n > p (``precompute="auto"``) or when asked
-    (``precompute=True``); the data form otherwise.
+
+def _switch_after(precompute, n, p):
+    """Epochs of the data form after which to switch to the Gram form.
+
+    An epoch of the data form costs about 2 n p scalar operations; the Gram
+    matrix about n p^2 / 2 BLAS operations (several times cheaper each), so
+    it pays off once convergence needs more than about p / 16 epochs. Only
+    for ``precompute="auto"`` and n > p.
     """
-    if precompute is True or (precompute == "auto" and n > p):
-        return "gram"
-    return "data"
+    if precompute == "auto" and n > p:
+        return max(8, p // 16)
+    return None
 
 
 class _Problem:
     """The centred, weighted problem in the form the kernels take."""
 
-    def __init__(self, X, Y, x_mean, y_mean, sw, mode):
+    def __init__(self, X, Y, x_mean, y_mean, sw, mode, switch_after=None):
         self.mode = mode
+        self.switch_after = switch_after
         self.p = X.shape[1]
         self.pf = np.ones(self.p)
         if mode == "gram":
             self.G, self.XtY, self.yy = centered_gram(X, x_mean, sw, Y, y_mean)
         else:
-            self.A = centered_copy(X, x_mean, sw, order="F")
+            self.A = np.empty(X.shape, order="F")
+            root = np.ones(X.shape[0]) if sw is None else np.sqrt(sw)
+            _k.center_to_fortran(X, x_mean, root, self.A)
             B = Y - y_mean
             if sw is not None:
                 B = B * np.sqrt(sw)[:, None]
@@ -84,8 +94,18 @@ class _Problem:
             return _k.enet_cd_gram(w, self.G, np.ascontiguousarray(self.XtY[:, k]),
                                    float(self.yy[k]), l1, l2, self.pf, positive,
                                    max_iter, abs_tol, orders)
-        return _k.enet_cd_data(w, self.A, np.ascontiguousarray(self.B[:, k]), l1, l2,
-                               positive, max_iter, tol, abs_tol, orders)
+        budget = max_iter if self.switch_after is None else min(max_iter, self.switch_after)
+        n_iter, gap = _k.enet_cd_data(w, self.A, np.ascontiguousarray(self.B[:, k]), l1, l2,
+                                      positive, budget, tol, abs_tol, orders)
+        if gap <= abs_tol or n_iter >= max_iter:
+            return n_iter, gap
+        # Slow convergence: finish on the Gram matrix of the centred copy.
+        self.mode = "gram"
+        self.G = self.A.T @ self.A
+        self.XtY = self.A.T @ self.B
+        self.A = None
+        more, gap = self.solve(k, w, l1, l2, positive, max_iter - n_iter, tol, orders)
+        return n_iter + more, gap
 
 
 class ElasticNet(LinearPredictMixin, RegressorMixin, BaseEstimator):
@@ -101,7 +121,9 @@ class ElasticNet(LinearPredictMixin, RegressorMixin, BaseEstimator):
     precompute : bool or "auto", default="auto"
         True: work on the Gram matrix of the centred data (an epoch then costs
         O(p^2) whatever n). False: work on a centred copy of the data (O(n p)
-        per epoch). "auto": the Gram matrix when n_samples > n_features.
+        per epoch). "auto": start on the data and, when n_samples >
+        n_features and convergence needs more than about n_features / 16
+        epochs, finish on the Gram matrix.
     max_iter : int, default=1000
         Maximum number of epochs.
     copy_X : bool, default=True
@@ -211,7 +233,8 @@ class ElasticNet(LinearPredictMixin, RegressorMixin, BaseEstimator):
             x_mean, y_mean = weighted_means(X, Y, sw)
         else:
             x_mean, y_mean = np.zeros(p), np.zeros(t)
-        problem = _Problem(X, Y, x_mean, y_mean, sw, _mode(self.precompute, n, p))
+        problem = _Problem(X, Y, x_mean, y_mean, sw, _mode(self.precompute, n, p),
+                           _switch_after(self.precompute, n, p))
         l1r = self._get_l1_ratio()
         l1 = self.alpha * l1r * n
         l2 = self.alpha * (1.0 - l1r) * n
@@ -363,7 +386,9 @@ def enet_path(X, y, *, l1_ratio=0.5, eps=1e-3, n_alphas=100, alphas=None, precom
     n, p = X.shape
     if isinstance(alphas, Integral) and not isinstance(alphas, bool):
         n_alphas, alphas = int(alphas), None
-    problem = _Problem(X, y[:, None], np.zeros(p), np.zeros(1), None, _mode(precompute, n, p))
+    use_gram = precompute is True or (precompute == "auto" and n > p)
+    problem = _Problem(X, y[:, None], np.zeros(p), np.zeros(1), None,
+                       "gram" if use_gram else "data")
     if alphas is None:
         if l1_ratio <= 0:
             raise ValueError("An automatic alpha grid needs l1_ratio > 0; pass alphas.")

@@ -16,6 +16,8 @@ two classes (binomial) and K' = K for softmax. ``l1 = rho / C`` and
 Each returns (W, b, n_iter, converged) with W (K', p) and b (K',).
 """
 
+import warnings
+
 import numpy as np
 from scipy import linalg, optimize
 
@@ -170,8 +172,12 @@ def fit_newton(obj, W0, b0, l2, max_iter, tol):
         try:
             if K > 1 and l2 == 0:
                 raise linalg.LinAlgError
-            step = linalg.solve(Hk, gk, assume_a="pos", check_finite=False)
-        except (linalg.LinAlgError, ValueError):
+            with warnings.catch_warnings():
+                warnings.simplefilter("error", linalg.LinAlgWarning)
+                step = linalg.solve(Hk, gk, assume_a="pos", check_finite=False)
+        except (linalg.LinAlgError, linalg.LinAlgWarning, ValueError):
+            # Singular or nearly singular Hessian (separation, or the softmax's
+            # shared-shift direction): the minimum-norm Newton step.
             step = linalg.lstsq(Hk, gk, check_finite=False, cond=1e-12)[0]
         full = np.zeros(K * q)
         full[keep] = step

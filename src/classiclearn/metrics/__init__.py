@@ -5,6 +5,7 @@ from ._classification import (
     UndefinedMetricWarning,
     accuracy_score,
     balanced_accuracy_score,
+    brier_score_loss,
     classification_report,
     confusion_matrix,
     f1_score,
@@ -17,7 +18,13 @@ from ._classification import (
     zero_one_loss,
 )
 from ._cluster import adjusted_rand_score, contingency_matrix, pair_confusion_matrix, rand_score
-from ._ranking import auc, roc_auc_score, roc_curve
+from ._ranking import (
+    auc,
+    average_precision_score,
+    precision_recall_curve,
+    roc_auc_score,
+    roc_curve,
+)
 from ._regression import (
     explained_variance_score,
     max_error,
@@ -51,7 +58,9 @@ __all__ = [
     "accuracy_score",
     "adjusted_rand_score",
     "auc",
+    "average_precision_score",
     "balanced_accuracy_score",
+    "brier_score_loss",
     "check_scoring",
     "classification_report",
     "confusion_matrix",
@@ -70,6 +79,7 @@ __all__ = [
     "mean_squared_error",
     "median_absolute_error",
     "pair_confusion_matrix",
+    "precision_recall_curve",
     "precision_recall_fscore_support",
     "precision_score",
     "r2_score",

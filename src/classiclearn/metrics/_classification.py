@@ -17,6 +17,7 @@ __all__ = [
     "UndefinedMetricWarning",
     "accuracy_score",
     "balanced_accuracy_score",
+    "brier_score_loss",
     "classification_report",
     "confusion_matrix",
     "f1_score",
@@ -650,6 +651,65 @@ def log_loss(y_true, y_pred, *, normalize=True, sample_weight=None, labels=None)
     return float(losses.sum() if w is None else losses @ w)
 
 
+def brier_score_loss(y_true, y_proba, *, sample_weight=None, pos_label=None, labels=None,
+                     scale_by_half="auto"):
+    """Mean squared difference between predicted probabilities and the one-hot truth.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+    y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Binary: the probability of the positive class (or two columns);
+        multiclass: one column per class in sorted label order.
+    sample_weight : array-like, optional
+    pos_label : label, optional
+        Binary positive class; default the larger label.
+    labels : array-like, optional
+        All class labels (multiclass).
+    scale_by_half : bool or "auto", default="auto"
+        Halve the sum over classes; "auto" does so for binary problems, which
+        gives the usual binary Brier score in [0, 1].
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> round(brier_score_loss([0, 1, 1, 0], [0.1, 0.9, 0.8, 0.3]), 4)
+    0.0375
+    """
+    y_true = column_or_1d(y_true)
+    y_proba = np.asarray(y_proba, dtype=np.float64)
+    check_consistent_length(y_true, y_proba)
+    if np.any(y_proba < 0) or np.any(y_proba > 1):
+        raise ValueError("y_prob contains values less than 0 or greater than 1.")
+    classes = np.unique(y_true if labels is None else np.asarray(labels))
+    binary = y_proba.ndim == 1 or y_proba.shape[1] <= 2
+    if binary:
+        if len(classes) > 2:
+            raise ValueError("y_true has more than two classes; pass one probability "
+                             "column per class for a multiclass Brier score.")
+        if pos_label is None:
+            pos_label = classes[-1]
+        p = y_proba if y_proba.ndim == 1 else y_proba[:, -1]
+        y01 = (y_true == pos_label).astype(np.float64)
+        per_sample = 2.0 * (p - y01) ** 2
+    else:
+        if y_proba.shape[1] != len(classes):
+            raise ValueError(
+                f"The number of classes in labels ({len(classes)}) does not match the number "
+                f"of columns of y_proba ({y_proba.shape[1]})."
+            )
+        onehot = (y_true[:, None] == classes[None, :]).astype(np.float64)
+        per_sample = ((y_proba - onehot) ** 2).sum(axis=1)
+    half = binary if scale_by_half == "auto" else bool(scale_by_half)
+    if half:
+        per_sample = per_sample / 2.0
+    w = _weights(sample_weight, len(y_true))
+    return float(np.average(per_sample, weights=w))
+
+
 def classification_report(y_true, y_pred, *, labels=None, target_names=None,
                           sample_weight=None, digits=2, output_dict=False,
                           zero_division="warn"):
@@ -716,17 +776,20 @@ def classification_report(y_true, y_pred, *, labels=None, target_names=None,
     if output_dict:
         return {**rows, **averages}
     width = max([len(n) for n in target_names] + [len("weighted avg"), digits])
-    head = f"{'':>{width}} " + " ".join(f"{h:>9}" for h in headers)
+    head = f"{'':>{width}} " + "".join(f" {h:>9}" for h in headers)
     lines = [head, ""]
+
+    def row_text(name, row):
+        vals = "".join(f" {row[h]:>9.{digits}f}" for h in headers[:3])
+        return f"{name:>{width}} {vals} {row['support']:>9}"
+
     for name, row in rows.items():
-        vals = " ".join(f"{row[h]:>9.{digits}f}" for h in headers[:3])
-        lines.append(f"{name:>{width}} {vals} {row['support']:>9}")
+        lines.append(row_text(name, row))
     lines.append("")
     for name, row in averages.items():
         if name == "accuracy":
             total = s.sum().item()
-            lines.append(f"{name:>{width}} {'':>9} {'':>9} {row:>9.{digits}f} {total:>9}")
+            lines.append(f"{name:>{width}} {'':>10}{'':>10} {row:>9.{digits}f} {total:>9}")
             continue
-        vals = " ".join(f"{row[h]:>9.{digits}f}" for h in headers[:3])
-        lines.append(f"{name:>{width}} {vals} {row['support']:>9}")
+        lines.append(row_text(name, row))
     return "\n".join(lines) + "\n"

@@ -13,7 +13,8 @@ import numpy as np
 from ..utils._targets import type_of_target
 from ..utils.validation import check_consistent_length, column_or_1d
 
-__all__ = ["auc", "roc_auc_score", "roc_curve"]
+__all__ = ["auc", "average_precision_score", "precision_recall_curve", "roc_auc_score",
+           "roc_curve"]
 
 
 def auc(x, y):
@@ -306,3 +307,109 @@ def _multiclass_auc(y_true, y_score, labels, multi_class, average, w, max_fpr):
     if average == "weighted":
         return float(np.average(pair_scores, weights=prevalence))
     return float(np.mean(pair_scores))
+
+
+def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=None,
+                           drop_intermediate=False):
+    """Precision and recall at every distinct score threshold.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels.
+    y_score : array-like of shape (n_samples,)
+    pos_label : label, optional
+        Default 1 for {0, 1} or {-1, 1} labels.
+    sample_weight : array-like, optional
+    drop_intermediate : bool, default=False
+        Drop thresholds where the precision-recall curve does not turn.
+
+    Returns
+    -------
+    precision, recall : ndarray
+        In order of increasing threshold, ending with precision 1, recall 0.
+    thresholds : ndarray
+
+    Examples
+    --------
+    >>> p, r, t = precision_recall_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> p.round(3).tolist(), r.tolist()
+    ([0.5, 0.667, 0.5, 1.0, 1.0], [1.0, 1.0, 0.5, 0.5, 0.0])
+    """
+    y_true = column_or_1d(y_true)
+    y_score = column_or_1d(y_score, dtype=np.float64)
+    check_consistent_length(y_true, y_score)
+    w = None if sample_weight is None else column_or_1d(sample_weight, dtype=np.float64)
+    fps, tps, thr = _binary_counts(_binarize(y_true, pos_label), y_score, w)
+    if drop_intermediate and len(fps) > 2:
+        # keep a point only where the true positive count changes next to it
+        keep = np.concatenate([[True], (np.diff(tps[:-1]) != 0) | (np.diff(tps[1:]) != 0),
+                               [True]])
+        fps, tps, thr = fps[keep], tps[keep], thr[keep]
+    ps = tps + fps
+    precision = np.divide(tps, ps, out=np.zeros_like(tps), where=ps != 0)
+    if tps[-1] == 0:
+        import warnings
+
+        warnings.warn("No positive class found in y_true, recall is set to one for all "
+                      "thresholds.", UserWarning, stacklevel=2)
+        recall = np.ones_like(tps)
+    else:
+        recall = tps / tps[-1]
+    return (np.r_[precision[::-1], 1.0], np.r_[recall[::-1], 0.0], thr[::-1])
+
+
+def average_precision_score(y_true, y_score, *, average="macro", pos_label=1,
+                            sample_weight=None):
+    """Average precision: ``sum_n (R_n - R_{n-1}) P_n`` over thresholds (no interpolation).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+        Binary labels, or a multilabel indicator (or multiclass labels with a
+        2-D ``y_score``, one-vs-rest).
+    y_score : array-like
+    average : {"macro", "weighted", "micro", None}, default="macro"
+    pos_label : label, default=1
+    sample_weight : array-like, optional
+
+    Returns
+    -------
+    float or ndarray
+
+    Examples
+    --------
+    >>> round(average_precision_score([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), 4)
+    0.8333
+    """
+    y_true_arr = np.asarray(y_true)
+    y_score = np.asarray(y_score, dtype=np.float64)
+    w = None if sample_weight is None else column_or_1d(sample_weight, dtype=np.float64)
+
+    def binary_ap(yt, ys, pl):
+        precision, recall, _ = precision_recall_curve(yt, ys, pos_label=pl, sample_weight=w)
+        return float(max(0.0, -np.sum(np.diff(recall) * precision[:-1])))
+
+    kind = type_of_target(y_true_arr)
+    if kind == "binary" and y_true_arr.ndim == 1:
+        present = np.unique(y_true_arr)
+        if len(present) == 2 and pos_label not in present.tolist():
+            raise ValueError(
+                f"pos_label={pos_label} is not a valid label. It should be one of {present}"
+            )
+        return binary_ap(y_true_arr, y_score.ravel() if y_score.ndim == 2 and
+                         y_score.shape[1] == 1 else y_score, pos_label)
+    if kind == "multiclass":
+        classes = np.unique(y_true_arr)
+        y_true_arr = (y_true_arr[:, None] == classes[None, :]).astype(int)
+    if y_true_arr.ndim != 2:
+        raise ValueError(f"{kind} format is not supported")
+    if average == "micro":
+        ww = None if w is None else np.repeat(w, y_true_arr.shape[1])
+        precision, recall, _ = precision_recall_curve(y_true_arr.ravel(), y_score.ravel(),
+                                                      sample_weight=ww)
+        return float(max(0.0, -np.sum(np.diff(recall) * precision[:-1])))
+    scores = np.array([binary_ap(y_true_arr[:, j], y_score[:, j], 1)
+                       for j in range(y_true_arr.shape[1])])
+    support = y_true_arr.sum(axis=0) if w is None else (y_true_arr * w[:, None]).sum(axis=0)
+    return _average_scores(scores, average, support)

@@ -167,6 +167,8 @@ def _build_scorers():
             R.roc_auc_score, 1, {"multi_class": "ovr", "average": "weighted"}, _PROBA),
         "roc_auc_ovo_weighted": _AucScorer(
             R.roc_auc_score, 1, {"multi_class": "ovo", "average": "weighted"}, _PROBA),
+        "neg_brier_score": _ProbaScorer(C.brier_score_loss, -1, {}, _PROBA),
+        "average_precision": _AucScorer(R.average_precision_score, 1, {}, _DF_PROBA),
         "r2": make_scorer(G.r2_score),
         "explained_variance": make_scorer(G.explained_variance_score),
         "neg_max_error": make_scorer(G.max_error, greater_is_better=False),

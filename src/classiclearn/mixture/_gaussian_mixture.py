@@ -297,6 +297,35 @@ class GaussianMixture(BaseEstimator):
                 cov = cov.mean(axis=1)
         return nk, means, cov
 
+    def _m_step_from_moments(self, nk_true, s1, s2, means_old):
+        """Exact M-step from the fused pass: re-centre Σ r d dᵀ (d = x - μ_old) on the new means."""
+        ctype = self.covariance_type
+        p = s1.shape[1]
+        nk = nk_true + _EPS10
+        means = s1 / nk[:, None]
+        delta = means - means_old
+        rd = s1 - nk_true[:, None] * means_old  # Σ_i r_ik d_ik
+        if ctype in ("full", "tied"):
+            scatter = (
+                s2
+                - rd[:, :, None] * delta[:, None, :]
+                - delta[:, :, None] * rd[:, None, :]
+                + nk_true[:, None, None] * delta[:, :, None] * delta[:, None, :]
+            )
+            if ctype == "full":
+                cov = scatter / nk[:, None, None]
+                for c in range(self.n_components):
+                    cov[c].flat[:: p + 1] += self.reg_covar
+            else:
+                cov = scatter.sum(axis=0) / nk.sum()
+                cov.flat[:: p + 1] += self.reg_covar
+        else:
+            sq = s2[:, 0, :] - 2.0 * rd * delta + nk_true[:, None] * delta**2
+            cov = sq / nk[:, None] + self.reg_covar
+            if ctype == "spherical":
+                cov = cov.mean(axis=1)
+        return nk, means, cov
+
     def _set_m_step(self, n, nk, means, cov):
         self.weights_ = nk / nk.sum()
         self.means_ = means
@@ -411,10 +440,14 @@ class GaussianMixture(BaseEstimator):
         best_params, best_n_iter, best_bounds = None, 0, []
         self.converged_ = False
         size, n_chunks = _k.chunk_layout(n)
-        resp = np.empty((n, self.n_components))
+        k = self.n_components
+        full_cov = self.covariance_type in ("full", "tied")
+        second = 1 if full_cov else 2
+        resp = np.empty((n, k))
         ll_c = np.empty(n_chunks)
-        nk_c = np.empty((n_chunks, self.n_components))
-        s1_c = np.empty((n_chunks, self.n_components, p))
+        nk_c = np.empty((n_chunks, k))
+        s1_c = np.empty((n_chunks, k, p))
+        s2_c = np.empty((n_chunks, k, p, p) if full_cov else (n_chunks, k, 1, p))
         for _ in range(n_init):
             if do_init:
                 self._initialize(X, rng)
@@ -425,9 +458,11 @@ class GaussianMixture(BaseEstimator):
             for n_iter in range(1, self.max_iter + 1):  # noqa: B007
                 prev = lower_bound
                 means, prec, full, log_det, log_w = self._kernel_args()
-                _k.e_step_moments(X, means, prec, full, log_det, log_w, resp, ll_c, nk_c, s1_c)
-                nk, means, cov = self._estimate_parameters(
-                    X, resp, nk_c.sum(axis=0), s1_c.sum(axis=0)
+                _k.em_moments(
+                    X, means, prec, full, log_det, log_w, second, resp, ll_c, nk_c, s1_c, s2_c
+                )
+                nk, means, cov = self._m_step_from_moments(
+                    nk_c.sum(axis=0), s1_c.sum(axis=0), s2_c.sum(axis=0), means
                 )
                 self._set_m_step(n, nk, means, cov)
                 lower_bound = float(ll_c.sum()) / n

@@ -68,12 +68,17 @@ def weighted_log_prob(X, means, prec, full, log_det, log_w, out):
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def e_step_moments(X, means, prec, full, log_det, log_w, resp, ll_chunks, nk_chunks, s1_chunks):
-    """Fused E-step and zeroth / first moments.
+def em_moments(X, means, prec, full, log_det, log_w, second, resp, ll_chunks, nk_chunks,
+               s1_chunks, s2_chunks):
+    """Fused E-step and all the moments the M-step needs, in one pass over X.
 
     Writes resp (n, k), the responsibilities; ll_chunks (n_chunks,), per-chunk
     Σ_i log p(x_i); nk_chunks (n_chunks, k), Σ_i r_ik; s1_chunks (n_chunks, k, p),
-    Σ_i r_ik x_i.
+    Σ_i r_ik x_i; and, with d_ik = x_i - μ_k (the current means), s2_chunks:
+    second == 1: (n_chunks, k, p, p), Σ_i r_ik d_ik d_ikᵀ (upper triangle mirrored);
+    second == 2: (n_chunks, k, 1, p), Σ_i r_ik d_ik²; second == 0: untouched.
+    The caller re-centres these on the new means exactly (no cancellation, since
+    the shift is the small change of the means).
     """
     n, p = X.shape
     k = means.shape[0]
@@ -82,6 +87,8 @@ def e_step_moments(X, means, prec, full, log_det, log_w, resp, ll_chunks, nk_chu
         ll = 0.0
         nk_chunks[ch, :] = 0.0
         s1_chunks[ch, :, :] = 0.0
+        if second != 0:
+            s2_chunks[ch, :, :, :] = 0.0
         row = np.empty(k)
         d = np.empty(p)
         y = np.empty(p)
@@ -102,7 +109,23 @@ def e_step_moments(X, means, prec, full, log_det, log_w, resp, ll_chunks, nk_chu
                 nk_chunks[ch, c] += r
                 for f in range(p):
                     s1_chunks[ch, c, f] += r * X[i, f]
+                if second == 1:
+                    for f in range(p):
+                        d[f] = X[i, f] - means[c, f]
+                    for a in range(p):
+                        ra = r * d[a]
+                        for b in range(a, p):
+                            s2_chunks[ch, c, a, b] += ra * d[b]
+                elif second == 2:
+                    for f in range(p):
+                        t = X[i, f] - means[c, f]
+                        s2_chunks[ch, c, 0, f] += r * t * t
         ll_chunks[ch] = ll
+        if second == 1:
+            for c in range(k):
+                for a in range(p):
+                    for b in range(a + 1, p):
+                        s2_chunks[ch, c, b, a] = s2_chunks[ch, c, a, b]
 
 
 @njit(cache=True, nogil=True, parallel=True)

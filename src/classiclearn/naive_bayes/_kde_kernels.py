@@ -1,4 +1,4 @@
-"""numba kernels for kernel-density naive Bayes: binned density grids and log-likelihoods."""
+"""numba kernels for kernel-density naive Bayes: joint log-likelihoods from grids or exact sums."""
 
 import math
 
@@ -6,72 +6,6 @@ import numpy as np
 from numba import njit, prange
 
 _LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
-
-
-@njit(cache=True, nogil=True, parallel=True)
-def build_log_density_grids(Xt, offsets, bandwidth, lo, delta, use_grid, grid_size, cutoff):
-    """Log of the unnormalised Gaussian kernel sums on a regular grid, per class and feature.
-
-    Parameters
-    ----------
-    Xt : float64 (n_features, n_samples), C-contiguous; training columns, rows of
-        class k in ``offsets[k]:offsets[k + 1]``.
-    offsets : intp (n_classes + 1,).
-    bandwidth, lo, delta : float64 (n_classes, n_features); kernel standard
-        deviation, first grid node and grid step. Every training value lies in
-        ``[lo, lo + (grid_size - 1) * delta]``.
-    use_grid : bool (n_classes, n_features); grids not wanted are left at -inf.
-    grid_size : int >= 2.
-    cutoff : float; kernel truncated at ``cutoff * bandwidth``.
-
-    Returns
-    -------
-    log_grid : float64 (n_classes, n_features, grid_size);
-        ``log sum_i exp(-(g - x_i)^2 / (2 h^2))`` with the x_i linearly binned to
-        the two nearest nodes; -inf where the sum is 0. Parallel over (class,
-        feature) grids, each computed by one thread; thread-safe.
-    """
-    n_features = Xt.shape[0]
-    n_classes = offsets.shape[0] - 1
-    out = np.full((n_classes, n_features, grid_size), -np.inf)
-    for task in prange(n_classes * n_features):
-        k = task // n_features
-        j = task % n_features
-        if not use_grid[k, j]:
-            continue
-        d = delta[k, j]
-        h = bandwidth[k, j]
-        counts = np.zeros(grid_size)
-        for i in range(offsets[k], offsets[k + 1]):
-            u = (Xt[j, i] - lo[k, j]) / d
-            b = int(math.floor(u))
-            f = u - b
-            if b < 0:
-                b = 0
-                f = 0.0
-            if b >= grid_size - 1:
-                b = grid_size - 2
-                f = 1.0
-            counts[b] += 1.0 - f
-            counts[b + 1] += f
-        m = int(math.ceil(cutoff * h / d))
-        if m > grid_size - 1:
-            m = grid_size - 1
-        w = np.empty(2 * m + 1)
-        for r in range(-m, m + 1):
-            z = r * d / h
-            w[r + m] = math.exp(-0.5 * z * z)
-        for g in range(grid_size):
-            a = max(0, g - m)
-            e = min(grid_size - 1, g + m)
-            s = 0.0
-            for q in range(a, e + 1):
-                c = counts[q]
-                if c != 0.0:
-                    s += c * w[q - g + m]
-            if s > 0.0:
-                out[k, j, g] = math.log(s)
-    return out
 
 
 @njit(cache=True, nogil=True)
@@ -98,8 +32,13 @@ def kde_joint_log_likelihood(
     Parameters
     ----------
     X : float64 (n_samples, n_features), C-contiguous; the query rows.
-    Xt, offsets, bandwidth, lo, delta, use_grid : as in :func:`build_log_density_grids`.
-    log_grid : float64 (n_classes, n_features, grid_size), from that function.
+    Xt : float64 (n_features, n_training), C-contiguous; training columns, the
+        rows of class k in ``offsets[k]:offsets[k + 1]`` (intp, n_classes + 1).
+    bandwidth, lo, delta : float64 (n_classes, n_features); kernel standard
+        deviation, first grid node and grid step.
+    use_grid : bool (n_classes, n_features); whether that density has a grid.
+    log_grid : float64 (n_classes, n_features, grid_size); log of the kernel
+        sums ``sum_i exp(-(g - x_i)^2 / (2 h^2))`` at the grid nodes (-inf: unknown).
     log_prior : float64 (n_classes,).
     min_log_grid : float; grid values are trusted (log-linear interpolation)
         only when both neighbouring nodes exceed it; elsewhere, and when

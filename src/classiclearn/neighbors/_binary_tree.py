@@ -19,6 +19,14 @@ def _n_levels(n_samples, leaf_size):
     return int(np.log2(max(1, (n_samples - 1) / leaf_size)) + 1)
 
 
+def _serial_levels(shape, n_levels):
+    """Levels built serially before one thread per subtree takes over: all of
+    them for small data (no thread start-up), else enough for 16 subtrees."""
+    if shape[0] * shape[1] < 200_000:
+        return n_levels
+    return 4
+
+
 def _rows_to_objects(ind, dist, offsets):
     m = offsets.shape[0] - 1
     out_i = np.empty(m, dtype=object)
@@ -56,8 +64,11 @@ class _BinaryTree:
         self.leaf_size = int(leaf_size)
         n = X.shape[0]
         self.n_levels = _n_levels(n, self.leaf_size)
-        self.idx_array, self.node_start, self.node_end = _k.partition_tree(X, self.n_levels)
-        self._data_tree_order = _k.gather_rows(X, self.idx_array)
+        self._top_levels = _serial_levels(X.shape, self.n_levels)
+        self.idx_array, self.node_start, self.node_end = _k.partition_tree(
+            X, self.n_levels, self._top_levels
+        )
+        self._data_tree_order = X[self.idx_array]
         self._build_bounds()
 
     def _build_bounds(self):

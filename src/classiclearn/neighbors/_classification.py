@@ -374,7 +374,11 @@ class RadiusNeighborsClassifier(RadiusNeighborsMixin, ClassifierMixin, _Neighbor
         labels = self.outlier_label_ if self.outputs_2d_ else [self.outlier_label_]
         if not self.outputs_2d_:
             probas = [probas]
-        out = np.empty((probas[0].shape[0], len(probas)), dtype=classes[0].dtype)
+        dtype = classes[0].dtype
+        if labels[0] is not None:
+            # room for an outlier label that is not a class (e.g. a longer string)
+            dtype = np.result_type(dtype, *[np.asarray(lab).dtype for lab in labels])
+        out = np.empty((probas[0].shape[0], len(probas)), dtype=dtype)
         for j, (c, pr) in enumerate(zip(classes, probas)):
             out[:, j] = c.take(pr.argmax(axis=1))
             zero = ~pr.any(axis=1)

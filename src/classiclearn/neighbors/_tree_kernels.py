@@ -105,12 +105,33 @@ def _select_nth(keys, idx, nth):
             break
 
 
+@njit(cache=True, nogil=True)
+def _split_node(X, idx, node_start, node_end, node):
+    s = node_start[node]
+    e = node_end[node]
+    mid = s + (e - s) // 2
+    if e - s > 1:
+        dim = _max_spread_dim(X, idx, s, e)
+        keys = np.empty(e - s)
+        for u in range(s, e):
+            keys[u - s] = X[idx[u], dim]
+        _select_nth(keys, idx[s:e], mid - s)
+    node_start[2 * node + 1] = s
+    node_end[2 * node + 1] = mid
+    node_start[2 * node + 2] = mid
+    node_end[2 * node + 2] = e
+
+
 @njit(cache=True, nogil=True, parallel=True)
-def partition_tree(X, n_levels):
+def partition_tree(X, n_levels, top_levels):
     """Median splits of ``X`` (float64, C-contiguous, (n, d)) into a complete tree.
 
+    The first ``top_levels`` levels are split serially; then each of the
+    ``2**top_levels`` subtrees is built by one thread (a single parallel
+    region, so a busy machine does not make every level wait for a barrier).
+
     Returns ``idx`` (intp (n,), the row order), ``node_start``, ``node_end``
-    (intp (2**n_levels - 1,)). Parallel over the nodes of each level.
+    (intp (2**n_levels - 1,)).
     """
     n = X.shape[0]
     n_nodes = 2**n_levels - 1
@@ -118,41 +139,25 @@ def partition_tree(X, n_levels):
     node_start = np.zeros(n_nodes, dtype=np.intp)
     node_end = np.zeros(n_nodes, dtype=np.intp)
     node_end[0] = n
-    for level in range(n_levels - 1):
-        first = 2**level - 1
-        for t in prange(2**level):
-            node = first + t
-            s = node_start[node]
-            e = node_end[node]
-            mid = s + (e - s) // 2
-            if e - s > 1:
-                dim = _max_spread_dim(X, idx, s, e)
-                keys = np.empty(e - s)
-                for u in range(s, e):
-                    keys[u - s] = X[idx[u], dim]
-                _select_nth(keys, idx[s:e], mid - s)
-            node_start[2 * node + 1] = s
-            node_end[2 * node + 1] = mid
-            node_start[2 * node + 2] = mid
-            node_end[2 * node + 2] = e
+    top = min(top_levels, n_levels - 1)
+    for level in range(top):
+        for node in range(2**level - 1, 2 ** (level + 1) - 1):
+            _split_node(X, idx, node_start, node_end, node)
+    if n_levels - 1 > top:
+        for t in prange(2**top):
+            for level in range(top, n_levels - 1):
+                width = 2 ** (level - top)
+                first = 2**level - 1 + t * width
+                for node in range(first, first + width):
+                    _split_node(X, idx, node_start, node_end, node)
     return idx, node_start, node_end
-
-
-@njit(cache=True, nogil=True, parallel=True)
-def gather_rows(X, idx):
-    """``X[idx]`` as a new C-contiguous array, parallel over rows."""
-    out = np.empty((idx.shape[0], X.shape[1]), dtype=X.dtype)
-    for t in prange(idx.shape[0]):
-        r = idx[t]
-        for f in range(X.shape[1]):
-            out[t, f] = X[r, f]
-    return out
 
 
 @njit(cache=True, nogil=True, parallel=True)
 def kd_node_bounds(Xs, node_start, node_end, n_levels):
     """Bounding boxes ``lower``, ``upper`` (n_nodes, d) of every node, from the
-    tree-ordered rows ``Xs``: leaves directly, inner nodes from their children."""
+    tree-ordered rows ``Xs``: leaves directly (in parallel), inner nodes from
+    their children."""
     n_nodes = node_start.shape[0]
     d = Xs.shape[1]
     lower = np.empty((n_nodes, d))
@@ -171,24 +176,37 @@ def kd_node_bounds(Xs, node_start, node_end, n_levels):
                     lower[node, f] = v
                 if v > upper[node, f]:
                     upper[node, f] = v
-    for level in range(n_levels - 2, -1, -1):
-        first = 2**level - 1
-        for t in prange(2**level):
-            node = first + t
-            a = 2 * node + 1
-            b = a + 1
-            for f in range(d):
-                lower[node, f] = min(lower[a, f], lower[b, f])
-                upper[node, f] = max(upper[a, f], upper[b, f])
+    for node in range(first_leaf - 1, -1, -1):
+        a = 2 * node + 1
+        b = a + 1
+        for f in range(d):
+            lower[node, f] = min(lower[a, f], lower[b, f])
+            upper[node, f] = max(upper[a, f], upper[b, f])
     return lower, upper
 
 
+@njit(cache=True, nogil=True)
+def _ball_radius(Xs, node_start, node_end, centroid, radius, node, metric, p):
+    s = node_start[node]
+    e = node_end[node]
+    if e <= s:
+        return
+    for f in range(Xs.shape[1]):
+        centroid[node, f] /= e - s
+    r = 0.0
+    for u in range(s, e):
+        v = reduced_distance(Xs, u, centroid, node, metric, p)
+        if v > r:
+            r = v
+    radius[node] = reduced_to_distance(r, metric, p)
+
+
 @njit(cache=True, nogil=True, parallel=True)
-def ball_node_bounds(Xs, node_start, node_end, n_levels, metric, p):
+def ball_node_bounds(Xs, node_start, node_end, n_levels, top_levels, metric, p):
     """Centroid (n_nodes, d) and radius (n_nodes,) of every node: the mean of
     its rows and the largest distance from it to one of them. Coordinate sums
     go bottom-up (leaves, then children added); radii scan each node's rows,
-    parallel over the nodes of one level at a time."""
+    the first ``top_levels`` levels serially, then one thread per subtree."""
     n_nodes = node_start.shape[0]
     d = Xs.shape[1]
     centroid = np.zeros((n_nodes, d))
@@ -198,28 +216,19 @@ def ball_node_bounds(Xs, node_start, node_end, n_levels, metric, p):
         for t in range(node_start[node], node_end[node]):
             for f in range(d):
                 centroid[node, f] += Xs[t, f]
-    for level in range(n_levels - 2, -1, -1):
-        first = 2**level - 1
-        for t in prange(2**level):
-            node = first + t
-            for f in range(d):
-                centroid[node, f] = centroid[2 * node + 1, f] + centroid[2 * node + 2, f]
-    for level in range(n_levels):
-        first = 2**level - 1
-        for t in prange(2**level):
-            node = first + t
-            s = node_start[node]
-            e = node_end[node]
-            if e <= s:
-                continue
-            for f in range(d):
-                centroid[node, f] /= e - s
-            r = 0.0
-            for u in range(s, e):
-                v = reduced_distance(Xs, u, centroid, node, metric, p)
-                if v > r:
-                    r = v
-            radius[node] = reduced_to_distance(r, metric, p)
+    for node in range(first_leaf - 1, -1, -1):
+        for f in range(d):
+            centroid[node, f] = centroid[2 * node + 1, f] + centroid[2 * node + 2, f]
+    top = min(top_levels, n_levels)
+    for node in range(2**top - 1):
+        _ball_radius(Xs, node_start, node_end, centroid, radius, node, metric, p)
+    if n_levels > top:
+        for t in prange(2**top):
+            for level in range(top, n_levels):
+                width = 2 ** (level - top)
+                first = 2**level - 1 + t * width
+                for node in range(first, first + width):
+                    _ball_radius(Xs, node_start, node_end, centroid, radius, node, metric, p)
     return centroid, radius
 
 

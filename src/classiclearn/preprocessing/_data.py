@@ -33,6 +33,18 @@ def _weighted_moments(X, w):
     return _k.column_weighted_moments(np.ascontiguousarray(X), w)
 
 
+def _column_min_max(X):
+    """Per-column minimum and maximum ignoring NaN (NaN for an all-NaN column)."""
+    lo, hi = X.min(axis=0), X.max(axis=0)
+    if np.isnan(lo).any():  # min and max propagate NaN: only then pay for nanmin
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            lo, hi = np.nanmin(X, axis=0), np.nanmax(X, axis=0)
+    return lo.astype(np.float64), hi.astype(np.float64)
+
+
 def _merge(n_a, mean_a, m2_a, n_b, mean_b, m2_b):
     n = n_a + n_b
     safe = np.where(n > 0, n, 1.0)
@@ -309,7 +321,7 @@ class MinMaxScaler(OutputMixin, TransformerMixin, BaseEstimator):
                 )
         X = validate_data(self, X, reset=first, dtype=FLOAT_DTYPES,
                           ensure_all_finite="allow-nan")
-        data_min, data_max = _k.column_min_max(X)
+        data_min, data_max = _column_min_max(X)
         if first:
             self.n_samples_seen_ = X.shape[0]
         else:

@@ -67,6 +67,17 @@ def _encode_column(col, cats):
                 found[i] = True
         return idx, found
     values = col[rest]
+    if len(known) and known.dtype.kind in "iu" and values.dtype.kind in "iu":
+        lo, hi = int(known[0]), int(known[-1])
+        if hi - lo < 4 * len(col) + 1024:  # small range: a lookup table beats a search
+            table = np.full(hi - lo + 1, -1, dtype=np.intp)
+            table[known.astype(np.int64) - lo] = np.arange(len(known))
+            inside = (values >= lo) & (values <= hi)
+            codes = np.full(len(values), -1, dtype=np.intp)
+            codes[inside] = table[values[inside].astype(np.int64) - lo]
+            idx[rest] = np.maximum(codes, 0)
+            found[rest] = codes >= 0
+            return idx, found
     if len(known):
         pos = np.clip(np.searchsorted(known, values), 0, len(known) - 1)
         ok = known[pos] == values
@@ -275,7 +286,7 @@ class OneHotEncoder(OutputMixin, TransformerMixin, BaseEstimator):
             data = np.ones(len(rows), dtype=self.dtype)
             return sp.csr_matrix((data, (rows, cols)), shape=(n, offset))
         out = np.zeros((n, offset), dtype=self.dtype)
-        out[rows, cols] = 1
+        out.reshape(-1)[rows * offset + cols] = 1  # flat indices: one scatter pass
         return self._wrap(out, Xin)
 
     def inverse_transform(self, X):

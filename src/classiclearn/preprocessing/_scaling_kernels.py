@@ -1,18 +1,20 @@
 """numba kernels of the scalers and the imputer: per-column statistics and elementwise maps.
 
 All kernels take a C-contiguous 2-D float array X (float32 or float64) and never
-write into it. Column statistics are reduced over a fixed number of row chunks
-(``N_CHUNKS``, independent of the thread count) whose partial results are
-summed in order, so the result does not depend on the number of threads.
+write into it. They are serial (these passes are bound by memory bandwidth, and
+serial kernels compile in a fraction of the time of ``parallel=True`` ones);
+column statistics are still reduced over a fixed number of row chunks
+(``N_CHUNKS``) summed in order, which keeps the door open to a parallel driver
+that gives the same result for any thread count.
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 N_CHUNKS = 16
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@njit(cache=True, nogil=True)
 def column_weighted_moments(X, w):
     """NaN-aware weighted count, mean and sum of squared deviations of each column.
 
@@ -30,7 +32,7 @@ def column_weighted_moments(X, w):
     step = (n + N_CHUNKS - 1) // N_CHUNKS
     cnt = np.zeros((N_CHUNKS, p))
     tot = np.zeros((N_CHUNKS, p))
-    for c in prange(N_CHUNKS):
+    for c in range(N_CHUNKS):
         for i in range(c * step, min(n, (c + 1) * step)):
             wi = w[i]
             for j in range(p):
@@ -47,7 +49,7 @@ def column_weighted_moments(X, w):
     for j in range(p):
         mean[j] = mean[j] / count[j] if count[j] > 0 else 0.0
     dev = np.zeros((N_CHUNKS, p))
-    for c in prange(N_CHUNKS):
+    for c in range(N_CHUNKS):
         for i in range(c * step, min(n, (c + 1) * step)):
             wi = w[i]
             for j in range(p):
@@ -62,46 +64,7 @@ def column_weighted_moments(X, w):
     return count, mean, m2
 
 
-@njit(cache=True, nogil=True, parallel=True)
-def column_min_max(X):
-    """NaN-ignoring minimum and maximum of each column (NaN for an all-NaN column).
-
-    Parameters
-    ----------
-    X : (n, p) float32/float64, C-contiguous.
-
-    Returns
-    -------
-    lo, hi : (p,) float64. Thread-safe.
-    """
-    n, p = X.shape
-    step = (n + N_CHUNKS - 1) // N_CHUNKS
-    los = np.full((N_CHUNKS, p), np.inf)
-    his = np.full((N_CHUNKS, p), -np.inf)
-    seen = np.zeros((N_CHUNKS, p), dtype=np.bool_)
-    for c in prange(N_CHUNKS):
-        for i in range(c * step, min(n, (c + 1) * step)):
-            for j in range(p):
-                x = X[i, j]
-                if x == x:
-                    seen[c, j] = True
-                    if x < los[c, j]:
-                        los[c, j] = x
-                    if x > his[c, j]:
-                        his[c, j] = x
-    lo = np.full(p, np.nan)
-    hi = np.full(p, np.nan)
-    for j in range(p):
-        for c in range(N_CHUNKS):
-            if seen[c, j]:
-                if not lo[j] <= los[c, j]:
-                    lo[j] = los[c, j]
-                if not hi[j] >= his[c, j]:
-                    hi[j] = his[c, j]
-    return lo, hi
-
-
-@njit(cache=True, nogil=True, parallel=True)
+@njit(cache=True, nogil=True)
 def center_scale(X, offset, scale, out):
     """``out[i, j] = (X[i, j] - offset[j]) / scale[j]`` (NaN stays NaN).
 
@@ -111,12 +74,12 @@ def center_scale(X, offset, scale, out):
     out : (n, p) preallocated, X's dtype, written entirely. Thread-safe.
     """
     n, p = X.shape
-    for i in prange(n):
+    for i in range(n):
         for j in range(p):
             out[i, j] = (X[i, j] - offset[j]) / scale[j]
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@njit(cache=True, nogil=True)
 def scale_shift(X, scale, shift, out):
     """``out[i, j] = X[i, j] * scale[j] + shift[j]`` (NaN stays NaN).
 
@@ -126,12 +89,12 @@ def scale_shift(X, scale, shift, out):
     out : (n, p) preallocated, written entirely. Thread-safe.
     """
     n, p = X.shape
-    for i in prange(n):
+    for i in range(n):
         for j in range(p):
             out[i, j] = X[i, j] * scale[j] + shift[j]
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@njit(cache=True, nogil=True)
 def fill_nan(X, values, out):
     """Copy X into out with each NaN of column j replaced by ``values[j]``.
 
@@ -141,7 +104,7 @@ def fill_nan(X, values, out):
     out : (n, p) preallocated, written entirely. Thread-safe.
     """
     n, p = X.shape
-    for i in prange(n):
+    for i in range(n):
         for j in range(p):
             x = X[i, j]
             out[i, j] = values[j] if x != x else x

@@ -6,7 +6,6 @@ function ``sum_s c_s K(x, sv_s) + b``.
 import numpy as np
 
 from ..utils._threads import effective_n_jobs
-from . import _predict_kernels as _pk
 from . import _smo_kernels as _k
 
 # kernel-row length x features above which a row is computed in parallel
@@ -77,7 +76,7 @@ def training_matrix(est, X):
     return X, KERNEL_IDS[kernel]
 
 
-def solve_dual(est, M, kernel_id, rows, y, p, C, sample_of=None):
+def solve_dual(est, M, kernel_id, rows, y, p, C, sample_of=None, serial_rows=False):
     """Run SMO on the sub-problem made of the samples ``rows`` of M.
 
     Parameters
@@ -92,6 +91,9 @@ def solve_dual(est, M, kernel_id, rows, y, p, C, sample_of=None):
         Sign, linear term and bound of each variable.
     sample_of : ndarray of shape (l,), optional
         Position in ``rows`` of each variable's sample (default: identity).
+    serial_rows : bool, default=False
+        Never split kernel rows over threads (the caller runs problems in
+        parallel already).
 
     Returns
     -------
@@ -107,7 +109,7 @@ def solve_dual(est, M, kernel_id, rows, y, p, C, sample_of=None):
         Xs = np.ascontiguousarray(Xr.T)
     n = len(rows)
     work = n * (1 if kernel_id == _k.PRECOMPUTED else Xs.shape[0])
-    n_chunks = 1 if work < PARALLEL_ROW_WORK else min(8, effective_n_jobs(-1))
+    n_chunks = 1 if serial_rows or work < PARALLEL_ROW_WORK else min(8, effective_n_jobs(-1))
     n_slots = int(max(2, min(n, est.cache_size * 2**20 // max(1, 4 * n))))
     idx = np.arange(len(y), dtype=np.intp) if sample_of is None else sample_of
     max_iter = int(est.max_iter)
@@ -127,7 +129,6 @@ def solve_dual(est, M, kernel_id, rows, y, p, C, sample_of=None):
         n_slots,
         bool(est.shrinking),
         int(n_chunks),
-        Xr,
     )
 
 
@@ -146,7 +147,7 @@ def kernel_block(est, X, SV, sv_sqnorm=None):
         yy = np.einsum("ij,ij->i", SV, SV) if sv_sqnorm is None else sv_sqnorm
     else:
         xx = yy = np.zeros(0)
-    _pk.finish_kernel_block(D, xx, yy, kid, float(est._gamma), float(est.coef0),
+    _k.finish_kernel_block(D, xx, yy, kid, float(est._gamma), float(est.coef0),
                             int(est.degree))
     return D
 

@@ -8,6 +8,7 @@ the test rows and the support vectors.
 """
 
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from numbers import Integral, Real
 
 import numpy as np
@@ -17,6 +18,7 @@ from ..exceptions import ConvergenceWarning
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._targets import compute_class_weight, encode_labels
+from ..utils._threads import effective_n_jobs
 from ..utils.validation import check_is_fitted, check_sample_weight, validate_data
 from . import _base
 from ._probability import couple, fit_sigmoid, sigmoid_predict
@@ -270,16 +272,31 @@ class SVC(ClassifierMixin, _KernelSVM):
                 )
         members = [np.flatnonzero((y_idx == c) & keep) for c in range(k)]
 
+        pairs = [(a, b) for a in range(k) for b in range(a + 1, k)]
+        pair_rows = [np.concatenate([members[a], members[b]]) for a, b in pairs]
+
+        def solve(p_):
+            a = pairs[p_][0]
+            return self._solve_pair(M, kernel_id, pair_rows[p_], members[a].size, Cs,
+                                    serial_rows=len(pairs) > 1)
+
+        # the solver releases the GIL: one-vs-one problems run in threads
+        # (each result depends only on its own problem, so threads never
+        # change the answer)
+        n_threads = min(len(pairs), effective_n_jobs(-1))
+        if n_threads > 1:
+            with ThreadPoolExecutor(n_threads) as pool:
+                results = list(pool.map(solve, range(len(pairs))))
+        else:
+            results = [solve(p_) for p_ in range(len(pairs))]
         coefs, rhos, n_iters, conv = [], [], [], []
-        for a in range(k):
-            for b in range(a + 1, k):
-                rows = np.concatenate([members[a], members[b]])
-                alpha, rho, it, ok = self._solve_pair(M, kernel_id, rows, members[a].size, Cs)
-                sign = np.where(np.arange(rows.size) < members[a].size, 1.0, -1.0)
-                coefs.append((rows, alpha * sign))
-                rhos.append(rho)
-                n_iters.append(it)
-                conv.append(ok)
+        for p_, (alpha, rho, it, ok) in enumerate(results):
+            rows = pair_rows[p_]
+            sign = np.where(np.arange(rows.size) < members[pairs[p_][0]].size, 1.0, -1.0)
+            coefs.append((rows, alpha * sign))
+            rhos.append(rho)
+            n_iters.append(it)
+            conv.append(ok)
         _warn_if_not_converged(conv, self.max_iter)
         self.fit_status_ = 0 if all(conv) else 1
         self._n_iter = np.asarray(n_iters, dtype=np.int32)
@@ -325,10 +342,10 @@ class SVC(ClassifierMixin, _KernelSVM):
             self._fit_probability(M, kernel_id, members, Cs)
         return self
 
-    def _solve_pair(self, M, kernel_id, rows, n_first, Cs):
+    def _solve_pair(self, M, kernel_id, rows, n_first, Cs, serial_rows=False):
         y = np.where(np.arange(rows.size) < n_first, 1.0, -1.0)
         alpha, rho, it, ok = _base.solve_dual(
-            self, M, kernel_id, rows, y, -np.ones(rows.size), Cs[rows]
+            self, M, kernel_id, rows, y, -np.ones(rows.size), Cs[rows], serial_rows=serial_rows
         )
         return alpha, rho, it, ok
 
@@ -383,6 +400,11 @@ class SVC(ClassifierMixin, _KernelSVM):
 
     def _ovo_decision(self, X):
         """One-vs-one decision values, libsvm sign (positive: first class of the pair)."""
+        if self.kernel == "linear":
+            # primal weights: one product with (n_pairs, n_features) instead of
+            # a kernel evaluation against every support vector
+            W = self._pair_coef @ self.support_vectors_
+            return X @ W.T + self._pair_intercept
         coef_t = np.ascontiguousarray(self._pair_coef.T)
         return _base.decision_values(self, X, lambda K: K @ coef_t + self._pair_intercept)
 
@@ -641,6 +663,8 @@ class SVR(RegressorMixin, _KernelSVM):
         ndarray of shape (n_samples,)
         """
         X = self._check_X(X)
+        if self.kernel == "linear":
+            return X @ (self.dual_coef_[0] @ self.support_vectors_) + self.intercept_[0]
         return _base.decision_values(
             self, X, lambda K: K @ self.dual_coef_[0] + self.intercept_[0]
         )

@@ -137,50 +137,20 @@ def _kernel_diag(X, sqnorm, kernel, gamma, coef0, degree):
 
 
 @njit(nogil=True, cache=True)
-def _partial_row(Xr, sqnorm, a, kernel, gamma, coef0, degree, samples, n_s, row):
-    """Kernel values between sample ``a`` and ``samples[:n_s]`` only, into ``row``."""
-    d = Xr.shape[1]
-    v = np.empty(n_s)
-    for k in range(n_s):
-        b = samples[k]
-        s = 0.0
-        for f in range(d):
-            s += Xr[a, f] * Xr[b, f]
-        if kernel == RBF:
-            v[k] = -gamma * (sqnorm[a] + sqnorm[b] - 2.0 * s)
-        elif kernel == POLY:
-            v[k] = (gamma * s + coef0) ** degree
-        elif kernel == SIGMOID:
-            v[k] = np.tanh(gamma * s + coef0)
-        else:
-            v[k] = s
-    if kernel == RBF:
-        exp_inplace(v, np.empty(n_s))
-    for k in range(n_s):
-        row[samples[k]] = v[k]
-
-
-@njit(nogil=True, cache=True)
-def _get_row(a, X, sqnorm, kernel, gamma, coef0, degree, cs, need_full):
+def _get_row(a, X, sqnorm, kernel, gamma, coef0, degree, cs):
     """Row ``a`` of the kernel matrix, from the cache or freshly computed.
 
-    ``cs`` bundles the cache: ``(rows, slot_of, owner, stamp, state, full,
-    row_epoch, act_samples, Xr)``. ``state`` holds the clock, the number of
-    slots in use, the parallel chunks per row, the current epoch and the
-    number of active samples. Rows are computed in float64 and stored in
-    float32 (as libsvm does), which doubles the rows a cache size holds.
-
-    While variables are shrunk, a row may be computed only at the samples of
-    the active variables (``need_full=False``). Such a partial row stays
-    valid until the active set grows again, which starts a new epoch.
+    ``cs`` bundles the cache: ``(rows, slot_of, owner, stamp, state)``;
+    ``state`` holds the clock, the number of slots in use and the parallel
+    chunks per row. Rows are computed in float64 and stored in float32 (as
+    libsvm does), which doubles the rows a cache size holds.
     """
-    cache, slot_of, owner, stamp, state, full, row_epoch, act_samples, Xr = cs
+    cache, slot_of, owner, stamp, state = cs
     state[0] += 1
     slot = slot_of[a]
     if slot >= 0:
         stamp[slot] = state[0]
-        if full[slot] or (not need_full and row_epoch[slot] == state[3]):
-            return cache[slot]
+        return cache[slot]
     else:
         n_slots = cache.shape[0]
         if state[1] < n_slots:
@@ -202,23 +172,17 @@ def _get_row(a, X, sqnorm, kernel, gamma, coef0, degree, cs, need_full):
     if kernel == PRECOMPUTED:
         for j in range(n):
             row[j] = X[a, j]
-        full[slot] = True
-    elif need_full or 2 * state[4] >= n:
+    else:
         tmp = np.empty(n)
         compute_kernel_row(X, sqnorm, a, kernel, gamma, coef0, degree, tmp, state[2])
         for j in range(n):
             row[j] = tmp[j]
-        full[slot] = True
-    else:
-        _partial_row(Xr, sqnorm, a, kernel, gamma, coef0, degree, act_samples, state[4], row)
-        full[slot] = False
-    row_epoch[slot] = state[3]
     return row
 
 
 @njit(nogil=True, cache=True)
 def smo_solve(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, tol, max_iter,
-              n_slots, shrinking, n_chunks, Xr):
+              n_slots, shrinking, n_chunks):
     """Solve the SVM dual by SMO; see the module docstring.
 
     Parameters
@@ -245,9 +209,6 @@ def smo_solve(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, tol, max_it
     shrinking : bool
     n_chunks : int
         Parallel chunks per kernel row (1: serial).
-    Xr : ndarray of shape (n, d)
-        The samples as rows (for partial rows while shrunk); any 2-D array
-        for a precomputed kernel.
 
     Returns
     -------
@@ -263,13 +224,9 @@ def smo_solve(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, tol, max_it
     slot_of = np.full(n, -1, dtype=np.intp)
     owner = np.full(max(n_slots, 2), -1, dtype=np.intp)
     stamp = np.zeros(max(n_slots, 2), dtype=np.int64)
-    state = np.zeros(5, dtype=np.int64)
+    state = np.zeros(3, dtype=np.int64)
     state[2] = n_chunks
-    state[4] = m
-    full = np.zeros(max(n_slots, 2), dtype=np.bool_)
-    row_epoch = np.zeros(max(n_slots, 2), dtype=np.int64)
-    act_samples = np.empty(m, dtype=np.intp)
-    cs = (cache, slot_of, owner, stamp, state, full, row_epoch, act_samples, Xr)
+    cs = (cache, slot_of, owner, stamp, state)
 
     diag = _kernel_diag(X, sqnorm, kernel, gamma, coef0, degree)
     QD = np.empty(m)
@@ -318,7 +275,6 @@ def smo_solve(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, tol, max_it
                         active[t] = t
                         is_active[t] = True
                     n_active = m
-                    state[3] += 1
                 k2 = 0
                 for k in range(n_active):
                     t = active[k]
@@ -333,9 +289,6 @@ def smo_solve(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, tol, max_it
                         active[k2] = t
                         k2 += 1
                 n_active = k2
-                for k in range(n_active):
-                    act_samples[k] = idx[active[k]]
-                state[4] = n_active
 
         i, j = _select_working_set(X, sqnorm, kernel, gamma, coef0, degree, idx, y, C, alpha,
                                    G, QD, active, n_active, tol, cs)
@@ -347,8 +300,6 @@ def smo_solve(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, tol, max_it
                     active[t] = t
                     is_active[t] = True
                 n_active = m
-                state[3] += 1
-                state[4] = m
                 i, j = _select_working_set(X, sqnorm, kernel, gamma, coef0, degree, idx, y, C,
                                            alpha, G, QD, active, n_active, tol, cs)
                 counter = 1
@@ -360,8 +311,8 @@ def smo_solve(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, tol, max_it
                 break
         it += 1
 
-        row_i = _get_row(idx[i], X, sqnorm, kernel, gamma, coef0, degree, cs, False)
-        row_j = _get_row(idx[j], X, sqnorm, kernel, gamma, coef0, degree, cs, False)
+        row_i = _get_row(idx[i], X, sqnorm, kernel, gamma, coef0, degree, cs)
+        row_j = _get_row(idx[j], X, sqnorm, kernel, gamma, coef0, degree, cs)
         Ci = C[i]
         Cj = C[j]
         old_ai = alpha[i]
@@ -426,14 +377,12 @@ def smo_solve(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, tol, max_it
         was_up = old_ai >= Ci
         now_up = ai >= Ci
         if was_up != now_up:
-            row_i = _get_row(idx[i], X, sqnorm, kernel, gamma, coef0, degree, cs, True)
             sgn = Ci * y[i] if now_up else -Ci * y[i]
             for t in range(m):
                 G_bar[t] += sgn * y[t] * row_i[idx[t]]
         was_up = old_aj >= Cj
         now_up = aj >= Cj
         if was_up != now_up:
-            row_j = _get_row(idx[j], X, sqnorm, kernel, gamma, coef0, degree, cs, True)
             sgn = Cj * y[j] if now_up else -Cj * y[j]
             for t in range(m):
                 G_bar[t] += sgn * y[t] * row_j[idx[t]]
@@ -485,7 +434,7 @@ def _select_working_set(X, sqnorm, kernel, gamma, coef0, degree, idx, y, C, alph
                 i = t
     if i < 0:
         return -1, -1
-    row_i = _get_row(idx[i], X, sqnorm, kernel, gamma, coef0, degree, cs, False)
+    row_i = _get_row(idx[i], X, sqnorm, kernel, gamma, coef0, degree, cs)
     si = idx[i]
     best = np.inf
     j = -1
@@ -537,8 +486,33 @@ def _reconstruct_gradient(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C,
         return
     for s in range(m):
         if 0.0 < alpha[s] < C[s]:
-            row = _get_row(idx[s], X, sqnorm, kernel, gamma, coef0, degree, cs, True)
+            row = _get_row(idx[s], X, sqnorm, kernel, gamma, coef0, degree, cs)
             coef = alpha[s] * y[s]
             for t in range(m):
                 if not is_active[t]:
                     G[t] += y[t] * coef * row[idx[t]]
+
+
+@njit(nogil=True, parallel=True, cache=True)
+def finish_kernel_block(D, xx, yy, kernel, gamma, coef0, degree):
+    """Turn dot products ``D[i, j] = <x_i, s_j>`` into kernel values in place.
+
+    Used for prediction: the dot products between test rows and support
+    vectors come from one BLAS product; this pass runs in parallel over rows
+    (each element is independent, so the result does not depend on threads).
+    """
+    n, m = D.shape
+    for i in prange(n):
+        if kernel == RBF:
+            for j in range(m):
+                d2 = xx[i] + yy[j] - 2.0 * D[i, j]
+                if d2 < 0.0:
+                    d2 = 0.0
+                D[i, j] = -gamma * d2
+            exp_inplace(D[i], np.empty(m))
+        elif kernel == POLY:
+            for j in range(m):
+                D[i, j] = (gamma * D[i, j] + coef0) ** degree
+        elif kernel == SIGMOID:
+            for j in range(m):
+                D[i, j] = np.tanh(gamma * D[i, j] + coef0)

@@ -48,18 +48,31 @@ def _move_left(sl, wl, cur, new_pos, b, samples, y, w, parent_stats, wn, crit, n
     """Left statistics at ``new_pos`` from those at ``cur``: add ``samples[cur:new_pos]``,
     or, when fewer samples lie right of ``new_pos``, start from the node totals and
     remove ``samples[new_pos:b]`` (scikit-learn's order of summation)."""
+    is_clf = crit < 10
     if new_pos - cur <= b - new_pos:
-        for p in range(cur, new_pos):
-            s = samples[p]
-            _c.add_sample(sl, y, s, w[s], crit, n_outputs, K)
-            wl += w[s]
+        if is_clf:
+            for p in range(cur, new_pos):
+                s = samples[p]
+                _c.add_class_sample(sl, y, s, w[s], n_outputs, K)
+                wl += w[s]
+        else:
+            for p in range(cur, new_pos):
+                s = samples[p]
+                _c.add_reg_sample(sl, y, s, w[s], n_outputs)
+                wl += w[s]
     else:
         sl[:] = parent_stats
         wl = wn
-        for p in range(b - 1, new_pos - 1, -1):
-            s = samples[p]
-            _c.add_sample(sl, y, s, -w[s], crit, n_outputs, K)
-            wl -= w[s]
+        if is_clf:
+            for p in range(b - 1, new_pos - 1, -1):
+                s = samples[p]
+                _c.add_class_sample(sl, y, s, -w[s], n_outputs, K)
+                wl -= w[s]
+        else:
+            for p in range(b - 1, new_pos - 1, -1):
+                s = samples[p]
+                _c.add_reg_sample(sl, y, s, -w[s], n_outputs)
+                wl -= w[s]
     return wl
 
 

@@ -59,11 +59,16 @@ def node_stats(y, w, samples, a, b, crit, n_outputs, K, stats):
     """Fill ``stats`` with the statistics of ``samples[a:b]``; return their total weight."""
     stats[:] = 0.0
     wn = 0.0
-    for i in range(a, b):
-        s = samples[i]
-        ws = w[s]
-        wn += ws
-        add_sample(stats, y, s, ws, crit, n_outputs, K)
+    if crit < 10:
+        for i in range(a, b):
+            s = samples[i]
+            wn += w[s]
+            add_class_sample(stats, y, s, w[s], n_outputs, K)
+    else:
+        for i in range(a, b):
+            s = samples[i]
+            wn += w[s]
+            add_reg_sample(stats, y, s, w[s], n_outputs)
     return wn
 
 

@@ -1,0 +1,163 @@
+"""Documented rules (ties, zero distances, outliers), bad input, n_jobs and `auto`."""
+
+import numpy as np
+import pytest
+
+from classiclearn.neighbors import (
+    KNeighborsClassifier,
+    KNeighborsRegressor,
+    NearestNeighbors,
+    RadiusNeighborsClassifier,
+    RadiusNeighborsRegressor,
+)
+from classiclearn.neighbors._brute import GemmIndex, _gemm_knn
+
+ALGORITHMS = ["brute", "kd_tree", "ball_tree"]
+
+
+def _oracle(X, Q, k):
+    D = np.sqrt(((Q[:, None, :] - X[None, :, :]) ** 2).sum(-1))
+    order = np.lexsort((np.broadcast_to(np.arange(X.shape[0]), D.shape), D), axis=1)[:, :k]
+    return np.take_along_axis(D, order, 1), order
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_tie_rule_every_algorithm(algorithm):
+    # Points on an integer grid with duplicates: many exactly equal distances.
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 4, size=(400, 3)).astype(float)
+    Q = rng.integers(0, 4, size=(60, 3)).astype(float)
+    nn = NearestNeighbors(n_neighbors=30, algorithm=algorithm).fit(X)
+    dist, ind = nn.kneighbors(Q)
+    odist, oind = _oracle(X, Q, 30)
+    np.testing.assert_array_equal(ind, oind)
+    np.testing.assert_allclose(dist, odist, atol=1e-12)
+
+
+def test_float32_candidates_fall_back_when_too_close_to_call():
+    # Two far-apart tight clusters: float32 rounding exceeds the gaps, so the
+    # certified float32 ranking must hand rows to the exact scan.
+    rng = np.random.default_rng(1)
+    X = np.vstack([rng.normal(size=(300, 4)) * 1e-3 + 1e4, rng.normal(size=(300, 4)) * 1e-3])
+    Q = X[::7] + rng.normal(size=(86, 4)) * 1e-4
+    index = GemmIndex(X, 0)
+    dist, ind = _gemm_knn(Q, index, 5, 2.0, 2)
+    odist, oind = _oracle(X, Q, 5)
+    np.testing.assert_array_equal(ind, oind)
+    np.testing.assert_allclose(dist, odist, rtol=1e-9)
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_zero_distance_rule(algorithm):
+    X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [5.0, 5.0], [0.0, 0.0]])
+    y = np.array([0, 1, 1, 1, 1, 2])
+    clf = KNeighborsClassifier(n_neighbors=4, weights="distance", algorithm=algorithm)
+    clf.fit(X, y)
+    # the query equals training points 0 and 5 (labels 0 and 2): they share the vote
+    np.testing.assert_allclose(clf.predict_proba([[0.0, 0.0]]), [[0.5, 0.0, 0.5]])
+    assert clf.predict([[0.0, 0.0]])[0] == 0  # class tie -> smallest label
+    assert clf.predict([[1.0, 1.0]])[0] == 1
+    reg = KNeighborsRegressor(n_neighbors=3, weights="distance", algorithm=algorithm)
+    reg.fit(X, [10.0, 1.0, 2.0, 3.0, 4.0, 20.0])
+    np.testing.assert_allclose(reg.predict([[0.0, 0.0], [1.0, 1.0]]), [15.0, 3.0])
+    rad = RadiusNeighborsRegressor(radius=1.5, weights="distance", algorithm=algorithm)
+    rad.fit(X, [10.0, 1.0, 2.0, 3.0, 4.0, 20.0])
+    np.testing.assert_allclose(rad.predict([[1.0, 0.0]]), [1.0])
+
+
+def test_kneighbors_without_X_excludes_self_even_with_duplicates():
+    X = np.array([[0.0], [0.0], [0.0], [1.0], [3.0]])
+    for algorithm in ALGORITHMS:
+        nn = NearestNeighbors(n_neighbors=2, algorithm=algorithm).fit(X)
+        ind = nn.kneighbors(return_distance=False)
+        assert all(i not in row for i, row in enumerate(ind))
+        np.testing.assert_array_equal(ind[:3], [[1, 2], [0, 2], [0, 1]])
+        d, rind = nn.radius_neighbors(radius=0.5)
+        assert [sorted(r) for r in rind] == [[1, 2], [0, 2], [0, 1], [], []]
+
+
+def test_radius_classifier_outliers():
+    X = np.array([[0.0], [1.0], [2.0], [10.0]])
+    y = np.array(["a", "b", "b", "c"])
+    clf = RadiusNeighborsClassifier(radius=1.0).fit(X, y)
+    with pytest.raises(ValueError, match="No neighbors found"):
+        clf.predict([[5.0]])
+    clf = RadiusNeighborsClassifier(radius=1.0, outlier_label="most_frequent").fit(X, y)
+    assert clf.predict([[5.0], [0.2]]).tolist() == ["b", "a"]
+    np.testing.assert_allclose(clf.predict_proba([[5.0]]), [[0.0, 1.0, 0.0]])
+    clf = RadiusNeighborsClassifier(radius=1.0, outlier_label="zzz").fit(X, y)
+    with pytest.warns(UserWarning, match="not in training classes"):
+        proba = clf.predict_proba([[5.0]])
+    np.testing.assert_allclose(proba, [[0.0, 0.0, 0.0]])
+    with pytest.warns(UserWarning, match="not in training classes"):
+        assert clf.predict([[5.0]]).tolist() == ["zzz"]
+    with pytest.raises(TypeError, match="dtype of outlier label"):
+        RadiusNeighborsClassifier(outlier_label=3).fit(X, y)
+    with pytest.warns(UserWarning, match="predicting NaN"):
+        pred = RadiusNeighborsRegressor(radius=1.0).fit(X, [1.0, 2.0, 3.0, 4.0]).predict([[5.0]])
+    assert np.isnan(pred).all()
+
+
+def test_bad_input_errors():
+    X = np.random.default_rng(2).normal(size=(6, 2))
+    y = np.array([0, 1, 0, 1, 0, 1])
+    with pytest.raises(ValueError, match="Expected n_neighbors <= n_samples_fit"):
+        KNeighborsClassifier(n_neighbors=7).fit(X, y).predict(X)
+    with pytest.raises(ValueError, match="n_neighbors"):
+        NearestNeighbors().fit(X).kneighbors(X, n_neighbors=0)
+    with pytest.raises(ValueError, match="radius"):
+        RadiusNeighborsClassifier(radius=0.0).fit(X, y)
+    with pytest.raises(ValueError, match="radius"):
+        RadiusNeighborsRegressor(radius=-1.0).fit(X, y)
+    with pytest.raises(ValueError, match="radius must be a positive"):
+        NearestNeighbors().fit(X).radius_neighbors(X, radius=0)
+    with pytest.raises(ValueError, match="not valid for algorithm 'kd_tree'"):
+        NearestNeighbors(algorithm="kd_tree", metric="cosine").fit(X)
+    with pytest.raises(ValueError, match="precomputed"):
+        NearestNeighbors(algorithm="ball_tree", metric="precomputed").fit(np.eye(3))
+    with pytest.raises(ValueError, match="cannot use it"):
+        NearestNeighbors(algorithm="ball_tree", p=0.5).fit(X)
+    with pytest.raises(ValueError, match="must be square"):
+        NearestNeighbors(metric="precomputed").fit(X)
+    with pytest.raises(ValueError, match="Negative values"):
+        NearestNeighbors(metric="precomputed").fit(-np.eye(3))
+    with pytest.raises(ValueError, match="metric"):
+        NearestNeighbors(metric="hamming").fit(X)
+
+
+def test_n_jobs_and_algorithm_do_not_change_results():
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(2000, 6))
+    Q = rng.normal(size=(700, 6))
+    ref = NearestNeighbors(n_neighbors=4, algorithm="brute", n_jobs=1).fit(X).kneighbors(Q)
+    for algorithm in ALGORITHMS:
+        for n_jobs in (1, 2, -1):
+            d, i = NearestNeighbors(n_neighbors=4, algorithm=algorithm, n_jobs=n_jobs).fit(
+                X
+            ).kneighbors(Q)
+            np.testing.assert_array_equal(i, ref[1])
+            np.testing.assert_array_equal(d, ref[0])
+
+
+def test_auto_algorithm_choice():
+    rng = np.random.default_rng(4)
+    assert NearestNeighbors().fit(rng.normal(size=(2000, 5)))._fit_method == "kd_tree"
+    assert NearestNeighbors().fit(rng.normal(size=(2000, 30)))._fit_method == "brute"
+    assert NearestNeighbors().fit(rng.normal(size=(100, 5)))._fit_method == "brute"
+    assert NearestNeighbors(metric="cosine").fit(rng.normal(size=(2000, 3)))._fit_method == (
+        "brute"
+    )
+    nn = NearestNeighbors(p=1).fit(rng.normal(size=(2000, 3)))
+    assert nn.effective_metric_ == "manhattan"
+    nn = NearestNeighbors(p=3).fit(rng.normal(size=(2000, 3)))
+    assert nn.effective_metric_ == "minkowski" and nn.effective_metric_params_ == {"p": 3.0}
+
+
+def test_minkowski_p_below_one_uses_brute():
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(50, 3))
+    nn = NearestNeighbors(n_neighbors=3, p=0.5).fit(X)
+    assert nn._fit_method == "brute"
+    D = (np.abs(X[:5, None] - X[None]) ** 0.5).sum(-1) ** 2
+    order = np.argsort(D, axis=1, kind="stable")[:, :3]
+    np.testing.assert_array_equal(nn.kneighbors(X[:5])[1], order)
