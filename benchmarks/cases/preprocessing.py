@@ -44,6 +44,20 @@ def _with_nans(quick):
     return X_train, None, X_test, None
 
 
+def _pipe_ours():
+    from classiclearn.naive_bayes import GaussianNB
+    from classiclearn.pipeline import make_pipeline
+
+    return make_pipeline(_ours("StandardScaler")(), GaussianNB())
+
+
+def _pipe_theirs():
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.pipeline import make_pipeline
+
+    return make_pipeline(_sk("preprocessing", "StandardScaler")(), GaussianNB())
+
+
 CASES = [
     Case(
         name="StandardScaler 500000x100",
@@ -94,5 +108,13 @@ CASES = [
         score=_transform_mean,
         score_tol=1e-9,
         goals={"fit": 1.0, "transform": 1.0},
+    ),
+    Case(
+        name="Pipeline StandardScaler+GaussianNB 200000x50",
+        data=lambda quick: _data.classification(200_000, 50, 3, quick=quick),
+        ours=_pipe_ours,
+        theirs=_pipe_theirs,
+        methods=("predict",),
+        goals={"fit": 1.0, "predict": 1.0},
     ),
 ]

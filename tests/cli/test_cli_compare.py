@@ -219,3 +219,32 @@ def test_progress_bar_on_a_terminal(run, monkeypatch):
     assert r.code == 0, r.err
     assert "compare" in r.err and "/3" in r.err  # the bar: "compare <model> ━━━ 3/3"
     json.loads(r.out)  # the JSON on stdout is untouched by the bar
+
+
+def test_failed_models_render_everywhere(run, capsys):
+    from classiclearn.cli._render import format_leaderboard, print_leaderboard
+    from classiclearn.cli._report import _table_html
+
+    _registered("GaussianNB")
+    result = json.loads(run("compare", "iris", "--models", "GaussianNB", "--cv", "3",
+                            "--repeats", "1", "--json").out)
+    broken = dict(result["models"][0], model="Broken", rank=None, mean=None, std=None,
+                  ci95_low=None, ci95_high=None, p_vs_best=None, worse_than_best=None,
+                  fit_time_s=None, predict_time_s=None, error="no score: NaN predictions")
+    result["models"].append(broken)
+    text = format_leaderboard(result)
+    assert "Broken" in text and "failed" in text and "NaN predictions" in text
+    print_leaderboard(result)
+    assert "Broken" in capsys.readouterr().out
+    assert "failed: no score" in _table_html(result)
+
+
+def test_plain_text_without_rich(run, monkeypatch):
+    import sys
+
+    _registered("GaussianNB")
+    monkeypatch.setitem(sys.modules, "rich", None)
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    r = run("compare", "iris", "--models", "GaussianNB", "--cv", "3", "--repeats", "1")
+    assert r.code == 0, r.err
+    assert "GaussianNB" in r.out and "95% CI" in r.out and "━" not in r.out

@@ -190,3 +190,62 @@ def test_internal_errors_are_one_line_too(run, monkeypatch):
         "classiclearn compare: internal error: RuntimeError: unexpected "
         "(set CLASSICLEARN_DEBUG=1 to see the traceback)"
     ]
+
+
+def test_output_paths_that_are_directories(run, model_file, tmp_path):
+    before = sorted(os.listdir(tmp_path))
+    _assert_user_error(run("fit", "iris", "--model", "GaussianNB", "--out", tmp_path),
+                       "is a directory")
+    _assert_user_error(run("predict", model_file, "iris", "--out", tmp_path), "is a directory")
+    _no_new_files(tmp_path, before)
+
+
+def test_unwritable_output_is_a_user_error(run, monkeypatch, tmp_path):
+    from classiclearn.cli import _commands
+
+    def denied(text, path):
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr(_commands, "_write_atomic", denied)
+    if "GaussianNB" not in {n for n, _ in all_estimators()}:
+        pytest.skip("GaussianNB not registered")
+    model = tmp_path / "m.clm"
+    assert run("fit", "iris", "--model", "GaussianNB", "--out", model).code == 0
+    _assert_user_error(run("predict", model, "iris", "--out", tmp_path / "p.csv"),
+                       "Permission denied")
+
+
+class _Payload:
+    def __init__(self, marker):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (os.system, (f"touch {self.marker}",))
+
+
+def test_malicious_model_file_cannot_run_code_through_the_cli(run, tmp_path):
+    """A file whose digest is valid but whose array is a pickle that would run a command."""
+    import io as _io
+
+    import numpy as np
+
+    from classiclearn.io import _format
+
+    marker = tmp_path / "pwned"
+    payload = np.empty(1, dtype=object)
+    payload[0] = _Payload(marker)
+    buf = _io.BytesIO()
+    np.lib.format.write_array(buf, payload, allow_pickle=True)
+    tree = {"$estimator": {"class": "classiclearn.naive_bayes.GaussianNB", "params": {},
+                           "state": {"classes_": {"$array": 0}}}}
+    members = {"model.json": json.dumps(tree).encode(), "arrays/0.npy": buf.getvalue()}
+    manifest = {"format": "classiclearn-model", "format_version": 1, "n_arrays": 1}
+    manifest["content_sha256"] = _format._digest(members, manifest)
+    path = tmp_path / "evil.clm"
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("manifest.json", json.dumps(manifest))
+        for name, data in members.items():
+            zf.writestr(name, data)
+    for argv in (("predict", path, "iris"), ("info", path)):
+        _assert_user_error(run(*argv))
+    assert not marker.exists()

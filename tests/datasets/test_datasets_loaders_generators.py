@@ -18,7 +18,7 @@ from classiclearn.datasets import (
 skd = pytest.importorskip("sklearn.datasets")
 
 
-@pytest.mark.parametrize("name", ["load_iris", "load_breast_cancer"])
+@pytest.mark.parametrize("name", ["load_iris", "load_breast_cancer", "load_wine"])
 def test_loaders_match_sklearn(name):
     import classiclearn.datasets as ours
 
@@ -30,6 +30,17 @@ def test_loaders_match_sklearn(name):
     assert "Source" in a.DESCR and "CC BY 4.0" in a.DESCR
     X, y = getattr(ours, name)(return_X_y=True)
     assert X.shape == b.data.shape and y.dtype.kind == "i"
+
+
+@pytest.mark.parametrize("scaled", [True, False])
+def test_load_diabetes_matches_sklearn(scaled):
+    from classiclearn.datasets import load_diabetes
+
+    a, b = load_diabetes(scaled=scaled), skd.load_diabetes(scaled=scaled)
+    np.testing.assert_allclose(a.data, b.data, rtol=1e-6, atol=1e-10)
+    np.testing.assert_allclose(a.target, b.target)
+    assert list(a.feature_names) == list(b.feature_names)
+    assert load_diabetes(as_frame=True).frame.shape == (442, 11)
 
 
 def test_as_frame():

@@ -229,3 +229,33 @@ def test_randomized_search(iris):
     s2 = RandomizedSearchCV(GaussianNB(), {"var_smoothing": np.logspace(-9, 0, 10)},
                             n_iter=4, cv=3, random_state=0).fit(X, y)
     assert s.cv_results_["params"] == s2.cv_results_["params"]
+
+
+def test_validation_curve_matches_sklearn(iris):
+    from classiclearn.model_selection import validation_curve
+
+    X, y = iris
+    folds = _folds(X, y, 3)
+    kw = dict(param_name="n_neighbors", param_range=[1, 5, 25], cv=folds)
+    a = validation_curve(sknn.KNeighborsClassifier(), X, y, **kw)
+    b = skms.validation_curve(sknn.KNeighborsClassifier(), X, y, **kw)
+    for x, z in zip(a, b):
+        np.testing.assert_allclose(x, z)
+
+
+@pytest.mark.parametrize("sizes", [np.linspace(0.2, 1.0, 4), [10, 50, 90]])
+def test_learning_curve_matches_sklearn(iris, sizes):
+    from classiclearn.model_selection import learning_curve
+
+    X, y = iris
+    folds = _folds(X, y, 3)
+    a = learning_curve(sknb.GaussianNB(), X, y, train_sizes=sizes, cv=folds,
+                       return_times=True)
+    b = skms.learning_curve(sknb.GaussianNB(), X, y, train_sizes=sizes, cv=folds,
+                            return_times=True)
+    for x, z in zip(a[:3], b[:3]):
+        np.testing.assert_allclose(x, z)
+    assert a[3].shape == b[3].shape
+    c = learning_curve(GaussianNB(), X, y, train_sizes=[0.5, 1.0], cv=3, shuffle=True,
+                       random_state=0)
+    assert c[1].shape == (2, 3)

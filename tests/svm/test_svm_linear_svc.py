@@ -67,8 +67,8 @@ def test_linear_svc_sample_weight_and_wide_data():
 def test_linear_svc_string_labels_and_reproducible():
     X, y = _data(3)
     labels = np.array(["a", "b", "c"])[y]
-    a = LinearSVC(dual=True, random_state=1).fit(X, labels)
-    b = LinearSVC(dual=True, random_state=1).fit(X, labels)
+    a = LinearSVC(dual=True, random_state=1, max_iter=50_000).fit(X, labels)
+    b = LinearSVC(dual=True, random_state=1, max_iter=50_000).fit(X, labels)
     np.testing.assert_array_equal(a.coef_, b.coef_)
     assert set(a.predict(X)) <= {"a", "b", "c"}
     assert a.score(X, labels) > 0.6

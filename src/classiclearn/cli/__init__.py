@@ -79,58 +79,98 @@ def build_parser():
         "inside each fold). The leaderboard gives mean ± std, a 95% confidence interval and "
         "the corrected resampled t-test (Nadeau & Bengio 2003) against the best model.",
     )
-    p.add_argument("data", nargs="?", default="iris", metavar="DATA",
-                   help="CSV, TSV or Parquet file, or a shipped data set: iris (default), "
-                   "breast_cancer, saheart")
-    p.add_argument("--target", metavar="COL", help="target column (default for a shipped "
-                   "data set: its target)")
-    p.add_argument("--task", choices=["classification", "regression"],
-                   help="default: inferred from the target")
+    p.add_argument(
+        "data",
+        nargs="?",
+        default="iris",
+        metavar="DATA",
+        help="CSV, TSV or Parquet file, or a shipped data set: iris (default), "
+        "breast_cancer, saheart",
+    )
+    p.add_argument(
+        "--target", metavar="COL", help="target column (default for a shipped data set: its target)"
+    )
+    p.add_argument(
+        "--task", choices=["classification", "regression"], help="default: inferred from the target"
+    )
     p.add_argument("--cv", type=_int, default=5, metavar="K", help="folds (default 5)")
-    p.add_argument("--repeats", type=_int, default=2, metavar="R",
-                   help="repetitions of the k-fold with new shuffles (default 2)")
-    p.add_argument("--models", type=_csv_list, metavar="NAMES",
-                   help="comma-separated estimator names (default: all applicable)")
-    p.add_argument("--scoring", type=_csv_list, metavar="NAMES",
-                   help="comma-separated scores, the first ranks (classification: accuracy "
-                   "(default), balanced_accuracy, f1_macro, roc_auc, neg_log_loss; regression: "
-                   "r2 (default), neg_mean_squared_error, neg_root_mean_squared_error, "
-                   "neg_mean_absolute_error)")
+    p.add_argument(
+        "--repeats",
+        type=_int,
+        default=2,
+        metavar="R",
+        help="repetitions of the k-fold with new shuffles (default 2)",
+    )
+    p.add_argument(
+        "--models",
+        type=_csv_list,
+        metavar="NAMES",
+        help="comma-separated estimator names (default: all applicable)",
+    )
+    p.add_argument(
+        "--scoring",
+        type=_csv_list,
+        metavar="NAMES",
+        help="comma-separated scores, the first ranks (classification: accuracy "
+        "(default), balanced_accuracy, f1_macro, roc_auc, neg_log_loss; regression: "
+        "r2 (default), neg_mean_squared_error, neg_root_mean_squared_error, "
+        "neg_mean_absolute_error)",
+    )
     p.add_argument("--report", metavar="DIR", help="write an HTML report with plots to DIR")
-    p.add_argument("--jobs", type=_positive_int, default=1, metavar="N",
-                   help="worker processes (default 1)")
-    p.add_argument("--seed", type=_int, default=0, metavar="S",
-                   help="seed of the folds and of randomised methods (default 0)")
+    p.add_argument(
+        "--jobs", type=_positive_int, default=1, metavar="N", help="worker processes (default 1)"
+    )
+    p.add_argument(
+        "--seed",
+        type=_int,
+        default=0,
+        metavar="S",
+        help="seed of the folds and of randomised methods (default 0)",
+    )
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(handler=_cmd_compare)
 
-    p = sub.add_parser("fit", help="train one model on a table and save it",
-                       description="Fit one model (in the same preprocessing pipeline as "
-                       "compare) on all rows of DATA and save it as a model file.")
+    p = sub.add_parser(
+        "fit",
+        help="train one model on a table and save it",
+        description="Fit one model (in the same preprocessing pipeline as "
+        "compare) on all rows of DATA and save it as a model file.",
+    )
     p.add_argument("data", metavar="DATA", help="CSV, TSV or Parquet file, or a shipped data set")
     p.add_argument("--target", metavar="COL")
     p.add_argument("--model", required=True, metavar="NAME", help="estimator name, e.g. SVC")
-    p.add_argument("--param", action="append", default=[], metavar="K=V",
-                   help="estimator parameter (repeatable), value as JSON or text, e.g. C=10")
+    p.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="K=V",
+        help="estimator parameter (repeatable), value as JSON or text, e.g. C=10",
+    )
     p.add_argument("--task", choices=["classification", "regression"])
     p.add_argument("--seed", type=_int, default=0, metavar="S")
     p.add_argument("--out", required=True, metavar="MODEL", help="model file to write (.clm)")
     p.set_defaults(handler=_cmd_fit)
 
-    p = sub.add_parser("predict", help="predict a table with a saved model",
-                       description="Predict every row of DATA with a model file written by "
-                       "'classiclearn fit'. Output: CSV with one 'prediction' column (or one "
-                       "probability column per class with --proba).")
+    p = sub.add_parser(
+        "predict",
+        help="predict a table with a saved model",
+        description="Predict every row of DATA with a model file written by "
+        "'classiclearn fit'. Output: CSV with one 'prediction' column (or one "
+        "probability column per class with --proba).",
+    )
     p.add_argument("model", metavar="MODEL")
     p.add_argument("data", metavar="DATA")
     p.add_argument("--proba", action="store_true", help="class probabilities")
     p.add_argument("--out", metavar="FILE", help="CSV file to write (default: stdout)")
     p.set_defaults(handler=_cmd_predict)
 
-    p = sub.add_parser("info", help="show what a model file holds",
-                       description="Print the format version, library version, estimator, "
-                       "parameters, fitted attributes and training metadata of a model file.")
+    p = sub.add_parser(
+        "info",
+        help="show what a model file holds",
+        description="Print the format version, library version, estimator, "
+        "parameters, fitted attributes and training metadata of a model file.",
+    )
     p.add_argument("model", metavar="MODEL")
     p.add_argument("--json", action="store_true", help="print as JSON")
     p.set_defaults(handler=_cmd_info)
@@ -194,6 +234,10 @@ def main(argv=None):
         return args.handler(args)
     except (CLIError, ModelFileError, UnsupportedEstimatorError) as exc:
         print(f"{prog}: error: {_one_line(exc)}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # cannot read or write a file: the user's environment, not a bug
+        where = f" {exc.filename!r}" if getattr(exc, "filename", None) else ""
+        print(f"{prog}: error: cannot access{where}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"{prog}: interrupted", file=sys.stderr)

@@ -84,6 +84,8 @@ def fit(args):
     from ._models import build_pipeline, find_model, parse_params
 
     params = parse_params(args.param)
+    if os.path.isdir(args.out):
+        raise CLIError(f"--out {args.out!r} is a directory")
     out_dir = os.path.dirname(os.path.abspath(args.out))
     if not os.path.isdir(out_dir):
         raise CLIError(f"--out: the directory {out_dir!r} does not exist")
@@ -134,6 +136,8 @@ def _jsonable(params):
 
 
 def _write_atomic(text, path):
+    if os.path.isdir(path):
+        raise CLIError(f"--out {path!r} is a directory")
     directory = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(directory):
         raise CLIError(f"--out: the directory {directory!r} does not exist")
@@ -247,5 +251,3 @@ def info(args):
     _print_params(lines, data["structure"], 1)
     print("\n".join(lines))
     return 0
-
-

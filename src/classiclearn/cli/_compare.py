@@ -72,8 +72,14 @@ def _run_one(pipeline, X, y, train, test, scorings, classes):
     """Fit on the training rows, predict the test rows; never raises."""
     from ..base import clone
 
-    out = {"scores": None, "fit_time": np.nan, "predict_time": np.nan, "pred": None,
-           "error": None, "n_warnings": 0}
+    out = {
+        "scores": None,
+        "fit_time": np.nan,
+        "predict_time": np.nan,
+        "pred": None,
+        "error": None,
+        "n_warnings": 0,
+    }
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
@@ -100,6 +106,10 @@ def _run_many(args):
 
 def _progress(enabled, total):
     if not enabled:
+        return None
+    try:
+        import rich  # noqa: F401
+    except ImportError:  # rich is in the cli extra: no bar without it
         return None
     from rich.console import Console
     from rich.progress import (
@@ -208,9 +218,7 @@ def _assemble(ds, splits, k, repeats, seed, scorings, results, start):
     per_model = {}
     for name, runs in results.items():
         errors = [r["error"] for r in runs if r["error"]]
-        scores = {
-            s: [r["scores"][s] if r["scores"] else np.nan for r in runs] for s in scorings
-        }
+        scores = {s: [r["scores"][s] if r["scores"] else np.nan for r in runs] for s in scorings}
         per_model[name] = {
             "scores": scores,
             "fit_time": float(np.nanmean([r["fit_time"] for r in runs])) if not errors else None,
@@ -245,7 +253,9 @@ def _assemble(ds, splits, k, repeats, seed, scorings, results, start):
             "n_warnings": m["n_warnings"],
             "error": m["error"],
         }
-        if m["error"] is not None:
+        if m["error"] is None and entry["mean"] is None:
+            entry["error"] = "no score: NaN predictions (e.g. no neighbour in the radius)"
+        if entry["error"] is not None:
             entry["mean"] = entry["std"] = entry["ci95_low"] = entry["ci95_high"] = None
         table.append(entry)
     best = next((e["model"] for e in table if e["rank"] == 1), None)
@@ -277,8 +287,9 @@ def _assemble(ds, splits, k, repeats, seed, scorings, results, start):
             "classes": [c if isinstance(c, str) else int(c) for c in ds.classes],
         },
         "cv": {
-            "method": ("repeated stratified k-fold" if ds.task == "classification"
-                       else "repeated k-fold"),
+            "method": (
+                "repeated stratified k-fold" if ds.task == "classification" else "repeated k-fold"
+            ),
             "k": k,
             "repeats": repeats,
             "n_scores": len(splits),

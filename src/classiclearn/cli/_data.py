@@ -39,9 +39,7 @@ def _pandas():
     try:
         import pandas as pd
     except ImportError as exc:  # pragma: no cover - pandas is in the cli extra
-        raise CLIError(
-            "the command line needs pandas: pip install 'classiclearn[cli]'"
-        ) from exc
+        raise CLIError("the command line needs pandas: pip install 'classiclearn[cli]'") from exc
     return pd
 
 
@@ -216,5 +214,4 @@ def prepare(frame, target, task, source):
         if np.unique(y).size < 2:
             raise CLIError(f"target column {target!r} is constant; there is nothing to predict")
         classes = []
-    return Dataset(X=X, y=y, target=target, task=task, source=source, classes=classes,
-                   notes=notes)
+    return Dataset(X=X, y=y, target=target, task=task, source=source, classes=classes, notes=notes)

@@ -59,7 +59,7 @@ DEFAULTS = {
     "LogisticRegression": {"max_iter": 1000},
     "LinearSVC": {"max_iter": 5000},
     "RadiusNeighborsClassifier": {"radius": _radius, "outlier_label": "most_frequent"},
-    "RadiusNeighborsRegressor": {"radius": _radius},
+    "RadiusNeighborsRegressor": {"radius": _radius, "weights": "distance"},
 }
 
 
@@ -119,8 +119,10 @@ def _unknown_model_message(name, task, valid):
         if any(n == real for n, _ in _registry(other)):
             return f"{real} is a model for {other}, not {task} (see --task)"
         if not _buildable(cls):
-            return f"{real} needs an inner estimator or data of another kind; compare and fit " \
+            return (
+                f"{real} needs an inner estimator or data of another kind; compare and fit "
                 "run stand-alone predictive models only"
+            )
         return f"{real} is not a {task} model"
     close = difflib.get_close_matches(name, valid, n=3, cutoff=0.5)
     hint = f"; did you mean {', '.join(close)}?" if close else ""

@@ -221,7 +221,9 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
             values[np.isnan(values)] = self.fill_values_[j]
             Z[:, j] = values
         offset = len(self.numeric_columns_)
-        for name, cats, fill in zip(self.categorical_columns_, self.categories_, self.fill_categories_):
+        for name, cats, fill in zip(
+            self.categorical_columns_, self.categories_, self.fill_categories_
+        ):
             labels = _as_labels(_column(X, name))
             labels[[v is None for v in labels]] = fill
             index = {c: k for k, c in enumerate(cats)}

@@ -25,20 +25,24 @@ def _rows(result):
     extra = _extra(result)
     for m in result["models"]:
         if m["error"] is not None:
-            cells = [str(m["rank"] or "-"), m["model"], "failed", "", "", "", m["error"][:48]]
+            cells = [str(m["rank"] or "-"), m["model"], "failed", "", "", "", m["error"][:64]]
             yield m, cells + [""] * len(extra)
             continue
         flag = "worse" if m["worse_than_best"] else ("best" if m["rank"] == 1 else "")
         p = m["p_vs_best"]
-        yield m, [
-            str(m["rank"]),
-            m["model"],
-            f"{_f(m['mean'])} ± {_f(m['std'])}",
-            f"[{_f(m['ci95_low'])}, {_f(m['ci95_high'])}]",
-            _time(m["fit_time_s"]),
-            _time(m["predict_time_s"]),
-            " ".join(x for x in (flag, f"p={p:.3f}" if p is not None else "") if x),
-        ] + [_f(m["means"].get(name)) for name in extra]
+        yield (
+            m,
+            [
+                str(m["rank"]),
+                m["model"],
+                f"{_f(m['mean'])} ± {_f(m['std'])}",
+                f"[{_f(m['ci95_low'])}, {_f(m['ci95_high'])}]",
+                _time(m["fit_time_s"]),
+                _time(m["predict_time_s"]),
+                " ".join(x for x in (flag, f"p={p:.3f}" if p is not None else "") if x),
+            ]
+            + [_f(m["means"].get(name)) for name in extra],
+        )
 
 
 _HEADERS = ["#", "model", "{score} mean ± std", "95% CI", "fit", "predict", "vs best"]
@@ -78,18 +82,26 @@ def print_leaderboard(result, stream=None):
     """Print the leaderboard with rich (colours only on a terminal)."""
     import sys
 
-    from rich.console import Console
-    from rich.table import Table
+    try:
+        from rich.console import Console
+        from rich.table import Table
+    except ImportError:  # rich is in the cli extra; plain text without it
+        print(format_leaderboard(result), file=stream or sys.stdout)
+        return
 
     stream = stream or sys.stdout
     console = Console(file=stream, highlight=False, soft_wrap=False)
     if not console.is_terminal:
         console = Console(file=stream, highlight=False, soft_wrap=False, width=120)
-    table = Table(title=_title(result), caption=_caption(result), title_justify="left",
-                  caption_justify="left")
+    table = Table(
+        title=_title(result), caption=_caption(result), title_justify="left", caption_justify="left"
+    )
     for i, h in enumerate(_HEADERS):
-        table.add_column(h.format(score=result["scoring"][0]),
-                         justify="right" if i in (0, 4, 5) else "left", no_wrap=i != 6)
+        table.add_column(
+            h.format(score=result["scoring"][0]),
+            justify="right" if i in (0, 4, 5) else "left",
+            no_wrap=i != 6,
+        )
     for name in _extra(result):
         table.add_column(name, justify="right", min_width=len(name))
     for m, cells in _rows(result):

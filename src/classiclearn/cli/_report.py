@@ -97,8 +97,11 @@ class _Context:
             (PCA,) = _need(["PCA"], self.registry)
             if self.Z.shape[1] < 2:
                 raise _Skip("the data have fewer than two features")
-            pca = PCA(n_components=2, random_state=self.seed) if "random_state" in \
-                PCA().get_params() else PCA(n_components=2)
+            pca = (
+                PCA(n_components=2, random_state=self.seed)
+                if "random_state" in PCA().get_params()
+                else PCA(n_components=2)
+            )
             self._pca = (pca, pca.fit_transform(self.Z))
         return self._pca
 
@@ -109,8 +112,15 @@ class _Context:
             values = list(dict.fromkeys(sorted(set(np.asarray(labels).tolist()), key=str)))
             for value, color in zip(values, _colors(len(values))):
                 mask = np.asarray(labels) == value
-                ax.scatter(P[mask, 0], P[mask, 1], s=12, color=color, label=str(value),
-                           edgecolors="none", alpha=0.8)
+                ax.scatter(
+                    P[mask, 0],
+                    P[mask, 1],
+                    s=12,
+                    color=color,
+                    label=str(value),
+                    edgecolors="none",
+                    alpha=0.8,
+                )
             if len(values) <= 12:
                 ax.legend(fontsize=7, markerscale=1.5, loc="best")
         else:
@@ -129,13 +139,21 @@ def _plot_leaderboard(ctx):
         color = "tab:green" if m["rank"] == 1 else ("0.6" if m["worse_than_best"] else "tab:blue")
         lo = m["ci95_low"] if m["ci95_low"] is not None else m["mean"]
         hi = m["ci95_high"] if m["ci95_high"] is not None else m["mean"]
-        ax.errorbar(m["mean"], yp, xerr=[[m["mean"] - lo], [hi - m["mean"]]], fmt="o",
-                    color=color, capsize=3)
+        ax.errorbar(
+            m["mean"],
+            yp,
+            xerr=[[m["mean"] - lo], [hi - m["mean"]]],
+            fmt="o",
+            color=color,
+            capsize=3,
+        )
     ax.set_yticks(ypos, [m["model"] for m in rows], fontsize=8)
     ax.set_xlabel(f"{ctx.result['scoring'][0]} (mean and corrected 95% CI)")
     ax.grid(axis="x", alpha=0.3)
-    return fig, ("Leaderboard: mean cross-validated score with the corrected 95% confidence "
-                 "interval; grey = significantly worse than the best (green).")
+    return fig, (
+        "Leaderboard: mean cross-validated score with the corrected 95% confidence "
+        "interval; grey = significantly worse than the best (green)."
+    )
 
 
 def _plot_best(ctx):
@@ -160,13 +178,22 @@ def _plot_best(ctx):
         ax.set_yticks(ticks, [str(c) for c in classes], fontsize=8)
         for i in range(len(classes)):
             for j in range(len(classes)):
-                ax.text(j, i, str(cm[i, j]), ha="center", va="center",
-                        color="white" if cm[i, j] > cm.max() / 2 else "black", fontsize=8)
+                ax.text(
+                    j,
+                    i,
+                    str(cm[i, j]),
+                    ha="center",
+                    va="center",
+                    color="white" if cm[i, j] > cm.max() / 2 else "black",
+                    fontsize=8,
+                )
         ax.set_xlabel("predicted")
         ax.set_ylabel("true")
         ax.set_title(f"{best}: out-of-fold confusion matrix")
-        return fig, (f"Confusion matrix of the best model ({best}) from the out-of-fold "
-                     "predictions of the first repetition.")
+        return fig, (
+            f"Confusion matrix of the best model ({best}) from the out-of-fold "
+            "predictions of the first repetition."
+        )
     fig, axes = _figure(size=(5.5, 5.0))
     ax = axes[0, 0]
     ax.scatter(ctx.y, pred, s=10, alpha=0.7, edgecolors="none")
@@ -175,8 +202,10 @@ def _plot_best(ctx):
     ax.set_xlabel(f"true {ctx.ds.target}")
     ax.set_ylabel("predicted (out of fold)")
     ax.set_title(best)
-    return fig, (f"Predicted against true values of the best model ({best}), out-of-fold "
-                 "predictions of the first repetition.")
+    return fig, (
+        f"Predicted against true values of the best model ({best}), out-of-fold "
+        "predictions of the first repetition."
+    )
 
 
 def _plot_pca(ctx):
@@ -215,8 +244,10 @@ def _plot_lda(ctx):
         ax.set_xlabel("discriminant axis 1")
         ax.set_ylabel("count")
         ax.legend(fontsize=8)
-    return fig, ("The data on the discriminant axes of Fisher's LDA (seed 000 §13.2): the "
-                 "directions that best separate the classes relative to their spread.")
+    return fig, (
+        "The data on the discriminant axes of Fisher's LDA (seed 000 §13.2): the "
+        "directions that best separate the classes relative to their spread."
+    )
 
 
 def _plot_decision_regions(ctx):
@@ -266,9 +297,11 @@ def _plot_decision_regions(ctx):
         axes[k // ncols, k % ncols].set_axis_off()
     if not drawn:
         raise _Skip("every method failed on the PCA plane")
-    return fig, ("Decision regions of several methods fitted on the first two principal "
-                 "components (as the chapter's figures 2, 12, 15 and 16), each with the command "
-                 "line's default parameters.")
+    return fig, (
+        "Decision regions of several methods fitted on the first two principal "
+        "components (as the chapter's figures 2, 12, 15 and 16), each with the command "
+        "line's default parameters."
+    )
 
 
 def _plot_path(ctx):
@@ -320,8 +353,10 @@ def _plot_path(ctx):
     ax.set_title(title, fontsize=9)
     ax.axhline(0.0, color="0.5", lw=0.8)
     ax.legend(fontsize=7, loc="best")
-    return fig, ("Regularisation path: how each coefficient shrinks as the penalty grows "
-                 "(seed 000 §7; the idea of figures 7 and 8).")
+    return fig, (
+        "Regularisation path: how each coefficient shrinks as the penalty grows "
+        "(seed 000 §7; the idea of figures 7 and 8)."
+    )
 
 
 def _adjusted_rand(a, b):
@@ -364,8 +399,10 @@ def _plot_clusters(ctx):
         ax.set_title(title, fontsize=9)
         ax.set_xlabel("PC 1")
         ax.set_ylabel("PC 2")
-    return fig, ("k-means (seed 000 §12.1) and Gaussian-mixture (§12.2) clusters of the "
-                 "standardised data, shown on the PCA plane (as figures 20-22).")
+    return fig, (
+        "k-means (seed 000 §12.1) and Gaussian-mixture (§12.2) clusters of the "
+        "standardised data, shown on the PCA plane (as figures 20-22)."
+    )
 
 
 _PLOTS = [
@@ -380,13 +417,17 @@ _PLOTS = [
 
 
 def _table_html(result):
-    head = ("<tr><th>#</th><th>model</th><th>mean</th><th>std</th><th>95% CI</th>"
-            "<th>fit (s)</th><th>predict (s)</th><th>vs best</th></tr>")
+    head = (
+        "<tr><th>#</th><th>model</th><th>mean</th><th>std</th><th>95% CI</th>"
+        "<th>fit (s)</th><th>predict (s)</th><th>vs best</th></tr>"
+    )
     rows = []
     for m in result["models"]:
         if m["error"] is not None:
-            rows.append(f"<tr class='failed'><td>-</td><td>{html.escape(m['model'])}</td>"
-                        f"<td colspan='6'>failed: {html.escape(m['error'])}</td></tr>")
+            rows.append(
+                f"<tr class='failed'><td>-</td><td>{html.escape(m['model'])}</td>"
+                f"<td colspan='6'>failed: {html.escape(m['error'])}</td></tr>"
+            )
             continue
         flag = "worse" if m["worse_than_best"] else ("best" if m["rank"] == 1 else "")
         p = "" if m["p_vs_best"] is None else f" (p = {m['p_vs_best']:.3f})"
@@ -428,14 +469,18 @@ def write_report(directory, ds, result, oof, *, seed=0):
             try:
                 fig, caption = func(ctx)
             except _Skip as why:
-                sections.append(f"<h2>{html.escape(title)}</h2><p class='note'>Not drawn: "
-                                f"{html.escape(str(why))}.</p>")
+                sections.append(
+                    f"<h2>{html.escape(title)}</h2><p class='note'>Not drawn: "
+                    f"{html.escape(str(why))}.</p>"
+                )
                 outcome.append((key, f"skipped: {why}"))
                 continue
             except Exception as exc:  # a plot must never sink the report
-                sections.append(f"<h2>{html.escape(title)}</h2><p class='note'>Not drawn: "
-                                f"{html.escape(type(exc).__name__)}: "
-                                f"{html.escape(str(exc)[:200])}.</p>")
+                sections.append(
+                    f"<h2>{html.escape(title)}</h2><p class='note'>Not drawn: "
+                    f"{html.escape(type(exc).__name__)}: "
+                    f"{html.escape(str(exc)[:200])}.</p>"
+                )
                 outcome.append((key, f"failed: {type(exc).__name__}: {exc}"))
                 continue
             name = f"{key}.png"
@@ -453,20 +498,20 @@ def write_report(directory, ds, result, oof, *, seed=0):
         notes = "".join(f"<li>{html.escape(n)}</li>" for n in result["notes"])
         page = f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
-<title>classiclearn compare: {html.escape(str(d['source']))}</title>
+<title>classiclearn compare: {html.escape(str(d["source"]))}</title>
 <style>{_STYLE}</style></head><body>
-<h1>classiclearn compare: {html.escape(str(d['source']))}</h1>
-<p>{d['n_samples']} rows, {d['n_features']} feature columns ({d['n_categorical']} categorical,
-{d['n_missing_values']} missing values), target <b>{html.escape(str(d['target']))}</b>
-({d['task']}). {html.escape(cv['method'])}, k = {cv['k']}, {cv['repeats']} repetition(s),
-seed {cv['seed']}; score: {html.escape(result['scoring'][0])}. Each model runs in a pipeline that
+<h1>classiclearn compare: {html.escape(str(d["source"]))}</h1>
+<p>{d["n_samples"]} rows, {d["n_features"]} feature columns ({d["n_categorical"]} categorical,
+{d["n_missing_values"]} missing values), target <b>{html.escape(str(d["target"]))}</b>
+({d["task"]}). {html.escape(cv["method"])}, k = {cv["k"]}, {cv["repeats"]} repetition(s),
+seed {cv["seed"]}; score: {html.escape(result["scoring"][0])}. Each model runs in a pipeline that
 imputes, one-hot encodes and (where the method needs it) standardises inside every fold.
 Intervals and the "worse" flag use the corrected resampled t-test of Nadeau and Bengio (2003)
 against the best model at the 5% level.
-classiclearn {html.escape(result['classiclearn_version'])}.</p>
+classiclearn {html.escape(result["classiclearn_version"])}.</p>
 <ul>{notes}</ul>
 {_table_html(result)}
-{''.join(sections)}
+{"".join(sections)}
 </body></html>
 """
         with open(os.path.join(tmp, "index.html"), "w", encoding="utf-8") as f:

@@ -16,7 +16,9 @@ def _accuracy(y, pred, extra):
 
 
 def _per_class(y, pred):
-    classes = np.unique(np.concatenate([np.asarray(y, dtype=object), np.asarray(pred, dtype=object)]))
+    classes = np.unique(
+        np.concatenate([np.asarray(y, dtype=object), np.asarray(pred, dtype=object)])
+    )
     for c in classes:
         tp = float(np.sum((pred == c) & (y == c)))
         yield tp, float(np.sum(pred == c)), float(np.sum(y == c))

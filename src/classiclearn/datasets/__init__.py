@@ -1,6 +1,13 @@
 """Data sets: small real ones shipped with the package, and synthetic generators."""
 
-from ._base import Bunch, load_breast_cancer, load_iris, load_saheart
+from ._base import (
+    Bunch,
+    load_breast_cancer,
+    load_diabetes,
+    load_iris,
+    load_saheart,
+    load_wine,
+)
 from ._samples_generator import (
     make_blobs,
     make_circles,
@@ -13,8 +20,10 @@ from ._samples_generator import (
 __all__ = [
     "Bunch",
     "load_breast_cancer",
+    "load_diabetes",
     "load_iris",
     "load_saheart",
+    "load_wine",
     "make_blobs",
     "make_circles",
     "make_classification",

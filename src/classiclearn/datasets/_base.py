@@ -1,9 +1,11 @@
 """Small real data sets shipped inside the package, and the :class:`Bunch` they come in.
 
-Iris (Fisher 1936) and Wisconsin diagnostic breast cancer (Wolberg, Street and
-Mangasarian 1995) are the UCI data sets scikit-learn also ships; the South
-African heart disease data are the example of seed 004 and of *The Elements of
-Statistical Learning* §4.4.2. Sources and licences: ``data/README.md``.
+Iris (Fisher 1936), Wisconsin diagnostic breast cancer (Wolberg, Street and
+Mangasarian 1995) and wine (Aeberhard and Forina 1991) are the UCI data sets
+scikit-learn also ships; diabetes is the regression data of the LARS paper
+(Efron et al. 2004); the South African heart disease data are the example of
+seed 004 and of *The Elements of Statistical Learning* §4.4.2. Sources and
+licences: ``data/README.md``.
 """
 
 import csv
@@ -12,7 +14,14 @@ from importlib import resources
 
 import numpy as np
 
-__all__ = ["Bunch", "load_breast_cancer", "load_iris", "load_saheart"]
+__all__ = [
+    "Bunch",
+    "load_breast_cancer",
+    "load_diabetes",
+    "load_iris",
+    "load_saheart",
+    "load_wine",
+]
 
 _DATA_MODULE = "classiclearn.datasets.data"
 
@@ -215,3 +224,77 @@ def load_saheart(*, return_X_y=False, as_frame=False):
     return _finish(data, target, feature_names, np.array(["no chd", "chd"]),
                    _read_descr("saheart.rst"), "SAheart.csv", return_X_y, as_frame,
                    target_column=header[-1])
+
+
+_WINE_FEATURES = [
+    "alcohol",
+    "malic_acid",
+    "ash",
+    "alcalinity_of_ash",
+    "magnesium",
+    "total_phenols",
+    "flavanoids",
+    "nonflavanoid_phenols",
+    "proanthocyanins",
+    "color_intensity",
+    "hue",
+    "od280/od315_of_diluted_wines",
+    "proline",
+]
+
+
+def load_wine(*, return_X_y=False, as_frame=False):
+    """Load the wine recognition data (178 wines, 13 chemical measurements, 3 cultivars).
+
+    Parameters
+    ----------
+    return_X_y : bool, default=False
+    as_frame : bool, default=False
+
+    Returns
+    -------
+    Bunch or (data, target)
+
+    Examples
+    --------
+    >>> X, y = load_wine(return_X_y=True)
+    >>> X.shape, np.bincount(y).tolist()
+    ((178, 13), [59, 71, 48])
+    """
+    data, target, target_names = _read_header_csv("wine_data.csv")
+    return _finish(data, target, _WINE_FEATURES, target_names, _read_descr("wine.rst"),
+                   "wine_data.csv", return_X_y, as_frame)
+
+
+def load_diabetes(*, return_X_y=False, as_frame=False, scaled=True):
+    """Load the diabetes regression data (442 patients, 10 baseline variables).
+
+    Parameters
+    ----------
+    return_X_y : bool, default=False
+    as_frame : bool, default=False
+    scaled : bool, default=True
+        Centre each feature and scale it to unit sum of squares (the
+        published form); False gives the raw values.
+
+    Returns
+    -------
+    Bunch or (data, target)
+        ``target`` is a float measure of disease progression after one year.
+
+    Examples
+    --------
+    >>> X, y = load_diabetes(return_X_y=True)
+    >>> X.shape, bool(np.allclose((X ** 2).sum(axis=0), 1.0))
+    ((442, 10), True)
+    """
+    with _open_text("diabetes.csv.gz") as f:
+        reader = csv.reader(f)
+        header = next(reader)
+        rows = np.array([[float(v) for v in row] for row in reader if row])
+    data, target = rows[:, :-1], rows[:, -1]
+    if scaled:
+        data = data - data.mean(axis=0)
+        data = data / np.sqrt((data**2).sum(axis=0))
+    return _finish(data, target, header[:-1], None, _read_descr("diabetes.rst"),
+                   "diabetes.csv.gz", return_X_y, as_frame)

@@ -5,9 +5,9 @@ equivalently the eigenvectors of the covariance C = X_cᵀ X_c / (n - 1); the
 explained variance of axis j is σ_j² / (n - 1). When there are many more
 samples than features (n ≥ 3p) the p x p covariance is formed once (one BLAS
 pass) and decomposed with a symmetric eigensolver, which costs about n p²
-instead of the ≈ 4 n p² of an SVD; a guard estimates the accuracy of the
-kept eigenvectors from the eigenvalue gaps and falls back to the SVD when it
-is not good enough. The randomized solver (Halko, Martinsson & Tropp) runs a
+instead of the ≈ 4 n p² of an SVD; forming it squares the condition number,
+so a guard falls back to the SVD when a kept eigenvalue is below 1e-6 of the
+largest. The randomized solver (Halko, Martinsson & Tropp) runs a
 few subspace iterations from a Gaussian start; the centring is applied
 implicitly (a rank-one correction), never by copying X. Signs are fixed so
 that the largest entry of each component is positive.
@@ -75,29 +75,52 @@ def _mle_dimension(spectrum, n_samples):
     return int(ll.argmax())
 
 
-def _covariance_eigh(X, mean, n_keep):
-    """Eigen-decomposition of the covariance; returns (eigvals desc, Vt, reliable)."""
+def _centred_gram(X, mean):
+    """(X - mean)ᵀ (X - mean), centring one cache-sized block of rows at a time.
+
+    Exact centring without an n x p copy of X; blocks are added in a fixed order.
+    """
+    n, p = X.shape
+    block = max(256, (1 << 19) // max(p, 1))
+    C = np.zeros((p, p))
+    for start in range(0, n, block):
+        Xb = X[start : start + block] - mean
+        C += Xb.T @ Xb
+    return C
+
+
+def _covariance_eigh(X, mean):
+    """Eigen-decomposition of the covariance; returns (eigvals descending, Vt)."""
     n = X.shape[0]
-    Xc = X - mean
-    C = Xc.T @ Xc
+    C = _centred_gram(X, mean)
     C /= n - 1
     evals, evecs = linalg.eigh(C, overwrite_a=True, check_finite=False, driver="evd")
-    evals = evals[::-1]
+    evals = evals[::-1].copy()
     Vt = evecs[:, ::-1].T
     np.maximum(evals, 0.0, out=evals)
-    # accuracy of eigenvector j ≈ eps * ||C|| * p / gap_j; demand it well below 1e-9
-    top = evals[0] if evals.size else 0.0
-    reliable = True
-    if top > 0 and n_keep > 0:
-        kept = min(n_keep, evals.size)
-        gaps = np.full(kept, np.inf)
-        d = -np.diff(evals)
-        if d.size:
-            gaps = np.minimum(gaps, np.concatenate([[np.inf], d])[:kept])
-            gaps = np.minimum(gaps, np.concatenate([d, [np.inf]])[:kept])
-        error = _EPS * top * max(C.shape[0], 1) / np.maximum(gaps, 1e-300)
-        reliable = bool(np.all(error < 1e-10)) and evals[kept - 1] > 1e-8 * top
-    return evals, Vt, reliable
+    return evals, Vt
+
+
+def _covariance_route_reliable(evals, n_keep):
+    """Whether eigenvectors from the covariance are as good as from an SVD.
+
+    Forming C squares the condition number: the kept eigenvalues lose about
+    eps λ_1 / λ_j in relative accuracy and the eigenvectors a factor
+    sqrt(λ_1 / λ_j) over an SVD. Trust the route while λ_j ≥ 1e-6 λ_1 for every
+    kept component (relative error ≲ 1e-10, amplification ≤ 1e3).
+    """
+    if evals.size == 0 or n_keep == 0:
+        return True
+    top = evals[0]
+    return bool(top > 0 and evals[min(n_keep, evals.size) - 1] >= 1e-6 * top)
+
+
+def _resolve_n_components(nc, evals, ratio, n_samples, lim):
+    if nc == "mle":
+        return _mle_dimension(evals, n_samples)
+    if not isinstance(nc, Integral):
+        return min(int(np.searchsorted(np.cumsum(ratio), nc, side="right")) + 1, lim)
+    return nc
 
 
 def _randomized_components(X, mean, n_components, n_oversamples, n_iter, normalizer, rng):
@@ -107,8 +130,7 @@ def _randomized_components(X, mean, n_components, n_oversamples, n_iter, normali
     omega = rng.normal(size=(p, size))
     if n >= 10 * p:
         # Gram form: iterate on the p x p covariance (one pass over X in all)
-        Xc = X - mean
-        G = Xc.T @ Xc
+        G = _centred_gram(X, mean)
         Q = omega
         for _ in range(n_iter):
             Q, _ = linalg.qr(G @ Q, mode="economic", check_finite=False)
@@ -314,27 +336,25 @@ class PCA(TransformerMixin, BaseEstimator):
     def _fit_exact(self, X, nc, solver):
         n, p = X.shape
         lim = min(n, p)
-        keep = lim if not isinstance(nc, Integral) else max(nc, 1)
         Vt = None
-        if solver == "covariance_eigh" or (n >= 3 * p):
-            evals, Vt, reliable = _covariance_eigh(X, self.mean_, keep)
-            if solver == "full" and not reliable:
+        if solver == "covariance_eigh" or n >= 3 * p:
+            evals, Vt = _covariance_eigh(X, self.mean_)
+            total = evals.sum()
+            ratio = evals / total if total > 0 else np.zeros_like(evals)
+            nc_resolved = _resolve_n_components(nc, evals, ratio, n, lim)
+            if solver == "full" and not _covariance_route_reliable(evals, nc_resolved):
                 Vt = None
             else:
                 S = np.sqrt(evals * (n - 1))
         if Vt is None:
             _, S, Vt = linalg.svd(X - self.mean_, full_matrices=False, check_finite=False)
             evals = S**2 / (n - 1)
+            total = evals.sum()
+            ratio = evals / total if total > 0 else np.zeros_like(evals)
+            nc_resolved = _resolve_n_components(nc, evals, ratio, n, lim)
+        nc = nc_resolved
         Vt, _ = _flip_rows(Vt)
-        total = evals.sum()
-        ratio = evals / total if total > 0 else np.zeros_like(evals)
-        if nc == "mle":
-            nc = _mle_dimension(evals, n)
-        elif not isinstance(nc, Integral):
-            nc = int(np.searchsorted(np.cumsum(ratio), nc, side="right")) + 1
-            nc = min(nc, lim)
         self.noise_variance_ = float(evals[nc:].mean()) if nc < lim else 0.0
-        S = S[: evals.shape[0]]
         self.n_components_ = nc
         self.components_ = np.ascontiguousarray(Vt[:nc])
         self.explained_variance_ = evals[:nc].copy()

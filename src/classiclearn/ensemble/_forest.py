@@ -25,6 +25,7 @@ from ..exceptions import DataConversionWarning
 from ..tree import DecisionTreeClassifier, DecisionTreeRegressor, _binning
 from ..tree import _predict_kernels as _pk
 from ..tree._classes import (
+    check_max_bins,
     encode_class_targets,
     expanded_class_weight,
     grow_tree,
@@ -193,12 +194,12 @@ class BaseForest(BaseEstimator):
                 rs.randint(_MAX_INT, size=len(self.estimators_))
             seeds = [int(rs.randint(_MAX_INT)) for _ in range(n_more)]
             template = self._tree_template()
+            check_max_bins(template)
             p = resolve_params(template, n_samples, n_features, 1.0)
             binned = None
             if self.max_bins is not None:
                 mapper = _binning.fit_bins(X, self.max_bins, seeds[0])
-                Xb = np.ascontiguousarray(_binning.transform_bins(X, mapper).T)
-                binned = (Xb,) + mapper
+                binned = (_binning.transform_bins(X, mapper),) + mapper
             Xt = np.ascontiguousarray(X.T)
             balanced_sub = self._is_clf and self.class_weight == "balanced_subsample"
 

@@ -298,10 +298,10 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
             e = np.exp(scores[~big])
             pos[~big] = e / (1.0 + e)
             return np.column_stack([1.0 - pos, pos])
-        scores = scores - scores.max(axis=1, keepdims=True)
-        P = np.exp(scores)
-        P /= P.sum(axis=1, keepdims=True)
-        return P
+        scores -= scores.max(axis=1, keepdims=True)  # our own array: in place
+        np.exp(scores, out=scores)
+        scores /= scores.sum(axis=1, keepdims=True)
+        return scores
 
     def predict_log_proba(self, X):
         """Logarithm of the class probabilities.

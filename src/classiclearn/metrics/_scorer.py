@@ -72,7 +72,7 @@ class _Scorer:
 def _binary_column(y_pred, classes, params, method):
     """For a binary problem keep the positive class's column (scikit-learn's rule)."""
     y_pred = np.asarray(y_pred)
-    if len(classes) != 2 or y_pred.ndim != 2 or params.get("_keep_2d"):
+    if len(classes) != 2 or y_pred.ndim != 2:
         return y_pred
     pos_label = params.get("pos_label", classes[1])
     col = int(np.flatnonzero(classes == pos_label)[0]) if pos_label in classes.tolist() else 1

@@ -1,6 +1,7 @@
 """Model selection: data splitting, cross-validation and hyper-parameter search
 (seed 000 §2)."""
 
+from ._curves import learning_curve, validation_curve
 from ._search import GridSearchCV, ParameterGrid, ParameterSampler, RandomizedSearchCV
 from ._split import (
     GroupKFold,
@@ -34,5 +35,7 @@ __all__ = [
     "cross_val_predict",
     "cross_val_score",
     "cross_validate",
+    "learning_curve",
     "train_test_split",
+    "validation_curve",
 ]

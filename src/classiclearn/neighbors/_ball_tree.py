@@ -48,7 +48,7 @@ class BallTree(_BinaryTree):
     def _build_bounds(self):
         self._lower, self._radius = _k.ball_node_bounds(
             self._data_tree_order, self.node_start, self.node_end, self.n_levels,
-            self._top_levels, self._metric_code, self._p,
+            self._top_levels, self._metric_code, self._p, self._top_levels == self.n_levels,
         )
         self._upper = np.zeros((1, self._lower.shape[1]))
 

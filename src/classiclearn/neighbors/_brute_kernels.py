@@ -187,7 +187,7 @@ def tile_radius_count(tile, add, scale, qadd, r, slack, Q, Y, metric, p, recompu
     ``recompute`` candidates within ``r[i] + slack[i]`` are confirmed with
     the exact distance between ``Q[i]`` and ``Y[j]``."""
     m = tile.shape[0]
-    counts = np.zeros(m, dtype=np.intp)
+    counts = np.empty(m, dtype=np.intp)
     di = np.empty(0, dtype=np.intp)
     dd = np.empty(0)
     for i in prange(m):

@@ -51,7 +51,8 @@ class KDTree(_BinaryTree):
 
     def _build_bounds(self):
         self._lower, self._upper = _k.kd_node_bounds(
-            self._data_tree_order, self.node_start, self.node_end, self.n_levels
+            self._data_tree_order, self.node_start, self.node_end, self.n_levels,
+            self._top_levels == self.n_levels,
         )
         self._radius = np.zeros(1)
 

@@ -33,6 +33,8 @@ KD = 0
 BALL = 1
 # Relative slack on ball-tree bounds, so that rounding never prunes a point.
 _SLACK = 1e-12
+# Fewer query rows than this are answered on the calling thread (no thread start-up).
+_SERIAL_QUERIES = 32
 
 
 # ---------------------------------------------------------------------------
@@ -135,9 +137,14 @@ def partition_tree(X, n_levels, top_levels):
     """
     n = X.shape[0]
     n_nodes = 2**n_levels - 1
-    idx = np.arange(n)
-    node_start = np.zeros(n_nodes, dtype=np.intp)
-    node_end = np.zeros(n_nodes, dtype=np.intp)
+    # explicit loops, not np.arange / np.zeros: in a parallel kernel those
+    # become parallel regions of their own
+    idx = np.empty(n, dtype=np.intp)
+    for u in range(n):
+        idx[u] = u
+    node_start = np.empty(n_nodes, dtype=np.intp)
+    node_end = np.empty(n_nodes, dtype=np.intp)
+    node_start[0] = 0
     node_end[0] = n
     top = min(top_levels, n_levels - 1)
     for level in range(top):
@@ -153,8 +160,22 @@ def partition_tree(X, n_levels, top_levels):
     return idx, node_start, node_end
 
 
+@njit(cache=True, nogil=True)
+def _leaf_box(Xs, node_start, node_end, lower, upper, node):
+    for f in range(Xs.shape[1]):
+        lower[node, f] = np.inf
+        upper[node, f] = -np.inf
+    for t in range(node_start[node], node_end[node]):
+        for f in range(Xs.shape[1]):
+            v = Xs[t, f]
+            if v < lower[node, f]:
+                lower[node, f] = v
+            if v > upper[node, f]:
+                upper[node, f] = v
+
+
 @njit(cache=True, nogil=True, parallel=True)
-def kd_node_bounds(Xs, node_start, node_end, n_levels):
+def kd_node_bounds(Xs, node_start, node_end, n_levels, serial):
     """Bounding boxes ``lower``, ``upper`` (n_nodes, d) of every node, from the
     tree-ordered rows ``Xs``: leaves directly (in parallel), inner nodes from
     their children."""
@@ -163,19 +184,12 @@ def kd_node_bounds(Xs, node_start, node_end, n_levels):
     lower = np.empty((n_nodes, d))
     upper = np.empty((n_nodes, d))
     first_leaf = 2 ** (n_levels - 1) - 1
-    for node in prange(first_leaf, n_nodes):
-        s = node_start[node]
-        e = node_end[node]
-        for f in range(d):
-            lower[node, f] = np.inf
-            upper[node, f] = -np.inf
-        for t in range(s, e):
-            for f in range(d):
-                v = Xs[t, f]
-                if v < lower[node, f]:
-                    lower[node, f] = v
-                if v > upper[node, f]:
-                    upper[node, f] = v
+    if serial:
+        for node in range(first_leaf, n_nodes):
+            _leaf_box(Xs, node_start, node_end, lower, upper, node)
+    else:
+        for node in prange(first_leaf, n_nodes):
+            _leaf_box(Xs, node_start, node_end, lower, upper, node)
     for node in range(first_leaf - 1, -1, -1):
         a = 2 * node + 1
         b = a + 1
@@ -201,21 +215,34 @@ def _ball_radius(Xs, node_start, node_end, centroid, radius, node, metric, p):
     radius[node] = reduced_to_distance(r, metric, p)
 
 
+@njit(cache=True, nogil=True)
+def _leaf_sum(Xs, node_start, node_end, centroid, node):
+    for t in range(node_start[node], node_end[node]):
+        for f in range(Xs.shape[1]):
+            centroid[node, f] += Xs[t, f]
+
+
 @njit(cache=True, nogil=True, parallel=True)
-def ball_node_bounds(Xs, node_start, node_end, n_levels, top_levels, metric, p):
+def ball_node_bounds(Xs, node_start, node_end, n_levels, top_levels, metric, p, serial):
     """Centroid (n_nodes, d) and radius (n_nodes,) of every node: the mean of
     its rows and the largest distance from it to one of them. Coordinate sums
     go bottom-up (leaves, then children added); radii scan each node's rows,
     the first ``top_levels`` levels serially, then one thread per subtree."""
     n_nodes = node_start.shape[0]
     d = Xs.shape[1]
-    centroid = np.zeros((n_nodes, d))
-    radius = np.zeros(n_nodes)
+    centroid = np.empty((n_nodes, d))
+    radius = np.empty(n_nodes)
+    for node in range(n_nodes):
+        radius[node] = 0.0
+        for f in range(d):
+            centroid[node, f] = 0.0
     first_leaf = 2 ** (n_levels - 1) - 1
-    for node in prange(first_leaf, n_nodes):
-        for t in range(node_start[node], node_end[node]):
-            for f in range(d):
-                centroid[node, f] += Xs[t, f]
+    if serial:
+        for node in range(first_leaf, n_nodes):
+            _leaf_sum(Xs, node_start, node_end, centroid, node)
+    else:
+        for node in prange(first_leaf, n_nodes):
+            _leaf_sum(Xs, node_start, node_end, centroid, node)
     for node in range(first_leaf - 1, -1, -1):
         for f in range(d):
             centroid[node, f] = centroid[2 * node + 1, f] + centroid[2 * node + 2, f]
@@ -351,6 +378,20 @@ def _knn_one(kind, Xs, idx, node_start, node_end, n_levels, lower, upper, radius
         sp += 2
 
 
+@njit(cache=True, nogil=True)
+def _knn_query(kind, Xs, idx, node_start, node_end, n_levels, lower, upper, radius,
+               Q, i, hd, hi, metric, p):
+    n = idx.shape[0]
+    for c in range(hd.shape[0]):
+        hd[c] = np.inf
+        hi[c] = n
+    _knn_one(kind, Xs, idx, node_start, node_end, n_levels, lower, upper, radius,
+             Q, i, hd, hi, metric, p)
+    heap_sort(hd, hi)
+    for c in range(hd.shape[0]):
+        hd[c] = reduced_to_distance(hd[c], metric, p)
+
+
 @njit(cache=True, nogil=True, parallel=True)
 def query_knn(kind, Xs, idx, node_start, node_end, n_levels, lower, upper, radius,
               Q, k, metric, p):
@@ -361,20 +402,16 @@ def query_knn(kind, Xs, idx, node_start, node_end, n_levels, lower, upper, radiu
     over query rows; thread-safe.
     """
     m = Q.shape[0]
-    n = idx.shape[0]
     dist = np.empty((m, k))
     ind = np.empty((m, k), dtype=np.intp)
-    for i in prange(m):
-        hd = dist[i]
-        hi = ind[i]
-        for c in range(k):
-            hd[c] = np.inf
-            hi[c] = n
-        _knn_one(kind, Xs, idx, node_start, node_end, n_levels, lower, upper, radius,
-                 Q, i, hd, hi, metric, p)
-        heap_sort(hd, hi)
-        for c in range(k):
-            hd[c] = reduced_to_distance(hd[c], metric, p)
+    if m < _SERIAL_QUERIES:
+        for i in range(m):
+            _knn_query(kind, Xs, idx, node_start, node_end, n_levels, lower, upper, radius,
+                       Q, i, dist[i], ind[i], metric, p)
+    else:
+        for i in prange(m):
+            _knn_query(kind, Xs, idx, node_start, node_end, n_levels, lower, upper, radius,
+                       Q, i, dist[i], ind[i], metric, p)
     return dist, ind
 
 
@@ -415,17 +452,33 @@ def _radius_one(kind, Xs, idx, node_start, node_end, n_levels, lower, upper, rad
     return count
 
 
+@njit(cache=True, nogil=True)
+def _radius_fill_one(kind, Xs, idx, node_start, node_end, n_levels, lower, upper, radius,
+                     Q, i, r, metric, p, out_ind, out_dist, offsets):
+    _radius_one(kind, Xs, idx, node_start, node_end, n_levels, lower, upper, radius,
+                Q, i, r, metric, p, True, out_ind, out_dist, offsets[i])
+    for t in range(offsets[i], offsets[i + 1]):
+        out_dist[t] = reduced_to_distance(out_dist[t], metric, p)
+
+
 @njit(cache=True, nogil=True, parallel=True)
 def query_radius_count(kind, Xs, idx, node_start, node_end, n_levels, lower, upper, radius,
                        Q, r, metric, p):
     """Number of training rows within reduced distance ``r[i]`` of each ``Q[i]``."""
     m = Q.shape[0]
-    counts = np.zeros(m, dtype=np.intp)
+    counts = np.empty(m, dtype=np.intp)
     dummy_i = np.empty(0, dtype=np.intp)
     dummy_d = np.empty(0)
-    for i in prange(m):
-        counts[i] = _radius_one(kind, Xs, idx, node_start, node_end, n_levels, lower, upper,
-                                radius, Q, i, r[i], metric, p, False, dummy_i, dummy_d, 0)
+    if m < _SERIAL_QUERIES:
+        for i in range(m):
+            counts[i] = _radius_one(kind, Xs, idx, node_start, node_end, n_levels, lower,
+                                    upper, radius, Q, i, r[i], metric, p, False, dummy_i,
+                                    dummy_d, 0)
+    else:
+        for i in prange(m):
+            counts[i] = _radius_one(kind, Xs, idx, node_start, node_end, n_levels, lower,
+                                    upper, radius, Q, i, r[i], metric, p, False, dummy_i,
+                                    dummy_d, 0)
     return counts
 
 
@@ -438,9 +491,12 @@ def query_radius_fill(kind, Xs, idx, node_start, node_end, n_levels, lower, uppe
     total = offsets[m]
     out_ind = np.empty(total, dtype=np.intp)
     out_dist = np.empty(total)
-    for i in prange(m):
-        _radius_one(kind, Xs, idx, node_start, node_end, n_levels, lower, upper, radius,
-                    Q, i, r[i], metric, p, True, out_ind, out_dist, offsets[i])
-        for t in range(offsets[i], offsets[i + 1]):
-            out_dist[t] = reduced_to_distance(out_dist[t], metric, p)
+    if m < _SERIAL_QUERIES:
+        for i in range(m):
+            _radius_fill_one(kind, Xs, idx, node_start, node_end, n_levels, lower, upper,
+                             radius, Q, i, r[i], metric, p, out_ind, out_dist, offsets)
+    else:
+        for i in prange(m):
+            _radius_fill_one(kind, Xs, idx, node_start, node_end, n_levels, lower, upper,
+                             radius, Q, i, r[i], metric, p, out_ind, out_dist, offsets)
     return out_ind, out_dist

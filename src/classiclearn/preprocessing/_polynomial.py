@@ -9,6 +9,7 @@ with one input column.
 """
 
 from itertools import combinations, combinations_with_replacement
+from math import comb
 from numbers import Integral
 
 import numpy as np
@@ -117,15 +118,27 @@ class PolynomialFeatures(OutputMixin, TransformerMixin, BaseEstimator):
         """
         self._validate_params()
         X = validate_data(self, X, dtype=FLOAT_DTYPES)
-        n_features = X.shape[1]
-        combos = self._combinations(n_features)
-        powers = np.zeros((len(combos), n_features), dtype=np.int64)
-        for i, combo in enumerate(combos):
-            for j in combo:
-                powers[i, j] += 1
-        self.powers_ = powers
-        self.n_output_features_ = len(combos)
+        lo, hi = self._degrees()
+        p = X.shape[1]
+        count = 1 if self.include_bias else 0
+        for d in range(max(1, lo), hi + 1):
+            count += comb(p, d) if self.interaction_only else comb(p + d - 1, d)
+        self.n_output_features_ = count
+        self.__dict__.pop("_powers", None)
         return self
+
+    @property
+    def powers_(self):
+        """Exponent of each input feature in each output column."""
+        check_is_fitted(self, "n_output_features_")
+        if getattr(self, "_powers", None) is None:
+            combos = self._combinations(self.n_features_in_)
+            powers = np.zeros((len(combos), self.n_features_in_), dtype=np.int64)
+            for i, combo in enumerate(combos):
+                for j in combo:
+                    powers[i, j] += 1
+            self._powers = powers
+        return self._powers
 
     def transform(self, X):
         """The polynomial features of X.

@@ -59,24 +59,18 @@ def _newton_squared_hinge(X, y, C, tol, max_iter):
         it += 1
         if direct:
             if H is None:
-                Xa, Ca = X[act], C[act]
-                H = 2.0 * (Xa.T * Ca) @ Xa
-            else:
-                for rows, sign in ((act & ~act_old, 2.0), (act_old & ~act, -2.0)):
-                    if rows.any():
-                        Xc = X[rows]
-                        H += sign * ((Xc.T * C[rows]) @ Xc)
+                H = np.zeros((d, d))
+            for rows, sign in ((act & ~act_old, 2.0), (act_old & ~act, -2.0)):
+                if rows.any():
+                    _k.add_weighted_gram(X, np.flatnonzero(rows), C, sign, H)
             act_old = act
             Hreg = H.copy()
             Hreg[np.diag_indices_from(Hreg)] += 1.0
-            try:
-                step = -np.linalg.solve(Hreg, grad)
-            except np.linalg.LinAlgError:
-                step = -grad
+            step = -_k.solve_spd(Hreg, grad)
         else:
             step = _cg(X[act], C[act], grad, max(1e-2 * gnorm, 1e-12))
         od = X @ step
-        t = _line_search(w, step, margin, od, y, C)
+        t = _k.exact_line_search(float(w @ step), float(step @ step), margin, od, y, C)
         w += t * step
         margin += t * od
     return w, it
@@ -99,27 +93,6 @@ def _cg(Xa, Ca, grad, tol):
         p = r + (rr_new / rr) * p
         rr = rr_new
     return s
-
-
-def _line_search(w, step, margin, od, y, C):
-    """Exact minimiser of the piecewise quadratic ``phi(t) = f(w + t step)``."""
-    ww, ws, ss = w @ w, w @ step, step @ step
-    t = 1.0
-    for _ in range(50):
-        m = margin + t * od
-        act = y * m < 1.0
-        r = C[act] * (m[act] - y[act])
-        d1 = ws + t * ss + 2.0 * (r @ od[act])
-        d2 = ss + 2.0 * (C[act] @ (od[act] ** 2))
-        if d2 <= 0.0:
-            break
-        t_new = t - d1 / d2
-        if abs(t_new - t) <= 1e-12 * max(1.0, abs(t)):
-            t = t_new
-            break
-        t = t_new
-    _ = ww
-    return t
 
 
 class LinearSVC(ClassifierMixin, BaseEstimator):

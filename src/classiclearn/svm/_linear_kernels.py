@@ -229,3 +229,96 @@ def l1_coordinate_descent(XT, y, C, tol, max_iter, seed):
         if viol <= tol * viol_init:
             break
     return w, it
+
+
+@njit(nogil=True, cache=True, fastmath=True)
+def add_weighted_gram(X, rows, c, scale, H):
+    """``H += scale * sum_{i in rows} c_i x_i x_i'`` (serial, cache-blocked).
+
+    Rows are gathered in blocks laid out feature-major so every entry of H is
+    a contiguous dot product the compiler vectorises. Serial on purpose: on
+    a busy machine a threaded BLAS product of this shape can be far slower
+    than one core, and the finite Newton method needs it once plus small
+    updates.
+    """
+    d = X.shape[1]
+    n_rows = rows.shape[0]
+    B = 1024
+    P = np.empty((d, B))
+    Q = np.empty((d, B))
+    for start in range(0, n_rows, B):
+        nb = min(B, n_rows - start)
+        for k in range(nb):
+            i = rows[start + k]
+            ci = scale * c[i]
+            for a in range(d):
+                P[a, k] = X[i, a]
+                Q[a, k] = ci * X[i, a]
+        for a in range(d):
+            for b in range(a, d):
+                s = 0.0
+                for k in range(nb):
+                    s += Q[a, k] * P[b, k]
+                H[a, b] += s
+    for a in range(d):
+        for b in range(a + 1, d):
+            H[b, a] = H[a, b]
+
+
+@njit(nogil=True, cache=True)
+def solve_spd(A, b):
+    """Solve ``A x = b`` for a symmetric positive definite A by Cholesky (serial)."""
+    d = A.shape[0]
+    L = np.zeros((d, d))
+    for j in range(d):
+        s = A[j, j]
+        for k in range(j):
+            s -= L[j, k] * L[j, k]
+        if s <= 0.0:
+            s = 1e-300
+        L[j, j] = np.sqrt(s)
+        for i in range(j + 1, d):
+            s = A[i, j]
+            for k in range(j):
+                s -= L[i, k] * L[j, k]
+            L[i, j] = s / L[j, j]
+    z = np.empty(d)
+    for i in range(d):
+        s = b[i]
+        for k in range(i):
+            s -= L[i, k] * z[k]
+        z[i] = s / L[i, i]
+    x = np.empty(d)
+    for i in range(d - 1, -1, -1):
+        s = z[i]
+        for k in range(i + 1, d):
+            s -= L[k, i] * x[k]
+        x[i] = s / L[i, i]
+    return x
+
+
+@njit(nogil=True, cache=True)
+def exact_line_search(ws, ss, margin, od, y, C):
+    """Minimiser of the piecewise quadratic ``phi(t) = f(w + t s)``.
+
+    ``ws = w's``, ``ss = s's``; ``margin = X w`` and ``od = X s``. Newton on
+    the piecewise-linear derivative, which reaches the exact minimiser.
+    """
+    n = margin.shape[0]
+    t = 1.0
+    for _ in range(100):
+        d1 = ws + t * ss
+        d2 = ss
+        for i in range(n):
+            m = margin[i] + t * od[i]
+            if y[i] * m < 1.0:
+                d1 += 2.0 * C[i] * (m - y[i]) * od[i]
+                d2 += 2.0 * C[i] * od[i] * od[i]
+        if d2 <= 0.0:
+            break
+        t_new = t - d1 / d2
+        if abs(t_new - t) <= 1e-12 * max(1.0, abs(t)):
+            t = t_new
+            break
+        t = t_new
+    return t

@@ -153,6 +153,13 @@ _COMMON_CONSTRAINTS = {
 }
 
 
+def check_max_bins(est):
+    """The histogram splitter does not support absolute_error."""
+    if est.max_bins is not None and est.criterion == "absolute_error":
+        raise ValueError("max_bins (histogram splitter) does not support "
+                         "criterion='absolute_error'.")
+
+
 def encode_class_targets(y):
     """Per-output sorted classes and the float64 class-index matrix."""
     check_classification_targets(y)
@@ -260,9 +267,10 @@ class BaseDecisionTree(BaseEstimator):
         self.max_features_ = p["max_features"]
         seed = tree_seed(self.random_state)
         binned = None
+        check_max_bins(self)
         if self.max_bins is not None:
             mapper = _binning.fit_bins(X, self.max_bins, seed)
-            binned = (np.ascontiguousarray(_binning.transform_bins(X, mapper).T),) + mapper
+            binned = (_binning.transform_bins(X, mapper),) + mapper
         Xt = np.ascontiguousarray(X.T)
         tree = grow_tree(Xt, codes, sw, n_classes, p, seed, self._is_clf, n_features, binned)
         if self.ccp_alpha > 0.0:

@@ -84,7 +84,7 @@ def export_text(decision_tree, *, feature_names=None, class_names=None, max_dept
             text = ""
             if show_weights:
                 w = tree.weighted_n_node_samples[node]
-                text = "[" + ", ".join(fmt(v * w) for v in value) + "]"
+                text = " weights: [" + ", ".join(fmt(v * w) for v in value) + "]"
             k = int(np.argmax(value))
             name = class_names[k] if tree.n_outputs == 1 else k
             return text + " class: " + str(name)
