@@ -265,3 +265,31 @@ def test_lda_store_covariance_with_frequency_priors():
         np.testing.assert_allclose(
             ours.predict_proba(X_test), theirs.predict_proba(X_test), atol=1e-6
         )
+
+
+def test_svd_fallback_only_when_the_scatter_is_ill_conditioned(monkeypatch):
+    import classiclearn.discriminant_analysis._lda as lda_module
+
+    shapes = []
+    real_svd = linalg.svd
+
+    def spy(a, *args, **kwargs):
+        shapes.append(a.shape)
+        return real_svd(a, *args, **kwargs)
+
+    monkeypatch.setattr(lda_module.linalg, "svd", spy)  # the scipy.linalg module QDA uses too
+    X, y, _ = _blobs(n=600, p=5, k=3, seed=2)
+    LinearDiscriminantAnalysis().fit(X, y)
+    assert shapes == [(3, 5)]  # only the small between-class SVD
+    rng = np.random.default_rng(0)
+    X2 = np.column_stack([X, X[:, 0] + 1e-4 * rng.normal(size=len(X))])
+    shapes.clear()
+    with pytest.warns(UserWarning, match="collinear"):
+        LinearDiscriminantAnalysis().fit(X2, y)
+    assert shapes[0] == (600, 6)  # the n x p SVD of the residuals
+    shapes.clear()
+    QuadraticDiscriminantAnalysis().fit(X, y)
+    assert shapes == []
+    X3 = np.column_stack([X, 1e4 * rng.normal(size=len(X))])
+    QuadraticDiscriminantAnalysis().fit(X3, y)
+    assert len(shapes) == 3 and all(s[1] == 6 for s in shapes)

@@ -154,3 +154,16 @@ def test_histogram_forests_close_to_exact(cls_sets):
     r2 = [RandomForestRegressor(n_estimators=30, random_state=0, max_bins=b).fit(Xa, ya)
           .score(Xb, yb) for b in (None, 255)]
     assert abs(r2[0] - r2[1]) < 0.02
+
+
+def test_weighted_bootstrap_equals_sklearn(cls_sets):
+    X, y = cls_sets[2]
+    w = np.random.default_rng(0).uniform(0.2, 3.0, size=len(y))
+    for params in [{"class_weight": "balanced"}, {"max_samples": 0.6}, {"oob_score": True}]:
+        ours = RandomForestClassifier(n_estimators=6, random_state=2, **params)
+        theirs = sk_ensemble.RandomForestClassifier(n_estimators=6, random_state=2, **params)
+        ours.fit(X, y, sample_weight=w)
+        theirs.fit(X, y, sample_weight=w)
+        np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X), atol=1e-12)
+        if params.get("oob_score"):
+            assert ours.oob_score_ == pytest.approx(theirs.oob_score_)

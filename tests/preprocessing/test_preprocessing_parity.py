@@ -1,5 +1,7 @@
 """Preprocessing transformers against scikit-learn's twins."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -215,3 +217,94 @@ def test_feature_names_and_pandas_output():
     assert pf.columns.tolist() == ["1", "a", "b", "a^2", "a b", "b^2"]
     with pytest.raises(ValueError, match="features"):
         StandardScaler().fit(df).transform(np.ones((2, 3)))
+
+
+@pytest.mark.parametrize("kw", [{}, {"with_centering": False}, {"with_scaling": False},
+                                {"quantile_range": (10.0, 90.0), "unit_variance": True}])
+def test_robust_scaler_matches(X, rng, kw):
+    from classiclearn.preprocessing import RobustScaler
+
+    Xn = X.copy()
+    Xn[::5, 0] = np.nan
+    a = RobustScaler(**kw).fit(Xn)
+    b = skp.RobustScaler(**kw).fit(Xn)
+    np.testing.assert_allclose(a.transform(Xn), b.transform(Xn), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(a.inverse_transform(a.transform(Xn)), Xn, rtol=1e-12,
+                               atol=1e-12)
+
+
+def test_maxabs_normalizer_binarizer_match(X, rng):
+    from classiclearn.preprocessing import (
+        Binarizer,
+        MaxAbsScaler,
+        Normalizer,
+        label_binarize,
+        normalize,
+    )
+
+    a, b = MaxAbsScaler().fit(X), skp.MaxAbsScaler().fit(X)
+    np.testing.assert_allclose(a.transform(X), b.transform(X))
+    np.testing.assert_allclose(a.max_abs_, b.max_abs_)
+    np.testing.assert_allclose(a.inverse_transform(a.transform(X)), X)
+    p = MaxAbsScaler()
+    for chunk in np.array_split(X, 3):
+        p.partial_fit(chunk)
+    np.testing.assert_allclose(p.max_abs_, b.max_abs_)
+    for norm in ("l1", "l2", "max"):
+        np.testing.assert_allclose(Normalizer(norm=norm).fit_transform(X),
+                                   skp.Normalizer(norm=norm).fit_transform(X))
+        np.testing.assert_allclose(normalize(X, norm=norm, axis=0),
+                                   skp.normalize(X, norm=norm, axis=0))
+    np.testing.assert_array_equal(Binarizer(threshold=0.5).fit_transform(X),
+                                  skp.Binarizer(threshold=0.5).fit_transform(X))
+    y = rng.integers(0, 3, size=10)
+    np.testing.assert_array_equal(label_binarize(y, classes=[0, 1, 2]),
+                                  skp.label_binarize(y, classes=[0, 1, 2]))
+    np.testing.assert_array_equal(label_binarize(y % 2, classes=[0, 1]),
+                                  skp.label_binarize(y % 2, classes=[0, 1]))
+
+
+@pytest.mark.parametrize("kw", [{}, {"add_indicator": True}, {"keep_empty_features": True},
+                                {"strategy": "median", "add_indicator": True},
+                                {"strategy": "most_frequent"},
+                                {"strategy": "constant", "fill_value": 7.0},
+                                {"strategy": "constant", "keep_empty_features": True}])
+def test_simple_imputer_empty_features_match(kw):
+    X = np.array([[1.0, np.nan, 3.0], [np.nan, np.nan, 5.0], [2.0, np.nan, np.nan]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        a = SimpleImputer(**kw).fit(X)
+        b = ski.SimpleImputer(**kw).fit(X)
+        np.testing.assert_allclose(a.transform(X), b.transform(X))
+    assert list(a.get_feature_names_out()) == list(b.get_feature_names_out())
+
+
+@pytest.mark.parametrize("kw", [
+    {"min_frequency": 10}, {"min_frequency": 0.1}, {"max_categories": 3},
+    {"max_categories": 1}, {"max_categories": 4, "min_frequency": 5},
+    {"min_frequency": 10, "handle_unknown": "infrequent_if_exist"},
+    {"min_frequency": 10, "handle_unknown": "ignore"}, {"min_frequency": 10, "drop": "first"},
+    {"max_categories": 2, "drop": "if_binary"},
+])
+def test_one_hot_infrequent_categories_match(rng, kw):
+    X = np.column_stack([
+        rng.choice(list("abcdefg"), size=200, p=[0.4, 0.2, 0.15, 0.1, 0.1, 0.04, 0.01]),
+        rng.choice(["x", "y", "z"], size=200, p=[0.5, 0.45, 0.05]),
+    ]).astype(object)
+    Xt = np.array([["a", "x"], ["g", "z"], ["q", "w"], ["f", "y"]], dtype=object)
+    Xt = Xt if "handle_unknown" in kw else X[:30]
+    a = OneHotEncoder(**kw).fit(X)
+    b = skp.OneHotEncoder(sparse_output=False, **kw).fit(X)
+    ta, tb = a.transform(Xt), b.transform(Xt)
+    np.testing.assert_array_equal(ta, tb)
+    assert list(a.get_feature_names_out()) == list(b.get_feature_names_out())
+    for x, z in zip(a.infrequent_categories_, b.infrequent_categories_):
+        assert (x is None and z is None) or list(x) == list(z)
+    np.testing.assert_array_equal(a.inverse_transform(tb).astype(str),
+                                  b.inverse_transform(tb).astype(str))
+
+
+def test_one_hot_cannot_drop_infrequent():
+    X = np.array([["a"]] * 10 + [["b"]], dtype=object)
+    with pytest.raises(ValueError, match="infrequent"):
+        OneHotEncoder(min_frequency=2, drop=["b"]).fit(X)

@@ -57,9 +57,10 @@ def _kmeans_plusplus(X, n_clusters, sample_weight, random_state, n_local_trials=
     dist = np.empty((n_local_trials, n_samples))
     pots = np.empty((n_chunks, n_local_trials))
     closest = np.full(n_samples, np.inf)
+    x_sq = np.einsum("ij,ij->i", X, X)
     dist1 = np.empty((1, n_samples))
     pots1 = np.empty((n_chunks, 1))
-    _k.kpp_trials(X, sample_weight, np.ascontiguousarray(X[[first]].T), closest, dist1, pots1)
+    _k.kpp_trials(X, x_sq, sample_weight, *_t_sq(X[[first]]), closest, dist1, pots1)
     closest = dist1[0]
     potential = float(pots1.sum())
     for c in range(1, n_clusters):
@@ -67,7 +68,7 @@ def _kmeans_plusplus(X, n_clusters, sample_weight, random_state, n_local_trials=
         cumulative = np.cumsum(sample_weight * closest)
         candidates = np.searchsorted(cumulative, targets).astype(np.intp)
         np.clip(candidates, None, n_samples - 1, out=candidates)
-        _k.kpp_trials(X, sample_weight, np.ascontiguousarray(X[candidates].T), closest, dist, pots)
+        _k.kpp_trials(X, x_sq, sample_weight, *_t_sq(X[candidates]), closest, dist, pots)
         totals = pots.sum(axis=0)
         best = int(np.argmin(totals))
         potential = float(totals[best])
@@ -175,7 +176,7 @@ def _kmeans_single(X, sample_weight, centers_init, max_iter, tol, algorithm):
                 sums, wsums, True,
             )
         else:
-            _k.lloyd_pass(X, sample_weight, _t(centers), labels, sums, wsums, True)
+            _k.lloyd_pass(X, sample_weight, *_t_sq(centers), labels, sums, wsums, True)
         total, weights = _center_stats(sums, wsums)
         _relocate_empty(X, sample_weight, centers, total, weights, labels)
         new_centers = centers.copy()
@@ -197,13 +198,14 @@ def _kmeans_single(X, sample_weight, centers_init, max_iter, tol, algorithm):
                 upper, lower, sums, wsums, False,
             )
         else:
-            _k.lloyd_pass(X, sample_weight, _t(centers), labels, sums, wsums, False)
+            _k.lloyd_pass(X, sample_weight, *_t_sq(centers), labels, sums, wsums, False)
     inertia = _inertia(X, sample_weight, centers, labels)
     return labels, inertia, centers, n_iter
 
 
-def _t(centers):
-    return np.ascontiguousarray(centers.T)
+def _t_sq(points):
+    """Points transposed (p, m) and their squared norms, as the kernels take them."""
+    return np.ascontiguousarray(points.T), np.einsum("ij,ij->i", points, points)
 
 
 def _half_center_distances(centers):
@@ -229,7 +231,8 @@ def _inertia(X, sample_weight, centers, labels):
 
 def _assign(X, centers):
     labels = np.empty(X.shape[0], dtype=np.intp)
-    _k.lloyd_pass(X, np.ones(0), _t(centers), labels, np.empty((0, 0, 0)), np.empty((0, 0)), False)
+    empty_sums, empty_w = np.empty((0, 0, 0)), np.empty((0, 0))
+    _k.lloyd_pass(X, np.ones(0), *_t_sq(centers), labels, empty_sums, empty_w, False)
     return labels
 
 
@@ -404,6 +407,11 @@ default='k-means++'
             n_init = 1
         rng = check_random_state(self.random_state)
         tol = float(np.mean(np.var(X, axis=0))) * self.tol if self.tol > 0 else 0.0
+        # Work on centred data: the assignment uses ||c||² - 2 <x, c>, accurate near 0.
+        x_mean = X.mean(axis=0)
+        X = X - x_mean
+        if is_array:
+            self._init_array = self._init_array - x_mean
         best = None
         with _threads(self.n_jobs, X.size * self.n_clusters):
             for _ in range(n_init):
@@ -414,6 +422,8 @@ default='k-means++'
         if is_array:
             del self._init_array
         labels, inertia, centers, n_iter = best
+        centers = centers + x_mean
+        self._x_mean = x_mean
         distinct = np.unique(labels).size
         if distinct < self.n_clusters:
             warnings.warn(
@@ -433,6 +443,11 @@ default='k-means++'
         check_is_fitted(self)
         return validate_data(self, X, reset=False, dtype=np.float64)
 
+    def _centred(self, X):
+        """X and the centres shifted by the training mean (for accurate assignments)."""
+        shift = getattr(self, "_x_mean", np.zeros(X.shape[1]))
+        return X - shift, np.ascontiguousarray(self.cluster_centers_ - shift)
+
     def predict(self, X):
         """Index of the closest centre for each sample.
 
@@ -445,8 +460,9 @@ default='k-means++'
         labels : ndarray of shape (n_samples,)
         """
         X = self._check_test_data(X)
+        Xc, centers = self._centred(X)
         with _threads(self.n_jobs, X.size * self.n_clusters):
-            return _assign(X, self.cluster_centers_)
+            return _assign(Xc, centers)
 
     def fit_predict(self, X, y=None, sample_weight=None):
         """Fit and return the cluster index of each sample.
@@ -491,9 +507,10 @@ default='k-means++'
         """
         X = self._check_test_data(X)
         sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
+        Xc, centers = self._centred(X)
         with _threads(self.n_jobs, X.size * self.n_clusters):
-            labels = _assign(X, self.cluster_centers_)
-            return -_inertia(X, sample_weight, self.cluster_centers_, labels)
+            labels = _assign(Xc, centers)
+            return -_inertia(Xc, sample_weight, centers, labels)
 
     def get_feature_names_out(self, input_features=None):
         """Output names ``kmeans0``, ``kmeans1``, ...

@@ -31,10 +31,11 @@ def _sq_dist(X, i, C, j):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _sq_dist_all(X, i, CT, acc):
-    """Squared distances of row i to every centre into acc (k,); CT is (p, k).
+def _dots_all(X, i, CT, acc):
+    """Dot products of row i with every centre into acc (k,); CT is (p, k).
 
-    The inner loop runs over centres (contiguous in CT), so it vectorises.
+    The inner loop runs over centres (contiguous in CT) as fused multiply-adds,
+    so it vectorises.
     """
     k = CT.shape[1]
     for j in range(k):
@@ -42,18 +43,21 @@ def _sq_dist_all(X, i, CT, acc):
     for f in range(X.shape[1]):
         xf = X[i, f]
         for j in range(k):
-            t = xf - CT[f, j]
-            acc[j] += t * t
+            acc[j] += xf * CT[f, j]
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def lloyd_pass(X, sample_weight, centers_t, labels, sums, wsums, update):
+def lloyd_pass(X, sample_weight, centers_t, centers_sq, labels, sums, wsums, update):
     """Assign every row to its nearest centre and accumulate per-chunk weighted sums.
+
+    The nearest centre minimises ||c||² - 2 <x, c> (the expansion of the squared
+    distance without the constant ||x||²); callers centre X so it stays accurate.
 
     Parameters
     ----------
     X : (n, p) float64; sample_weight : (n,) float64.
     centers_t : (p, k) float64, the centres transposed (C-contiguous).
+    centers_sq : (k,) float64, squared norms of the centres.
     labels : (n,) intp, output: index of the nearest centre (first on ties).
     sums : (n_chunks, k, p) float64, output: per chunk, Σ w x over rows per label.
     wsums : (n_chunks, k) float64, output: per chunk, Σ w per label.
@@ -71,12 +75,13 @@ def lloyd_pass(X, sample_weight, centers_t, labels, sums, wsums, update):
             wsums[c, :] = 0.0
         acc = np.empty(k)
         for i in range(start, stop):
-            _sq_dist_all(X, i, centers_t, acc)
-            best = acc[0]
+            _dots_all(X, i, centers_t, acc)
+            best = centers_sq[0] - 2.0 * acc[0]
             bj = 0
             for j in range(1, k):
-                if acc[j] < best:
-                    best = acc[j]
+                d = centers_sq[j] - 2.0 * acc[j]
+                if d < best:
+                    best = d
                     bj = j
             labels[i] = bj
             if update:
@@ -183,15 +188,16 @@ def chunk_inertia(X, sample_weight, centers, labels, out):
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def kpp_trials(X, sample_weight, cand_t, closest, dist_out, pot_out):
+def kpp_trials(X, x_sq, sample_weight, cand_t, cand_sq, closest, dist_out, pot_out):
     """k-means++ trials: clipped squared distances to candidate points and their potentials.
 
     Parameters
     ----------
-    X : (n, p); sample_weight : (n,); cand_t : (p, m), the candidate points transposed;
+    X : (n, p); x_sq : (n,), squared row norms; sample_weight : (n,);
+    cand_t : (p, m), the candidate points transposed; cand_sq : (m,), their squared norms;
     closest : (n,), current squared distance of every row to its nearest chosen centre
     (+inf before the first centre).
-    dist_out : (m, n), output: min(closest, ||x - candidate_t||²).
+    dist_out : (m, n), output: min(closest, ||x - candidate||²) (expanded, clipped at 0).
     pot_out : (n_chunks, m), output: per chunk, Σ_i w_i dist_out[t, i].
     """
     n = X.shape[0]
@@ -203,9 +209,11 @@ def kpp_trials(X, sample_weight, cand_t, closest, dist_out, pot_out):
             pot_out[c, t] = 0.0
         for i in range(c * size, min(n, (c + 1) * size)):
             w = sample_weight[i]
-            _sq_dist_all(X, i, cand_t, acc)
+            _dots_all(X, i, cand_t, acc)
             for t in range(m):
-                d = acc[t]
+                d = x_sq[i] + cand_sq[t] - 2.0 * acc[t]
+                if d < 0.0:
+                    d = 0.0
                 if closest[i] < d:
                     d = closest[i]
                 dist_out[t, i] = d

@@ -65,65 +65,6 @@ def _centred_operator(K, col_means, all_mean, symmetric=True):
     )
 
 
-def _orthonormalise(Z):
-    """Orthonormal basis of the columns of Z by Cholesky-QR, Householder QR if ill-conditioned."""
-    G = Z.T @ Z
-    try:
-        L = linalg.cholesky(G, lower=True, check_finite=False)
-    except linalg.LinAlgError:
-        return linalg.qr(Z, mode="economic", check_finite=False)[0]
-    d = np.diag(L)
-    if d.min() <= 1e-5 * d.max():
-        return linalg.qr(Z, mode="economic", check_finite=False)[0]
-    return Z @ np.linalg.inv(L).T
-
-
-def _orthonormal_extension(basis, Z):
-    """Orthonormal columns spanning Z minus its projection on ``basis`` (Gram-Schmidt twice)."""
-    for _ in range(2):
-        if basis is not None:
-            Z = Z - basis @ (basis.T @ Z)
-        Z = _orthonormalise(Z)
-    return Z
-
-
-def _block_eigsh(matmat, n, k, rng, tol=1e-11, max_restarts=10):
-    """Largest eigenpairs of a symmetric PSD operator by restarted block Krylov iteration.
-
-    Each cycle grows the Krylov basis [Q, KQ, K²Q, ...] block by block (one
-    matrix product with K per block, so K is read once for a whole block of
-    vectors; full re-orthogonalisation); from the third block on, the
-    Rayleigh-Ritz pairs are checked and the iteration stops once every wanted
-    pair has residual ||K v - θ v|| ≤ tol θ_1. A cycle that reaches the depth
-    limit restarts from its leading Ritz vectors.
-
-    Returns (evals ascending, evecs) or None when not converged.
-    """
-    b = min(n, max(k + 3, 8))
-    depth = max(3, min(24, (n // 2) // b))
-    Q = _orthonormal_extension(None, rng.normal(size=(n, b)))
-    for _ in range(max_restarts):
-        blocks, images = [Q], []
-        for d in range(depth):
-            images.append(matmat(blocks[-1]))
-            if d >= 2 and (d % 2 == 0 or d == depth - 1):
-                B = np.hstack(blocks)
-                KB = np.hstack(images)
-                T = B.T @ KB
-                evals, W = linalg.eigh((T + T.T) / 2.0, check_finite=False)
-                evals, W = evals[::-1], W[:, ::-1]
-                V = B @ W[:, :b]
-                KV = KB @ W[:, :b]
-                top = max(abs(evals[0]), np.finfo(float).tiny)
-                res = np.linalg.norm(KV[:, :k] - V[:, :k] * evals[:k], axis=0)
-                if np.all(res <= tol * top):
-                    return evals[:k][::-1].copy(), np.ascontiguousarray(V[:, :k][:, ::-1])
-            if d < depth - 1:
-                blocks.append(_orthonormal_extension(np.hstack(blocks), images[-1]))
-        Q = _orthonormal_extension(None, V)
-    return None
-
-
 def _check_psd_eigenvalues(lambdas):
     if lambdas.size == 0:
         return lambdas
@@ -284,15 +225,6 @@ default='linear'
             params = {"gamma": self.gamma_, "degree": self.degree, "coef0": self.coef0}
         return pairwise_kernels(X, Y, metric=self.kernel, filter_params=True, **params)
 
-    def _psd_kernel(self):
-        """Whether the kernel is positive semi-definite by construction."""
-        kernel = self.kernel
-        if not isinstance(kernel, str):
-            return False
-        if kernel in ("linear", "rbf", "cosine", "laplacian"):
-            return True
-        return kernel == "poly" and self.coef0 >= 0 and float(self.degree).is_integer()
-
     def _solve(self, K, n_components, rng):
         n = K.shape[0]
         solver = self.eigen_solver
@@ -300,14 +232,7 @@ default='linear'
         self._K_fit_rows = col
         self._K_fit_all = allm
         if solver == "auto":
-            if n > 200 and n_components < 10:
-                if self._psd_kernel():
-                    found = _block_eigsh(_centred_matmat(K, col, allm), n, n_components, rng)
-                    if found is not None:
-                        return found
-                solver = "arpack"
-            else:
-                solver = "dense"
+            solver = "arpack" if n > 200 and n_components < 10 else "dense"
         if solver == "arpack":
             from scipy.sparse.linalg import eigsh
 

@@ -330,11 +330,11 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
             )
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=np.float64)
+        W = np.ascontiguousarray(self.scalings_[:, : self._max_components])
+        X_new = _scatter.blocked_matmul(X, W)
         if self.solver == "svd":
-            X_new = (X - self.xbar_) @ self.scalings_
-        else:
-            X_new = X @ self.scalings_
-        return X_new[:, : self._max_components]
+            X_new -= self.xbar_ @ W
+        return X_new
 
     def decision_function(self, X):
         """Linear discriminant scores ``X @ coef_.T + intercept_``.
@@ -350,7 +350,8 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
         """
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=np.float64)
-        scores = X @ self.coef_.T + self.intercept_
+        scores = _scatter.blocked_matmul(X, np.ascontiguousarray(self.coef_.T))
+        scores += self.intercept_
         return scores[:, 0] if scores.shape[1] == 1 else scores
 
     def predict(self, X):

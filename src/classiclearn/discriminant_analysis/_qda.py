@@ -27,8 +27,6 @@ from ._lda import _check_priors
 
 __all__ = ["QuadraticDiscriminantAnalysis"]
 
-_BLOCK_ROWS = 8192
-
 
 class QuadraticDiscriminantAnalysis(ClassifierMixin, BaseEstimator):
     """Quadratic discriminant analysis: one Gaussian per class.
@@ -195,10 +193,9 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, BaseEstimator):
             self.covariance_ = stored
         else:
             self.__dict__.pop("covariance_", None)
-        # all classes' whitening maps side by side: one matrix product per block
         whiteners = [R / np.sqrt(s) for R, s in zip(rotations, scalings)]
-        self._whitener = np.ascontiguousarray(np.hstack(whiteners))
-        self._shift = np.concatenate([m @ W for m, W in zip(means, whiteners)])
+        self._whiteners = np.ascontiguousarray(np.array(whiteners))
+        self._shifts = np.array([m @ W for m, W in zip(means, whiteners)])
         self._log_dets = np.array([np.sum(np.log(s)) for s in scalings])
         return self
 
@@ -222,11 +219,15 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, BaseEstimator):
         n_classes = len(self.classes_)
         n_samples, n_features = X.shape
         norm2 = np.empty((n_samples, n_classes))
-        for start in range(0, n_samples, _BLOCK_ROWS):
-            Z = X[start : start + _BLOCK_ROWS] @ self._whitener
-            Z -= self._shift
-            np.square(Z, out=Z)
-            norm2[start : start + _BLOCK_ROWS] = Z.reshape(-1, n_classes, n_features).sum(axis=2)
+        step = _scatter.single_thread_rows(n_features, n_features)
+        Z = np.empty((step, n_features))
+        for start in range(0, n_samples, step):
+            block = X[start : start + step]
+            z = Z[: block.shape[0]]
+            for k in range(n_classes):
+                np.matmul(block, self._whiteners[k], out=z)
+                z -= self._shifts[k]
+                norm2[start : start + step, k] = np.einsum("ij,ij->i", z, z)
         norm2 += self._log_dets
         norm2 *= -0.5
         norm2 += np.log(self.priors_)

@@ -84,16 +84,31 @@ _CONSTRAINTS = {
 _CONSTRAINTS.pop("verbose")
 
 
-def _n_bootstrap(n_samples, max_samples):
+def _n_bootstrap(n_samples, max_samples, weights):
+    """Bootstrap size: n_samples, an int, or a fraction of n_samples (of the total weight
+    when there are weights), as scikit-learn 1.9 defines it."""
     if max_samples is None:
         return n_samples
     if isinstance(max_samples, Integral):
-        if max_samples > n_samples:
-            raise ValueError(
-                f"`max_samples` must be <= n_samples={n_samples} but got value {max_samples}"
-            )
         return int(max_samples)
-    return max(round(n_samples * max_samples), 1)
+    total = n_samples if weights is None else weights.sum()
+    n_boot = max(int(max_samples * total), 1)
+    if n_boot < max(10, n_samples ** (1 / 3)):
+        warnings.warn(
+            f"Using the fractional value max_samples={max_samples} results in a low number "
+            f"({n_boot}) of bootstrap samples. We recommend passing `max_samples` as an "
+            "integer instead.",
+            stacklevel=3,
+        )
+    return n_boot
+
+
+def _bootstrap_indices(seed, n_samples, n_boot, weights):
+    """Row indices of one bootstrap sample: uniform, or proportional to the weights."""
+    rs = np.random.RandomState(seed)
+    if weights is None:
+        return rs.randint(0, n_samples, n_boot)
+    return rs.choice(n_samples, n_boot, replace=True, p=weights / weights.sum())
 
 
 def _balanced_subsample_weight(codes, indices):
@@ -160,19 +175,23 @@ class BaseForest(BaseEstimator):
             y = y[:, 0]
         n_samples, n_features = X.shape
         sw = check_sample_weight(sample_weight, X, dtype=np.float64)
+        weighted = sample_weight is not None
         if self._is_clf:
             classes, codes = encode_class_targets(y)
             n_classes = np.array([len(c) for c in classes], dtype=np.intp)
             cw = self.class_weight
             if cw is not None and (cw != "balanced_subsample" or not self.bootstrap):
                 cw = "balanced" if cw == "balanced_subsample" else cw
-                sw = sw * expanded_class_weight(cw, classes, codes)
+                sw = sw * expanded_class_weight(cw, classes, codes, sw)
+                weighted = True
         else:
             codes = y.astype(np.float64).reshape(n_samples, -1)
             n_classes = np.ones(codes.shape[1], dtype=np.intp)
         codes = np.ascontiguousarray(codes)
         self.n_outputs_ = codes.shape[1]
-        n_boot = _n_bootstrap(n_samples, self.max_samples) if self.bootstrap else n_samples
+        boot_w = sw if weighted else None
+        n_boot = (_n_bootstrap(n_samples, self.max_samples, boot_w) if self.bootstrap
+                  else n_samples)
 
         rs = check_random_state(self.random_state)
         if not self.warm_start or not hasattr(self, "estimators_"):
@@ -206,8 +225,8 @@ class BaseForest(BaseEstimator):
             def build(seed):
                 w = sw
                 if self.bootstrap:
-                    idx = np.random.RandomState(seed).randint(0, n_samples, n_boot)
-                    w = sw * np.bincount(idx, minlength=n_samples)
+                    idx = _bootstrap_indices(seed, n_samples, n_boot, boot_w)
+                    w = np.bincount(idx, minlength=n_samples).astype(np.float64)
                     if balanced_sub:
                         w = w * _balanced_subsample_weight(codes, idx)
                 q = dict(p)
@@ -235,7 +254,7 @@ class BaseForest(BaseEstimator):
                     est.feature_names_in_ = self.feature_names_in_
                 self.estimators_.append(est)
                 self._seeds.append(seed)
-        self._stack = None
+        self._stack = (self._stack_key(), stack_trees([e.tree_ for e in self.estimators_]))
         self.estimator_ = self._tree_template()
         if self._is_clf:
             if self.n_outputs_ == 1:
@@ -245,16 +264,21 @@ class BaseForest(BaseEstimator):
                 self.classes_ = classes
                 self.n_classes_ = n_classes.copy()
         if self.oob_score:
-            self._set_oob(X, y, codes, n_boot)
+            self._set_oob(X, y, n_boot, boot_w)
         return self
 
     # ----- prediction helpers -------------------------------------------------------
 
+    def _stack_key(self):
+        return tuple(id(e.tree_) for e in self.estimators_)
+
     def _stacked(self):
-        key = tuple(id(e.tree_) for e in self.estimators_)
-        if getattr(self, "_stack", None) is None or self._stack[0] != key:
-            self._stack = (key, stack_trees([e.tree_ for e in self.estimators_]))
-        return self._stack[1]
+        # node arrays of all trees, concatenated at fit; rebuilt (not stored) if the
+        # user changed estimators_ since
+        stack = getattr(self, "_stack", None)
+        if stack is None or stack[0] != self._stack_key():
+            return stack_trees([e.tree_ for e in self.estimators_])
+        return stack[1]
 
     def _X_predict(self, X):
         check_is_fitted(self)
@@ -311,14 +335,14 @@ class BaseForest(BaseEstimator):
         mean = np.mean(imps, axis=0)
         return mean / mean.sum()
 
-    def _set_oob(self, X, y, codes, n_boot):
+    def _set_oob(self, X, y, n_boot, boot_w):
         n = X.shape[0]
         first = self.estimators_[0].tree_
         width = first.value.shape[1] * first.value.shape[2]
         pred = np.zeros((n, width))
         count = np.zeros(n)
         for est, seed in zip(self.estimators_, self._seeds, strict=True):
-            idx = np.random.RandomState(seed).randint(0, n, n_boot)
+            idx = _bootstrap_indices(seed, n, n_boot, boot_w)
             unsampled = np.flatnonzero(np.bincount(idx, minlength=n) == 0)
             if unsampled.size == 0:
                 continue

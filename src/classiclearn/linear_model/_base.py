@@ -7,7 +7,7 @@ decision / predict methods shared by the linear classifiers.
 
 import numpy as np
 
-from ..utils.validation import check_is_fitted, validate_data
+from ..utils.validation import check_array, check_is_fitted, validate_data
 
 _BLOCK_ROWS = 4096
 _MAX_MEAN_TO_VAR = 1e3
@@ -119,6 +119,19 @@ def set_coef(est, W, x_mean, y_mean, fit_intercept, was_1d):
         est.intercept_ = intercept
 
 
+def validate_predict_X(est, X):
+    """Validate X for prediction, with a cheap finiteness test.
+
+    ``X.sum()`` is finite for every finite X short of overflow, and needs no
+    n x p temporary; only when it is not is the full check (and its standard
+    error message) run.
+    """
+    X = validate_data(est, X, reset=False, dtype=np.float64, ensure_all_finite=False)
+    if not np.isfinite(X.sum()):
+        check_array(X, dtype=np.float64, estimator=est)
+    return X
+
+
 class LinearPredictMixin:
     """``predict`` for the linear regressors: ``X @ coef_.T + intercept_``."""
 
@@ -134,7 +147,7 @@ class LinearPredictMixin:
         ndarray of shape (n_samples,) or (n_samples, n_targets)
         """
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        X = validate_predict_X(self, X)
         return X @ self.coef_.T + self.intercept_
 
 
@@ -157,7 +170,7 @@ class LinearClassifierMixin:
         ndarray of shape (n_samples,) for two classes, else (n_samples, n_classes)
         """
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        X = validate_predict_X(self, X)
         scores = X @ self.coef_.T + self.intercept_
         return scores[:, 0] if scores.shape[1] == 1 else scores
 

@@ -10,8 +10,8 @@ from numbers import Integral, Real
 import numpy as np
 
 from ..utils.validation import check_array
-from . import _brute_kernels as _bk
 from . import _tree_kernels as _k
+from ._brute import sort_segments
 from ._metrics import TREE_METRICS, resolve_metric, to_reduced
 
 
@@ -150,7 +150,7 @@ class _BinaryTree:
         np.cumsum(counts, out=offsets[1:])
         ind, dist = _k.query_radius_fill(*args, X, r_red, self._metric_code, self._p, offsets)
         if sort_results:
-            _bk.sort_segments(ind, dist, offsets)
+            sort_segments(ind, dist, offsets)
         return ind, dist, offsets
 
     def query_radius(self, X, r, return_distance=False, count_only=False, sort_results=False):

@@ -17,7 +17,7 @@ import numpy as np
 
 from .._kernels.distances import COSINE, EUCLIDEAN
 from . import _brute_kernels as _k
-from ._metrics import PRECOMPUTED, to_reduced
+from ._metrics import to_reduced
 
 # Query rows per block and training rows per chunk for the fused GEMM + top-k
 # (a float32 tile of 128 x 2048 is 1 MB and stays in cache).
@@ -145,20 +145,25 @@ def _gemm_knn(Q, index, k, p, n_threads):
 
 
 def _precomputed_knn(D, k):
+    """k smallest entries of each row of ``D`` by (value, column), in row blocks."""
     m, n = D.shape
     dist = np.empty((m, k))
     ind = np.empty((m, k), dtype=np.intp)
-    add = np.zeros(n)
     block = max(1, min(m, _RADIUS_TILE // max(n, 1)))
     for q0 in range(0, m, block):
         q1 = min(m, q0 + block)
-        hd = np.full((q1 - q0, k), np.inf)
-        hi = np.full((q1 - q0, k), n, dtype=np.intp)
-        _k.tile_update_heaps(D[q0:q1], add, 1.0, 0, hd, hi)
-        _k.finalize_heaps(D[q0:q1], D[q0:q1], hd, hi, PRECOMPUTED, 2.0, False)
-        dist[q0:q1] = hd
-        ind[q0:q1] = hi
+        order = np.argsort(D[q0:q1], axis=1, kind="stable")[:, :k]
+        ind[q0:q1] = order
+        dist[q0:q1] = np.take_along_axis(D[q0:q1], order, axis=1)
     return dist, ind
+
+
+def sort_segments(ind, dist, offsets):
+    """Sort each segment ``offsets[i]:offsets[i + 1]`` by (distance, index), in place."""
+    rows = np.repeat(np.arange(offsets.shape[0] - 1), np.diff(offsets))
+    order = np.lexsort((ind, dist, rows))
+    ind[:] = ind[order]
+    dist[:] = dist[order]
 
 
 def brute_kneighbors(Q, Y, k, code, p, *, index=None, n_threads=1):
@@ -250,5 +255,5 @@ def brute_radius(Q, Y, r, code, p, *, sort_results=False, Y_unit=None):
     ind = np.concatenate(parts_i) if parts_i else np.zeros(0, dtype=np.intp)
     dist = np.concatenate(parts_d) if parts_d else np.zeros(0)
     if sort_results:
-        _k.sort_segments(ind, dist, offsets)
+        sort_segments(ind, dist, offsets)
     return ind, dist, offsets

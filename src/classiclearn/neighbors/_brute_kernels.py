@@ -22,29 +22,13 @@ from .._kernels.distances import (
 from ._tree_kernels import sift_down
 
 
-@njit(cache=True, nogil=True, parallel=True)
-def tile_update_heaps(tile, add, scale, col0, hd, hi):
-    """Push ``add[col0 + j] + scale * tile[i, j]`` with index ``col0 + j`` into
-    the max-heap of row ``i`` (``hd``, ``hi``: (b, k), updated in place)."""
-    b, c = tile.shape
-    k = hd.shape[1]
-    for i in prange(b):
-        hdi = hd[i]
-        hii = hi[i]
-        top = hdi[0]
-        for j in range(c):
-            v = add[col0 + j] + scale * tile[i, j]
-            if v <= top:
-                jj = col0 + j
-                if v < top or jj < hii[0]:
-                    sift_down(hdi, hii, 0, k, v, jj)
-                    top = hdi[0]
-
-
 @njit(cache=True, nogil=True)
 def heap_update(tile, add, scale, col0, hd, hi):
-    """Serial twin of :func:`tile_update_heaps` for one worker thread; ``tile``
-    may be float32 or float64 (the candidate value is computed in float64)."""
+    """Push ``add[col0 + j] + scale * tile[i, j]`` with index ``col0 + j`` into
+    the max-heap of row ``i`` (``hd``, ``hi``: (b, kk), updated in place).
+
+    Serial (one worker thread per query block); ``tile`` is float32 or
+    float64, the value is computed in float64."""
     b, c = tile.shape
     k = hd.shape[1]
     for i in range(b):
@@ -104,23 +88,6 @@ def _sort_pairs(d, ind):
             b -= 1
         d[b + 1] = v
         ind[b + 1] = j
-
-
-@njit(cache=True, nogil=True, parallel=True)
-def finalize_heaps(Q, Y, hd, hi, metric, p, recompute):
-    """Sort each heap row by (distance, index) and turn it into true distances.
-
-    With ``recompute`` the reduced distances are first recomputed exactly from
-    ``Q`` and ``Y`` (GEMM tiles carry rounding error). ``hd``, ``hi`` are
-    rewritten in place."""
-    m, k = hd.shape
-    for i in prange(m):
-        if recompute:
-            for c in range(k):
-                hd[i, c] = reduced_distance(Q, i, Y, hi[i, c], metric, p)
-        _sort_pairs(hd[i], hi[i])
-        for c in range(k):
-            hd[i, c] = reduced_to_distance(hd[i, c], metric, p)
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -208,23 +175,3 @@ def tile_radius_fill(tile, add, scale, qadd, r, slack, Q, Y, metric, p, recomput
         for t in range(offsets[i], offsets[i + 1]):
             out_dist[t] = reduced_to_distance(out_dist[t], metric, p)
     return out_ind, out_dist
-
-
-@njit(cache=True, nogil=True, parallel=True)
-def sort_segments(ind, dist, offsets):
-    """Sort each segment ``offsets[i]:offsets[i + 1]`` by (distance, index), in place."""
-    m = offsets.shape[0] - 1
-    for i in prange(m):
-        s = offsets[i]
-        e = offsets[i + 1]
-        if e - s < 2:
-            continue
-        seg_d = dist[s:e].copy()
-        seg_i = ind[s:e].copy()
-        order = np.argsort(seg_i, kind="mergesort")
-        seg_d = seg_d[order]
-        seg_i = seg_i[order]
-        order = np.argsort(seg_d, kind="mergesort")
-        for t in range(e - s):
-            dist[s + t] = seg_d[order[t]]
-            ind[s + t] = seg_i[order[t]]

@@ -4,14 +4,22 @@ seed 004)."""
 from ._data import MinMaxScaler, StandardScaler
 from ._encoders import OneHotEncoder
 from ._impute import SimpleImputer
-from ._label import LabelEncoder
+from ._label import LabelEncoder, label_binarize
+from ._normalize import Binarizer, Normalizer, normalize
 from ._polynomial import PolynomialFeatures
+from ._robust import MaxAbsScaler, RobustScaler
 
 __all__ = [
+    "Binarizer",
     "LabelEncoder",
+    "MaxAbsScaler",
     "MinMaxScaler",
+    "Normalizer",
     "OneHotEncoder",
     "PolynomialFeatures",
+    "RobustScaler",
     "SimpleImputer",
     "StandardScaler",
+    "label_binarize",
+    "normalize",
 ]

@@ -36,12 +36,8 @@ def _weighted_moments(X, w):
 def _column_min_max(X):
     """Per-column minimum and maximum ignoring NaN (NaN for an all-NaN column)."""
     lo, hi = X.min(axis=0), X.max(axis=0)
-    if np.isnan(lo).any():  # min and max propagate NaN: only then pay for nanmin
-        import warnings
-
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            lo, hi = np.nanmin(X, axis=0), np.nanmax(X, axis=0)
+    if np.isnan(lo).any():  # min and max propagate NaN: only then pay for fmin / fmax
+        lo, hi = np.fmin.reduce(X, axis=0), np.fmax.reduce(X, axis=0)
     return lo.astype(np.float64), hi.astype(np.float64)
 
 

@@ -6,16 +6,20 @@ category of its own, placed last.
 """
 
 import numbers
+from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
 
 from ..base import BaseEstimator, TransformerMixin
-from ..utils._params import StrOptions
+from ..utils._params import Interval, StrOptions
 from ..utils.validation import check_is_fitted
 from ._common import OutputMixin, check_categorical_X, feature_names_in, is_missing
 
 __all__ = ["OneHotEncoder"]
+
+# name of the column grouping infrequent categories (scikit-learn's, for compatibility)
+_INFREQUENT = "infrequent_sklearn"
 
 
 def _column_categories(col, j):
@@ -101,14 +105,26 @@ class OneHotEncoder(OutputMixin, TransformerMixin, BaseEstimator):
         default is True; dense suits classiclearn's estimators.)
     dtype : number type, default=np.float64
         Output dtype.
-    handle_unknown : {"error", "ignore", "warn"}, default="error"
+    handle_unknown : {"error", "ignore", "warn", "infrequent_if_exist"}, default="error"
         Unknown categories at transform raise, or give all-zero columns
-        (with a warning for "warn").
+        (with a warning for "warn"); "infrequent_if_exist" puts them in the
+        feature's infrequent column when it has one (else all zeros).
+    min_frequency : int or float, default=None
+        Categories seen fewer times (int) or in a smaller fraction of the
+        samples (float in (0, 1)) are grouped in one "infrequent" column,
+        named ``<feature>_infrequent_sklearn`` as in scikit-learn.
+    max_categories : int, default=None
+        At most this many output columns per feature, the infrequent column
+        included; the least frequent categories (ties: the smaller ones) are
+        grouped first.
 
     Attributes
     ----------
     categories_ : list of ndarray
         Categories of each feature, in the order of the output columns.
+    infrequent_categories_ : list of (ndarray or None)
+        The grouped categories of each feature (with ``min_frequency`` or
+        ``max_categories``).
     drop_idx_ : ndarray of shape (n_features,) or None
         Index in ``categories_[i]`` of the dropped category (None entries
         where nothing is dropped).
@@ -129,16 +145,22 @@ class OneHotEncoder(OutputMixin, TransformerMixin, BaseEstimator):
         "drop": [StrOptions({"first", "if_binary"}), "array-like", None],
         "sparse_output": ["boolean"],
         "dtype": "no_validation",
-        "handle_unknown": [StrOptions({"error", "ignore", "warn"})],
+        "handle_unknown": [StrOptions({"error", "ignore", "warn", "infrequent_if_exist"})],
+        "min_frequency": [Interval(Integral, 1, None, closed="left"),
+                          Interval(Real, 0, 1, closed="neither"), None],
+        "max_categories": [Interval(Integral, 1, None, closed="left"), None],
     }
 
     def __init__(self, *, categories="auto", drop=None, sparse_output=False,
-                 dtype=np.float64, handle_unknown="error"):
+                 dtype=np.float64, handle_unknown="error", min_frequency=None,
+                 max_categories=None):
         self.categories = categories
         self.drop = drop
         self.sparse_output = sparse_output
         self.dtype = dtype
         self.handle_unknown = handle_unknown
+        self.min_frequency = min_frequency
+        self.max_categories = max_categories
 
     def __classiclearn_tags__(self):
         tags = super().__classiclearn_tags__()
@@ -197,17 +219,49 @@ class OneHotEncoder(OutputMixin, TransformerMixin, BaseEstimator):
                         )
                 cats.append(given)
         self.categories_ = cats
+        self.infrequent_categories_ = self._find_infrequent(X)
         self.drop_idx_ = self._compute_drop_idx()
         return self
+
+    def _find_infrequent(self, X):
+        """Indices (into ``categories_[j]``) of the infrequent categories of each feature."""
+        self._infrequent_idx = [None] * len(self.categories_)
+        if self.min_frequency is None and self.max_categories is None:
+            return [None] * len(self.categories_)
+        n = X.shape[0]
+        out = []
+        for j, cats in enumerate(self.categories_):
+            idx, found = _encode_column(X[:, j], cats)
+            counts = np.bincount(idx[found], minlength=len(cats))
+            rare = np.zeros(len(cats), dtype=bool)
+            if isinstance(self.min_frequency, Integral):
+                rare = counts < self.min_frequency
+            elif self.min_frequency is not None:
+                rare = counts < self.min_frequency * n
+            n_columns = len(cats) - rare.sum() + 1  # the infrequent column counts too
+            if self.max_categories is not None and self.max_categories < n_columns:
+                keep = self.max_categories - 1
+                order = np.argsort(counts, kind="stable")  # rarest first, ties: smaller first
+                rare[order[: len(cats) - keep] if keep else order] = True
+            rare_idx = np.flatnonzero(rare)
+            if rare_idx.size:
+                self._infrequent_idx[j] = rare_idx
+                out.append(cats[rare_idx])
+            else:
+                out.append(None)
+        return out
 
     def _compute_drop_idx(self):
         if self.drop is None:
             return None
         n = len(self.categories_)
         if isinstance(self.drop, str):
-            if self.drop == "first":
-                return np.zeros(n, dtype=object)
-            out = np.array([0 if len(c) == 2 else None for c in self.categories_], dtype=object)
+            out = np.empty(n, dtype=object)
+            for j in range(n):
+                column_of, _ = self._columns(j, with_drop=False)
+                first = int(np.flatnonzero(column_of == 0)[0])
+                width = column_of.max() + 1
+                out[j] = first if self.drop == "first" or width == 2 else None
             return out
         drop = np.asarray(self.drop, dtype=object)
         if drop.ndim != 1 or len(drop) != n:
@@ -227,16 +281,38 @@ class OneHotEncoder(OutputMixin, TransformerMixin, BaseEstimator):
                     f"The following categories were supposed to be dropped, but were not "
                     f"found in the training data.\nCategory: {value!r}, Feature: {j}"
                 )
+            rare = self._infrequent_idx[j]
+            if rare is not None and int(idx[0]) in rare:
+                raise ValueError(
+                    f"Unable to drop category {value!r} from feature {j} because it is "
+                    "infrequent"
+                )
             out[j] = int(idx[0])
         return out
 
-    def _kept(self, j):
-        """Indices of categories of feature j that get an output column."""
+    def _columns(self, j, with_drop=True):
+        """Output column of each category of feature j (-1: dropped) and the column labels.
+
+        Frequent categories come first in category order, then one column for
+        the infrequent ones; the dropped category's column is removed.
+        """
         cats = self.categories_[j]
-        keep = np.arange(len(cats))
-        if self.drop_idx_ is not None and self.drop_idx_[j] is not None:
-            keep = keep[keep != self.drop_idx_[j]]
-        return keep
+        rare = getattr(self, "_infrequent_idx", [None] * len(self.categories_))[j]
+        column_of = np.empty(len(cats), dtype=np.intp)
+        frequent = np.ones(len(cats), dtype=bool)
+        if rare is not None:
+            frequent[rare] = False
+        column_of[frequent] = np.arange(frequent.sum())
+        labels = list(cats[frequent])
+        if rare is not None:
+            column_of[rare] = frequent.sum()
+            labels.append(_INFREQUENT)
+        if with_drop and self.drop_idx_ is not None and self.drop_idx_[j] is not None:
+            dropped = column_of[self.drop_idx_[j]]
+            del labels[dropped]
+            column_of = np.where(column_of == dropped, -1,
+                                 np.where(column_of > dropped, column_of - 1, column_of))
+        return column_of, labels
 
     def transform(self, X):
         """One-hot encode X.
@@ -258,7 +334,9 @@ class OneHotEncoder(OutputMixin, TransformerMixin, BaseEstimator):
         for j, cats in enumerate(self.categories_):
             idx, found = _encode_column(X[:, j], cats)
             if not found.all():
-                if self.handle_unknown == "error":
+                if self.handle_unknown == "infrequent_if_exist":
+                    pass
+                elif self.handle_unknown == "error":
                     unknown = sorted({str(v) for v in X[~found, j]})
                     raise ValueError(
                         f"Found unknown categories {unknown} in column {j} during transform"
@@ -272,14 +350,15 @@ class OneHotEncoder(OutputMixin, TransformerMixin, BaseEstimator):
                         UserWarning,
                         stacklevel=2,
                     )
-            kept = self._kept(j)
-            column_of = np.full(len(cats), -1, dtype=np.intp)
-            column_of[kept] = np.arange(len(kept))
+            column_of, labels = self._columns(j)
             out_col = np.where(found, column_of[idx], -1)
+            if self.handle_unknown == "infrequent_if_exist" and \
+                    self._infrequent_idx[j] is not None:
+                out_col = np.where(found, out_col, column_of[self._infrequent_idx[j][0]])
             ok = out_col >= 0
             rows.append(np.flatnonzero(ok))
             cols.append(out_col[ok] + offset)
-            offset += len(kept)
+            offset += len(labels)
         rows = np.concatenate(rows) if rows else np.zeros(0, dtype=np.intp)
         cols = np.concatenate(cols) if cols else np.zeros(0, dtype=np.intp)
         if self.sparse_output:
@@ -305,28 +384,33 @@ class OneHotEncoder(OutputMixin, TransformerMixin, BaseEstimator):
         if sp.issparse(X):
             X = X.toarray()
         X = np.asarray(X)
-        widths = [len(self._kept(j)) for j in range(len(self.categories_))]
+        layouts = [self._columns(j) for j in range(len(self.categories_))]
+        widths = [len(labels) for _, labels in layouts]
         if X.ndim != 2 or X.shape[1] != sum(widths):
             raise ValueError(
                 f"Shape of the passed X data is not correct. Expected {sum(widths)} columns, "
                 f"got {X.shape[1] if X.ndim == 2 else X.shape}."
             )
         dtypes = {c.dtype.kind for c in self.categories_}
-        numeric = dtypes <= set("biuf")
+        numeric = dtypes <= set("biuf") and all(r is None for r in self._infrequent_idx)
         out = np.empty((X.shape[0], len(widths)), dtype=np.float64 if numeric else object)
         start = 0
         for j, width in enumerate(widths):
             block = X[:, start:start + width]
             start += width
-            kept = self._kept(j)
+            labels = np.empty(width, dtype=object)
+            labels[:] = layouts[j][1]
             cats = self.categories_[j]
             hot = block.argmax(axis=1) if width else np.zeros(len(X), dtype=np.intp)
             none = block.sum(axis=1) == 0 if width else np.ones(len(X), dtype=bool)
-            col = cats[kept[hot]] if width else np.empty(len(X), dtype=cats.dtype)
+            col = labels[hot] if width else np.empty(len(X), dtype=object)
             col = col.astype(out.dtype)
             if none.any():
                 if self.drop_idx_ is not None and self.drop_idx_[j] is not None:
-                    col[none] = cats[self.drop_idx_[j]]
+                    dropped = self.drop_idx_[j]
+                    rare = self._infrequent_idx[j]
+                    col[none] = _INFREQUENT if rare is not None and dropped in rare \
+                        else cats[dropped]
                 else:
                     if numeric:
                         col[none] = np.nan
@@ -346,7 +430,6 @@ class OneHotEncoder(OutputMixin, TransformerMixin, BaseEstimator):
         names = feature_names_in(self, input_features)
         out = []
         for j, name in enumerate(names):
-            cats = self.categories_[j]
-            for k in self._kept(j):
-                out.append(f"{name}_{cats[k]}")
+            for label in self._columns(j)[1]:
+                out.append(f"{name}_{label}")
         return np.asarray(out, dtype=object)

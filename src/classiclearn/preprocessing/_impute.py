@@ -163,11 +163,12 @@ class SimpleImputer(OutputMixin, TransformerMixin, BaseEstimator):
         empty = np.zeros(X.shape[1], dtype=bool)
         for j in range(X.shape[1]):
             observed = X[~mask[:, j], j]
+            if observed.size == 0:
+                empty[j] = True
             if self.strategy == "constant":
                 stats[j] = fill
                 continue
             if observed.size == 0:
-                empty[j] = True
                 stats[j] = np.nan
                 continue
             if self.strategy == "mean":
@@ -178,7 +179,7 @@ class SimpleImputer(OutputMixin, TransformerMixin, BaseEstimator):
                 stats[j] = _most_frequent(observed)
             else:
                 stats[j] = self.strategy(observed)
-        if empty.any() and self.keep_empty_features:
+        if empty.any() and self.keep_empty_features and self.strategy != "constant":
             stats[empty] = 0
         self.statistics_ = stats
         self._empty = empty & (not self.keep_empty_features)

@@ -5,7 +5,7 @@ import numpy as np
 from ..base import BaseEstimator, TransformerMixin
 from ..utils.validation import check_is_fitted, column_or_1d
 
-__all__ = ["LabelEncoder"]
+__all__ = ["LabelEncoder", "label_binarize"]
 
 
 class LabelEncoder(TransformerMixin, BaseEstimator):
@@ -116,3 +116,37 @@ class LabelEncoder(TransformerMixin, BaseEstimator):
         if bad.size:
             raise ValueError(f"y contains previously unseen labels: {bad.tolist()}")
         return self.classes_[np.asarray(y, dtype=np.intp)]
+
+
+def label_binarize(y, *, classes, neg_label=0, pos_label=1):
+    """One-vs-all indicator matrix of the labels ``y``.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+    classes : array-like of shape (n_classes,)
+        Column order.
+    neg_label, pos_label : int, default=0, 1
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_classes), int
+        With two classes, a single column (the second class).
+
+    Examples
+    --------
+    >>> label_binarize(["b", "a", "c"], classes=["a", "b", "c"]).tolist()
+    [[0, 1, 0], [1, 0, 0], [0, 0, 1]]
+    >>> label_binarize([1, 0], classes=[0, 1]).tolist()
+    [[1], [0]]
+    """
+    if neg_label >= pos_label:
+        raise ValueError(
+            f"neg_label={neg_label} must be strictly less than pos_label={pos_label}."
+        )
+    y = column_or_1d(y)
+    classes = np.asarray(classes)
+    out = np.where(y[:, None] == classes[None, :], pos_label, neg_label).astype(int)
+    if len(classes) == 2:
+        return out[:, 1:]
+    return out

@@ -132,41 +132,48 @@ def solve_dual(est, M, kernel_id, rows, y, p, C, sample_of=None, serial_rows=Fal
     )
 
 
-def kernel_block(est, X, SV, sv_sqnorm=None):
-    """Kernel between the rows of X and the support vectors: one BLAS product
-    for the dot products, then a parallel numba pass for the rest."""
-    kernel = est.kernel
-    if callable(kernel):
-        return np.asarray(kernel(X, SV), dtype=np.float64)
-    D = X @ SV.T
-    if kernel == "linear":
-        return D
-    kid = KERNEL_IDS[kernel]
+def kernel_apply(est, Xq, SV, coef_t, intercept):
+    """``K(Xq, SV) @ coef_t + intercept`` for a built-in or callable kernel."""
+    coef_t = np.ascontiguousarray(coef_t, dtype=np.float64)
+    intercept = np.ascontiguousarray(intercept, dtype=np.float64)
+    if callable(est.kernel):
+        return np.asarray(est.kernel(Xq, SV), dtype=np.float64) @ coef_t + intercept
+    kid = KERNEL_IDS[est.kernel]
     if kid == _k.RBF:
-        xx = np.einsum("ij,ij->i", X, X)
-        yy = np.einsum("ij,ij->i", SV, SV) if sv_sqnorm is None else sv_sqnorm
+        xx = np.einsum("ij,ij->i", Xq, Xq)
+        yy = np.einsum("ij,ij->i", SV, SV)
     else:
         xx = yy = np.zeros(0)
-    _k.finish_kernel_block(D, xx, yy, kid, float(est._gamma), float(est.coef0),
-                            int(est.degree))
-    return D
+    return _k.kernel_decision(Xq @ SV.T, xx, yy, kid, float(est._gamma), float(est.coef0),
+                              int(est.degree), coef_t, intercept)
 
 
-def decision_values(est, X, coef_fn):
-    """Evaluate ``coef_fn(K_block)`` on row blocks of X (bounded memory).
+def decision_values(est, X, coef_t, intercept):
+    """``K(X, support vectors) @ coef_t + intercept`` on row blocks of X.
 
-    For a precomputed kernel ``X`` already holds kernel values to the
-    training samples; the support columns are taken.
+    Built-in kernels: one BLAS product for the dot products, then a fused
+    numba pass (kernel values and the reduction). For a precomputed kernel
+    ``X`` already holds kernel values to the training samples.
     """
     n = X.shape[0]
     n_sv = max(1, est.support_.shape[0])
     block = max(1, min(n, (64 * 2**20) // (8 * n_sv)))
-    out = []
+    coef_t = np.ascontiguousarray(coef_t, dtype=np.float64)
+    intercept = np.ascontiguousarray(intercept, dtype=np.float64)
+    out = np.empty((n, coef_t.shape[1]))
     for start in range(0, n, block):
         Xb = X[start:start + block]
         if est.kernel == "precomputed":
-            K = Xb[:, est.support_]
+            out[start:start + block] = Xb[:, est.support_] @ coef_t + intercept
+        elif callable(est.kernel):
+            K = np.asarray(est.kernel(Xb, est._sv_for_kernel), dtype=np.float64)
+            out[start:start + block] = K @ coef_t + intercept
         else:
-            K = kernel_block(est, Xb, est._sv_for_kernel, est._sv_sqnorm)
-        out.append(coef_fn(K))
-    return np.concatenate(out, axis=0) if out else coef_fn(np.zeros((0, n_sv)))
+            SV = est._sv_for_kernel
+            kid = KERNEL_IDS[est.kernel]
+            xx = np.einsum("ij,ij->i", Xb, Xb) if kid == _k.RBF else np.zeros(0)
+            out[start:start + block] = _k.kernel_decision(
+                Xb @ SV.T, xx, est._sv_sqnorm, kid, float(est._gamma), float(est.coef0),
+                int(est.degree), coef_t, intercept,
+            )
+    return out

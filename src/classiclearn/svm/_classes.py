@@ -373,10 +373,11 @@ class SVC(ClassifierMixin, _KernelSVM):
                     nz = coef != 0.0
                     sv_rows = rows[train][nz]
                     if kernel_id == _base._k.PRECOMPUTED:
-                        K = M[np.ix_(rows[fold], sv_rows)]
+                        dec[fold] = M[np.ix_(rows[fold], sv_rows)] @ coef[nz] - rho
                     else:
-                        K = _base.kernel_block(self, M[rows[fold]], M[sv_rows])
-                    dec[fold] = K @ coef[nz] - rho
+                        dec[fold] = _base.kernel_apply(
+                            self, M[rows[fold]], M[sv_rows], coef[nz][:, None], [-rho]
+                        )[:, 0]
                 A, B = fit_sigmoid(dec, positive)
                 A_all.append(A)
                 B_all.append(B)
@@ -404,9 +405,8 @@ class SVC(ClassifierMixin, _KernelSVM):
             # primal weights: one product with (n_pairs, n_features) instead of
             # a kernel evaluation against every support vector
             W = self._pair_coef @ self.support_vectors_
-            return X @ W.T + self._pair_intercept
-        coef_t = np.ascontiguousarray(self._pair_coef.T)
-        return _base.decision_values(self, X, lambda K: K @ coef_t + self._pair_intercept)
+            return np.einsum("ij,kj->ik", X, W) + self._pair_intercept
+        return _base.decision_values(self, X, self._pair_coef.T, self._pair_intercept)
 
     def decision_function(self, X):
         """Signed distance to the separating surface(s).
@@ -664,7 +664,6 @@ class SVR(RegressorMixin, _KernelSVM):
         """
         X = self._check_X(X)
         if self.kernel == "linear":
-            return X @ (self.dual_coef_[0] @ self.support_vectors_) + self.intercept_[0]
-        return _base.decision_values(
-            self, X, lambda K: K @ self.dual_coef_[0] + self.intercept_[0]
-        )
+            w = self.dual_coef_ @ self.support_vectors_
+            return np.einsum("ij,kj->ik", X, w)[:, 0] + self.intercept_[0]
+        return _base.decision_values(self, X, self.dual_coef_.T, self.intercept_)[:, 0]

@@ -494,25 +494,37 @@ def _reconstruct_gradient(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C,
 
 
 @njit(nogil=True, parallel=True, cache=True)
-def finish_kernel_block(D, xx, yy, kernel, gamma, coef0, degree):
-    """Turn dot products ``D[i, j] = <x_i, s_j>`` into kernel values in place.
+def kernel_decision(D, xx, yy, kernel, gamma, coef0, degree, coef_t, intercept):
+    """Decision values ``K(x_i, sv) @ coef_t + intercept`` from dot products.
 
-    Used for prediction: the dot products between test rows and support
-    vectors come from one BLAS product; this pass runs in parallel over rows
-    (each element is independent, so the result does not depend on threads).
+    ``D[i, j] = <x_i, sv_j>`` comes from one BLAS product; kernel values are
+    formed one row at a time and reduced straight into the output, so the
+    kernel matrix is never written back. Rows are independent (parallel).
     """
     n, m = D.shape
+    n_out = coef_t.shape[1]
+    out = np.empty((n, n_out))
     for i in prange(n):
+        v = np.empty(m)
         if kernel == RBF:
             for j in range(m):
                 d2 = xx[i] + yy[j] - 2.0 * D[i, j]
                 if d2 < 0.0:
                     d2 = 0.0
-                D[i, j] = -gamma * d2
-            exp_inplace(D[i], np.empty(m))
+                v[j] = -gamma * d2
+            exp_inplace(v, np.empty(m))
         elif kernel == POLY:
             for j in range(m):
-                D[i, j] = (gamma * D[i, j] + coef0) ** degree
+                v[j] = (gamma * D[i, j] + coef0) ** degree
         elif kernel == SIGMOID:
             for j in range(m):
-                D[i, j] = np.tanh(gamma * D[i, j] + coef0)
+                v[j] = np.tanh(gamma * D[i, j] + coef0)
+        else:
+            for j in range(m):
+                v[j] = D[i, j]
+        for p in range(n_out):
+            s = intercept[p]
+            for j in range(m):
+                s += v[j] * coef_t[j, p]
+            out[i, p] = s
+    return out

@@ -172,8 +172,11 @@ def encode_class_targets(y):
     return classes, codes
 
 
-def expanded_class_weight(class_weight, classes, codes):
-    """Per-sample weight from ``class_weight`` (product over outputs)."""
+def expanded_class_weight(class_weight, classes, codes, sample_weight=None):
+    """Per-sample weight from ``class_weight`` (product over outputs).
+
+    With ``sample_weight``, "balanced" uses weighted class counts (as the forests do).
+    """
     n_outputs = codes.shape[1]
     if isinstance(class_weight, dict) or class_weight is None:
         cws = [class_weight] * n_outputs
@@ -193,7 +196,13 @@ def expanded_class_weight(class_weight, classes, codes):
     out = np.ones(codes.shape[0])
     for o in range(n_outputs):
         yi = codes[:, o].astype(np.intp)
-        out *= compute_class_weight(cws[o], classes[o], yi)[yi]
+        if cws[o] == "balanced" and sample_weight is not None:
+            counts = np.bincount(yi, weights=sample_weight, minlength=len(classes[o]))
+            with np.errstate(divide="ignore"):
+                cw = counts.sum() / (len(classes[o]) * counts)
+            out *= cw[yi]
+        else:
+            out *= compute_class_weight(cws[o], classes[o], yi)[yi]
     return out
 
 

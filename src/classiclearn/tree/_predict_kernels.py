@@ -23,6 +23,16 @@ def _leaf(X, i, node, left, right, feature, threshold):
     return node
 
 
+@njit(cache=True, nogil=True)
+def apply_tree(X, left, right, feature, threshold):
+    """Leaf index of every row in one tree (serial; callers may run it in threads)."""
+    n = X.shape[0]
+    out = np.empty(n, dtype=np.intp)
+    for i in range(n):
+        out[i] = _leaf(X, i, 0, left, right, feature, threshold)
+    return out
+
+
 @njit(cache=True, parallel=True)
 def apply_trees(X, left, right, feature, threshold, roots):
     """Leaf index (global) of every row in every tree: array (n_samples, n_trees)."""

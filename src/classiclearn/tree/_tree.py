@@ -106,9 +106,8 @@ class Tree:
 
     def apply(self, X):
         """Index of the leaf each row of X (float32, C-contiguous) falls in."""
-        roots = np.zeros(1, dtype=np.intp)
-        return _pk.apply_trees(X, self.children_left, self.children_right, self.feature,
-                               self.threshold, roots)[:, 0]
+        return _pk.apply_tree(X, self.children_left, self.children_right, self.feature,
+                              self.threshold)
 
     def predict(self, X):
         """Leaf value of each row: array (n_samples, n_outputs, max_n_classes)."""

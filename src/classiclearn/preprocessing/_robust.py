@@ -1,0 +1,237 @@
+"""More feature scaling: by the largest absolute value, and by median and quantile range
+(robust to outliers). Statistics ignore NaN, which transform keeps."""
+
+import warnings
+from numbers import Real
+
+import numpy as np
+
+from ..base import BaseEstimator, TransformerMixin
+from ..utils.validation import FLOAT_DTYPES, check_is_fitted, validate_data
+from . import _scaling_kernels as _k
+from ._common import OutputMixin, feature_names_in
+
+__all__ = ["MaxAbsScaler", "RobustScaler"]
+
+
+def _handle_zeros(scale):
+    scale = np.asarray(scale, dtype=np.float64).copy()
+    scale[~(scale >= 10 * np.finfo(np.float64).eps)] = 1.0
+    return scale
+
+
+class _OneToOne(OutputMixin, TransformerMixin, BaseEstimator):
+    """Shared tags and names of scalers that map each feature to itself."""
+
+    def __classiclearn_tags__(self):
+        tags = super().__classiclearn_tags__()
+        tags.allow_nan = True
+        tags.preserves_dtype = ["float64", "float32"]
+        return tags
+
+    def get_feature_names_out(self, input_features=None):
+        """Output feature names: the input names, unchanged.
+
+        Returns
+        -------
+        ndarray of str
+        """
+        return feature_names_in(self, input_features)
+
+    def _apply(self, X, offset, scale):
+        check_is_fitted(self)
+        Xv = validate_data(self, X, reset=False, dtype=FLOAT_DTYPES,
+                           ensure_all_finite="allow-nan")
+        out = np.empty_like(Xv)
+        _k.center_scale(Xv, offset.astype(Xv.dtype), scale.astype(Xv.dtype), out)
+        return self._wrap(out, X)
+
+    def _unapply(self, X, offset, scale):
+        check_is_fitted(self)
+        Xv = validate_data(self, X, reset=False, dtype=FLOAT_DTYPES,
+                           ensure_all_finite="allow-nan", copy=True)
+        Xv *= scale.astype(Xv.dtype)
+        Xv += offset.astype(Xv.dtype)
+        return Xv
+
+
+class MaxAbsScaler(_OneToOne):
+    """Scale each feature by its largest absolute value (keeps zeros and signs).
+
+    Parameters
+    ----------
+    copy : bool, default=True
+        Accepted for compatibility; inputs are never modified.
+
+    Attributes
+    ----------
+    max_abs_ : ndarray of shape (n_features,)
+    scale_ : ndarray of shape (n_features,)
+        ``max_abs_`` with zeros replaced by 1.
+    n_samples_seen_ : int
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+
+    Examples
+    --------
+    >>> MaxAbsScaler().fit_transform([[-2.0], [1.0]]).ravel().tolist()
+    [-1.0, 0.5]
+    """
+
+    _parameter_constraints = {"copy": ["boolean"]}
+
+    def __init__(self, *, copy=True):
+        self.copy = copy
+
+    def fit(self, X, y=None):
+        """Compute the largest absolute value of each feature.
+
+        Returns
+        -------
+        self
+        """
+        self.__dict__.pop("n_samples_seen_", None)
+        return self.partial_fit(X, y)
+
+    def partial_fit(self, X, y=None):
+        """Update the largest absolute values with a batch.
+
+        Returns
+        -------
+        self
+        """
+        first = not hasattr(self, "n_samples_seen_")
+        if first:
+            self._validate_params()
+        X = validate_data(self, X, reset=first, dtype=FLOAT_DTYPES,
+                          ensure_all_finite="allow-nan")
+        max_abs = np.fmax.reduce(np.abs(X), axis=0).astype(np.float64)
+        if first:
+            self.n_samples_seen_ = X.shape[0]
+        else:
+            max_abs = np.fmax(self.max_abs_, max_abs)
+            self.n_samples_seen_ += X.shape[0]
+        self.max_abs_ = max_abs
+        self.scale_ = _handle_zeros(max_abs)
+        return self
+
+    def transform(self, X):
+        """Divide each feature by its largest absolute value.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_features)
+        """
+        return self._apply(X, np.zeros(len(self.scale_)) if hasattr(self, "scale_") else None,
+                           getattr(self, "scale_", None))
+
+    def inverse_transform(self, X):
+        """Undo :meth:`transform`.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_features)
+        """
+        check_is_fitted(self)
+        return self._unapply(X, np.zeros(len(self.scale_)), self.scale_)
+
+
+class RobustScaler(_OneToOne):
+    """Centre by the median and scale by a quantile range (interquartile by default).
+
+    Parameters
+    ----------
+    with_centering : bool, default=True
+    with_scaling : bool, default=True
+    quantile_range : tuple (q_min, q_max), default=(25.0, 75.0)
+        Percentiles (0 < q_min < q_max < 100) whose difference is the scale.
+    copy : bool, default=True
+        Accepted for compatibility; inputs are never modified.
+    unit_variance : bool, default=False
+        Rescale so that normally distributed features get variance 1.
+
+    Attributes
+    ----------
+    center_ : ndarray of shape (n_features,) or None
+    scale_ : ndarray of shape (n_features,) or None
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+
+    Examples
+    --------
+    >>> RobustScaler().fit_transform([[1.0], [2.0], [3.0], [100.0]]).ravel().round(3).tolist()
+    [-0.059, -0.02, 0.02, 3.824]
+    """
+
+    _parameter_constraints = {
+        "with_centering": ["boolean"],
+        "with_scaling": ["boolean"],
+        "quantile_range": [tuple],
+        "copy": ["boolean"],
+        "unit_variance": ["boolean"],
+    }
+
+    def __init__(self, *, with_centering=True, with_scaling=True,
+                 quantile_range=(25.0, 75.0), copy=True, unit_variance=False):
+        self.with_centering = with_centering
+        self.with_scaling = with_scaling
+        self.quantile_range = quantile_range
+        self.copy = copy
+        self.unit_variance = unit_variance
+
+    def fit(self, X, y=None):
+        """Compute the median and quantile range of each feature.
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        q_min, q_max = self.quantile_range
+        if not (isinstance(q_min, Real) and isinstance(q_max, Real)
+                and 0 <= q_min <= q_max <= 100):
+            raise ValueError(f"Invalid quantile range: {self.quantile_range}")
+        X = validate_data(self, X, dtype=FLOAT_DTYPES, ensure_all_finite="allow-nan")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            if self.with_centering:
+                self.center_ = np.nanmedian(X, axis=0).astype(np.float64)
+            else:
+                self.center_ = None
+            if self.with_scaling:
+                lo, hi = np.nanpercentile(X, [q_min, q_max], axis=0)
+                scale = _handle_zeros(hi - lo)
+                if self.unit_variance:
+                    from scipy.stats import norm
+
+                    adjust = norm.ppf(q_max / 100.0) - norm.ppf(q_min / 100.0)
+                    scale = scale / adjust
+                self.scale_ = scale
+            else:
+                self.scale_ = None
+        return self
+
+    def _offset_scale(self):
+        check_is_fitted(self)
+        p = self.n_features_in_
+        offset = self.center_ if self.with_centering else np.zeros(p)
+        scale = self.scale_ if self.with_scaling else np.ones(p)
+        return np.nan_to_num(offset), scale
+
+    def transform(self, X):
+        """Centre and scale X.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_features)
+        """
+        return self._apply(X, *self._offset_scale())
+
+    def inverse_transform(self, X):
+        """Undo :meth:`transform`.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_features)
+        """
+        return self._unapply(X, *self._offset_scale())
