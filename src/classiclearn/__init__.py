@@ -17,6 +17,7 @@ _SUBMODULES = {
     "discriminant_analysis",
     "ensemble",
     "exceptions",
+    "impute",
     "kernel_ridge",
     "linear_model",
     "metrics",

@@ -10,8 +10,10 @@ import sys
 __all__ = [
     "ConvergenceWarning",
     "DataConversionWarning",
+    "FitFailedWarning",
     "InvalidParameterError",
     "NotFittedError",
+    "UndefinedMetricWarning",
     "not_fitted_error",
 ]
 
@@ -37,6 +39,14 @@ class ConvergenceWarning(UserWarning):
 
 class DataConversionWarning(UserWarning):
     """Issued when input data are converted in a way the user may not expect."""
+
+
+class FitFailedWarning(RuntimeWarning):
+    """Issued when fitting on a cross-validation fold fails and ``error_score`` is a number."""
+
+
+class UndefinedMetricWarning(UserWarning):
+    """Issued when a score is undefined (e.g. precision with no predicted positives)."""
 
 
 _BRIDGED_NOT_FITTED = None

@@ -185,8 +185,8 @@ class OneVsRestClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
     --------
     >>> import numpy as np
     >>> from classiclearn.discriminant_analysis import LinearDiscriminantAnalysis
-    >>> X = np.array([[0.0, 0], [0, 1], [5, 5], [5, 6], [9, 0], [9, 1]])
-    >>> clf = OneVsRestClassifier(LinearDiscriminantAnalysis()).fit(X, [0, 0, 1, 1, 2, 2])
+    >>> X = np.array([[0, 0], [1, .5], [.5, 1], [5, 5], [6, 5.5], [5.5, 6], [9, 0], [10, .5], [9.5, 1]])
+    >>> clf = OneVsRestClassifier(LinearDiscriminantAnalysis()).fit(X, [0, 0, 0, 1, 1, 1, 2, 2, 2])
     >>> clf.predict([[5.0, 5.5]]).tolist()
     [1]
     """
@@ -357,10 +357,11 @@ def ovo_votes_and_confidences(predictions, confidences, n_classes):
     return votes + summed / (3.0 * (np.abs(summed) + 1.0))
 
 
-def _fit_pair(estimator, X, y_index, i, j, fit_params):
+def _fit_pair(estimator, X, y_index, i, j, fit_params, pairwise):
     rows = np.flatnonzero((y_index == i) | (y_index == j))
     y_pair = (y_index[rows] == j).astype(np.intp)
-    return clone(estimator).fit(X[rows], y_pair, **fit_params)
+    X_pair = X[rows][:, rows] if pairwise else X[rows]  # a kernel matrix: rows and columns
+    return clone(estimator).fit(X_pair, y_pair, **fit_params), rows
 
 
 class OneVsOneClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
@@ -384,8 +385,9 @@ class OneVsOneClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
         In the pair order (0, 1), (0, 2), ..., (K-2, K-1).
     classes_ : ndarray of shape (n_classes,)
     n_classes_ : int
-    pairwise_indices_ : None
-        Kept for compatibility (precomputed kernels are not sliced).
+    pairwise_indices_ : list of ndarray or None
+        With a pairwise estimator (precomputed kernel), the training rows
+        of each pair, used to select the kernel columns at prediction.
     n_features_in_ : int
     feature_names_in_ : ndarray of str
 
@@ -397,8 +399,8 @@ class OneVsOneClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
     --------
     >>> import numpy as np
     >>> from classiclearn.discriminant_analysis import LinearDiscriminantAnalysis
-    >>> X = np.array([[0.0, 0], [0, 1], [5, 5], [5, 6], [9, 0], [9, 1]])
-    >>> clf = OneVsOneClassifier(LinearDiscriminantAnalysis()).fit(X, [0, 0, 1, 1, 2, 2])
+    >>> X = np.array([[0, 0], [1, .5], [.5, 1], [5, 5], [6, 5.5], [5.5, 6], [9, 0], [10, .5], [9.5, 1]])
+    >>> clf = OneVsOneClassifier(LinearDiscriminantAnalysis()).fit(X, [0, 0, 0, 1, 1, 1, 2, 2, 2])
     >>> clf.predict([[9.0, 0.5]]).tolist()
     [2]
     """
@@ -431,13 +433,15 @@ class OneVsOneClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
         n_classes = len(self.classes_)
         if n_classes == 1:
             raise ValueError("OneVsOneClassifier can not be fit when only one class is present.")
+        pairwise = _inner_tags(self.estimator)[1]
         tasks = [
-            (_fit_pair, (self.estimator, X, y_index, i, j, fit_params))
+            (_fit_pair, (self.estimator, X, y_index, i, j, fit_params, pairwise))
             for i in range(n_classes)
             for j in range(i + 1, n_classes)
         ]
-        self.estimators_ = _run(tasks, self.n_jobs)
-        self.pairwise_indices_ = None
+        fitted = _run(tasks, self.n_jobs)
+        self.estimators_ = [est for est, _ in fitted]
+        self.pairwise_indices_ = [rows for _, rows in fitted] if pairwise else None
         return self
 
     @property
@@ -464,7 +468,12 @@ class OneVsOneClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
         def both(e, X_):
             return np.ravel(e.predict(X_)), _predict_binary(e, X_)
 
-        out = _run([(both, (e, X)) for e in self.estimators_], self.n_jobs)
+        if self.pairwise_indices_ is None:
+            tasks = [(both, (e, X)) for e in self.estimators_]
+        else:
+            tasks = [(both, (e, X[:, idx])) for e, idx in zip(self.estimators_,
+                                                              self.pairwise_indices_)]
+        out = _run(tasks, self.n_jobs)
         predictions = np.column_stack([p for p, _ in out])
         confidences = np.column_stack([c for _, c in out])
         Y = ovo_votes_and_confidences(predictions, confidences, len(self.classes_))
@@ -529,9 +538,9 @@ class OutputCodeClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
     --------
     >>> import numpy as np
     >>> from classiclearn.discriminant_analysis import LinearDiscriminantAnalysis
-    >>> X = np.array([[0.0, 0], [0, 1], [5, 5], [5, 6], [9, 0], [9, 1]])
+    >>> X = np.array([[0, 0], [1, .5], [.5, 1], [5, 5], [6, 5.5], [5.5, 6], [9, 0], [10, .5], [9.5, 1]])
     >>> clf = OutputCodeClassifier(LinearDiscriminantAnalysis(), code_size=2, random_state=0)
-    >>> clf.fit(X, [0, 0, 1, 1, 2, 2]).code_book_.shape
+    >>> clf.fit(X, [0, 0, 0, 1, 1, 1, 2, 2, 2]).code_book_.shape
     (3, 6)
     """
 

@@ -300,6 +300,7 @@ class Pipeline(BaseEstimator):
         return Xt, fitted
 
     def _route(self, params):
+        self._validate_steps()
         names = [name for name, _ in self.steps]
         routed = {name: {} for name in names}
         for key, value in params.items():

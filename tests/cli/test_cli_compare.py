@@ -243,8 +243,22 @@ def test_plain_text_without_rich(run, monkeypatch):
     import sys
 
     _registered("GaussianNB")
-    monkeypatch.setitem(sys.modules, "rich", None)
+    for name in ("rich", "rich.console", "rich.table", "rich.progress"):
+        monkeypatch.setitem(sys.modules, name, None)
     monkeypatch.setenv("FORCE_COLOR", "1")
     r = run("compare", "iris", "--models", "GaussianNB", "--cv", "3", "--repeats", "1")
     assert r.code == 0, r.err
     assert "GaussianNB" in r.out and "95% CI" in r.out and "━" not in r.out
+
+
+@pytest.mark.parametrize(("suffix", "sep"), [(".csv", ";"), (".tsv", "\t")])
+def test_other_separators(run, mixed_csv, tmp_path, suffix, sep):
+    import pandas as pd
+
+    _registered("GaussianNB")
+    path = tmp_path / f"data{suffix}"
+    pd.read_csv(mixed_csv).to_csv(path, sep=sep, index=False)
+    r = run("compare", path, "--target", "outcome", "--models", "GaussianNB", "--cv", "3",
+            "--repeats", "1", "--json")
+    assert r.code == 0, r.err
+    assert json.loads(r.out)["data"]["n_features"] == 3

@@ -58,6 +58,7 @@ def test_fit_predict_info_on_a_csv(run, mixed_csv, tmp_path):
     info = json.loads(r.out)
     assert info["metadata"]["target"] == "outcome" and info["metadata"]["n_samples"] == 120
     assert info["metadata"]["columns"] == ["x1", "x2", "colour"]
+    assert info["feature_names_in"] == ["x1", "x2", "colour"] and info["n_features_in"] == 3
 
 
 def test_predict_rows_without_target_and_reordered_columns(run, mixed_csv, tmp_path):

@@ -328,3 +328,21 @@ def test_oversized_archive_is_refused_before_reading(model_path, monkeypatch):
     monkeypatch.setattr(fmt, "_MAX_TOTAL_BYTES", 100)
     with pytest.raises(ModelFileError, match="refused"):
         load_model(model_path)
+
+
+def test_deeply_nested_json_is_refused(tmp_path):
+    path = tmp_path / "deep.clm"
+    members = {"model.json": ("[" * 100000 + "]" * 100000).encode()}
+    manifest = {"format": "classiclearn-model", "format_version": FORMAT_VERSION, "n_arrays": 0}
+    _write(path, manifest, members)
+    with pytest.raises(ModelFileError):
+        load_model(path)
+    tree = {"$estimator": {"class": "classiclearn.naive_bayes.GaussianNB", "params": {},
+                           "state": {"x_": [[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]] * 1}}}
+    node = tree["$estimator"]["state"]
+    for _ in range(300):
+        node = {"$tuple": [node]}
+    tree["$estimator"]["state"] = {"x_": node}
+    _crafted(path, tree)
+    with pytest.raises(ModelFileError, match="nested too deeply"):
+        load_model(path)

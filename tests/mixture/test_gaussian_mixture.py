@@ -157,7 +157,15 @@ def test_em_kernels_independent_of_threads():
         with numba_threads(n_threads):
             k.em_moments(X, means, prec, True, np.zeros(3), np.log(np.full(3, 1 / 3)), 1, resp,
                          ll, nk, s1, sc)
-        out.append((ll.sum(), s1.sum(axis=0), sc.sum(axis=0)))
+            ll2, nk2, s12, sc2 = ll.copy(), nk.copy(), s1.copy(), sc.copy()
+            mu_prec = np.ascontiguousarray(np.einsum("kf,kfj->kj", means, prec))
+            k.em_moments_full(X, means, prec, mu_prec, np.zeros(3), np.log(np.full(3, 1 / 3)),
+                              resp, ll2, nk2, s12, sc2)
+        assert_allclose(ll2.sum(), ll.sum(), rtol=1e-12)
+        assert_allclose(sc2.sum(axis=0), sc.sum(axis=0), rtol=1e-10)
+        out.append((ll.sum(), s1.sum(axis=0), sc.sum(axis=0), ll2.sum(), sc2.sum(axis=0)))
     assert out[0][0] == out[1][0]
     assert_array_equal(out[0][1], out[1][1])
     assert_array_equal(out[0][2], out[1][2])
+    assert out[0][3] == out[1][3]
+    assert_array_equal(out[0][4], out[1][4])

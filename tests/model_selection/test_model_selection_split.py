@@ -173,3 +173,14 @@ def test_check_cv():
     with pytest.raises(ValueError, match="Expected cv"):
         check_cv("five")
     assert "StratifiedKFold(n_splits=3" in repr(StratifiedKFold(3))
+
+
+def test_group_kfold_shuffle():
+    groups = np.repeat(np.arange(10), 3)
+    a = [te.tolist() for _, te in GroupKFold(5, shuffle=True, random_state=0).split(
+        groups, groups=groups)]
+    b = [te.tolist() for _, te in GroupKFold(5, shuffle=True, random_state=0).split(
+        groups, groups=groups)]
+    c = [te.tolist() for _, te in GroupKFold(5).split(groups, groups=groups)]
+    assert a == b and a != c
+    assert all(len(t) == 6 for t in a)

@@ -164,3 +164,14 @@ def test_bad_input():
     ovr = OneVsRestClassifier(GaussianNB()).fit(X, y)
     with pytest.raises(ValueError, match="features"):
         ovr.predict(X[:, :2])
+
+
+def test_one_vs_one_precomputed_kernel_matches_sklearn():
+    svm = pytest.importorskip("sklearn.svm")
+    X, y, X_test = _data(n=300, k=3, seed=12)
+    K_train, K_test = X @ X.T, X_test @ X.T
+    base = svm.SVC(kernel="precomputed")
+    ours = OneVsOneClassifier(base).fit(K_train, y)
+    theirs = sk_multiclass.OneVsOneClassifier(base).fit(K_train, y)
+    assert len(ours.pairwise_indices_) == 3
+    np.testing.assert_array_equal(ours.predict(K_test), theirs.predict(K_test))

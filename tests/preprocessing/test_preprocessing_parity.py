@@ -308,3 +308,22 @@ def test_one_hot_cannot_drop_infrequent():
     X = np.array([["a"]] * 10 + [["b"]], dtype=object)
     with pytest.raises(ValueError, match="infrequent"):
         OneHotEncoder(min_frequency=2, drop=["b"]).fit(X)
+
+
+def test_function_transformer(X):
+    from classiclearn.pipeline import make_pipeline
+    from classiclearn.preprocessing import FunctionTransformer
+
+    Xp = np.abs(X)
+    a = FunctionTransformer(np.log1p, np.expm1, feature_names_out="one-to-one").fit(Xp)
+    b = skp.FunctionTransformer(np.log1p, np.expm1, feature_names_out="one-to-one").fit(Xp)
+    np.testing.assert_allclose(a.transform(Xp), b.transform(Xp))
+    np.testing.assert_allclose(a.inverse_transform(a.transform(Xp)), Xp)
+    assert list(a.get_feature_names_out()) == list(b.get_feature_names_out())
+    with pytest.warns(UserWarning, match="not strictly inverse"):
+        FunctionTransformer(np.log1p, np.exp).fit(Xp)
+    scaled = FunctionTransformer(lambda Z, k: Z * k, kw_args={"k": 2.0}).fit_transform(Xp)
+    np.testing.assert_allclose(scaled, 2 * Xp)
+    pipe = make_pipeline(FunctionTransformer(np.log1p), StandardScaler()).fit(Xp)
+    np.testing.assert_allclose(pipe.transform(Xp),
+                               skp.StandardScaler().fit_transform(np.log1p(Xp)), atol=1e-12)

@@ -99,6 +99,11 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
     ----------
     numeric_columns_, categorical_columns_ : list
         The columns used, in output order.
+    n_features_in_ : int
+        Number of columns read.
+    feature_names_in_ : ndarray of str
+        Names of the columns read (numeric then categorical), when fitted on a
+        DataFrame with string column names.
     fill_values_ : ndarray of shape (n_numeric,)
         Imputation value of each numeric column.
     categories_ : list of ndarray of str
@@ -190,6 +195,10 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
         self.categories_ = categories
         self.fill_categories_ = fill_categories
         self.n_features_in_ = len(numeric) + len(categorical)
+        used = numeric + categorical
+        self.__dict__.pop("feature_names_in_", None)
+        if _is_frame(X) and all(isinstance(c, str) for c in used):
+            self.feature_names_in_ = np.asarray(used, dtype=object)
         out_names = [str(n) for n in numeric]
         for name, cats in zip(categorical, categories):
             out_names.extend(f"{name}={c}" for c in cats)

@@ -406,10 +406,11 @@ default='k-means++'
             )
             n_init = 1
         rng = check_random_state(self.random_state)
-        tol = float(np.mean(np.var(X, axis=0))) * self.tol if self.tol > 0 else 0.0
         # Work on centred data: the assignment uses ||c||² - 2 <x, c>, accurate near 0.
         x_mean = X.mean(axis=0)
         X = X - x_mean
+        # tolerance: tol times the mean feature variance (one pass, no temporaries)
+        tol = float(np.einsum("ij,ij->", X, X)) / X.size * self.tol if self.tol > 0 else 0.0
         if is_array:
             self._init_array = self._init_array - x_mean
         best = None
@@ -424,7 +425,7 @@ default='k-means++'
         labels, inertia, centers, n_iter = best
         centers = centers + x_mean
         self._x_mean = x_mean
-        distinct = np.unique(labels).size
+        distinct = int(np.count_nonzero(np.bincount(labels, minlength=self.n_clusters)))
         if distinct < self.n_clusters:
             warnings.warn(
                 f"Number of distinct clusters ({distinct}) found smaller than "

@@ -30,20 +30,7 @@ def _sq_dist(X, i, C, j):
     return d
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _dots_all(X, i, CT, acc):
-    """Dot products of row i with every centre into acc (k,); CT is (p, k).
-
-    The inner loop runs over centres (contiguous in CT) as fused multiply-adds,
-    so it vectorises.
-    """
-    k = CT.shape[1]
-    for j in range(k):
-        acc[j] = 0.0
-    for f in range(X.shape[1]):
-        xf = X[i, f]
-        for j in range(k):
-            acc[j] += xf * CT[f, j]
+_TILE = 256  # rows per BLAS product: small enough that BLAS stays single-threaded
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -51,7 +38,8 @@ def lloyd_pass(X, sample_weight, centers_t, centers_sq, labels, sums, wsums, upd
     """Assign every row to its nearest centre and accumulate per-chunk weighted sums.
 
     The nearest centre minimises ||c||² - 2 <x, c> (the expansion of the squared
-    distance without the constant ||x||²); callers centre X so it stays accurate.
+    distance without the constant ||x||²); the dot products come from one small
+    BLAS product per tile of rows. Callers centre X so the expansion stays accurate.
 
     Parameters
     ----------
@@ -73,22 +61,24 @@ def lloyd_pass(X, sample_weight, centers_t, centers_sq, labels, sums, wsums, upd
         if update:
             sums[c, :, :] = 0.0
             wsums[c, :] = 0.0
-        acc = np.empty(k)
-        for i in range(start, stop):
-            _dots_all(X, i, centers_t, acc)
-            best = centers_sq[0] - 2.0 * acc[0]
-            bj = 0
-            for j in range(1, k):
-                d = centers_sq[j] - 2.0 * acc[j]
-                if d < best:
-                    best = d
-                    bj = j
-            labels[i] = bj
-            if update:
-                w = sample_weight[i]
-                wsums[c, bj] += w
-                for f in range(p):
-                    sums[c, bj, f] += w * X[i, f]
+        for t0 in range(start, stop, _TILE):
+            t1 = min(stop, t0 + _TILE)
+            dots = np.dot(X[t0:t1], centers_t)
+            for r in range(t1 - t0):
+                best = centers_sq[0] - 2.0 * dots[r, 0]
+                bj = 0
+                for j in range(1, k):
+                    d = centers_sq[j] - 2.0 * dots[r, j]
+                    if d < best:
+                        best = d
+                        bj = j
+                i = t0 + r
+                labels[i] = bj
+                if update:
+                    w = sample_weight[i]
+                    wsums[c, bj] += w
+                    for f in range(p):
+                        sums[c, bj, f] += w * X[i, f]
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -204,17 +194,20 @@ def kpp_trials(X, x_sq, sample_weight, cand_t, cand_sq, closest, dist_out, pot_o
     m = cand_t.shape[1]
     size, n_chunks = chunk_layout(n)
     for c in prange(n_chunks):
-        acc = np.empty(m)
         for t in range(m):
             pot_out[c, t] = 0.0
-        for i in range(c * size, min(n, (c + 1) * size)):
-            w = sample_weight[i]
-            _dots_all(X, i, cand_t, acc)
-            for t in range(m):
-                d = x_sq[i] + cand_sq[t] - 2.0 * acc[t]
-                if d < 0.0:
-                    d = 0.0
-                if closest[i] < d:
-                    d = closest[i]
-                dist_out[t, i] = d
-                pot_out[c, t] += w * d
+        stop = min(n, (c + 1) * size)
+        for t0 in range(c * size, stop, _TILE):
+            t1 = min(stop, t0 + _TILE)
+            dots = np.dot(X[t0:t1], cand_t)
+            for r in range(t1 - t0):
+                i = t0 + r
+                w = sample_weight[i]
+                for t in range(m):
+                    d = x_sq[i] + cand_sq[t] - 2.0 * dots[r, t]
+                    if d < 0.0:
+                        d = 0.0
+                    if closest[i] < d:
+                        d = closest[i]
+                    dist_out[t, i] = d
+                    pot_out[c, t] += w * d

@@ -304,7 +304,9 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
         if self._max_components == 0:
             self.explained_variance_ratio_ = np.empty(0)
         else:
-            self.explained_variance_ratio_ = (S**2 / np.sum(S**2))[: self._max_components]
+            total = np.sum(S**2)
+            ratio = S**2 / total if total > 0 else np.zeros_like(S)
+            self.explained_variance_ratio_ = ratio[: self._max_components]
         rank = int(np.sum(S > self.tol * S[0])) if S.size else 0
         self.scalings_ = scalings @ Vt.T[:, :rank]
         coef = (means - self.xbar_) @ self.scalings_

@@ -219,6 +219,7 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, BaseEstimator):
         n_classes = len(self.classes_)
         n_samples, n_features = X.shape
         norm2 = np.empty((n_samples, n_classes))
+        # small row blocks: each product stays on one BLAS thread (see _scatter)
         step = _scatter.single_thread_rows(n_features, n_features)
         Z = np.empty((step, n_features))
         for start in range(0, n_samples, step):

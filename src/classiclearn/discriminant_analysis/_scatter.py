@@ -86,18 +86,41 @@ def class_statistics(X, y_index, n_classes, *, per_class=True):
     n_samples, n_features = X.shape
     X = np.ascontiguousarray(X, dtype=np.float64)
     y_index = np.ascontiguousarray(y_index, dtype=np.intp)
+    if per_class:
+        return _per_class_statistics(X, y_index, n_classes)
     counts, means = _kernels.class_means(X, y_index, n_classes)
-    if not per_class:
-        S = np.zeros((n_features, n_features))
-        for start in range(0, n_samples, _BLOCK_ROWS):
-            block = X[start : start + _BLOCK_ROWS] - means[y_index[start : start + _BLOCK_ROWS]]
-            S += block.T @ block
-        return counts, means, ((S + S.T) / 2.0)[None]
+    S = np.zeros((n_features, n_features))
+    for start in range(0, n_samples, _BLOCK_ROWS):
+        block = X[start : start + _BLOCK_ROWS] - means[y_index[start : start + _BLOCK_ROWS]]
+        S += block.T @ block
+    return counts, means, ((S + S.T) / 2.0)[None]
+
+
+def _per_class_statistics(X, y_index, n_classes):
+    """Gather the rows by class once (a copy), centre each class in place, then
+    accumulate its scatter over row blocks."""
+    n_features = X.shape[1]
+    counts, order, bounds = _order_by_class(y_index, n_classes)
+    X_sorted = X[order]
+    means = np.zeros((n_classes, n_features))
     scatter = np.zeros((n_classes, n_features, n_features))
-    for k, block in _class_blocks(X, y_index, n_classes):
-        rows = block - means[k]
-        scatter[k] += rows.T @ rows
-    scatter = (scatter + np.swapaxes(scatter, 1, 2)) / 2.0
+    for k in range(n_classes):
+        segment = X_sorted[bounds[k] : bounds[k + 1]]
+        n_k = segment.shape[0]
+        if n_k == 0:
+            continue
+        mean = segment.mean(axis=0)
+        segment -= mean
+        resid = np.zeros(n_features)  # the mean's rounding error, summed while in cache
+        S = np.zeros((n_features, n_features))
+        for start in range(0, n_k, _BLOCK_ROWS):
+            rows = segment[start : start + _BLOCK_ROWS]
+            resid += rows.sum(axis=0)
+            S += rows.T @ rows
+        resid /= n_k
+        S -= n_k * np.outer(resid, resid)
+        means[k] = mean + resid
+        scatter[k] = (S + S.T) / 2.0
     return counts, means, scatter
 
 

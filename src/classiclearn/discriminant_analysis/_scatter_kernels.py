@@ -47,3 +47,4 @@ def class_means(X, y_index, n_classes):
                 means[k, j] += resid[k, j] / counts[k]
     return counts, means
 
+

@@ -286,14 +286,13 @@ class BaseForest(BaseEstimator):
         return np.ascontiguousarray(X, dtype=np.float32)
 
     def _mean_value(self, X):
-        left, right, feature, threshold, value, roots = self._stacked()
+        packed, value, roots = self._stacked()
+        hard = self._is_clf and getattr(self, "voting", "soft") == "hard"
+        n_classes = np.atleast_1d(np.asarray(getattr(self, "n_classes_", [1]), dtype=np.intp))
+        if not self._is_clf:
+            n_classes = np.ones(self.n_outputs_, dtype=np.intp)
         with numba_threads(self.n_jobs if self.n_jobs is not None else -1):
-            if self._is_clf and getattr(self, "voting", "soft") == "hard":
-                n_classes = np.atleast_1d(np.asarray(self.n_classes_, dtype=np.intp))
-                out = _pk.vote_fractions(X, left, right, feature, threshold, value, roots,
-                                         n_classes)
-            else:
-                out = _pk.mean_value(X, left, right, feature, threshold, value, roots)
+            out = _pk.mean_value(X, packed, value, roots, hard, n_classes)
         return out.reshape(X.shape[0], self.n_outputs_, -1)
 
     def apply(self, X):
@@ -304,9 +303,9 @@ class BaseForest(BaseEstimator):
         ndarray of shape (n_samples, n_estimators)
         """
         X = self._X_predict(X)
-        left, right, feature, threshold, _, roots = self._stacked()
+        packed, _, roots = self._stacked()
         with numba_threads(self.n_jobs if self.n_jobs is not None else -1):
-            leaves = _pk.apply_trees(X, left, right, feature, threshold, roots)
+            leaves = _pk.apply_trees(X, packed, roots)
         return leaves - roots[None, :]
 
     def decision_path(self, X):

@@ -7,8 +7,8 @@ The file is a zip archive with three kinds of members:
 - ``model.json``: the estimator as a tree of tagged JSON values;
 - ``arrays/<i>.npy``: every non-object NumPy array, in NumPy's ``.npy`` format.
 
-See ``FORMAT.md`` for the full description. The loader only builds classes
-named in :func:`_allowed_classes` (classiclearn's own public classes), reads
+See ``FORMAT.md`` for the full description. Values are encoded and decoded by
+:mod:`._codec`, which only builds classiclearn's own classes; this module reads
 arrays with ``allow_pickle=False`` and never calls ``pickle`` or ``eval``.
 """
 
@@ -204,7 +204,7 @@ def _read_archive(path):
         ) from exc
     try:
         manifest = json.loads(members.pop(_MANIFEST))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         raise ModelFileError(f"{path!r} has an unreadable manifest (corrupted)") from exc
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT_NAME:
         raise ModelFileError(f"{path!r} is not a classiclearn model file")
@@ -215,7 +215,11 @@ def _read_archive(path):
             f"reads only version {FORMAT_VERSION} (written by classiclearn "
             f"{manifest.get('library_version', '?')})"
         )
-    if _digest(members, manifest) != manifest.get("content_sha256"):
+    try:
+        digest = _digest(members, manifest)
+    except (RecursionError, TypeError, ValueError) as exc:
+        raise ModelFileError(f"{path!r} has a malformed manifest") from exc
+    if digest != manifest.get("content_sha256"):
         raise ModelFileError(
             f"{path!r} failed its SHA-256 integrity check: it was modified or corrupted"
         )
@@ -223,7 +227,7 @@ def _read_archive(path):
         raise ModelFileError(f"{path!r} has no model.json member")
     try:
         tree = json.loads(members.pop(_MODEL))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         raise ModelFileError(f"{path!r} has an unreadable model.json") from exc
     return manifest, tree, members
 

@@ -6,6 +6,7 @@ More than two classes are handled one-vs-rest (one hyperplane per class, the
 largest score wins).
 """
 
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -166,8 +167,6 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        import warnings
-
         self._validate_params()
         X, y = validate_data(self, X, y, dtype=np.float64)
         classes, y_idx = encode_labels(y)

@@ -10,6 +10,7 @@ import warnings
 
 import numpy as np
 
+from ..exceptions import UndefinedMetricWarning
 from ..utils._targets import type_of_target
 from ..utils.validation import check_consistent_length, column_or_1d
 
@@ -29,10 +30,6 @@ __all__ = [
     "recall_score",
     "zero_one_loss",
 ]
-
-
-class UndefinedMetricWarning(UserWarning):
-    """Issued when a score is undefined (e.g. precision with no predicted positives)."""
 
 
 def _weights(sample_weight, n):

@@ -248,7 +248,7 @@ def r2_score(y_true, y_pred, *, sample_weight=None, multioutput="uniform_average
     if yt.shape[0] < 2:
         import warnings
 
-        from ._classification import UndefinedMetricWarning
+        from ..exceptions import UndefinedMetricWarning
 
         warnings.warn("R^2 score is not well-defined with less than two samples.",
                       UndefinedMetricWarning, stacklevel=2)

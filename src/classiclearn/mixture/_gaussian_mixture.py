@@ -458,9 +458,16 @@ class GaussianMixture(BaseEstimator):
             for n_iter in range(1, self.max_iter + 1):  # noqa: B007
                 prev = lower_bound
                 means, prec, full, log_det, log_w = self._kernel_args()
-                _k.em_moments(
-                    X, means, prec, full, log_det, log_w, second, resp, ll_c, nk_c, s1_c, s2_c
-                )
+                if full:
+                    mu_prec = np.ascontiguousarray(np.einsum("kf,kfj->kj", means, prec))
+                    _k.em_moments_full(
+                        X, means, prec, mu_prec, log_det, log_w, resp, ll_c, nk_c, s1_c, s2_c
+                    )
+                else:
+                    _k.em_moments(
+                        X, means, prec, full, log_det, log_w, second, resp, ll_c, nk_c, s1_c,
+                        s2_c,
+                    )
                 nk, means, cov = self._m_step_from_moments(
                     nk_c.sum(axis=0), s1_c.sum(axis=0), s2_c.sum(axis=0), means
                 )

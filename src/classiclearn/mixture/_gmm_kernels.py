@@ -168,3 +168,65 @@ def diag_scatter(X, resp, means, out):
                 for f in range(p):
                     t = X[i, f] - means[c, f]
                     out[ch, c, f] += r * t * t
+
+
+_TILE = 256  # rows per BLAS product: small enough that BLAS stays single-threaded
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def em_moments_full(X, means, prec, mu_prec, log_det, log_w, resp, ll_chunks, nk_chunks,
+                    s1_chunks, s2_chunks):
+    """:func:`em_moments` for full / tied precisions, with small BLAS products per tile.
+
+    ``mu_prec`` is (k, p), μ_k U_k. Writes the same outputs as ``em_moments`` with
+    ``second == 1``: per tile of rows, y = X U_k - μ_k U_k and the re-centred scatter
+    (r ∘ d)ᵀ d are single-threaded matrix products.
+    """
+    n, p = X.shape
+    k = means.shape[0]
+    size, n_chunks = chunk_layout(n)
+    for ch in prange(n_chunks):
+        ll = 0.0
+        nk_chunks[ch, :] = 0.0
+        s1_chunks[ch, :, :] = 0.0
+        s2_chunks[ch, :, :, :] = 0.0
+        stop = min(n, (ch + 1) * size)
+        for t0 in range(ch * size, stop, _TILE):
+            t1 = min(stop, t0 + _TILE)
+            m = t1 - t0
+            Xt = X[t0:t1]
+            lp = np.empty((m, k))
+            for c in range(k):
+                Y = np.dot(Xt, prec[c])
+                for r in range(m):
+                    s = 0.0
+                    for j in range(p):
+                        y = Y[r, j] - mu_prec[c, j]
+                        s += y * y
+                    lp[r, c] = -0.5 * (p * _LOG_2PI + s) + log_det[c] + log_w[c]
+            for r in range(m):
+                mx = lp[r, 0]
+                for c in range(1, k):
+                    if lp[r, c] > mx:
+                        mx = lp[r, c]
+                s = 0.0
+                for c in range(k):
+                    s += math.exp(lp[r, c] - mx)
+                norm = mx + math.log(s)
+                ll += norm
+                for c in range(k):
+                    resp[t0 + r, c] = math.exp(lp[r, c] - norm)
+            D = np.empty((m, p))
+            DW = np.empty((m, p))
+            for c in range(k):
+                for r in range(m):
+                    w = resp[t0 + r, c]
+                    nk_chunks[ch, c] += w
+                    for f in range(p):
+                        x = Xt[r, f]
+                        s1_chunks[ch, c, f] += w * x
+                        d = x - means[c, f]
+                        D[r, f] = d
+                        DW[r, f] = w * d
+                s2_chunks[ch, c] += np.dot(DW.T, D)
+        ll_chunks[ch] = ll

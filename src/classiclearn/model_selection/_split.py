@@ -259,9 +259,16 @@ class StratifiedKFold(_Splitter):
 class GroupKFold(_Splitter):
     """K-fold with no group in both train and test; folds balanced by group sizes.
 
+    Groups go, largest first, to the fold holding the fewest samples so far.
+
     Parameters
     ----------
     n_splits : int, default=5
+    shuffle : bool, default=False
+        Break ties between groups of equal size in a random order (instead of
+        the sorted group order).
+    random_state : int, RandomState or None
+        Seeds the shuffle.
 
     Examples
     --------
@@ -270,9 +277,16 @@ class GroupKFold(_Splitter):
     [[0, 1], [2, 3], [4, 5]]
     """
 
-    def __init__(self, n_splits=5):
+    def __init__(self, n_splits=5, *, shuffle=False, random_state=None):
         _check_n_splits(n_splits)
+        if not shuffle and random_state is not None:
+            raise ValueError(
+                "Setting a random_state has no effect since shuffle is False. You should "
+                "leave random_state to its default (None), or set shuffle=True."
+            )
         self.n_splits = n_splits
+        self.shuffle = shuffle
+        self.random_state = random_state
 
     def _test_masks(self, X, y, groups):
         if groups is None:
@@ -285,9 +299,13 @@ class GroupKFold(_Splitter):
                 f"number of groups: {len(unique)}."
             )
         sizes = np.bincount(g_index.ravel())
+        order = np.arange(len(unique))
+        if self.shuffle:
+            order = check_random_state(self.random_state).permutation(len(unique))
+        order = order[np.argsort(-sizes[order], kind="stable")]
         load = np.zeros(self.n_splits)
         group_fold = np.empty(len(unique), dtype=np.intp)
-        for g in np.argsort(-sizes, kind="stable"):
+        for g in order:
             k = int(np.argmin(load))
             group_fold[g] = k
             load[k] += sizes[g]

@@ -1,13 +1,20 @@
 """Brute-force neighbour search (seed 000 §3): every query against every training row.
 
-Euclidean and cosine distances use BLAS: for a block of queries ``Q_b`` and a
-chunk of training rows ``Y_c`` one GEMM gives ``Q_b Y_c^T``, and a numba kernel
-folds ``|y|^2 - 2 <q, y>`` (``-<q, y>`` for unit rows) straight into a bounded
-top-k heap per query, so memory stays at one tile whatever the data size. The
-``k`` survivors get their distance recomputed exactly. Other metrics scan the
-training rows in numba, stopping each distance early once it cannot enter the
-heap. Radius queries build a tile of full rows per query block, count, then
-fill.
+Euclidean and cosine k-NN use BLAS, fused with a top-k selection. Worker
+threads (``n_jobs``, BLAS itself kept on one thread) each take blocks of
+queries; for a block ``Q_b`` and a chunk ``Y_c`` of training rows one float32
+GEMM gives ``Q_b Y_c^T`` (1 MB, in cache) and a numba kernel folds
+``|y|^2 - 2 <q, y>`` (``-<q, y>`` for unit rows; rows centred first) into a
+bounded heap of ``k + 16`` candidates per query. The float32 ranking is then
+*certified*: if the ``(k + 16)``-th candidate is further than the ``k``-th by
+more than twice the rounding bound, the true ``k`` nearest are among the
+candidates, whose exact float64 distances are recomputed and sorted by
+(distance, index); rows that cannot be certified (near-ties, huge norms) are
+searched again exactly. Results are therefore exact, ties included, and memory
+stays at one tile per thread. Other metrics scan the training rows in numba,
+stopping each distance early once it cannot enter the heap. Radius queries
+build a float64 tile of full rows per query block (exact recheck near the
+radius), count, then fill.
 """
 
 from concurrent.futures import ThreadPoolExecutor

@@ -341,7 +341,10 @@ class RadiusNeighborsClassifier(RadiusNeighborsMixin, ClassifierMixin, _Neighbor
         rows = np.repeat(np.arange(m), counts)
         classes = self.classes_ if self.outputs_2d_ else [self.classes_]
         codes = self._y if self.outputs_2d_ else self._y[:, None]
-        labels = self.outlier_label_ if self.outputs_2d_ else [self.outlier_label_]
+        if self.outlier_label_ is None:
+            labels = [None] * len(classes)
+        else:
+            labels = self.outlier_label_ if self.outputs_2d_ else [self.outlier_label_]
         probas = []
         for j, c in enumerate(classes):
             proba = _vote(codes[ind, j], w, rows, m, len(c))
@@ -371,7 +374,10 @@ class RadiusNeighborsClassifier(RadiusNeighborsMixin, ClassifierMixin, _Neighbor
         """
         probas = self.predict_proba(X)
         classes = self.classes_ if self.outputs_2d_ else [self.classes_]
-        labels = self.outlier_label_ if self.outputs_2d_ else [self.outlier_label_]
+        if self.outlier_label_ is None:
+            labels = [None] * len(classes)
+        else:
+            labels = self.outlier_label_ if self.outputs_2d_ else [self.outlier_label_]
         if not self.outputs_2d_:
             probas = [probas]
         dtype = classes[0].dtype

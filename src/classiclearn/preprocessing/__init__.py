@@ -3,6 +3,7 @@ seed 004)."""
 
 from ._data import MinMaxScaler, StandardScaler
 from ._encoders import OneHotEncoder
+from ._function_transformer import FunctionTransformer
 from ._impute import SimpleImputer
 from ._label import LabelEncoder, label_binarize
 from ._normalize import Binarizer, Normalizer, normalize
@@ -11,6 +12,7 @@ from ._robust import MaxAbsScaler, RobustScaler
 
 __all__ = [
     "Binarizer",
+    "FunctionTransformer",
     "LabelEncoder",
     "MaxAbsScaler",
     "MinMaxScaler",

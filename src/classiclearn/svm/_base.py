@@ -145,7 +145,7 @@ def kernel_apply(est, Xq, SV, coef_t, intercept):
     else:
         xx = yy = np.zeros(0)
     return _k.kernel_decision(Xq @ SV.T, xx, yy, kid, float(est._gamma), float(est.coef0),
-                              int(est.degree), coef_t, intercept)
+                              int(est.degree), np.ascontiguousarray(coef_t.T), intercept)
 
 
 def decision_values(est, X, coef_t, intercept):
@@ -161,6 +161,7 @@ def decision_values(est, X, coef_t, intercept):
     coef_t = np.ascontiguousarray(coef_t, dtype=np.float64)
     intercept = np.ascontiguousarray(intercept, dtype=np.float64)
     out = np.empty((n, coef_t.shape[1]))
+    coef = np.ascontiguousarray(coef_t.T)
     for start in range(0, n, block):
         Xb = X[start:start + block]
         if est.kernel == "precomputed":
@@ -174,6 +175,6 @@ def decision_values(est, X, coef_t, intercept):
             xx = np.einsum("ij,ij->i", Xb, Xb) if kid == _k.RBF else np.zeros(0)
             out[start:start + block] = _k.kernel_decision(
                 Xb @ SV.T, xx, est._sv_sqnorm, kid, float(est._gamma), float(est.coef0),
-                int(est.degree), coef_t, intercept,
+                int(est.degree), coef, intercept,
             )
     return out

@@ -494,37 +494,52 @@ def _reconstruct_gradient(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C,
 
 
 @njit(nogil=True, parallel=True, cache=True)
-def kernel_decision(D, xx, yy, kernel, gamma, coef0, degree, coef_t, intercept):
-    """Decision values ``K(x_i, sv) @ coef_t + intercept`` from dot products.
+def kernel_decision(D, xx, yy, kernel, gamma, coef0, degree, coef, intercept):
+    """Decision values ``K(x_i, sv) @ coef.T + intercept`` from dot products.
 
     ``D[i, j] = <x_i, sv_j>`` comes from one BLAS product; kernel values are
     formed one row at a time and reduced straight into the output, so the
-    kernel matrix is never written back. Rows are independent (parallel).
+    kernel matrix is never written back. Blocks of rows run in parallel; each
+    output depends only on its own row, so threads never change the result.
     """
     n, m = D.shape
-    n_out = coef_t.shape[1]
+    n_out = coef.shape[0]
     out = np.empty((n, n_out))
-    for i in prange(n):
+    rows_per_block = 64
+    n_blocks = (n + rows_per_block - 1) // rows_per_block
+    for blk in prange(n_blocks):
         v = np.empty(m)
-        if kernel == RBF:
-            for j in range(m):
-                d2 = xx[i] + yy[j] - 2.0 * D[i, j]
-                if d2 < 0.0:
-                    d2 = 0.0
-                v[j] = -gamma * d2
-            exp_inplace(v, np.empty(m))
-        elif kernel == POLY:
-            for j in range(m):
-                v[j] = (gamma * D[i, j] + coef0) ** degree
-        elif kernel == SIGMOID:
-            for j in range(m):
-                v[j] = np.tanh(gamma * D[i, j] + coef0)
-        else:
-            for j in range(m):
-                v[j] = D[i, j]
-        for p in range(n_out):
-            s = intercept[p]
-            for j in range(m):
-                s += v[j] * coef_t[j, p]
-            out[i, p] = s
+        scratch = np.empty(m)
+        for i in range(blk * rows_per_block, min(n, (blk + 1) * rows_per_block)):
+            if kernel == RBF:
+                for j in range(m):
+                    d2 = xx[i] + yy[j] - 2.0 * D[i, j]
+                    if d2 < 0.0:
+                        d2 = 0.0
+                    v[j] = -gamma * d2
+                exp_inplace(v, scratch)
+            elif kernel == POLY:
+                for j in range(m):
+                    v[j] = (gamma * D[i, j] + coef0) ** degree
+            elif kernel == SIGMOID:
+                for j in range(m):
+                    v[j] = np.tanh(gamma * D[i, j] + coef0)
+            else:
+                for j in range(m):
+                    v[j] = D[i, j]
+            for p in range(n_out):
+                out[i, p] = intercept[p] + _dot_fast(v, coef[p])
     return out
+
+
+@njit(nogil=True, cache=True, fastmath=True)
+def _dot_fast(a, b):
+    """Dot product the compiler may reassociate (vectorised reduction).
+
+    Kept in its own function so fast-math never touches ``exp_inplace``,
+    whose rounding trick relies on strict floating-point order.
+    """
+    s = 0.0
+    for j in range(a.shape[0]):
+        s += a[j] * b[j]
+    return s

@@ -122,7 +122,7 @@ def grow_tree(Xt, y, w, n_classes, p, seed, is_clf, n_features, binned=None):
     else:
         Xb, edges, n_bins = binned
         inodes, fnodes, value, depth = _hk.build_hist_tree(
-            Xb, edges, n_bins, y, w, samples, n_classes, *args
+            Xb, edges, n_bins, Xt, y, w, samples, n_classes, *args
         )
     return Tree(inodes, fnodes, value, n_features, n_classes, depth, is_clf)
 

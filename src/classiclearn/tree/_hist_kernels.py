@@ -16,16 +16,21 @@ bins' upper edges, so the tree predicts raw (unbinned) data.
 import numpy as np
 from numba import njit
 
+from . import _build_kernels as _bk
 from . import _criteria_kernels as _c
 from ._util_kernels import rand_int
 
 EPSILON = np.finfo(np.float64).eps
+# nodes smaller than this are split exactly (sorting raw values is cheaper than a
+# histogram of n_features x max_bins cells, and exact)
+HYBRID_MIN = 1024
 
 
 @njit(cache=True, nogil=True)
-def _fill_hist(Xb, y, w, samples, a, b, crit, n_outputs, K, H):
-    H[:, :, :] = 0.0
+def _fill_hist(Xb, n_bins, y, w, samples, a, b, crit, n_outputs, K, H):
     p = Xb.shape[1]
+    for f in range(p):
+        H[f, : n_bins[f]] = 0.0
     is_clf = crit < 10
     for i in range(a, b):
         s = samples[i]
@@ -164,12 +169,14 @@ def _take(pool, free, n_free):
 
 
 @njit(cache=True, nogil=True)
-def build_hist_tree(Xb, edges, n_bins, y, w, samples, n_classes, crit, splitter, max_features,
-                    max_depth, min_samples_leaf, min_samples_split, min_weight_leaf,
-                    min_impurity_decrease, max_leaf_nodes, seed):
+def build_hist_tree(Xb, edges, n_bins, Xt, y, w, samples, n_classes, crit, splitter,
+                    max_features, max_depth, min_samples_leaf, min_samples_split,
+                    min_weight_leaf, min_impurity_decrease, max_leaf_nodes, seed):
     """Grow one tree with the histogram splitter (depth-first, or best-first when
     ``max_leaf_nodes > 0``). ``Xb`` uint8 (n_samples, n_features) C-contiguous,
-    ``edges`` float64 (n_features, max_bins), ``n_bins`` intp. Thread-safe.
+    ``edges`` float64 (n_features, max_bins), ``n_bins`` intp; ``Xt`` the float32
+    transposed raw data, used to split nodes smaller than ``HYBRID_MIN`` exactly.
+    Thread-safe.
 
     Returns (inodes, fnodes, value, max_depth_reached) as ``build_tree``.
     """
@@ -194,6 +201,13 @@ def build_hist_tree(Xb, edges, n_bins, y, w, samples, n_classes, crit, splitter,
     wn_total = 0.0
     for i in range(n):
         wn_total += w[samples[i]]
+    const_features = np.arange(p)
+    vals = np.empty(n, dtype=Xt.dtype)
+    scratch = np.empty((8, 1))
+    r = n if n >= _bk.RADIX_MIN else 1
+    rkeys = np.empty((2, r), dtype=np.uint32)
+    ridx = np.empty(r, dtype=np.intp)
+    rcnt = np.empty((4, 256), dtype=np.intp)
     pool = np.empty((8, p, B, S + 2))
     free = np.arange(8)[::-1].copy()
     n_free = 8
@@ -216,9 +230,12 @@ def build_hist_tree(Xb, edges, n_bins, y, w, samples, n_classes, crit, splitter,
     rec_i[0, 2] = 0
     rec_i[0, 3] = -1
     rec_i[0, 4] = 0
-    n_free -= 1
-    rec_i[0, 5] = free[n_free]
-    _fill_hist(Xb, y, w, samples, 0, n, crit, n_outputs, K, pool[rec_i[0, 5]])
+    if n >= HYBRID_MIN:
+        n_free -= 1
+        rec_i[0, 5] = free[n_free]
+        _fill_hist(Xb, n_bins, y, w, samples, 0, n, crit, n_outputs, K, pool[rec_i[0, 5]])
+    else:
+        rec_i[0, 5] = -1
     rec_f[0, 0] = -1.0
     rec_f[0, 1] = 0.0
     while n_rec > 0:
@@ -285,7 +302,15 @@ def build_hist_tree(Xb, edges, n_bins, y, w, samples, n_classes, crit, splitter,
             or (best_first and max_split_nodes <= 0)
         )
         f = -1
-        if not is_leaf:
+        pos = b
+        if not is_leaf and hid < 0:
+            pos, f, thr, improvement, il, ir, _ = _bk._split_node(
+                Xt, y, w, samples, a, b, wn, wn_total, imp, stats, crit, splitter, n_outputs,
+                K, n_classes, max_features, min_samples_leaf, min_weight_leaf, rng, features,
+                const_features, 0, vals, sl, sr, scratch, rkeys, ridx, rcnt)
+            if pos >= b or improvement + EPSILON < min_impurity_decrease:
+                is_leaf = True
+        elif not is_leaf:
             f, bn, thr, improvement, il, ir = _hist_split(
                 pool[hid], n_bins, edges, stats, wn, float(nn), wn_total, imp, crit, splitter,
                 n_outputs, K, n_classes, max_features, min_samples_leaf, min_weight_leaf, rng,
@@ -293,40 +318,60 @@ def build_hist_tree(Xb, edges, n_bins, y, w, samples, n_classes, crit, splitter,
             if f < 0 or improvement + EPSILON < min_impurity_decrease:
                 is_leaf = True
         if is_leaf:
-            free[n_free] = hid
-            n_free += 1
+            if hid >= 0:
+                free[n_free] = hid
+                n_free += 1
             continue
         if best_first:
             max_split_nodes -= 1
         inodes[node, 2] = f
         fnodes[node, 0] = thr
-        lo = a
-        hi = b
-        while lo < hi:
-            if Xb[samples[lo], f] <= bn:
-                lo += 1
+        left_h = -1
+        right_h = -1
+        if hid >= 0:
+            lo = a
+            hi = b
+            while lo < hi:
+                if Xb[samples[lo], f] <= bn:
+                    lo += 1
+                else:
+                    hi -= 1
+                    samples[lo], samples[hi] = samples[hi], samples[lo]
+            pos = hi
+            need_l = pos - a >= HYBRID_MIN
+            need_r = b - pos >= HYBRID_MIN
+            if need_l or need_r:
+                # smaller child from its samples, larger by subtraction in the parent's buffer
+                pool, free, n_free, grown = _take(pool, free, n_free)
+                n_free -= 1
+                small = free[n_free]
+                if pos - a <= b - pos:
+                    _fill_hist(Xb, n_bins, y, w, samples, a, pos, crit, n_outputs, K,
+                               pool[small])
+                    left_h = small
+                    right_h = hid
+                else:
+                    _fill_hist(Xb, n_bins, y, w, samples, pos, b, crit, n_outputs, K,
+                               pool[small])
+                    left_h = hid
+                    right_h = small
+                big = pool[hid]
+                sm = pool[small]
+                for ff in range(p):
+                    for bb in range(n_bins[ff]):
+                        for k in range(S + 2):
+                            big[ff, bb, k] -= sm[ff, bb, k]
+                if not need_l:
+                    free[n_free] = left_h
+                    n_free += 1
+                    left_h = -1
+                if not need_r:
+                    free[n_free] = right_h
+                    n_free += 1
+                    right_h = -1
             else:
-                hi -= 1
-                samples[lo], samples[hi] = samples[hi], samples[lo]
-        pos = hi
-        # smaller child from its samples, larger by subtraction in the parent's buffer
-        pool, free, n_free, grown = _take(pool, free, n_free)
-        n_free -= 1
-        small = free[n_free]
-        if pos - a <= b - pos:
-            _fill_hist(Xb, y, w, samples, a, pos, crit, n_outputs, K, pool[small])
-            left_h = small
-            right_h = hid
-        else:
-            _fill_hist(Xb, y, w, samples, pos, b, crit, n_outputs, K, pool[small])
-            left_h = hid
-            right_h = small
-        big = pool[hid]
-        sm = pool[small]
-        for ff in range(p):
-            for bb in range(n_bins[ff]):
-                for k in range(S + 2):
-                    big[ff, bb, k] -= sm[ff, bb, k]
+                free[n_free] = hid
+                n_free += 1
         if n_rec + 2 > rec_i.shape[0]:
             bi = np.empty((2 * rec_i.shape[0], 6), dtype=np.intp)
             bf = np.empty((2 * rec_i.shape[0], 2))
@@ -357,10 +402,18 @@ def build_hist_tree(Xb, edges, n_bins, y, w, samples, n_classes, crit, splitter,
                         and cn >= 2 * min_samples_leaf and cw >= 2.0 * min_weight_leaf
                         and rec_f[j, 0] > EPSILON):
                     state = rng[0]
-                    ff, bn2, t2, imp2, l2, r2 = _hist_split(
-                        pool[rec_i[j, 5]], n_bins, edges, stats, cw, float(cn), wn_total,
-                        rec_f[j, 0], crit, splitter, n_outputs, K, n_classes, max_features,
-                        min_samples_leaf, min_weight_leaf, rng, features, sl, sr)
+                    if rec_i[j, 5] >= 0:
+                        ff, bn2, t2, imp2, l2, r2 = _hist_split(
+                            pool[rec_i[j, 5]], n_bins, edges, stats, cw, float(cn), wn_total,
+                            rec_f[j, 0], crit, splitter, n_outputs, K, n_classes,
+                            max_features, min_samples_leaf, min_weight_leaf, rng, features,
+                            sl, sr)
+                    else:
+                        p2, ff, t2, imp2, l2, r2, _ = _bk._split_node(
+                            Xt, y, w, samples, ca, cb, cw, wn_total, rec_f[j, 0], stats, crit,
+                            splitter, n_outputs, K, n_classes, max_features, min_samples_leaf,
+                            min_weight_leaf, rng, features, const_features, 0, vals, sl, sr,
+                            scratch, rkeys, ridx, rcnt)
                     rng[0] = state
                     if ff >= 0:
                         pr = imp2

@@ -50,7 +50,7 @@ class Tree:
     >>> import numpy as np
     >>> from classiclearn.tree import DecisionTreeClassifier
     >>> t = DecisionTreeClassifier().fit([[0.0], [1.0]], [0, 1]).tree_
-    >>> t.node_count, t.children_left.tolist(), t.threshold[0]
+    >>> t.node_count, t.children_left.tolist(), float(t.threshold[0])
     (3, [1, -1, -1], 0.5)
     """
 
@@ -61,11 +61,8 @@ class Tree:
         self.n_classes = np.asarray(n_classes, dtype=np.intp)
         self.n_outputs = int(self.n_classes.shape[0])
         self.max_n_classes = int(self.n_classes.max())
-        self.children_left = np.ascontiguousarray(inodes[:, 0])
-        self.children_right = np.ascontiguousarray(inodes[:, 1])
-        self.feature = np.ascontiguousarray(inodes[:, 2])
+        self.packed = pack_nodes(inodes[:, 0], inodes[:, 1], inodes[:, 2], fnodes[:, 0])
         self.n_node_samples = np.ascontiguousarray(inodes[:, 3])
-        self.threshold = np.ascontiguousarray(fnodes[:, 0])
         self.impurity = np.ascontiguousarray(fnodes[:, 1])
         self.weighted_n_node_samples = np.ascontiguousarray(fnodes[:, 2])
         value = value.reshape(n_nodes, self.n_outputs, -1)
@@ -78,6 +75,27 @@ class Tree:
         self.category_offset = None
         self.category_bitsets = None
         self.max_depth = int(max_depth)
+
+    # the split fields are views of the packed node records (one copy in memory)
+    @property
+    def children_left(self):
+        """Left child of each node (-1 at leaves)."""
+        return self.packed["left"]
+
+    @property
+    def children_right(self):
+        """Right child of each node (-1 at leaves)."""
+        return self.packed["right"]
+
+    @property
+    def feature(self):
+        """Split feature of each node (-2 at leaves)."""
+        return self.packed["feature"]
+
+    @property
+    def threshold(self):
+        """Split threshold of each node (-2 at leaves)."""
+        return self.packed["threshold"]
 
     @property
     def node_count(self):
@@ -99,15 +117,13 @@ class Tree:
         """Memory held by the node arrays, in bytes."""
         return sum(
             a.nbytes
-            for a in (self.children_left, self.children_right, self.feature, self.threshold,
-                      self.impurity, self.n_node_samples, self.weighted_n_node_samples,
-                      self.value, self.missing_go_to_left)
+            for a in (self.packed, self.impurity, self.n_node_samples,
+                      self.weighted_n_node_samples, self.value, self.missing_go_to_left)
         )
 
     def apply(self, X):
         """Index of the leaf each row of X (float32, C-contiguous) falls in."""
-        return _pk.apply_tree(X, self.children_left, self.children_right, self.feature,
-                              self.threshold)
+        return _pk.apply_tree(X, self.packed)
 
     def predict(self, X):
         """Leaf value of each row: array (n_samples, n_outputs, max_n_classes)."""
@@ -115,8 +131,7 @@ class Tree:
 
     def decision_path(self, X):
         """Sparse CSR indicator (n_samples, n_nodes) of the nodes each row visits."""
-        indptr, indices = _pk.path_indicator(X, self.children_left, self.children_right,
-                                             self.feature, self.threshold, 0)
+        indptr, indices = _pk.path_indicator(X, self.packed)
         data = np.ones(indices.shape[0], dtype=np.intp)
         return sp.csr_matrix((data, indices, indptr), shape=(X.shape[0], self.node_count))
 
@@ -149,14 +164,16 @@ class Tree:
 
     def pruning_path(self):
         """Effective alphas and total leaf impurities of the weakest-link sequence."""
-        alphas, imps, steps, _, _ = _prk.prune(self.children_left, self.children_right,
+        alphas, imps, steps, _, _ = _prk.prune(np.ascontiguousarray(self.children_left),
+                                               np.ascontiguousarray(self.children_right),
                                                self.impurity, self.weighted_n_node_samples,
                                                np.inf)
         return alphas[:steps].copy(), imps[:steps].copy()
 
     def pruned(self, ccp_alpha):
         """A new Tree pruned at ``ccp_alpha`` (nodes renumbered in pre-order)."""
-        _, _, _, keep, leafed = _prk.prune(self.children_left, self.children_right,
+        _, _, _, keep, leafed = _prk.prune(np.ascontiguousarray(self.children_left),
+                                           np.ascontiguousarray(self.children_right),
                                            self.impurity, self.weighted_n_node_samples,
                                            float(ccp_alpha))
         if keep.all() and not leafed.any():
@@ -189,22 +206,35 @@ class Tree:
         return out
 
 
-def stack_trees(trees):
-    """Concatenate trees' node arrays for the forest kernels.
+NODE_RECORD = np.dtype([("left", np.intp), ("right", np.intp), ("feature", np.intp),
+                        ("threshold", np.float64)])
 
-    Returns (left, right, feature, threshold, value, roots) with child
-    indices offset to the concatenated numbering.
+
+def pack_nodes(left, right, feature, threshold):
+    """One (left, right, feature, threshold) record per node for fast walks."""
+    packed = np.empty(left.shape[0], dtype=NODE_RECORD)
+    packed["left"] = left
+    packed["right"] = right
+    packed["feature"] = feature
+    packed["threshold"] = threshold
+    return packed
+
+
+def stack_trees(trees):
+    """Put the trees' node records and values into two shared arrays.
+
+    Each tree's ``packed`` and ``value`` become views of the shared arrays (so a
+    forest holds its nodes once). Child indices stay local to their tree; the
+    kernels add the tree's root offset.
+
+    Returns (packed, value, roots).
     """
     sizes = np.array([t.node_count for t in trees], dtype=np.intp)
     roots = np.zeros(len(trees), dtype=np.intp)
     roots[1:] = np.cumsum(sizes)[:-1]
-    left = np.concatenate([t.children_left for t in trees])
-    right = np.concatenate([t.children_right for t in trees])
-    offs = np.repeat(roots, sizes)
-    inner = left >= 0
-    left = np.where(inner, left + offs, -1)
-    right = np.where(inner, right + offs, -1)
-    feature = np.concatenate([t.feature for t in trees])
-    threshold = np.concatenate([t.threshold for t in trees])
+    packed = np.concatenate([t.packed for t in trees])
     value = np.concatenate([t.value.reshape(t.node_count, -1) for t in trees])
-    return left, right, feature, threshold, value, roots
+    for t, r, m in zip(trees, roots, sizes, strict=True):
+        t.packed = packed[r : r + m]
+        t.value = value[r : r + m].reshape(t.value.shape)
+    return packed, value, roots
