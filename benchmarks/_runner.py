@@ -5,7 +5,9 @@ compile time is reported apart), then time ``fit`` and each listed method,
 interleaving ours with scikit-learn's so that machine noise hits both alike.
 scikit-learn's time is the faster of two configurations measured in the same
 run: its default threading, and BLAS limited to one thread (multi-threaded
-OpenBLAS is often slower for LAPACK-heavy work on 2 cores). The fitted
+OpenBLAS is often slower for LAPACK-heavy work on 2 cores); ours is measured
+under the same two configurations and also keeps its faster one, so threads
+are pinned equally for both. The fitted
 models' scores are reported side by side: fast but wrong must show.
 """
 
@@ -34,7 +36,7 @@ class StepResult:
     step: str
     ours: float
     theirs: float
-    theirs_config: str
+    configs: str
     goal: float | None
 
     @property
@@ -72,7 +74,7 @@ def discover_cases(families=None, names=None):
     return found
 
 
-def _sklearn_configs():
+def _thread_configs():
     from threadpoolctl import threadpool_limits
 
     return {"default": nullcontext, "blas=1": lambda: threadpool_limits(limits=1, user_api="blas")}
@@ -147,33 +149,30 @@ def run_case(family, case, *, quick=False, repeats=None, memory=False):
         data = case.data(quick)
         X_train, y_train, X_test, y_test = data
         result.jit_seconds = _warm_up(case, data)
-        configs = _sklearn_configs()
+        configs = _thread_configs()
+        makers = {"ours": case.ours, "theirs": case.theirs}
         n_repeats = repeats or (1 if quick else case.repeats)
-        fit_times = {"ours": [], **{c: [] for c in configs}}
+        fit_times = {(lib, c): [] for lib in makers for c in configs}
         fitted = {}
         for _ in range(n_repeats):
-            seconds, fitted["ours"] = _timed(
-                lambda: case.ours().fit(X_train, y_train, **case.fit_kwargs)
-            )
-            fit_times["ours"].append(seconds)
             for config, limit in configs.items():
-                with limit():
-                    seconds, fitted[config] = _timed(
-                        lambda: case.theirs().fit(X_train, y_train, **case.fit_kwargs)
-                    )
-                fit_times[config].append(seconds)
+                for lib, make in makers.items():
+                    with limit():
+                        seconds, fitted[lib, config] = _timed(
+                            partial(_fit, make, case, X_train, y_train)
+                        )
+                    fit_times[lib, config].append(seconds)
         result.steps.append(_step_result("fit", fit_times, configs, case.goals))
         for method in case.methods:
-            times = {"ours": [], **{c: [] for c in configs}}
+            times = {key: [] for key in fit_times}
             for _ in range(n_repeats):
-                times["ours"].append(_timed(partial(getattr(fitted["ours"], method), X_test))[0])
-                for config, limit in configs.items():
-                    with limit():
-                        seconds, _ = _timed(partial(getattr(fitted[config], method), X_test))
-                    times[config].append(seconds)
+                for key in times:
+                    with configs[key[1]]():
+                        seconds, _ = _timed(partial(getattr(fitted[key], method), X_test))
+                    times[key].append(seconds)
             result.steps.append(_step_result(method, times, configs, case.goals))
-        result.our_score = _score(case, fitted["ours"], X_test, y_test)
-        result.their_score = _score(case, fitted["default"], X_test, y_test)
+        result.our_score = _score(case, fitted["ours", "default"], X_test, y_test)
+        result.their_score = _score(case, fitted["theirs", "default"], X_test, y_test)
         result.scores_agree = bool(
             np.isclose(result.our_score, result.their_score, rtol=0, atol=case.score_tol)
             or result.our_score >= result.their_score
@@ -186,10 +185,23 @@ def run_case(family, case, *, quick=False, repeats=None, memory=False):
     return result
 
 
+def _fit(make, case, X_train, y_train):
+    return make().fit(X_train, y_train, **case.fit_kwargs)
+
+
 def _step_result(step, times, configs, goals):
-    ours = _summarise(times["ours"])
-    best_config = min(configs, key=lambda c: _summarise(times[c]))
-    return StepResult(step, ours, _summarise(times[best_config]), best_config, goals.get(step))
+    """Each library at its faster thread configuration (the same two for both)."""
+    best = {
+        lib: min(configs, key=lambda c, lib=lib: _summarise(times[lib, c]))
+        for lib in ("ours", "theirs")
+    }
+    return StepResult(
+        step,
+        _summarise(times["ours", best["ours"]]),
+        _summarise(times["theirs", best["theirs"]]),
+        f"{best['ours']} / {best['theirs']}",
+        goals.get(step),
+    )
 
 
 def environment_lines(command):
@@ -213,15 +225,16 @@ def environment_lines(command):
         f"- versions: Python {platform.python_version()}, numpy {np.__version__}, "
         f"scipy {scipy.__version__}, numba {numba.__version__}, scikit-learn "
         f"{sklearn.__version__}, classiclearn {classiclearn.__version__}",
-        "- scikit-learn's time is the faster of its default threading and BLAS limited to "
-        "one thread (column `sk config`); ratio = ours / scikit-learn (< 1 is faster)",
+        "- each library's time is the faster of two thread configurations measured in the "
+        "same run: default threading, and BLAS limited to one thread (column `threads`, "
+        "ours / scikit-learn); ratio = ours / scikit-learn (< 1 is faster)",
     ]
 
 
 def format_table(results):
     """A markdown table with one row per (case, step)."""
     header = (
-        "| case | step | ours (s) | scikit-learn (s) | sk config | ratio | goal | "
+        "| case | step | ours (s) | scikit-learn (s) | threads | ratio | goal | "
         "score ours | score sklearn | JIT warm-up (s) | peak MB ours / sk |"
     )
     lines = [header, "|" + "---|" * 11]
@@ -239,7 +252,7 @@ def format_table(results):
             flag = "" if r.scores_agree else " (differs)"
             lines.append(
                 f"| {r.name if i == 0 else ''} | {s.step} | {s.ours:.4f} | {s.theirs:.4f} | "
-                f"{s.theirs_config} | {s.ratio:.2f} | {goal} | "
+                f"{s.configs} | {s.ratio:.2f} | {goal} | "
                 f"{(f'{r.our_score:.4f}' + flag) if i == 0 else ''} | "
                 f"{f'{r.their_score:.4f}' if i == 0 else ''} | "
                 f"{f'{r.jit_seconds:.2f}' if i == 0 else ''} | {memory if i == 0 else ''} |"

@@ -159,7 +159,8 @@ def test_histogram_forests_close_to_exact(cls_sets):
 def test_weighted_bootstrap_equals_sklearn(cls_sets):
     X, y = cls_sets[2]
     w = np.random.default_rng(0).uniform(0.2, 3.0, size=len(y))
-    for params in [{"class_weight": "balanced"}, {"max_samples": 0.6}, {"oob_score": True}]:
+    for params in [{"class_weight": "balanced"}, {"max_samples": 0.6}, {"oob_score": True},
+                   {"ccp_alpha": 0.01}]:
         ours = RandomForestClassifier(n_estimators=6, random_state=2, **params)
         theirs = sk_ensemble.RandomForestClassifier(n_estimators=6, random_state=2, **params)
         ours.fit(X, y, sample_weight=w)

@@ -300,6 +300,7 @@ def test_value_types_roundtrip(tmp_path, fitted):
         "fortran_": np.asfortranarray(np.arange(6.0).reshape(2, 3)),
         "rs_": np.random.RandomState(3),
         "ma_": np.ma.MaskedArray([1.0, 2.0, 3.0], mask=[False, True, False]),
+        "rec_": np.array([(1, 2.5), (-1, 0.0)], dtype=[("left", "<i8"), ("t", "<f8")]),
     }
     for k, v in values.items():
         setattr(model, k, v)
@@ -319,6 +320,8 @@ def test_value_types_roundtrip(tmp_path, fitted):
     assert loaded.fortran_.flags.f_contiguous
     np.testing.assert_array_equal(loaded.fortran_, values["fortran_"])
     assert loaded.rs_.randint(1000) == np.random.RandomState(3).randint(1000)
+    assert loaded.rec_.dtype == values["rec_"].dtype
+    assert loaded.rec_.tobytes() == values["rec_"].tobytes()
     assert isinstance(loaded.ma_, np.ma.MaskedArray)
     np.testing.assert_array_equal(loaded.ma_.mask, [False, True, False])
     assert loaded.ma_.sum() == 4.0
@@ -346,3 +349,11 @@ def test_deeply_nested_json_is_refused(tmp_path):
     _crafted(path, tree)
     with pytest.raises(ModelFileError, match="nested too deeply"):
         load_model(path)
+
+
+def test_structured_dtype_with_object_field_is_refused(tmp_path, fitted):
+    model = fitted[0]
+    model.rec_ = np.array([(1, "a")], dtype=[("n", "<i8"), ("o", "O")])
+    with pytest.raises(UnsupportedEstimatorError, match="dtype"):
+        save_model(model, tmp_path / "m.clm")
+    assert os.listdir(tmp_path) == []

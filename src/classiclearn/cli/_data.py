@@ -181,7 +181,8 @@ def prepare(frame, target, task, source):
     y_raw = col.to_numpy()
     if task is None:
         task = _infer_task(y_raw)
-        notes.append(f"task: {task} (inferred from the target; override with --task)")
+        if source not in SHIPPED:
+            notes.append(f"task: {task} (inferred from the target; override with --task)")
     if task == "classification":
         labels = np.array(
             [str(int(v)) if isinstance(v, float) and v.is_integer() else str(v) for v in y_raw],

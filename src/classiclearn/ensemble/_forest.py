@@ -231,8 +231,11 @@ class BaseForest(BaseEstimator):
                         w = w * _balanced_subsample_weight(codes, idx)
                 q = dict(p)
                 q["min_weight_leaf"] = float(template.min_weight_fraction_leaf * w.sum())
-                return grow_tree(Xt, codes, w, n_classes, q, tree_seed(seed), self._is_clf,
+                tree = grow_tree(Xt, codes, w, n_classes, q, tree_seed(seed), self._is_clf,
                                  n_features, binned)
+                if self.ccp_alpha > 0.0:
+                    tree = tree.pruned(self.ccp_alpha)
+                return tree
 
             n_threads = min(effective_n_jobs(self.n_jobs), n_more)
             if n_threads > 1:

@@ -17,6 +17,17 @@ import types
 import numpy as np
 
 _ARRAY_KINDS = set("biufcUSmM")
+
+
+def _array_dtype_ok(dtype):
+    """Plain dtypes, or structured dtypes whose every field is plain (never an object)."""
+    if dtype.subdtype is not None:
+        return _array_dtype_ok(dtype.subdtype[0])
+    if dtype.fields is not None:
+        return len(dtype.fields) > 0 and all(
+            _array_dtype_ok(field[0]) for field in dtype.fields.values()
+        )
+    return dtype.kind in _ARRAY_KINDS
 _MAX_DEPTH = 200
 
 _NOT_FAMILIES = {"cli", "io", "utils", "base", "exceptions", "datasets", "metrics"}
@@ -255,7 +266,7 @@ class _Encoder:
                 self.encode(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(value.ravel())
             ]
             return {"$objarray": {"shape": list(value.shape), "items": items}}
-        if value.dtype.kind not in _ARRAY_KINDS or value.dtype.fields is not None:
+        if not _array_dtype_ok(value.dtype):
             self.fail(where, value, f"with dtype {value.dtype} cannot be saved")
         self.arrays.append(value)
         return {"$array": len(self.arrays) - 1}

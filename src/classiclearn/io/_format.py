@@ -24,9 +24,9 @@ import zlib
 import numpy as np
 
 from ._codec import (
-    _ARRAY_KINDS,
     ModelFileError,
     UnsupportedEstimatorError,
+    _array_dtype_ok,
     _Decoder,
     _Encoder,
 )
@@ -245,7 +245,7 @@ def _load_arrays(members, manifest):
             array = np.lib.format.read_array(io.BytesIO(data), allow_pickle=False)
         except (ValueError, OSError, EOFError) as exc:
             raise ModelFileError(f"the model file holds an unreadable array ({exc})") from exc
-        if array.dtype.kind not in _ARRAY_KINDS or array.dtype.fields is not None:
+        if not _array_dtype_ok(array.dtype):
             raise ModelFileError("the model file holds an array of a forbidden dtype")
         arrays.append(array)
     return arrays

@@ -14,7 +14,6 @@ points out, a diagonal-covariance LDA).
 from numbers import Real
 
 import numpy as np
-from scipy.special import logsumexp
 
 from ..base import BaseEstimator, ClassifierMixin
 from ..utils._params import Interval
@@ -227,7 +226,9 @@ class GaussianNB(ClassifierMixin, BaseEstimator):
         ndarray of shape (n_samples, n_classes)
         """
         jll = self.predict_joint_log_proba(X)
-        return jll - logsumexp(jll, axis=1, keepdims=True)
+        top = jll.max(axis=1, keepdims=True)
+        shifted = jll - top
+        return shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
 
     def predict_proba(self, X):
         """Posterior class probabilities.

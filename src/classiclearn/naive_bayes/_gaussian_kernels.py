@@ -6,6 +6,19 @@ import numpy as np
 from numba import njit, prange
 
 
+ROWS_PER_CHUNK = 4096
+MAX_CHUNKS = 64
+
+
+@njit(cache=True, nogil=True)
+def _chunk_bounds(n_samples):
+    n_chunks = min(MAX_CHUNKS, max(1, n_samples // ROWS_PER_CHUNK))
+    bounds = np.empty(n_chunks + 1, dtype=np.intp)
+    for c in range(n_chunks + 1):
+        bounds[c] = (n_samples * c) // n_chunks
+    return bounds
+
+
 @njit(cache=True, nogil=True, parallel=True)
 def class_weighted_moments(X, y_index, weight, n_classes):
     """Per-class weighted count, mean and sum of squared deviations of a block of rows.
@@ -23,25 +36,42 @@ def class_weighted_moments(X, y_index, weight, n_classes):
     mean : float64 (n_classes, n_features), weighted means (0 for an empty class).
     m2 : float64 (n_classes, n_features), weighted sums of squared deviations from the mean.
 
-    Two passes over the block (means, then deviations) for accuracy; parallel over
-    features, each feature reduced by one thread in row order, so the result does not
-    depend on the number of threads. Thread-safe; writes only its outputs.
+    Two passes over the block (means, then deviations) for accuracy. Rows are cut
+    into a number of chunks that depends only on n_samples; chunks run in parallel
+    and their partial sums are added in chunk order, so the result does not depend
+    on the number of threads. Thread-safe; writes only its outputs.
     """
     n_samples, n_features = X.shape
+    bounds = _chunk_bounds(n_samples)
+    n_chunks = bounds.shape[0] - 1
+    part_count = np.zeros((n_chunks, n_classes))
+    part = np.zeros((n_chunks, n_classes, n_features))
+    for c in prange(n_chunks):
+        for i in range(bounds[c], bounds[c + 1]):
+            k = y_index[i]
+            w = weight[i]
+            part_count[c, k] += w
+            for j in range(n_features):
+                part[c, k, j] += w * X[i, j]
     count = np.zeros(n_classes)
-    for i in range(n_samples):
-        count[y_index[i]] += weight[i]
     mean = np.zeros((n_classes, n_features))
+    for c in range(n_chunks):
+        count += part_count[c]
+        mean += part[c]
+    for k in range(n_classes):
+        if count[k] > 0:
+            mean[k] /= count[k]
+    part[:] = 0.0
+    for c in prange(n_chunks):
+        for i in range(bounds[c], bounds[c + 1]):
+            k = y_index[i]
+            w = weight[i]
+            for j in range(n_features):
+                d = X[i, j] - mean[k, j]
+                part[c, k, j] += w * d * d
     m2 = np.zeros((n_classes, n_features))
-    for j in prange(n_features):
-        for i in range(n_samples):
-            mean[y_index[i], j] += weight[i] * X[i, j]
-        for k in range(n_classes):
-            if count[k] > 0:
-                mean[k, j] /= count[k]
-        for i in range(n_samples):
-            d = X[i, j] - mean[y_index[i], j]
-            m2[y_index[i], j] += weight[i] * d * d
+    for c in range(n_chunks):
+        m2 += part[c]
     return count, mean, m2
 
 

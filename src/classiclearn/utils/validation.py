@@ -88,8 +88,10 @@ def _to_numpy(array, dtype):
 
 def _pick_dtype(orig_dtype, dtype):
     """Resolve the requested dtype: a tuple keeps the input dtype if listed."""
-    if dtype is None or dtype == "numeric":
-        if orig_dtype is not None and (orig_dtype.kind in "OUS" or orig_dtype.kind == "b"):
+    if dtype is None:
+        return None
+    if isinstance(dtype, str) and dtype == "numeric":
+        if orig_dtype is not None and orig_dtype.kind in "OUSb":
             return np.float64
         return None
     if isinstance(dtype, tuple | list):
@@ -209,7 +211,7 @@ def check_array(
             raise ValueError("Complex data not supported") from exc
     if result.dtype.kind == "c":
         raise ValueError("Complex data not supported")
-    if result.dtype.kind in "OUS" and dtype is not None:
+    if result.dtype.kind in "OUS" and dtype is not None and not isinstance(dtype, str):
         result = result.astype(np.float64)
 
     if ensure_2d:
