@@ -34,7 +34,7 @@ def test_matches_sklearn_pipeline(iris):
     np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X), rtol=1e-7,
                                atol=1e-12)
     np.testing.assert_allclose(ours.predict_log_proba(X), theirs.predict_log_proba(X),
-                               rtol=1e-7)
+                               rtol=1e-7, atol=1e-12)
     assert ours.score(X, y) == pytest.approx(theirs.score(X, y))
     np.testing.assert_array_equal(ours.classes_, theirs.classes_)
     assert ours.n_features_in_ == 4

@@ -19,7 +19,7 @@ from ..base import BaseEstimator, ClusterMixin, TransformerMixin
 from ..exceptions import ConvergenceWarning
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
-from ..utils._threads import numba_threads
+from ..utils._threads import SMALL_WORK, threads_for_work
 from ..utils.validation import check_array, check_is_fitted, check_sample_weight, validate_data
 from . import _kmeans_kernels as _k
 
@@ -27,19 +27,8 @@ __all__ = ["KMeans", "kmeans_plusplus"]
 
 
 def _threads(n_jobs, work=None):
-    """numba thread context: all threads when ``n_jobs`` is None, one for small work.
-
-    ``work`` is the number of multiply-adds of one pass. Below a few million,
-    waking the thread pool costs more than it saves (on a loaded machine, far
-    more); results never depend on the thread count.
-    """
-    if work is not None and work < 4_000_000:
-        return numba_threads(1)
-    if n_jobs is None:
-        from contextlib import nullcontext
-
-        return nullcontext()
-    return numba_threads(n_jobs)
+    """numba thread context: all threads when ``n_jobs`` is None, one for small work."""
+    return threads_for_work(n_jobs, SMALL_WORK if work is None else work)
 
 
 def _kmeans_plusplus(X, n_clusters, sample_weight, random_state, n_local_trials=None):

@@ -18,7 +18,7 @@ import numpy as np
 from ..base import clone, is_classifier
 from ..exceptions import FitFailedWarning
 from ..metrics._scorer import check_scoring
-from ..utils._threads import effective_n_jobs
+from ..utils._threads import effective_n_jobs, numba_thread_safe
 from ._split import _indexable, _safe_indexing, check_cv
 
 __all__ = [
@@ -29,33 +29,9 @@ __all__ = [
 ]
 
 
-def _numba_thread_safe():
-    """Whether numba kernels may be launched from several Python threads at once.
-
-    numba's OpenMP and TBB threading layers are thread-safe; its fallback
-    "workqueue" layer aborts on concurrent launches, so folds then run one by one.
-    """
-    try:
-        import numba
-    except ImportError:  # pragma: no cover - numba is a dependency
-        return True
-    if str(numba.config.THREADING_LAYER).lower() == "workqueue":
-        return False
-    try:
-        return numba.threading_layer() != "workqueue"
-    except ValueError:  # no parallel kernel has run yet: see what is available
-        for module in ("numba.np.ufunc.tbbpool", "numba.np.ufunc.omppool"):
-            try:
-                __import__(module)
-                return True
-            except ImportError:
-                continue
-        return False
-
-
 def _parallel_map(func, tasks, n_jobs):
     n = effective_n_jobs(n_jobs)
-    if n == 1 or len(tasks) <= 1 or not _numba_thread_safe():
+    if n == 1 or len(tasks) <= 1 or not numba_thread_safe():
         return [func(*t) for t in tasks]
     with ThreadPoolExecutor(max_workers=min(n, len(tasks))) as pool:
         return list(pool.map(lambda t: func(*t), tasks))

@@ -18,6 +18,7 @@ import numpy as np
 from ..base import BaseEstimator, ClassifierMixin
 from ..utils._params import Interval
 from ..utils._targets import check_classification_targets
+from ..utils._threads import threads_for_work
 from ..utils.validation import check_is_fitted, check_sample_weight, column_or_1d, validate_data
 from . import _gaussian_kernels as _k
 
@@ -154,7 +155,8 @@ class GaussianNB(ClassifierMixin, BaseEstimator):
                 "GaussianNB needs samples of at least 2 classes, but the data contains only "
                 f"one class: {self.classes_[0]!r}."
             )
-        count, mean, m2 = _k.class_weighted_moments(X, y_index, weight, len(self.classes_))
+        with threads_for_work(None, X.size):
+            count, mean, m2 = _k.class_weighted_moments(X, y_index, weight, len(self.classes_))
         self._merge_moments(count, mean, m2)
         self._set_decision_parameters()
         return self
@@ -206,7 +208,8 @@ class GaussianNB(ClassifierMixin, BaseEstimator):
         X = validate_data(self, X, reset=False, dtype=np.float64)
         with np.errstate(divide="ignore"):
             log_prior = np.log(self.class_prior_)
-        return _k.gaussian_joint_log_likelihood(X, self.theta_, self.var_, log_prior)
+        with threads_for_work(None, X.size * len(self.classes_)):
+            return _k.gaussian_joint_log_likelihood(X, self.theta_, self.var_, log_prior)
 
     def predict(self, X):
         """Most probable class of each sample.

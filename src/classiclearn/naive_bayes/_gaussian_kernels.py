@@ -5,7 +5,6 @@ import math
 import numpy as np
 from numba import njit, prange
 
-
 ROWS_PER_CHUNK = 4096
 MAX_CHUNKS = 64
 

@@ -88,7 +88,7 @@ class FunctionTransformer(OutputMixin, TransformerMixin, BaseEstimator):
     def _check_input(self, X, reset):
         if self.validate:
             return validate_data(self, X, reset=reset, accept_sparse=self.accept_sparse,
-                                 dtype=None)
+                                 dtype="numeric")
         _check_feature_names(self, X, reset=reset)
         if hasattr(X, "shape") and len(getattr(X, "shape", ())) == 2:
             _check_n_features(self, X, reset=reset)
@@ -145,7 +145,7 @@ class FunctionTransformer(OutputMixin, TransformerMixin, BaseEstimator):
         array-like
         """
         if self.validate:
-            X = check_array(X, accept_sparse=self.accept_sparse, dtype=None)
+            X = check_array(X, accept_sparse=self.accept_sparse, dtype="numeric")
         if self.inverse_func is None:
             return X
         return self.inverse_func(X, **(self.inv_kw_args or {}))

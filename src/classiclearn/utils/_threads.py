@@ -1,9 +1,11 @@
 """``n_jobs`` for numba's thread pool."""
 
 import os
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 
-__all__ = ["effective_n_jobs", "numba_threads"]
+__all__ = ["SMALL_WORK", "effective_n_jobs", "numba_thread_safe", "numba_threads", "threads_for_work"]
+
+SMALL_WORK = 4_000_000
 
 
 def effective_n_jobs(n_jobs):
@@ -55,3 +57,48 @@ def numba_threads(n_jobs):
         yield wanted
     finally:
         numba.set_num_threads(before)
+
+
+def threads_for_work(n_jobs, work):
+    """numba thread context sized to the work: one thread for a small pass.
+
+    Parameters
+    ----------
+    n_jobs : int or None
+        None keeps numba's current setting (all cores by default).
+    work : int
+        Number of multiply-adds of one pass. Below :data:`SMALL_WORK`, waking
+        the thread pool costs more than it saves (on a loaded machine, far
+        more); results never depend on the thread count.
+
+    Returns
+    -------
+    context manager
+    """
+    if work < SMALL_WORK:
+        return numba_threads(1)
+    if n_jobs is None:
+        return nullcontext()
+    return numba_threads(n_jobs)
+
+
+def numba_thread_safe():
+    """Whether numba kernels may be launched from several Python threads at once.
+
+    numba's OpenMP and TBB threading layers are thread-safe; its fallback
+    "workqueue" layer aborts on concurrent launches, so folds then run one by one.
+    """
+    import numba
+
+    if str(numba.config.THREADING_LAYER).lower() == "workqueue":
+        return False
+    try:
+        return numba.threading_layer() != "workqueue"
+    except ValueError:  # no parallel kernel has run yet: see what is available
+        for module in ("numba.np.ufunc.tbbpool", "numba.np.ufunc.omppool"):
+            try:
+                __import__(module)
+                return True
+            except ImportError:
+                continue
+        return False
