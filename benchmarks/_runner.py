@@ -27,6 +27,9 @@ import numpy as np
 from . import cases as cases_package
 
 LONG_STEP_SECONDS = 2.0
+# Quick runs test on a few hundred rows, where one sample moves accuracy by
+# ~0.003: approximate and randomised methods get this much slack there.
+QUICK_SCORE_TOL = 0.025
 
 
 @dataclass
@@ -173,9 +176,9 @@ def run_case(family, case, *, quick=False, repeats=None, memory=False):
             result.steps.append(_step_result(method, times, configs, case.goals))
         result.our_score = _score(case, fitted["ours", "default"], X_test, y_test)
         result.their_score = _score(case, fitted["theirs", "default"], X_test, y_test)
+        tolerance = max(case.score_tol, QUICK_SCORE_TOL) if quick else case.score_tol
         result.scores_agree = bool(
-            np.isclose(result.our_score, result.their_score, rtol=0, atol=case.score_tol)
-            or result.our_score >= result.their_score
+            result.our_score >= result.their_score - tolerance
         )
         if memory:
             result.our_peak_mb = _peak_memory_mb(case.ours, case, X_train, y_train)
