@@ -19,19 +19,19 @@ from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.special import logsumexp
 
 from ..base import BaseEstimator, ClassifierMixin
 from ..utils._params import Interval
 from ..utils._targets import check_classification_targets
 from ..utils.validation import check_is_fitted, check_sample_weight, column_or_1d, validate_data
+from ._posterior import PosteriorMixin
 
 __all__ = ["BernoulliNB"]
 
 _ALPHA_MIN = 1e-10
 
 
-class BernoulliNB(ClassifierMixin, BaseEstimator):
+class BernoulliNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
     """Naive Bayes for binary features.
 
     Parameters
@@ -261,35 +261,6 @@ class BernoulliNB(ClassifierMixin, BaseEstimator):
         ones = _masked_dot(Xb, self.feature_log_prob_)
         zeros = _masked_dot(_complement(Xb), self._neg_log_prob)
         return ones + zeros + self.class_log_prior_
-
-    def predict(self, X):
-        """Most probable class.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-        """
-        jll = self.predict_joint_log_proba(X)
-        return self.classes_[np.argmax(jll, axis=1)]
-
-    def predict_log_proba(self, X):
-        """Log of the posterior class probabilities.
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes)
-        """
-        jll = self.predict_joint_log_proba(X)
-        return jll - logsumexp(jll, axis=1, keepdims=True)
-
-    def predict_proba(self, X):
-        """Posterior class probabilities.
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes)
-        """
-        return np.exp(self.predict_log_proba(X))
 
 
 def _complement(Xb):

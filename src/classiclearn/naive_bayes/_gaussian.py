@@ -21,11 +21,12 @@ from ..utils._targets import check_classification_targets
 from ..utils._threads import threads_for_work
 from ..utils.validation import check_is_fitted, check_sample_weight, column_or_1d, validate_data
 from . import _gaussian_kernels as _k
+from ._posterior import PosteriorMixin
 
 __all__ = ["GaussianNB"]
 
 
-class GaussianNB(ClassifierMixin, BaseEstimator):
+class GaussianNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
     """Gaussian naive Bayes classifier.
 
     Parameters
@@ -210,37 +211,6 @@ class GaussianNB(ClassifierMixin, BaseEstimator):
             log_prior = np.log(self.class_prior_)
         with threads_for_work(None, X.size * len(self.classes_)):
             return _k.gaussian_joint_log_likelihood(X, self.theta_, self.var_, log_prior)
-
-    def predict(self, X):
-        """Most probable class of each sample.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-        """
-        jll = self.predict_joint_log_proba(X)
-        return self.classes_[np.argmax(jll, axis=1)]
-
-    def predict_log_proba(self, X):
-        """Log of the posterior class probabilities.
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes)
-        """
-        jll = self.predict_joint_log_proba(X)
-        top = jll.max(axis=1, keepdims=True)
-        shifted = jll - top
-        return shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
-
-    def predict_proba(self, X):
-        """Posterior class probabilities.
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes)
-        """
-        return np.exp(self.predict_log_proba(X))
 
 
 def _weighted_feature_variance(X, weight):

@@ -25,7 +25,6 @@ heights), the kernel sum is computed exactly.
 from numbers import Integral, Real
 
 import numpy as np
-from scipy.special import logsumexp
 
 from ..base import BaseEstimator, ClassifierMixin
 from ..utils._params import Interval, StrOptions
@@ -33,6 +32,7 @@ from ..utils._targets import encode_labels
 from ..utils._threads import numba_threads
 from ..utils.validation import check_is_fitted, validate_data
 from . import _kde_kernels as _k
+from ._posterior import PosteriorMixin
 
 __all__ = ["KernelDensityNB"]
 
@@ -44,7 +44,7 @@ _FFT_FLOOR = 1e-11  # FFT round-off is ~1e-16 x the largest sum; smaller sums ar
 _GRIDS_PER_BATCH = 256
 
 
-class KernelDensityNB(ClassifierMixin, BaseEstimator):
+class KernelDensityNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
     """Naive Bayes with one Gaussian kernel density per class and feature.
 
     Parameters
@@ -237,32 +237,3 @@ class KernelDensityNB(ClassifierMixin, BaseEstimator):
                 X, self._Xt, self._offsets, self.bandwidth_, self._log_grid, self._lo,
                 self._delta, self._use_grid, log_prior, _MIN_LOG_GRID,
             )
-
-    def predict(self, X):
-        """Most probable class.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-        """
-        jll = self.predict_joint_log_proba(X)
-        return self.classes_[np.argmax(jll, axis=1)]
-
-    def predict_log_proba(self, X):
-        """Log of the posterior class probabilities.
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes)
-        """
-        jll = self.predict_joint_log_proba(X)
-        return jll - logsumexp(jll, axis=1, keepdims=True)
-
-    def predict_proba(self, X):
-        """Posterior class probabilities.
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes)
-        """
-        return np.exp(self.predict_log_proba(X))
