@@ -27,45 +27,28 @@ def _theirs(name):
     return getattr(sklearn.ensemble, name)(n_estimators=100, n_jobs=-1, random_state=0)
 
 
+def _forest_case(label, estimator, data, goals, **params):
+    """One forest case: ``estimator`` from both libraries, 100 trees, ``params`` only on ours."""
+    method = "predict_proba" if estimator.endswith("Classifier") else "predict"
+    return Case(
+        name=label,
+        data=data,
+        ours=lambda: _ours(estimator, **params),
+        theirs=lambda: _theirs(estimator),
+        methods=(method,),
+        score_tol=0.01 if params else 0.005,
+        goals={"fit": goals[0], method: goals[1]},
+        repeats=1,
+    )
+
+
 CASES = [
-    Case(
-        name="RandomForestClassifier 100000x50 100 trees",
-        data=_cls,
-        ours=lambda: _ours("RandomForestClassifier"),
-        theirs=lambda: _theirs("RandomForestClassifier"),
-        methods=("predict_proba",),
-        score_tol=0.005,
-        goals={"fit": 1.0, "predict_proba": 0.5},
-        repeats=1,
-    ),
-    Case(
-        name="RandomForestClassifier hist(255) 100000x50 100 trees",
-        data=_cls,
-        ours=lambda: _ours("RandomForestClassifier", max_bins=255),
-        theirs=lambda: _theirs("RandomForestClassifier"),
-        methods=("predict_proba",),
-        score_tol=0.01,
-        goals={"fit": 0.33, "predict_proba": 0.5},
-        repeats=1,
-    ),
-    Case(
-        name="ExtraTreesClassifier 100000x50 100 trees",
-        data=_cls,
-        ours=lambda: _ours("ExtraTreesClassifier"),
-        theirs=lambda: _theirs("ExtraTreesClassifier"),
-        methods=("predict_proba",),
-        score_tol=0.005,
-        goals={"fit": 0.67, "predict_proba": 0.5},
-        repeats=1,
-    ),
-    Case(
-        name="RandomForestRegressor 100000x20 100 trees",
-        data=_reg,
-        ours=lambda: _ours("RandomForestRegressor"),
-        theirs=lambda: _theirs("RandomForestRegressor"),
-        methods=("predict",),
-        score_tol=0.005,
-        goals={"fit": 1.0, "predict": 0.5},
-        repeats=1,
-    ),
+    _forest_case("RandomForestClassifier 100000x50 100 trees", "RandomForestClassifier", _cls,
+                 (1.0, 0.5)),
+    _forest_case("RandomForestClassifier hist(255) 100000x50 100 trees",
+                 "RandomForestClassifier", _cls, (0.33, 0.5), max_bins=255),
+    _forest_case("ExtraTreesClassifier 100000x50 100 trees", "ExtraTreesClassifier", _cls,
+                 (0.67, 0.5)),
+    _forest_case("RandomForestRegressor 100000x20 100 trees", "RandomForestRegressor", _reg,
+                 (1.0, 0.5)),
 ]

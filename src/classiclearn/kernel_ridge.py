@@ -6,7 +6,8 @@ coefficients a = (K + α I)⁻¹ y, K_ij = k(x_i, x_j). With sample weights w th
 problem min Σ_i w_i (y_i - f(x_i))² + α ||f||² gives
 a = √W (√W K √W + α I)⁻¹ √W y. The system is solved by Cholesky; if K + α I
 is numerically singular the least-squares solution is used instead, with a
-warning.
+warning. For the rbf and linear kernels only one triangle of K is built
+(BLAS syrk, finished in place) and LAPACK factors it in place: no n x n copy.
 """
 
 import warnings
@@ -14,8 +15,10 @@ from numbers import Real
 
 import numpy as np
 from scipy import linalg
+from scipy.linalg import lapack
 
 from .base import BaseEstimator, RegressorMixin
+from .decomposition._gram import kernel_lower
 from .metrics.pairwise import pairwise_kernels
 from .utils._params import Interval, StrOptions
 from .utils.validation import check_is_fitted, check_sample_weight, validate_data
@@ -23,15 +26,34 @@ from .utils.validation import check_is_fitted, check_sample_weight, validate_dat
 __all__ = ["KernelRidge"]
 
 
-def _solve_kernel_system(K, y, alpha, sample_weight):
-    """Dual coefficients for K (n, n, overwritten), y (n, t), alpha (1,) or (t,)."""
+def _factor_solve(K, y):
+    """Solve (K) x = y by Cholesky, K read from its lower triangle and overwritten.
+
+    Returns None when K is not numerically positive definite.
+    """
+    # K.T is a Fortran view of the same memory holding the lower triangle as its upper one
+    c, info = lapack.dpotrf(K.T, lower=0, overwrite_a=1, clean=0)
+    if info != 0:
+        return None
+    x, info = lapack.dpotrs(c, y, lower=0)
+    if info != 0:
+        return None
+    return x
+
+
+def _solve_kernel_system(K, y, alpha, sample_weight, full_kernel):
+    """Dual coefficients for K (n, n, lower triangle read, overwritten), y (n, t).
+
+    ``alpha`` is (1,) or (t,); ``full_kernel()`` recomputes the whole (unweighted)
+    kernel for the least-squares fallback.
+    """
     n, t = y.shape
     if sample_weight is not None:
         sw = np.sqrt(sample_weight)
         y = y * sw[:, None]
-        K *= np.outer(sw, sw)
-    diag = K.flat[:: n + 1]
-    base = diag.copy()
+        with np.errstate(all="ignore"):
+            K *= sw[:, None]
+            K *= sw[None, :]
     if np.all(alpha == alpha[0]):
         groups = [(alpha[0], np.arange(t))]
     else:
@@ -42,20 +64,23 @@ def _solve_kernel_system(K, y, alpha, sample_weight):
             )
         groups = [(a, np.array([j])) for j, a in enumerate(alpha)]
     dual = np.empty((n, t))
-    for a, cols in groups:
-        K.flat[:: n + 1] = base + a
-        try:
-            c, low = linalg.cho_factor(K, lower=True, check_finite=False)
-            dual[:, cols] = linalg.cho_solve((c, low), y[:, cols], check_finite=False)
-        except linalg.LinAlgError:
-            K.flat[:: n + 1] = base + a
+    for g, (a, cols) in enumerate(groups):
+        # the last group factors K itself, earlier ones a copy
+        A = K if g == len(groups) - 1 else K.copy()
+        A.flat[:: n + 1] += a
+        x = _factor_solve(A, np.asfortranarray(y[:, cols]))
+        if x is None:
             warnings.warn(
                 "Singular matrix in solving dual problem. Using least-squares solution instead.",
                 UserWarning,
                 stacklevel=3,
             )
-            dual[:, cols] = linalg.lstsq(K, y[:, cols])[0]
-        K.flat[:: n + 1] = base
+            F = np.array(full_kernel(), dtype=np.float64)
+            if sample_weight is not None:
+                F *= np.outer(sw, sw)
+            F.flat[:: n + 1] += a
+            x = linalg.lstsq(F, y[:, cols])[0]
+        dual[:, cols] = x
     if sample_weight is not None:
         dual *= sw[:, None]
     return dual
@@ -161,13 +186,21 @@ or callable, default='linear'
             sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
         elif isinstance(sample_weight, float):
             sample_weight = np.full(X.shape[0], sample_weight)
-        K = np.array(self._get_kernel(X), dtype=np.float64, order="C", copy=True)
+        K = None
+        if not callable(self.kernel) and self.kernel != "precomputed":
+            K = kernel_lower(X, self.kernel, self.gamma)
+        if K is None:
+            # a fresh kernel, or a copy of the precomputed one
+            K = np.array(self._get_kernel(X), dtype=np.float64, order="C", copy=True)
         alpha = np.atleast_1d(np.asarray(self.alpha, dtype=np.float64))
         if np.any(alpha < 0):
             raise ValueError("alpha must be non-negative.")
         ravel = y.ndim == 1
         y2 = y.reshape(-1, 1) if ravel else y
-        dual = _solve_kernel_system(K, np.asarray(y2, dtype=np.float64), alpha, sample_weight)
+        dual = _solve_kernel_system(
+            K, np.asarray(y2, dtype=np.float64), alpha, sample_weight,
+            lambda: self._get_kernel(X),
+        )
         self.dual_coef_ = dual.ravel() if ravel else dual
         self.X_fit_ = X
         return self

@@ -16,6 +16,7 @@ problems in threads (numba and BLAS release the GIL), in a fixed order, so
 the result does not depend on ``n_jobs``.
 """
 
+import sys
 import warnings
 from concurrent.futures import ThreadPoolExecutor
 from numbers import Integral, Real
@@ -26,7 +27,7 @@ from .base import BaseEstimator, ClassifierMixin, clone, is_classifier, is_regre
 from .utils._params import HasMethods, Interval
 from .utils._random import check_random_state
 from .utils._targets import check_classification_targets, type_of_target
-from .utils._threads import effective_n_jobs
+from .utils._threads import effective_n_jobs, numba_thread_safe
 from .utils.validation import check_is_fitted, column_or_1d, num_samples, validate_data
 
 __all__ = ["OneVsOneClassifier", "OneVsRestClassifier", "OutputCodeClassifier"]
@@ -84,21 +85,49 @@ class _ConstantPredictor(BaseEstimator):
 
 
 def _fit_binary(estimator, X, y, fit_params, label=None):
-    if np.unique(y).size == 1:
+    if y.size == 0 or y.min() == y.max():  # y: 0/1 (or -1/1) integers from the wrapper
         if label is not None:
             warnings.warn(f"Label {label} is present in all training examples.", stacklevel=3)
         return _ConstantPredictor().fit(X, y)
     return clone(estimator).fit(X, y, **fit_params)
 
 
-def _predict_binary(estimator, X):
-    """The score of the positive class: decision function, else its probability."""
-    if is_regressor(estimator):
+def _predict_binary(estimator, X, regressor=None):
+    """The score of the positive class: decision function, else its probability.
+
+    ``regressor`` (whether the estimator is a regressor) may be given, to spare
+    a tag look-up per binary classifier."""
+    if regressor is None:
+        regressor = is_regressor(estimator)
+    if regressor:
         return np.ravel(estimator.predict(X))
     try:
         return np.ravel(estimator.decision_function(X))
     except (AttributeError, NotImplementedError):
         return estimator.predict_proba(X)[:, 1]
+
+
+def _linear_classifier_mixins():
+    """The linear-classifier mixins (ours, and scikit-learn's if it is loaded)
+    whose ``predict`` is ``classes_[decision_function(X) > 0]`` for two classes."""
+    from .linear_model._base import LinearClassifierMixin
+
+    mixins = [LinearClassifierMixin]
+    sk_base = sys.modules.get("sklearn.linear_model._base")
+    if sk_base is not None and hasattr(sk_base, "LinearClassifierMixin"):
+        mixins.append(sk_base.LinearClassifierMixin)
+    return mixins
+
+
+def _predict_is_threshold(estimator):
+    """Whether a binary ``estimator``'s predict is its decision function's sign:
+    a linear classifier overriding neither method."""
+    cls = type(estimator)
+    return any(
+        getattr(cls, "predict", None) is m.predict
+        and getattr(cls, "decision_function", None) is m.decision_function
+        for m in _linear_classifier_mixins()
+    )
 
 
 def _threshold(estimator):
@@ -107,9 +136,42 @@ def _threshold(estimator):
     return 0.5
 
 
-def _run(tasks, n_jobs):
-    """Call each ``(fn, args)`` in order, in up to ``n_jobs`` threads."""
-    n_threads = min(effective_n_jobs(n_jobs), len(tasks))
+# With n_jobs=None, binary problems of at least this many entries of X are fitted
+# in threads when the binary classifier is one of ours (numba kernels and BLAS
+# release the GIL); below it, starting threads costs more than it saves.
+_AUTO_THREAD_ENTRIES = 100_000
+
+
+def _auto_threads(estimator, X):
+    """Threads for ``n_jobs=None``: all cores for our estimators on large enough
+    problems, else one (scikit-learn's meaning of None, e.g. for its estimators)."""
+    if not type(estimator).__module__.startswith("classiclearn."):
+        return 1
+    shape = getattr(X, "shape", None)
+    if shape is None or len(shape) != 2 or shape[0] * shape[1] < _AUTO_THREAD_ENTRIES:
+        return 1
+    return effective_n_jobs(-1) if numba_thread_safe() else 1
+
+
+def _shared_X(estimator, X):
+    """X as the binary classifiers will share it: for our estimators, a float
+    array is made C-contiguous once here (their compiled kernels want C order),
+    instead of once per binary problem."""
+    if (
+        type(estimator).__module__.startswith("classiclearn.")
+        and isinstance(X, np.ndarray)
+        and X.ndim == 2
+        and X.dtype.kind == "f"
+        and not X.flags.c_contiguous
+    ):
+        return np.ascontiguousarray(X)
+    return X
+
+
+def _run(tasks, n_jobs, auto=1):
+    """Call each ``(fn, args)`` in order, in up to ``n_jobs`` threads (``auto`` if
+    n_jobs is None). The results come back in task order whatever the threads."""
+    n_threads = min(auto if n_jobs is None else effective_n_jobs(n_jobs), len(tasks))
     if n_threads <= 1:
         return [fn(*args) for fn, args in tasks]
     with ThreadPoolExecutor(max_workers=n_threads) as pool:
@@ -163,6 +225,9 @@ class OneVsRestClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
     n_jobs : int, default=None
         Number of threads fitting and predicting the binary problems
         (-1: all cores).
+        None: one thread, except that the binary problems are fitted on all
+        cores when the estimator is one of classiclearn's (its kernels release
+        the GIL) and X has at least 100,000 entries. Results never depend on it.
     verbose : int, default=0
         Unused; accepted for compatibility.
 
@@ -224,7 +289,7 @@ class OneVsRestClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"{type(self).__name__} requires y to be passed, but the target y is None."
             )
-        X = validate_data(self, X, **_X_CHECKS)
+        X = _shared_X(self.estimator, validate_data(self, X, **_X_CHECKS))
         y_arr = np.asarray(y)
         if y_arr.shape[:1] != X.shape[:1]:
             raise ValueError(
@@ -250,12 +315,13 @@ class OneVsRestClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
             else:
                 Y = (y_index[:, None] == np.arange(len(self.classes_))).astype(np.intp)
             self._y_type = "binary" if len(self.classes_) == 2 else "multiclass"
+        Y = np.asfortranarray(Y)  # each binary target a contiguous column
         labels = self.classes_ if Y.shape[1] > 1 else self.classes_[1:]
         tasks = [
             (_fit_binary, (self.estimator, X, Y[:, i], fit_params, labels[i]))
             for i in range(Y.shape[1])
         ]
-        self.estimators_ = _run(tasks, self.n_jobs)
+        self.estimators_ = _run(tasks, self.n_jobs, _auto_threads(self.estimator, X))
         return self
 
     @property
@@ -268,10 +334,10 @@ class OneVsRestClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
         """Number of classes."""
         return len(self.classes_)
 
-    def _scores(self, X, method):
+    def _scores(self, X, method, *extra):
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, **_X_CHECKS)
-        tasks = [(method, (e, X)) for e in self.estimators_]
+        tasks = [(method, (e, X, *extra)) for e in self.estimators_]
         return _run(tasks, self.n_jobs)
 
     def predict(self, X):
@@ -282,7 +348,9 @@ class OneVsRestClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
         ndarray of shape (n_samples,) or (n_samples, n_classes)
         """
         check_is_fitted(self)
-        scores = np.column_stack(self._scores(X, _predict_binary))
+        scores = np.column_stack(
+            self._scores(X, _predict_binary, is_regressor(self.estimator))
+        )
         if self._y_type == "multiclass":
             return self.classes_[np.argmax(scores, axis=1)]
         indicator = (scores > _threshold(self.estimators_[0])).astype(np.intp)
@@ -297,14 +365,16 @@ class OneVsRestClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
         -------
         ndarray of shape (n_samples, n_classes)
         """
-        Y = np.column_stack(
-            self._scores(X, lambda e, X_: np.asarray(e.predict_proba(X_))[:, 1])
-        )
-        if Y.shape[1] == 1:
-            Y = np.concatenate((1.0 - Y, Y), axis=1)
+        columns = self._scores(X, lambda e, X_: np.asarray(e.predict_proba(X_))[:, 1])
+        if len(columns) == 1:
+            columns = [1.0 - columns[0], columns[0]]
+        Y = np.empty((len(columns[0]), len(columns)))
+        for i, column in enumerate(columns):
+            Y[:, i] = column
         if not self.multilabel_:
-            sums = Y.sum(axis=1, keepdims=True)
-            np.divide(Y, sums, out=Y, where=sums != 0)
+            sums = Y.sum(axis=1)
+            sums[sums == 0] = 1.0  # an all-zero row stays zero
+            Y /= sums[:, None]
         return Y
 
     def _decision_function(self, X):
@@ -343,17 +413,16 @@ def ovo_votes_and_confidences(predictions, confidences, n_classes):
         Votes plus ``c / (3 (|c| + 1))`` where c is the summed confidence; the
         added term lies in (-1/3, 1/3) so it only breaks ties between votes.
     """
-    n_samples = predictions.shape[0]
-    votes = np.zeros((n_samples, n_classes))
-    summed = np.zeros((n_samples, n_classes))
-    k = 0
-    for i in range(n_classes):
-        for j in range(i + 1, n_classes):
-            summed[:, i] -= confidences[:, k]
-            summed[:, j] += confidences[:, k]
-            votes[predictions[:, k] == 0, i] += 1
-            votes[predictions[:, k] == 1, j] += 1
-            k += 1
+    first, second = np.triu_indices(n_classes, 1)  # the pairs in estimator order
+    n_pairs = len(first)
+    to_first = np.zeros((n_pairs, n_classes))
+    to_first[np.arange(n_pairs), first] = 1.0
+    to_second = np.zeros((n_pairs, n_classes))
+    to_second[np.arange(n_pairs), second] = 1.0
+    predictions = np.asarray(predictions)
+    # integer counts: exact whatever the summation order
+    votes = (predictions == 0) @ to_first + (predictions == 1) @ to_second
+    summed = np.asarray(confidences, dtype=np.float64) @ (to_second - to_first)
     return votes + summed / (3.0 * (np.abs(summed) + 1.0))
 
 
@@ -378,6 +447,9 @@ class OneVsOneClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
         ``predict_proba``.
     n_jobs : int, default=None
         Number of threads for the K (K - 1) / 2 binary problems.
+        None: one thread, except that the binary problems are fitted on all
+        cores when the estimator is one of classiclearn's (its kernels release
+        the GIL) and X has at least 100,000 entries. Results never depend on it.
 
     Attributes
     ----------
@@ -428,6 +500,7 @@ class OneVsOneClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
         """
         self._validate_params()
         X, y = validate_data(self, X, y, **_X_CHECKS)
+        X = _shared_X(self.estimator, X)
         check_classification_targets(y)
         self.classes_, y_index = np.unique(y, return_inverse=True)
         n_classes = len(self.classes_)
@@ -439,7 +512,7 @@ class OneVsOneClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
             for i in range(n_classes)
             for j in range(i + 1, n_classes)
         ]
-        fitted = _run(tasks, self.n_jobs)
+        fitted = _run(tasks, self.n_jobs, _auto_threads(self.estimator, X))
         self.estimators_ = [est for est, _ in fitted]
         self.pairwise_indices_ = [rows for _, rows in fitted] if pairwise else None
         return self
@@ -465,8 +538,13 @@ class OneVsOneClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, **_X_CHECKS)
 
+        regressor = is_regressor(self.estimator)
+
         def both(e, X_):
-            return np.ravel(e.predict(X_)), _predict_binary(e, X_)
+            scores = _predict_binary(e, X_, regressor)
+            if _predict_is_threshold(e):  # predict would compute the scores again
+                return (scores > 0).astype(np.intp), scores
+            return np.ravel(e.predict(X_)), scores
 
         if self.pairwise_indices_ is None:
             tasks = [(both, (e, X)) for e in self.estimators_]
@@ -513,6 +591,9 @@ class OutputCodeClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
         -1 (estimators with ``decision_function``) or 0.
     n_jobs : int, default=None
         Number of threads for the binary problems.
+        None: one thread, except that the binary problems are fitted on all
+        cores when the estimator is one of classiclearn's (its kernels release
+        the GIL) and X has at least 100,000 entries. Results never depend on it.
 
     Attributes
     ----------
@@ -573,6 +654,7 @@ class OutputCodeClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
         """
         self._validate_params()
         X, y = validate_data(self, X, y, **_X_CHECKS)
+        X = _shared_X(self.estimator, X)
         check_classification_targets(y)
         rng = check_random_state(self.random_state)
         self.classes_, y_index = np.unique(y, return_inverse=True)
@@ -588,11 +670,11 @@ class OutputCodeClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
         low = -1.0 if hasattr(self.estimator, "decision_function") else 0.0
         code_book[code_book != 1.0] = low
         self.code_book_ = code_book
-        Y = code_book[y_index].astype(np.intp)
+        Y = np.asfortranarray(code_book[y_index].astype(np.intp))
         tasks = [
             (_fit_binary, (self.estimator, X, Y[:, i], fit_params)) for i in range(n_estimators)
         ]
-        self.estimators_ = _run(tasks, self.n_jobs)
+        self.estimators_ = _run(tasks, self.n_jobs, _auto_threads(self.estimator, X))
         return self
 
     def predict(self, X):
@@ -605,7 +687,10 @@ class OutputCodeClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, **_X_CHECKS)
         scores = np.column_stack(
-            _run([(_predict_binary, (e, X)) for e in self.estimators_], self.n_jobs)
+            _run(
+                [(_predict_binary, (e, X, is_regressor(self.estimator))) for e in self.estimators_],
+                self.n_jobs,
+            )
         ).astype(np.float64)
         return self.classes_[_nearest_code(scores, self.code_book_)]
 

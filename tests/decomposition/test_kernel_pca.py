@@ -88,3 +88,29 @@ def test_bad_input():
         KernelPCA(0).fit(X)
     with pytest.raises(ValueError, match="precomputed"):
         KernelPCA(2, kernel="precomputed", fit_inverse_transform=True).fit(X @ X.T)
+
+
+def test_float32_outputs_and_lower_triangle_kernel():
+    from classiclearn.decomposition._gram import centre_lower, kernel_lower
+    from classiclearn.metrics.pairwise import rbf_kernel
+    from classiclearn.utils._threads import numba_threads
+
+    X = _data(4, n=301)
+    K = rbf_kernel(X, gamma=0.3)
+    Kc = K - K.mean(axis=0)[None, :] - K.mean(axis=1)[:, None] + K.mean()
+    low = np.tril_indices(len(X))
+    results = []
+    for n_threads in (1, 2):
+        with numba_threads(n_threads):
+            T = kernel_lower(X, "rbf", 0.3)
+            assert_allclose(T[low], K[low], rtol=1e-14, atol=1e-15)
+            col, _ = centre_lower(T)
+        assert_allclose(col, K.mean(axis=0), rtol=1e-13)
+        assert_allclose(T[low], Kc[low], atol=1e-13)
+        results.append(T[low])
+    np.testing.assert_array_equal(results[0], results[1])
+    X32 = X.astype(np.float32)
+    for est in (PCA(n_components=2), KernelPCA(n_components=2, kernel="rbf")):
+        assert est.fit_transform(X32).dtype == np.float32
+        assert est.transform(X32).dtype == np.float32
+        assert est.transform(X).dtype == np.float64

@@ -135,3 +135,35 @@ def test_all_forms_agree_on_correlated_columns(rng):
         est = Lasso(alpha=1e-3, precompute=precompute, **TIGHT).fit(X, y)
         assert _rel(est.coef_, ref.coef_) < 1e-4
         assert est.dual_gap_ < 1e-8
+
+
+@pytest.mark.parametrize("precompute", ["auto", False])
+def test_fortran_input_and_nonfinite_message(rng, precompute):
+    X = rng.normal(size=(120, 7)) + 3.0
+    y = X @ rng.normal(size=7) + rng.normal(size=120)
+    a = ElasticNet(alpha=0.05, precompute=precompute, **TIGHT).fit(X, y)
+    b = ElasticNet(alpha=0.05, precompute=precompute, **TIGHT).fit(np.asfortranarray(X), y)
+    np.testing.assert_allclose(a.coef_, b.coef_, rtol=1e-10, atol=1e-12)
+    a1, c1, _ = lasso_path(X, y, n_alphas=5)
+    a2, c2, _ = lasso_path(np.asfortranarray(X), y, n_alphas=5)
+    np.testing.assert_allclose(c1, c2, rtol=1e-10, atol=1e-12)
+    Xn = X.copy()
+    Xn[3, 2] = np.inf
+    with pytest.raises(ValueError, match="infinity"):
+        Lasso(precompute=precompute).fit(Xn, y)
+    Xn[3, 2] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        lasso_path(Xn, y)
+
+
+def test_data_form_warm_start_and_positive(rng):
+    X = rng.normal(size=(60, 90))
+    y = X[:, :5] @ np.arange(1.0, 6.0) + 0.1 * rng.normal(size=60)
+    est = ElasticNet(alpha=0.05, l1_ratio=0.7, precompute=False, warm_start=True, **TIGHT)
+    est.fit(X, y)
+    est.set_params(alpha=0.02).fit(X, y)
+    ref = sk.ElasticNet(alpha=0.02, l1_ratio=0.7, **TIGHT).fit(X, y)
+    np.testing.assert_allclose(est.coef_, ref.coef_, rtol=1e-4, atol=1e-8)
+    pos = Lasso(alpha=0.05, positive=True, precompute=False, **TIGHT).fit(X, y)
+    ref = sk.Lasso(alpha=0.05, positive=True, **TIGHT).fit(X, y)
+    np.testing.assert_allclose(pos.coef_, ref.coef_, rtol=1e-4, atol=1e-8)

@@ -79,3 +79,17 @@ def test_large_feature_means_keep_accuracy(rng, offset):
     ours = Ridge(alpha=0.1).fit(X, y)
     ref = sk.Ridge(alpha=0.1).fit(X, y)
     assert _rel(ours.coef_, ref.coef_) < 1e-6
+
+
+@pytest.mark.parametrize("fit_intercept", [True, False])
+def test_fortran_input_multi_target_and_nonfinite(rng, fit_intercept):
+    X = rng.normal(size=(90, 6)) + 5.0
+    Y = rng.normal(size=(90, 2))
+    ours = Ridge(alpha=0.3, fit_intercept=fit_intercept).fit(np.asfortranarray(X), Y)
+    ref = sk.Ridge(alpha=0.3, fit_intercept=fit_intercept, solver="cholesky").fit(X, Y)
+    assert _rel(ours.coef_, ref.coef_) < 1e-6
+    np.testing.assert_allclose(ours.intercept_, ref.intercept_, rtol=1e-6, atol=1e-9)
+    Xn = X.copy()
+    Xn[0, 0] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        Ridge().fit(Xn, Y[:, 0])

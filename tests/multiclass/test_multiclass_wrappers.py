@@ -119,6 +119,20 @@ def test_n_jobs_gives_the_same_result(cls):
         np.testing.assert_array_equal(a.decision_function(X_test), b.decision_function(X_test))
 
 
+@pytest.mark.parametrize("cls", [OneVsRestClassifier, OneVsOneClassifier, OutputCodeClassifier])
+def test_default_threads_on_a_large_problem_give_the_same_result(cls):
+    # n_jobs=None fits our estimators in threads once X has 100,000 entries;
+    # an F-ordered X is made C-contiguous once for them: neither changes a bit
+    X, y, X_test = _data(n=5000, p=20, k=4, seed=6)
+    kw = {"random_state": 0} if cls is OutputCodeClassifier else {}
+    a = cls(LinearDiscriminantAnalysis(), n_jobs=1, **kw).fit(X, y)
+    b = cls(LinearDiscriminantAnalysis(), **kw).fit(np.asfortranarray(X), y)
+    for ea, eb in zip(a.estimators_, b.estimators_):
+        if hasattr(ea, "coef_"):  # not a constant code bit
+            np.testing.assert_array_equal(ea.coef_, eb.coef_)
+    np.testing.assert_array_equal(a.predict(X_test), b.predict(X_test))
+
+
 def test_one_vs_rest_multilabel_matches_sklearn():
     rng = np.random.default_rng(7)
     X = rng.normal(size=(300, 4))

@@ -120,3 +120,47 @@ def test_input_not_modified():
     KDTree(X).query(X, k=2)
     BallTree(X).query_radius(X, 0.5)
     np.testing.assert_array_equal(X, before)
+
+
+@pytest.mark.parametrize("ours, theirs", TREES)
+def test_uncopied_data_path_matches_sklearn(monkeypatch, ours, theirs):
+    # Large training sets are not copied in tree order: leaves read the rows
+    # through idx_array, and nodes above _KEY_COPY_MAX rows are partitioned
+    # in place. Force both paths on small data.
+    from classiclearn.neighbors import _binary_tree, _tree_kernels
+
+    monkeypatch.setattr(_binary_tree, "_COPY_MAX_BYTES", 0)
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(900, 3))
+    Q = rng.normal(size=(80, 3))
+    tree = ours(X, leaf_size=5)
+    assert tree._data_tree_order is X
+    dist, ind = tree.query(Q, k=7)
+    sdist, sind = theirs(X, leaf_size=5).query(Q, k=7)
+    np.testing.assert_array_equal(ind, sind)
+    np.testing.assert_allclose(dist, sdist, rtol=0, atol=1e-10)
+    counts = tree.query_radius(Q, r=0.5, count_only=True)
+    np.testing.assert_array_equal(counts, theirs(X).query_radius(Q, r=0.5, count_only=True))
+    # in-place partition of the keys (no copy) gives a valid median split
+    idx = np.arange(X.shape[0])
+    _tree_kernels._select_nth_rows(X, 1, idx, 450)
+    np.testing.assert_array_equal(np.sort(idx), np.arange(X.shape[0]))
+    assert X[idx[:450], 1].max() <= X[idx[450], 1] <= X[idx[451:], 1].min()
+
+
+@pytest.mark.parametrize("ours, theirs", TREES)
+def test_many_queries_in_spatial_order_match_sklearn(ours, theirs):
+    # >= _SORT_QUERIES query rows are answered in a spatial order; results
+    # must still land in the caller's row order.
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(300, 2))
+    Q = rng.normal(size=(1500, 2))
+    dist, ind = ours(X, leaf_size=8).query(Q, k=3)
+    sdist, sind = theirs(X, leaf_size=8).query(Q, k=3)
+    np.testing.assert_array_equal(ind, sind)
+    np.testing.assert_allclose(dist, sdist, rtol=0, atol=1e-10)
+    ri, rd = ours(X).query_radius(Q, r=0.3, return_distance=True, sort_results=True)
+    si, sd = theirs(X).query_radius(Q, r=0.3, return_distance=True, sort_results=True)
+    for a, b, c, e in zip(ri, si, rd, sd):
+        np.testing.assert_array_equal(a, b)
+        np.testing.assert_allclose(c, e, rtol=0, atol=1e-10)

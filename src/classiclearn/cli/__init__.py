@@ -127,6 +127,12 @@ def build_parser():
         metavar="S",
         help="seed of the folds and of randomised methods (default 0)",
     )
+    p.add_argument(
+        "--no-warmup",
+        action="store_true",
+        help="with --jobs 1, do not compile the kernels of later models in a helper process "
+        "(by default one runs on a second core; results are the same either way)",
+    )
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(handler=_cmd_compare)

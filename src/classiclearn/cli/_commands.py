@@ -58,6 +58,7 @@ def compare(args):
         seed=args.seed,
         jobs=args.jobs,
         show_progress=not args.no_progress,
+        warmup=not getattr(args, "no_warmup", False),
     )
     oof = result.pop("_oof")
     if args.report:

@@ -136,7 +136,9 @@ def _progress(enabled, total):
     return progress
 
 
-def run_compare(ds, models, *, k, repeats, scorings, seed, jobs=1, show_progress=True):
+def run_compare(
+    ds, models, *, k, repeats, scorings, seed, jobs=1, show_progress=True, warmup=True
+):
     """Cross-validate every model on the same folds and summarise.
 
     Parameters
@@ -148,9 +150,13 @@ def run_compare(ds, models, *, k, repeats, scorings, seed, jobs=1, show_progress
         The first one ranks the models.
     seed : int
     jobs : int, default=1
-        Worker processes (one model's folds per task).
+        Worker processes (one task per group of models that share kernels).
     show_progress : bool
         A rich progress bar on stderr (only when stderr is a terminal).
+    warmup : bool, default=True
+        With ``jobs=1``: compile the kernels of later models in a helper
+        process meanwhile (on two or more cores; see :mod:`._schedule`).
+        The results are the same either way.
 
     Returns
     -------
@@ -172,19 +178,9 @@ def run_compare(ds, models, *, k, repeats, scorings, seed, jobs=1, show_progress
         pipelines[name] = build_pipeline(name, cls, ds.X, seed=seed)
     results = {name: [] for name in pipelines}
     progress = _progress(show_progress, len(pipelines) * len(splits))
-
-    def advance(name):
-        if progress is not None:
-            progress.update(progress.task_ids[0], advance=1, description=name)
-
     try:
         if jobs == 1:
-            for name, pipe in pipelines.items():
-                for train, test in splits:
-                    if progress is not None:
-                        progress.update(progress.task_ids[0], description=name)
-                    results[name].append(_run_one(pipe, ds.X, y, train, test, scorings, classes))
-                    advance(name)
+            _run_serial(pipelines, ds.X, y, splits, scorings, classes, results, progress, warmup)
         else:
             _run_parallel(pipelines, ds.X, y, splits, scorings, classes, jobs, results, progress)
     finally:
@@ -193,21 +189,72 @@ def run_compare(ds, models, *, k, repeats, scorings, seed, jobs=1, show_progress
     return _assemble(ds, splits, k, repeats, seed, scorings, results, start)
 
 
+def _run_serial(pipelines, X, y, splits, scorings, classes, results, progress, warmup):
+    """Every fold of every model in this process.
+
+    With ``warmup``, a helper process compiles the kernels of the models this
+    process reaches last, meanwhile (:mod:`._schedule`); it computes nothing
+    that is reported.
+    """
+    from ._schedule import WARM_PROBE, WarmUp, order_models, warmup_useful
+
+    names = order_models(list(pipelines))  # cheap to compile first
+    helper = None
+    if warmup and warmup_useful(names):
+        names = names[::-1]  # costly first here, the helper starts from the cheap end
+        train, test = splits[0]
+        pipes = [pipelines[n] for n in names]
+        helper = WarmUp(pipes, X, y, train, test, scorings, classes)
+    finished = False
+    try:
+        for i, name in enumerate(names):
+            if progress is not None:
+                progress.update(progress.task_ids[0], description=name)
+            if helper is not None:
+                helper.claim(i)
+            pipe = pipelines[name]
+            for j, (train, test) in enumerate(splits):
+                cpu = time.process_time()
+                results[name].append(_run_one(pipe, X, y, train, test, scorings, classes))
+                if helper is not None and i == j == 0 and time.process_time() - cpu < WARM_PROBE:
+                    # the costliest model loaded its kernels from the cache: nothing
+                    # to compile, so the helper would only take CPU from this process
+                    helper.close(abort=True)
+                    helper = None
+                if progress is not None:
+                    progress.update(progress.task_ids[0], advance=1)
+        finished = True
+    finally:
+        if helper is not None:
+            helper.close(abort=not finished)  # Ctrl-C or an error: stop it at once
+
+
 def _run_parallel(pipelines, X, y, splits, scorings, classes, jobs, results, progress):
+    """One task per group of models sharing kernels, costliest first, over ``jobs`` processes."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    from ._schedule import pool_tasks
 
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
         futures = {}
-        for name, pipe in pipelines.items():
-            args = [(pipe, X, y, tr, te, scorings, classes) for tr, te in splits]
-            futures[pool.submit(_run_many, args)] = name
+        for names in pool_tasks(list(pipelines)):
+            args = [
+                (pipelines[name], X, y, tr, te, scorings, classes)
+                for name in names
+                for tr, te in splits
+            ]
+            futures[pool.submit(_run_many, args)] = names
         for future in as_completed(futures):
-            name = futures[future]
-            results[name] = future.result()
+            names = futures[future]
+            runs = future.result()
+            for j, name in enumerate(names):
+                results[name] = runs[j * len(splits) : (j + 1) * len(splits)]
             if progress is not None:
-                progress.update(progress.task_ids[0], advance=len(splits), description=name)
+                progress.update(
+                    progress.task_ids[0], advance=len(runs), description=", ".join(names)
+                )
 
 
 def _assemble(ds, splits, k, repeats, seed, scorings, results, start):
@@ -221,9 +268,10 @@ def _assemble(ds, splits, k, repeats, seed, scorings, results, start):
         scores = {s: [r["scores"][s] if r["scores"] else np.nan for r in runs] for s in scorings}
         per_model[name] = {
             "scores": scores,
-            "fit_time": float(np.nanmean([r["fit_time"] for r in runs])) if not errors else None,
+            # the median: the first fold of a cold run also compiles the model's kernels
+            "fit_time": float(np.nanmedian([r["fit_time"] for r in runs])) if not errors else None,
             "predict_time": (
-                float(np.nanmean([r["predict_time"] for r in runs])) if not errors else None
+                float(np.nanmedian([r["predict_time"] for r in runs])) if not errors else None
             ),
             "error": errors[0] if errors else None,
             "n_warnings": int(sum(r["n_warnings"] for r in runs)),

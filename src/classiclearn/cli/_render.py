@@ -58,7 +58,7 @@ def _title(result):
 
 def _caption(result):
     return (
-        "fit / predict: mean time per fold. 95% CI and 'worse': corrected resampled t-test "
+        "fit / predict: median time per fold. 95% CI and 'worse': corrected resampled t-test "
         "(Nadeau & Bengio 2003) against the best model, alpha = 0.05."
     )
 

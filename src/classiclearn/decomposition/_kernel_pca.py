@@ -8,15 +8,18 @@ feature-space axes have unit norm), and of a training point √λ_j α_ij.
 With ``fit_inverse_transform`` a kernel ridge regression from projections
 back to inputs learns the pre-image map (Bakır, Weston & Schölkopf).
 
-For a few components ARPACK runs on the implicitly centred K: each product
-K_c v is one symmetric BLAS product with K (half the matrix read) plus
-rank-one corrections, so K_c is never formed.
+For a few components ARPACK ('arpack', or 'auto' with fewer than 10
+components) runs on the centred kernel kept in one triangle: the triangle is
+built in place (BLAS syrk finished by numba for rbf / linear), centred in place
+once, and every Lanczos product is one BLAS symv reading half the matrix. With a
+precomputed kernel the centring is applied implicitly (rank-one corrections).
 """
 
 from numbers import Integral, Real
 
 import numpy as np
 from scipy import linalg
+from scipy.linalg.blas import dsymv
 
 from ..base import BaseEstimator, TransformerMixin
 from ..exceptions import NotFittedError
@@ -24,6 +27,8 @@ from ..metrics.pairwise import pairwise_kernels
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils.validation import check_is_fitted, validate_data
+from ._gram import centre_lower, kernel_lower
+from ._pca import _as_input_dtype, _is_float32
 
 __all__ = ["KernelPCA"]
 
@@ -216,6 +221,7 @@ default='linear'
     def __classiclearn_tags__(self):
         tags = super().__classiclearn_tags__()
         tags.pairwise = self.kernel == "precomputed"
+        tags.preserves_dtype = ["float64", "float32"]
         return tags
 
     def _get_kernel(self, X, Y=None):
@@ -264,6 +270,30 @@ default='linear'
             Kc, subset_by_index=(n - n_components, n - 1), overwrite_a=True, check_finite=False
         )
 
+    def _solve_lower(self, X, n_components, rng):
+        """ARPACK on the centred kernel stored in one triangle (fresh kernels only).
+
+        The kernel's lower triangle is built in place, centred in place once, and
+        each Lanczos product is one BLAS ``symv`` reading that triangle.
+        """
+        from scipy.sparse.linalg import LinearOperator, eigsh
+
+        T = kernel_lower(X, self.kernel, self.gamma_)
+        if T is None:
+            T = np.array(self._get_kernel(X), dtype=np.float64, order="C")
+        col, allm = centre_lower(T)
+        self._K_fit_rows = col
+        self._K_fit_all = allm
+        n = T.shape[0]
+        TF = T.T  # Fortran view: the lower triangle of T is the upper one of TF
+
+        def matvec(v):
+            return dsymv(1.0, TF, np.ravel(v), lower=0)
+
+        op = LinearOperator((n, n), matvec=matvec, rmatvec=matvec, dtype=np.float64)
+        v0 = rng.uniform(-1, 1, size=n)
+        return eigsh(op, n_components, which="LA", tol=self.tol, maxiter=self.max_iter, v0=v0)
+
     def _fit_inverse(self, X_transformed, X):
         if self.kernel == "precomputed":
             raise ValueError("Cannot fit_inverse_transform with a precomputed kernel.")
@@ -290,11 +320,17 @@ default='linear'
             raise ValueError("Cannot fit_inverse_transform with a precomputed kernel.")
         X = validate_data(self, X, dtype=np.float64, copy=True)
         self.gamma_ = 1.0 / X.shape[1] if self.gamma is None else self.gamma
-        K = np.ascontiguousarray(self._get_kernel(X), dtype=np.float64)
-        n = K.shape[0]
+        n = X.shape[0]
         n_components = n if self.n_components is None else min(n, self.n_components)
         rng = check_random_state(self.random_state)
-        evals, evecs = self._solve(K, n_components, rng)
+        solver = self.eigen_solver
+        if solver == "auto":
+            solver = "arpack" if n > 200 and n_components < 10 else "dense"
+        if solver == "arpack" and self.kernel != "precomputed" and not callable(self.kernel):
+            evals, evecs = self._solve_lower(X, n_components, rng)
+        else:
+            K = np.ascontiguousarray(self._get_kernel(X), dtype=np.float64)
+            evals, evecs = self._solve(K, n_components, rng)
         evals = _check_psd_eigenvalues(np.real(evals))
         evecs = np.real(evecs)
         # flip: largest-magnitude entry of every eigenvector positive
@@ -323,7 +359,7 @@ default='linear'
         ndarray of shape (n_samples, n_components)
         """
         self.fit(X, **params)
-        return self.eigenvectors_ * np.sqrt(self.eigenvalues_)
+        return _as_input_dtype(self.eigenvectors_ * np.sqrt(self.eigenvalues_), _is_float32(X))
 
     def transform(self, X):
         """Project X on the kernel principal components.
@@ -337,6 +373,7 @@ default='linear'
         ndarray of shape (n_samples, n_components)
         """
         check_is_fitted(self)
+        f32 = _is_float32(X)
         X = validate_data(self, X, reset=False, dtype=np.float64)
         K = self._get_kernel(X, self.X_fit_)
         Kc = K - self._K_fit_rows[None, :]
@@ -345,7 +382,7 @@ default='linear'
         nz = self.eigenvalues_ > 0
         scaled = np.zeros_like(self.eigenvectors_)
         scaled[:, nz] = self.eigenvectors_[:, nz] / np.sqrt(self.eigenvalues_[nz])
-        return Kc @ scaled
+        return _as_input_dtype(Kc @ scaled, f32)
 
     def inverse_transform(self, X):
         """Approximate pre-images of projections (needs ``fit_inverse_transform=True``).
@@ -365,7 +402,7 @@ default='linear'
             )
         check_is_fitted(self)
         K = self._get_kernel(np.asarray(X, dtype=np.float64), self.X_transformed_fit_)
-        return K @ self.dual_coef_
+        return _as_input_dtype(K @ self.dual_coef_, _is_float32(X))
 
     def get_feature_names_out(self, input_features=None):
         """Output names ``kernelpca0``, ``kernelpca1``, ...

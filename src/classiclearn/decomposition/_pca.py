@@ -29,6 +29,16 @@ __all__ = ["PCA"]
 _EPS = np.finfo(np.float64).eps
 
 
+def _is_float32(X):
+    """Whether X is a float32 array (its outputs are then returned as float32)."""
+    return getattr(X, "dtype", None) == np.float32
+
+
+def _as_input_dtype(out, f32):
+    """Computations run in float64; float32 inputs get float32 outputs, as in scikit-learn."""
+    return out.astype(np.float32) if f32 else out
+
+
 def _flip_rows(Vt, U=None):
     """Make the largest-magnitude entry of every row of Vt positive (U flipped alike)."""
     if Vt.shape[0] == 0:
@@ -317,6 +327,11 @@ class PCA(TransformerMixin, BaseEstimator):
             )
         return nc
 
+    def __classiclearn_tags__(self):
+        tags = super().__classiclearn_tags__()
+        tags.preserves_dtype = ["float64", "float32"]
+        return tags
+
     def _fit(self, X):
         self._validate_params()
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
@@ -423,8 +438,9 @@ class PCA(TransformerMixin, BaseEstimator):
         -------
         ndarray of shape (n_samples, n_components_)
         """
+        f32 = _is_float32(X)
         X = self._fit(X)
-        return self._project(X)
+        return _as_input_dtype(self._project(X), f32)
 
     def _project(self, X):
         Xt = (X - self.mean_) @ self.components_.T
@@ -446,8 +462,9 @@ class PCA(TransformerMixin, BaseEstimator):
         ndarray of shape (n_samples, n_components_)
         """
         check_is_fitted(self)
+        f32 = _is_float32(X)
         X = validate_data(self, X, reset=False, dtype=np.float64)
-        return self._project(X)
+        return _as_input_dtype(self._project(X), f32)
 
     def inverse_transform(self, X):
         """Map projections back to the input space.
@@ -461,10 +478,13 @@ class PCA(TransformerMixin, BaseEstimator):
         ndarray of shape (n_samples, n_features)
         """
         check_is_fitted(self)
+        f32 = _is_float32(X)
         X = np.asarray(X, dtype=np.float64)
         if self.whiten:
-            return X @ (np.sqrt(self.explained_variance_)[:, None] * self.components_) + self.mean_
-        return X @ self.components_ + self.mean_
+            out = X @ (np.sqrt(self.explained_variance_)[:, None] * self.components_) + self.mean_
+        else:
+            out = X @ self.components_ + self.mean_
+        return _as_input_dtype(out, f32)
 
     def get_covariance(self):
         """Model covariance W Wᵀ + σ² I of the probabilistic PCA.

@@ -23,6 +23,7 @@ from ..utils._params import HasMethods, Interval, StrOptions
 from ..utils._targets import encode_labels
 from ..utils.validation import check_is_fitted, validate_data
 from . import _scatter
+from . import _scatter_kernels as _kernels
 from ._lda import _check_priors
 
 __all__ = ["QuadraticDiscriminantAnalysis"]
@@ -194,9 +195,12 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, BaseEstimator):
         else:
             self.__dict__.pop("covariance_", None)
         whiteners = [R / np.sqrt(s) for R, s in zip(rotations, scalings)]
-        self._whiteners = np.ascontiguousarray(np.array(whiteners))
+        # all classes side by side: one (n, p) @ (p, K p) product per row block
+        self._whiteners = np.ascontiguousarray(np.hstack(whiteners))
         self._shifts = np.array([m @ W for m, W in zip(means, whiteners)])
-        self._log_dets = np.array([np.sum(np.log(s)) for s in scalings])
+        log_dets = np.array([np.sum(np.log(s)) for s in scalings])
+        with np.errstate(divide="ignore"):  # a zero prior: that class is never chosen
+            self._offsets = np.log(self.priors_) - 0.5 * log_dets
         return self
 
     def _eigen_covariances(self, X, y_index, counts, means, scatter):
@@ -216,23 +220,19 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, BaseEstimator):
     def _joint_scores(self, X):
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=np.float64)
+        n_samples = X.shape[0]
         n_classes = len(self.classes_)
-        n_samples, n_features = X.shape
-        norm2 = np.empty((n_samples, n_classes))
-        # small row blocks: each product stays on one BLAS thread (see _scatter)
-        step = _scatter.single_thread_rows(n_features, n_features)
-        Z = np.empty((step, n_features))
+        scores = np.empty((n_samples, n_classes))
+        W = self._whiteners
+        # row blocks whose whitened coordinates (rows x K p) stay in cache
+        step = max(64, 131_072 // W.shape[1])
+        Z = np.empty((min(step, n_samples), W.shape[1]))
         for start in range(0, n_samples, step):
             block = X[start : start + step]
             z = Z[: block.shape[0]]
-            for k in range(n_classes):
-                np.matmul(block, self._whiteners[k], out=z)
-                z -= self._shifts[k]
-                norm2[start : start + step, k] = np.einsum("ij,ij->i", z, z)
-        norm2 += self._log_dets
-        norm2 *= -0.5
-        norm2 += np.log(self.priors_)
-        return norm2
+            np.matmul(block, W, out=z)
+            _kernels.quadratic_scores(z, self._shifts, self._offsets, scores, start)
+        return scores
 
     def decision_function(self, X):
         """Quadratic discriminant scores (log-posterior up to a constant).

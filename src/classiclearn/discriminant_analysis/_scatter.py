@@ -1,10 +1,11 @@
 """Class statistics shared by LDA and QDA: means, scatter matrices, shrinkage.
 
 The fits of seed 000 §10.2-10.3 and seed 003 need, per class k, the mean m_k
-and the scatter S_k = sum_{i in k} (x_i - m_k)(x_i - m_k)^T. One pass over
-the rows (in blocks, with BLAS ``syrk``-type products) gives all of them, so a
-fit costs O(n p^2) flops in matrix products instead of the SVD of an n x p
-matrix. The Ledoit-Wolf shrinkage intensity needs, besides the covariance,
+and the scatter S_k = sum_{i in k} (x_i - m_k)(x_i - m_k)^T. Per class, its
+rows are copied once into a buffer (a counting sort gives them), centred in
+place, and one BLAS ``syrk`` product gives S_k (the pooled scatter alone goes
+over the rows in blocks), so a fit costs O(n p^2) flops in matrix products
+instead of the SVD of an n x p matrix. The Ledoit-Wolf shrinkage intensity needs, besides the covariance,
 only sum_i ||z_i||^4 over the standardised rows, one more pass.
 """
 
@@ -97,27 +98,23 @@ def class_statistics(X, y_index, n_classes, *, per_class=True):
 
 
 def _per_class_statistics(X, y_index, n_classes):
-    """Gather the rows by class once (a copy), centre each class in place, then
-    accumulate its scatter over row blocks."""
+    """Per class: copy its rows into one buffer (summing them on the way), centre
+    the block in place while it is in cache, correct the mean by the residual
+    sum, then one ``A.T @ A`` product (numpy hands it to BLAS ``syrk``)."""
     n_features = X.shape[1]
-    counts, order, bounds = _order_by_class(y_index, n_classes)
-    X_sorted = X[order]
+    counts = np.bincount(y_index, minlength=n_classes)
+    order, bounds = _kernels.class_order(y_index, counts)
     means = np.zeros((n_classes, n_features))
     scatter = np.zeros((n_classes, n_features, n_features))
+    buffer = np.empty((max(int(counts.max()), 1), n_features))
     for k in range(n_classes):
-        segment = X_sorted[bounds[k] : bounds[k + 1]]
-        n_k = segment.shape[0]
+        n_k = int(counts[k])
         if n_k == 0:
             continue
-        mean = segment.mean(axis=0)
-        segment -= mean
-        resid = np.zeros(n_features)  # the mean's rounding error, summed while in cache
-        S = np.zeros((n_features, n_features))
-        for start in range(0, n_k, _BLOCK_ROWS):
-            rows = segment[start : start + _BLOCK_ROWS]
-            resid += rows.sum(axis=0)
-            S += rows.T @ rows
-        resid /= n_k
+        segment = buffer[:n_k]
+        mean = _kernels.gather_rows(X, order[bounds[k] : bounds[k + 1]], segment) / n_k
+        resid = _kernels.centre_rows(segment, mean) / n_k  # the mean's rounding error
+        S = segment.T @ segment
         S -= n_k * np.outer(resid, resid)
         means[k] = mean + resid
         scatter[k] = (S + S.T) / 2.0

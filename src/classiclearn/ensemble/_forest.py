@@ -23,7 +23,6 @@ import scipy.sparse as sp
 from ..base import BaseEstimator, ClassifierMixin, RegressorMixin
 from ..exceptions import DataConversionWarning
 from ..tree import DecisionTreeClassifier, DecisionTreeRegressor, _binning
-from ..tree import _predict_kernels as _pk
 from ..tree._classes import (
     check_max_bins,
     encode_class_targets,
@@ -33,10 +32,10 @@ from ..tree._classes import (
     tree_seed,
     validate_X_y,
 )
-from ..tree._tree import stack_trees
+from ..tree._tree import apply_forest, mean_forest_value, stack_trees
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
-from ..utils._threads import effective_n_jobs, numba_threads
+from ..utils._threads import effective_n_jobs
 from ..utils.validation import check_is_fitted, check_sample_weight, validate_data
 
 __all__ = ["BaseForest"]
@@ -294,8 +293,8 @@ class BaseForest(BaseEstimator):
         n_classes = np.atleast_1d(np.asarray(getattr(self, "n_classes_", [1]), dtype=np.intp))
         if not self._is_clf:
             n_classes = np.ones(self.n_outputs_, dtype=np.intp)
-        with numba_threads(self.n_jobs if self.n_jobs is not None else -1):
-            out = _pk.mean_value(X, packed, value, roots, hard, n_classes)
+        out = mean_forest_value(X, packed, value, roots, hard, n_classes,
+                                self.n_jobs if self.n_jobs is not None else -1)
         return out.reshape(X.shape[0], self.n_outputs_, -1)
 
     def apply(self, X):
@@ -307,8 +306,7 @@ class BaseForest(BaseEstimator):
         """
         X = self._X_predict(X)
         packed, _, roots = self._stacked()
-        with numba_threads(self.n_jobs if self.n_jobs is not None else -1):
-            leaves = _pk.apply_trees(X, packed, roots)
+        leaves = apply_forest(X, packed, roots, self.n_jobs if self.n_jobs is not None else -1)
         return leaves - roots[None, :]
 
     def decision_path(self, X):

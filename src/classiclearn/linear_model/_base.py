@@ -8,6 +8,7 @@ decision / predict methods shared by the linear classifiers.
 import numpy as np
 
 from ..utils.validation import check_array, check_is_fitted, validate_data
+from . import _cd_kernels as _cdk
 
 _BLOCK_ROWS = 4096
 _MAX_MEAN_TO_VAR = 1e3
@@ -88,6 +89,70 @@ def centered_gram(X, x_mean, sw, Y=None, y_mean=None):
     return G, XtY, yy
 
 
+def fit_moments(est, X, Y, fit_intercept):
+    """Means and centred cross-products of unweighted data in one pass over X.
+
+    One row-wise pass over X (``_cd_kernels.column_moments``) gives the
+    column sums of X (hence ``x_mean``) and ``X' Yc`` for the centred targets
+    ``Yc = Y - y_mean``; X is never copied. The finiteness of X is read off
+    these sums (a NaN or infinity makes its column's sum non-finite); only
+    when one is not finite is X checked entry by entry, which raises the
+    standard error. Call it on X validated with ``ensure_all_finite=False``.
+
+    Parameters
+    ----------
+    est : estimator (named in error messages).
+    X : ndarray (n, p) float64; Y : ndarray (n, t) float64, finite.
+    fit_intercept : bool; without it the means are zeros and nothing is centred.
+
+    Returns
+    -------
+    x_mean : ndarray (p,); y_mean : ndarray (t,)
+    XtY : ndarray (p, t), ``(X - x_mean)' (Y - y_mean)``
+    yy : ndarray (t,), the sums of squares of the centred targets.
+    """
+    n, p = X.shape
+    t = Y.shape[1]
+    if fit_intercept:
+        y_mean = Y.mean(axis=0)
+        C = np.ascontiguousarray(Y - y_mean)
+    else:
+        y_mean = np.zeros(t)
+        C = np.ascontiguousarray(Y)
+    if X.flags.c_contiguous:
+        sums, XtY = _cdk.column_moments(X, C)
+    else:
+        sums, XtY = X.sum(axis=0), X.T @ C
+    with np.errstate(over="ignore", invalid="ignore"):
+        finite = bool(np.all(np.isfinite(sums)) and np.all(np.isfinite(XtY)))
+    if not finite:
+        check_array(X, dtype=np.float64, estimator=est)
+    yy = np.einsum("ij,ij->j", C, C)
+    if not fit_intercept:
+        return np.zeros(p), y_mean, XtY, yy
+    x_mean = sums / n
+    XtY -= np.outer(x_mean, C.sum(axis=0))
+    return x_mean, y_mean, XtY, yy
+
+
+def fast_centered_gram(X, x_mean):
+    """``Xc' Xc`` for ``Xc = X - x_mean`` from one BLAS ``X' X`` (syrk).
+
+    The rank-one correction ``n m m'`` is exact in exact arithmetic and used
+    when no column has a mean much larger than its spread; otherwise the
+    Gram matrix is accumulated from centred row blocks.
+    """
+    n = X.shape[0]
+    G = X.T @ X
+    if n > 0 and np.any(x_mean != 0.0):
+        var = np.diag(G) / n - x_mean**2
+        if np.all(x_mean**2 <= _MAX_MEAN_TO_VAR * np.maximum(var, 0.0)):
+            G -= n * np.outer(x_mean, x_mean)
+        else:
+            G = centered_gram(X, x_mean, np.ones(n))[0]
+    return G
+
+
 def centered_copy(X, x_mean, sw, order="C"):
     """A new array ``(X - x_mean) * sqrt(sw)[:, None]``."""
     A = np.empty(X.shape, order=order)
@@ -126,7 +191,8 @@ def validate_predict_X(est, X):
     n x p temporary; only when it is not is the full check (and its standard
     error message) run.
     """
-    X = validate_data(est, X, reset=False, dtype=np.float64, ensure_all_finite=False)
+    X = validate_data(est, X, reset=False, dtype=np.float64, ensure_all_finite=False,
+                      order=None)
     if not np.isfinite(X.sum()):
         check_array(X, dtype=np.float64, estimator=est)
     return X

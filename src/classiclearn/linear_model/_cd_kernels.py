@@ -153,8 +153,25 @@ def _col_dot(X, j, v):
     return s
 
 
+@njit(cache=True, nogil=True, fastmath=_FAST)
+def _axpy_dot(X, jp, dp, k, R):
+    """``R -= dp * X[:, jp]`` then return ``X[:, k] . R``, in one pass."""
+    s = 0.0
+    for i in range(X.shape[0]):
+        ri = R[i] - dp * X[i, jp]
+        R[i] = ri
+        s += X[i, k] * ri
+    return s
+
+
+@njit(cache=True, nogil=True, fastmath=_FAST)
+def _axpy(X, jp, dp, R):
+    for i in range(X.shape[0]):
+        R[i] -= dp * X[i, jp]
+
+
 @njit(cache=True, nogil=True)
-def enet_cd_data(w, X, y, l1, l2, positive, max_iter, dw_tol, tol, orders):
+def enet_cd_data(w, X, y, col_sq, l1, l2, positive, max_iter, dw_tol, tol, orders):
     """Coordinate descent on the data form (all penalty factors 1).
 
     Parameters
@@ -162,6 +179,7 @@ def enet_cd_data(w, X, y, l1, l2, positive, max_iter, dw_tol, tol, orders):
     w : float64 (p,), start point, overwritten.
     X : float64 (n, p) Fortran-contiguous (columns are contiguous).
     y : float64 (n,).
+    col_sq : float64 (p,), squared norms of the columns of X.
     l1, l2, positive, max_iter, orders : as :func:`enet_cd_gram`.
     dw_tol : float, relative coefficient change below which the gap is checked.
     tol : float, absolute duality-gap tolerance.
@@ -169,22 +187,25 @@ def enet_cd_data(w, X, y, l1, l2, positive, max_iter, dw_tol, tol, orders):
     Returns
     -------
     (n_iter, gap)
+
+    Notes
+    -----
+    The residual update of a coordinate is deferred and fused with the
+    product of the next coordinate (one pass over the residual instead of
+    two); the iterates are those of the plain algorithm.
     """
     n, p = X.shape
     R = y.copy()
     for j in range(p):
         if w[j] != 0.0:
-            wj = w[j]
-            for i in range(n):
-                R[i] -= X[i, j] * wj
-    col_sq = np.empty(p)
-    for j in range(p):
-        col_sq[j] = _col_dot(X, j, X[:, j])
+            _axpy(X, j, w[j], R)
     pf = np.ones(p)
     xtr = np.empty(p)
     gap = np.inf
     n_iter = 0
     m = orders.shape[0]
+    jp = -1
+    dp = 0.0
     for epoch in range(max_iter):
         n_iter = epoch + 1
         order = orders[epoch % m]
@@ -195,21 +216,29 @@ def enet_cd_data(w, X, y, l1, l2, positive, max_iter, dw_tol, tol, orders):
             if col_sq[j] == 0.0:
                 continue
             wj = w[j]
-            rho = _col_dot(X, j, R) + col_sq[j] * wj
+            if jp >= 0:
+                dot = _axpy_dot(X, jp, dp, j, R)
+                jp = -1
+            else:
+                dot = _col_dot(X, j, R)
+            rho = dot + col_sq[j] * wj
             if positive and rho < 0.0:
                 new = 0.0
             else:
                 new = _soft(rho, l1) / (col_sq[j] + l2)
             if new != wj:
                 d = new - wj
-                for i in range(n):
-                    R[i] -= X[i, j] * d
+                jp = j
+                dp = d
                 w[j] = new
                 if abs(d) > d_max:
                     d_max = abs(d)
             if abs(w[j]) > w_max:
                 w_max = abs(w[j])
         if w_max == 0.0 or d_max / w_max <= dw_tol or epoch == max_iter - 1:
+            if jp >= 0:
+                _axpy(X, jp, dp, R)
+                jp = -1
             for j in range(p):
                 xtr[j] = _col_dot(X, j, R)
             r_norm2 = 0.0
@@ -224,19 +253,73 @@ def enet_cd_data(w, X, y, l1, l2, positive, max_iter, dw_tol, tol, orders):
 
 
 @njit(cache=True, nogil=True)
-def center_to_fortran(X, x_mean, root_w, out):
-    """``out[i, j] = (X[i, j] - x_mean[j]) * root_w[i]`` in 64 x 64 tiles.
+def center_to_fortran(X, x_mean, root_w, out, col_sq):
+    """``out[i, j] = (X[i, j] - x_mean[j]) * root_w[i]``; ``col_sq[j] = ||out[:, j]||^2``.
 
     X C-contiguous (n, p); out Fortran-contiguous (n, p), written; root_w
-    float64 (n,) (ones for no weights). Tiling keeps both layouts in cache.
+    float64 (n,) (ones for no weights); col_sq float64 (p,), written.
+    64 x 64 tiles keep both layouts in cache.
     """
     n, p = X.shape
     T = 64
+    for j in range(p):
+        col_sq[j] = 0.0
     for i0 in range(0, n, T):
         i1 = min(n, i0 + T)
         for j0 in range(0, p, T):
             j1 = min(p, j0 + T)
             for j in range(j0, j1):
                 m = x_mean[j]
+                acc = 0.0
                 for i in range(i0, i1):
-                    out[i, j] = (X[i, j] - m) * root_w[i]
+                    v = (X[i, j] - m) * root_w[i]
+                    out[i, j] = v
+                    acc += v * v
+                col_sq[j] += acc
+
+
+_N_CHUNKS = 8
+
+
+@njit(cache=True, nogil=True, fastmath=_FAST)
+def _moments_rows(X, Y, lo, hi, s, q):
+    p = X.shape[1]
+    t = Y.shape[1]
+    for i in range(lo, hi):
+        x = X[i]
+        for j in range(p):
+            s[j] += x[j]
+        for k in range(t):
+            yk = Y[i, k]
+            qk = q[k]
+            for j in range(p):
+                qk[j] += x[j] * yk
+
+
+@njit(cache=True, nogil=True, fastmath=_FAST)
+def column_moments(X, Y):
+    """Column sums of X and ``X' Y`` in one row-wise pass over a C-ordered X.
+
+    X float64 (n, p) C-contiguous; Y float64 (n, t) C-contiguous. Rows are
+    cut into a fixed number of chunks whose partial results are added in
+    order (shorter accumulation chains than one running sum).
+
+    Returns
+    -------
+    sums : float64 (p,); XtY : float64 (p, t)
+    """
+    n, p = X.shape
+    t = Y.shape[1]
+    S = np.zeros((_N_CHUNKS, p))
+    Q = np.zeros((_N_CHUNKS, t, p))
+    for c in range(_N_CHUNKS):
+        _moments_rows(X, Y, c * n // _N_CHUNKS, (c + 1) * n // _N_CHUNKS, S[c], Q[c])
+    sums = np.zeros(p)
+    XtY = np.zeros((p, t))
+    for c in range(_N_CHUNKS):
+        for j in range(p):
+            sums[j] += S[c, j]
+        for k in range(t):
+            for j in range(p):
+                XtY[j, k] += Q[c, k, j]
+    return sums, XtY

@@ -5,10 +5,11 @@ Objective (scikit-learn's scaling)::
     1 / (2 n) ||y - X w||^2 + alpha * l1_ratio * ||w||_1
         + alpha * (1 - l1_ratio) / 2 * ||w||^2
 
-Each coordinate update is a soft-threshold. The solver starts on a centred
-(Fortran-ordered) copy of the data, O(n p) per epoch; when n > p and
-convergence needs many epochs it switches to the Gram matrix of the centred
-data, after which an epoch costs O(p^2) whatever n. A regularisation path
+Each coordinate update is a soft-threshold. When n > p and p is moderate the
+solver works on the Gram matrix of the centred data (one BLAS ``X'X``, no
+copy of X), so an epoch costs O(p^2) whatever n. Otherwise it starts on a
+centred (Fortran-ordered) copy of the data, O(n p) per epoch, and switches
+to the Gram matrix if n > p and convergence needs many epochs. A path
 (:func:`enet_path`) shares one Gram matrix across all alphas. Iterations stop
 when the duality gap falls below ``tol * ||y_centred||^2``.
 """
@@ -28,6 +29,8 @@ from ._base import (
     LinearPredictMixin,
     as_2d_target,
     centered_gram,
+    fast_centered_gram,
+    fit_moments,
     set_coef,
     weighted_means,
 )
@@ -43,9 +46,22 @@ def _orders(selection, p, max_iter, random_state):
     return np.argsort(rng.random_sample((m, p)), axis=1).astype(np.intp)
 
 
+# Largest n_features for which precompute="auto" starts on the Gram matrix.
+# The Gram matrix costs n p^2 / 2 compute-bound BLAS operations; the data
+# form a centred copy plus about two memory-bound passes over X per epoch,
+# each operation roughly 8 times dearer. The Gram matrix wins for p up to
+# about 16 * (epochs + 3), ~256 for a typical ten-odd epochs (measured at
+# 50,000 x 200: 0.072 s against 0.089 s of CPU time for 4 epochs).
+_GRAM_MAX_FEATURES = 256
+
+
 def _mode(precompute, n, p):
-    """Which form of coordinate descent: "gram" or "data"."""
-    return "gram" if precompute is True else "data"
+    """Which form of coordinate descent to start with: "gram" or "data"."""
+    if precompute is True:
+        return "gram"
+    if precompute == "auto" and n > p and p <= _GRAM_MAX_FEATURES:
+        return "gram"
+    return "data"
 
 
 def _switch_after(precompute, n, p):
@@ -64,26 +80,32 @@ def _switch_after(precompute, n, p):
 class _Problem:
     """The centred, weighted problem in the form the kernels take."""
 
-    def __init__(self, X, Y, x_mean, y_mean, sw, mode, switch_after=None):
+    def __init__(self, X, Y, x_mean, y_mean, sw, mode, switch_after=None, moments=None):
         self.mode = mode
         self.switch_after = switch_after
         self.p = X.shape[1]
         self.pf = np.ones(self.p)
         if mode == "gram":
-            self.G, self.XtY, self.yy = centered_gram(X, x_mean, sw, Y, y_mean)
+            if moments is not None and sw is None:
+                self.XtY, self.yy = moments
+                self.G = fast_centered_gram(X, x_mean)
+            else:
+                self.G, self.XtY, self.yy = centered_gram(X, x_mean, sw, Y, y_mean)
         else:
             self.A = np.empty(X.shape, order="F")
+            self.col_sq = np.empty(self.p)
             root = np.ones(X.shape[0]) if sw is None else np.sqrt(sw)
-            _k.center_to_fortran(X, x_mean, root, self.A)
+            _k.center_to_fortran(np.ascontiguousarray(X), x_mean, root, self.A, self.col_sq)
             B = Y - y_mean
             if sw is not None:
                 B = B * np.sqrt(sw)[:, None]
             self.B = np.asfortranarray(B)
             self.yy = np.einsum("ij,ij->j", B, B)
+            self.XtY = None if moments is None or sw is not None else moments[0]
 
     def xty(self, k):
         """``X'y`` of target k (for the alpha grid)."""
-        if self.mode == "gram":
+        if self.XtY is not None:
             return self.XtY[:, k]
         return self.A.T @ self.B[:, k]
 
@@ -95,8 +117,8 @@ class _Problem:
                                    float(self.yy[k]), l1, l2, self.pf, positive,
                                    max_iter, abs_tol, orders)
         budget = max_iter if self.switch_after is None else min(max_iter, self.switch_after)
-        n_iter, gap = _k.enet_cd_data(w, self.A, np.ascontiguousarray(self.B[:, k]), l1, l2,
-                                      positive, budget, tol, abs_tol, orders)
+        n_iter, gap = _k.enet_cd_data(w, self.A, np.ascontiguousarray(self.B[:, k]), self.col_sq,
+                                      l1, l2, positive, budget, tol, abs_tol, orders)
         if gap <= abs_tol or n_iter >= max_iter:
             return n_iter, gap
         # Slow convergence: finish on the Gram matrix of the centred copy.
@@ -121,9 +143,10 @@ class ElasticNet(LinearPredictMixin, RegressorMixin, BaseEstimator):
     precompute : bool or "auto", default="auto"
         True: work on the Gram matrix of the centred data (an epoch then costs
         O(p^2) whatever n). False: work on a centred copy of the data (O(n p)
-        per epoch). "auto": start on the data and, when n_samples >
-        n_features and convergence needs more than about n_features / 16
-        epochs, finish on the Gram matrix.
+        per epoch). "auto": when n_samples > n_features, the Gram matrix if
+        n_features <= 256, else start on the data and finish on the Gram
+        matrix when convergence needs more than about n_features / 16 epochs;
+        the data otherwise.
     max_iter : int, default=1000
         Maximum number of epochs.
     copy_X : bool, default=True
@@ -218,7 +241,8 @@ class ElasticNet(LinearPredictMixin, RegressorMixin, BaseEstimator):
         self
         """
         self._validate_params()
-        X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True)
+        X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True,
+                             ensure_all_finite=False, order=None)
         y = np.asarray(y, dtype=np.float64)
         n, p = X.shape
         sw = None
@@ -229,12 +253,19 @@ class ElasticNet(LinearPredictMixin, RegressorMixin, BaseEstimator):
             sw = sw * (n / sw.sum())
         Y, was_1d = as_2d_target(y)
         t = Y.shape[1]
-        if self.fit_intercept:
-            x_mean, y_mean = weighted_means(X, Y, sw)
+        moments = None
+        if sw is None:
+            # One pass: means, X'y and the finiteness of X.
+            x_mean, y_mean, XtY, yy = fit_moments(self, X, Y, self.fit_intercept)
+            moments = (XtY, yy)
         else:
-            x_mean, y_mean = np.zeros(p), np.zeros(t)
+            check_array(X, dtype=np.float64, estimator=self)
+            if self.fit_intercept:
+                x_mean, y_mean = weighted_means(X, Y, sw)
+            else:
+                x_mean, y_mean = np.zeros(p), np.zeros(t)
         problem = _Problem(X, Y, x_mean, y_mean, sw, _mode(self.precompute, n, p),
-                           _switch_after(self.precompute, n, p))
+                           _switch_after(self.precompute, n, p), moments)
         l1r = self._get_l1_ratio()
         l1 = self.alpha * l1r * n
         l2 = self.alpha * (1.0 - l1r) * n
@@ -375,7 +406,7 @@ def enet_path(X, y, *, l1_ratio=0.5, eps=1e-3, n_alphas=100, alphas=None, precom
     >>> coefs.shape
     (2, 5)
     """
-    X = check_array(X, dtype=np.float64)
+    X = check_array(X, dtype=np.float64, ensure_all_finite=False, order=None)
     y = check_array(y, dtype=np.float64, ensure_2d=False, input_name="y")
     if y.ndim != 1:
         raise ValueError("enet_path takes a 1-D y; fit one target at a time.")
@@ -387,8 +418,10 @@ def enet_path(X, y, *, l1_ratio=0.5, eps=1e-3, n_alphas=100, alphas=None, precom
     if isinstance(alphas, Integral) and not isinstance(alphas, bool):
         n_alphas, alphas = int(alphas), None
     use_gram = precompute is True or (precompute == "auto" and n > p)
+    # One pass: X'y and the finiteness of X (no intercept: nothing is centred).
+    _, _, Xty, yy = fit_moments(None, X, y[:, None], False)
     problem = _Problem(X, y[:, None], np.zeros(p), np.zeros(1), None,
-                       "gram" if use_gram else "data")
+                       "gram" if use_gram else "data", moments=(Xty, yy))
     if alphas is None:
         if l1_ratio <= 0:
             raise ValueError("An automatic alpha grid needs l1_ratio > 0; pass alphas.")

@@ -13,12 +13,14 @@ from scipy import linalg, optimize
 
 from ..base import BaseEstimator, RegressorMixin
 from ..utils._params import Interval, StrOptions
-from ..utils.validation import check_sample_weight, validate_data
+from ..utils.validation import check_array, check_sample_weight, validate_data
 from ._base import (
     LinearPredictMixin,
     as_2d_target,
     centered_copy,
     centered_gram,
+    fast_centered_gram,
+    fit_moments,
     set_coef,
     weighted_means,
 )
@@ -49,19 +51,7 @@ def ridge_solve(X, Y, alphas, x_mean, y_mean, sw, solver):
         return W
     if n >= p:
         G, XtY, _ = centered_gram(X, x_mean, sw, Y, y_mean)
-        W = np.empty((p, t))
-        diag = np.arange(p)
-        if same:
-            G[diag, diag] += alphas[0]
-            try:
-                return linalg.solve(G, XtY, assume_a="pos", check_finite=False)
-            except linalg.LinAlgError:
-                return linalg.lstsq(G, XtY, check_finite=False)[0]
-        for k in range(t):
-            Gk = G.copy()
-            Gk[diag, diag] += alphas[k]
-            W[:, k] = linalg.solve(Gk, XtY[:, k], assume_a="pos", check_finite=False)
-        return W
+        return solve_gram(G, XtY, alphas)
     # Dual: w = Xc' (Xc Xc' + alpha I)^{-1} y, for p > n.
     A = centered_copy(X, x_mean, sw)
     B = Y - y_mean
@@ -81,6 +71,24 @@ def ridge_solve(X, Y, alphas, x_mean, y_mean, sw, solver):
         except linalg.LinAlgError:
             D[:, cols] = linalg.lstsq(Kk, B[:, cols], check_finite=False)[0]
     return A.T @ D
+
+
+def solve_gram(G, XtY, alphas):
+    """``(G + alpha_k I)^{-1} XtY[:, k]`` for each target k (G is overwritten)."""
+    p, t = XtY.shape
+    diag = np.arange(p)
+    if bool(np.all(alphas == alphas[0])):
+        G[diag, diag] += alphas[0]
+        try:
+            return linalg.solve(G, XtY, assume_a="pos", check_finite=False)
+        except linalg.LinAlgError:
+            return linalg.lstsq(G, XtY, check_finite=False)[0]
+    W = np.empty((p, t))
+    for k in range(t):
+        Gk = G.copy()
+        Gk[diag, diag] += alphas[k]
+        W[:, k] = linalg.solve(Gk, XtY[:, k], assume_a="pos", check_finite=False)
+    return W
 
 
 class Ridge(LinearPredictMixin, RegressorMixin, BaseEstimator):
@@ -174,10 +182,18 @@ class Ridge(LinearPredictMixin, RegressorMixin, BaseEstimator):
         self
         """
         self._validate_params()
-        X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True)
+        X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True,
+                             ensure_all_finite=False, order=None)
         y = np.asarray(y, dtype=np.float64)
         sw = None if sample_weight is None else check_sample_weight(sample_weight, X,
                                                                     dtype=np.float64)
+        solver = "cholesky" if self.solver == "auto" else self.solver
+        # Unweighted normal equations: X is checked for finiteness on the
+        # way (fit_moments); every other route checks it here.
+        fast = (sw is None and solver == "cholesky" and not self.positive
+                and X.shape[0] >= X.shape[1])
+        if not fast:
+            check_array(X, dtype=np.float64, estimator=self)
         Y, was_1d = as_2d_target(y)
         n, p = X.shape
         t = Y.shape[1]
@@ -190,12 +206,15 @@ class Ridge(LinearPredictMixin, RegressorMixin, BaseEstimator):
             )
         if np.any(alphas < 0) or not np.all(np.isfinite(alphas)):
             raise ValueError("alpha must be finite and non-negative.")
-        if self.fit_intercept:
+        if fast:
+            x_mean, y_mean, XtY, _ = fit_moments(self, X, Y, self.fit_intercept)
+        elif self.fit_intercept:
             x_mean, y_mean = weighted_means(X, Y, sw)
         else:
             x_mean, y_mean = np.zeros(p), np.zeros(t)
-        solver = "cholesky" if self.solver == "auto" else self.solver
-        if self.positive:
+        if fast:
+            W = solve_gram(fast_centered_gram(X, x_mean), XtY, alphas)
+        elif self.positive:
             A = centered_copy(X, x_mean, sw)
             B = Y - y_mean
             if sw is not None:

@@ -29,6 +29,7 @@ from . import _gmm_kernels as _k
 __all__ = ["GaussianMixture"]
 
 _EPS10 = 10 * np.finfo(np.float64).eps
+_NO_OUT = np.empty((0, 0))
 
 _ILL_DEFINED = (
     "Fitting the mixture model failed because some components have ill-defined empirical "
@@ -260,41 +261,32 @@ class GaussianMixture(BaseEstimator):
             self._precisions_init = prec
 
     # ------------------------------------------------------------- parameters
-    def _estimate_parameters(self, X, resp, nk=None, s1=None):
-        """M-step from responsibilities (and optionally their first moments)."""
+    def _estimate_parameters(self, X, resp):
+        """M-step from given responsibilities (n, k)."""
         ctype = self.covariance_type
         n, p = X.shape
-        if nk is None:
-            nk = resp.sum(axis=0)
-            s1 = resp.T @ X
-        nk = nk + _EPS10
-        means = s1 / nk[:, None]
+        k = self.n_components
         resp = np.ascontiguousarray(resp)
+        nk_true = resp.sum(axis=0)
+        means = (resp.T @ X) / (nk_true + _EPS10)[:, None]
         size, n_chunks = _k.chunk_layout(n)
-        if ctype in ("full", "tied"):
-            scatter = np.empty((n_chunks, self.n_components, p, p))
-            _k.full_scatter(X, resp, means, scatter)
-            scatter = scatter.sum(axis=0)
-            if ctype == "full":
-                cov = scatter / nk[:, None, None]
-                for c in range(self.n_components):
-                    cov[c].flat[:: p + 1] += self.reg_covar
-            else:
-                cov = scatter.sum(axis=0)
-                # Rows whose responsibilities do not sum to one (seed-point initialisations)
-                # contribute their raw second moment, as in the uncentred form
-                # (XᵀX - Σ_k N_k μ_k μ_kᵀ) used by scikit-learn.
-                rest = 1.0 - resp.sum(axis=1)
-                if np.any(np.abs(rest) > 1e-12):
-                    cov += (X * rest[:, None]).T @ X
-                cov /= nk.sum()
-                cov.flat[:: p + 1] += self.reg_covar
-        else:
-            scatter = np.empty((n_chunks, self.n_components, p))
-            _k.diag_scatter(X, resp, means, scatter)
-            cov = scatter.sum(axis=0) / nk[:, None] + self.reg_covar
-            if ctype == "spherical":
-                cov = cov.mean(axis=1)
+        full = ctype in ("full", "tied")
+        prec = np.empty((k, p, p) if full else (k, 1, p))
+        ll_c = np.empty(n_chunks)
+        nk_c = np.empty((n_chunks, k))
+        s1_c = np.empty((n_chunks, k, p))
+        s2_c = np.empty((n_chunks, k, p, p) if full else (n_chunks, k, 1, p))
+        _k.em_pass(X, means, prec, full, np.zeros(k), 2, resp, ll_c, nk_c, s1_c, s2_c)
+        nk, means, cov = self._m_step_from_moments(
+            nk_c.sum(axis=0), s1_c.sum(axis=0), s2_c.sum(axis=0), means
+        )
+        if ctype == "tied":
+            # Rows whose responsibilities do not sum to one (seed-point initialisations)
+            # contribute their raw second moment, as in the uncentred form
+            # (XᵀX - Σ_k N_k μ_k μ_kᵀ) used by scikit-learn.
+            rest = 1.0 - resp.sum(axis=1)
+            if np.any(np.abs(rest) > 1e-12):
+                cov += (X * rest[:, None]).T @ X / nk.sum()
         return nk, means, cov
 
     def _m_step_from_moments(self, nk_true, s1, s2, means_old):
@@ -380,11 +372,13 @@ class GaussianMixture(BaseEstimator):
             self.precisions_ = pc**2
 
     def _kernel_args(self):
+        """(means, prec, full, const) for :func:`_gmm_kernels.em_pass`."""
         n_features = self.means_.shape[1]
         prec, full, log_det = _kernel_precisions(
             self.precisions_cholesky_, self.covariance_type, self.n_components, n_features
         )
-        return np.ascontiguousarray(self.means_), prec, full, log_det, np.log(self.weights_)
+        const = np.log(self.weights_) + log_det - 0.5 * n_features * np.log(2.0 * np.pi)
+        return np.ascontiguousarray(self.means_), prec, full, const
 
     # ---------------------------------------------------------------- fitting
     def fit(self, X, y=None):
@@ -399,7 +393,10 @@ class GaussianMixture(BaseEstimator):
         -------
         self
         """
-        self.fit_predict(X, y)
+        self._validate_params()
+        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        with _threads(None, self._work(X, moments=True)):
+            self._fit(X)
         return self
 
     def fit_predict(self, X, y=None):
@@ -416,16 +413,25 @@ class GaussianMixture(BaseEstimator):
         """
         self._validate_params()
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
-        with _threads(None, self._work(X)):
-            return self._fit_predict(X)
+        with _threads(None, self._work(X, moments=True)):
+            self._fit(X)
+        return self._weighted_log_prob(X).argmax(axis=1)
 
-    def _work(self, X):
-        """Multiply-adds of one E-step pass (decides whether threads pay)."""
+    def _work(self, X, moments=False):
+        """Multiply-adds of one pass (decides whether threads pay).
+
+        Per row and component: the Mahalanobis term (p² / 2 full, p diagonal),
+        and with ``moments`` (the EM pass) the exponential (~30) and the first
+        and second moments (p + p² / 2 full, 2p diagonal).
+        """
         p = X.shape[1]
-        per_row = p * p if self.covariance_type in ("full", "tied") else p
+        full = self.covariance_type in ("full", "tied")
+        per_row = p * p // 2 + 1 if full else p
+        if moments:
+            per_row += 30 + p + (p * p // 2 if full else p)
         return X.shape[0] * self.n_components * per_row
 
-    def _fit_predict(self, X):
+    def _fit(self, X):
         n, p = X.shape
         if n < self.n_components:
             raise ValueError(
@@ -442,8 +448,6 @@ class GaussianMixture(BaseEstimator):
         size, n_chunks = _k.chunk_layout(n)
         k = self.n_components
         full_cov = self.covariance_type in ("full", "tied")
-        second = 1 if full_cov else 2
-        resp = np.empty((n, k))
         ll_c = np.empty(n_chunks)
         nk_c = np.empty((n_chunks, k))
         s1_c = np.empty((n_chunks, k, p))
@@ -457,17 +461,8 @@ class GaussianMixture(BaseEstimator):
             n_iter = 0
             for n_iter in range(1, self.max_iter + 1):  # noqa: B007
                 prev = lower_bound
-                means, prec, full, log_det, log_w = self._kernel_args()
-                if full:
-                    mu_prec = np.ascontiguousarray(np.einsum("kf,kfj->kj", means, prec))
-                    _k.em_moments_full(
-                        X, means, prec, mu_prec, log_det, log_w, resp, ll_c, nk_c, s1_c, s2_c
-                    )
-                else:
-                    _k.em_moments(
-                        X, means, prec, full, log_det, log_w, second, resp, ll_c, nk_c, s1_c,
-                        s2_c,
-                    )
+                means, prec, full, const = self._kernel_args()
+                _k.em_pass(X, means, prec, full, const, 1, _NO_OUT, ll_c, nk_c, s1_c, s2_c)
                 nk, means, cov = self._m_step_from_moments(
                     nk_c.sum(axis=0), s1_c.sum(axis=0), s2_c.sum(axis=0), means
                 )
@@ -496,14 +491,16 @@ class GaussianMixture(BaseEstimator):
         self.n_iter_ = best_n_iter
         self.lower_bound_ = max_lower_bound
         self.lower_bounds_ = best_bounds
-        return self._weighted_log_prob(X).argmax(axis=1)
 
     # -------------------------------------------------------------- inference
     def _weighted_log_prob(self, X):
-        means, prec, full, log_det, log_w = self._kernel_args()
-        out = np.empty((X.shape[0], self.n_components))
+        means, prec, full, const = self._kernel_args()
+        k, p = means.shape
+        out = np.empty((X.shape[0], k))
+        s2 = np.empty((1, k, p, p) if full else (1, k, 1, p))
         with _threads(None, self._work(X)):
-            _k.weighted_log_prob(X, means, prec, full, log_det, log_w, out)
+            _k.em_pass(X, means, prec, full, const, 0, out, np.empty(1), np.empty((1, k)),
+                       np.empty((1, k, p)), s2)
         return out
 
     def _check_X(self, X):

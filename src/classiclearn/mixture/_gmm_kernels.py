@@ -1,13 +1,15 @@
-"""numba kernels for Gaussian mixtures: fused E-step + first moments, and second moments.
+"""numba kernels for Gaussian mixtures: one fused pass for the E-step and the M-step moments.
 
 Precisions enter as "Cholesky factors" U with precision = U Uᵀ, so the squared
 Mahalanobis distance of x to component k is ||(x - μ_k) U_k||². Full and tied
-models pass U as (k, p, p) (tied repeated per component); diagonal and spherical
-models pass the diagonal of U as (k, p).
+models pass U as (k, p, p) (upper triangular; tied repeated per component);
+diagonal and spherical models pass the diagonal of U as (k, 1, p).
+
 Rows are cut into chunks that depend only on the number of rows; each chunk
 writes its own partial sums, which the caller adds in order, so results do not
-depend on the number of threads. float64, C-contiguous; thread-safe; writes only
-the outputs.
+depend on the number of threads. Inside a chunk, tiles of rows are copied
+transposed (features x rows) so every inner loop runs over contiguous rows and
+vectorises. float64, C-contiguous; thread-safe; writes only the outputs.
 """
 
 import math
@@ -16,6 +18,9 @@ import numpy as np
 from numba import njit, prange
 
 _LOG_2PI = math.log(2.0 * math.pi)
+_TILE = 64  # rows per tile: the transposed tile and its per-component buffers stay in L1
+# reassociation lets the row reductions vectorise; no finite-math assumptions
+_FAST = {"reassoc", "contract"}
 
 
 @njit(cache=True, nogil=True)
@@ -25,208 +30,161 @@ def chunk_layout(n_samples):
     return size, (n_samples + size - 1) // size
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _row_log_prob(X, i, means, prec, full, log_det, log_w, out, d, y):
-    """Weighted log density of row i under every component into ``out`` (k,).
-
-    ``d`` and ``y`` are (p,) work arrays. The full product (x - μ) U runs row by
-    row of U so the inner loop is contiguous.
-    """
+@njit(cache=True, nogil=True)
+def _tile_deviations(XT, m, means, DT):
+    """DT[c, f, r] = x_rf - μ_cf for the tile's ``m`` rows."""
     k, p = means.shape
     for c in range(k):
-        s = 0.0
+        for f in range(p):
+            mu = means[c, f]
+            for r in range(m):
+                DT[c, f, r] = XT[f, r] - mu
+
+
+@njit(cache=True, nogil=True, fastmath=_FAST)
+def _tile_log_prob(XT, m, means, prec, full, const, DT, lp, s, y):
+    """Weighted log densities of the tile's ``m`` rows into ``lp`` (k, TILE).
+
+    ``XT`` (p, TILE) is the transposed tile; ``DT`` (k, p, TILE) receives
+    x - μ_c for every component; ``s`` and ``y`` (TILE,) are work space.
+    """
+    k, p = means.shape
+    _tile_deviations(XT, m, means, DT)
+    for c in range(k):
+        for r in range(m):
+            s[r] = 0.0
         if full:
-            for f in range(p):
-                d[f] = X[i, f] - means[c, f]
-                y[f] = 0.0
-            for f in range(p):
-                df = d[f]
-                for j in range(p):
-                    y[j] += df * prec[c, f, j]
             for j in range(p):
-                s += y[j] * y[j]
+                # y_j = Σ_{f <= j} d_f U_fj  (U upper triangular)
+                for r in range(m):
+                    y[r] = 0.0
+                for f in range(j + 1):
+                    u = prec[c, f, j]
+                    for r in range(m):
+                        y[r] += DT[c, f, r] * u
+                for r in range(m):
+                    s[r] += y[r] * y[r]
         else:
             for f in range(p):
-                t = (X[i, f] - means[c, f]) * prec[c, 0, f]
-                s += t * t
-        out[c] = -0.5 * (p * _LOG_2PI + s) + log_det[c] + log_w[c]
+                u = prec[c, 0, f]
+                for r in range(m):
+                    t = DT[c, f, r] * u
+                    s[r] += t * t
+        cc = const[c]
+        for r in range(m):
+            lp[c, r] = cc - 0.5 * s[r]
 
 
-@njit(cache=True, nogil=True, parallel=True)
-def weighted_log_prob(X, means, prec, full, log_det, log_w, out):
-    """log w_k + log N(x_i | μ_k, Σ_k) into ``out`` (n, k).
+@njit(cache=True, nogil=True, parallel=True, fastmath=_FAST)
+def em_pass(X, means, prec, full, const, mode, out, ll_chunks, nk_chunks, s1_chunks,
+            s2_chunks):
+    """One pass over X: weighted log densities (mode 0), E-step moments (mode 1),
+    or the moments of given responsibilities (mode 2).
 
-    ``prec`` is (k, p, p) when ``full`` else (k, 1, p) (the diagonal).
-    """
-    n, p = X.shape
-    size, n_chunks = chunk_layout(n)
-    for ch in prange(n_chunks):
-        d = np.empty(p)
-        y = np.empty(p)
-        for i in range(ch * size, min(n, (ch + 1) * size)):
-            _row_log_prob(X, i, means, prec, full, log_det, log_w, out[i], d, y)
-
-
-@njit(cache=True, nogil=True, parallel=True)
-def em_moments(X, means, prec, full, log_det, log_w, second, resp, ll_chunks, nk_chunks,
-               s1_chunks, s2_chunks):
-    """Fused E-step and all the moments the M-step needs, in one pass over X.
-
-    Writes resp (n, k), the responsibilities; ll_chunks (n_chunks,), per-chunk
-    Σ_i log p(x_i); nk_chunks (n_chunks, k), Σ_i r_ik; s1_chunks (n_chunks, k, p),
-    Σ_i r_ik x_i; and, with d_ik = x_i - μ_k (the current means), s2_chunks:
-    second == 1: (n_chunks, k, p, p), Σ_i r_ik d_ik d_ikᵀ (upper triangle mirrored);
-    second == 2: (n_chunks, k, 1, p), Σ_i r_ik d_ik²; second == 0: untouched.
-    The caller re-centres these on the new means exactly (no cancellation, since
-    the shift is the small change of the means).
+    ``const`` (k,) is log w_c + log det U_c - p log(2π) / 2.
+    mode 0: writes log w_c + log N(x_i | μ_c, Σ_c) into ``out`` (n, k); the
+    other outputs are untouched.
+    mode 1: with r_ic the responsibilities and d_ic = x_i - μ_c (the current
+    means), writes per chunk ll_chunks (n_chunks,) Σ_i log p(x_i); nk_chunks
+    (n_chunks, k) Σ_i r_ic; s1_chunks (n_chunks, k, p) Σ_i r_ic x_i; and
+    s2_chunks Σ_i r_ic d_ic d_icᵀ as (n_chunks, k, p, p) when ``full`` or
+    Σ_i r_ic d_ic² as (n_chunks, k, 1, p) otherwise. ``out`` is untouched.
+    mode 2: as mode 1 with the responsibilities read from ``out`` (n, k)
+    (``prec`` and ``const`` unused; ll_chunks is zero).
     """
     n, p = X.shape
     k = means.shape[0]
     size, n_chunks = chunk_layout(n)
     for ch in prange(n_chunks):
+        XT = np.empty((p, _TILE))
+        DT = np.empty((k, p, _TILE))
+        lp = np.empty((k, _TILE))
+        s = np.empty(_TILE)
+        y = np.empty(_TILE)
+        mx = np.empty(_TILE)
+        w = np.empty(_TILE)
+        wd = np.empty(_TILE)
         ll = 0.0
-        nk_chunks[ch, :] = 0.0
-        s1_chunks[ch, :, :] = 0.0
-        if second != 0:
-            s2_chunks[ch, :, :, :] = 0.0
-        row = np.empty(k)
-        d = np.empty(p)
-        y = np.empty(p)
-        for i in range(ch * size, min(n, (ch + 1) * size)):
-            _row_log_prob(X, i, means, prec, full, log_det, log_w, row, d, y)
-            m = row[0]
-            for c in range(1, k):
-                if row[c] > m:
-                    m = row[c]
-            s = 0.0
-            for c in range(k):
-                s += math.exp(row[c] - m)
-            norm = m + math.log(s)
-            ll += norm
-            for c in range(k):
-                r = math.exp(row[c] - norm)
-                resp[i, c] = r
-                nk_chunks[ch, c] += r
-                for f in range(p):
-                    s1_chunks[ch, c, f] += r * X[i, f]
-                if second == 1:
-                    for f in range(p):
-                        d[f] = X[i, f] - means[c, f]
-                    for a in range(p):
-                        ra = r * d[a]
-                        for b in range(a, p):
-                            s2_chunks[ch, c, a, b] += ra * d[b]
-                elif second == 2:
-                    for f in range(p):
-                        t = X[i, f] - means[c, f]
-                        s2_chunks[ch, c, 0, f] += r * t * t
-        ll_chunks[ch] = ll
-        if second == 1:
-            for c in range(k):
-                for a in range(p):
-                    for b in range(a + 1, p):
-                        s2_chunks[ch, c, b, a] = s2_chunks[ch, c, a, b]
-
-
-@njit(cache=True, nogil=True, parallel=True)
-def full_scatter(X, resp, means, out):
-    """Per chunk Σ_i r_ik (x_i - μ_k)(x_i - μ_k)ᵀ into ``out`` (n_chunks, k, p, p)."""
-    n, p = X.shape
-    k = means.shape[0]
-    size, n_chunks = chunk_layout(n)
-    for ch in prange(n_chunks):
-        out[ch, :, :, :] = 0.0
-        d = np.empty(p)
-        for i in range(ch * size, min(n, (ch + 1) * size)):
-            for c in range(k):
-                r = resp[i, c]
-                if r == 0.0:
-                    continue
-                for f in range(p):
-                    d[f] = X[i, f] - means[c, f]
-                for a in range(p):
-                    ra = r * d[a]
-                    for b in range(a, p):
-                        out[ch, c, a, b] += ra * d[b]
-        for c in range(k):
-            for a in range(p):
-                for b in range(a + 1, p):
-                    out[ch, c, b, a] = out[ch, c, a, b]
-
-
-@njit(cache=True, nogil=True, parallel=True)
-def diag_scatter(X, resp, means, out):
-    """Per chunk Σ_i r_ik (x_if - μ_kf)² into ``out`` (n_chunks, k, p)."""
-    n, p = X.shape
-    k = means.shape[0]
-    size, n_chunks = chunk_layout(n)
-    for ch in prange(n_chunks):
-        out[ch, :, :] = 0.0
-        for i in range(ch * size, min(n, (ch + 1) * size)):
-            for c in range(k):
-                r = resp[i, c]
-                for f in range(p):
-                    t = X[i, f] - means[c, f]
-                    out[ch, c, f] += r * t * t
-
-
-_TILE = 256  # rows per BLAS product: small enough that BLAS stays single-threaded
-
-
-@njit(cache=True, nogil=True, parallel=True)
-def em_moments_full(X, means, prec, mu_prec, log_det, log_w, resp, ll_chunks, nk_chunks,
-                    s1_chunks, s2_chunks):
-    """:func:`em_moments` for full / tied precisions, with small BLAS products per tile.
-
-    ``mu_prec`` is (k, p), μ_k U_k. Writes the same outputs as ``em_moments`` with
-    ``second == 1``: per tile of rows, y = X U_k - μ_k U_k and the re-centred scatter
-    (r ∘ d)ᵀ d are single-threaded matrix products.
-    """
-    n, p = X.shape
-    k = means.shape[0]
-    size, n_chunks = chunk_layout(n)
-    for ch in prange(n_chunks):
-        ll = 0.0
-        nk_chunks[ch, :] = 0.0
-        s1_chunks[ch, :, :] = 0.0
-        s2_chunks[ch, :, :, :] = 0.0
+        nk = np.zeros(k)
+        s1 = np.zeros((k, p))
+        s2 = np.zeros((k, p, p)) if full else np.zeros((k, 1, p))
         stop = min(n, (ch + 1) * size)
         for t0 in range(ch * size, stop, _TILE):
-            t1 = min(stop, t0 + _TILE)
-            m = t1 - t0
-            Xt = X[t0:t1]
-            lp = np.empty((m, k))
-            for c in range(k):
-                Y = np.dot(Xt, prec[c])
-                for r in range(m):
-                    s = 0.0
-                    for j in range(p):
-                        y = Y[r, j] - mu_prec[c, j]
-                        s += y * y
-                    lp[r, c] = -0.5 * (p * _LOG_2PI + s) + log_det[c] + log_w[c]
+            m = min(stop, t0 + _TILE) - t0
             for r in range(m):
-                mx = lp[r, 0]
+                for f in range(p):
+                    XT[f, r] = X[t0 + r, f]
+            if mode == 2:
+                _tile_deviations(XT, m, means, DT)
+                for r in range(m):
+                    s[r] = 1.0
+                    for c in range(k):
+                        lp[c, r] = out[t0 + r, c]
+            else:
+                _tile_log_prob(XT, m, means, prec, full, const, DT, lp, s, y)
+            if mode == 0:
+                for r in range(m):
+                    for c in range(k):
+                        out[t0 + r, c] = lp[c, r]
+                continue
+            if mode == 1:
+                # log-sum-exp over components; lp becomes the unnormalised responsibilities
+                for r in range(m):
+                    mx[r] = lp[0, r]
                 for c in range(1, k):
-                    if lp[r, c] > mx:
-                        mx = lp[r, c]
-                s = 0.0
+                    for r in range(m):
+                        if lp[c, r] > mx[r]:
+                            mx[r] = lp[c, r]
+                for r in range(m):
+                    s[r] = 0.0
                 for c in range(k):
-                    s += math.exp(lp[r, c] - mx)
-                norm = mx + math.log(s)
-                ll += norm
-                for c in range(k):
-                    resp[t0 + r, c] = math.exp(lp[r, c] - norm)
-            D = np.empty((m, p))
-            DW = np.empty((m, p))
+                    for r in range(m):
+                        t = lp[c, r] - mx[r]
+                        # below -40 the term is < 1e-17 of the largest (which is 1): it
+                        # cannot change the sum, and its responsibility is negligible
+                        e = math.exp(t) if t > -40.0 else 0.0
+                        lp[c, r] = e
+                        s[r] += e
+                for r in range(m):
+                    ll += mx[r] + math.log(s[r])
+                    s[r] = 1.0 / s[r]
             for c in range(k):
                 for r in range(m):
-                    w = resp[t0 + r, c]
-                    nk_chunks[ch, c] += w
+                    w[r] = lp[c, r] * s[r]
+                acc = 0.0
+                for r in range(m):
+                    acc += w[r]
+                nk[c] += acc
+                for f in range(p):
+                    acc = 0.0
+                    for r in range(m):
+                        acc += w[r] * XT[f, r]
+                    s1[c, f] += acc
+                if full:
+                    for a in range(p):
+                        for r in range(m):
+                            wd[r] = w[r] * DT[c, a, r]
+                        for b in range(a, p):
+                            acc = 0.0
+                            for r in range(m):
+                                acc += wd[r] * DT[c, b, r]
+                            s2[c, a, b] += acc
+                else:
                     for f in range(p):
-                        x = Xt[r, f]
-                        s1_chunks[ch, c, f] += w * x
-                        d = x - means[c, f]
-                        D[r, f] = d
-                        DW[r, f] = w * d
-                s2_chunks[ch, c] += np.dot(DW.T, D)
-        ll_chunks[ch] = ll
+                        acc = 0.0
+                        for r in range(m):
+                            d = DT[c, f, r]
+                            acc += w[r] * d * d
+                        s2[c, 0, f] += acc
+        if mode != 0:
+            ll_chunks[ch] = ll
+            nk_chunks[ch, :] = nk
+            s1_chunks[ch, :, :] = s1
+            if full:
+                for c in range(k):
+                    for a in range(p):
+                        for b in range(a, p):
+                            s2_chunks[ch, c, a, b] = s2[c, a, b]
+                            s2_chunks[ch, c, b, a] = s2[c, a, b]
+            else:
+                s2_chunks[ch, :, :, :] = s2

@@ -144,7 +144,6 @@ class GaussianNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
             self.class_count_ = np.zeros(n_classes)
             self.theta_ = np.zeros((n_classes, n_features))
             self.class_var_ = np.zeros((n_classes, n_features))
-            self.epsilon_ = self.var_smoothing * _weighted_feature_variance(X, weight).max()
         elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
             raise ValueError(
                 f"classes={np.unique(classes)!r} is not the same as on the first call to "
@@ -158,6 +157,10 @@ class GaussianNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
             )
         with threads_for_work(None, X.size):
             count, mean, m2 = _k.class_weighted_moments(X, y_index, weight, len(self.classes_))
+        if first:
+            # the variance of each feature over all rows, from the class moments
+            # (law of total variance): no further pass over X
+            self.epsilon_ = self.var_smoothing * _total_variance(count, mean, m2).max()
         self._merge_moments(count, mean, m2)
         self._set_decision_parameters()
         return self
@@ -213,12 +216,15 @@ class GaussianNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
             return _k.gaussian_joint_log_likelihood(X, self.theta_, self.var_, log_prior)
 
 
-def _weighted_feature_variance(X, weight):
-    total = weight.sum()
+def _total_variance(count, mean, m2):
+    """Weighted variance of each feature over all rows, from per-class summed
+    weights, means and sums of squared deviations."""
+    total = count.sum()
     if total <= 0:
-        return np.zeros(X.shape[1])
-    mean = weight @ X / total
-    return weight @ (X - mean) ** 2 / total
+        return np.zeros(mean.shape[1])
+    grand = (count[:, None] * mean).sum(axis=0) / total
+    between = (count[:, None] * (mean - grand) ** 2).sum(axis=0)
+    return (m2.sum(axis=0) + between) / total
 
 
 def _class_indices(y, classes):

@@ -47,7 +47,7 @@ class BallTree(_BinaryTree):
 
     def _build_bounds(self):
         self._lower, self._radius = _k.ball_node_bounds(
-            self._data_tree_order, self.node_start, self.node_end, self.n_levels,
+            self._data_tree_order, self._rows, self.node_start, self.node_end, self.n_levels,
             self._top_levels, self._metric_code, self._p, self._top_levels == self.n_levels,
         )
         self._upper = np.zeros((1, self._lower.shape[1]))
@@ -59,5 +59,6 @@ class BallTree(_BinaryTree):
 
     @property
     def node_radius(self):
-        """Radius of every node, shape (n_nodes,)."""
+        """Radius of every node, shape (n_nodes,): exact in the lowest six levels,
+        a triangle-inequality upper bound from the children above."""
         return self._radius

@@ -190,6 +190,50 @@ class _NeighborsBase(BaseEstimator):
             )
 
 
+class _SupervisedNeighborsBase(_NeighborsBase):
+    """``fit`` and the predict preambles shared by the k-nearest and radius
+    classifiers and regressors: the ``weights`` parameter, storing the
+    targets, and the weighted neighbours of the query points."""
+
+    _parameter_constraints = {
+        **_NeighborsBase._parameter_constraints,
+        "weights": [StrOptions({"uniform", "distance"}), "callable", None],
+    }
+    # regressors: numeric (multi-output) targets; classifiers: class labels
+    _numeric_targets = False
+
+    def fit(self, X, y):
+        """Store the training set, index it and keep the targets.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features), or (n_samples, n_samples)
+            if ``metric="precomputed"``
+        y : array-like of shape (n_samples,) or (n_samples, n_outputs)
+
+        Returns
+        -------
+        self
+        """
+        self._set_targets(self._fit(X, y, y_numeric=self._numeric_targets))
+        return self
+
+    def _set_targets(self, y):
+        self._y = y
+
+    def _knn_weights(self, X):
+        """(indices (m, k), weights (m, k) or None for uniform) of the k nearest."""
+        check_is_fitted(self)
+        dist, ind = self.kneighbors(X)
+        return ind, _get_weights(dist, self.weights)
+
+    def _radius_weights(self, X):
+        """(flat indices, offsets (m + 1,), flat weights or None) within the radius."""
+        check_is_fitted(self)
+        ind, dist, offsets = self._radius_flat(X, None, False)
+        return ind, offsets, _flat_weights(dist, offsets, self.weights)
+
+
 def _check_class_target(estimator, X, y):
     """Class labels as an array of any dtype (strings kept), checked against X."""
     if y is None:
@@ -391,5 +435,3 @@ def as_2d_target(y):
         return y.reshape(-1, 1), False
     return y, True
 
-
-_WEIGHTS_CONSTRAINT = [StrOptions({"uniform", "distance"}), "callable", None]

@@ -14,6 +14,14 @@ from . import _tree_kernels as _k
 from ._brute import sort_segments
 from ._metrics import TREE_METRICS, resolve_metric, to_reduced
 
+# Training sets up to this size (16 MB) get a tree-ordered copy: contiguous
+# leaves make queries up to ~2x faster, at a memory cost that stays small.
+_COPY_MAX_BYTES = 16 << 20
+
+
+# Query sets of at least this many rows are put in spatial order first.
+_SORT_QUERIES = 1024
+
 
 def _n_levels(n_samples, leaf_size):
     return int(np.log2(max(1, (n_samples - 1) / leaf_size)) + 1)
@@ -25,6 +33,18 @@ def _serial_levels(shape, n_levels):
     if shape[0] * shape[1] < 200_000:
         return n_levels
     return 4
+
+
+def _query_order(Q):
+    """A spatial order of the query rows (the row order of a KD partition of
+    ``Q``, leaves of ~64 rows): threads take contiguous runs of it, so
+    consecutive queries of a thread visit the same tree leaves, in cache.
+    The order only changes speed, never results."""
+    m = Q.shape[0]
+    if m < _SORT_QUERIES:
+        return np.arange(m, dtype=np.intp)
+    levels = _n_levels(m, 64)
+    return _k.partition_tree(Q, levels, _serial_levels(Q.shape, levels))[0]
 
 
 def _rows_to_objects(ind, dist, offsets):
@@ -68,7 +88,15 @@ class _BinaryTree:
         self.idx_array, self.node_start, self.node_end = _k.partition_tree(
             X, self.n_levels, self._top_levels
         )
-        self._data_tree_order = X[self.idx_array]
+        # Leaves read their rows through ``idx_array`` from ``data`` itself:
+        # no tree-ordered copy (memory as scikit-learn's), except for data
+        # small enough that a contiguous copy is worth its cache locality.
+        if X.nbytes <= _COPY_MAX_BYTES:
+            self._data_tree_order = X[self.idx_array]
+            self._rows = np.arange(n, dtype=np.intp)
+        else:
+            self._data_tree_order = X
+            self._rows = self.idx_array
         self._build_bounds()
 
     def _build_bounds(self):
@@ -78,6 +106,7 @@ class _BinaryTree:
         return (
             self._kind,
             self._data_tree_order,
+            self._rows,
             self.idx_array,
             self.node_start,
             self.node_end,
@@ -130,7 +159,8 @@ class _BinaryTree:
                 "k must be less than or equal to the number of training points: "
                 f"got k={k}, n_samples={self.data.shape[0]}."
             )
-        dist, ind = _k.query_knn(*self._kernel_args(), X, int(k), self._metric_code, self._p)
+        dist, ind = _k.query_knn(*self._kernel_args(), X, _query_order(X), int(k),
+                                 self._metric_code, self._p)
         return (dist, ind) if return_distance else ind
 
     def _radius_flat(self, X, r, return_distance=True, sort_results=False, count_only=False):
@@ -143,12 +173,14 @@ class _BinaryTree:
             raise ValueError("r must not contain NaN.")
         r_red = to_reduced(r, self._metric_code, self._p)
         args = self._kernel_args()
-        counts = _k.query_radius_count(*args, X, r_red, self._metric_code, self._p)
+        order = _query_order(X)
+        counts = _k.query_radius_count(*args, X, order, r_red, self._metric_code, self._p)
         if count_only:
             return counts
         offsets = np.zeros(X.shape[0] + 1, dtype=np.intp)
         np.cumsum(counts, out=offsets[1:])
-        ind, dist = _k.query_radius_fill(*args, X, r_red, self._metric_code, self._p, offsets)
+        ind, dist = _k.query_radius_fill(*args, X, order, r_red, self._metric_code, self._p,
+                                         offsets)
         if sort_results:
             sort_segments(ind, dist, offsets)
         return ind, dist, offsets

@@ -3,10 +3,13 @@
 Euclidean and cosine k-NN use BLAS, fused with a top-k selection. Worker
 threads (``n_jobs``, BLAS itself kept on one thread) each take blocks of
 queries; for a block ``Q_b`` and a chunk ``Y_c`` of training rows one float32
-GEMM gives ``Q_b Y_c^T`` (1 MB, in cache) and a numba kernel folds
-``|y|^2 - 2 <q, y>`` (``-<q, y>`` for unit rows; rows centred first) into a
-bounded heap of ``k + 16`` candidates per query. The float32 ranking is then
-*certified*: if the ``(k + 16)``-th candidate is further than the ``k``-th by
+GEMM gives the tile ``|y|^2 - 2 <q, y>`` (the squared norms, computed at fit,
+ride along as an extra column; ``-<q, y>`` for unit rows; rows centred first;
+512 kB, in L2 cache) and a numba kernel folds it into a sorted list of
+``k + 8`` candidates per query (a vectorised count against the current last
+candidate rejects almost every strip of the tile without a branch per
+element). The float32 ranking is then
+*certified*: if the ``(k + 8)``-th candidate is further than the ``k``-th by
 more than twice the rounding bound, the true ``k`` nearest are among the
 candidates, whose exact float64 distances are recomputed and sorted by
 (distance, index); rows that cannot be certified (near-ties, huge norms) are
@@ -27,11 +30,11 @@ from . import _brute_kernels as _k
 from ._metrics import to_reduced
 
 # Query rows per block and training rows per chunk for the fused GEMM + top-k
-# (a float32 tile of 128 x 2048 is 1 MB and stays in cache).
-_QUERY_BLOCK = 128
-_TRAIN_CHUNK = 2048
+# (a float32 tile of 256 x 512 is 512 kB and stays in a 1 MB L2 cache).
+_QUERY_BLOCK = 256
+_TRAIN_CHUNK = 512
 # Candidates kept beyond k so that the float32 ranking can be certified.
-_EXTRA_CANDIDATES = 16
+_EXTRA_CANDIDATES = 8
 # Elements of one radius tile (float64): 32 MB.
 _RADIUS_TILE = 1 << 22
 _EPS = np.finfo(np.float64).eps
@@ -51,12 +54,13 @@ def squared_norms(X):
 
 
 class GemmIndex:
-    """Training rows prepared for GEMM search (euclidean or cosine).
+    """Training rows prepared for GEMM search (euclidean or cosine), built at fit.
 
     Euclidean rows are centred on their mean (distances do not change, the
-    norms and so the rounding error shrink) and kept in float32 for the
-    candidate GEMM; the exact distances are recomputed from the float64 rows.
-    Cosine rows are scaled to unit length.
+    norms and so the rounding error shrink) and kept in float32 with their
+    squared norm as an extra column, so that one float32 GEMM against
+    ``[-2 q, 1]`` gives ``|y|^2 - 2 <q, y>`` directly; the exact distances are
+    recomputed from the float64 rows. Cosine rows are scaled to unit length.
     """
 
     def __init__(self, Y, code):
@@ -65,33 +69,38 @@ class GemmIndex:
         if code == EUCLIDEAN:
             self.mean = Y.mean(axis=0)
             centred = Y - self.mean
-            self.add = squared_norms(centred)
+            norms = squared_norms(centred)
             self.exact = Y
-            self.scale = -2.0
+            self.y_max = float(norms.max()) if self.n else 0.0
+            low = np.empty((self.n, self.d + 1), dtype=np.float32)
+            low[:, : self.d] = centred
+            low[:, self.d] = norms
         else:
             self.mean = None
-            centred = unit_rows(Y)
-            self.add = np.zeros(self.n)
-            self.exact = centred
-            self.scale = -1.0
-        self.y_max = float(self.add.max()) if code == EUCLIDEAN else 1.0
-        self.low = centred.astype(np.float32)
+            self.exact = unit_rows(Y)
+            self.y_max = 1.0
+            low = self.exact.astype(np.float32)
+        self.low = low
 
     def prepare_queries(self, Q):
         """(float32 rows for the GEMM, float64 rows for exact distances, error bound)."""
+        m = Q.shape[0]
         if self.code == EUCLIDEAN:
             centred = Q - self.mean
             exact = Q
             q_norm = squared_norms(centred)
+            low = np.empty((m, self.d + 1), dtype=np.float32)
+            np.multiply(centred, -2.0, out=low[:, : self.d], casting="same_kind")
+            low[:, self.d] = 1.0
         else:
-            centred = unit_rows(Q)
-            exact = centred
-            q_norm = np.ones(Q.shape[0])
-        # Rounding bound on |approximate - exact| (inputs and GEMM in float32,
-        # the exact recomputation in float64); generous by a factor of ~2.
+            exact = unit_rows(Q)
+            q_norm = np.ones(m)
+            low = (-exact).astype(np.float32)
+        # Rounding bound on |approximate - exact| (inputs, norms and GEMM in
+        # float32, the exact recomputation in float64); generous by ~2.
         scale = q_norm + self.y_max
-        delta = (2.0 * (self.d + 4) * _EPS32 + 4.0 * (self.d + 2) * _EPS) * scale
-        return centred.astype(np.float32), exact, delta
+        delta = (2.0 * (self.d + 6) * _EPS32 + 4.0 * (self.d + 2) * _EPS) * scale
+        return low, exact, delta
 
 
 def _blas_one_thread():
@@ -118,16 +127,20 @@ def _gemm_knn(Q, index, k, p, n_threads):
 
     def work(a, b):
         buf = np.empty(_QUERY_BLOCK * chunk, dtype=np.float32)
+        hd_all = np.empty((_QUERY_BLOCK, kk), dtype=np.float32)
+        hi_all = np.empty((_QUERY_BLOCK, kk), dtype=np.intp)
         for q0 in range(a, b, _QUERY_BLOCK):
             q1 = min(b, q0 + _QUERY_BLOCK)
             Qb = low_q[q0:q1]
-            hd = np.full((q1 - q0, kk), np.inf)
-            hi = np.full((q1 - q0, kk), n, dtype=np.intp)
+            hd = hd_all[: q1 - q0]
+            hi = hi_all[: q1 - q0]
+            hd.fill(np.inf)
+            hi.fill(n)
             for c0 in range(0, n, chunk):
                 c1 = min(n, c0 + chunk)
                 tile = buf[: (q1 - q0) * (c1 - c0)].reshape(q1 - q0, c1 - c0)
                 np.dot(Qb, Y_low[c0:c1].T, out=tile)
-                _k.heap_update(tile, index.add, index.scale, c0, hd, hi)
+                _k.tile_select(tile, c0, hd, hi)
             _k.finalize_candidates(exact_q[q0:q1], index.exact, hd, hi, k, delta[q0:q1],
                                    code, p, dist[q0:q1], ind[q0:q1], ok[q0:q1])
 

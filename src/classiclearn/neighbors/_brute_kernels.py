@@ -1,10 +1,11 @@
 """numba kernels for brute-force neighbour search (seed 000 §3).
 
-Euclidean and cosine search compute distance tiles with one GEMM per block
-(``|y|^2 - 2 <q, y>``, the squared-norm expansion, or ``-<q, y>`` on unit
-rows), done by the caller with NumPy/BLAS; the kernels here fuse the tile with
-a bounded top-k heap per query row, then recompute the exact distance of the
-``k`` survivors so the distances returned do not carry the cancellation error
+Euclidean and cosine search compute float32 tiles of approximate values with
+one GEMM per block (``|y|^2 - 2 <q, y>``, the squared-norm expansion, with
+the norm carried by an extra column, or ``-<q, y>`` on unit rows), done by
+the caller with NumPy/BLAS; the kernels here fold each tile into a short
+sorted candidate list per query row, then recompute the exact distances of
+the candidates so the distances returned do not carry the cancellation error
 of the expansion. Other metrics scan the training rows directly. Heaps are
 keyed on (distance, training index), so ties go to the lower index. All
 drivers are parallel over query rows, write only their own rows, and never
@@ -21,58 +22,94 @@ from .._kernels.distances import (
 )
 from ._tree_kernels import sift_down
 
+# Columns per filter strip of :func:`tile_select` (a vectorised test) and per
+# sub-strip tested again before the scalar insertion pass.
+_STRIP = 64
+_SUB = 16
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _any_below(row, j0, j1, top):
+    """Whether some ``row[j0:j1]`` is ``< top`` (branch-free, vectorises)."""
+    hit = np.int32(0)
+    for j in range(j0, j1):
+        hit |= np.int32(row[j] < top)
+    return hit != 0
+
 
 @njit(cache=True, nogil=True)
-def heap_update(tile, add, scale, col0, hd, hi):
-    """Push ``add[col0 + j] + scale * tile[i, j]`` with index ``col0 + j`` into
-    the max-heap of row ``i`` (``hd``, ``hi``: (b, kk), updated in place).
+def tile_select(tile, col0, hd, hi):
+    """Merge a float32 tile of approximate values into per-row candidate lists.
 
-    Serial (one worker thread per query block); ``tile`` is float32 or
-    float64, the value is computed in float64."""
+    ``hd`` (b, kk) float32 holds each row's kk smallest values so far in
+    ascending order, ``hi`` their training indices (``col0 + j`` for column
+    ``j``; both updated in place). Column indices only grow from call to call,
+    so ``v < hd[i, kk - 1]`` is the exact admission test under the
+    (value, index) order, and an admitted value is inserted after any equal
+    one. Each row is scanned in strips with a branch-free test against the
+    current last candidate (almost every strip is rejected there); only a
+    strip that holds a candidate is looked at sub-strip by sub-strip and
+    then element by element. Serial: one worker thread per query block.
+    """
     b, c = tile.shape
-    k = hd.shape[1]
+    kk = hd.shape[1]
     for i in range(b):
+        row = tile[i]
         hdi = hd[i]
         hii = hi[i]
-        top = hdi[0]
-        for j in range(c):
-            v = add[col0 + j] + scale * np.float64(tile[i, j])
-            if v <= top:
-                jj = col0 + j
-                if v < top or jj < hii[0]:
-                    sift_down(hdi, hii, 0, k, v, jj)
-                    top = hdi[0]
+        top = hdi[kk - 1]
+        for j0 in range(0, c, _STRIP):
+            j1 = min(c, j0 + _STRIP)
+            if not _any_below(row, j0, j1, top):
+                continue
+            for s0 in range(j0, j1, _SUB):
+                s1 = min(j1, s0 + _SUB)
+                if not _any_below(row, s0, s1, top):
+                    continue
+                for j in range(s0, s1):
+                    v = row[j]
+                    if v < top:
+                        pos = kk - 1
+                        while pos > 0 and hdi[pos - 1] > v:
+                            hdi[pos] = hdi[pos - 1]
+                            hii[pos] = hii[pos - 1]
+                            pos -= 1
+                        hdi[pos] = v
+                        hii[pos] = col0 + j
+                        top = hdi[kk - 1]
 
 
 @njit(cache=True, nogil=True)
 def finalize_candidates(Q, Y, hd, hi, k, delta, metric, p, out_d, out_i, ok):
-    """Exact top-k from approximate candidate heaps (serial, one worker thread).
+    """Exact top-k from approximate candidate lists (serial, one worker thread).
 
-    ``hd``, ``hi`` (b, kk >= k) hold for each row the kk smallest approximate
-    values, each within ``delta[i]`` of the exact reduced distance (up to a
-    per-row shift). If the kk-th approximate value exceeds the k-th by more
-    than ``2 delta[i]`` (or kk covers all of ``Y``), the exact k nearest are
-    among the candidates: their distances are recomputed from ``Q``, ``Y``,
-    sorted by (distance, index), and the first k written to ``out_d``,
-    ``out_i`` (true distances), with ``ok[i] = True``. Otherwise ``ok[i]``
-    is False and the row must be searched again exactly.
+    ``hd`` (b, kk >= k) float32, ascending, holds for each row the kk smallest
+    approximate values, each within ``delta[i]`` of the exact reduced
+    distance (up to a per-row shift), ``hi`` their indices. If every slot is
+    filled and the kk-th value exceeds the k-th by more than ``2 delta[i]``
+    (or kk covers all of ``Y``), the exact k nearest are among the
+    candidates: their distances are recomputed from ``Q``, ``Y``, sorted by
+    (distance, index), and the first k written to ``out_d``, ``out_i`` (true
+    distances), with ``ok[i] = True``. Otherwise ``ok[i]`` is False and the
+    row must be searched again exactly.
     """
     b, kk = hd.shape
     n = Y.shape[0]
+    wd = np.empty(kk)
+    wi = np.empty(kk, dtype=np.intp)
     for i in range(b):
-        hdi = hd[i]
-        hii = hi[i]
-        _sort_pairs(hdi, hii)
-        if kk < n and not (hdi[kk - 1] - hdi[k - 1] > 2.0 * delta[i]):
+        gap = np.float64(hd[i, kk - 1]) - np.float64(hd[i, k - 1])
+        if hi[i, kk - 1] >= n or (kk < n and not gap > 2.0 * delta[i]):
             ok[i] = False
             continue
         ok[i] = True
         for c in range(kk):
-            hdi[c] = reduced_distance(Q, i, Y, hii[c], metric, p)
-        _sort_pairs(hdi, hii)
+            wi[c] = hi[i, c]
+            wd[c] = reduced_distance(Q, i, Y, wi[c], metric, p)
+        _sort_pairs(wd, wi)
         for c in range(k):
-            out_d[i, c] = reduced_to_distance(hdi[c], metric, p)
-            out_i[i, c] = hii[c]
+            out_d[i, c] = reduced_to_distance(wd[c], metric, p)
+            out_i[i, c] = wi[c]
 
 
 @njit(cache=True, nogil=True)

@@ -15,15 +15,7 @@ from ..base import ClassifierMixin
 from ..exceptions import DataConversionWarning
 from ..utils._params import StrOptions
 from ..utils._targets import check_classification_targets
-from ..utils.validation import check_is_fitted
-from ._base import (
-    _WEIGHTS_CONSTRAINT,
-    KNeighborsMixin,
-    RadiusNeighborsMixin,
-    _flat_weights,
-    _get_weights,
-    _NeighborsBase,
-)
+from ._base import KNeighborsMixin, RadiusNeighborsMixin, _SupervisedNeighborsBase
 
 
 def _encode_targets(estimator, y):
@@ -49,10 +41,17 @@ def _encode_targets(estimator, y):
     return classes, codes
 
 
-def _class_tags(tags):
-    tags.multi_output = True
-    tags.multi_label = True
-    return tags
+class _NeighborsClassifierBase(ClassifierMixin, _SupervisedNeighborsBase):
+    """Class-label targets, encoded per output at fit."""
+
+    def __classiclearn_tags__(self):
+        tags = super().__classiclearn_tags__()
+        tags.multi_output = True
+        tags.multi_label = True
+        return tags
+
+    def _set_targets(self, y):
+        _encode_targets(self, y)
 
 
 def _vote(codes, weights, rows, n_rows, n_classes):
@@ -66,7 +65,7 @@ def _vote(codes, weights, rows, n_rows, n_classes):
     return proba
 
 
-class KNeighborsClassifier(KNeighborsMixin, ClassifierMixin, _NeighborsBase):
+class KNeighborsClassifier(KNeighborsMixin, _NeighborsClassifierBase):
     """Classifier by a vote among the k nearest neighbours.
 
     Parameters
@@ -118,11 +117,6 @@ class KNeighborsClassifier(KNeighborsMixin, ClassifierMixin, _NeighborsBase):
     array([[0.66666667, 0.33333333]])
     """
 
-    _parameter_constraints = {
-        **_NeighborsBase._parameter_constraints,
-        "weights": _WEIGHTS_CONSTRAINT,
-    }
-
     def __init__(self, n_neighbors=5, *, weights="uniform", algorithm="auto", leaf_size=30,
                  p=2, metric="minkowski", metric_params=None, n_jobs=None):
         self.n_neighbors = n_neighbors
@@ -133,26 +127,6 @@ class KNeighborsClassifier(KNeighborsMixin, ClassifierMixin, _NeighborsBase):
         self.metric = metric
         self.metric_params = metric_params
         self.n_jobs = n_jobs
-
-    def __classiclearn_tags__(self):
-        return _class_tags(super().__classiclearn_tags__())
-
-    def fit(self, X, y):
-        """Store the training set and index it.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features), or (n_samples, n_samples)
-            if ``metric="precomputed"``
-        y : array-like of shape (n_samples,) or (n_samples, n_outputs)
-
-        Returns
-        -------
-        self
-        """
-        y = self._fit(X, y)
-        _encode_targets(self, y)
-        return self
 
     def predict_proba(self, X):
         """Class probabilities: the weighted share of each class among the neighbours.
@@ -166,9 +140,7 @@ class KNeighborsClassifier(KNeighborsMixin, ClassifierMixin, _NeighborsBase):
         -------
         ndarray of shape (n_queries, n_classes), or a list of them (one per output)
         """
-        check_is_fitted(self)
-        dist, ind = self.kneighbors(X)
-        weights = _get_weights(dist, self.weights)
+        ind, weights = self._knn_weights(X)
         m, k = ind.shape
         w = np.ones(m * k) if weights is None else weights.ravel()
         rows = np.repeat(np.arange(m), k)
@@ -199,7 +171,7 @@ class KNeighborsClassifier(KNeighborsMixin, ClassifierMixin, _NeighborsBase):
         return out
 
 
-class RadiusNeighborsClassifier(RadiusNeighborsMixin, ClassifierMixin, _NeighborsBase):
+class RadiusNeighborsClassifier(RadiusNeighborsMixin, _NeighborsClassifierBase):
     """Classifier by a vote among the training points within a fixed radius.
 
     Parameters
@@ -245,8 +217,7 @@ class RadiusNeighborsClassifier(RadiusNeighborsMixin, ClassifierMixin, _Neighbor
     """
 
     _parameter_constraints = {
-        **_NeighborsBase._parameter_constraints,
-        "weights": _WEIGHTS_CONSTRAINT,
+        **_SupervisedNeighborsBase._parameter_constraints,
         "outlier_label": [StrOptions({"most_frequent"}), "array-like", int, float, str, None],
     }
 
@@ -262,23 +233,8 @@ class RadiusNeighborsClassifier(RadiusNeighborsMixin, ClassifierMixin, _Neighbor
         self.metric_params = metric_params
         self.n_jobs = n_jobs
 
-    def __classiclearn_tags__(self):
-        return _class_tags(super().__classiclearn_tags__())
-
-    def fit(self, X, y):
-        """Store the training set, index it and resolve ``outlier_label``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features), or (n_samples, n_samples)
-            if ``metric="precomputed"``
-        y : array-like of shape (n_samples,) or (n_samples, n_outputs)
-
-        Returns
-        -------
-        self
-        """
-        y = self._fit(X, y)
+    def _set_targets(self, y):
+        # encode the classes, then resolve ``outlier_label``
         classes, codes = _encode_targets(self, y)
         n_out = len(classes)
         label = self.outlier_label
@@ -311,7 +267,6 @@ class RadiusNeighborsClassifier(RadiusNeighborsMixin, ClassifierMixin, _Neighbor
             self.outlier_label_ = None
         else:
             self.outlier_label_ = labels if self.outputs_2d_ else labels[0]
-        return self
 
     def predict_proba(self, X):
         """Class probabilities from the neighbours within the radius.
@@ -324,8 +279,7 @@ class RadiusNeighborsClassifier(RadiusNeighborsMixin, ClassifierMixin, _Neighbor
         -------
         ndarray of shape (n_queries, n_classes), or a list of them (one per output)
         """
-        check_is_fitted(self)
-        ind, dist, offsets = self._radius_flat(X, None, False)
+        ind, offsets, w = self._radius_weights(X)
         m = offsets.shape[0] - 1
         counts = np.diff(offsets)
         outliers = counts == 0
@@ -335,7 +289,6 @@ class RadiusNeighborsClassifier(RadiusNeighborsMixin, ClassifierMixin, _Neighbor
                 "try using larger radius, giving a label for outliers, or considering "
                 "removing them from your dataset."
             )
-        w = _flat_weights(dist, offsets, self.weights)
         if w is None:
             w = np.ones(ind.shape[0])
         rows = np.repeat(np.arange(m), counts)

@@ -16,7 +16,8 @@ class KDTree(_BinaryTree):
     Parameters
     ----------
     X : array-like of shape (n_samples, n_features)
-        Training rows (kept as ``data``; a tree-ordered copy is stored too).
+        Training rows (kept as ``data``; above 16 MB not copied, leaves read
+        them through ``idx_array``; smaller data get a tree-ordered copy).
     leaf_size : int, default=40
         Leaves hold between about ``leaf_size / 2`` and ``2 * leaf_size`` rows.
     metric : str, default="minkowski"
@@ -51,7 +52,7 @@ class KDTree(_BinaryTree):
 
     def _build_bounds(self):
         self._lower, self._upper = _k.kd_node_bounds(
-            self._data_tree_order, self.node_start, self.node_end, self.n_levels,
+            self._data_tree_order, self._rows, self.node_start, self.node_end, self.n_levels,
             self._top_levels == self.n_levels,
         )
         self._radius = np.zeros(1)

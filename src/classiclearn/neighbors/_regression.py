@@ -8,26 +8,28 @@ zero-distance rule of ``weights="distance"``.
 import numpy as np
 
 from ..base import RegressorMixin
-from ..utils.validation import check_is_fitted
 from ._base import (
-    _WEIGHTS_CONSTRAINT,
     KNeighborsMixin,
     RadiusNeighborsMixin,
-    _flat_weights,
-    _get_weights,
-    _NeighborsBase,
+    _SupervisedNeighborsBase,
     _warn_no_neighbors,
     as_2d_target,
     segment_sum,
 )
 
 
-def _reg_tags(tags):
-    tags.multi_output = True
-    return tags
+class _NeighborsRegressorBase(RegressorMixin, _SupervisedNeighborsBase):
+    """Numeric, possibly multi-output targets."""
+
+    _numeric_targets = True
+
+    def __classiclearn_tags__(self):
+        tags = super().__classiclearn_tags__()
+        tags.multi_output = True
+        return tags
 
 
-class KNeighborsRegressor(KNeighborsMixin, RegressorMixin, _NeighborsBase):
+class KNeighborsRegressor(KNeighborsMixin, _NeighborsRegressorBase):
     """Regression by the (weighted) mean target of the k nearest neighbours.
 
     Parameters
@@ -68,11 +70,6 @@ class KNeighborsRegressor(KNeighborsMixin, RegressorMixin, _NeighborsBase):
     array([1.5])
     """
 
-    _parameter_constraints = {
-        **_NeighborsBase._parameter_constraints,
-        "weights": _WEIGHTS_CONSTRAINT,
-    }
-
     def __init__(self, n_neighbors=5, *, weights="uniform", algorithm="auto", leaf_size=30,
                  p=2, metric="minkowski", metric_params=None, n_jobs=None):
         self.n_neighbors = n_neighbors
@@ -83,25 +80,6 @@ class KNeighborsRegressor(KNeighborsMixin, RegressorMixin, _NeighborsBase):
         self.metric = metric
         self.metric_params = metric_params
         self.n_jobs = n_jobs
-
-    def __classiclearn_tags__(self):
-        return _reg_tags(super().__classiclearn_tags__())
-
-    def fit(self, X, y):
-        """Store the training set and index it.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features), or (n_samples, n_samples)
-            if ``metric="precomputed"``
-        y : array-like of shape (n_samples,) or (n_samples, n_outputs)
-
-        Returns
-        -------
-        self
-        """
-        self._y = self._fit(X, y, y_numeric=True)
-        return self
 
     def predict(self, X):
         """Weighted mean target of the k nearest neighbours.
@@ -115,9 +93,7 @@ class KNeighborsRegressor(KNeighborsMixin, RegressorMixin, _NeighborsBase):
         -------
         ndarray of shape (n_queries,) or (n_queries, n_outputs)
         """
-        check_is_fitted(self)
-        dist, ind = self.kneighbors(X)
-        weights = _get_weights(dist, self.weights)
+        ind, weights = self._knn_weights(X)
         y, was_2d = as_2d_target(self._y)
         if weights is None:
             pred = np.mean(y[ind], axis=1)
@@ -129,7 +105,7 @@ class KNeighborsRegressor(KNeighborsMixin, RegressorMixin, _NeighborsBase):
         return pred if was_2d else pred[:, 0]
 
 
-class RadiusNeighborsRegressor(RadiusNeighborsMixin, RegressorMixin, _NeighborsBase):
+class RadiusNeighborsRegressor(RadiusNeighborsMixin, _NeighborsRegressorBase):
     """Regression by the (weighted) mean target of the training points within a radius.
 
     Queries with no neighbour in the radius are predicted NaN, with a warning.
@@ -166,11 +142,6 @@ class RadiusNeighborsRegressor(RadiusNeighborsMixin, RegressorMixin, _NeighborsB
     array([1.])
     """
 
-    _parameter_constraints = {
-        **_NeighborsBase._parameter_constraints,
-        "weights": _WEIGHTS_CONSTRAINT,
-    }
-
     def __init__(self, radius=1.0, *, weights="uniform", algorithm="auto", leaf_size=30, p=2,
                  metric="minkowski", metric_params=None, n_jobs=None):
         self.radius = radius
@@ -181,25 +152,6 @@ class RadiusNeighborsRegressor(RadiusNeighborsMixin, RegressorMixin, _NeighborsB
         self.metric = metric
         self.metric_params = metric_params
         self.n_jobs = n_jobs
-
-    def __classiclearn_tags__(self):
-        return _reg_tags(super().__classiclearn_tags__())
-
-    def fit(self, X, y):
-        """Store the training set and index it.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features), or (n_samples, n_samples)
-            if ``metric="precomputed"``
-        y : array-like of shape (n_samples,) or (n_samples, n_outputs)
-
-        Returns
-        -------
-        self
-        """
-        self._y = self._fit(X, y, y_numeric=True)
-        return self
 
     def predict(self, X):
         """Weighted mean target of the neighbours within the radius (NaN if none).
@@ -212,12 +164,10 @@ class RadiusNeighborsRegressor(RadiusNeighborsMixin, RegressorMixin, _NeighborsB
         -------
         ndarray of shape (n_queries,) or (n_queries, n_outputs)
         """
-        check_is_fitted(self)
-        ind, dist, offsets = self._radius_flat(X, None, False)
+        ind, offsets, w = self._radius_weights(X)
         counts = np.diff(offsets)
         y, was_2d = as_2d_target(self._y)
         yn = y[ind].astype(np.float64)
-        w = _flat_weights(dist, offsets, self.weights)
         with np.errstate(divide="ignore", invalid="ignore"):
             if w is None:
                 pred = segment_sum(yn, offsets) / counts[:, None]

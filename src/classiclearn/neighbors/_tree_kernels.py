@@ -10,8 +10,11 @@ of its coordinate of largest spread, so the tree is balanced and the leaves
 - KD-tree (``kind == 0``): ``lower[i]`` and ``upper[i]``, the bounding box;
 - ball tree (``kind == 1``): ``lower[i]`` the centroid and ``radius[i]``.
 
-The training rows are stored again in tree order (``Xs = X[idx]``) so that a
-leaf is one contiguous block. Queries are depth-first, nearer child first,
+Kernels read the training rows through ``rows``: position ``t`` of the tree
+order is row ``rows[t]`` of ``X``. Normally ``rows`` is ``idx`` itself and
+``X`` the caller's array (no copy of the data); a caller may instead pass a
+tree-ordered copy ``X[idx]`` with ``rows = arange(n)`` so that a leaf is one
+contiguous block. Queries are depth-first, nearer child first,
 with a bounded max-heap per query point keyed on (distance, index), so ties
 are broken by the lower training index and the answer never depends on the
 traversal. Drivers run in parallel over query points; every query point writes
@@ -33,6 +36,8 @@ KD = 0
 BALL = 1
 # Relative slack on ball-tree bounds, so that rounding never prunes a point.
 _SLACK = 1e-12
+# Levels at the bottom of a ball tree whose radii are exact (see ball_node_bounds).
+_EXACT_RADIUS_LEVELS = 6
 # Fewer query rows than this are answered on the calling thread (no thread start-up).
 _SERIAL_QUERIES = 32
 
@@ -108,16 +113,57 @@ def _select_nth(keys, idx, nth):
 
 
 @njit(cache=True, nogil=True)
+def _select_nth_rows(X, dim, idx, nth):
+    """:func:`_select_nth` with keys ``X[idx[t], dim]`` read in place (no key
+    copy: used on the largest nodes, where a copy would cost memory)."""
+    left = 0
+    right = idx.shape[0] - 1
+    while right > left:
+        mid = (left + right) >> 1
+        if X[idx[mid], dim] < X[idx[left], dim]:
+            idx[mid], idx[left] = idx[left], idx[mid]
+        if X[idx[right], dim] < X[idx[left], dim]:
+            idx[right], idx[left] = idx[left], idx[right]
+        if X[idx[right], dim] < X[idx[mid], dim]:
+            idx[right], idx[mid] = idx[mid], idx[right]
+        pivot = X[idx[mid], dim]
+        i = left
+        j = right
+        while i <= j:
+            while X[idx[i], dim] < pivot:
+                i += 1
+            while X[idx[j], dim] > pivot:
+                j -= 1
+            if i <= j:
+                idx[i], idx[j] = idx[j], idx[i]
+                i += 1
+                j -= 1
+        if nth <= j:
+            right = j
+        elif nth >= i:
+            left = i
+        else:
+            break
+
+
+# Nodes with more rows than this are partitioned without a copy of their keys.
+_KEY_COPY_MAX = 1 << 16
+
+
+@njit(cache=True, nogil=True)
 def _split_node(X, idx, node_start, node_end, node):
     s = node_start[node]
     e = node_end[node]
     mid = s + (e - s) // 2
     if e - s > 1:
         dim = _max_spread_dim(X, idx, s, e)
-        keys = np.empty(e - s)
-        for u in range(s, e):
-            keys[u - s] = X[idx[u], dim]
-        _select_nth(keys, idx[s:e], mid - s)
+        if e - s > _KEY_COPY_MAX:
+            _select_nth_rows(X, dim, idx[s:e], mid - s)
+        else:
+            keys = np.empty(e - s)
+            for u in range(s, e):
+                keys[u - s] = X[idx[u], dim]
+            _select_nth(keys, idx[s:e], mid - s)
     node_start[2 * node + 1] = s
     node_end[2 * node + 1] = mid
     node_start[2 * node + 2] = mid
@@ -161,13 +207,14 @@ def partition_tree(X, n_levels, top_levels):
 
 
 @njit(cache=True, nogil=True)
-def _leaf_box(Xs, node_start, node_end, lower, upper, node):
+def _leaf_box(Xs, rows, node_start, node_end, lower, upper, node):
     for f in range(Xs.shape[1]):
         lower[node, f] = np.inf
         upper[node, f] = -np.inf
     for t in range(node_start[node], node_end[node]):
+        r = rows[t]
         for f in range(Xs.shape[1]):
-            v = Xs[t, f]
+            v = Xs[r, f]
             if v < lower[node, f]:
                 lower[node, f] = v
             if v > upper[node, f]:
@@ -175,9 +222,9 @@ def _leaf_box(Xs, node_start, node_end, lower, upper, node):
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def kd_node_bounds(Xs, node_start, node_end, n_levels, serial):
+def kd_node_bounds(Xs, rows, node_start, node_end, n_levels, serial):
     """Bounding boxes ``lower``, ``upper`` (n_nodes, d) of every node, from the
-    tree-ordered rows ``Xs``: leaves directly (in parallel), inner nodes from
+    rows ``Xs[rows]``: leaves directly (in parallel), inner nodes from
     their children."""
     n_nodes = node_start.shape[0]
     d = Xs.shape[1]
@@ -186,10 +233,10 @@ def kd_node_bounds(Xs, node_start, node_end, n_levels, serial):
     first_leaf = 2 ** (n_levels - 1) - 1
     if serial:
         for node in range(first_leaf, n_nodes):
-            _leaf_box(Xs, node_start, node_end, lower, upper, node)
+            _leaf_box(Xs, rows, node_start, node_end, lower, upper, node)
     else:
         for node in prange(first_leaf, n_nodes):
-            _leaf_box(Xs, node_start, node_end, lower, upper, node)
+            _leaf_box(Xs, rows, node_start, node_end, lower, upper, node)
     for node in range(first_leaf - 1, -1, -1):
         a = 2 * node + 1
         b = a + 1
@@ -200,32 +247,36 @@ def kd_node_bounds(Xs, node_start, node_end, n_levels, serial):
 
 
 @njit(cache=True, nogil=True)
-def _ball_radius(Xs, node_start, node_end, centroid, radius, node, metric, p):
+def _ball_radius(Xs, rows, node_start, node_end, centroid, radius, node, metric, p, exact):
     s = node_start[node]
     e = node_end[node]
     if e <= s:
         return
     for f in range(Xs.shape[1]):
         centroid[node, f] /= e - s
+    if not exact:
+        return
     r = 0.0
     for u in range(s, e):
-        v = reduced_distance(Xs, u, centroid, node, metric, p)
+        v = reduced_distance(Xs, rows[u], centroid, node, metric, p)
         if v > r:
             r = v
     radius[node] = reduced_to_distance(r, metric, p)
 
 
 @njit(cache=True, nogil=True)
-def _leaf_sum(Xs, node_start, node_end, centroid, node):
+def _leaf_sum(Xs, rows, node_start, node_end, centroid, node):
     for t in range(node_start[node], node_end[node]):
+        r = rows[t]
         for f in range(Xs.shape[1]):
-            centroid[node, f] += Xs[t, f]
+            centroid[node, f] += Xs[r, f]
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def ball_node_bounds(Xs, node_start, node_end, n_levels, top_levels, metric, p, serial):
+def ball_node_bounds(Xs, rows, node_start, node_end, n_levels, top_levels, metric, p, serial):
     """Centroid (n_nodes, d) and radius (n_nodes,) of every node: the mean of
-    its rows and the largest distance from it to one of them. Coordinate sums
+    its rows and the largest distance from it to one of them (exact in the
+    lowest ``_EXACT_RADIUS_LEVELS`` levels, an upper bound above). Coordinate sums
     go bottom-up (leaves, then children added); radii scan each node's rows,
     the first ``top_levels`` levels serially, then one thread per subtree."""
     n_nodes = node_start.shape[0]
@@ -239,23 +290,38 @@ def ball_node_bounds(Xs, node_start, node_end, n_levels, top_levels, metric, p, 
     first_leaf = 2 ** (n_levels - 1) - 1
     if serial:
         for node in range(first_leaf, n_nodes):
-            _leaf_sum(Xs, node_start, node_end, centroid, node)
+            _leaf_sum(Xs, rows, node_start, node_end, centroid, node)
     else:
         for node in prange(first_leaf, n_nodes):
-            _leaf_sum(Xs, node_start, node_end, centroid, node)
+            _leaf_sum(Xs, rows, node_start, node_end, centroid, node)
     for node in range(first_leaf - 1, -1, -1):
         for f in range(d):
             centroid[node, f] = centroid[2 * node + 1, f] + centroid[2 * node + 2, f]
+    # the lowest levels get their exact radius (a scan of their rows); the
+    # levels above a triangle-inequality bound from their children, so the
+    # build reads every row only a few times
+    exact_from = max(0, n_levels - _EXACT_RADIUS_LEVELS)
     top = min(top_levels, n_levels)
-    for node in range(2**top - 1):
-        _ball_radius(Xs, node_start, node_end, centroid, radius, node, metric, p)
+    for level in range(top):
+        for node in range(2**level - 1, 2 ** (level + 1) - 1):
+            _ball_radius(Xs, rows, node_start, node_end, centroid, radius, node, metric, p,
+                         level >= exact_from)
     if n_levels > top:
         for t in prange(2**top):
             for level in range(top, n_levels):
                 width = 2 ** (level - top)
                 first = 2**level - 1 + t * width
                 for node in range(first, first + width):
-                    _ball_radius(Xs, node_start, node_end, centroid, radius, node, metric, p)
+                    _ball_radius(Xs, rows, node_start, node_end, centroid, radius, node,
+                                 metric, p, level >= exact_from)
+    for node in range(2**exact_from - 2, -1, -1):
+        r = 0.0
+        for c in range(2 * node + 1, 2 * node + 3):
+            if node_end[c] > node_start[c]:
+                dc = reduced_to_distance(reduced_distance(centroid, node, centroid, c, metric, p),
+                                         metric, p)
+                r = max(r, (dc + radius[c]) * (1.0 + _SLACK))
+        radius[node] = r
     return centroid, radius
 
 
@@ -340,7 +406,7 @@ def heap_sort(hd, hi):
 
 
 @njit(cache=True, nogil=True)
-def _knn_one(kind, Xs, idx, node_start, node_end, n_levels, lower, upper, radius,
+def _knn_one(kind, Xs, rows, idx, node_start, node_end, n_levels, lower, upper, radius,
              Q, i, hd, hi, metric, p):
     first_leaf = 2 ** (n_levels - 1) - 1
     stack_node = np.empty(2 * n_levels + 2, dtype=np.intp)
@@ -356,7 +422,7 @@ def _knn_one(kind, Xs, idx, node_start, node_end, n_levels, lower, upper, radius
             continue
         if node >= first_leaf:
             for t in range(node_start[node], node_end[node]):
-                v = reduced_distance_bounded(Q, i, Xs, t, metric, p, hd[0])
+                v = reduced_distance_bounded(Q, i, Xs, rows[t], metric, p, hd[0])
                 j = idx[t]
                 if v < hd[0] or (v == hd[0] and j < hi[0]):
                     sift_down(hd, hi, 0, k, v, j)
@@ -379,13 +445,13 @@ def _knn_one(kind, Xs, idx, node_start, node_end, n_levels, lower, upper, radius
 
 
 @njit(cache=True, nogil=True)
-def _knn_query(kind, Xs, idx, node_start, node_end, n_levels, lower, upper, radius,
+def _knn_query(kind, Xs, rows, idx, node_start, node_end, n_levels, lower, upper, radius,
                Q, i, hd, hi, metric, p):
     n = idx.shape[0]
     for c in range(hd.shape[0]):
         hd[c] = np.inf
         hi[c] = n
-    _knn_one(kind, Xs, idx, node_start, node_end, n_levels, lower, upper, radius,
+    _knn_one(kind, Xs, rows, idx, node_start, node_end, n_levels, lower, upper, radius,
              Q, i, hd, hi, metric, p)
     heap_sort(hd, hi)
     for c in range(hd.shape[0]):
@@ -393,9 +459,12 @@ def _knn_query(kind, Xs, idx, node_start, node_end, n_levels, lower, upper, radi
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def query_knn(kind, Xs, idx, node_start, node_end, n_levels, lower, upper, radius,
-              Q, k, metric, p):
+def query_knn(kind, Xs, rows, idx, node_start, node_end, n_levels, lower, upper, radius,
+              Q, order, k, metric, p):
     """The ``k`` nearest training rows of every row of ``Q`` (float64, C).
+
+    Query rows are taken in the sequence ``order`` (a permutation; a spatial
+    order lets each thread's consecutive queries reuse the leaves in cache).
 
     Returns ``dist`` (float64 (m, k), true distances, ascending) and ``ind``
     (intp (m, k)); equal distances are ordered by training index. Parallel
@@ -406,17 +475,18 @@ def query_knn(kind, Xs, idx, node_start, node_end, n_levels, lower, upper, radiu
     ind = np.empty((m, k), dtype=np.intp)
     if m < _SERIAL_QUERIES:
         for i in range(m):
-            _knn_query(kind, Xs, idx, node_start, node_end, n_levels, lower, upper, radius,
+            _knn_query(kind, Xs, rows, idx, node_start, node_end, n_levels, lower, upper, radius,
                        Q, i, dist[i], ind[i], metric, p)
     else:
-        for i in prange(m):
-            _knn_query(kind, Xs, idx, node_start, node_end, n_levels, lower, upper, radius,
+        for ii in prange(m):
+            i = order[ii]
+            _knn_query(kind, Xs, rows, idx, node_start, node_end, n_levels, lower, upper, radius,
                        Q, i, dist[i], ind[i], metric, p)
     return dist, ind
 
 
 @njit(cache=True, nogil=True)
-def _radius_one(kind, Xs, idx, node_start, node_end, n_levels, lower, upper, radius,
+def _radius_one(kind, Xs, rows, idx, node_start, node_end, n_levels, lower, upper, radius,
                 Q, i, r, metric, p, fill, out_ind, out_red, offset):
     first_leaf = 2 ** (n_levels - 1) - 1
     stack = np.empty(2 * n_levels + 2, dtype=np.intp)
@@ -434,12 +504,14 @@ def _radius_one(kind, Xs, idx, node_start, node_end, n_levels, lower, upper, rad
             if fill:
                 for t in range(s, e):
                     out_ind[offset + count + t - s] = idx[t]
-                    out_red[offset + count + t - s] = reduced_distance(Q, i, Xs, t, metric, p)
+                    out_red[offset + count + t - s] = reduced_distance(
+                        Q, i, Xs, rows[t], metric, p
+                    )
             count += e - s
             continue
         if node >= first_leaf:
             for t in range(s, e):
-                v = reduced_distance_bounded(Q, i, Xs, t, metric, p, r)
+                v = reduced_distance_bounded(Q, i, Xs, rows[t], metric, p, r)
                 if v <= r:
                     if fill:
                         out_ind[offset + count] = idx[t]
@@ -453,38 +525,40 @@ def _radius_one(kind, Xs, idx, node_start, node_end, n_levels, lower, upper, rad
 
 
 @njit(cache=True, nogil=True)
-def _radius_fill_one(kind, Xs, idx, node_start, node_end, n_levels, lower, upper, radius,
+def _radius_fill_one(kind, Xs, rows, idx, node_start, node_end, n_levels, lower, upper, radius,
                      Q, i, r, metric, p, out_ind, out_dist, offsets):
-    _radius_one(kind, Xs, idx, node_start, node_end, n_levels, lower, upper, radius,
+    _radius_one(kind, Xs, rows, idx, node_start, node_end, n_levels, lower, upper, radius,
                 Q, i, r, metric, p, True, out_ind, out_dist, offsets[i])
     for t in range(offsets[i], offsets[i + 1]):
         out_dist[t] = reduced_to_distance(out_dist[t], metric, p)
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def query_radius_count(kind, Xs, idx, node_start, node_end, n_levels, lower, upper, radius,
-                       Q, r, metric, p):
-    """Number of training rows within reduced distance ``r[i]`` of each ``Q[i]``."""
+def query_radius_count(kind, Xs, rows, idx, node_start, node_end, n_levels, lower, upper, radius,
+                       Q, order, r, metric, p):
+    """Number of training rows within reduced distance ``r[i]`` of each ``Q[i]``
+    (query rows taken in the sequence ``order``)."""
     m = Q.shape[0]
     counts = np.empty(m, dtype=np.intp)
     dummy_i = np.empty(0, dtype=np.intp)
     dummy_d = np.empty(0)
     if m < _SERIAL_QUERIES:
         for i in range(m):
-            counts[i] = _radius_one(kind, Xs, idx, node_start, node_end, n_levels, lower,
+            counts[i] = _radius_one(kind, Xs, rows, idx, node_start, node_end, n_levels, lower,
                                     upper, radius, Q, i, r[i], metric, p, False, dummy_i,
                                     dummy_d, 0)
     else:
-        for i in prange(m):
-            counts[i] = _radius_one(kind, Xs, idx, node_start, node_end, n_levels, lower,
+        for ii in prange(m):
+            i = order[ii]
+            counts[i] = _radius_one(kind, Xs, rows, idx, node_start, node_end, n_levels, lower,
                                     upper, radius, Q, i, r[i], metric, p, False, dummy_i,
                                     dummy_d, 0)
     return counts
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def query_radius_fill(kind, Xs, idx, node_start, node_end, n_levels, lower, upper, radius,
-                      Q, r, metric, p, offsets):
+def query_radius_fill(kind, Xs, rows, idx, node_start, node_end, n_levels, lower, upper, radius,
+                      Q, order, r, metric, p, offsets):
     """Indices and true distances of the rows counted by :func:`query_radius_count`,
     written at ``offsets[i]:offsets[i + 1]`` of two flat arrays (tree order)."""
     m = Q.shape[0]
@@ -493,10 +567,11 @@ def query_radius_fill(kind, Xs, idx, node_start, node_end, n_levels, lower, uppe
     out_dist = np.empty(total)
     if m < _SERIAL_QUERIES:
         for i in range(m):
-            _radius_fill_one(kind, Xs, idx, node_start, node_end, n_levels, lower, upper,
+            _radius_fill_one(kind, Xs, rows, idx, node_start, node_end, n_levels, lower, upper,
                              radius, Q, i, r[i], metric, p, out_ind, out_dist, offsets)
     else:
-        for i in prange(m):
-            _radius_fill_one(kind, Xs, idx, node_start, node_end, n_levels, lower, upper,
+        for ii in prange(m):
+            i = order[ii]
+            _radius_fill_one(kind, Xs, rows, idx, node_start, node_end, n_levels, lower, upper,
                              radius, Q, i, r[i], metric, p, out_ind, out_dist, offsets)
     return out_ind, out_dist

@@ -8,9 +8,6 @@ import numpy as np
 from ..utils._threads import effective_n_jobs
 from . import _smo_kernels as _k
 
-# kernel-row length x features above which a row is computed in parallel
-PARALLEL_ROW_WORK = 2_000_000
-
 KERNEL_IDS = {
     "linear": _k.LINEAR,
     "poly": _k.POLY,
@@ -102,14 +99,13 @@ def solve_dual(est, M, kernel_id, rows, y, p, C, sample_of=None, serial_rows=Fal
     if kernel_id == _k.PRECOMPUTED:
         Xs = np.ascontiguousarray(M[np.ix_(rows, rows)])
         sq = np.zeros(len(rows))
-        Xr = Xs
     else:
-        Xr = np.ascontiguousarray(M[rows])
-        sq = np.einsum("ij,ij->i", Xr, Xr)
-        Xs = np.ascontiguousarray(Xr.T)
+        Xs = np.ascontiguousarray(M[rows])
+        sq = np.einsum("ij,ij->i", Xs, Xs)
     n = len(rows)
-    work = n * (1 if kernel_id == _k.PRECOMPUTED else Xs.shape[0])
-    n_chunks = 1 if serial_rows or work < PARALLEL_ROW_WORK else min(8, effective_n_jobs(-1))
+    n_chunks = 1 if serial_rows else min(8, effective_n_jobs(-1))
+    per_sample = sample_of is not None
+    # rows are float32: as many as fit in cache_size MB
     n_slots = int(max(2, min(n, est.cache_size * 2**20 // max(1, 4 * n))))
     idx = np.arange(len(y), dtype=np.intp) if sample_of is None else sample_of
     max_iter = int(est.max_iter)
@@ -120,7 +116,7 @@ def solve_dual(est, M, kernel_id, rows, y, p, C, sample_of=None, serial_rows=Fal
         float(est._gamma),
         float(est.coef0),
         int(est.degree),
-        idx,
+        np.ascontiguousarray(idx, dtype=np.intp),
         np.ascontiguousarray(y, dtype=np.float64),
         np.ascontiguousarray(p, dtype=np.float64),
         np.ascontiguousarray(C, dtype=np.float64),
@@ -129,7 +125,18 @@ def solve_dual(est, M, kernel_id, rows, y, p, C, sample_of=None, serial_rows=Fal
         n_slots,
         bool(est.shrinking),
         int(n_chunks),
+        per_sample,
     )
+
+
+def _kernel_matrix(est, kid, Xq, SV, sv_sqnorm):
+    """K(Xq, SV) for a built-in kernel: one BLAS product, then an in-place pass."""
+    D = Xq @ SV.T
+    if kid != _k.LINEAR:
+        xx = np.einsum("ij,ij->i", Xq, Xq) if kid == _k.RBF else np.zeros(0)
+        _k.kernel_from_dots(D, xx, sv_sqnorm, kid, float(est._gamma), float(est.coef0),
+                            int(est.degree))
+    return D
 
 
 def kernel_apply(est, Xq, SV, coef_t, intercept):
@@ -139,20 +146,16 @@ def kernel_apply(est, Xq, SV, coef_t, intercept):
     if callable(est.kernel):
         return np.asarray(est.kernel(Xq, SV), dtype=np.float64) @ coef_t + intercept
     kid = KERNEL_IDS[est.kernel]
-    if kid == _k.RBF:
-        xx = np.einsum("ij,ij->i", Xq, Xq)
-        yy = np.einsum("ij,ij->i", SV, SV)
-    else:
-        xx = yy = np.zeros(0)
-    return _k.kernel_decision(Xq @ SV.T, xx, yy, kid, float(est._gamma), float(est.coef0),
-                              int(est.degree), np.ascontiguousarray(coef_t.T), intercept)
+    yy = np.einsum("ij,ij->i", SV, SV) if kid == _k.RBF else np.zeros(0)
+    return _kernel_matrix(est, kid, Xq, SV, yy) @ coef_t + intercept
 
 
 def decision_values(est, X, coef_t, intercept):
     """``K(X, support vectors) @ coef_t + intercept`` on row blocks of X.
 
-    Built-in kernels: one BLAS product for the dot products, then a fused
-    numba pass (kernel values and the reduction). For a precomputed kernel
+    Built-in kernels: a BLAS product for the dot products, an in-place numba
+    pass for the kernel values, and a second BLAS product with the dual
+    coefficients (all one-vs-one pairs at once). For a precomputed kernel
     ``X`` already holds kernel values to the training samples.
     """
     n = X.shape[0]
@@ -161,20 +164,15 @@ def decision_values(est, X, coef_t, intercept):
     coef_t = np.ascontiguousarray(coef_t, dtype=np.float64)
     intercept = np.ascontiguousarray(intercept, dtype=np.float64)
     out = np.empty((n, coef_t.shape[1]))
-    coef = np.ascontiguousarray(coef_t.T)
     for start in range(0, n, block):
         Xb = X[start:start + block]
         if est.kernel == "precomputed":
-            out[start:start + block] = Xb[:, est.support_] @ coef_t + intercept
+            K = Xb[:, est.support_]
         elif callable(est.kernel):
             K = np.asarray(est.kernel(Xb, est._sv_for_kernel), dtype=np.float64)
-            out[start:start + block] = K @ coef_t + intercept
         else:
-            SV = est._sv_for_kernel
-            kid = KERNEL_IDS[est.kernel]
-            xx = np.einsum("ij,ij->i", Xb, Xb) if kid == _k.RBF else np.zeros(0)
-            out[start:start + block] = _k.kernel_decision(
-                Xb @ SV.T, xx, est._sv_sqnorm, kid, float(est._gamma), float(est.coef0),
-                int(est.degree), coef, intercept,
-            )
+            K = _kernel_matrix(est, KERNEL_IDS[est.kernel], Xb, est._sv_for_kernel,
+                               est._sv_sqnorm)
+        np.matmul(K, coef_t, out=out[start:start + block])
+        out[start:start + block] += intercept
     return out

@@ -11,12 +11,18 @@ has two per sample (``idx`` maps both to the sample).
 
 Each iteration picks a pair of variables by second-order working-set
 selection (Fan, Chen and Lin, JMLR 2005), solves the two-variable problem in
-closed form and updates the gradient. Kernel rows are computed on demand (in
-parallel over the samples) and kept in a least-recently-used cache whose size
-is bounded by the caller. Shrinking drops variables stuck at a bound from the
-selection and gradient updates; their gradient is rebuilt from ``G_bar`` (the
-part of the gradient due to variables at the upper bound) before the final
-optimality check.
+closed form and updates the gradient.
+
+As in libsvm, the problem lives in a permuted order: shrinking moves
+variables stuck at a bound behind an active prefix of positions (swapping
+the solver state, the rows of a private copy of the features and the cached
+kernel entries), so every loop runs over contiguous memory and a kernel row
+is computed only for the active prefix (``Q_i[:active_size]``); a cached row
+is extended when a longer prefix is needed (gradient rebuild, ``G_bar``).
+Rows live in a least-recently-used cache whose size is bounded by the
+caller; long rows are computed in parallel. ``G_bar`` (the part of the
+gradient due to variables at the upper bound) rebuilds the gradient of the
+shrunk variables before the final optimality check.
 """
 
 import numpy as np
@@ -65,62 +71,72 @@ def exp_inplace(x, scratch):
         x[j] *= scale[j]
 
 
+# multiply-adds of a kernel-row segment above which it is split over threads
+PAR_WORK = 2_000_000
+
+
+@njit(nogil=True, cache=True, fastmath=True)
+def _dots(X, a, start, stop, out):
+    """``out[k - start] = <X[a], X[k]>`` for k in [start, stop).
+
+    Rows of ``X`` are contiguous, so each value is one short dot product the
+    compiler vectorises (fast-math only here, never around ``exp_inplace``).
+    """
+    d = X.shape[1]
+    xa = X[a]
+    for k in range(start, stop):
+        xk = X[k]
+        s = 0.0
+        for f in range(d):
+            s += xa[f] * xk[f]
+        out[k - start] = s
+
+
 @njit(nogil=True, cache=True)
-def _finish_row(sqnorm, a, kernel, gamma, coef0, degree, out, start, stop):
+def _kernel_segment(X, sq, a, kernel, gamma, coef0, degree, out, start, stop):
+    _dots(X, a, start, stop, out)
+    n = stop - start
     if kernel == RBF:
-        sa = sqnorm[a]
-        for j in range(start, stop):
-            d2 = sa + sqnorm[j] - 2.0 * out[j]
-            out[j] = -gamma * d2
-        exp_inplace(out[start:stop], np.empty(stop - start))
-        return
-    for j in range(start, stop):
-        s = out[j]
-        if kernel == POLY:
-            out[j] = (gamma * s + coef0) ** degree
-        elif kernel == SIGMOID:
-            out[j] = np.tanh(gamma * s + coef0)
-
-
-@njit(nogil=True, cache=True)
-def _row_chunk(XT, sqnorm, a, kernel, gamma, coef0, degree, out, start, stop):
-    d = XT.shape[0]
-    for j in range(start, stop):
-        out[j] = 0.0
-    for f in range(d):
-        xa = XT[f, a]
-        if xa != 0.0:
-            for j in range(start, stop):
-                out[j] += xa * XT[f, j]
-    _finish_row(sqnorm, a, kernel, gamma, coef0, degree, out, start, stop)
+        sa = sq[a]
+        for k in range(start, stop):
+            out[k - start] = -gamma * (sa + sq[k] - 2.0 * out[k - start])
+        exp_inplace(out[:n], np.empty(n))
+    elif kernel == POLY:
+        for k in range(n):
+            out[k] = (gamma * out[k] + coef0) ** degree
+    elif kernel == SIGMOID:
+        for k in range(n):
+            out[k] = np.tanh(gamma * out[k] + coef0)
 
 
 @njit(nogil=True, parallel=True, cache=True)
-def _row_parallel(XT, sqnorm, a, kernel, gamma, coef0, degree, out, n_chunks):
-    n = XT.shape[1]
+def _kernel_parallel(X, sq, a, kernel, gamma, coef0, degree, out, start, stop, n_chunks):
+    n = stop - start
     for c in prange(n_chunks):
-        _row_chunk(XT, sqnorm, a, kernel, gamma, coef0, degree, out,
-                   c * n // n_chunks, (c + 1) * n // n_chunks)
+        lo = start + c * n // n_chunks
+        hi = start + (c + 1) * n // n_chunks
+        _kernel_segment(X, sq, a, kernel, gamma, coef0, degree, out[lo - start:hi - start],
+                        lo, hi)
 
 
 @njit(nogil=True, cache=True)
-def compute_kernel_row(XT, sqnorm, a, kernel, gamma, coef0, degree, out, n_chunks):
-    """Kernel values between sample ``a`` and every sample into ``out``.
+def kernel_values(X, sq, a, kernel, gamma, coef0, degree, out, start, stop, n_chunks):
+    """Kernel values between row ``a`` of ``X`` and rows ``start:stop`` into ``out``.
 
-    ``XT`` holds the samples as columns (features x samples) so the inner
-    loop streams contiguous memory. With ``n_chunks > 1`` the row is split
-    into chunks computed in parallel (worth it only for long rows: a parallel
-    region costs several microseconds, more on a busy machine).
+    ``X`` holds the samples as contiguous rows, ``sq`` their squared norms.
+    With ``n_chunks > 1`` a long segment is split into chunks computed in
+    parallel (a parallel region costs several microseconds, so short
+    segments stay serial).
     """
-    if n_chunks > 1:
-        _row_parallel(XT, sqnorm, a, kernel, gamma, coef0, degree, out, n_chunks)
+    if n_chunks > 1 and (stop - start) * X.shape[1] >= PAR_WORK:
+        _kernel_parallel(X, sq, a, kernel, gamma, coef0, degree, out, start, stop, n_chunks)
     else:
-        _row_chunk(XT, sqnorm, a, kernel, gamma, coef0, degree, out, 0, XT.shape[1])
+        _kernel_segment(X, sq, a, kernel, gamma, coef0, degree, out, start, stop)
 
 
 @njit(nogil=True, cache=True)
 def _kernel_diag(X, sqnorm, kernel, gamma, coef0, degree):
-    n = X.shape[1]
+    n = X.shape[0]
     out = np.empty(n)
     for i in range(n):
         if kernel == PRECOMPUTED:
@@ -136,59 +152,148 @@ def _kernel_diag(X, sqnorm, kernel, gamma, coef0, degree):
     return out
 
 
-@njit(nogil=True, cache=True)
-def _get_row(a, X, sqnorm, kernel, gamma, coef0, degree, cs):
-    """Row ``a`` of the kernel matrix, from the cache or freshly computed.
+# The kernel-row cache ``cs = (rows, slot_of, owner, stamp, row_len, state, buf)``:
+# ``rows`` (n_slots, L) float32, ``slot_of[key]`` the slot of a key (-1: none),
+# ``owner[slot]`` its key, ``stamp`` the last use (least recently used slot is
+# evicted), ``row_len[slot]`` how many leading entries are valid; ``state`` holds
+# the clock, the slots in use, the parallel chunks per row, the mode, the
+# buffer toggle and (position, length, buffer) of the last gathered row; ``buf`` two gather buffers of the per-sample mode; the last
+# entry is scratch for the working-set selection.
+#
+# Mode 0 (one variable per sample, classification): keys are positions of the
+# permuted problem and a row holds ``Q_ik = y_i y_k K_ik`` for the leading
+# positions only (the active set); a row is extended when a longer prefix is
+# asked for (after unshrinking), and swaps of positions swap cached entries.
+# Mode 1 (two variables per sample, regression): keys are samples, a row holds
+# ``K`` against every sample in the original order, and ``Q`` rows are gathered
+# into one of two buffers.
 
-    ``cs`` bundles the cache: ``(rows, slot_of, owner, stamp, state)``;
-    ``state`` holds the clock, the number of slots in use and the parallel
-    chunks per row. Rows are computed in float64 and stored in float32 (as
-    libsvm does), which doubles the rows a cache size holds.
-    """
-    cache, slot_of, owner, stamp, state = cs
+
+@njit(nogil=True, cache=True)
+def _take_slot(key, cs):
+    cache, slot_of, owner, stamp, row_len, state, buf, _ = cs
+    n_slots = cache.shape[0]
+    if state[1] < n_slots:
+        slot = state[1]
+        state[1] += 1
+    else:
+        slot = 0
+        oldest = stamp[0]
+        for s in range(1, n_slots):
+            if stamp[s] < oldest:
+                oldest = stamp[s]
+                slot = s
+        slot_of[owner[slot]] = -1
+    slot_of[key] = slot
+    owner[slot] = key
+    row_len[slot] = 0
+    return slot
+
+
+@njit(nogil=True, cache=True)
+def _get_q(i, length, kp, y, sid, cs):
+    """``Q_ik = y_i y_k K(x_i, x_k)`` for the positions ``k < length`` (float32)."""
+    X, sq, kernel, gamma, coef0, degree = kp
+    cache, slot_of, owner, stamp, row_len, state, buf, _ = cs
     state[0] += 1
-    slot = slot_of[a]
-    if slot >= 0:
+    if state[3] == 0:
+        slot = slot_of[i]
+        if slot < 0:
+            slot = _take_slot(i, cs)
         stamp[slot] = state[0]
-        return cache[slot]
-    else:
-        n_slots = cache.shape[0]
-        if state[1] < n_slots:
-            slot = state[1]
-            state[1] += 1
+        row = cache[slot]
+        have = row_len[slot]
+        if have < length:
+            tmp = np.empty(length - have)
+            if kernel == PRECOMPUTED:
+                si = sid[i]
+                for k in range(have, length):
+                    tmp[k - have] = X[si, sid[k]]
+            else:
+                kernel_values(X, sq, i, kernel, gamma, coef0, degree, tmp, have, length,
+                              state[2])
+            yi = y[i]
+            for k in range(have, length):
+                row[k] = yi * y[k] * tmp[k - have]
+            row_len[slot] = length
+        return row
+    if state[5] == i and state[6] == length:
+        # same row as the last gather (selection, then the update step)
+        state[4] = state[7]
+        return buf[state[7]]
+    s = sid[i]
+    slot = slot_of[s]
+    if slot < 0:
+        slot = _take_slot(s, cs)
+    stamp[slot] = state[0]
+    krow = cache[slot]
+    n = krow.shape[0]
+    if row_len[slot] < n:
+        if kernel == PRECOMPUTED:
+            for k in range(n):
+                krow[k] = X[s, k]
         else:
-            slot = 0
-            oldest = stamp[0]
-            for s in range(1, n_slots):
-                if stamp[s] < oldest:
-                    oldest = stamp[s]
-                    slot = s
-            slot_of[owner[slot]] = -1
-        slot_of[a] = slot
-        owner[slot] = a
-        stamp[slot] = state[0]
-    row = cache[slot]
-    n = row.shape[0]
-    if kernel == PRECOMPUTED:
-        for j in range(n):
-            row[j] = X[a, j]
-    else:
-        tmp = np.empty(n)
-        compute_kernel_row(X, sqnorm, a, kernel, gamma, coef0, degree, tmp, state[2])
-        for j in range(n):
-            row[j] = tmp[j]
-    return row
+            tmp = np.empty(n)
+            kernel_values(X, sq, s, kernel, gamma, coef0, degree, tmp, 0, n, state[2])
+            for k in range(n):
+                krow[k] = tmp[k]
+        row_len[slot] = n
+    state[4] = 1 - state[4]
+    out = buf[state[4]]
+    yi = y[i]
+    for k in range(length):
+        out[k] = yi * y[k] * krow[sid[k]]
+    state[5] = i
+    state[6] = length
+    state[7] = state[4]
+    return out
+
+
+@njit(nogil=True, cache=True)
+def _swap(i, j, sv, kp, permute_x, cs):
+    """Exchange positions i and j of the problem (state, features, cached entries)."""
+    y, p, C, alpha, G, G_bar, QD, sid, perm = sv
+    for arr in (y, p, C, alpha, G, G_bar, QD):
+        arr[i], arr[j] = arr[j], arr[i]
+    sid[i], sid[j] = sid[j], sid[i]
+    perm[i], perm[j] = perm[j], perm[i]
+    cache, slot_of, owner, stamp, row_len, state, buf, _ = cs
+    if state[3] != 0:
+        state[5] = -1  # the last gathered row no longer matches the positions
+        return
+    X, sq = kp[0], kp[1]
+    if permute_x:
+        for f in range(X.shape[1]):
+            X[i, f], X[j, f] = X[j, f], X[i, f]
+        sq[i], sq[j] = sq[j], sq[i]
+    si = slot_of[i]
+    sj = slot_of[j]
+    slot_of[i] = sj
+    slot_of[j] = si
+    if si >= 0:
+        owner[si] = j
+    if sj >= 0:
+        owner[sj] = i
+    lo = min(i, j)
+    hi = max(i, j)
+    for s in range(state[1]):
+        L = row_len[s]
+        if L > lo:
+            if L > hi:
+                cache[s, lo], cache[s, hi] = cache[s, hi], cache[s, lo]
+            else:
+                row_len[s] = lo
 
 
 @njit(nogil=True, cache=True)
 def smo_solve(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, tol, max_iter,
-              n_slots, shrinking, n_chunks):
+              n_slots, shrinking, n_chunks, per_sample):
     """Solve the SVM dual by SMO; see the module docstring.
 
     Parameters
     ----------
-    X : ndarray of shape (d, n) float64
-        Samples as columns, or the square Gram matrix when
+    X : ndarray of shape (n, d) float64
+        Samples as rows, or the square Gram matrix when
         ``kernel == PRECOMPUTED``.
     sqnorm : ndarray of shape (n,)
         Squared norms of the rows of ``X``.
@@ -208,7 +313,10 @@ def smo_solve(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, tol, max_it
         Number of kernel rows the cache may hold (>= 2).
     shrinking : bool
     n_chunks : int
-        Parallel chunks per kernel row (1: serial).
+        Parallel chunks per long kernel row (1: serial).
+    per_sample : bool
+        Cache kernel rows per sample (several variables share a sample, as in
+        epsilon regression) instead of per variable (``idx`` the identity).
 
     Returns
     -------
@@ -218,31 +326,51 @@ def smo_solve(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, tol, max_it
     n_iter : int
     converged : bool
     """
-    n = X.shape[1]
+    n = X.shape[0]
     m = idx.shape[0]
-    cache = np.empty((max(n_slots, 2), n), dtype=np.float32)
-    slot_of = np.full(n, -1, dtype=np.intp)
-    owner = np.full(max(n_slots, 2), -1, dtype=np.intp)
-    stamp = np.zeros(max(n_slots, 2), dtype=np.int64)
-    state = np.zeros(3, dtype=np.int64)
+    L = n if per_sample else m
+    n_slots = max(2, n_slots)
+    cache = np.empty((n_slots, L), dtype=np.float32)
+    slot_of = np.full(L, -1, dtype=np.intp)
+    owner = np.full(n_slots, -1, dtype=np.intp)
+    stamp = np.zeros(n_slots, dtype=np.int64)
+    row_len = np.zeros(n_slots, dtype=np.intp)
+    state = np.zeros(8, dtype=np.int64)
+    state[5] = -1
     state[2] = n_chunks
-    cs = (cache, slot_of, owner, stamp, state)
+    state[3] = 1 if per_sample else 0
+    buf = np.empty((2, m if per_sample else 1), dtype=np.float32)
+    cs = (cache, slot_of, owner, stamp, row_len, state, buf, np.empty(m))
 
     diag = _kernel_diag(X, sqnorm, kernel, gamma, coef0, degree)
+    permute_x = (not per_sample) and kernel != PRECOMPUTED
+    if permute_x:
+        Xw = X.copy()
+        sqw = sqnorm.copy()
+    else:
+        Xw = X
+        sqw = sqnorm
+    kp = (Xw, sqw, kernel, gamma, coef0, degree)
+
+    # problem state in position order; positions get swapped by shrinking
+    yw = y.copy()
+    pw = p.copy()
+    Cw = C.copy()
+    sid = idx.copy()
+    perm = np.arange(m)
     QD = np.empty(m)
     for t in range(m):
         QD[t] = diag[idx[t]]
     alpha = np.zeros(m)
     G = p.copy()
     G_bar = np.zeros(m)
-    active = np.arange(m)
-    is_active = np.ones(m, dtype=np.bool_)
-    n_active = m
-    unshrunk = False
+    sv = (yw, pw, Cw, alpha, G, G_bar, QD, sid, perm)
+
+    active_size = m
+    unshrink = False
     counter = min(m, 1000) + 1
     it = 0
     converged = False
-
     while True:
         if max_iter > 0 and it >= max_iter:
             break
@@ -250,80 +378,30 @@ def smo_solve(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, tol, max_it
         if counter == 0:
             counter = min(m, 1000)
             if shrinking:
-                # maximal violations among the active variables
-                gm1 = -np.inf
-                gm2 = -np.inf
-                for k in range(n_active):
-                    t = active[k]
-                    up = alpha[t] >= C[t]
-                    low = alpha[t] <= 0.0
-                    if y[t] > 0:
-                        if not up and -G[t] > gm1:
-                            gm1 = -G[t]
-                        if not low and G[t] > gm2:
-                            gm2 = G[t]
-                    else:
-                        if not up and -G[t] > gm2:
-                            gm2 = -G[t]
-                        if not low and G[t] > gm1:
-                            gm1 = G[t]
-                if not unshrunk and gm1 + gm2 <= tol * 10.0:
-                    unshrunk = True
-                    _reconstruct_gradient(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p,
-                                          C, alpha, G, G_bar, is_active, cs)
-                    for t in range(m):
-                        active[t] = t
-                        is_active[t] = True
-                    n_active = m
-                k2 = 0
-                for k in range(n_active):
-                    t = active[k]
-                    shrink = False
-                    if alpha[t] >= C[t]:
-                        shrink = -G[t] > gm1 if y[t] > 0 else -G[t] > gm2
-                    elif alpha[t] <= 0.0:
-                        shrink = G[t] > gm2 if y[t] > 0 else G[t] > gm1
-                    if shrink:
-                        is_active[t] = False
-                    else:
-                        active[k2] = t
-                        k2 += 1
-                n_active = k2
-
-        i, j = _select_working_set(X, sqnorm, kernel, gamma, coef0, degree, idx, y, C, alpha,
-                                   G, QD, active, n_active, tol, cs)
+                active_size, unshrink = _do_shrinking(active_size, unshrink, tol, sv, kp,
+                                                      permute_x, cs)
+        i, j = _select_working_set(active_size, sv, tol, kp, cs)
         if j < 0:
-            if n_active < m:
-                _reconstruct_gradient(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C,
-                                      alpha, G, G_bar, is_active, cs)
-                for t in range(m):
-                    active[t] = t
-                    is_active[t] = True
-                n_active = m
-                i, j = _select_working_set(X, sqnorm, kernel, gamma, coef0, degree, idx, y, C,
-                                           alpha, G, QD, active, n_active, tol, cs)
-                counter = 1
-                if j < 0:
-                    converged = True
-                    break
-            else:
+            active_size = _reconstruct_gradient(active_size, sv, kp, cs)
+            i, j = _select_working_set(active_size, sv, tol, kp, cs)
+            counter = 1
+            if j < 0:
                 converged = True
                 break
         it += 1
 
-        row_i = _get_row(idx[i], X, sqnorm, kernel, gamma, coef0, degree, cs)
-        row_j = _get_row(idx[j], X, sqnorm, kernel, gamma, coef0, degree, cs)
-        Ci = C[i]
-        Cj = C[j]
+        Q_i = _get_q(i, active_size, kp, yw, sid, cs)
+        Q_j = _get_q(j, active_size, kp, yw, sid, cs)
+        Ci = Cw[i]
+        Cj = Cw[j]
         old_ai = alpha[i]
         old_aj = alpha[j]
-        Kij = row_i[idx[j]]
-        quad = QD[i] + QD[j] - 2.0 * Kij
-        if quad <= 0.0:
-            quad = TAU
         ai = old_ai
         aj = old_aj
-        if y[i] != y[j]:
+        if yw[i] != yw[j]:
+            quad = QD[i] + QD[j] + 2.0 * Q_i[j]
+            if quad <= 0.0:
+                quad = TAU
             delta = (-G[i] - G[j]) / quad
             diff = ai - aj
             ai += delta
@@ -345,6 +423,9 @@ def smo_solve(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, tol, max_it
                     aj = Cj
                     ai = Cj + diff
         else:
+            quad = QD[i] + QD[j] - 2.0 * Q_i[j]
+            if quad <= 0.0:
+                quad = TAU
             delta = (G[i] - G[j]) / quad
             total = ai + aj
             ai -= delta
@@ -367,29 +448,31 @@ def smo_solve(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, tol, max_it
                     aj = total
         alpha[i] = ai
         alpha[j] = aj
-        di = (ai - old_ai) * y[i]
-        dj = (aj - old_aj) * y[j]
-        for k in range(n_active):
-            t = active[k]
-            G[t] += y[t] * (di * row_i[idx[t]] + dj * row_j[idx[t]])
+        dai = ai - old_ai
+        daj = aj - old_aj
+        for k in range(active_size):
+            G[k] += Q_i[k] * dai + Q_j[k] * daj
 
         # keep G_bar (gradient part of variables at the upper bound) current
-        was_up = old_ai >= Ci
-        now_up = ai >= Ci
-        if was_up != now_up:
-            sgn = Ci * y[i] if now_up else -Ci * y[i]
-            for t in range(m):
-                G_bar[t] += sgn * y[t] * row_i[idx[t]]
-        was_up = old_aj >= Cj
-        now_up = aj >= Cj
-        if was_up != now_up:
-            sgn = Cj * y[j] if now_up else -Cj * y[j]
-            for t in range(m):
-                G_bar[t] += sgn * y[t] * row_j[idx[t]]
+        if (old_ai >= Ci) != (ai >= Ci):
+            Q_i = _get_q(i, m, kp, yw, sid, cs)
+            if old_ai >= Ci:
+                for k in range(m):
+                    G_bar[k] -= Ci * Q_i[k]
+            else:
+                for k in range(m):
+                    G_bar[k] += Ci * Q_i[k]
+        if (old_aj >= Cj) != (aj >= Cj):
+            Q_j = _get_q(j, m, kp, yw, sid, cs)
+            if old_aj >= Cj:
+                for k in range(m):
+                    G_bar[k] -= Cj * Q_j[k]
+            else:
+                for k in range(m):
+                    G_bar[k] += Cj * Q_j[k]
 
-    if n_active < m:
-        _reconstruct_gradient(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, alpha, G,
-                              G_bar, is_active, cs)
+    if active_size < m:
+        active_size = _reconstruct_gradient(active_size, sv, kp, cs)
 
     # offset rho: mean of y G over free variables, else midpoint of the bounds
     ub = np.inf
@@ -397,14 +480,14 @@ def smo_solve(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, tol, max_it
     n_free = 0
     s_free = 0.0
     for t in range(m):
-        yG = y[t] * G[t]
-        if alpha[t] >= C[t]:
-            if y[t] < 0:
+        yG = yw[t] * G[t]
+        if alpha[t] >= Cw[t]:
+            if yw[t] < 0:
                 ub = min(ub, yG)
             else:
                 lb = max(lb, yG)
         elif alpha[t] <= 0.0:
-            if y[t] > 0:
+            if yw[t] > 0:
                 ub = min(ub, yG)
             else:
                 lb = max(lb, yG)
@@ -412,134 +495,202 @@ def smo_solve(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, tol, max_it
             n_free += 1
             s_free += yG
     rho = s_free / n_free if n_free > 0 else (ub + lb) / 2.0
-    return alpha, rho, it, converged
+    alpha_out = np.empty(m)
+    for t in range(m):
+        alpha_out[perm[t]] = alpha[t]
+    return alpha_out, rho, it, converged
 
 
 @njit(nogil=True, cache=True)
-def _select_working_set(X, sqnorm, kernel, gamma, coef0, degree, idx, y, C, alpha, G, QD,
-                        active, n_active, tol, cs):
-    """Second-order working-set selection; returns (i, j) or (-1, -1) at optimality."""
-    gmax = -np.inf
-    gmax2 = -np.inf
-    i = -1
-    for k in range(n_active):
-        t = active[k]
+def _be_shrunk(t, gm1, gm2, y, C, alpha, G):
+    if alpha[t] >= C[t]:
+        return -G[t] > gm1 if y[t] > 0 else -G[t] > gm2
+    if alpha[t] <= 0.0:
+        return G[t] > gm2 if y[t] > 0 else G[t] > gm1
+    return False
+
+
+@njit(nogil=True, cache=True)
+def _do_shrinking(active_size, unshrink, tol, sv, kp, permute_x, cs):
+    """Move variables stuck at a bound behind the active prefix; returns
+    (active_size, unshrink). Once close to optimal, everything is unshrunk once."""
+    y, p, C, alpha, G, G_bar, QD, sid, perm = sv
+    gm1 = -np.inf
+    gm2 = -np.inf
+    for t in range(active_size):
+        up = alpha[t] >= C[t]
+        low = alpha[t] <= 0.0
         if y[t] > 0:
-            if alpha[t] < C[t] and -G[t] >= gmax:
-                gmax = -G[t]
-                i = t
+            if not up and -G[t] >= gm1:
+                gm1 = -G[t]
+            if not low and G[t] >= gm2:
+                gm2 = G[t]
         else:
-            if alpha[t] > 0.0 and G[t] >= gmax:
-                gmax = G[t]
-                i = t
-    if i < 0:
-        return -1, -1
-    row_i = _get_row(idx[i], X, sqnorm, kernel, gamma, coef0, degree, cs)
-    si = idx[i]
+            if not up and -G[t] >= gm2:
+                gm2 = -G[t]
+            if not low and G[t] >= gm1:
+                gm1 = G[t]
+    if not unshrink and gm1 + gm2 <= tol * 10.0:
+        unshrink = True
+        active_size = _reconstruct_gradient(active_size, sv, kp, cs)
+    t = 0
+    while t < active_size:
+        if _be_shrunk(t, gm1, gm2, y, C, alpha, G):
+            active_size -= 1
+            while active_size > t:
+                if not _be_shrunk(active_size, gm1, gm2, y, C, alpha, G):
+                    _swap(t, active_size, sv, kp, permute_x, cs)
+                    break
+                active_size -= 1
+        t += 1
+    return active_size, unshrink
+
+
+# Flags for pure max / min scans: they let the compiler vectorise the
+# reduction and cannot change its value (no reassociated sums, no reciprocals).
+_SCAN_MATH = {"nnan", "ninf", "nsz", "reassoc"}
+
+
+@njit(nogil=True, cache=True, fastmath=_SCAN_MATH)
+def _max_violation(active_size, y, C, alpha, G, upper_set):
+    """max of ``-y_t G_t`` over I_up (``upper_set``) or of ``y_t G_t`` over I_low."""
+    best = -np.inf
+    for t in range(active_size):
+        yt = y[t]
+        a = alpha[t]
+        pos = yt > 0.0
+        if upper_set:
+            ok = (pos & (a < C[t])) | ((not pos) & (a > 0.0))
+            v = -yt * G[t]
+        else:
+            ok = (pos & (a > 0.0)) | ((not pos) & (a < C[t]))
+            v = yt * G[t]
+        best = max(best, v if ok else -np.inf)
+    return best
+
+
+@njit(nogil=True, cache=True, fastmath=_SCAN_MATH)
+def _min_of(x, n):
     best = np.inf
+    for t in range(n):
+        best = min(best, x[t])
+    return best
+
+
+@njit(nogil=True, cache=True)
+def _pair_objective(active_size, y, C, alpha, G, QD, Q_i, yi, qdi, gmax, obj):
+    """Second-order gain ``-(gmax + y_t G_t)^2 / quad_it`` of each candidate j
+    (``inf`` where t is not a candidate); element-wise, so it vectorises."""
+    yi2 = 2.0 * yi
+    for t in range(active_size):
+        yt = y[t]
+        a = alpha[t]
+        pos = yt > 0.0
+        ok = (pos & (a > 0.0)) | ((not pos) & (a < C[t]))
+        grad_diff = gmax + yt * G[t]
+        quad = qdi + QD[t] - yi2 * yt * Q_i[t]
+        quad = quad if quad > 0.0 else TAU
+        o = -(grad_diff * grad_diff) / quad
+        obj[t] = o if (ok & (grad_diff > 0.0)) else np.inf
+
+
+@njit(nogil=True, cache=True)
+def _select_working_set(active_size, sv, tol, kp, cs):
+    """Second-order working-set selection; returns (i, j) or (-1, -1) at optimality.
+
+    The textbook loops branch on the label and the bound status of every
+    variable (unpredictable branches that dominated an iteration); here each
+    choice is a vectorised reduction followed by a backward scan for the last
+    position attaining it, which is the same pair the sequential ``>=`` /
+    ``<=`` loops pick (sign flips are exact, so the values are bit for bit
+    the textbook ones).
+    """
+    y, p, C, alpha, G, G_bar, QD, sid, perm = sv
+    gmax = _max_violation(active_size, y, C, alpha, G, True)
+    if gmax == -np.inf:
+        return -1, -1
+    i = -1
+    for t in range(active_size - 1, -1, -1):
+        yt = y[t]
+        a = alpha[t]
+        pos = yt > 0.0
+        ok = (pos & (a < C[t])) | ((not pos) & (a > 0.0))
+        if ok and -yt * G[t] == gmax:
+            i = t
+            break
+    Q_i = _get_q(i, active_size, kp, y, sid, cs)
+    gmax2 = _max_violation(active_size, y, C, alpha, G, False)
+    obj = cs[7]
+    _pair_objective(active_size, y, C, alpha, G, QD, Q_i, y[i], QD[i], gmax, obj)
+    best = _min_of(obj, active_size)
     j = -1
-    for k in range(n_active):
-        t = active[k]
-        if y[t] > 0:
-            if alpha[t] > 0.0:
-                grad_diff = gmax + G[t]
-                if G[t] >= gmax2:
-                    gmax2 = G[t]
-                if grad_diff > 0.0:
-                    quad = QD[i] + QD[t] - 2.0 * row_i[idx[t]]
-                    if quad <= 0.0:
-                        quad = TAU
-                    obj = -(grad_diff * grad_diff) / quad
-                    if obj <= best:
-                        best = obj
-                        j = t
-        else:
-            if alpha[t] < C[t]:
-                grad_diff = gmax - G[t]
-                if -G[t] >= gmax2:
-                    gmax2 = -G[t]
-                if grad_diff > 0.0:
-                    quad = QD[i] + QD[t] - 2.0 * row_i[idx[t]]
-                    if quad <= 0.0:
-                        quad = TAU
-                    obj = -(grad_diff * grad_diff) / quad
-                    if obj <= best:
-                        best = obj
-                        j = t
-    _ = si
+    if best < np.inf:
+        for t in range(active_size - 1, -1, -1):
+            if obj[t] == best:
+                j = t
+                break
     if gmax + gmax2 < tol or j < 0:
         return -1, -1
     return i, j
 
 
 @njit(nogil=True, cache=True)
-def _reconstruct_gradient(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, alpha, G, G_bar,
-                          is_active, cs):
-    """Rebuild the gradient of the inactive variables from G_bar and the free variables."""
-    m = idx.shape[0]
-    any_inactive = False
-    for t in range(m):
-        if not is_active[t]:
-            G[t] = G_bar[t] + p[t]
-            any_inactive = True
-    if not any_inactive:
-        return
-    for s in range(m):
-        if 0.0 < alpha[s] < C[s]:
-            row = _get_row(idx[s], X, sqnorm, kernel, gamma, coef0, degree, cs)
-            coef = alpha[s] * y[s]
-            for t in range(m):
-                if not is_active[t]:
-                    G[t] += y[t] * coef * row[idx[t]]
+def _reconstruct_gradient(active_size, sv, kp, cs):
+    """Rebuild the gradient of the shrunk variables from G_bar and the free
+    variables; returns the new active size (all variables)."""
+    y, p, C, alpha, G, G_bar, QD, sid, perm = sv
+    m = y.shape[0]
+    if active_size == m:
+        return m
+    for t in range(active_size, m):
+        G[t] = G_bar[t] + p[t]
+    n_free = 0
+    for t in range(active_size):
+        if 0.0 < alpha[t] < C[t]:
+            n_free += 1
+    if n_free * m > 2 * active_size * (m - active_size):
+        for i in range(active_size, m):
+            Q_i = _get_q(i, active_size, kp, y, sid, cs)
+            for t in range(active_size):
+                if 0.0 < alpha[t] < C[t]:
+                    G[i] += alpha[t] * Q_i[t]
+    else:
+        for i in range(active_size):
+            if 0.0 < alpha[i] < C[i]:
+                Q_i = _get_q(i, m, kp, y, sid, cs)
+                a = alpha[i]
+                for t in range(active_size, m):
+                    G[t] += a * Q_i[t]
+    return m
 
 
 @njit(nogil=True, parallel=True, cache=True)
-def kernel_decision(D, xx, yy, kernel, gamma, coef0, degree, coef, intercept):
-    """Decision values ``K(x_i, sv) @ coef.T + intercept`` from dot products.
+def kernel_from_dots(D, xx, yy, kernel, gamma, coef0, degree):
+    """Turn dot products ``D[i, j] = <x_i, sv_j>`` into kernel values, in place.
 
-    ``D[i, j] = <x_i, sv_j>`` comes from one BLAS product; kernel values are
-    formed one row at a time and reduced straight into the output, so the
-    kernel matrix is never written back. Blocks of rows run in parallel; each
-    output depends only on its own row, so threads never change the result.
+    ``D`` is a scratch matrix owned by the caller (one BLAS product); the
+    decision values are then a second BLAS product with the dual
+    coefficients. Blocks of rows run in parallel, each value depends only on
+    its own entry, so threads never change the result.
     """
     n, m = D.shape
-    n_out = coef.shape[0]
-    out = np.empty((n, n_out))
-    rows_per_block = 64
+    rows_per_block = 16
     n_blocks = (n + rows_per_block - 1) // rows_per_block
     for blk in prange(n_blocks):
-        v = np.empty(m)
         scratch = np.empty(m)
         for i in range(blk * rows_per_block, min(n, (blk + 1) * rows_per_block)):
+            v = D[i]
             if kernel == RBF:
+                xi = xx[i]
                 for j in range(m):
-                    d2 = xx[i] + yy[j] - 2.0 * D[i, j]
+                    d2 = xi + yy[j] - 2.0 * v[j]
                     if d2 < 0.0:
                         d2 = 0.0
                     v[j] = -gamma * d2
                 exp_inplace(v, scratch)
             elif kernel == POLY:
                 for j in range(m):
-                    v[j] = (gamma * D[i, j] + coef0) ** degree
+                    v[j] = (gamma * v[j] + coef0) ** degree
             elif kernel == SIGMOID:
                 for j in range(m):
-                    v[j] = np.tanh(gamma * D[i, j] + coef0)
-            else:
-                for j in range(m):
-                    v[j] = D[i, j]
-            for p in range(n_out):
-                out[i, p] = intercept[p] + _dot_fast(v, coef[p])
-    return out
-
-
-@njit(nogil=True, cache=True, fastmath=True)
-def _dot_fast(a, b):
-    """Dot product the compiler may reassociate (vectorised reduction).
-
-    Kept in its own function so fast-math never touches ``exp_inplace``,
-    whose rounding trick relies on strict floating-point order.
-    """
-    s = 0.0
-    for j in range(a.shape[0]):
-        s += a[j] * b[j]
-    return s
+                    v[j] = np.tanh(gamma * v[j] + coef0)

@@ -22,6 +22,7 @@ import numpy as np
 from numba import njit
 
 from . import _criteria_kernels as _c
+from . import _hist_kernels as _hk
 from ._util_kernels import radix_sort_pairs, rand_int, rand_uniform, sort_pairs
 
 FEATURE_THRESHOLD = 1e-7
@@ -37,42 +38,96 @@ def _grow(inodes, fnodes, value, cap):
     new_f = np.empty((cap, fnodes.shape[1]), dtype=np.float64)
     new_v = np.empty((cap, value.shape[1]), dtype=np.float64)
     n = inodes.shape[0]
-    new_i[:n] = inodes
-    new_f[:n] = fnodes
-    new_v[:n] = value
+    copy_rows(new_i, inodes, n)
+    copy_rows(new_f, fnodes, n)
+    copy_rows(new_v, value, n)
     return new_i, new_f, new_v
+
+
+# Explicit loops instead of slice assignments and row copies: each distinct slice
+# assignment makes numba compile a generic helper, which costs seconds of compile
+# time per kernel for no run-time gain.
+@njit(cache=True, nogil=True)
+def copy_rows(dst, src, n):
+    """``dst[:n] = src[:n]`` for 2-D arrays."""
+    for i in range(n):
+        for j in range(src.shape[1]):
+            dst[i, j] = src[i, j]
+
+
+@njit(cache=True, nogil=True)
+def swap_rows(a, i, k):
+    """Exchange rows ``i`` and ``k`` of a 2-D array."""
+    for j in range(a.shape[1]):
+        t = a[i, j]
+        a[i, j] = a[k, j]
+        a[k, j] = t
+
+
+@njit(cache=True, nogil=True)
+def fill(a, x):
+    """``a[:] = x`` for a 1-D array."""
+    for i in range(a.shape[0]):
+        a[i] = x
 
 
 @njit(cache=True, nogil=True)
 def _move_left(sl, wl, cur, new_pos, b, samples, y, w, parent_stats, wn, crit, n_outputs, K):
     """Left statistics at ``new_pos`` from those at ``cur``: add ``samples[cur:new_pos]``,
     or, when fewer samples lie right of ``new_pos``, start from the node totals and
-    remove ``samples[new_pos:b]`` (scikit-learn's order of summation)."""
+    remove ``samples[new_pos:b]`` (scikit-learn's order of summation).
+
+    The per-sample updates are written out here (not calls to ``add_class_sample``):
+    numba does not inline them, and a call per sample costs more than the update."""
     is_clf = crit < 10
     if new_pos - cur <= b - new_pos:
-        if is_clf:
-            for p in range(cur, new_pos):
-                s = samples[p]
-                _c.add_class_sample(sl, y, s, w[s], n_outputs, K)
-                wl += w[s]
-        else:
-            for p in range(cur, new_pos):
-                s = samples[p]
-                _c.add_reg_sample(sl, y, s, w[s], n_outputs)
-                wl += w[s]
+        lo = cur
+        hi = new_pos
+        sign = 1.0
     else:
-        sl[:] = parent_stats
+        for k in range(sl.shape[0]):
+            sl[k] = parent_stats[k]
         wl = wn
-        if is_clf:
-            for p in range(b - 1, new_pos - 1, -1):
+        lo = new_pos
+        hi = b
+        sign = -1.0
+    if is_clf and n_outputs == 1:
+        if sign > 0.0:
+            for p in range(lo, hi):
                 s = samples[p]
-                _c.add_class_sample(sl, y, s, -w[s], n_outputs, K)
-                wl -= w[s]
+                ws = w[s]
+                sl[np.intp(y[s, 0])] += ws
+                wl += ws
         else:
-            for p in range(b - 1, new_pos - 1, -1):
+            for p in range(hi - 1, lo - 1, -1):
                 s = samples[p]
-                _c.add_reg_sample(sl, y, s, -w[s], n_outputs)
-                wl -= w[s]
+                ws = w[s]
+                sl[np.intp(y[s, 0])] -= ws
+                wl -= ws
+    elif sign > 0.0:
+        for p in range(lo, hi):
+            s = samples[p]
+            ws = w[s]
+            for o in range(n_outputs):
+                v = y[s, o]
+                if is_clf:
+                    sl[o * K + np.intp(v)] += ws
+                else:
+                    sl[o] += ws * v
+                    sl[n_outputs + o] += ws * v * v
+            wl += ws
+    else:
+        for p in range(hi - 1, lo - 1, -1):
+            s = samples[p]
+            ws = -w[s]
+            for o in range(n_outputs):
+                v = y[s, o]
+                if is_clf:
+                    sl[o * K + np.intp(v)] += ws
+                else:
+                    sl[o] += ws * v
+                    sl[n_outputs + o] += ws * v * v
+            wl += ws
     return wl
 
 
@@ -121,13 +176,12 @@ def _split_node(Xt, y, w, samples, a, b, wn, wn_total, imp_parent, parent_stats,
     best_thr = 0.0
     S = sl.shape[0]
     use_abs = crit == _c.ABSOLUTE_ERROR
-    is_clf = crit < 10
     # Features are drawn without replacement; features known to be constant in
     # an ancestor sit in features[:n_known] (their order kept in const_features)
     # and count as visited without being evaluated, as in scikit-learn.
     n_known = n_const
-    n_drawn = 0
-    n_found = 0
+    n_drawn = np.intp(0)
+    n_found = np.intp(0)
     n_total = n_known
     f_i = n_features
     n_visited = 0
@@ -140,19 +194,25 @@ def _split_node(Xt, y, w, samples, a, b, wn, wn_total, imp_parent, parent_stats,
             continue
         f_j += n_found
         f = features[f_j]
-        for i in range(a, b):
-            vals[i] = Xt[f, samples[i]]
+        xf = Xt[f]
         if splitter == SPLIT_BEST:
+            for i in range(a, b):
+                vals[i] = xf[samples[i]]
             if b - a >= RADIX_MIN:
                 radix_sort_pairs(vals, samples, a, b, rkeys[0], rkeys[1], ridx, rcnt)
             else:
                 sort_pairs(vals, samples, a, b)
             constant = vals[b - 1] <= vals[a] + FEATURE_THRESHOLD
-        else:
             mn = vals[a]
-            mx = vals[a]
+            mx = vals[b - 1]
+        else:
+            # gather and min / max in one pass
+            mn = xf[samples[a]]
+            mx = mn
+            vals[a] = mn
             for i in range(a + 1, b):
-                v = vals[i]
+                v = xf[samples[i]]
+                vals[i] = v
                 if v < mn:
                     mn = v
                 elif v > mx:
@@ -171,7 +231,7 @@ def _split_node(Xt, y, w, samples, a, b, wn, wn_total, imp_parent, parent_stats,
                 _c.abs_split_costs(y, w, samples, a, b, n_outputs, scratch[0], scratch[1],
                                    scratch[2], scratch[3], scratch[4], scratch[5],
                                    scratch[6], scratch[7])
-            sl[:] = 0.0
+            fill(sl, 0.0)
             wl = 0.0
             cur = a
             q = a
@@ -183,20 +243,8 @@ def _split_node(Xt, y, w, samples, a, b, wn, wn_total, imp_parent, parent_stats,
                     break
                 if q - a < min_samples_leaf or b - q < min_samples_leaf:
                     continue
-                if q - cur <= b - q:
-                    if is_clf:
-                        for p in range(cur, q):
-                            s = samples[p]
-                            _c.add_class_sample(sl, y, s, w[s], n_outputs, K)
-                            wl += w[s]
-                    else:
-                        for p in range(cur, q):
-                            s = samples[p]
-                            _c.add_reg_sample(sl, y, s, w[s], n_outputs)
-                            wl += w[s]
-                else:
-                    wl = _move_left(sl, wl, cur, q, b, samples, y, w, parent_stats, wn, crit,
-                                    n_outputs, K)
+                wl = _move_left(sl, wl, cur, q, b, samples, y, w, parent_stats, wn, crit,
+                                n_outputs, K)
                 cur = q
                 wr = wn - wl
                 if wl < min_weight_leaf or wr < min_weight_leaf:
@@ -238,7 +286,7 @@ def _split_node(Xt, y, w, samples, a, b, wn, wn_total, imp_parent, parent_stats,
             pos = hi
             if pos - a < min_samples_leaf or b - pos < min_samples_leaf:
                 continue
-            sl[:] = 0.0
+            fill(sl, 0.0)
             wl = _move_left(sl, 0.0, a, pos, b, samples, y, w, parent_stats, wn, crit,
                             n_outputs, K)
             wr = wn - wl
@@ -257,8 +305,10 @@ def _split_node(Xt, y, w, samples, a, b, wn, wn_total, imp_parent, parent_stats,
                 best_proxy = proxy
                 best_f = f
                 best_thr = thr
-    features[:n_known] = const_features[:n_known]
-    const_features[n_known:n_known + n_found] = features[n_known:n_known + n_found]
+    for i in range(n_known):
+        features[i] = const_features[i]
+    for i in range(n_known, n_known + n_found):
+        const_features[i] = features[i]
     if best_f < 0:
         return b, -2, -2.0, 0.0, 0.0, 0.0, n_total
     # partition samples[a:b] on the chosen split
@@ -271,7 +321,7 @@ def _split_node(Xt, y, w, samples, a, b, wn, wn_total, imp_parent, parent_stats,
             hi -= 1
             samples[lo], samples[hi] = samples[hi], samples[lo]
     pos = hi
-    sl[:] = 0.0
+    fill(sl, 0.0)
     wl = _move_left(sl, 0.0, a, pos, b, samples, y, w, parent_stats, wn, crit, n_outputs, K)
     wr = wn - wl
     for k in range(S):
@@ -283,70 +333,35 @@ def _split_node(Xt, y, w, samples, a, b, wn, wn_total, imp_parent, parent_stats,
 
 
 @njit(cache=True, nogil=True)
-def _evaluate(Xt, y, w, samples, a, b, depth, imp, wn_total, crit, splitter, n_outputs, K,
-              n_classes, max_features, max_depth, min_samples_leaf, min_samples_split,
-              min_weight_leaf, min_impurity_decrease, rng, features, const_features, n_const,
-              vals, stats, sl, sr, scratch, rkeys, ridx, rcnt, value_row):
-    """Statistics, value and split of the node ``samples[a:b]``.
-
-    Returns (is_leaf, pos, feature, threshold, improvement, impurity, wn,
-    impurity_left, impurity_right, n_constant_features). ``imp`` < 0 means: compute it here.
-    """
-    wn = _c.node_stats(y, w, samples, a, b, crit, n_outputs, K, stats)
-    n = b - a
-    if crit < 10:
-        for k in range(stats.shape[0]):
-            value_row[k] = stats[k]
-    elif crit == _c.ABSOLUTE_ERROR:
-        _c.abs_medians(y, w, samples, a, b, n_outputs, scratch[2], scratch[3], value_row)
-    else:
-        for o in range(n_outputs):
-            value_row[o] = stats[o] / wn
-    if imp < 0.0:
-        if crit == _c.ABSOLUTE_ERROR:
-            imp = _c.abs_impurity(y, w, samples, a, b, n_outputs, scratch[2], scratch[3])
-        else:
-            imp = _c.stats_impurity(stats, wn, crit, n_outputs, K, n_classes)
-    is_leaf = (
-        depth >= max_depth
-        or n < min_samples_split
-        or n < 2 * min_samples_leaf
-        or wn < 2.0 * min_weight_leaf
-        or imp <= EPSILON
-    )
-    if is_leaf:
-        return True, b, -2, -2.0, 0.0, imp, wn, 0.0, 0.0, n_const
-    pos, f, thr, improvement, il, ir, n_total = _split_node(
-        Xt, y, w, samples, a, b, wn, wn_total, imp, stats, crit, splitter, n_outputs, K,
-        n_classes, max_features, min_samples_leaf, min_weight_leaf, rng, features,
-        const_features, n_const, vals, sl, sr, scratch, rkeys, ridx, rcnt,
-    )
-    if pos >= b or improvement + EPSILON < min_impurity_decrease:
-        return True, b, -2, -2.0, 0.0, imp, wn, 0.0, 0.0, n_total
-    return False, pos, f, thr, improvement, imp, wn, il, ir, n_total
-
-
-@njit(cache=True, nogil=True)
-def build_tree(Xt, y, w, samples, n_classes, crit, splitter, max_features, max_depth,
+def build_tree(Xt, y, w, samples, n_classes, K, crit, splitter, max_features, max_depth,
                min_samples_leaf, min_samples_split, min_weight_leaf, min_impurity_decrease,
-               max_leaf_nodes, seed):
+               max_leaf_nodes, seed, Xb, edges, n_bins):
     """Grow one tree; depth-first, or best-first when ``max_leaf_nodes > 0``.
 
     Parameters are scalars as in the estimator (``max_depth`` a large int for
-    None, ``max_features`` an int, ``min_weight_leaf`` an absolute weight).
-    ``samples`` is copied, not modified. ``seed`` (uint64) drives the feature
-    draws and random thresholds. Thread-safe.
+    None, ``max_features`` an int, ``min_weight_leaf`` an absolute weight,
+    ``K`` the largest number of classes, 1 for regression). ``samples`` is
+    copied, not modified. ``seed`` (uint64) drives the feature draws and random
+    thresholds. ``Xb`` (uint8, n_samples x n_features), ``edges`` and ``n_bins``
+    switch on the histogram splitter (see ``_hist_kernels``); pass empty arrays
+    (``Xb`` of shape (0, 0)) for the exact one. Nodes with fewer than
+    ``HYBRID_MIN`` samples are always split exactly. Thread-safe.
+
+    One compiled function serves every estimator: the arguments always have
+    the same types, so numba compiles it (and its helpers) once.
 
     Returns (inodes, fnodes, value, max_depth_reached).
     """
     n_outputs = y.shape[1]
     n_features = Xt.shape[0]
-    K = 1
-    for o in range(n_outputs):
-        if n_classes[o] > K:
-            K = n_classes[o]
     S = n_outputs * K if crit < 10 else 2 * n_outputs
     V = n_outputs * K
+    use_hist = Xb.shape[0] > 0
+    # integer constants passed to other kernels are typed intp up front: numba would
+    # otherwise compile a separate version of the callee for each literal value
+    zero = np.intp(0)
+    one = np.intp(1)
+    minus1 = np.intp(-1)
     samples = samples.copy()
     n = samples.shape[0]
     rng = np.empty(1, dtype=np.uint64)
@@ -366,52 +381,142 @@ def build_tree(Xt, y, w, samples, n_classes, crit, splitter, max_features, max_d
     wn_total = 0.0
     for i in range(n):
         wn_total += w[samples[i]]
+    # histogram buffers (n_features x bins x (count, weight, stats)), reused via a free list
+    n_pool = 8 if use_hist else 1
+    pool = np.empty((n_pool, Xb.shape[1], edges.shape[1], S + 2))
+    free = np.empty(n_pool, dtype=np.intp)
+    for i in range(n_pool):
+        free[i] = n_pool - 1 - i
+    n_free = n_pool
 
-    cap = 64
+    cap = np.intp(64)
     inodes = np.empty((cap, 4), dtype=np.intp)
     fnodes = np.empty((cap, 3))
     value = np.empty((cap, V))
-    count = 0
-    depth_reached = 0
+    count = np.intp(0)
+    depth_reached = np.intp(0)
+    best_first = max_leaf_nodes > 0
+    max_split_nodes = max_leaf_nodes - 1
 
-    if max_leaf_nodes <= 0:
-        # depth-first: a stack of (start, end, depth, parent, is_left) + impurity
-        stack_i = np.empty((64, 6), dtype=np.intp)
-        stack_f = np.empty(64)
-        stack_i[0, 0] = 0
-        stack_i[0, 1] = n
-        stack_i[0, 2] = 0
-        stack_i[0, 3] = -1
-        stack_i[0, 4] = 0
-        stack_i[0, 5] = 0
-        stack_f[0] = -1.0
-        top = 1
+    # nodes waiting for evaluation (popped last-first): start, end, depth, parent, is_left,
+    # n_constant_features, histogram id (-1: none) ; impurity (-1: unknown)
+    st_i = np.empty((64, 7), dtype=np.intp)
+    st_f = np.empty(64)
+    root_h = minus1
+    if use_hist and n >= _hk.HYBRID_MIN:
+        n_free -= 1
+        root_h = free[n_free]
+        _hk.fill_hist(Xb, n_bins, y, w, samples, zero, n, crit, n_outputs, K,
+                      pool[root_h])
+    st_i[0, 0] = 0
+    st_i[0, 1] = n
+    st_i[0, 2] = 0
+    st_i[0, 3] = -1
+    st_i[0, 4] = 0
+    st_i[0, 5] = 0
+    st_i[0, 6] = root_h
+    st_f[0] = -1.0
+    top = np.intp(1)
+    # best-first frontier of evaluated nodes, a max-heap on the improvement:
+    # node, start, end, pos, depth, n_const, left hist, right hist ;
+    # improvement, impurity_left, impurity_right, is_leaf
+    fr_i = np.empty((64, 8), dtype=np.intp)
+    fr_f = np.empty((64, 4))
+    n_front = np.intp(0)
+    while True:
+        # depth-first: evaluate a node when popped; best-first: evaluate both children
+        # (left first) of the node just expanded, then queue them by improvement
         while top > 0:
             top -= 1
-            a = stack_i[top, 0]
-            b = stack_i[top, 1]
-            depth = stack_i[top, 2]
-            parent = stack_i[top, 3]
-            is_left = stack_i[top, 4]
-            n_const = stack_i[top, 5]
+            a = st_i[top, 0]
+            b = st_i[top, 1]
+            depth = st_i[top, 2]
+            parent = st_i[top, 3]
+            is_left = st_i[top, 4]
+            n_const = st_i[top, 5]
+            hid = st_i[top, 6]
             if count >= cap:
                 cap *= 2
                 inodes, fnodes, value = _grow(inodes, fnodes, value, cap)
             node = count
             count += 1
-            res = _evaluate(Xt, y, w, samples, a, b, depth, stack_f[top], wn_total, crit,
-                            splitter, n_outputs, K, n_classes, max_features, max_depth,
-                            min_samples_leaf, min_samples_split, min_weight_leaf,
-                            min_impurity_decrease, rng, features, const_features, n_const,
-                            vals, stats, sl, sr, scratch, rkeys, ridx, rcnt, value[node])
-            is_leaf, pos, f, thr, improvement, imp, wn, il, ir, n_const = res
-            if depth > depth_reached:
-                depth_reached = depth
             if parent >= 0:
                 if is_left:
                     inodes[parent, 0] = node
                 else:
                     inodes[parent, 1] = node
+            # once best-first growth has used its budget, new nodes stay leaves
+            # the node's statistics, value, impurity and split (samples[a:b] left
+            # partitioned, left part first)
+            vrow = value[node]
+            wn = _c.node_stats(y, w, samples, a, b, crit, n_outputs, K, stats)
+            if crit < 10:
+                for k in range(V):
+                    vrow[k] = stats[k]
+            elif crit == _c.ABSOLUTE_ERROR:
+                _c.abs_medians(y, w, samples, a, b, n_outputs, scratch[2], scratch[3], vrow)
+            else:
+                for o in range(n_outputs):
+                    vrow[o] = stats[o] / wn
+            imp = st_f[top]
+            if imp < 0.0:
+                if crit == _c.ABSOLUTE_ERROR:
+                    imp = _c.abs_impurity(y, w, samples, a, b, n_outputs, scratch[2],
+                                          scratch[3])
+                else:
+                    imp = _c.stats_impurity(stats, wn, crit, n_outputs, K, n_classes)
+            nn = b - a
+            # once best-first growth has used its budget, new nodes stay leaves
+            is_leaf = (
+                depth >= max_depth
+                or (best_first and max_split_nodes <= 0)
+                or nn < min_samples_split
+                or nn < 2 * min_samples_leaf
+                or wn < 2.0 * min_weight_leaf
+                or imp <= EPSILON
+            )
+            pos = b
+            f = minus1
+            thr = -2.0
+            improvement = 0.0
+            il = 0.0
+            ir = 0.0
+            if not is_leaf and hid >= 0:
+                f, bn, thr, improvement, il, ir = _hk.hist_split(
+                    pool[hid], n_bins, edges, stats, wn, float(nn), wn_total, imp, crit,
+                    splitter, n_outputs, K, n_classes, max_features, min_samples_leaf,
+                    min_weight_leaf, rng, features, sl, sr)
+                if f >= 0 and improvement + EPSILON >= min_impurity_decrease:
+                    lo = a
+                    hi = b
+                    while lo < hi:
+                        if Xb[samples[lo], f] <= bn:
+                            lo += 1
+                        else:
+                            hi -= 1
+                            samples[lo], samples[hi] = samples[hi], samples[lo]
+                    pos = hi
+                else:
+                    is_leaf = True
+            elif not is_leaf:
+                pos, f, thr, improvement, il, ir, n_const = _split_node(
+                    Xt, y, w, samples, a, b, wn, wn_total, imp, stats, crit, splitter,
+                    n_outputs, K, n_classes, max_features, min_samples_leaf, min_weight_leaf,
+                    rng, features, const_features, n_const, vals, sl, sr, scratch, rkeys,
+                    ridx, rcnt)
+                if pos >= b or improvement + EPSILON < min_impurity_decrease:
+                    is_leaf = True
+            if is_leaf:
+                pos = b
+                f = minus1 - 1
+                thr = -2.0
+                improvement = 0.0
+                il = 0.0
+                ir = 0.0
+            if use_hist:
+                n_const = zero
+            if depth > depth_reached:
+                depth_reached = depth
             inodes[node, 0] = -1
             inodes[node, 1] = -1
             inodes[node, 2] = f
@@ -419,66 +524,103 @@ def build_tree(Xt, y, w, samples, n_classes, crit, splitter, max_features, max_d
             fnodes[node, 0] = thr
             fnodes[node, 1] = imp
             fnodes[node, 2] = wn
-            if not is_leaf:
-                if top + 2 > stack_i.shape[0]:
-                    bigger_i = np.empty((2 * stack_i.shape[0], 6), dtype=np.intp)
-                    bigger_f = np.empty(2 * stack_i.shape[0])
-                    bigger_i[:top] = stack_i[:top]
-                    bigger_f[:top] = stack_f[:top]
-                    stack_i = bigger_i
-                    stack_f = bigger_f
+            left_h = minus1
+            right_h = minus1
+            if hid >= 0:
+                need_l = not is_leaf and pos - a >= _hk.HYBRID_MIN
+                need_r = not is_leaf and b - pos >= _hk.HYBRID_MIN
+                if need_l or need_r:
+                    # smaller child from its samples, larger by subtraction in the parent's
+                    # buffer
+                    if n_free == 0:
+                        pc = pool.shape[0]
+                        bigger = np.empty((2 * pc, pool.shape[1], pool.shape[2],
+                                           pool.shape[3]))
+                        for i in range(pc):
+                            for ff in range(pool.shape[1]):
+                                for bb in range(pool.shape[2]):
+                                    for kk in range(pool.shape[3]):
+                                        bigger[i, ff, bb, kk] = pool[i, ff, bb, kk]
+                        pool = bigger
+                        free = np.empty(2 * pc, dtype=np.intp)
+                        for i in range(pc):
+                            free[i] = pc + i
+                        n_free = pc
+                    n_free -= 1
+                    small = free[n_free]
+                    if pos - a <= b - pos:
+                        _hk.fill_hist(Xb, n_bins, y, w, samples, a, pos, crit, n_outputs, K,
+                                      pool[small])
+                        left_h = small
+                        right_h = hid
+                    else:
+                        _hk.fill_hist(Xb, n_bins, y, w, samples, pos, b, crit, n_outputs, K,
+                                      pool[small])
+                        left_h = hid
+                        right_h = small
+                    _hk.subtract_hist(pool[hid], pool[small], n_bins)
+                    if not need_l:
+                        free[n_free] = left_h
+                        n_free += 1
+                        left_h = minus1
+                    if not need_r:
+                        free[n_free] = right_h
+                        n_free += 1
+                        right_h = minus1
+                else:
+                    free[n_free] = hid
+                    n_free += 1
+            if best_first:
+                if n_front >= fr_i.shape[0]:
+                    bigger_i = np.empty((2 * fr_i.shape[0], 8), dtype=np.intp)
+                    bigger_f = np.empty((2 * fr_i.shape[0], 4))
+                    copy_rows(bigger_i, fr_i, n_front)
+                    copy_rows(bigger_f, fr_f, n_front)
+                    fr_i = bigger_i
+                    fr_f = bigger_f
+                k = n_front
+                n_front += 1
+                fr_i[k, 0] = node
+                fr_i[k, 1] = a
+                fr_i[k, 2] = b
+                fr_i[k, 3] = pos
+                fr_i[k, 4] = depth
+                fr_i[k, 5] = n_const
+                fr_i[k, 6] = left_h
+                fr_i[k, 7] = right_h
+                fr_f[k, 0] = improvement if not is_leaf else 0.0
+                fr_f[k, 1] = il
+                fr_f[k, 2] = ir
+                fr_f[k, 3] = 1.0 if is_leaf else 0.0
+                while k > 0:
+                    par = (k - 1) // 2
+                    if fr_f[par, 0] < fr_f[k, 0]:
+                        swap_rows(fr_i, par, k)
+                        swap_rows(fr_f, par, k)
+                        k = par
+                    else:
+                        break
+            elif not is_leaf:
+                if top + 2 > st_i.shape[0]:
+                    st_i, st_f = _grow_stack(st_i, st_f, top)
                 # right first so that the left child is processed (numbered) first
-                stack_i[top, 0] = pos
-                stack_i[top, 1] = b
-                stack_i[top, 2] = depth + 1
-                stack_i[top, 3] = node
-                stack_i[top, 4] = 0
-                stack_i[top, 5] = n_const
-                stack_f[top] = ir
-                top += 1
-                stack_i[top, 0] = a
-                stack_i[top, 1] = pos
-                stack_i[top, 2] = depth + 1
-                stack_i[top, 3] = node
-                stack_i[top, 4] = 1
-                stack_i[top, 5] = n_const
-                stack_f[top] = il
-                top += 1
-        return inodes[:count].copy(), fnodes[:count].copy(), value[:count].copy(), depth_reached
-
-    # best-first: every node is evaluated when created and waits in a max-heap
-    # keyed by its impurity improvement; popping expands it while leaves remain.
-    fr_i = np.empty((64, 6), dtype=np.intp)  # node, start, end, pos, depth, n_const
-    fr_f = np.empty((64, 4))  # improvement, impurity_left, impurity_right, is_leaf
-    n_front = 0
-    max_split_nodes = max_leaf_nodes - 1
-    # evaluate root
-    res = _evaluate(Xt, y, w, samples, 0, n, 0, -1.0, wn_total, crit, splitter, n_outputs, K,
-                    n_classes, max_features, max_depth, min_samples_leaf, min_samples_split,
-                    min_weight_leaf, min_impurity_decrease, rng, features, const_features, 0,
-                    vals, stats, sl, sr, scratch, rkeys, ridx, rcnt, value[0])
-    pending_parent = -1
-    pending_left = 0
-    # the root and later children are added through the same block below
-    todo_a = np.empty(2, dtype=np.intp)
-    todo_b = np.empty(2, dtype=np.intp)
-    todo_imp = np.empty(2)
-    n_todo = 0
-    depth = 0
-    parent_const = 0
-    first = True
-    while True:
-        if not first:
-            if n_front == 0:
-                break
-            # pop the record with the largest improvement
-            best = 0
+                _push_child(st_i, st_f, top, pos, b, depth + 1, node, zero, n_const, right_h,
+                            ir)
+                _push_child(st_i, st_f, top + 1, a, pos, depth + 1, node, one, n_const, left_h,
+                            il)
+                top += 2
+        if not best_first:
+            break
+        # best-first: pop the frontier node with the largest improvement and expand it
+        expanded = False
+        while n_front > 0:
             n_front -= 1
-            rec_i = fr_i[0].copy()
-            rec_f = fr_f[0].copy()
-            fr_i[0] = fr_i[n_front]
-            fr_f[0] = fr_f[n_front]
-            k = 0
+            # the top record moves to index n_front (now outside the heap)
+            swap_rows(fr_i, zero, n_front)
+            swap_rows(fr_f, zero, n_front)
+            rec_i = fr_i[n_front]
+            rec_f = fr_f[n_front]
+            k = zero
             while True:
                 c1 = 2 * k + 1
                 if c1 >= n_front:
@@ -486,102 +628,55 @@ def build_tree(Xt, y, w, samples, n_classes, crit, splitter, max_features, max_d
                 if c1 + 1 < n_front and fr_f[c1 + 1, 0] > fr_f[c1, 0]:
                     c1 += 1
                 if fr_f[c1, 0] > fr_f[k, 0]:
-                    tmp_i = fr_i[c1].copy()
-                    tmp_f = fr_f[c1].copy()
-                    fr_i[c1] = fr_i[k]
-                    fr_f[c1] = fr_f[k]
-                    fr_i[k] = tmp_i
-                    fr_f[k] = tmp_f
+                    swap_rows(fr_i, c1, k)
+                    swap_rows(fr_f, c1, k)
                     k = c1
                 else:
                     break
-            best += 0
             node = rec_i[0]
-            is_leaf = rec_f[3] > 0.5 or max_split_nodes <= 0
-            if is_leaf:
+            if rec_f[3] > 0.5 or max_split_nodes <= 0:
                 inodes[node, 0] = -1
                 inodes[node, 1] = -1
                 inodes[node, 2] = -2
                 fnodes[node, 0] = -2.0
                 continue
             max_split_nodes -= 1
-            pending_parent = node
-            todo_a[0] = rec_i[1]
-            todo_b[0] = rec_i[3]
-            todo_a[1] = rec_i[3]
-            todo_b[1] = rec_i[2]
-            todo_imp[0] = rec_f[1]
-            todo_imp[1] = rec_f[2]
-            n_todo = 2
-            depth = rec_i[4] + 1
-            parent_const = rec_i[5]
-        else:
-            n_todo = 1
-        for t in range(n_todo):
-            if count >= cap:
-                cap *= 2
-                inodes, fnodes, value = _grow(inodes, fnodes, value, cap)
-            node = count
-            count += 1
-            if first:
-                a = 0
-                b = n
-            else:
-                a = todo_a[t]
-                b = todo_b[t]
-                res = _evaluate(Xt, y, w, samples, a, b, depth, todo_imp[t], wn_total, crit,
-                                splitter, n_outputs, K, n_classes, max_features, max_depth,
-                                min_samples_leaf, min_samples_split, min_weight_leaf,
-                                min_impurity_decrease, rng, features, const_features,
-                                parent_const, vals, stats, sl, sr, scratch, rkeys, ridx,
-                                rcnt, value[node])
-                pending_left = 1 if t == 0 else 0
-                if pending_left:
-                    inodes[pending_parent, 0] = node
-                else:
-                    inodes[pending_parent, 1] = node
-            is_leaf, pos, f, thr, improvement, imp, wn, il, ir, n_const = res
-            if depth > depth_reached:
-                depth_reached = depth
-            inodes[node, 0] = -1
-            inodes[node, 1] = -1
-            inodes[node, 2] = f
-            inodes[node, 3] = b - a
-            fnodes[node, 0] = thr
-            fnodes[node, 1] = imp
-            fnodes[node, 2] = wn
-            # push onto the frontier
-            if n_front >= fr_i.shape[0]:
-                bigger_i = np.empty((2 * fr_i.shape[0], 6), dtype=np.intp)
-                bigger_f = np.empty((2 * fr_i.shape[0], 4))
-                bigger_i[:n_front] = fr_i[:n_front]
-                bigger_f[:n_front] = fr_f[:n_front]
-                fr_i = bigger_i
-                fr_f = bigger_f
-            k = n_front
-            n_front += 1
-            fr_i[k, 0] = node
-            fr_i[k, 1] = a
-            fr_i[k, 2] = b
-            fr_i[k, 3] = pos
-            fr_i[k, 4] = depth
-            fr_i[k, 5] = n_const
-            fr_f[k, 0] = improvement if not is_leaf else 0.0
-            fr_f[k, 1] = il
-            fr_f[k, 2] = ir
-            fr_f[k, 3] = 1.0 if is_leaf else 0.0
-            while k > 0:
-                par = (k - 1) // 2
-                if fr_f[par, 0] < fr_f[k, 0]:
-                    tmp_i = fr_i[par].copy()
-                    tmp_f = fr_f[par].copy()
-                    fr_i[par] = fr_i[k]
-                    fr_f[par] = fr_f[k]
-                    fr_i[k] = tmp_i
-                    fr_f[k] = tmp_f
-                    k = par
-                else:
-                    break
-        first = False
-    # the depth actually reached is that of the deepest node kept
-    return inodes[:count].copy(), fnodes[:count].copy(), value[:count].copy(), depth_reached
+            # right below left on the stack: the left child is evaluated (numbered) first
+            _push_child(st_i, st_f, zero, rec_i[3], rec_i[2], rec_i[4] + 1, node, zero,
+                        rec_i[5], rec_i[7], rec_f[2])
+            _push_child(st_i, st_f, one, rec_i[1], rec_i[3], rec_i[4] + 1, node, one,
+                        rec_i[5], rec_i[6], rec_f[1])
+            top = 2
+            expanded = True
+            break
+        if not expanded:
+            break
+    out_i = np.empty((count, 4), dtype=np.intp)
+    out_f = np.empty((count, 3))
+    out_v = np.empty((count, V))
+    copy_rows(out_i, inodes, count)
+    copy_rows(out_f, fnodes, count)
+    copy_rows(out_v, value, count)
+    return out_i, out_f, out_v, depth_reached
+
+
+@njit(cache=True, nogil=True)
+def _push_child(st_i, st_f, t, a, b, depth, parent, is_left, n_const, hid, imp):
+    st_i[t, 0] = a
+    st_i[t, 1] = b
+    st_i[t, 2] = depth
+    st_i[t, 3] = parent
+    st_i[t, 4] = is_left
+    st_i[t, 5] = n_const
+    st_i[t, 6] = hid
+    st_f[t] = imp
+
+
+@njit(cache=True, nogil=True)
+def _grow_stack(st_i, st_f, top):
+    bigger_i = np.empty((2 * st_i.shape[0], st_i.shape[1]), dtype=np.intp)
+    bigger_f = np.empty(2 * st_i.shape[0])
+    copy_rows(bigger_i, st_i, top)
+    for i in range(top):
+        bigger_f[i] = st_f[i]
+    return bigger_i, bigger_f

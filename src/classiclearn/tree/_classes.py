@@ -27,7 +27,6 @@ from ..utils._targets import check_classification_targets, compute_class_weight
 from ..utils.validation import check_is_fitted, check_sample_weight, validate_data
 from . import _binning
 from . import _build_kernels as _bk
-from . import _hist_kernels as _hk
 from ._tree import Tree
 
 __all__ = ["DecisionTreeClassifier", "DecisionTreeRegressor"]
@@ -107,23 +106,34 @@ def resolve_params(est, n_samples, n_features, w_sum):
     )
 
 
+_NO_BINS = (np.empty((0, 0), dtype=np.uint8), np.empty((0, 0)), np.empty(0, dtype=np.intp))
+
+
+def _plain(a, dtype):
+    """``a`` as a writeable C-contiguous array of ``dtype``: the one layout the kernels are
+    compiled for (readonly or strided inputs would each compile another version)."""
+    if a.dtype != dtype or not a.flags.c_contiguous or not a.flags.writeable:
+        a = np.array(a, dtype=dtype, order="C")
+    return a
+
+
 def grow_tree(Xt, y, w, n_classes, p, seed, is_clf, n_features, binned=None):
     """Grow one :class:`Tree` on prepared arrays (see ``_build_kernels.build_tree``).
 
-    ``binned`` is ``(X_binned_T, bin_thresholds, n_bins)`` for the histogram
+    ``binned`` is ``(X_binned, bin_thresholds, n_bins)`` for the histogram
     splitter, else None. Rows with zero weight are left out. Releases the GIL.
     """
     samples = np.flatnonzero(w > 0).astype(np.intp)
-    args = (p["crit"], p["splitter"], p["max_features"], p["max_depth"],
-            p["min_samples_leaf"], p["min_samples_split"], p["min_weight_leaf"],
-            p["min_impurity_decrease"], p["max_leaf_nodes"], np.uint64(seed))
-    if binned is None:
-        inodes, fnodes, value, depth = _bk.build_tree(Xt, y, w, samples, n_classes, *args)
-    else:
-        Xb, edges, n_bins = binned
-        inodes, fnodes, value, depth = _hk.build_hist_tree(
-            Xb, edges, n_bins, Xt, y, w, samples, n_classes, *args
-        )
+    Xb, edges, n_bins = _NO_BINS if binned is None else binned
+    n_classes = _plain(n_classes, np.intp)
+    inodes, fnodes, value, depth = _bk.build_tree(
+        _plain(Xt, np.float32), _plain(y, np.float64), _plain(w, np.float64), samples,
+        n_classes, int(n_classes.max()), int(p["crit"]), int(p["splitter"]),
+        int(p["max_features"]), int(p["max_depth"]), int(p["min_samples_leaf"]),
+        int(p["min_samples_split"]), float(p["min_weight_leaf"]),
+        float(p["min_impurity_decrease"]), int(p["max_leaf_nodes"]), np.uint64(seed),
+        _plain(Xb, np.uint8), _plain(edges, np.float64), _plain(n_bins, np.intp),
+    )
     return Tree(inodes, fnodes, value, n_features, n_classes, depth, is_clf)
 
 
@@ -510,10 +520,12 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
         ndarray of shape (n_samples,) or (n_samples, n_outputs)
         """
         X = self._X_predict(X)
-        proba = self.tree_.predict(X)
+        leaves = self.tree_.apply(X)
+        value = self.tree_.value
         if self.n_outputs_ == 1:
-            return self.classes_[np.argmax(proba[:, 0, : self.n_classes_], axis=1)]
-        out = [self.classes_[o][np.argmax(proba[:, o, : self.n_classes_[o]], axis=1)]
+            # each node's first largest class, looked up per row
+            return self.classes_[np.argmax(value[:, 0, : self.n_classes_], axis=1)[leaves]]
+        out = [self.classes_[o][np.argmax(value[:, o, : self.n_classes_[o]], axis=1)[leaves]]
                for o in range(self.n_outputs_)]
         return np.stack(out, axis=1)
 

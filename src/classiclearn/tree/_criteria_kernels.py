@@ -57,18 +57,26 @@ def add_sample(stats, y, s, ws, crit, n_outputs, K):
 @njit(cache=True, nogil=True)
 def node_stats(y, w, samples, a, b, crit, n_outputs, K, stats):
     """Fill ``stats`` with the statistics of ``samples[a:b]``; return their total weight."""
-    stats[:] = 0.0
+    for k in range(stats.shape[0]):
+        stats[k] = 0.0
     wn = 0.0
+    # per-sample updates written out: numba does not inline small helper calls here
     if crit < 10:
         for i in range(a, b):
             s = samples[i]
-            wn += w[s]
-            add_class_sample(stats, y, s, w[s], n_outputs, K)
+            ws = w[s]
+            wn += ws
+            for o in range(n_outputs):
+                stats[o * K + np.intp(y[s, o])] += ws
     else:
         for i in range(a, b):
             s = samples[i]
-            wn += w[s]
-            add_reg_sample(stats, y, s, w[s], n_outputs)
+            ws = w[s]
+            wn += ws
+            for o in range(n_outputs):
+                v = y[s, o]
+                stats[o] += ws * v
+                stats[n_outputs + o] += ws * v * v
     return wn
 
 

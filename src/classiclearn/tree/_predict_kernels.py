@@ -4,15 +4,16 @@ Walks read ``packed``, one 32-byte record per node with fields ``left``,
 ``right``, ``feature`` (intp) and ``threshold`` (float64) (left < 0 at leaves;
 a sample goes left when ``x[feature] <= threshold``), and ``value`` float64 (n_nodes, V). X is float32,
 C-contiguous. Forests pass their trees' records concatenated, child indices
-local to each tree, and ``roots`` the index of each tree's root. Outer loops run over rows
-with ``prange``; each output element is written by one iteration, summing the
-trees in their fixed order, so results do not depend on the thread count.
+local to each tree, and ``roots`` the index of each tree's root. The kernels are
+serial and release the GIL; ``_tree.walk_rows`` runs row chunks in Python
+threads (dynamic scheduling: robust on a loaded machine, where numba's static
+``prange`` split was slower than one thread). Each chunk is walked tree-major,
+each row summing the trees in their fixed order, so results do not depend on
+the thread count.
 """
 
 import numpy as np
-from numba import njit, prange
-
-_BLOCK = 256
+from numba import njit
 
 
 @njit(cache=True, nogil=True)
@@ -40,58 +41,53 @@ def apply_tree(X, packed):
     return out
 
 
-@njit(cache=True, parallel=True)
-def apply_trees(X, packed, roots):
-    """Leaf index (global) of every row in every tree: array (n_samples, n_trees)."""
-    n = X.shape[0]
+@njit(cache=True, nogil=True)
+def apply_trees(X, packed, roots, lo, hi, out):
+    """Leaf index (global) of rows ``lo:hi`` in every tree, into ``out`` (n_samples, n_trees).
+
+    Tree-major: one tree's nodes stay in cache while all the rows go through
+    it. Serial and GIL-free; callers run row chunks in threads.
+    """
     t = roots.shape[0]
-    out = np.empty((n, t), dtype=np.intp)
-    n_blocks = (n + _BLOCK - 1) // _BLOCK
-    for blk in prange(n_blocks):
-        lo = blk * _BLOCK
-        hi = min(n, lo + _BLOCK)
-        for k in range(t):
-            for i in range(lo, hi):
-                out[i, k] = _leaf(X, i, roots[k], packed)
-    return out
+    for k in range(t):
+        r = roots[k]
+        for i in range(lo, hi):
+            out[i, k] = _leaf(X, i, r, packed)
 
 
-@njit(cache=True, parallel=True)
-def mean_value(X, packed, value, roots, hard, n_classes):
-    """Mean over trees of the leaf value of each row: array (n_samples, V).
+@njit(cache=True, nogil=True)
+def sum_value(X, packed, value, roots, hard, n_classes, lo, hi, out):
+    """Add, for rows ``lo:hi``, every tree's leaf value into ``out`` (n_samples, V).
 
     With ``hard``, each tree contributes a one-hot vote for its leaf's first
-    largest class per output instead of its value (hard voting). Rows are cut
-    into blocks walked tree by tree (the tree's upper nodes stay in cache);
-    each row sums the trees in their fixed order.
+    largest class per output instead of its value (hard voting). Tree-major
+    (one tree's nodes stay in cache for all the rows); each row sums the trees
+    in their fixed order, so the result does not depend on how rows are cut
+    into chunks. Serial and GIL-free; callers run row chunks in threads.
     """
-    n = X.shape[0]
     t = roots.shape[0]
     v = value.shape[1]
     n_outputs = n_classes.shape[0]
     K = v // n_outputs
-    out = np.zeros((n, v))
-    n_blocks = (n + _BLOCK - 1) // _BLOCK
-    for blk in prange(n_blocks):
-        lo = blk * _BLOCK
-        hi = min(n, lo + _BLOCK)
-        for k in range(t):
+    for k in range(t):
+        r = roots[k]
+        if hard:
             for i in range(lo, hi):
-                leaf = _leaf(X, i, roots[k], packed)
-                if hard:
-                    for o in range(n_outputs):
-                        best = 0
-                        for c in range(1, n_classes[o]):
-                            if value[leaf, o * K + c] > value[leaf, o * K + best]:
-                                best = c
-                        out[i, o * K + best] += 1.0
-                else:
-                    for j in range(v):
-                        out[i, j] += value[leaf, j]
-        for i in range(lo, hi):
-            for j in range(v):
-                out[i, j] /= t
-    return out
+                leaf = _leaf(X, i, r, packed)
+                for o in range(n_outputs):
+                    best = 0
+                    for cl in range(1, n_classes[o]):
+                        if value[leaf, o * K + cl] > value[leaf, o * K + best]:
+                            best = cl
+                    out[i, o * K + best] += 1.0
+        elif v == 1:
+            for i in range(lo, hi):
+                out[i, 0] += value[_leaf(X, i, r, packed), 0]
+        else:
+            for i in range(lo, hi):
+                leaf = _leaf(X, i, r, packed)
+                for j in range(v):
+                    out[i, j] += value[leaf, j]
 
 
 @njit(cache=True, nogil=True)

@@ -18,13 +18,19 @@ The attribute names follow scikit-learn's ``tree_`` so that code inspecting
 scikit-learn trees works on ours.
 """
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 import scipy.sparse as sp
 
+from ..utils._threads import effective_n_jobs
 from . import _predict_kernels as _pk
 from . import _prune_kernels as _prk
 
 __all__ = ["Tree"]
+
+# rows from which a single tree's walk is split over threads
+_PARALLEL_ROWS = 20_000
 
 
 class Tree:
@@ -122,8 +128,14 @@ class Tree:
         )
 
     def apply(self, X):
-        """Index of the leaf each row of X (float32, C-contiguous) falls in."""
-        return _pk.apply_tree(X, self.packed)
+        """Index of the leaf each row of X (float32, C-contiguous) falls in.
+
+        Large inputs are cut into row chunks walked in threads, one per core.
+        """
+        n = X.shape[0]
+        if n < _PARALLEL_ROWS:
+            return _pk.apply_tree(X, self.packed)
+        return apply_forest(X, self.packed, np.zeros(1, dtype=np.intp), -1).reshape(n)
 
     def predict(self, X):
         """Leaf value of each row: array (n_samples, n_outputs, max_n_classes)."""
@@ -238,3 +250,36 @@ def stack_trees(trees):
         t.packed = packed[r : r + m]
         t.value = value[r : r + m].reshape(t.value.shape)
     return packed, value, roots
+
+
+def walk_rows(kernel, n_rows, n_jobs):
+    """Run ``kernel(lo, hi)`` over row chunks in ``n_jobs`` threads (kernels release the GIL).
+
+    About four chunks per thread (at least 2,048 rows each), handed out as
+    threads free up, so a thread slowed by other load does not hold the rest.
+    """
+    n_threads = effective_n_jobs(n_jobs)
+    n_chunks = max(1, min(4 * n_threads, n_rows // 2048))
+    bounds = [(n_rows * c // n_chunks, n_rows * (c + 1) // n_chunks) for c in range(n_chunks)]
+    if n_threads == 1 or n_chunks == 1:
+        for lo, hi in bounds:
+            kernel(lo, hi)
+        return
+    with ThreadPoolExecutor(min(n_threads, n_chunks)) as pool:
+        list(pool.map(lambda b: kernel(*b), bounds))
+
+
+def apply_forest(X, packed, roots, n_jobs):
+    """Global leaf index of every row in every tree: array (n_samples, n_trees)."""
+    out = np.empty((X.shape[0], roots.shape[0]), dtype=np.intp)
+    walk_rows(lambda lo, hi: _pk.apply_trees(X, packed, roots, lo, hi, out), X.shape[0], n_jobs)
+    return out
+
+
+def mean_forest_value(X, packed, value, roots, hard, n_classes, n_jobs):
+    """Mean over trees of each row's leaf value (or one-hot votes): array (n_samples, V)."""
+    out = np.zeros((X.shape[0], value.shape[1]))
+    walk_rows(lambda lo, hi: _pk.sum_value(X, packed, value, roots, hard, n_classes, lo, hi, out),
+              X.shape[0], n_jobs)
+    out /= roots.shape[0]
+    return out

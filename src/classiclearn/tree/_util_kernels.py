@@ -89,7 +89,7 @@ def _heapsort(v, ix, lo, hi):
         a = lo + end
         v[lo], v[a] = v[a], v[lo]
         ix[lo], ix[a] = ix[a], ix[lo]
-        _sift(v, ix, lo, 0, end)
+        _sift(v, ix, lo, np.intp(0), end)
 
 
 @njit(cache=True, nogil=True)
@@ -180,7 +180,7 @@ def weighted_median(vals, wts, n):
     The first value whose cumulative weight reaches half the total; when the
     cumulative weight equals half exactly, the midpoint with the next value.
     """
-    sort_pairs(vals, wts, 0, n)
+    sort_pairs(vals, wts, np.intp(0), n)
     total = 0.0
     for i in range(n):
         total += wts[i]
@@ -245,8 +245,8 @@ def prefix_abs_costs(yv, wv, n, out, lo_v, lo_w, hi_v, hi_w):
     upper half) keep the weighted median, so the pass costs O(n log n).
     ``lo_v, lo_w, hi_v, hi_w`` are scratch arrays of length >= n.
     """
-    n_lo = 0
-    n_hi = 0
+    n_lo = np.intp(0)
+    n_hi = np.intp(0)
     w_lo = 0.0
     s_lo = 0.0
     w_hi = 0.0
@@ -299,7 +299,9 @@ def radix_sort_pairs(v, ix, lo, hi, k1, k2, i2, counts):
     """
     n = hi - lo
     u = v[lo:hi].view(np.uint32)
-    counts[:, :] = 0
+    for d in range(4):
+        for c in range(256):
+            counts[d, c] = 0
     for i in range(n):
         b = u[i]
         if b & np.uint32(0x80000000):

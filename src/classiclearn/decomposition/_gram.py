@@ -1,0 +1,72 @@
+"""Symmetric training kernels stored in one triangle (seed 000 §14).
+
+Kernel ridge regression and kernel PCA only need one triangle of the n x n
+training kernel: it is built from BLAS ``syrk`` (half the products of a GEMM)
+and finished in place by numba (see :mod:`._gram_kernels`), with no n x n
+temporaries. The result ``T`` is C-contiguous with the kernel in its lower
+triangle; ``T.T`` is the same memory seen as a Fortran matrix holding the
+kernel in its upper triangle, the layout LAPACK ``potrf`` and BLAS ``symv``
+read without copying.
+"""
+
+import numpy as np
+from scipy.linalg.blas import dsyrk
+
+from . import _gram_kernels as _k
+
+__all__ = ["centre_lower", "kernel_lower"]
+
+_SUPPORTED = ("rbf", "linear")
+
+
+def kernel_lower(X, kernel, gamma):
+    """Lower triangle of the training kernel, or None when ``kernel`` is not supported.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features), float64
+    kernel : str or callable
+    gamma : float or None
+        rbf coefficient; None means 1 / n_features.
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_samples) or None
+    """
+    if callable(kernel) or kernel not in _SUPPORTED or X.dtype != np.float64:
+        return None
+    if X.shape[0] < 2 or not np.all(np.isfinite(X)):
+        return None
+    # X.T is a Fortran (p, n) matrix A; syrk(trans=1) gives AᵀA = X Xᵀ in the upper
+    # triangle of a Fortran result, i.e. the lower triangle of its C-ordered transpose.
+    gram = dsyrk(1.0, X.T, trans=1, lower=0)
+    T = gram.T
+    if not T.flags.c_contiguous:
+        return None
+    if kernel == "rbf":
+        g = 1.0 / X.shape[1] if gamma is None else float(gamma)
+        sq_norms = np.einsum("ij,ij->i", X, X)
+        _k.rbf_lower_from_gram(T, sq_norms, g)
+    return T
+
+
+def centre_lower(T):
+    """Centre T (lower triangle) in feature space in place; return (column means, mean).
+
+    Parameters
+    ----------
+    T : ndarray of shape (n, n)
+
+    Returns
+    -------
+    col_means : ndarray of shape (n,)
+    all_mean : float
+    """
+    n = T.shape[0]
+    col = np.empty(n)
+    _k.lower_column_sums(T, col)
+    col /= n
+    all_mean = float(col.mean())
+    _k.centre_lower(T, col, all_mean)
+    return col, all_mean
+

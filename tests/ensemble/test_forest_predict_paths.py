@@ -1,0 +1,53 @@
+"""Prediction paths of forests and trees: chunked, threaded walks equal the plain per-tree walk."""
+
+import numpy as np
+import pytest
+
+from classiclearn.ensemble import RandomForestClassifier, RandomForestRegressor
+from classiclearn.tree import DecisionTreeClassifier
+from classiclearn.tree import _predict_kernels as _pk
+
+
+def _data(n_train=300, n_test=9000, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n_train + n_test, 6))
+    y = (X[:, 0] + X[:, 1] ** 2 + 0.3 * rng.normal(size=len(X)) > 0.5).astype(int)
+    return X[:n_train], y[:n_train], X[n_train:]
+
+
+@pytest.mark.parametrize("voting", ["soft", "hard"])
+def test_forest_proba_equals_per_tree_mean_for_any_n_jobs(voting):
+    X, y, Xt = _data()
+    forest = RandomForestClassifier(n_estimators=7, random_state=0, voting=voting).fit(X, y)
+    X32 = Xt.astype(np.float32)
+    if voting == "soft":
+        ref = np.mean([e.tree_.predict(X32)[:, 0, :] for e in forest.estimators_], axis=0)
+    else:
+        votes = [np.eye(2)[np.argmax(e.tree_.predict(X32)[:, 0, :], axis=1)]
+                 for e in forest.estimators_]
+        ref = np.mean(votes, axis=0)
+    outs = [forest.set_params(n_jobs=j).predict_proba(Xt) for j in (1, 2, -1)]
+    np.testing.assert_allclose(outs[0], ref, rtol=0, atol=1e-12)
+    for out in outs[1:]:
+        np.testing.assert_array_equal(out, outs[0])
+    leaves = forest.set_params(n_jobs=2).apply(Xt)
+    for k, e in enumerate(forest.estimators_):
+        np.testing.assert_array_equal(leaves[:, k], _pk.apply_tree(X32, e.tree_.packed))
+
+
+def test_forest_regressor_n_jobs_invariant():
+    X, y, Xt = _data(seed=1)
+    reg = RandomForestRegressor(n_estimators=5, random_state=0).fit(X, X[:, 0] + y)
+    a = reg.set_params(n_jobs=1).predict(Xt)
+    b = reg.set_params(n_jobs=2).predict(Xt)
+    np.testing.assert_array_equal(a, b)
+
+
+def test_tree_threaded_apply_equals_serial_walk():
+    X, y, Xt = _data(n_test=25_000, seed=2)
+    tree = DecisionTreeClassifier(random_state=0).fit(X, y)
+    X32 = np.ascontiguousarray(Xt, dtype=np.float32)
+    serial = _pk.apply_tree(X32, tree.tree_.packed)
+    np.testing.assert_array_equal(tree.apply(Xt), serial)
+    expected = tree.classes_[np.argmax(tree.tree_.value[serial, 0, :], axis=1)]
+    np.testing.assert_array_equal(tree.predict(Xt), expected)
