@@ -18,7 +18,6 @@ the result does not depend on ``n_jobs``.
 
 import sys
 import warnings
-from concurrent.futures import ThreadPoolExecutor
 from numbers import Integral, Real
 
 import numpy as np
@@ -27,7 +26,7 @@ from .base import BaseEstimator, ClassifierMixin, clone, is_classifier, is_regre
 from .utils._params import HasMethods, Interval
 from .utils._random import check_random_state
 from .utils._targets import check_classification_targets, type_of_target
-from .utils._threads import effective_n_jobs, numba_thread_safe
+from .utils._threads import effective_n_jobs, numba_thread_safe, thread_map
 from .utils.validation import check_is_fitted, column_or_1d, num_samples, validate_data
 
 __all__ = ["OneVsOneClassifier", "OneVsRestClassifier", "OutputCodeClassifier"]
@@ -171,12 +170,8 @@ def _shared_X(estimator, X):
 def _run(tasks, n_jobs, auto=1):
     """Call each ``(fn, args)`` in order, in up to ``n_jobs`` threads (``auto`` if
     n_jobs is None). The results come back in task order whatever the threads."""
-    n_threads = min(auto if n_jobs is None else effective_n_jobs(n_jobs), len(tasks))
-    if n_threads <= 1:
-        return [fn(*args) for fn, args in tasks]
-    with ThreadPoolExecutor(max_workers=n_threads) as pool:
-        futures = [pool.submit(fn, *args) for fn, args in tasks]
-        return [f.result() for f in futures]
+    n_threads = auto if n_jobs is None else effective_n_jobs(n_jobs)
+    return thread_map(lambda task: task[0](*task[1]), tasks, n_threads)
 
 
 def _inner_tags(estimator):

@@ -14,7 +14,6 @@ forest does not depend on ``n_jobs``.
 """
 
 import warnings
-from concurrent.futures import ThreadPoolExecutor
 from numbers import Integral, Real
 
 import numpy as np
@@ -35,7 +34,7 @@ from ..tree._classes import (
 from ..tree._tree import apply_forest, mean_forest_value, stack_trees
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
-from ..utils._threads import effective_n_jobs
+from ..utils._threads import effective_n_jobs, thread_map
 from ..utils.validation import check_is_fitted, check_sample_weight, validate_data
 
 __all__ = ["BaseForest"]
@@ -236,12 +235,7 @@ class BaseForest(BaseEstimator):
                     tree = tree.pruned(self.ccp_alpha)
                 return tree
 
-            n_threads = min(effective_n_jobs(self.n_jobs), n_more)
-            if n_threads > 1:
-                with ThreadPoolExecutor(n_threads) as pool:
-                    trees = list(pool.map(build, seeds))
-            else:
-                trees = [build(s) for s in seeds]
+            trees = thread_map(build, seeds, effective_n_jobs(self.n_jobs))
             for seed, tree in zip(seeds, trees, strict=True):
                 est = self._tree_template().set_params(random_state=seed)
                 est.tree_ = tree

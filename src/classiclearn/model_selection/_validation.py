@@ -11,14 +11,13 @@ import numbers
 import time
 import traceback
 import warnings
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 from ..base import clone, is_classifier
 from ..exceptions import FitFailedWarning
 from ..metrics._scorer import check_scoring
-from ..utils._threads import effective_n_jobs, numba_thread_safe
+from ..utils._threads import effective_n_jobs, numba_thread_safe, thread_map
 from ._split import _indexable, _safe_indexing, check_cv
 
 __all__ = [
@@ -31,10 +30,9 @@ __all__ = [
 
 def _parallel_map(func, tasks, n_jobs):
     n = effective_n_jobs(n_jobs)
-    if n == 1 or len(tasks) <= 1 or not numba_thread_safe():
-        return [func(*t) for t in tasks]
-    with ThreadPoolExecutor(max_workers=min(n, len(tasks))) as pool:
-        return list(pool.map(lambda t: func(*t), tasks))
+    if n > 1 and len(tasks) > 1 and not numba_thread_safe():
+        n = 1
+    return thread_map(lambda t: func(*t), tasks, n)
 
 
 def _score_all(scorers, estimator, X, y, score_params):

@@ -20,12 +20,12 @@ build a float64 tile of full rows per query block (exact recheck near the
 radius), count, then fill.
 """
 
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
 
 import numpy as np
 
 from .._kernels.distances import COSINE, EUCLIDEAN
+from ..utils._threads import row_chunks, thread_map
 from . import _brute_kernels as _k
 from ._metrics import to_reduced
 
@@ -146,15 +146,8 @@ def _gemm_knn(Q, index, k, p, n_threads):
 
     n_threads = max(1, min(n_threads, -(-m // _QUERY_BLOCK)))
     with _blas_one_thread():
-        if n_threads == 1:
-            work(0, m)
-        else:
-            pieces = np.linspace(0, m, 4 * n_threads + 1).astype(np.intp)
-            with ThreadPoolExecutor(n_threads) as pool:
-                futures = [pool.submit(work, int(a), int(b))
-                           for a, b in zip(pieces[:-1], pieces[1:]) if b > a]
-                for f in futures:
-                    f.result()
+        pieces = row_chunks(m, n_threads, 1) if n_threads > 1 else [(0, m)]
+        thread_map(lambda bounds: work(*bounds), pieces, n_threads)
     bad = np.flatnonzero(~ok)
     if bad.size:
         # too close to call in float32: exact search for these rows

@@ -8,7 +8,6 @@ the test rows and the support vectors.
 """
 
 import warnings
-from concurrent.futures import ThreadPoolExecutor
 from numbers import Integral, Real
 
 import numpy as np
@@ -18,7 +17,7 @@ from ..exceptions import ConvergenceWarning
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._targets import compute_class_weight, encode_labels
-from ..utils._threads import effective_n_jobs
+from ..utils._threads import effective_n_jobs, thread_map
 from ..utils.validation import check_is_fitted, check_sample_weight, validate_data
 from . import _base
 from ._probability import couple, fit_sigmoid, sigmoid_predict
@@ -283,12 +282,7 @@ class SVC(ClassifierMixin, _KernelSVM):
         # the solver releases the GIL: one-vs-one problems run in threads
         # (each result depends only on its own problem, so threads never
         # change the answer)
-        n_threads = min(len(pairs), effective_n_jobs(-1))
-        if n_threads > 1:
-            with ThreadPoolExecutor(n_threads) as pool:
-                results = list(pool.map(solve, range(len(pairs))))
-        else:
-            results = [solve(p_) for p_ in range(len(pairs))]
+        results = thread_map(solve, range(len(pairs)), effective_n_jobs(-1))
         coefs, rhos, n_iters, conv = [], [], [], []
         for p_, (alpha, rho, it, ok) in enumerate(results):
             rows = pair_rows[p_]

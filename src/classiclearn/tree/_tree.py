@@ -18,12 +18,11 @@ The attribute names follow scikit-learn's ``tree_`` so that code inspecting
 scikit-learn trees works on ours.
 """
 
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import scipy.sparse as sp
 
-from ..utils._threads import effective_n_jobs
+from ..utils._threads import effective_n_jobs, row_chunks, thread_map
 from . import _predict_kernels as _pk
 from . import _prune_kernels as _prk
 
@@ -259,14 +258,7 @@ def walk_rows(kernel, n_rows, n_jobs):
     threads free up, so a thread slowed by other load does not hold the rest.
     """
     n_threads = effective_n_jobs(n_jobs)
-    n_chunks = max(1, min(4 * n_threads, n_rows // 2048))
-    bounds = [(n_rows * c // n_chunks, n_rows * (c + 1) // n_chunks) for c in range(n_chunks)]
-    if n_threads == 1 or n_chunks == 1:
-        for lo, hi in bounds:
-            kernel(lo, hi)
-        return
-    with ThreadPoolExecutor(min(n_threads, n_chunks)) as pool:
-        list(pool.map(lambda b: kernel(*b), bounds))
+    thread_map(lambda b: kernel(*b), row_chunks(n_rows, n_threads, 2048), n_threads)
 
 
 def apply_forest(X, packed, roots, n_jobs):

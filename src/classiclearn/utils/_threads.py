@@ -1,9 +1,18 @@
-"""``n_jobs`` for numba's thread pool."""
+"""``n_jobs`` for numba's thread pool, and Python threads over GIL-free kernels."""
 
 import os
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, nullcontext
 
-__all__ = ["SMALL_WORK", "effective_n_jobs", "numba_thread_safe", "numba_threads", "threads_for_work"]
+__all__ = [
+    "SMALL_WORK",
+    "effective_n_jobs",
+    "numba_thread_safe",
+    "numba_threads",
+    "row_chunks",
+    "thread_map",
+    "threads_for_work",
+]
 
 SMALL_WORK = 4_000_000
 
@@ -102,3 +111,36 @@ def numba_thread_safe():
             except ImportError:
                 continue
         return False
+
+
+def thread_map(func, items, n_threads):
+    """``[func(item) for item in items]``, in up to ``n_threads`` Python threads.
+
+    For kernels that release the GIL. Results come back in ``items`` order, and
+    with one thread (or one item) no pool is started.
+
+    Examples
+    --------
+    >>> thread_map(abs, [-1, 2, -3], 2)
+    [1, 2, 3]
+    """
+    items = list(items)
+    n_threads = min(n_threads, len(items))
+    if n_threads <= 1:
+        return [func(item) for item in items]
+    with ThreadPoolExecutor(n_threads) as pool:
+        return list(pool.map(func, items))
+
+
+def row_chunks(n_rows, n_threads, min_rows):
+    """``(lo, hi)`` bounds cutting ``n_rows`` into about four chunks per thread,
+    each at least ``min_rows`` long, so threads slowed by other load do not hold
+    the rest back when chunks are handed out as threads free up.
+
+    Examples
+    --------
+    >>> row_chunks(10, 1, 4)
+    [(0, 5), (5, 10)]
+    """
+    n_chunks = max(1, min(4 * n_threads, n_rows // min_rows))
+    return [(n_rows * c // n_chunks, n_rows * (c + 1) // n_chunks) for c in range(n_chunks)]
