@@ -107,11 +107,14 @@ def test_saheart_table_of_seed_004():
             "famhist": (0.939, 0.225, 4.177), "obesity": (-0.035, 0.029, -1.187),
             "alcohol": (0.001, 0.004, 0.136), "age": (0.043, 0.010, 4.181),
         }
+        # The seed prints three decimals: agree to half a unit of the last one (plus slack
+        # for lbfgs, which stops ~1e-6 from the optimum; famhist's z is 4.17650 at the MLE,
+        # so rounding our value to three places would flip on that last digit).
         for term, (coef, se, z) in expected.items():
             row = table.loc[term]
-            assert round(row["coef"], 3) == pytest.approx(coef, abs=1e-9)
-            assert round(row["std err"], 3) == pytest.approx(se, abs=1e-9)
-            assert round(row["z"], 3) == pytest.approx(z, abs=1e-9)
+            assert row["coef"] == pytest.approx(coef, abs=5.1e-4)
+            assert row["std err"] == pytest.approx(se, abs=5.1e-4)
+            assert row["z"] == pytest.approx(z, abs=5.1e-4)
     small = ["tobacco", "ldl", "famhist", "age"]
     table = LogisticRegression(penalty=None, solver="newton", tol=1e-10).fit(
         d[small], d["chd"]).summary().to_frame()
