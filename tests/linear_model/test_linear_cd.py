@@ -167,3 +167,55 @@ def test_data_form_warm_start_and_positive(rng):
     pos = Lasso(alpha=0.05, positive=True, precompute=False, **TIGHT).fit(X, y)
     ref = sk.Lasso(alpha=0.05, positive=True, **TIGHT).fit(X, y)
     np.testing.assert_allclose(pos.coef_, ref.coef_, rtol=1e-4, atol=1e-8)
+
+
+@pytest.fixture
+def threaded_gram(monkeypatch):
+    """Send small problems through the threaded blocked Gram pass, in many blocks."""
+    from classiclearn.linear_model import _base
+
+    monkeypatch.setattr(_base, "_GRAM_THREADED_WORK", 0)
+    monkeypatch.setattr(_base, "_GRAM_BLOCK_ROWS", 37)
+    return _base
+
+
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize("offset", [1.0, 1e5])
+def test_moments_and_gram_matches_numpy(rng, threaded_gram, fit_intercept, offset):
+    X = rng.normal(size=(300, 9)) + offset
+    X[:, 0] *= 0.1  # a large mean-to-spread column when offset is large
+    Y = rng.normal(size=(300, 2)) + 5.0
+    x_mean, y_mean, XtY, yy, G = threaded_gram.moments_and_gram(None, X, Y, fit_intercept)
+    # Naive reference: centre explicitly, then plain products.
+    m = X.mean(axis=0) if fit_intercept else np.zeros(9)
+    ym = Y.mean(axis=0) if fit_intercept else np.zeros(2)
+    Xc, Yc = X - m, Y - ym
+    np.testing.assert_allclose(x_mean, m, rtol=1e-13)
+    np.testing.assert_allclose(y_mean, ym, rtol=1e-13)
+    scale = np.sqrt(np.outer(np.diag(Xc.T @ Xc), np.diag(Xc.T @ Xc)))
+    assert np.max(np.abs(G - Xc.T @ Xc) / scale) < 1e-10
+    np.testing.assert_allclose(XtY, Xc.T @ Yc, rtol=1e-9, atol=1e-9 * np.abs(Xc.T @ Yc).max())
+    np.testing.assert_allclose(yy, (Yc**2).sum(axis=0), rtol=1e-13)
+    np.testing.assert_array_equal(G, G.T)
+    # The same bits whatever the number of threads.
+    one = threaded_gram.moments_and_gram(None, X, Y, fit_intercept, n_threads=1)
+    for a, b in zip(one, (x_mean, y_mean, XtY, yy, G)):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_threaded_gram_fits_match_sklearn(rng, threaded_gram):
+    X, y = _data(rng, 400, 10)
+    ours = ElasticNet(alpha=0.1, l1_ratio=0.6, **TIGHT).fit(X, y)
+    ref = sk.ElasticNet(alpha=0.1, l1_ratio=0.6, **TIGHT).fit(X, y)
+    assert _rel(ours.coef_, ref.coef_) < 1e-4
+    np.testing.assert_allclose(ours.intercept_, ref.intercept_, rtol=1e-4, atol=1e-6)
+    _, c1, g1 = lasso_path(X, y, n_alphas=15, tol=1e-10, max_iter=100_000)
+    _, c2, _ = sk.lasso_path(X, y, alphas=15, tol=1e-10, max_iter=100_000)
+    assert _rel(c1, c2) < 1e-4
+    assert np.all(g1 <= 1e-10 * (y @ y))
+    Xn = X.copy()
+    Xn[5, 3] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        Lasso().fit(Xn, y)
+    with pytest.raises(ValueError, match="NaN"):
+        lasso_path(Xn, y)

@@ -5,8 +5,13 @@ accumulated block by block with BLAS), the intercept from the means, and the
 decision / predict methods shared by the linear classifiers.
 """
 
+import os
+import threading
+from contextlib import contextmanager
+
 import numpy as np
 
+from ..utils._threads import thread_map
 from ..utils.validation import check_array, check_is_fitted, validate_data
 from . import _cd_kernels as _cdk
 
@@ -151,6 +156,119 @@ def fast_centered_gram(X, x_mean):
         else:
             G = centered_gram(X, x_mean, np.ones(n))[0]
     return G
+
+
+# Row blocks of the threaded Gram pass (:func:`moments_and_gram`): a block of
+# 4096 rows x a few hundred features stays in the shared cache between the
+# moments kernel and the BLAS product that read it.
+_GRAM_BLOCK_ROWS = 4096
+# Below this many multiply-adds (n p^2) the threaded pass is not worth it.
+_GRAM_THREADED_WORK = 20_000_000
+
+
+def moments_and_gram(est, X, Y, fit_intercept, n_threads=None):
+    """:func:`fit_moments` and :func:`fast_centered_gram` in one threaded pass.
+
+    X is cut into fixed blocks of rows; for each block the moments kernel
+    (column sums and ``X' Yc``) and a single-threaded BLAS ``X_b' X_b``
+    (syrk) run back to back while the block is still in cache, the blocks
+    shared among Python threads. The partial results are added in block
+    order, so the result does not depend on the number of threads. On two
+    cores this is faster than one multi-threaded syrk on the whole of X (whose
+    threads split only the small p x p output), and it does not busy-wait
+    when the machine is loaded.
+
+    Parameters
+    ----------
+    est : estimator (named in error messages).
+    X : ndarray (n, p) float64; Y : ndarray (n, t) float64, finite.
+    fit_intercept : bool.
+    n_threads : int or None
+        None: all cores.
+
+    Returns
+    -------
+    x_mean, y_mean, XtY, yy : as :func:`fit_moments`.
+    G : ndarray (p, p), ``Xc' Xc`` for the centred X (X itself without
+        intercept).
+    """
+    n, p = X.shape
+    if not X.flags.c_contiguous or n * p * p < _GRAM_THREADED_WORK:
+        x_mean, y_mean, XtY, yy = fit_moments(est, X, Y, fit_intercept)
+        return x_mean, y_mean, XtY, yy, fast_centered_gram(X, x_mean)
+    t = Y.shape[1]
+    if fit_intercept:
+        y_mean = Y.mean(axis=0)
+        C = np.ascontiguousarray(Y - y_mean)
+    else:
+        y_mean = np.zeros(t)
+        C = np.ascontiguousarray(Y)
+    blocks = [(lo, min(n, lo + _GRAM_BLOCK_ROWS)) for lo in range(0, n, _GRAM_BLOCK_ROWS)]
+
+    def work(bounds):
+        lo, hi = bounds
+        B = X[lo:hi]
+        sums, xty = _cdk.column_moments(B, C[lo:hi])
+        return sums, xty, B.T @ B
+
+    if n_threads is None:
+        n_threads = os.cpu_count() or 1
+    with _blas_one_thread():
+        parts = thread_map(work, blocks, n_threads)
+    sums, XtY, G = parts[0]
+    for s, q, g in parts[1:]:
+        sums += s
+        XtY += q
+        G += g
+    with np.errstate(over="ignore", invalid="ignore"):
+        finite = bool(np.all(np.isfinite(sums)) and np.all(np.isfinite(XtY)))
+    if not finite:
+        check_array(X, dtype=np.float64, estimator=est)
+    yy = np.einsum("ij,ij->j", C, C)
+    if not fit_intercept:
+        return np.zeros(p), y_mean, XtY, yy, G
+    x_mean = sums / n
+    XtY -= np.outer(x_mean, C.sum(axis=0))
+    var = np.diag(G) / n - x_mean**2
+    if np.all(x_mean**2 <= _MAX_MEAN_TO_VAR * np.maximum(var, 0.0)):
+        G -= n * np.outer(x_mean, x_mean)
+    else:
+        G = centered_gram(X, x_mean, np.ones(n))[0]
+    return x_mean, y_mean, XtY, yy, G
+
+
+_BLAS_STATE = {"controller": None, "depth": 0, "limiter": None}
+_BLAS_LOCK = threading.Lock()
+
+
+@contextmanager
+def _blas_one_thread():
+    """BLAS limited to one thread (our Python threads give the parallelism).
+
+    The threadpoolctl controller is built once (finding the loaded libraries
+    costs milliseconds). Nested or concurrent uses (fits run in several
+    threads) share one limit: the first sets it, the last restores the
+    previous setting. Without threadpoolctl BLAS keeps its own threads.
+    """
+    with _BLAS_LOCK:
+        if _BLAS_STATE["controller"] is None:
+            try:
+                from threadpoolctl import ThreadpoolController
+            except ImportError:  # pragma: no cover
+                _BLAS_STATE["controller"] = False
+            else:
+                _BLAS_STATE["controller"] = ThreadpoolController()
+        if _BLAS_STATE["controller"] and _BLAS_STATE["depth"] == 0:
+            _BLAS_STATE["limiter"] = _BLAS_STATE["controller"].limit(limits=1, user_api="blas")
+        _BLAS_STATE["depth"] += 1
+    try:
+        yield
+    finally:
+        with _BLAS_LOCK:
+            _BLAS_STATE["depth"] -= 1
+            if _BLAS_STATE["depth"] == 0 and _BLAS_STATE["limiter"] is not None:
+                _BLAS_STATE["limiter"].restore_original_limits()
+                _BLAS_STATE["limiter"] = None
 
 
 def centered_copy(X, x_mean, sw, order="C"):

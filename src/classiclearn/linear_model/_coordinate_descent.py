@@ -31,6 +31,7 @@ from ._base import (
     centered_gram,
     fast_centered_gram,
     fit_moments,
+    moments_and_gram,
     set_coef,
     weighted_means,
 )
@@ -80,13 +81,17 @@ def _switch_after(precompute, n, p):
 class _Problem:
     """The centred, weighted problem in the form the kernels take."""
 
-    def __init__(self, X, Y, x_mean, y_mean, sw, mode, switch_after=None, moments=None):
+    def __init__(self, X, Y, x_mean, y_mean, sw, mode, switch_after=None, moments=None,
+                 gram=None):
         self.mode = mode
         self.switch_after = switch_after
         self.p = X.shape[1]
         self.pf = np.ones(self.p)
         if mode == "gram":
-            if moments is not None and sw is None:
+            if gram is not None:
+                self.G = gram
+                self.XtY, self.yy = moments
+            elif moments is not None and sw is None:
                 self.XtY, self.yy = moments
                 self.G = fast_centered_gram(X, x_mean)
             else:
@@ -254,7 +259,13 @@ class ElasticNet(LinearPredictMixin, RegressorMixin, BaseEstimator):
         Y, was_1d = as_2d_target(y)
         t = Y.shape[1]
         moments = None
-        if sw is None:
+        gram = None
+        mode = _mode(self.precompute, n, p)
+        if sw is None and mode == "gram":
+            # One threaded pass: means, X'y, the finiteness of X and X'X.
+            x_mean, y_mean, XtY, yy, gram = moments_and_gram(self, X, Y, self.fit_intercept)
+            moments = (XtY, yy)
+        elif sw is None:
             # One pass: means, X'y and the finiteness of X.
             x_mean, y_mean, XtY, yy = fit_moments(self, X, Y, self.fit_intercept)
             moments = (XtY, yy)
@@ -264,8 +275,8 @@ class ElasticNet(LinearPredictMixin, RegressorMixin, BaseEstimator):
                 x_mean, y_mean = weighted_means(X, Y, sw)
             else:
                 x_mean, y_mean = np.zeros(p), np.zeros(t)
-        problem = _Problem(X, Y, x_mean, y_mean, sw, _mode(self.precompute, n, p),
-                           _switch_after(self.precompute, n, p), moments)
+        problem = _Problem(X, Y, x_mean, y_mean, sw, mode,
+                           _switch_after(self.precompute, n, p), moments, gram)
         l1r = self._get_l1_ratio()
         l1 = self.alpha * l1r * n
         l2 = self.alpha * (1.0 - l1r) * n
@@ -418,10 +429,15 @@ def enet_path(X, y, *, l1_ratio=0.5, eps=1e-3, n_alphas=100, alphas=None, precom
     if isinstance(alphas, Integral) and not isinstance(alphas, bool):
         n_alphas, alphas = int(alphas), None
     use_gram = precompute is True or (precompute == "auto" and n > p)
-    # One pass: X'y and the finiteness of X (no intercept: nothing is centred).
-    _, _, Xty, yy = fit_moments(None, X, y[:, None], False)
+    # One pass: X'y, the finiteness of X (no intercept: nothing is centred)
+    # and, for the Gram form, X'X.
+    if use_gram:
+        *_, Xty, yy, gram = moments_and_gram(None, X, y[:, None], False)
+    else:
+        _, _, Xty, yy = fit_moments(None, X, y[:, None], False)
+        gram = None
     problem = _Problem(X, y[:, None], np.zeros(p), np.zeros(1), None,
-                       "gram" if use_gram else "data", moments=(Xty, yy))
+                       "gram" if use_gram else "data", moments=(Xty, yy), gram=gram)
     if alphas is None:
         if l1_ratio <= 0:
             raise ValueError("An automatic alpha grid needs l1_ratio > 0; pass alphas.")

@@ -19,8 +19,7 @@ from ._base import (
     as_2d_target,
     centered_copy,
     centered_gram,
-    fast_centered_gram,
-    fit_moments,
+    moments_and_gram,
     set_coef,
     weighted_means,
 )
@@ -189,7 +188,7 @@ class Ridge(LinearPredictMixin, RegressorMixin, BaseEstimator):
                                                                     dtype=np.float64)
         solver = "cholesky" if self.solver == "auto" else self.solver
         # Unweighted normal equations: X is checked for finiteness on the
-        # way (fit_moments); every other route checks it here.
+        # way (moments_and_gram); every other route checks it here.
         fast = (sw is None and solver == "cholesky" and not self.positive
                 and X.shape[0] >= X.shape[1])
         if not fast:
@@ -207,13 +206,14 @@ class Ridge(LinearPredictMixin, RegressorMixin, BaseEstimator):
         if np.any(alphas < 0) or not np.all(np.isfinite(alphas)):
             raise ValueError("alpha must be finite and non-negative.")
         if fast:
-            x_mean, y_mean, XtY, _ = fit_moments(self, X, Y, self.fit_intercept)
+            # One threaded pass: means, X'Y, the finiteness of X and X'X.
+            x_mean, y_mean, XtY, _, G = moments_and_gram(self, X, Y, self.fit_intercept)
         elif self.fit_intercept:
             x_mean, y_mean = weighted_means(X, Y, sw)
         else:
             x_mean, y_mean = np.zeros(p), np.zeros(t)
         if fast:
-            W = solve_gram(fast_centered_gram(X, x_mean), XtY, alphas)
+            W = solve_gram(G, XtY, alphas)
         elif self.positive:
             A = centered_copy(X, x_mean, sw)
             B = Y - y_mean
