@@ -164,8 +164,15 @@ def _children_impurity(y, w, samples, a, pos, b, sl, sr, wl, wr, parent_stats, c
 def _split_node(Xt, y, w, samples, a, b, wn, wn_total, imp_parent, parent_stats, crit,
                 splitter, n_outputs, K, n_classes, max_features, min_samples_leaf,
                 min_weight_leaf, rng, features, const_features, n_const, vals, sl, sr,
-                scratch, rkeys, ridx, rcnt):
+                scratch, rkeys, ridx, rcnt, int_w, ycls, wcls, sbest):
     """Best split of ``samples[a:b]``; reorders it so the left part comes first.
+
+    With the random splitter, one output, classification and integer weights
+    (``int_w``: unit, bootstrap counts), the class counts left of each random
+    threshold are summed over the node's samples in place, without partitioning
+    them per candidate: the sums are exact integers, so they equal the
+    partitioned (scikit-learn) ones whatever the order. ``ycls`` / ``wcls``
+    receive the node's classes and weights in sample order (contiguous reads).
 
     Returns (pos, feature, threshold, improvement, impurity_left, impurity_right,
     n_constant_features); ``pos == b`` when no valid split exists.
@@ -174,11 +181,18 @@ def _split_node(Xt, y, w, samples, a, b, wn, wn_total, imp_parent, parent_stats,
     best_proxy = -np.inf
     best_f = -1
     best_thr = 0.0
+    best_wl = 0.0
     S = sl.shape[0]
     use_abs = crit == _c.ABSOLUTE_ERROR
     is_clf = crit < 10
     one_out = n_outputs == 1 and not use_abs
     nc0 = n_classes[0]
+    fast_rand = splitter == SPLIT_RANDOM and is_clf and n_outputs == 1 and int_w
+    if fast_rand:
+        for i in range(a, b):
+            s = samples[i]
+            ycls[i] = y[s, 0]
+            wcls[i] = w[s]
     # Features are drawn without replacement; features known to be constant in
     # an ancestor sit in features[:n_known] (their order kept in const_features)
     # and count as visited without being evaluated, as in scikit-learn.
@@ -319,6 +333,43 @@ def _split_node(Xt, y, w, samples, a, b, wn, wn_total, imp_parent, parent_stats,
             thr = rand_uniform(rng, np.float64(mn), np.float64(mx))
             if thr == mx:
                 thr = np.float64(mn)
+            if fast_rand:
+                nl = np.intp(0)
+                wl = 0.0
+                if nc0 == 2:
+                    # class-1 weight in a register; class 0 = total - class 1 (exact)
+                    w1 = 0.0
+                    for i in range(a, b):
+                        ws = wcls[i] if vals[i] <= thr else 0.0
+                        nl += 1 if vals[i] <= thr else 0
+                        wl += ws
+                        w1 += ws * ycls[i]
+                    sl[0] = wl - w1
+                    sl[1] = w1
+                else:
+                    fill(sl, 0.0)
+                    for i in range(a, b):
+                        ws = wcls[i] if vals[i] <= thr else 0.0
+                        nl += 1 if vals[i] <= thr else 0
+                        wl += ws
+                        sl[np.intp(ycls[i])] += ws
+                pos = a + nl
+                if pos - a < min_samples_leaf or b - pos < min_samples_leaf:
+                    continue
+                wr = wn - wl
+                if wl < min_weight_leaf or wr < min_weight_leaf:
+                    continue
+                for k in range(S):
+                    sr[k] = parent_stats[k] - sl[k]
+                proxy = _c.proxy_improvement(sl, sr, wl, wr, crit, n_outputs, K, n_classes)
+                if proxy > best_proxy:
+                    best_proxy = proxy
+                    best_f = f
+                    best_thr = thr
+                    best_wl = wl
+                    for k in range(S):
+                        sbest[k] = sl[k]
+                continue
             lo = a
             hi = b
             while lo < hi:
@@ -366,8 +417,15 @@ def _split_node(Xt, y, w, samples, a, b, wn, wn_total, imp_parent, parent_stats,
             hi -= 1
             samples[lo], samples[hi] = samples[hi], samples[lo]
     pos = hi
-    fill(sl, 0.0)
-    wl = _move_left(sl, 0.0, a, pos, b, samples, y, w, parent_stats, wn, crit, n_outputs, K)
+    if fast_rand:
+        # the left statistics of the chosen candidate (exact integer sums)
+        wl = best_wl
+        for k in range(S):
+            sl[k] = sbest[k]
+    else:
+        fill(sl, 0.0)
+        wl = _move_left(sl, 0.0, a, pos, b, samples, y, w, parent_stats, wn, crit, n_outputs,
+                        K)
     wr = wn - wl
     for k in range(S):
         sr[k] = parent_stats[k] - sl[k]
@@ -417,6 +475,7 @@ def build_tree(Xt, y, w, samples, n_classes, K, crit, splitter, max_features, ma
     stats = np.empty(S)
     sl = np.empty(S)
     sr = np.empty(S)
+    sbest = np.empty(S)
     m = n + 1 if crit == _c.ABSOLUTE_ERROR else 1
     scratch = np.empty((8, m))
     r = n if (splitter == SPLIT_BEST and n >= RADIX_MIN) else 1
@@ -424,8 +483,16 @@ def build_tree(Xt, y, w, samples, n_classes, K, crit, splitter, max_features, ma
     ridx = np.empty(r, dtype=np.intp)
     rcnt = np.empty((4, 256), dtype=np.intp)
     wn_total = 0.0
+    int_w = True
     for i in range(n):
-        wn_total += w[samples[i]]
+        ws = w[samples[i]]
+        wn_total += ws
+        if ws != np.floor(ws):
+            int_w = False
+    int_w = int_w and wn_total < 2.0 ** 50
+    m_r = n if splitter == SPLIT_RANDOM else 1
+    ycls = np.empty(m_r)
+    wcls = np.empty(m_r)
     # histogram buffers (n_features x bins x (count, weight, stats)), reused via a free list
     n_pool = 8 if use_hist else 1
     pool = np.empty((n_pool, Xb.shape[1], edges.shape[1], S + 2))
@@ -447,6 +514,10 @@ def build_tree(Xt, y, w, samples, n_classes, K, crit, splitter, max_features, ma
     # n_constant_features, histogram id (-1: none) ; impurity (-1: unknown)
     st_i = np.empty((64, 7), dtype=np.intp)
     st_f = np.empty(64)
+    # children's statistics and weight from the parent's split (classification with
+    # integer weights: exact sums, equal to a fresh pass); column 0 < 0: unknown
+    reuse_stats = crit < 10 and int_w
+    st_s = np.empty((64, S + 1))
     root_h = minus1
     if use_hist and n >= _hk.HYBRID_MIN:
         n_free -= 1
@@ -461,6 +532,7 @@ def build_tree(Xt, y, w, samples, n_classes, K, crit, splitter, max_features, ma
     st_i[0, 5] = 0
     st_i[0, 6] = root_h
     st_f[0] = -1.0
+    st_s[0, 0] = -1.0
     top = np.intp(1)
     # best-first frontier of evaluated nodes, a max-heap on the improvement:
     # node, start, end, pos, depth, n_const, left hist, right hist ;
@@ -494,7 +566,12 @@ def build_tree(Xt, y, w, samples, n_classes, K, crit, splitter, max_features, ma
             # the node's statistics, value, impurity and split (samples[a:b] left
             # partitioned, left part first)
             vrow = value[node]
-            wn = _c.node_stats(y, w, samples, a, b, crit, n_outputs, K, stats)
+            if st_s[top, 0] >= 0.0:
+                for k in range(S):
+                    stats[k] = st_s[top, k]
+                wn = st_s[top, S]
+            else:
+                wn = _c.node_stats(y, w, samples, a, b, crit, n_outputs, K, stats)
             if crit < 10:
                 for k in range(V):
                     vrow[k] = stats[k]
@@ -548,7 +625,7 @@ def build_tree(Xt, y, w, samples, n_classes, K, crit, splitter, max_features, ma
                     Xt, y, w, samples, a, b, wn, wn_total, imp, stats, crit, splitter,
                     n_outputs, K, n_classes, max_features, min_samples_leaf, min_weight_leaf,
                     rng, features, const_features, n_const, vals, sl, sr, scratch, rkeys,
-                    ridx, rcnt)
+                    ridx, rcnt, int_w, ycls, wcls, sbest)
                 if pos >= b or improvement + EPSILON < min_impurity_decrease:
                     is_leaf = True
             if is_leaf:
@@ -648,11 +725,28 @@ def build_tree(Xt, y, w, samples, n_classes, K, crit, splitter, max_features, ma
             elif not is_leaf:
                 if top + 2 > st_i.shape[0]:
                     st_i, st_f = _grow_stack(st_i, st_f, top)
+                    bigger_s = np.empty((st_i.shape[0], S + 1))
+                    copy_rows(bigger_s, st_s, top)
+                    st_s = bigger_s
                 # right first so that the left child is processed (numbered) first
                 _push_child(st_i, st_f, top, pos, b, depth + 1, node, zero, n_const, right_h,
                             ir)
                 _push_child(st_i, st_f, top + 1, a, pos, depth + 1, node, one, n_const, left_h,
                             il)
+                if reuse_stats:
+                    wl = 0.0
+                    wr = 0.0
+                    for k in range(K):
+                        wl += sl[k]
+                        wr += sr[k]
+                    for k in range(S):
+                        st_s[top, k] = sr[k]
+                        st_s[top + 1, k] = sl[k]
+                    st_s[top, S] = wr
+                    st_s[top + 1, S] = wl
+                else:
+                    st_s[top, 0] = -1.0
+                    st_s[top + 1, 0] = -1.0
                 top += 2
         if not best_first:
             break
@@ -691,6 +785,8 @@ def build_tree(Xt, y, w, samples, n_classes, K, crit, splitter, max_features, ma
                         rec_i[5], rec_i[7], rec_f[2])
             _push_child(st_i, st_f, one, rec_i[1], rec_i[3], rec_i[4] + 1, node, one,
                         rec_i[5], rec_i[6], rec_f[1])
+            st_s[0, 0] = -1.0
+            st_s[1, 0] = -1.0
             top = 2
             expanded = True
             break
