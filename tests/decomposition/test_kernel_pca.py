@@ -114,3 +114,50 @@ def test_float32_outputs_and_lower_triangle_kernel():
         assert est.fit_transform(X32).dtype == np.float32
         assert est.transform(X32).dtype == np.float32
         assert est.transform(X).dtype == np.float64
+
+
+def test_vectorised_exp_matches_numpy():
+    from classiclearn.decomposition._gram_kernels import exp_nonpositive
+
+    rng = np.random.default_rng(0)
+    x = -np.concatenate([np.linspace(0, 60, 20001), rng.exponential(5.0, 20000),
+                         [0.0, 5e-324, 700.0, 708.3, 708.5, 745.0, 800.0, 1e6]])
+    ours, ref = exp_nonpositive(x), np.exp(x)
+    normal = ref > 1e-300
+    assert_allclose(ours[normal], ref[normal], rtol=4 * np.finfo(float).eps, atol=0)
+    assert np.abs(ours[~normal]).max() < 1e-300
+    assert_allclose(exp_nonpositive(x[:7]), np.exp(x[:7]), rtol=4e-16)  # short tail
+
+
+def test_lanczos_top_against_dense_eigh_and_breakdown():
+    from classiclearn.decomposition._kernel_pca import _lanczos_top
+
+    rng = np.random.default_rng(1)
+    A = rng.normal(size=(120, 120))
+    A = A @ A.T
+    v0 = rng.uniform(-1, 1, 120)
+    w, V = np.linalg.eigh(A)
+    theta, Y = _lanczos_top(lambda v: A @ v, 120, 4, v0, 1e-13, 120)
+    assert_allclose(theta, w[-4:], rtol=1e-11)
+    _same_up_to_sign(Y, V[:, -4:], 1e-8)
+    # rank 3: the Krylov space is exhausted after 3 steps, the pairs found are exact
+    B = rng.normal(size=(50, 3))
+    B = B @ B.T
+    theta, Y = _lanczos_top(lambda v: B @ v, 50, 3, v0[:50], 1e-13, 50)
+    w, V = np.linalg.eigh(B)
+    assert_allclose(theta, w[-3:], rtol=1e-11)
+    # not converged within the basis limit: None (the estimator then uses ARPACK)
+    assert _lanczos_top(lambda v: A @ v, 120, 4, v0, 1e-13, 6) is None
+
+
+def test_auto_falls_back_to_arpack(monkeypatch):
+    import classiclearn.decomposition._kernel_pca as kp
+
+    X = _data(4)
+    ref = KernelPCA(n_components=3, kernel="rbf", random_state=0).fit(X)
+    monkeypatch.setattr(kp, "_LANCZOS_MAX_DIM", 4)
+    ours = KernelPCA(n_components=3, kernel="rbf", random_state=0).fit(X)
+    theirs = sk_dec.KernelPCA(n_components=3, kernel="rbf", random_state=0).fit(X)
+    assert_allclose(ours.eigenvalues_, theirs.eigenvalues_, rtol=1e-8)
+    _same_up_to_sign(ours.eigenvectors_, ref.eigenvectors_, 1e-8)
+    _same_up_to_sign(ours.transform(X[:9]), theirs.transform(X[:9]), 1e-8)

@@ -8,11 +8,14 @@ feature-space axes have unit norm), and of a training point √λ_j α_ij.
 With ``fit_inverse_transform`` a kernel ridge regression from projections
 back to inputs learns the pre-image map (Bakır, Weston & Schölkopf).
 
-For a few components ARPACK ('arpack', or 'auto' with fewer than 10
-components) runs on the centred kernel kept in one triangle: the triangle is
-built in place (BLAS syrk finished by numba for rbf / linear), centred in place
-once, and every Lanczos product is one BLAS symv reading half the matrix. With a
-precomputed kernel the centring is applied implicitly (rank-one corrections).
+For a few components ('auto' with fewer than 10 components) a Lanczos run with
+full reorthogonalisation and no restarts works on the kernel kept in one
+triangle (built in place: BLAS syrk finished by numba for rbf / linear), centred
+implicitly by rank-one corrections; every product is one BLAS symv reading half
+the matrix, and it needs about 30 products where implicitly restarted ARPACK
+needs about 47 (ARPACK takes over if it has not converged after 300). 'arpack'
+runs ARPACK on the same triangle, centred in place once. With a precomputed
+kernel the centring is always applied implicitly.
 """
 
 from numbers import Integral, Real
@@ -70,6 +73,55 @@ def _centred_operator(K, col_means, all_mean, symmetric=True):
     )
 
 
+# Largest Krylov basis of the 'auto' Lanczos solver before it hands over to ARPACK.
+_LANCZOS_MAX_DIM = 300
+
+
+def _lanczos_top(matvec, n, k, v0, tol, max_dim):
+    """Largest ``k`` eigenpairs of a symmetric operator by Lanczos with full
+    reorthogonalisation (no restarts); None if not converged within ``max_dim``.
+
+    The basis is kept (Fortran order, so each Gram-Schmidt sweep is two BLAS
+    ``gemv``) and orthogonalised twice against every earlier vector, so no
+    spurious copies appear and the Ritz residual ``β_j |s_j|`` is reliable. The
+    run stops once every wanted Ritz pair has residual ``<= tol * |θ_1|``. For a
+    few wanted eigenpairs this needs about two thirds of the operator products
+    of implicitly restarted ARPACK (no restart discards Krylov information).
+
+    Returns
+    -------
+    (eigenvalues ascending (k,), eigenvectors (n, k)) or None
+    """
+    max_dim = min(n, max_dim)
+    Q = np.empty((n, max_dim), order="F")
+    alpha = np.empty(max_dim)
+    beta = np.empty(max_dim)
+    q = v0 / np.linalg.norm(v0)
+    Q[:, 0] = q
+    for j in range(max_dim):
+        w = matvec(Q[:, j])
+        alpha[j] = Q[:, j] @ w
+        basis = Q[:, : j + 1]
+        for _ in range(2):
+            w -= basis @ (basis.T @ w)
+        b = float(np.linalg.norm(w))
+        beta[j] = b
+        m = j + 1
+        breakdown = b <= np.finfo(np.float64).eps * max(float(np.abs(alpha[:m]).max()), 1e-300)
+        if m >= k and (m % 2 == 0 or m == max_dim or breakdown):
+            theta, S = linalg.eigh_tridiagonal(
+                alpha[:m], beta[: m - 1], select="i", select_range=(m - k, m - 1)
+            )
+            res = b * np.abs(S[-1])
+            top = max(abs(theta[-1]), abs(theta[0]))
+            if np.all(res <= tol * top) and top > 0:
+                return theta, Q[:, :m] @ S
+        if m == max_dim or breakdown:
+            return None
+        Q[:, m] = w / b
+    return None
+
+
 def _check_psd_eigenvalues(lambdas):
     if lambdas.size == 0:
         return lambdas
@@ -114,8 +166,10 @@ default='linear'
     eigen_solver : {'auto', 'dense', 'arpack', 'randomized'}, default='auto'
         'dense': LAPACK on the centred kernel; 'arpack': ARPACK on the
         implicitly centred kernel; 'randomized': a randomized range finder
-        with ``iterated_power`` steps; 'auto': 'arpack' when
-        ``n_components < 10`` and n_samples > 200, else 'dense'.
+        with ``iterated_power`` steps; 'auto': when ``n_components < 10``
+        and n_samples > 200 a Lanczos run with full reorthogonalisation (the
+        same eigenpairs as ARPACK to rounding, with fewer products; ARPACK if
+        it does not converge), else 'dense'.
     tol : float, default=0
         Tolerance of ARPACK (0: machine precision).
     max_iter : int, default=None
@@ -294,6 +348,38 @@ default='linear'
         v0 = rng.uniform(-1, 1, size=n)
         return eigsh(op, n_components, which="LA", tol=self.tol, maxiter=self.max_iter, v0=v0)
 
+    def _solve_lanczos(self, X, n_components, rng):
+        """Lanczos (:func:`_lanczos_top`) on the kernel kept in one triangle and
+        centred implicitly; None (and ARPACK is used) if it does not converge.
+
+        The uncentred triangle is built in place; every product is one BLAS
+        ``symv`` reading that triangle plus the rank-one centring corrections
+        K_c v = K v - m (1ᵀv) - 1 (mᵀv) + μ (1ᵀv), with m the column means
+        (one ``symv`` with a vector of ones) and μ their mean.
+        """
+        T = kernel_lower(X, self.kernel, self.gamma_)
+        if T is None:
+            return None
+        n = T.shape[0]
+        TF = T.T  # Fortran view: the lower triangle of T is the upper one of TF
+        col = dsymv(1.0 / n, TF, np.ones(n), lower=0)
+        allm = float(col.mean())
+        shift = col - allm
+
+        def matvec(v):
+            out = dsymv(1.0, TF, v, lower=0)
+            out -= col @ v
+            out -= shift * v.sum()
+            return out
+
+        v0 = rng.uniform(-1, 1, size=n)
+        tol = self.tol if self.tol > 0 else 1e-13
+        result = _lanczos_top(matvec, n, n_components, v0, tol, _LANCZOS_MAX_DIM)
+        if result is not None:
+            self._K_fit_rows = col
+            self._K_fit_all = allm
+        return result
+
     def _fit_inverse(self, X_transformed, X):
         if self.kernel == "precomputed":
             raise ValueError("Cannot fit_inverse_transform with a precomputed kernel.")
@@ -326,7 +412,15 @@ default='linear'
         solver = self.eigen_solver
         if solver == "auto":
             solver = "arpack" if n > 200 and n_components < 10 else "dense"
-        if solver == "arpack" and self.kernel != "precomputed" and not callable(self.kernel):
+        result = None
+        if (
+            self.eigen_solver == "auto" and solver == "arpack"
+            and self.kernel != "precomputed" and not callable(self.kernel)
+        ):
+            result = self._solve_lanczos(X, n_components, rng)
+        if result is not None:
+            evals, evecs = result
+        elif solver == "arpack" and self.kernel != "precomputed" and not callable(self.kernel):
             evals, evecs = self._solve_lower(X, n_components, rng)
         else:
             K = np.ascontiguousarray(self._get_kernel(X), dtype=np.float64)
