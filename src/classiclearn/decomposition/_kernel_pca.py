@@ -108,10 +108,14 @@ def _lanczos_top(matvec, n, k, v0, tol, max_dim):
         beta[j] = b
         m = j + 1
         breakdown = b <= np.finfo(np.float64).eps * max(float(np.abs(alpha[:m]).max()), 1e-300)
-        if m >= k and (m % 2 == 0 or m == max_dim or breakdown):
-            theta, S = linalg.eigh_tridiagonal(
-                alpha[:m], beta[: m - 1], select="i", select_range=(m - k, m - 1)
-            )
+        if m >= k:
+            # the small tridiagonal densely: cheaper than eigh_tridiagonal's checks
+            H = np.diag(alpha[:m])
+            idx = np.arange(m - 1)
+            H[idx, idx + 1] = beta[: m - 1]
+            H[idx + 1, idx] = beta[: m - 1]
+            theta, S = np.linalg.eigh(H)
+            theta, S = theta[m - k :], S[:, m - k :]
             res = b * np.abs(S[-1])
             top = max(abs(theta[-1]), abs(theta[0]))
             if np.all(res <= tol * top) and top > 0:
@@ -373,7 +377,7 @@ default='linear'
             return out
 
         v0 = rng.uniform(-1, 1, size=n)
-        tol = self.tol if self.tol > 0 else 1e-13
+        tol = self.tol if self.tol > 0 else 1e-12
         result = _lanczos_top(matvec, n, n_components, v0, tol, _LANCZOS_MAX_DIM)
         if result is not None:
             self._K_fit_rows = col
