@@ -82,7 +82,8 @@ def enet_cd_gram(w, G, q, yy, l1, l2, pf, positive, max_iter, tol, orders):
     Parameters
     ----------
     w : float64 (p,), start point, overwritten with the solution.
-    G : float64 (p, p) C-contiguous, symmetric positive semi-definite.
+    G : float64 (p, p) C-contiguous, exactly symmetric positive semi-definite
+        (column j is read as the contiguous row j).
     q : float64 (p,).
     yy : float, ``y'y`` (>= 0) for duality-gap stopping, or < 0 for
         coefficient-change stopping.
@@ -119,7 +120,7 @@ def enet_cd_gram(w, G, q, yy, l1, l2, pf, positive, max_iter, tol, orders):
             if new != wj:
                 d = new - wj
                 for k in range(p):
-                    H[k] += G[k, j] * d
+                    H[k] += G[j, k] * d
                 w[j] = new
                 ad = abs(d) * math.sqrt(gjj) if gjj > 0.0 else abs(d)
                 if ad > d_max:
