@@ -162,8 +162,15 @@ def fast_centered_gram(X, x_mean):
 # 4096 rows x a few hundred features stays in the shared cache between the
 # moments kernel and the BLAS product that read it.
 _GRAM_BLOCK_ROWS = 4096
-# Below this many multiply-adds (n p^2) the threaded pass is not worth it.
+# Consecutive blocks are summed in a fixed number of lanes (the work units
+# handed to threads), then the lanes in order: memory of a few p x p partial
+# sums, and a result that does not depend on the number of threads.
+_GRAM_LANES = 8
+# Below this many multiply-adds (n p^2) the threaded pass is not worth it;
+# above _GRAM_MAX_FEATURES the multi-threaded BLAS product on the whole of X
+# splits its large output well by itself.
 _GRAM_THREADED_WORK = 20_000_000
+_GRAM_MAX_FEATURES = 512
 
 
 def moments_and_gram(est, X, Y, fit_intercept, n_threads=None):
@@ -171,9 +178,10 @@ def moments_and_gram(est, X, Y, fit_intercept, n_threads=None):
 
     X is cut into fixed blocks of rows; for each block the moments kernel
     (column sums and ``X' Yc``) and a single-threaded BLAS ``X_b' X_b``
-    (syrk) run back to back while the block is still in cache, the blocks
-    shared among Python threads. The partial results are added in block
-    order, so the result does not depend on the number of threads. On two
+    (syrk) run back to back while the block is still in cache. Runs of
+    consecutive blocks (lanes) are shared among Python threads and their
+    partial sums added in lane order, so the result does not depend on the
+    number of threads. On two
     cores this is faster than one multi-threaded syrk on the whole of X (whose
     threads split only the small p x p output), and it does not busy-wait
     when the machine is loaded.
@@ -193,7 +201,8 @@ def moments_and_gram(est, X, Y, fit_intercept, n_threads=None):
         intercept).
     """
     n, p = X.shape
-    if not X.flags.c_contiguous or n * p * p < _GRAM_THREADED_WORK:
+    if (not X.flags.c_contiguous or n * p * p < _GRAM_THREADED_WORK
+            or p > _GRAM_MAX_FEATURES):
         x_mean, y_mean, XtY, yy = fit_moments(est, X, Y, fit_intercept)
         return x_mean, y_mean, XtY, yy, fast_centered_gram(X, x_mean)
     t = Y.shape[1]
@@ -203,18 +212,25 @@ def moments_and_gram(est, X, Y, fit_intercept, n_threads=None):
     else:
         y_mean = np.zeros(t)
         C = np.ascontiguousarray(Y)
-    blocks = [(lo, min(n, lo + _GRAM_BLOCK_ROWS)) for lo in range(0, n, _GRAM_BLOCK_ROWS)]
+    n_blocks = -(-n // _GRAM_BLOCK_ROWS)
+    n_lanes = min(_GRAM_LANES, n_blocks)
+    lanes = [(c * n_blocks // n_lanes, (c + 1) * n_blocks // n_lanes) for c in range(n_lanes)]
 
-    def work(bounds):
-        lo, hi = bounds
-        B = X[lo:hi]
-        sums, xty = _cdk.column_moments(B, C[lo:hi])
-        return sums, xty, B.T @ B
+    def work(lane):
+        sums, xty, G = np.zeros(p), np.zeros((p, t)), np.zeros((p, p))
+        for b in range(*lane):
+            lo, hi = b * _GRAM_BLOCK_ROWS, min(n, (b + 1) * _GRAM_BLOCK_ROWS)
+            B = X[lo:hi]
+            s, q = _cdk.column_moments(B, C[lo:hi])
+            sums += s
+            xty += q
+            G += B.T @ B
+        return sums, xty, G
 
     if n_threads is None:
         n_threads = os.cpu_count() or 1
     with _blas_one_thread():
-        parts = thread_map(work, blocks, n_threads)
+        parts = thread_map(work, lanes, n_threads)
     sums, XtY, G = parts[0]
     for s, q, g in parts[1:]:
         sums += s
