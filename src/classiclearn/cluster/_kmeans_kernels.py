@@ -58,12 +58,14 @@ def lloyd_pass(X, sample_weight, centers_t, centers_sq, labels, sums, wsums, upd
     for c in prange(n_chunks):
         start = c * size
         stop = min(n, start + size)
+        buf = np.empty((_TILE, k))  # one product buffer per chunk, not per tile
         if update:
             sums[c, :, :] = 0.0
             wsums[c, :] = 0.0
         for t0 in range(start, stop, _TILE):
             t1 = min(stop, t0 + _TILE)
-            dots = np.dot(X[t0:t1], centers_t)
+            dots = buf[: t1 - t0]
+            np.dot(X[t0:t1], centers_t, dots)
             for r in range(t1 - t0):
                 best = centers_sq[0] - 2.0 * dots[r, 0]
                 bj = 0
@@ -197,9 +199,11 @@ def kpp_trials(X, x_sq, sample_weight, cand_t, cand_sq, closest, dist_out, pot_o
         for t in range(m):
             pot_out[c, t] = 0.0
         stop = min(n, (c + 1) * size)
+        buf = np.empty((_TILE, m))
         for t0 in range(c * size, stop, _TILE):
             t1 = min(stop, t0 + _TILE)
-            dots = np.dot(X[t0:t1], cand_t)
+            dots = buf[: t1 - t0]
+            np.dot(X[t0:t1], cand_t, dots)
             for r in range(t1 - t0):
                 i = t0 + r
                 w = sample_weight[i]
