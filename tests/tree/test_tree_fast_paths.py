@@ -1,0 +1,58 @@
+"""Fast paths of the tree builder against plain references: binning against
+``np.searchsorted``, the random splitter's unpartitioned class counts (integer
+weights) against scikit-learn's partitioning splitter."""
+
+import numpy as np
+import pytest
+
+from classiclearn.tree import DecisionTreeClassifier, _binning
+
+sk_tree = pytest.importorskip("sklearn.tree")
+
+
+def _naive_bins(X, edges, n_bins):
+    out = np.empty(X.shape, dtype=np.uint8)
+    for j in range(X.shape[1]):
+        k = n_bins[j] - 1
+        out[:, j] = np.searchsorted(edges[j, :k], X[:, j].astype(np.float64), side="left")
+    return out
+
+
+@pytest.mark.parametrize("max_bins", [2, 10, 255])
+def test_transform_bins_equals_searchsorted(max_bins):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(3000, 5)).astype(np.float32)
+    X[:, 1] = np.round(X[:, 1])  # few distinct values
+    X[:, 2] = 1.5  # constant
+    X[:, 3] = rng.integers(0, 300, size=3000)  # more distinct values than bins
+    edges, n_bins = _binning.fit_bins(X, max_bins, 0)
+    assert n_bins[2] == 1
+    assert (n_bins <= max_bins).all()
+    got = _binning.transform_bins(X, (edges, n_bins))
+    np.testing.assert_array_equal(got, _naive_bins(X, edges, n_bins))
+    assert (got.max(axis=0) < n_bins).all()
+    # values between and beyond the edges
+    Z = rng.normal(scale=3.0, size=(500, 5)).astype(np.float32)
+    np.testing.assert_array_equal(_binning.transform_bins(Z, (edges, n_bins)),
+                                  _naive_bins(Z, edges, n_bins))
+
+
+@pytest.mark.parametrize("n_classes", [2, 4])
+def test_random_splitter_integer_weights_equals_sklearn(n_classes):
+    rng = np.random.default_rng(n_classes)
+    X = rng.normal(size=(400, 6))
+    y = (X[:, 0] + X[:, 1] * X[:, 2] + rng.normal(size=400) > 0).astype(int)
+    if n_classes == 4:
+        y = y + 2 * (X[:, 3] > 0.3)
+    w = rng.integers(0, 4, size=400).astype(float)  # bootstrap-like counts, zeros included
+    for seed in range(3):
+        ours = DecisionTreeClassifier(splitter="random", random_state=seed).fit(
+            X, y, sample_weight=w)
+        theirs = sk_tree.DecisionTreeClassifier(splitter="random", random_state=seed).fit(
+            X, y, sample_weight=w)
+        a, b = ours.tree_, theirs.tree_
+        assert a.node_count == b.node_count
+        np.testing.assert_array_equal(a.feature, b.feature)
+        np.testing.assert_allclose(a.threshold, b.threshold, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(a.value, b.value, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(a.impurity, b.impurity, rtol=1e-9, atol=1e-12)
