@@ -6,7 +6,8 @@ Objective (scikit-learn's scaling)::
         + alpha * (1 - l1_ratio) / 2 * ||w||^2
 
 Each coordinate update is a soft-threshold. When n > p and p is moderate the
-solver works on the Gram matrix of the centred data (one BLAS ``X'X``, no
+solver works on the Gram matrix of the centred data (BLAS ``X'X`` over row
+blocks shared by threads, with the means and ``X'y`` in the same pass; no
 copy of X), so an epoch costs O(p^2) whatever n. Otherwise it starts on a
 centred (Fortran-ordered) copy of the data, O(n p) per epoch, and switches
 to the Gram matrix if n > p and convergence needs many epochs. A path
