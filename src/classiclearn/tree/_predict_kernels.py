@@ -1,93 +1,175 @@
 """Walking fitted trees: leaves, predictions and decision paths, vectorised over rows.
 
-Walks read ``packed``, one 32-byte record per node with fields ``left``,
-``right``, ``feature`` (intp) and ``threshold`` (float64) (left < 0 at leaves;
-a sample goes left when ``x[feature] <= threshold``), and ``value`` float64 (n_nodes, V). X is float32,
-C-contiguous. Forests pass their trees' records concatenated, child indices
-local to each tree, and ``roots`` the index of each tree's root. The kernels are
-serial and release the GIL; ``_tree.walk_rows`` runs row chunks in Python
-threads (dynamic scheduling: robust on a loaded machine, where numba's static
-``prange`` split was slower than one thread). Each chunk is walked tree-major,
-each row summing the trees in their fixed order, so results do not depend on
-the thread count.
+The fast walks read a *compact* copy of the trees built at the start of each
+prediction call (:func:`compact_nodes`; it is not kept, so a fitted model holds
+its nodes once): one 16-byte record per node with fields ``threshold``
+(float64), ``feature`` and ``left`` (int32), the right child stored at
+``left + 1``, so a step is ``node = left + (x[feature] > threshold)`` with no
+branch. A leaf points at itself (``left`` = its own index, ``feature`` 0,
+``threshold`` +inf: finite rows stay put), so eight rows can walk a tree in
+lock-step until none moves: eight independent chains of loads are in flight
+at once instead of one. ``orig`` maps a compact index back to the node's index
+in ``packed`` (leaf ids and ``value`` rows).
+
+Forests pass their trees' records concatenated; ``roots`` is the index of each
+tree's root (the same in ``packed`` and in the compact copy, each tree keeping
+its slot range). X is float32 or float64, C-contiguous; a float64 value is
+rounded to float32 before the comparison, exactly as a float32 copy of X would
+be. The kernels are serial and release the GIL; ``_tree.walk_rows`` runs row
+chunks in Python threads. A chunk is walked in blocks of rows, tree by tree
+within a block, each row summing the trees in their fixed order, so results
+do not depend on the thread count.
 """
 
 import numpy as np
 from numba import njit
 
-
-@njit(cache=True, nogil=True)
-def _leaf(X, i, root, packed):
-    # packed[root + node] = (left, right, feature, threshold), children local to
-    # the tree; left < 0 at leaves. Returns the global index of the leaf.
-    node = root
-    while True:
-        rec = packed[node]
-        if rec.left < 0:
-            return node
-        if X[i, rec.feature] <= rec.threshold:
-            node = root + rec.left
-        else:
-            node = root + rec.right
+# rows per block walked tree by tree (larger blocks measured faster: a tree reloaded
+# per block costs more than streaming the rows of X again)
+_BLOCK = 16384
 
 
 @njit(cache=True, nogil=True)
-def apply_tree(X, packed):
-    """Leaf index of every row in one tree (serial; callers may run it in threads)."""
-    n = X.shape[0]
-    out = np.empty(n, dtype=np.intp)
-    for i in range(n):
-        out[i] = _leaf(X, i, 0, packed)
-    return out
+def compact_nodes(packed, roots, nodes, orig):
+    """Fill the compact records ``nodes`` and the map ``orig`` (see the module notes).
 
-
-@njit(cache=True, nogil=True)
-def apply_trees(X, packed, roots, lo, hi, out):
-    """Leaf index (global) of rows ``lo:hi`` in every tree, into ``out`` (n_samples, n_trees).
-
-    Tree-major: one tree's nodes stay in cache while all the rows go through
-    it. Serial and GIL-free; callers run row chunks in threads.
+    ``packed``: (left, right, feature, threshold) records, children local to the
+    tree, left < 0 at leaves. Each tree keeps its slot range; nodes are visited
+    depth first (left subtree first) and each visited inner node gets the next
+    two free slots for its children, so a left-going path stays in nearby
+    memory (faster walks than a breadth-first layout).
     """
     t = roots.shape[0]
+    stack_o = np.empty(64, dtype=np.intp)  # original (global) index
+    stack_c = np.empty(64, dtype=np.intp)  # compact slot
     for k in range(t):
         r = roots[k]
-        for i in range(lo, hi):
-            out[i, k] = _leaf(X, i, r, packed)
+        nxt = r + 1
+        stack_o[0] = r
+        stack_c[0] = r
+        sp = 1
+        while sp > 0:
+            sp -= 1
+            o = stack_o[sp]
+            c = stack_c[sp]
+            orig[c] = o
+            rec = packed[o]
+            if rec.left < 0:
+                nodes[c].threshold = np.inf
+                nodes[c].feature = 0
+                nodes[c].left = c
+                continue
+            nodes[c].threshold = rec.threshold
+            nodes[c].feature = rec.feature
+            nodes[c].left = nxt
+            if sp + 2 > stack_o.shape[0]:
+                stack_o = np.concatenate((stack_o, np.empty_like(stack_o)))
+                stack_c = np.concatenate((stack_c, np.empty_like(stack_c)))
+            stack_o[sp] = r + rec.right
+            stack_c[sp] = nxt + 1
+            stack_o[sp + 1] = r + rec.left
+            stack_c[sp + 1] = nxt
+            sp += 2
+            nxt += 2
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _step(X, i, nodes, c):
+    a = nodes[c]
+    return a.left + (np.float32(X[i, a.feature]) > a.threshold)
 
 
 @njit(cache=True, nogil=True)
-def sum_value(X, packed, value, roots, hard, n_classes, lo, hi, out):
+def _walk8(X, i, nodes, r):
+    # rows i..i+7 through the tree rooted at r, in lock-step; compact leaf indices
+    c0 = c1 = c2 = c3 = c4 = c5 = c6 = c7 = r
+    while True:
+        n0 = _step(X, i, nodes, c0)
+        n1 = _step(X, i + 1, nodes, c1)
+        n2 = _step(X, i + 2, nodes, c2)
+        n3 = _step(X, i + 3, nodes, c3)
+        n4 = _step(X, i + 4, nodes, c4)
+        n5 = _step(X, i + 5, nodes, c5)
+        n6 = _step(X, i + 6, nodes, c6)
+        n7 = _step(X, i + 7, nodes, c7)
+        if ((n0 == c0) & (n1 == c1) & (n2 == c2) & (n3 == c3) & (n4 == c4) & (n5 == c5)
+                & (n6 == c6) & (n7 == c7)):
+            return c0, c1, c2, c3, c4, c5, c6, c7
+        c0, c1, c2, c3, c4, c5, c6, c7 = n0, n1, n2, n3, n4, n5, n6, n7
+
+
+@njit(cache=True, nogil=True)
+def _walk1(X, i, nodes, r):
+    c = r
+    while True:
+        n = _step(X, i, nodes, c)
+        if n == c:
+            return c
+        c = n
+
+
+@njit(cache=True, nogil=True)
+def apply_trees(X, nodes, orig, roots, lo, hi, out):
+    """Leaf index (in ``packed``, global) of rows ``lo:hi`` in every tree, into ``out``.
+
+    ``out`` has shape (n_samples, n_trees). Serial and GIL-free; callers run row
+    chunks in threads.
+    """
+    t = roots.shape[0]
+    for b0 in range(lo, hi, _BLOCK):
+        b1 = min(b0 + _BLOCK, hi)
+        for k in range(t):
+            r = roots[k]
+            i = b0
+            while i + 8 <= b1:
+                leaves = _walk8(X, i, nodes, r)
+                for g in range(8):
+                    out[i + g, k] = orig[leaves[g]]
+                i += 8
+            while i < b1:
+                out[i, k] = orig[_walk1(X, i, nodes, r)]
+                i += 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _add_leaf(out, i, value, leaf, hard, n_classes, K):
+    v = value.shape[1]
+    if hard:
+        for o in range(n_classes.shape[0]):
+            best = 0
+            for cl in range(1, n_classes[o]):
+                if value[leaf, o * K + cl] > value[leaf, o * K + best]:
+                    best = cl
+            out[i, o * K + best] += 1.0
+    else:
+        for j in range(v):
+            out[i, j] += value[leaf, j]
+
+
+@njit(cache=True, nogil=True)
+def sum_value(X, nodes, orig, roots, value, hard, n_classes, lo, hi, out):
     """Add, for rows ``lo:hi``, every tree's leaf value into ``out`` (n_samples, V).
 
     With ``hard``, each tree contributes a one-hot vote for its leaf's first
-    largest class per output instead of its value (hard voting). Tree-major
-    (one tree's nodes stay in cache for all the rows); each row sums the trees
-    in their fixed order, so the result does not depend on how rows are cut
-    into chunks. Serial and GIL-free; callers run row chunks in threads.
+    largest class per output instead of its value (hard voting). Each row sums
+    the trees in their fixed order, so the result does not depend on how rows
+    are cut into chunks. Serial and GIL-free; callers run row chunks in threads.
     """
     t = roots.shape[0]
-    v = value.shape[1]
-    n_outputs = n_classes.shape[0]
-    K = v // n_outputs
-    for k in range(t):
-        r = roots[k]
-        if hard:
-            for i in range(lo, hi):
-                leaf = _leaf(X, i, r, packed)
-                for o in range(n_outputs):
-                    best = 0
-                    for cl in range(1, n_classes[o]):
-                        if value[leaf, o * K + cl] > value[leaf, o * K + best]:
-                            best = cl
-                    out[i, o * K + best] += 1.0
-        elif v == 1:
-            for i in range(lo, hi):
-                out[i, 0] += value[_leaf(X, i, r, packed), 0]
-        else:
-            for i in range(lo, hi):
-                leaf = _leaf(X, i, r, packed)
-                for j in range(v):
-                    out[i, j] += value[leaf, j]
+    K = value.shape[1] // n_classes.shape[0]
+    for b0 in range(lo, hi, _BLOCK):
+        b1 = min(b0 + _BLOCK, hi)
+        for k in range(t):
+            r = roots[k]
+            i = b0
+            while i + 8 <= b1:
+                leaves = _walk8(X, i, nodes, r)
+                for g in range(8):
+                    _add_leaf(out, i + g, value, orig[leaves[g]], hard, n_classes, K)
+                i += 8
+            while i < b1:
+                _add_leaf(out, i, value, orig[_walk1(X, i, nodes, r)], hard, n_classes, K)
+                i += 1
 
 
 @njit(cache=True, nogil=True)
@@ -100,7 +182,7 @@ def path_indicator(X, packed):
         c = 1
         while packed[node].left >= 0:
             rec = packed[node]
-            node = rec.left if X[i, rec.feature] <= rec.threshold else rec.right
+            node = rec.left if np.float32(X[i, rec.feature]) <= rec.threshold else rec.right
             c += 1
         indptr[i + 1] = indptr[i] + c
     indices = np.empty(indptr[n], dtype=np.intp)
@@ -110,7 +192,7 @@ def path_indicator(X, packed):
         indices[p] = 0
         while packed[node].left >= 0:
             rec = packed[node]
-            node = rec.left if X[i, rec.feature] <= rec.threshold else rec.right
+            node = rec.left if np.float32(X[i, rec.feature]) <= rec.threshold else rec.right
             p += 1
             indices[p] = node
     return indptr, indices

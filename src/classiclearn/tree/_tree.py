@@ -127,14 +127,13 @@ class Tree:
         )
 
     def apply(self, X):
-        """Index of the leaf each row of X (float32, C-contiguous) falls in.
+        """Index of the leaf each row of X (float32 or float64, C-contiguous) falls in.
 
         Large inputs are cut into row chunks walked in threads, one per core.
         """
         n = X.shape[0]
-        if n < _PARALLEL_ROWS:
-            return _pk.apply_tree(X, self.packed)
-        return apply_forest(X, self.packed, np.zeros(1, dtype=np.intp), -1).reshape(n)
+        return apply_forest(X, self.packed, np.zeros(1, dtype=np.intp),
+                            1 if n < _PARALLEL_ROWS else -1).reshape(n)
 
     def predict(self, X):
         """Leaf value of each row: array (n_samples, n_outputs, max_n_classes)."""
@@ -261,17 +260,39 @@ def walk_rows(kernel, n_rows, n_jobs):
     thread_map(lambda b: kernel(*b), row_chunks(n_rows, n_threads, 2048), n_threads)
 
 
+COMPACT_RECORD = np.dtype([("threshold", np.float64), ("feature", np.int32),
+                           ("left", np.int32)])
+
+
+def compact_forest(packed, roots):
+    """Compact walk records and their map back to ``packed`` (see ``_predict_kernels``).
+
+    Built for each prediction call and then dropped (about 1% of a walk's time),
+    so the fitted model keeps a single copy of its nodes.
+    """
+    if packed.shape[0] >= 2**31:
+        raise ValueError("Too many nodes in the trees for prediction (2**31 or more).")
+    nodes = np.empty(packed.shape[0], dtype=COMPACT_RECORD)
+    orig = np.empty(packed.shape[0], dtype=np.intp)
+    _pk.compact_nodes(packed, roots, nodes, orig)
+    return nodes, orig
+
+
 def apply_forest(X, packed, roots, n_jobs):
     """Global leaf index of every row in every tree: array (n_samples, n_trees)."""
+    nodes, orig = compact_forest(packed, roots)
     out = np.empty((X.shape[0], roots.shape[0]), dtype=np.intp)
-    walk_rows(lambda lo, hi: _pk.apply_trees(X, packed, roots, lo, hi, out), X.shape[0], n_jobs)
+    walk_rows(lambda lo, hi: _pk.apply_trees(X, nodes, orig, roots, lo, hi, out), X.shape[0],
+              n_jobs)
     return out
 
 
 def mean_forest_value(X, packed, value, roots, hard, n_classes, n_jobs):
     """Mean over trees of each row's leaf value (or one-hot votes): array (n_samples, V)."""
+    nodes, orig = compact_forest(packed, roots)
     out = np.zeros((X.shape[0], value.shape[1]))
-    walk_rows(lambda lo, hi: _pk.sum_value(X, packed, value, roots, hard, n_classes, lo, hi, out),
+    walk_rows(lambda lo, hi: _pk.sum_value(X, nodes, orig, roots, value, hard, n_classes, lo, hi,
+                                           out),
               X.shape[0], n_jobs)
     out /= roots.shape[0]
     return out
