@@ -111,3 +111,21 @@ def test_bad_input():
         warnings.simplefilter("ignore")
         PCA(2).fit_transform(X)
     assert_allclose(X, Xc)
+
+
+@pytest.mark.parametrize("offset", [0.0, 0.5, 1e6])
+def test_centred_gram_both_routes_match_naive(offset):
+    # small means: one uncentred syrk + rank-one correction; an offset (or a
+    # constant column) sends it to the blockwise exact centring
+    from classiclearn.decomposition._pca import _centred_gram
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(3000, 7)) * np.array([1.0, 2.0, 0.5, 3.0, 1.0, 1.0, 0.1])
+    X[:, 1] += offset
+    mean = X.mean(axis=0)
+    ref = (X - mean).T @ (X - mean)
+    np.testing.assert_allclose(_centred_gram(X, mean), ref, rtol=1e-11, atol=1e-9)
+    X[:, 4] = 2.5  # constant column
+    mean = X.mean(axis=0)
+    ref = (X - mean).T @ (X - mean)
+    np.testing.assert_allclose(_centred_gram(X, mean), ref, rtol=1e-11, atol=1e-9)
