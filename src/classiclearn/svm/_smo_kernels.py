@@ -152,26 +152,47 @@ def _kernel_diag(X, sqnorm, kernel, gamma, coef0, degree):
     return out
 
 
-# The kernel-row cache ``cs = (rows, slot_of, owner, stamp, row_len, state, buf)``:
-# ``rows`` (n_slots, L) float32, ``slot_of[key]`` the slot of a key (-1: none),
-# ``owner[slot]`` its key, ``stamp`` the last use (least recently used slot is
-# evicted), ``row_len[slot]`` how many leading entries are valid; ``state`` holds
-# the clock, the slots in use, the parallel chunks per row, the mode, the
-# buffer toggle and (position, length, buffer) of the last gathered row; ``buf`` two gather buffers of the per-sample mode; the last
-# entry is scratch for the working-set selection.
+# The kernel-row cache ``cs = (rows, slot_of, owner, stamp, row_len, state, buf,
+# scratch, swaps, applied)``: ``rows`` (n_slots, L) float32, ``slot_of[key]``
+# the slot of a key (-1: none), ``owner[slot]`` its key, ``stamp`` the last use
+# (least recently used slot is evicted), ``row_len[slot]`` how many leading
+# entries are valid; ``state`` holds the clock, the slots in use, the parallel
+# chunks per row, the mode, the buffer toggle, (position, length, buffer) of
+# the last gathered row and the length of the swap log; ``buf`` two gather
+# buffers of the per-sample mode; ``scratch`` three rows for the working-set
+# selection; ``swaps`` the log of position swaps and ``applied[slot]`` how
+# much of it the row has seen.
 #
 # Mode 0 (one variable per sample, classification): keys are positions of the
 # permuted problem and a row holds ``Q_ik = y_i y_k K_ik`` for the leading
 # positions only (the active set); a row is extended when a longer prefix is
 # asked for (after unshrinking), and swaps of positions swap cached entries.
+# Swapping the entries of every cached row at each swap (as libsvm does) is a
+# pair of cache misses per row; instead swaps are logged and a row replays
+# the ones it has not seen when it is next used (most cached rows never are),
+# the log being flushed into every row when full.
 # Mode 1 (two variables per sample, regression): keys are samples, a row holds
 # ``K`` against every sample in the original order, and ``Q`` rows are gathered
 # into one of two buffers.
 
 
 @njit(nogil=True, cache=True)
+def new_cache(n_slots, L, m, per_sample, n_chunks, log_size):
+    """An empty cache of ``n_slots`` rows of length ``L`` for ``m`` variables."""
+    state = np.zeros(9, dtype=np.int64)
+    state[5] = -1
+    state[2] = n_chunks
+    state[3] = 1 if per_sample else 0
+    return (np.empty((n_slots, L), dtype=np.float32), np.full(L, -1, dtype=np.intp),
+            np.full(n_slots, -1, dtype=np.intp), np.zeros(n_slots, dtype=np.int64),
+            np.zeros(n_slots, dtype=np.intp), state,
+            np.empty((2, m if per_sample else 1), dtype=np.float32), np.empty((3, m)),
+            np.empty((log_size, 2), dtype=np.intp), np.zeros(n_slots, dtype=np.int64))
+
+
+@njit(nogil=True, cache=True)
 def _take_slot(key, cs):
-    cache, slot_of, owner, stamp, row_len, state, buf, _ = cs
+    cache, slot_of, owner, stamp, row_len, state, buf, _, swaps, applied = cs
     n_slots = cache.shape[0]
     if state[1] < n_slots:
         slot = state[1]
@@ -187,19 +208,44 @@ def _take_slot(key, cs):
     slot_of[key] = slot
     owner[slot] = key
     row_len[slot] = 0
+    applied[slot] = state[8]
     return slot
+
+
+@njit(nogil=True, cache=True)
+def _catch_up(slot, cs):
+    """Replay on a cached row the logged swaps it has not seen."""
+    cache, slot_of, owner, stamp, row_len, state, buf, _, swaps, applied = cs
+    n_log = state[8]
+    first = applied[slot]
+    if first == n_log:
+        return
+    row = cache[slot]
+    length = row_len[slot]
+    for e in range(first, n_log):
+        lo = swaps[e, 0]
+        if length > lo:
+            hi = swaps[e, 1]
+            if length > hi:
+                row[lo], row[hi] = row[hi], row[lo]
+            else:
+                length = lo
+    row_len[slot] = length
+    applied[slot] = n_log
 
 
 @njit(nogil=True, cache=True)
 def _get_q(i, length, kp, y, sid, cs):
     """``Q_ik = y_i y_k K(x_i, x_k)`` for the positions ``k < length`` (float32)."""
     X, sq, kernel, gamma, coef0, degree = kp
-    cache, slot_of, owner, stamp, row_len, state, buf, _ = cs
+    cache, slot_of, owner, stamp, row_len, state, buf, _, swaps, applied = cs
     state[0] += 1
     if state[3] == 0:
         slot = slot_of[i]
         if slot < 0:
             slot = _take_slot(i, cs)
+        else:
+            _catch_up(slot, cs)
         stamp[slot] = state[0]
         row = cache[slot]
         have = row_len[slot]
@@ -257,7 +303,7 @@ def _swap(i, j, sv, kp, permute_x, cs):
         arr[i], arr[j] = arr[j], arr[i]
     sid[i], sid[j] = sid[j], sid[i]
     perm[i], perm[j] = perm[j], perm[i]
-    cache, slot_of, owner, stamp, row_len, state, buf, _ = cs
+    cache, slot_of, owner, stamp, row_len, state, buf, _, swaps, applied = cs
     if state[3] != 0:
         state[5] = -1  # the last gathered row no longer matches the positions
         return
@@ -274,15 +320,15 @@ def _swap(i, j, sv, kp, permute_x, cs):
         owner[si] = j
     if sj >= 0:
         owner[sj] = i
-    lo = min(i, j)
-    hi = max(i, j)
-    for s in range(state[1]):
-        L = row_len[s]
-        if L > lo:
-            if L > hi:
-                cache[s, lo], cache[s, hi] = cache[s, hi], cache[s, lo]
-            else:
-                row_len[s] = lo
+    if state[8] == swaps.shape[0]:
+        # log full: bring every cached row up to date and start a new log
+        for s in range(state[1]):
+            _catch_up(s, cs)
+        state[8] = 0
+        applied[:] = 0
+    swaps[state[8], 0] = min(i, j)
+    swaps[state[8], 1] = max(i, j)
+    state[8] += 1
 
 
 @njit(nogil=True, cache=True)
@@ -330,17 +376,8 @@ def smo_solve(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, tol, max_it
     m = idx.shape[0]
     L = n if per_sample else m
     n_slots = max(2, n_slots)
-    cache = np.empty((n_slots, L), dtype=np.float32)
-    slot_of = np.full(L, -1, dtype=np.intp)
-    owner = np.full(n_slots, -1, dtype=np.intp)
-    stamp = np.zeros(n_slots, dtype=np.int64)
-    row_len = np.zeros(n_slots, dtype=np.intp)
-    state = np.zeros(8, dtype=np.int64)
-    state[5] = -1
-    state[2] = n_chunks
-    state[3] = 1 if per_sample else 0
-    buf = np.empty((2, m if per_sample else 1), dtype=np.float32)
-    cs = (cache, slot_of, owner, stamp, row_len, state, buf, np.empty(m))
+    cs = new_cache(n_slots, L, m, per_sample, n_chunks, max(1024, m))
+    cache = cs[0]
 
     diag = _kernel_diag(X, sqnorm, kernel, gamma, coef0, degree)
     permute_x = (not per_sample) and kernel != PRECOMPUTED
@@ -371,6 +408,10 @@ def smo_solve(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, tol, max_it
     counter = min(m, 1000) + 1
     it = 0
     converged = False
+    scanned = False
+    gmax = -np.inf
+    gmax2 = -np.inf
+    i_next = -1
     while True:
         if max_iter > 0 and it >= max_iter:
             break
@@ -380,10 +421,15 @@ def smo_solve(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, tol, max_it
             if shrinking:
                 active_size, unshrink = _do_shrinking(active_size, unshrink, tol, sv, kp,
                                                       permute_x, cs)
-        i, j = _select_working_set(active_size, sv, tol, kp, cs)
+                scanned = False
+        i = i_next
+        if not scanned:
+            gmax, i, gmax2 = _scan(active_size, sv, cs, cache[0], cache[0], 0.0, 0.0, False)
+        i, j = _select_working_set(active_size, sv, kp, cs, gmax, i, gmax2, tol)
         if j < 0:
             active_size = _reconstruct_gradient(active_size, sv, kp, cs)
-            i, j = _select_working_set(active_size, sv, tol, kp, cs)
+            gmax, i, gmax2 = _scan(active_size, sv, cs, cache[0], cache[0], 0.0, 0.0, False)
+            i, j = _select_working_set(active_size, sv, kp, cs, gmax, i, gmax2, tol)
             counter = 1
             if j < 0:
                 converged = True
@@ -450,8 +496,9 @@ def smo_solve(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, tol, max_it
         alpha[j] = aj
         dai = ai - old_ai
         daj = aj - old_aj
-        for k in range(active_size):
-            G[k] += Q_i[k] * dai + Q_j[k] * daj
+        # gradient update fused with the next iteration's maximal violations
+        gmax, i_next, gmax2 = _scan(active_size, sv, cs, Q_i, Q_j, dai, daj, True)
+        scanned = True
 
         # keep G_bar (gradient part of variables at the upper bound) current
         if (old_ai >= Ci) != (ai >= Ci):
@@ -546,41 +593,87 @@ def _do_shrinking(active_size, unshrink, tol, sv, kp, permute_x, cs):
     return active_size, unshrink
 
 
-# Flags for pure max / min scans: they let the compiler vectorise the
-# reduction and cannot change its value (no reassociated sums, no reciprocals).
-_SCAN_MATH = {"nnan", "ninf", "nsz", "reassoc"}
+# Working-set selection. The textbook loops branch on the label and bound
+# status of every variable and carry one running maximum (a compare-and-select
+# chain of several cycles per element); here each step is an element-wise
+# pass the compiler vectorises, writing the candidate values to a scratch
+# row, then a reduction over eight interleaved lanes, then a backward scan
+# for the last position attaining the extremum: the same pair as the
+# sequential ``>=`` / ``<=`` loops of libsvm, with bit-for-bit the same values
+# (comparisons, selects and exact sign flips only). The pass that finds the
+# maximal violations is fused with the gradient update of the previous
+# iteration, so the active gradient is read once per iteration.
 
 
-@njit(nogil=True, cache=True, fastmath=_SCAN_MATH)
-def _max_violation(active_size, y, C, alpha, G, upper_set):
-    """max of ``-y_t G_t`` over I_up (``upper_set``) or of ``y_t G_t`` over I_low."""
-    best = -np.inf
-    for t in range(active_size):
+@njit(nogil=True, cache=True)
+def _violations(n, y, C, alpha, G, Q_i, Q_j, dai, daj, update, vu, vl):
+    """``vu_t = -y_t G_t`` on I_up, ``vl_t = y_t G_t`` on I_low (-inf elsewhere)
+    for the first ``n`` positions; with ``update`` first ``G_t += Q_i[t] dai +
+    Q_j[t] daj``."""
+    if update:
+        for t in range(n):
+            G[t] += Q_i[t] * dai + Q_j[t] * daj
+    for t in range(n):
         yt = y[t]
         a = alpha[t]
         pos = yt > 0.0
-        if upper_set:
-            ok = (pos & (a < C[t])) | ((not pos) & (a > 0.0))
-            v = -yt * G[t]
-        else:
-            ok = (pos & (a > 0.0)) | ((not pos) & (a < C[t]))
-            v = yt * G[t]
-        best = max(best, v if ok else -np.inf)
-    return best
+        below = a < C[t]
+        above = a > 0.0
+        g = yt * G[t]
+        up = (pos & below) | ((not pos) & above)
+        low = (pos & above) | ((not pos) & below)
+        vu[t] = -g if up else -np.inf
+        vl[t] = g if low else -np.inf
 
 
-@njit(nogil=True, cache=True, fastmath=_SCAN_MATH)
-def _min_of(x, n):
-    best = np.inf
-    for t in range(n):
-        best = min(best, x[t])
-    return best
+@njit(nogil=True, cache=True)
+def _max8(x, n):
+    """max of ``x[:n]`` (-inf when empty) over eight independent lanes."""
+    b0 = b1 = b2 = b3 = b4 = b5 = b6 = b7 = -np.inf
+    n8 = n - n % 8
+    for t in range(0, n8, 8):
+        v = x[t]
+        b0 = v if v > b0 else b0
+        v = x[t + 1]
+        b1 = v if v > b1 else b1
+        v = x[t + 2]
+        b2 = v if v > b2 else b2
+        v = x[t + 3]
+        b3 = v if v > b3 else b3
+        v = x[t + 4]
+        b4 = v if v > b4 else b4
+        v = x[t + 5]
+        b5 = v if v > b5 else b5
+        v = x[t + 6]
+        b6 = v if v > b6 else b6
+        v = x[t + 7]
+        b7 = v if v > b7 else b7
+    b0 = b1 if b1 > b0 else b0
+    b2 = b3 if b3 > b2 else b2
+    b4 = b5 if b5 > b4 else b4
+    b6 = b7 if b7 > b6 else b6
+    b0 = b2 if b2 > b0 else b0
+    b4 = b6 if b6 > b4 else b4
+    b0 = b4 if b4 > b0 else b0
+    for t in range(n8, n):
+        v = x[t]
+        b0 = v if v > b0 else b0
+    return b0
+
+
+@njit(nogil=True, cache=True)
+def _last_equal(x, n, v):
+    """Largest t < n with ``x[t] == v`` (-1 if none)."""
+    for t in range(n - 1, -1, -1):
+        if x[t] == v:
+            return t
+    return -1
 
 
 @njit(nogil=True, cache=True)
 def _pair_objective(active_size, y, C, alpha, G, QD, Q_i, yi, qdi, gmax, obj):
-    """Second-order gain ``-(gmax + y_t G_t)^2 / quad_it`` of each candidate j
-    (``inf`` where t is not a candidate); element-wise, so it vectorises."""
+    """Second-order gain ``(gmax + y_t G_t)^2 / quad_it`` of each candidate j,
+    negated (``-inf`` where t is not a candidate, so the best is the max)."""
     yi2 = 2.0 * yi
     for t in range(active_size):
         yt = y[t]
@@ -590,48 +683,38 @@ def _pair_objective(active_size, y, C, alpha, G, QD, Q_i, yi, qdi, gmax, obj):
         grad_diff = gmax + yt * G[t]
         quad = qdi + QD[t] - yi2 * yt * Q_i[t]
         quad = quad if quad > 0.0 else TAU
-        o = -(grad_diff * grad_diff) / quad
-        obj[t] = o if (ok & (grad_diff > 0.0)) else np.inf
+        o = (grad_diff * grad_diff) / quad
+        obj[t] = o if (ok & (grad_diff > 0.0)) else -np.inf
 
 
 @njit(nogil=True, cache=True)
-def _select_working_set(active_size, sv, tol, kp, cs):
-    """Second-order working-set selection; returns (i, j) or (-1, -1) at optimality.
-
-    The textbook loops branch on the label and the bound status of every
-    variable (unpredictable branches that dominated an iteration); here each
-    choice is a vectorised reduction followed by a backward scan for the last
-    position attaining it, which is the same pair the sequential ``>=`` /
-    ``<=`` loops pick (sign flips are exact, so the values are bit for bit
-    the textbook ones).
-    """
+def _select_working_set(active_size, sv, kp, cs, gmax, i, gmax2, tol):
+    """Second-order choice of j for the maximal violator i found by
+    ``_violations``; returns (i, j) or (-1, -1) at optimality."""
     y, p, C, alpha, G, G_bar, QD, sid, perm = sv
-    gmax = _max_violation(active_size, y, C, alpha, G, True)
     if gmax == -np.inf:
         return -1, -1
-    i = -1
-    for t in range(active_size - 1, -1, -1):
-        yt = y[t]
-        a = alpha[t]
-        pos = yt > 0.0
-        ok = (pos & (a < C[t])) | ((not pos) & (a > 0.0))
-        if ok and -yt * G[t] == gmax:
-            i = t
-            break
     Q_i = _get_q(i, active_size, kp, y, sid, cs)
-    gmax2 = _max_violation(active_size, y, C, alpha, G, False)
-    obj = cs[7]
+    obj = cs[7][2]
     _pair_objective(active_size, y, C, alpha, G, QD, Q_i, y[i], QD[i], gmax, obj)
-    best = _min_of(obj, active_size)
-    j = -1
-    if best < np.inf:
-        for t in range(active_size - 1, -1, -1):
-            if obj[t] == best:
-                j = t
-                break
-    if gmax + gmax2 < tol or j < 0:
+    best = _max8(obj, active_size)
+    if gmax + gmax2 < tol or best == -np.inf:
         return -1, -1
-    return i, j
+    return i, _last_equal(obj, active_size, best)
+
+
+@njit(nogil=True, cache=True)
+def _scan(active_size, sv, cs, Q_i, Q_j, dai, daj, update):
+    """(gmax, i, gmax2): maximal violations in I_up (with the last position
+    attaining it) and in I_low; see ``_violations``."""
+    y, p, C, alpha, G, G_bar, QD, sid, perm = sv
+    vu = cs[7][0]
+    vl = cs[7][1]
+    _violations(active_size, y, C, alpha, G, Q_i, Q_j, dai, daj, update, vu, vl)
+    gmax = _max8(vu, active_size)
+    gmax2 = _max8(vl, active_size)
+    i = _last_equal(vu, active_size, gmax) if gmax > -np.inf else -1
+    return gmax, i, gmax2
 
 
 @njit(nogil=True, cache=True)
