@@ -57,7 +57,8 @@ def test_selection_matches_sequential_loops(n, ties):
         Q_j = rng.normal(size=m).astype(np.float32)
         dai, daj = rng.normal(size=2) / 8.0
         cs = _k.new_cache(2, m, m, False, 1, 16)
-        sv = (y, -np.ones(m), C, alpha, G, np.zeros(m), QD, np.arange(m), np.arange(m))
+        st = np.array([_k._status(y[t], alpha[t], C[t]) for t in range(m)], dtype=np.int8)
+        sv = (y, -np.ones(m), C, alpha, G, np.zeros(m), QD, np.arange(m), np.arange(m), st)
         G_ref = G.copy()
         G_ref[:n] += Q_i[:n] * dai + Q_j[:n] * daj
         gmax, i, gmax2 = _k._scan(n, sv, cs, Q_i, Q_j, dai, daj, True)
@@ -90,7 +91,7 @@ def test_logged_swaps_match_eager_swaps(log_size):
     cs = _k.new_cache(n_slots, m, m, False, 1, log_size)
     kp = (X.copy(), np.einsum("ij,ij->i", X, X), _k.LINEAR, 1.0, 0.0, 3)
     sv = (y.copy(), -np.ones(m), np.ones(m), np.zeros(m), np.zeros(m), np.zeros(m),
-          np.ones(m), np.arange(m), np.arange(m))
+          np.ones(m), np.arange(m), np.arange(m), np.zeros(m, dtype=np.int8))
     order = np.arange(m)  # sample at each position
     for _ in range(200):
         if rng.random() < 0.5:

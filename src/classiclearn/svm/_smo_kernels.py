@@ -298,11 +298,12 @@ def _get_q(i, length, kp, y, sid, cs):
 @njit(nogil=True, cache=True)
 def _swap(i, j, sv, kp, permute_x, cs):
     """Exchange positions i and j of the problem (state, features, cached entries)."""
-    y, p, C, alpha, G, G_bar, QD, sid, perm = sv
+    y, p, C, alpha, G, G_bar, QD, sid, perm, st = sv
     for arr in (y, p, C, alpha, G, G_bar, QD):
         arr[i], arr[j] = arr[j], arr[i]
     sid[i], sid[j] = sid[j], sid[i]
     perm[i], perm[j] = perm[j], perm[i]
+    st[i], st[j] = st[j], st[i]
     cache, slot_of, owner, stamp, row_len, state, buf, _, swaps, applied = cs
     if state[3] != 0:
         state[5] = -1  # the last gathered row no longer matches the positions
@@ -401,7 +402,10 @@ def smo_solve(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, tol, max_it
     alpha = np.zeros(m)
     G = p.copy()
     G_bar = np.zeros(m)
-    sv = (yw, pw, Cw, alpha, G, G_bar, QD, sid, perm)
+    st = np.empty(m, dtype=np.int8)
+    for t in range(m):
+        st[t] = _status(yw[t], 0.0, Cw[t])
+    sv = (yw, pw, Cw, alpha, G, G_bar, QD, sid, perm, st)
 
     active_size = m
     unshrink = False
@@ -494,6 +498,8 @@ def smo_solve(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, tol, max_it
                     aj = total
         alpha[i] = ai
         alpha[j] = aj
+        st[i] = _status(yw[i], ai, Ci)
+        st[j] = _status(yw[j], aj, Cj)
         dai = ai - old_ai
         daj = aj - old_aj
         # gradient update fused with the next iteration's maximal violations
@@ -561,7 +567,7 @@ def _be_shrunk(t, gm1, gm2, y, C, alpha, G):
 def _do_shrinking(active_size, unshrink, tol, sv, kp, permute_x, cs):
     """Move variables stuck at a bound behind the active prefix; returns
     (active_size, unshrink). Once close to optimal, everything is unshrunk once."""
-    y, p, C, alpha, G, G_bar, QD, sid, perm = sv
+    y, p, C, alpha, G, G_bar, QD, sid, perm, st = sv
     gm1 = -np.inf
     gm2 = -np.inf
     for t in range(active_size):
@@ -606,24 +612,31 @@ def _do_shrinking(active_size, unshrink, tol, sv, kp, permute_x, cs):
 
 
 @njit(nogil=True, cache=True)
-def _violations(n, y, C, alpha, G, Q_i, Q_j, dai, daj, update, vu, vl):
+def _status(yt, a, c):
+    """Bit 1: the variable is in I_up (may move towards the larger ``y a``),
+    bit 2: in I_low."""
+    below = a < c
+    above = a > 0.0
+    if yt > 0.0:
+        return np.int8(below + 2 * above)
+    return np.int8(above + 2 * below)
+
+
+@njit(nogil=True, cache=True)
+def _violations(n, y, st, G, Q_i, Q_j, dai, daj, update, vu, vl):
     """``vu_t = -y_t G_t`` on I_up, ``vl_t = y_t G_t`` on I_low (-inf elsewhere)
     for the first ``n`` positions; with ``update`` first ``G_t += Q_i[t] dai +
-    Q_j[t] daj``."""
-    if update:
-        for t in range(n):
-            G[t] += Q_i[t] * dai + Q_j[t] * daj
+    Q_j[t] daj`` (same pass)."""
+    ninf = -np.inf
     for t in range(n):
-        yt = y[t]
-        a = alpha[t]
-        pos = yt > 0.0
-        below = a < C[t]
-        above = a > 0.0
-        g = yt * G[t]
-        up = (pos & below) | ((not pos) & above)
-        low = (pos & above) | ((not pos) & below)
-        vu[t] = -g if up else -np.inf
-        vl[t] = g if low else -np.inf
+        g = G[t]
+        if update:
+            g = g + (Q_i[t] * dai + Q_j[t] * daj)
+            G[t] = g
+        g = y[t] * g
+        s = st[t]
+        vu[t] = -g if (s & 1) != 0 else ninf
+        vl[t] = g if (s & 2) != 0 else ninf
 
 
 @njit(nogil=True, cache=True)
@@ -663,23 +676,30 @@ def _max8(x, n):
 
 @njit(nogil=True, cache=True)
 def _last_equal(x, n, v):
-    """Largest t < n with ``x[t] == v`` (-1 if none)."""
-    for t in range(n - 1, -1, -1):
-        if x[t] == v:
-            return t
+    """Largest t < n with ``x[t] == v`` (-1 if none); blocks of eight are
+    tested without branches first."""
+    t = n
+    while t >= 8:
+        t -= 8
+        if ((x[t] == v) | (x[t + 1] == v) | (x[t + 2] == v) | (x[t + 3] == v)
+                | (x[t + 4] == v) | (x[t + 5] == v) | (x[t + 6] == v) | (x[t + 7] == v)):
+            for s in range(t + 7, t - 1, -1):
+                if x[s] == v:
+                    return s
+    for s in range(t - 1, -1, -1):
+        if x[s] == v:
+            return s
     return -1
 
 
 @njit(nogil=True, cache=True)
-def _pair_objective(active_size, y, C, alpha, G, QD, Q_i, yi, qdi, gmax, obj):
+def _pair_objective(active_size, y, st, G, QD, Q_i, yi, qdi, gmax, obj):
     """Second-order gain ``(gmax + y_t G_t)^2 / quad_it`` of each candidate j,
     negated (``-inf`` where t is not a candidate, so the best is the max)."""
     yi2 = 2.0 * yi
     for t in range(active_size):
         yt = y[t]
-        a = alpha[t]
-        pos = yt > 0.0
-        ok = (pos & (a > 0.0)) | ((not pos) & (a < C[t]))
+        ok = (st[t] & 2) != 0
         grad_diff = gmax + yt * G[t]
         quad = qdi + QD[t] - yi2 * yt * Q_i[t]
         quad = quad if quad > 0.0 else TAU
@@ -691,12 +711,12 @@ def _pair_objective(active_size, y, C, alpha, G, QD, Q_i, yi, qdi, gmax, obj):
 def _select_working_set(active_size, sv, kp, cs, gmax, i, gmax2, tol):
     """Second-order choice of j for the maximal violator i found by
     ``_violations``; returns (i, j) or (-1, -1) at optimality."""
-    y, p, C, alpha, G, G_bar, QD, sid, perm = sv
+    y, p, C, alpha, G, G_bar, QD, sid, perm, st = sv
     if gmax == -np.inf:
         return -1, -1
     Q_i = _get_q(i, active_size, kp, y, sid, cs)
     obj = cs[7][2]
-    _pair_objective(active_size, y, C, alpha, G, QD, Q_i, y[i], QD[i], gmax, obj)
+    _pair_objective(active_size, y, st, G, QD, Q_i, y[i], QD[i], gmax, obj)
     best = _max8(obj, active_size)
     if gmax + gmax2 < tol or best == -np.inf:
         return -1, -1
@@ -707,10 +727,10 @@ def _select_working_set(active_size, sv, kp, cs, gmax, i, gmax2, tol):
 def _scan(active_size, sv, cs, Q_i, Q_j, dai, daj, update):
     """(gmax, i, gmax2): maximal violations in I_up (with the last position
     attaining it) and in I_low; see ``_violations``."""
-    y, p, C, alpha, G, G_bar, QD, sid, perm = sv
+    y, p, C, alpha, G, G_bar, QD, sid, perm, st = sv
     vu = cs[7][0]
     vl = cs[7][1]
-    _violations(active_size, y, C, alpha, G, Q_i, Q_j, dai, daj, update, vu, vl)
+    _violations(active_size, y, st, G, Q_i, Q_j, dai, daj, update, vu, vl)
     gmax = _max8(vu, active_size)
     gmax2 = _max8(vl, active_size)
     i = _last_equal(vu, active_size, gmax) if gmax > -np.inf else -1
@@ -721,7 +741,7 @@ def _scan(active_size, sv, cs, Q_i, Q_j, dai, daj, update):
 def _reconstruct_gradient(active_size, sv, kp, cs):
     """Rebuild the gradient of the shrunk variables from G_bar and the free
     variables; returns the new active size (all variables)."""
-    y, p, C, alpha, G, G_bar, QD, sid, perm = sv
+    y, p, C, alpha, G, G_bar, QD, sid, perm, st = sv
     m = y.shape[0]
     if active_size == m:
         return m
