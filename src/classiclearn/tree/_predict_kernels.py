@@ -22,11 +22,17 @@ do not depend on the thread count.
 """
 
 import numpy as np
+from llvmlite import ir
 from numba import njit
+from numba.core import cgutils, types
+from numba.extending import intrinsic
 
 # rows per block walked tree by tree (larger blocks measured faster: a tree reloaded
 # per block costs more than streaming the rows of X again)
 _BLOCK = 16384
+# rows ahead whose cache lines :func:`apply_trees` prefetches (about 20% faster walks of
+# one tree; no gain measured when many trees sum their values)
+_AHEAD = 32
 
 
 @njit(cache=True, nogil=True)
@@ -71,6 +77,41 @@ def compact_nodes(packed, roots, nodes, orig):
             stack_c[sp + 1] = nxt
             sp += 2
             nxt += 2
+
+
+@intrinsic
+def _prefetch(typingctx, arr, i, j):
+    # hint the CPU to load the cache line holding arr[i, j] (no effect on results)
+    sig = types.void(arr, i, j)
+
+    def codegen(context, builder, signature, args):
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer2(context, builder, ary.data,
+                                        cgutils.unpack_tuple(builder, ary.shape),
+                                        cgutils.unpack_tuple(builder, ary.strides), aryty.layout,
+                                        [args[1], args[2]], wraparound=False, boundscheck=False)
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0i8")
+        # read, high locality, data cache
+        builder.call(fn, [builder.bitcast(ptr, i8p), ir.Constant(i32, 0), ir.Constant(i32, 3),
+                          ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _prefetch_rows(X, a, b):
+    # every cache line of rows a:b (the last column too: rows need not start on a line)
+    m = X.shape[1]
+    step = max(1, 64 // X.itemsize)
+    for j in range(a, b):
+        for f in range(0, m, step):
+            _prefetch(X, j, f)
+        _prefetch(X, j, m - 1)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -122,6 +163,8 @@ def apply_trees(X, nodes, orig, roots, lo, hi, out):
             r = roots[k]
             i = b0
             while i + 8 <= b1:
+                if i + _AHEAD + 8 <= b1:
+                    _prefetch_rows(X, i + _AHEAD, i + _AHEAD + 8)
                 leaves = _walk8(X, i, nodes, r)
                 for g in range(8):
                     out[i + g, k] = orig[leaves[g]]

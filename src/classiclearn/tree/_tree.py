@@ -127,7 +127,7 @@ class Tree:
         )
 
     def apply(self, X):
-        """Index of the leaf each row of X (float32 or float64, C-contiguous) falls in.
+        """Index of the leaf each row of X (float32, C-contiguous) falls in.
 
         Large inputs are cut into row chunks walked in threads, one per core.
         """
