@@ -103,9 +103,10 @@ def finalize_candidates(Q, Y, hd, hi, k, delta, metric, p, out_d, out_i, ok):
     distance (up to a per-row shift), ``hi`` their indices. If every slot is
     filled and the kk-th value exceeds the k-th by more than ``2 delta[i]``
     (or kk covers all of ``Y``), the exact k nearest are among the
-    candidates: their distances are recomputed from ``Q``, ``Y``, sorted by
-    (distance, index), and the first k written to ``out_d``, ``out_i`` (true
-    distances), with ``ok[i] = True``. Otherwise ``ok[i]`` is False and the
+    candidates: the distances of those within ``2 delta[i]`` of the k-th
+    value (the others are certainly further than k of them) are recomputed
+    from ``Q``, ``Y``, sorted by (distance, index), and the first k written to
+    ``out_d``, ``out_i`` (true distances), with ``ok[i] = True``. Otherwise ``ok[i]`` is False and the
     row must be searched again exactly.
     """
     b, kk = hd.shape
@@ -118,10 +119,16 @@ def finalize_candidates(Q, Y, hd, hi, k, delta, metric, p, out_d, out_i, ok):
             ok[i] = False
             continue
         ok[i] = True
-        for c in range(kk):
+        # a candidate more than 2 delta above the k-th approximate value is
+        # exactly further than k others: only the rest need exact distances
+        cut = np.float64(hd[i, k - 1]) + 2.0 * delta[i]
+        m = k
+        while m < kk and np.float64(hd[i, m]) <= cut:
+            m += 1
+        for c in range(m):
             wi[c] = hi[i, c]
             wd[c] = reduced_distance(Q, i, Y, wi[c], metric, p)
-        _sort_pairs(wd, wi)
+        _sort_pairs(wd[:m], wi[:m])
         for c in range(k):
             out_d[i, c] = reduced_to_distance(wd[c], metric, p)
             out_i[i, c] = wi[c]
