@@ -63,3 +63,36 @@ def test_tree_threaded_apply_equals_serial_walk():
     np.testing.assert_array_equal(tree.apply(Xt), serial)
     expected = tree.classes_[np.argmax(tree.tree_.value[serial, 0, :], axis=1)]
     np.testing.assert_array_equal(tree.predict(Xt), expected)
+
+
+@pytest.mark.parametrize("bounds", [(0, 40), (3, 4), (5, 12), (7, 7), (0, 8), (1, 17), (9, 40)])
+def test_walk_kernels_equal_naive_walk_on_any_row_range(bounds):
+    from classiclearn.tree import _predict_kernels as _pk
+    from classiclearn.tree._tree import compact_forest
+
+    X, y, Xt = _data(n_test=40, seed=3)
+    forest = RandomForestRegressor(n_estimators=4, random_state=0).fit(X, X[:, 0] + y)
+    packed, value, roots = forest._stacked()
+    X32 = Xt.astype(np.float32)
+    lo, hi = bounds
+    naive = np.stack([_naive_apply(X32, e.tree_) + r
+                      for e, r in zip(forest.estimators_, roots, strict=True)], axis=1)
+    nodes, orig = compact_forest(packed, roots)
+    leaves = np.full((40, 4), -1, dtype=np.intp)
+    _pk.apply_trees(X32, nodes, orig, roots, lo, hi, leaves)
+    np.testing.assert_array_equal(leaves[lo:hi], naive[lo:hi])
+    assert (leaves[:lo] == -1).all() and (leaves[hi:] == -1).all()
+    out = np.zeros((40, 1))
+    _pk.sum_value(X32, nodes, orig, roots, value, False, np.ones(1, dtype=np.intp), lo, hi, out)
+    expected = np.zeros((40, 1))
+    for k in range(4):  # trees added in order, as the kernel does
+        expected[lo:hi] += value[naive[lo:hi, k]]
+    np.testing.assert_array_equal(out, expected)
+
+
+def test_single_leaf_trees_predict_their_value():
+    X, _, Xt = _data(n_test=30, seed=4)
+    reg = RandomForestRegressor(n_estimators=3, random_state=0).fit(X, np.full(len(X), 2.5))
+    assert all(e.tree_.node_count == 1 for e in reg.estimators_)
+    np.testing.assert_array_equal(reg.predict(Xt), np.full(30, 2.5))
+    np.testing.assert_array_equal(reg.apply(Xt), np.zeros((30, 3), dtype=np.intp))

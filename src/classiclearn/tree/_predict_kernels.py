@@ -6,19 +6,20 @@ its nodes once): one 16-byte record per node with fields ``threshold``
 (float64), ``feature`` and ``left`` (int32), the right child stored at
 ``left + 1``, so a step is ``node = left + (x[feature] > threshold)`` with no
 branch. A leaf points at itself (``left`` = its own index, ``feature`` 0,
-``threshold`` +inf: finite rows stay put), so eight rows can walk a tree in
-lock-step until none moves: eight independent chains of loads are in flight
-at once instead of one. ``orig`` maps a compact index back to the node's index
-in ``packed`` (leaf ids and ``value`` rows).
+``threshold`` +inf: finite rows stay put), so a walk needs no test per step:
+eight slots walk eight rows, four steps at a time, and a slot whose row has
+reached its leaf then takes the next row (:func:`walk_tree`): eight
+independent chains of loads are in flight at once instead of one. ``orig``
+maps a compact index back to the node's index in ``packed`` (leaf ids and
+``value`` rows).
 
 Forests pass their trees' records concatenated; ``roots`` is the index of each
 tree's root (the same in ``packed`` and in the compact copy, each tree keeping
-its slot range). X is float32 or float64, C-contiguous; a float64 value is
-rounded to float32 before the comparison, exactly as a float32 copy of X would
-be. The kernels are serial and release the GIL; ``_tree.walk_rows`` runs row
-chunks in Python threads. A chunk is walked in blocks of rows, tree by tree
-within a block, each row summing the trees in their fixed order, so results
-do not depend on the thread count.
+its slot range). X is float32, C-contiguous. The kernels are serial and
+release the GIL; ``_tree.walk_rows`` runs row chunks in Python threads. A
+chunk is walked tree by tree (a tree's nodes stay in cache for all its rows;
+smaller row blocks measured slower), each row summing the trees in their
+fixed order, so results do not depend on the thread count.
 """
 
 import numpy as np
@@ -27,8 +28,7 @@ from numba import njit
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
-# rows per block walked tree by tree (larger blocks measured faster: a tree reloaded
-# per block costs more than streaming the rows of X again)
+# rows per block of :func:`apply_trees`
 _BLOCK = 16384
 # rows ahead whose cache lines :func:`apply_trees` prefetches (about 20% faster walks of
 # one tree; no gain measured when many trees sum their values)
@@ -120,6 +120,63 @@ def _step(X, i, nodes, c):
     return a.left + (np.float32(X[i, a.feature]) > a.threshold)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _settle(nodes, r, c, s, nxt, hi, leaves, lo):
+    # a slot whose row reached its leaf records it and takes the next row; returns
+    # (node, row, next row, whether the slot is idle: at a leaf with no row left)
+    if nodes[c].left != c:
+        return c, s, nxt, False
+    leaves[s - lo] = c
+    if nxt < hi:
+        return r, nxt, nxt + 1, False
+    return c, s, nxt, True
+
+
+@njit(cache=True, nogil=True)
+def walk_tree(X, nodes, r, lo, hi, leaves):
+    """Compact leaf index of rows ``lo:hi`` in the tree rooted at ``r``, into ``leaves[: hi - lo]``.
+
+    Eight slots each walk one row; every four steps (branch-free, a leaf stays
+    put) a slot whose row has reached its leaf records it and takes the next
+    row, so the slots stay busy and eight chains of loads are in flight. An
+    idle slot keeps its last row and re-records the same leaf. About 1.35x
+    faster than walking groups of eight rows in lock-step until all eight are
+    at their leaves, which wastes a third of the steps, when a forest sums its
+    trees; for a single tree the lock-step walk with rows prefetched
+    (:func:`apply_trees`) measured faster.
+    """
+    s0 = lo
+    s1 = lo + 1 if lo + 1 < hi else lo
+    s2 = lo + 2 if lo + 2 < hi else lo
+    s3 = lo + 3 if lo + 3 < hi else lo
+    s4 = lo + 4 if lo + 4 < hi else lo
+    s5 = lo + 5 if lo + 5 < hi else lo
+    s6 = lo + 6 if lo + 6 < hi else lo
+    s7 = lo + 7 if lo + 7 < hi else lo
+    nxt = min(lo + 8, hi)
+    c0 = c1 = c2 = c3 = c4 = c5 = c6 = c7 = r
+    while True:
+        for _ in range(4):
+            c0 = _step(X, s0, nodes, c0)
+            c1 = _step(X, s1, nodes, c1)
+            c2 = _step(X, s2, nodes, c2)
+            c3 = _step(X, s3, nodes, c3)
+            c4 = _step(X, s4, nodes, c4)
+            c5 = _step(X, s5, nodes, c5)
+            c6 = _step(X, s6, nodes, c6)
+            c7 = _step(X, s7, nodes, c7)
+        c0, s0, nxt, d0 = _settle(nodes, r, c0, s0, nxt, hi, leaves, lo)
+        c1, s1, nxt, d1 = _settle(nodes, r, c1, s1, nxt, hi, leaves, lo)
+        c2, s2, nxt, d2 = _settle(nodes, r, c2, s2, nxt, hi, leaves, lo)
+        c3, s3, nxt, d3 = _settle(nodes, r, c3, s3, nxt, hi, leaves, lo)
+        c4, s4, nxt, d4 = _settle(nodes, r, c4, s4, nxt, hi, leaves, lo)
+        c5, s5, nxt, d5 = _settle(nodes, r, c5, s5, nxt, hi, leaves, lo)
+        c6, s6, nxt, d6 = _settle(nodes, r, c6, s6, nxt, hi, leaves, lo)
+        c7, s7, nxt, d7 = _settle(nodes, r, c7, s7, nxt, hi, leaves, lo)
+        if d0 and d1 and d2 and d3 and d4 and d5 and d6 and d7:
+            return
+
+
 @njit(cache=True, nogil=True)
 def _walk8(X, i, nodes, r):
     # rows i..i+7 through the tree rooted at r, in lock-step; compact leaf indices
@@ -194,25 +251,20 @@ def sum_value(X, nodes, orig, roots, value, hard, n_classes, lo, hi, out):
     """Add, for rows ``lo:hi``, every tree's leaf value into ``out`` (n_samples, V).
 
     With ``hard``, each tree contributes a one-hot vote for its leaf's first
-    largest class per output instead of its value (hard voting). Each row sums
-    the trees in their fixed order, so the result does not depend on how rows
-    are cut into chunks. Serial and GIL-free; callers run row chunks in threads.
+    largest class per output instead of its value (hard voting). Tree by tree
+    over the chunk; each row sums the trees in their fixed order, so the result
+    does not depend on how rows are cut into chunks. Serial and GIL-free;
+    callers run row chunks in threads.
     """
     t = roots.shape[0]
     K = value.shape[1] // n_classes.shape[0]
-    for b0 in range(lo, hi, _BLOCK):
-        b1 = min(b0 + _BLOCK, hi)
-        for k in range(t):
-            r = roots[k]
-            i = b0
-            while i + 8 <= b1:
-                leaves = _walk8(X, i, nodes, r)
-                for g in range(8):
-                    _add_leaf(out, i + g, value, orig[leaves[g]], hard, n_classes, K)
-                i += 8
-            while i < b1:
-                _add_leaf(out, i, value, orig[_walk1(X, i, nodes, r)], hard, n_classes, K)
-                i += 1
+    leaves = np.empty(max(hi - lo, 0), dtype=np.intp)
+    if hi <= lo:
+        return
+    for k in range(t):
+        walk_tree(X, nodes, roots[k], lo, hi, leaves)
+        for i in range(lo, hi):
+            _add_leaf(out, i, value, orig[leaves[i - lo]], hard, n_classes, K)
 
 
 @njit(cache=True, nogil=True)
