@@ -23,6 +23,7 @@ from ..base import BaseEstimator, ClassifierMixin, RegressorMixin
 from ..exceptions import DataConversionWarning
 from ..tree import DecisionTreeClassifier, DecisionTreeRegressor, _binning
 from ..tree._classes import (
+    _plain,
     check_max_bins,
     encode_class_targets,
     expanded_class_weight,
@@ -218,6 +219,7 @@ class BaseForest(BaseEstimator):
                 mapper = _binning.fit_bins(X, self.max_bins, seeds[0])
                 binned = (_binning.transform_bins(X, mapper),) + mapper
             Xt = np.ascontiguousarray(X.T)
+            X = _plain(X, np.float32)  # once here, not a copy per tree
             balanced_sub = self._is_clf and self.class_weight == "balanced_subsample"
 
             def build(seed):
@@ -229,7 +231,7 @@ class BaseForest(BaseEstimator):
                         w = w * _balanced_subsample_weight(codes, idx)
                 q = dict(p)
                 q["min_weight_leaf"] = float(template.min_weight_fraction_leaf * w.sum())
-                tree = grow_tree(Xt, codes, w, n_classes, q, tree_seed(seed), self._is_clf,
+                tree = grow_tree(Xt, X, codes, w, n_classes, q, tree_seed(seed), self._is_clf,
                                  n_features, binned)
                 if self.ccp_alpha > 0.0:
                     tree = tree.pruned(self.ccp_alpha)

@@ -7,7 +7,9 @@ splitters. It releases the GIL, so forests grow trees in Python threads.
 
 Inputs (see :func:`build_tree`): ``Xt`` is the float32 *transposed* data
 (n_features, n_samples), C-contiguous, so gathering one feature is a
-contiguous read; ``y`` float64 (n_samples, n_outputs) holds class indices
+contiguous read, and ``Xr`` the same data row-major (n_samples, n_features):
+the samples of a small node are scattered, and there the row-major layout
+gathers all features of a node from a few cache lines (``ROW_GATHER_MAX``); ``y`` float64 (n_samples, n_outputs) holds class indices
 (classification) or targets; ``w`` float64 sample weights; ``samples`` the
 rows to use (positive weight only).
 
@@ -30,6 +32,10 @@ EPSILON = np.finfo(np.float64).eps
 SPLIT_BEST = 0
 SPLIT_RANDOM = 1
 RADIX_MIN = 256
+ROW_GATHER_MAX = 16384
+# numba freezes globals such as _hk.HYBRID_MIN into the compiled builder, and its cache is
+# keyed on this file's text only: restate the value here whenever it changes (currently
+# HYBRID_MIN = 128) so that cached builders are recompiled.
 
 
 @njit(cache=True, nogil=True)
@@ -161,7 +167,7 @@ def _children_impurity(y, w, samples, a, pos, b, sl, sr, wl, wr, parent_stats, c
 
 
 @njit(cache=True, nogil=True)
-def _split_node(Xt, y, w, samples, a, b, wn, wn_total, imp_parent, parent_stats, crit,
+def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_stats, crit,
                 splitter, n_outputs, K, n_classes, max_features, min_samples_leaf,
                 min_weight_leaf, rng, features, const_features, n_const, vals, sl, sr,
                 scratch, rkeys, ridx, rcnt, int_w, ycls, wcls, sbest):
@@ -212,9 +218,16 @@ def _split_node(Xt, y, w, samples, a, b, wn, wn_total, imp_parent, parent_stats,
         f_j += n_found
         f = features[f_j]
         xf = Xt[f]
-        if splitter == SPLIT_BEST:
+        # gather the node's values: from the row-major copy for small and middle-sized
+        # nodes (a sample's features share cache lines that stay warm over the feature
+        # loop), from the transposed one for large nodes
+        if b - a <= ROW_GATHER_MAX:
+            for i in range(a, b):
+                vals[i] = Xr[samples[i], f]
+        else:
             for i in range(a, b):
                 vals[i] = xf[samples[i]]
+        if splitter == SPLIT_BEST:
             if b - a >= RADIX_MIN:
                 radix_sort_pairs(vals, samples, a, b, rkeys[0], rkeys[1], ridx, rcnt)
             else:
@@ -223,13 +236,10 @@ def _split_node(Xt, y, w, samples, a, b, wn, wn_total, imp_parent, parent_stats,
             mn = vals[a]
             mx = vals[b - 1]
         else:
-            # gather and min / max in one pass
-            mn = xf[samples[a]]
+            mn = vals[a]
             mx = mn
-            vals[a] = mn
             for i in range(a + 1, b):
-                v = xf[samples[i]]
-                vals[i] = v
+                v = vals[i]
                 if v < mn:
                     mn = v
                 elif v > mx:
@@ -411,7 +421,7 @@ def _split_node(Xt, y, w, samples, a, b, wn, wn_total, imp_parent, parent_stats,
     lo = a
     hi = b
     while lo < hi:
-        if Xt[best_f, samples[lo]] <= best_thr:
+        if Xr[samples[lo], best_f] <= best_thr:
             lo += 1
         else:
             hi -= 1
@@ -436,7 +446,7 @@ def _split_node(Xt, y, w, samples, a, b, wn, wn_total, imp_parent, parent_stats,
 
 
 @njit(cache=True, nogil=True)
-def build_tree(Xt, y, w, samples, n_classes, K, crit, splitter, max_features, max_depth,
+def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features, max_depth,
                min_samples_leaf, min_samples_split, min_weight_leaf, min_impurity_decrease,
                max_leaf_nodes, seed, Xb, edges, n_bins):
     """Grow one tree; depth-first, or best-first when ``max_leaf_nodes > 0``.
@@ -622,7 +632,7 @@ def build_tree(Xt, y, w, samples, n_classes, K, crit, splitter, max_features, ma
                     is_leaf = True
             elif not is_leaf:
                 pos, f, thr, improvement, il, ir, n_const = _split_node(
-                    Xt, y, w, samples, a, b, wn, wn_total, imp, stats, crit, splitter,
+                    Xt, Xr, y, w, samples, a, b, wn, wn_total, imp, stats, crit, splitter,
                     n_outputs, K, n_classes, max_features, min_samples_leaf, min_weight_leaf,
                     rng, features, const_features, n_const, vals, sl, sr, scratch, rkeys,
                     ridx, rcnt, int_w, ycls, wcls, sbest)

@@ -117,17 +117,20 @@ def _plain(a, dtype):
     return a
 
 
-def grow_tree(Xt, y, w, n_classes, p, seed, is_clf, n_features, binned=None):
+def grow_tree(Xt, X, y, w, n_classes, p, seed, is_clf, n_features, binned=None):
     """Grow one :class:`Tree` on prepared arrays (see ``_build_kernels.build_tree``).
 
-    ``binned`` is ``(X_binned, bin_thresholds, n_bins)`` for the histogram
+    ``Xt`` is the float32 data transposed (n_features, n_samples) and ``X`` the same
+    data row-major (both C-contiguous; the builder gathers from whichever layout is
+    cheaper for a node's size). ``binned`` is ``(X_binned, bin_thresholds, n_bins)`` for the histogram
     splitter, else None. Rows with zero weight are left out. Releases the GIL.
     """
     samples = np.flatnonzero(w > 0).astype(np.intp)
     Xb, edges, n_bins = _NO_BINS if binned is None else binned
     n_classes = _plain(n_classes, np.intp)
     inodes, fnodes, value, depth = _bk.build_tree(
-        _plain(Xt, np.float32), _plain(y, np.float64), _plain(w, np.float64), samples,
+        _plain(Xt, np.float32), _plain(X, np.float32), _plain(y, np.float64),
+        _plain(w, np.float64), samples,
         n_classes, int(n_classes.max()), int(p["crit"]), int(p["splitter"]),
         int(p["max_features"]), int(p["max_depth"]), int(p["min_samples_leaf"]),
         int(p["min_samples_split"]), float(p["min_weight_leaf"]),
@@ -291,7 +294,7 @@ class BaseDecisionTree(BaseEstimator):
             mapper = _binning.fit_bins(X, self.max_bins, seed)
             binned = (_binning.transform_bins(X, mapper),) + mapper
         Xt = np.ascontiguousarray(X.T)
-        tree = grow_tree(Xt, codes, sw, n_classes, p, seed, self._is_clf, n_features, binned)
+        tree = grow_tree(Xt, X, codes, sw, n_classes, p, seed, self._is_clf, n_features, binned)
         if self.ccp_alpha > 0.0:
             tree = tree.pruned(self.ccp_alpha)
         self.tree_ = tree

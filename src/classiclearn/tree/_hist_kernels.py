@@ -23,7 +23,7 @@ from ._util_kernels import rand_int
 EPSILON = np.finfo(np.float64).eps
 # nodes smaller than this are split exactly (sorting raw values is cheaper than a
 # histogram of n_features x max_bins cells, and exact)
-HYBRID_MIN = 1024
+HYBRID_MIN = 128
 
 
 @njit(cache=True, nogil=True)
