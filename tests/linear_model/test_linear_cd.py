@@ -219,3 +219,16 @@ def test_threaded_gram_fits_match_sklearn(rng, threaded_gram):
         Lasso().fit(Xn, y)
     with pytest.raises(ValueError, match="NaN"):
         lasso_path(Xn, y)
+
+
+def test_threaded_gram_restores_blas_threads(rng, threaded_gram):
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    from classiclearn.utils._threads import thread_map
+
+    before = [lib["num_threads"] for lib in threadpoolctl.threadpool_info()]
+    X, y = _data(rng, 200, 6)
+    # Fits running at once in several threads share one limit, restored at the end.
+    fits = thread_map(lambda a: Lasso(alpha=a).fit(X, y).coef_, [0.1, 0.2, 0.3, 0.4], 4)
+    after = [lib["num_threads"] for lib in threadpoolctl.threadpool_info()]
+    assert before == after
+    np.testing.assert_array_equal(fits[0], Lasso(alpha=0.1).fit(X, y).coef_)
