@@ -8,6 +8,18 @@ import pytest
 from classiclearn.svm import _smo_kernels as _k
 
 
+def _new_cache(n_slots, m, log_size):
+    """An empty per-variable kernel-row cache laid out as smo_solve builds it."""
+    state = np.zeros(9, dtype=np.int64)
+    state[5] = -1
+    state[2] = 1
+    return (np.empty((n_slots, m), dtype=np.float32), np.full(m, -1, dtype=np.intp),
+            np.full(n_slots, -1, dtype=np.intp), np.zeros(n_slots, dtype=np.int64),
+            np.zeros(n_slots, dtype=np.intp), state, np.empty((2, 1), dtype=np.float32),
+            np.empty((3, m)), np.empty((log_size, 2), dtype=np.intp),
+            np.zeros(n_slots, dtype=np.int64))
+
+
 def _state(rng, m, ties):
     y = np.where(rng.random(m) < 0.5, 1.0, -1.0)
     C = rng.choice([1.0, 2.5], m)
@@ -56,15 +68,15 @@ def test_selection_matches_sequential_loops(n, ties):
         Q_i = rng.normal(size=m).astype(np.float32)
         Q_j = rng.normal(size=m).astype(np.float32)
         dai, daj = rng.normal(size=2) / 8.0
-        cs = _k.new_cache(2, m, m, False, 1, 16)
+        cs = _new_cache(2, m, 16)
         st = np.array([_k._status(y[t], alpha[t], C[t]) for t in range(m)], dtype=np.int8)
         sv = (y, -np.ones(m), C, alpha, G, np.zeros(m), QD, np.arange(m), np.arange(m), st)
         G_ref = G.copy()
         G_ref[:n] += Q_i[:n] * dai + Q_j[:n] * daj
-        gmax, i, gmax2 = _k._scan(n, sv, cs, Q_i, Q_j, dai, daj, True)
+        gmax, i, gmax2 = _k._scan(n, y, st, G, Q_i, Q_j, dai, daj, True, cs[7])
         np.testing.assert_array_equal(G, G_ref)
         assert (gmax, i, gmax2) == _ref_scan(n, y, C, alpha, G)
-        assert _k._scan(n, sv, cs, Q_i, Q_j, 0.0, 0.0, False) == (gmax, i, gmax2)
+        assert _k._scan(n, y, st, G, Q_i, Q_j, 0.0, 0.0, False, cs[7]) == (gmax, i, gmax2)
         if i < 0:
             continue
         # the selection fetches Q_i through the cache: store a known row there
@@ -88,7 +100,7 @@ def test_logged_swaps_match_eager_swaps(log_size):
     X = rng.normal(size=(m, d))
     y = np.where(rng.random(m) < 0.5, 1.0, -1.0)
     n_slots = 12
-    cs = _k.new_cache(n_slots, m, m, False, 1, log_size)
+    cs = _new_cache(n_slots, m, log_size)
     kp = (X.copy(), np.einsum("ij,ij->i", X, X), _k.LINEAR, 1.0, 0.0, 3)
     sv = (y.copy(), -np.ones(m), np.ones(m), np.zeros(m), np.zeros(m), np.zeros(m),
           np.ones(m), np.arange(m), np.arange(m), np.zeros(m, dtype=np.int8))

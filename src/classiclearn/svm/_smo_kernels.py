@@ -177,20 +177,6 @@ def _kernel_diag(X, sqnorm, kernel, gamma, coef0, degree):
 
 
 @njit(nogil=True, cache=True)
-def new_cache(n_slots, L, m, per_sample, n_chunks, log_size):
-    """An empty cache of ``n_slots`` rows of length ``L`` for ``m`` variables."""
-    state = np.zeros(9, dtype=np.int64)
-    state[5] = -1
-    state[2] = n_chunks
-    state[3] = 1 if per_sample else 0
-    return (np.empty((n_slots, L), dtype=np.float32), np.full(L, -1, dtype=np.intp),
-            np.full(n_slots, -1, dtype=np.intp), np.zeros(n_slots, dtype=np.int64),
-            np.zeros(n_slots, dtype=np.intp), state,
-            np.empty((2, m if per_sample else 1), dtype=np.float32), np.empty((3, m)),
-            np.empty((log_size, 2), dtype=np.intp), np.zeros(n_slots, dtype=np.int64))
-
-
-@njit(nogil=True, cache=True)
 def _take_slot(key, cs):
     cache, slot_of, owner, stamp, row_len, state, buf, _, swaps, applied = cs
     n_slots = cache.shape[0]
@@ -213,15 +199,9 @@ def _take_slot(key, cs):
 
 
 @njit(nogil=True, cache=True)
-def _catch_up(slot, cs):
-    """Replay on a cached row the logged swaps it has not seen."""
-    cache, slot_of, owner, stamp, row_len, state, buf, _, swaps, applied = cs
-    n_log = state[8]
-    first = applied[slot]
-    if first == n_log:
-        return
-    row = cache[slot]
-    length = row_len[slot]
+def _catch_up(row, length, first, n_log, swaps):
+    """Replay the logged swaps ``first:n_log`` on a cached row of ``length``
+    valid entries; returns the new length."""
     for e in range(first, n_log):
         lo = swaps[e, 0]
         if length > lo:
@@ -230,8 +210,7 @@ def _catch_up(slot, cs):
                 row[lo], row[hi] = row[hi], row[lo]
             else:
                 length = lo
-    row_len[slot] = length
-    applied[slot] = n_log
+    return length
 
 
 @njit(nogil=True, cache=True)
@@ -244,8 +223,9 @@ def _get_q(i, length, kp, y, sid, cs):
         slot = slot_of[i]
         if slot < 0:
             slot = _take_slot(i, cs)
-        else:
-            _catch_up(slot, cs)
+        elif applied[slot] != state[8]:
+            row_len[slot] = _catch_up(cache[slot], row_len[slot], applied[slot], state[8], swaps)
+            applied[slot] = state[8]
         stamp[slot] = state[0]
         row = cache[slot]
         have = row_len[slot]
@@ -324,7 +304,7 @@ def _swap(i, j, sv, kp, permute_x, cs):
     if state[8] == swaps.shape[0]:
         # log full: bring every cached row up to date and start a new log
         for s in range(state[1]):
-            _catch_up(s, cs)
+            row_len[s] = _catch_up(cache[s], row_len[s], applied[s], state[8], swaps)
         state[8] = 0
         applied[:] = 0
     swaps[state[8], 0] = min(i, j)
@@ -377,8 +357,15 @@ def smo_solve(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, tol, max_it
     m = idx.shape[0]
     L = n if per_sample else m
     n_slots = max(2, n_slots)
-    cs = new_cache(n_slots, L, m, per_sample, n_chunks, max(1024, m))
-    cache = cs[0]
+    cache = np.empty((n_slots, L), dtype=np.float32)
+    state = np.zeros(9, dtype=np.int64)
+    state[5] = -1
+    state[2] = n_chunks
+    state[3] = 1 if per_sample else 0
+    cs = (cache, np.full(L, -1, dtype=np.intp), np.full(n_slots, -1, dtype=np.intp),
+          np.zeros(n_slots, dtype=np.int64), np.zeros(n_slots, dtype=np.intp), state,
+          np.empty((2, m if per_sample else 1), dtype=np.float32), np.empty((3, m)),
+          np.empty((max(1024, m), 2), dtype=np.intp), np.zeros(n_slots, dtype=np.int64))
 
     diag = _kernel_diag(X, sqnorm, kernel, gamma, coef0, degree)
     permute_x = (not per_sample) and kernel != PRECOMPUTED
@@ -428,11 +415,11 @@ def smo_solve(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, tol, max_it
                 scanned = False
         i = i_next
         if not scanned:
-            gmax, i, gmax2 = _scan(active_size, sv, cs, cache[0], cache[0], 0.0, 0.0, False)
+            gmax, i, gmax2 = _scan(active_size, yw, st, G, cache[0], cache[0], 0.0, 0.0, False, cs[7])
         i, j = _select_working_set(active_size, sv, kp, cs, gmax, i, gmax2, tol)
         if j < 0:
             active_size = _reconstruct_gradient(active_size, sv, kp, cs)
-            gmax, i, gmax2 = _scan(active_size, sv, cs, cache[0], cache[0], 0.0, 0.0, False)
+            gmax, i, gmax2 = _scan(active_size, yw, st, G, cache[0], cache[0], 0.0, 0.0, False, cs[7])
             i, j = _select_working_set(active_size, sv, kp, cs, gmax, i, gmax2, tol)
             counter = 1
             if j < 0:
@@ -503,7 +490,7 @@ def smo_solve(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, tol, max_it
         dai = ai - old_ai
         daj = aj - old_aj
         # gradient update fused with the next iteration's maximal violations
-        gmax, i_next, gmax2 = _scan(active_size, sv, cs, Q_i, Q_j, dai, daj, True)
+        gmax, i_next, gmax2 = _scan(active_size, yw, st, G, Q_i, Q_j, dai, daj, True, cs[7])
         scanned = True
 
         # keep G_bar (gradient part of variables at the upper bound) current
@@ -623,23 +610,6 @@ def _status(yt, a, c):
 
 
 @njit(nogil=True, cache=True)
-def _violations(n, y, st, G, Q_i, Q_j, dai, daj, update, vu, vl):
-    """``vu_t = -y_t G_t`` on I_up, ``vl_t = y_t G_t`` on I_low (-inf elsewhere)
-    for the first ``n`` positions; with ``update`` first ``G_t += Q_i[t] dai +
-    Q_j[t] daj`` (same pass)."""
-    ninf = -np.inf
-    for t in range(n):
-        g = G[t]
-        if update:
-            g = g + (Q_i[t] * dai + Q_j[t] * daj)
-            G[t] = g
-        g = y[t] * g
-        s = st[t]
-        vu[t] = -g if (s & 1) != 0 else ninf
-        vl[t] = g if (s & 2) != 0 else ninf
-
-
-@njit(nogil=True, cache=True)
 def _max8(x, n):
     """max of ``x[:n]`` (-inf when empty) over eight independent lanes."""
     b0 = b1 = b2 = b3 = b4 = b5 = b6 = b7 = -np.inf
@@ -710,7 +680,7 @@ def _pair_objective(active_size, y, st, G, QD, Q_i, yi, qdi, gmax, obj):
 @njit(nogil=True, cache=True)
 def _select_working_set(active_size, sv, kp, cs, gmax, i, gmax2, tol):
     """Second-order choice of j for the maximal violator i found by
-    ``_violations``; returns (i, j) or (-1, -1) at optimality."""
+    ``_scan``; returns (i, j) or (-1, -1) at optimality."""
     y, p, C, alpha, G, G_bar, QD, sid, perm, st = sv
     if gmax == -np.inf:
         return -1, -1
@@ -724,16 +694,27 @@ def _select_working_set(active_size, sv, kp, cs, gmax, i, gmax2, tol):
 
 
 @njit(nogil=True, cache=True)
-def _scan(active_size, sv, cs, Q_i, Q_j, dai, daj, update):
-    """(gmax, i, gmax2): maximal violations in I_up (with the last position
-    attaining it) and in I_low; see ``_violations``."""
-    y, p, C, alpha, G, G_bar, QD, sid, perm, st = sv
-    vu = cs[7][0]
-    vl = cs[7][1]
-    _violations(active_size, y, st, G, Q_i, Q_j, dai, daj, update, vu, vl)
-    gmax = _max8(vu, active_size)
-    gmax2 = _max8(vl, active_size)
-    i = _last_equal(vu, active_size, gmax) if gmax > -np.inf else -1
+def _scan(n, y, st, G, Q_i, Q_j, dai, daj, update, scratch):
+    """(gmax, i, gmax2) over the first ``n`` positions: the largest
+    ``-y_t G_t`` over I_up with the last position attaining it, and the
+    largest ``y_t G_t`` over I_low. With ``update`` the same pass first does
+    ``G_t += Q_i[t] dai + Q_j[t] daj``. The candidate values go to
+    ``scratch[0]`` (-inf outside I_up) and ``scratch[1]`` (outside I_low)."""
+    vu = scratch[0]
+    vl = scratch[1]
+    ninf = -np.inf
+    for t in range(n):
+        g = G[t]
+        if update:
+            g = g + (Q_i[t] * dai + Q_j[t] * daj)
+            G[t] = g
+        g = y[t] * g
+        s = st[t]
+        vu[t] = -g if (s & 1) != 0 else ninf
+        vl[t] = g if (s & 2) != 0 else ninf
+    gmax = _max8(vu, n)
+    gmax2 = _max8(vl, n)
+    i = _last_equal(vu, n, gmax) if gmax > ninf else -1
     return gmax, i, gmax2
 
 
