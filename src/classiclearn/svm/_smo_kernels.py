@@ -11,12 +11,16 @@ has two per sample (``idx`` maps both to the sample).
 
 Each iteration picks a pair of variables by second-order working-set
 selection (Fan, Chen and Lin, JMLR 2005), solves the two-variable problem in
-closed form and updates the gradient.
+closed form and updates the gradient. The pairs, and so the iteration counts,
+are libsvm's; the cost per iteration is two passes over the active prefix
+(gradient update fused with the search for the maximal violations, then the
+second-order choice), both vectorised, with the I_up / I_low membership of
+each position kept in an int8 status that changes only for the pair updated.
 
 As in libsvm, the problem lives in a permuted order: shrinking moves
 variables stuck at a bound behind an active prefix of positions (swapping
-the solver state, the rows of a private copy of the features and the cached
-kernel entries), so every loop runs over contiguous memory and a kernel row
+the solver state, the rows of a private copy of the features and, lazily,
+the cached kernel entries), so every loop runs over contiguous memory and a kernel row
 is computed only for the active prefix (``Q_i[:active_size]``); a cached row
 is extended when a longer prefix is needed (gradient rebuild, ``G_bar``).
 Rows live in a least-recently-used cache whose size is bounded by the
@@ -416,11 +420,16 @@ def smo_solve(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, tol, max_it
         i = i_next
         if not scanned:
             gmax, i, gmax2 = _scan(active_size, yw, st, G, cache[0], cache[0], 0.0, 0.0, False, cs[7])
-        i, j = _select_working_set(active_size, sv, kp, cs, gmax, i, gmax2, tol)
+        j = -1
+        if gmax > -np.inf:
+            Q_i = _get_q(i, active_size, kp, yw, sid, cs)
+            j = _select_j(active_size, yw, st, G, QD, Q_i, i, gmax, gmax2, tol, cs[7][2])
         if j < 0:
             active_size = _reconstruct_gradient(active_size, sv, kp, cs)
             gmax, i, gmax2 = _scan(active_size, yw, st, G, cache[0], cache[0], 0.0, 0.0, False, cs[7])
-            i, j = _select_working_set(active_size, sv, kp, cs, gmax, i, gmax2, tol)
+            if gmax > -np.inf:
+                Q_i = _get_q(i, active_size, kp, yw, sid, cs)
+                j = _select_j(active_size, yw, st, G, QD, Q_i, i, gmax, gmax2, tol, cs[7][2])
             counter = 1
             if j < 0:
                 converged = True
@@ -678,19 +687,14 @@ def _pair_objective(active_size, y, st, G, QD, Q_i, yi, qdi, gmax, obj):
 
 
 @njit(nogil=True, cache=True)
-def _select_working_set(active_size, sv, kp, cs, gmax, i, gmax2, tol):
-    """Second-order choice of j for the maximal violator i found by
-    ``_scan``; returns (i, j) or (-1, -1) at optimality."""
-    y, p, C, alpha, G, G_bar, QD, sid, perm, st = sv
-    if gmax == -np.inf:
-        return -1, -1
-    Q_i = _get_q(i, active_size, kp, y, sid, cs)
-    obj = cs[7][2]
-    _pair_objective(active_size, y, st, G, QD, Q_i, y[i], QD[i], gmax, obj)
-    best = _max8(obj, active_size)
+def _select_j(n, y, st, G, QD, Q_i, i, gmax, gmax2, tol, obj):
+    """Second-order choice of j for the maximal violator i found by ``_scan``
+    (``Q_i`` its row); -1 at optimality."""
+    _pair_objective(n, y, st, G, QD, Q_i, y[i], QD[i], gmax, obj)
+    best = _max8(obj, n)
     if gmax + gmax2 < tol or best == -np.inf:
-        return -1, -1
-    return i, _last_equal(obj, active_size, best)
+        return -1
+    return _last_equal(obj, n, best)
 
 
 @njit(nogil=True, cache=True)
