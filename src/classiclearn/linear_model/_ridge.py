@@ -6,6 +6,7 @@ copied) when n >= p and the kernel matrix ``Xc Xc'`` (the dual) when p > n;
 the SVD solver shrinks the singular values, ``s / (s^2 + alpha)``.
 """
 
+from contextlib import nullcontext
 from numbers import Real
 
 import numpy as np
@@ -15,7 +16,9 @@ from ..base import BaseEstimator, RegressorMixin
 from ..utils._params import Interval, StrOptions
 from ..utils.validation import check_array, check_sample_weight, validate_data
 from ._base import (
+    _GRAM_MAX_FEATURES,
     LinearPredictMixin,
+    _blas_one_thread,
     as_2d_target,
     centered_copy,
     centered_gram,
@@ -73,7 +76,18 @@ def ridge_solve(X, Y, alphas, x_mean, y_mean, sw, solver):
 
 
 def solve_gram(G, XtY, alphas):
-    """``(G + alpha_k I)^{-1} XtY[:, k]`` for each target k (G is overwritten)."""
+    """``(G + alpha_k I)^{-1} XtY[:, k]`` for each target k (G is overwritten).
+
+    Small systems are solved with BLAS on one thread: a multi-threaded
+    factorisation of a few hundred unknowns spends its time synchronising
+    (on a loaded machine, hundreds of milliseconds spinning).
+    """
+    p = XtY.shape[0]
+    with _blas_one_thread() if p <= _GRAM_MAX_FEATURES else nullcontext():
+        return _solve_gram(G, XtY, alphas)
+
+
+def _solve_gram(G, XtY, alphas):
     p, t = XtY.shape
     diag = np.arange(p)
     if bool(np.all(alphas == alphas[0])):
