@@ -6,12 +6,10 @@ decision / predict methods shared by the linear classifiers.
 """
 
 import os
-import threading
-from contextlib import contextmanager
 
 import numpy as np
 
-from ..utils._threads import thread_map
+from ..utils._threads import blas_single_thread, thread_map
 from ..utils.validation import check_array, check_is_fitted, validate_data
 from . import _cd_kernels as _cdk
 
@@ -229,7 +227,7 @@ def moments_and_gram(est, X, Y, fit_intercept, n_threads=None):
 
     if n_threads is None:
         n_threads = os.cpu_count() or 1
-    with _blas_one_thread():
+    with blas_single_thread():
         parts = thread_map(work, lanes, n_threads)
     sums, XtY, G = parts[0]
     for s, q, g in parts[1:]:
@@ -251,40 +249,6 @@ def moments_and_gram(est, X, Y, fit_intercept, n_threads=None):
     else:
         G = centered_gram(X, x_mean, np.ones(n))[0]
     return x_mean, y_mean, XtY, yy, G
-
-
-_BLAS_STATE = {"controller": None, "depth": 0, "limiter": None}
-_BLAS_LOCK = threading.Lock()
-
-
-@contextmanager
-def _blas_one_thread():
-    """BLAS limited to one thread (our Python threads give the parallelism).
-
-    The threadpoolctl controller is built once (finding the loaded libraries
-    costs milliseconds). Nested or concurrent uses (fits run in several
-    threads) share one limit: the first sets it, the last restores the
-    previous setting. Without threadpoolctl BLAS keeps its own threads.
-    """
-    with _BLAS_LOCK:
-        if _BLAS_STATE["controller"] is None:
-            try:
-                from threadpoolctl import ThreadpoolController
-            except ImportError:  # pragma: no cover
-                _BLAS_STATE["controller"] = False
-            else:
-                _BLAS_STATE["controller"] = ThreadpoolController()
-        if _BLAS_STATE["controller"] and _BLAS_STATE["depth"] == 0:
-            _BLAS_STATE["limiter"] = _BLAS_STATE["controller"].limit(limits=1, user_api="blas")
-        _BLAS_STATE["depth"] += 1
-    try:
-        yield
-    finally:
-        with _BLAS_LOCK:
-            _BLAS_STATE["depth"] -= 1
-            if _BLAS_STATE["depth"] == 0 and _BLAS_STATE["limiter"] is not None:
-                _BLAS_STATE["limiter"].restore_original_limits()
-                _BLAS_STATE["limiter"] = None
 
 
 def centered_copy(X, x_mean, sw, order="C"):

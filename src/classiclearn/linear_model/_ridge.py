@@ -14,11 +14,11 @@ from scipy import linalg, optimize
 
 from ..base import BaseEstimator, RegressorMixin
 from ..utils._params import Interval, StrOptions
+from ..utils._threads import blas_single_thread
 from ..utils.validation import check_array, check_sample_weight, validate_data
 from ._base import (
     _GRAM_MAX_FEATURES,
     LinearPredictMixin,
-    _blas_one_thread,
     as_2d_target,
     centered_copy,
     centered_gram,
@@ -83,7 +83,7 @@ def solve_gram(G, XtY, alphas):
     (on a loaded machine, hundreds of milliseconds spinning).
     """
     p = XtY.shape[0]
-    with _blas_one_thread() if p <= _GRAM_MAX_FEATURES else nullcontext():
+    with blas_single_thread() if p <= _GRAM_MAX_FEATURES else nullcontext():
         return _solve_gram(G, XtY, alphas)
 
 

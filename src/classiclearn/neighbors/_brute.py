@@ -20,12 +20,11 @@ build a float64 tile of full rows per query block (exact recheck near the
 radius), count, then fill.
 """
 
-from contextlib import nullcontext
 
 import numpy as np
 
 from .._kernels.distances import COSINE, EUCLIDEAN
-from ..utils._threads import row_chunks, thread_map
+from ..utils._threads import blas_single_thread, row_chunks, thread_map
 from . import _brute_kernels as _k
 from ._metrics import to_reduced
 
@@ -103,16 +102,6 @@ class GemmIndex:
         return low, exact, delta
 
 
-def _blas_one_thread():
-    """BLAS on one thread: small GEMMs on a multi-threaded BLAS spend more time
-    synchronising than computing; our worker threads give the parallelism."""
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:  # pragma: no cover
-        return nullcontext()
-    return threadpool_limits(limits=1, user_api="blas")
-
-
 def _gemm_knn(Q, index, k, p, n_threads):
     m = Q.shape[0]
     n = index.n
@@ -145,7 +134,7 @@ def _gemm_knn(Q, index, k, p, n_threads):
                                    code, p, dist[q0:q1], ind[q0:q1], ok[q0:q1])
 
     n_threads = max(1, min(n_threads, -(-m // _QUERY_BLOCK)))
-    with _blas_one_thread():
+    with blas_single_thread():
         pieces = row_chunks(m, n_threads, 1) if n_threads > 1 else [(0, m)]
         thread_map(lambda bounds: work(*bounds), pieces, n_threads)
     bad = np.flatnonzero(~ok)

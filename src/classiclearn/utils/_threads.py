@@ -1,11 +1,13 @@
 """``n_jobs`` for numba's thread pool, and Python threads over GIL-free kernels."""
 
 import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, nullcontext
 
 __all__ = [
     "SMALL_WORK",
+    "blas_single_thread",
     "effective_n_jobs",
     "numba_thread_safe",
     "numba_threads",
@@ -144,3 +146,48 @@ def row_chunks(n_rows, n_threads, min_rows):
     """
     n_chunks = max(1, min(4 * n_threads, n_rows // min_rows))
     return [(n_rows * c // n_chunks, n_rows * (c + 1) // n_chunks) for c in range(n_chunks)]
+
+
+_BLAS_STATE = {"controller": None, "depth": 0, "limiter": None}
+_BLAS_LOCK = threading.Lock()
+
+
+@contextmanager
+def blas_single_thread():
+    """BLAS limited to one thread while our own threads give the parallelism.
+
+    Small BLAS calls on a multi-threaded BLAS spend more time synchronising
+    (or spinning, on a loaded machine) than computing. The limit goes through
+    threadpoolctl when it is installed (it comes with scikit-learn; it is not
+    a dependency of ours): its controller is built once, since finding the
+    loaded libraries costs milliseconds. Nested or concurrent uses (fits run
+    in several threads) share one limit: the first sets it and the last
+    restores the previous setting. Without threadpoolctl BLAS keeps its own
+    threads and results are the same.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> with blas_single_thread():
+    ...     float(np.ones(3) @ np.ones(3))
+    3.0
+    """
+    with _BLAS_LOCK:
+        if _BLAS_STATE["controller"] is None:
+            try:
+                from threadpoolctl import ThreadpoolController
+            except ImportError:  # pragma: no cover
+                _BLAS_STATE["controller"] = False
+            else:
+                _BLAS_STATE["controller"] = ThreadpoolController()
+        if _BLAS_STATE["controller"] and _BLAS_STATE["depth"] == 0:
+            _BLAS_STATE["limiter"] = _BLAS_STATE["controller"].limit(limits=1, user_api="blas")
+        _BLAS_STATE["depth"] += 1
+    try:
+        yield
+    finally:
+        with _BLAS_LOCK:
+            _BLAS_STATE["depth"] -= 1
+            if _BLAS_STATE["depth"] == 0 and _BLAS_STATE["limiter"] is not None:
+                _BLAS_STATE["limiter"].restore_original_limits()
+                _BLAS_STATE["limiter"] = None
