@@ -114,28 +114,35 @@ def fit_moments(est, X, Y, fit_intercept):
     XtY : ndarray (p, t), ``(X - x_mean)' (Y - y_mean)``
     yy : ndarray (t,), the sums of squares of the centred targets.
     """
-    n, p = X.shape
-    t = Y.shape[1]
-    if fit_intercept:
-        y_mean = Y.mean(axis=0)
-        C = np.ascontiguousarray(Y - y_mean)
-    else:
-        y_mean = np.zeros(t)
-        C = np.ascontiguousarray(Y)
+    y_mean, C = _centred_targets(Y, fit_intercept)
     if X.flags.c_contiguous:
         sums, XtY = _cdk.column_moments(X, C)
     else:
         sums, XtY = X.sum(axis=0), X.T @ C
+    x_mean, XtY, yy = _finish_moments(est, X, sums, XtY, C, fit_intercept)
+    return x_mean, y_mean, XtY, yy
+
+
+def _centred_targets(Y, fit_intercept):
+    """``y_mean`` and the centred targets ``Y - y_mean`` as a new C-ordered array."""
+    if fit_intercept:
+        y_mean = Y.mean(axis=0)
+        return y_mean, np.ascontiguousarray(Y - y_mean)
+    return np.zeros(Y.shape[1]), np.ascontiguousarray(Y)
+
+
+def _finish_moments(est, X, sums, XtY, C, fit_intercept):
+    """From column sums and ``X' C``: finiteness check, ``x_mean``, centred ``X' C``, ``C' C``."""
     with np.errstate(over="ignore", invalid="ignore"):
         finite = bool(np.all(np.isfinite(sums)) and np.all(np.isfinite(XtY)))
     if not finite:
         check_array(X, dtype=np.float64, estimator=est)
     yy = np.einsum("ij,ij->j", C, C)
     if not fit_intercept:
-        return np.zeros(p), y_mean, XtY, yy
-    x_mean = sums / n
+        return np.zeros(X.shape[1]), XtY, yy
+    x_mean = sums / X.shape[0]
     XtY -= np.outer(x_mean, C.sum(axis=0))
-    return x_mean, y_mean, XtY, yy
+    return x_mean, XtY, yy
 
 
 def fast_centered_gram(X, x_mean):
@@ -145,15 +152,20 @@ def fast_centered_gram(X, x_mean):
     when no column has a mean much larger than its spread; otherwise the
     Gram matrix is accumulated from centred row blocks.
     """
-    n = X.shape[0]
     G = X.T @ X
-    if n > 0 and np.any(x_mean != 0.0):
-        var = np.diag(G) / n - x_mean**2
-        if np.all(x_mean**2 <= _MAX_MEAN_TO_VAR * np.maximum(var, 0.0)):
-            G -= n * np.outer(x_mean, x_mean)
-        else:
-            G = centered_gram(X, x_mean, np.ones(n))[0]
+    if X.shape[0] > 0 and np.any(x_mean != 0.0):
+        G = _centre_gram(X, G, x_mean)
     return G
+
+
+def _centre_gram(X, G, x_mean):
+    """``X' X`` (``G``, updated in place when possible) turned into ``Xc' Xc``."""
+    n = X.shape[0]
+    var = np.diag(G) / n - x_mean**2
+    if np.all(x_mean**2 <= _MAX_MEAN_TO_VAR * np.maximum(var, 0.0)):
+        G -= n * np.outer(x_mean, x_mean)
+        return G
+    return centered_gram(X, x_mean, np.ones(n))[0]
 
 
 # Row blocks of the threaded Gram pass (:func:`moments_and_gram`): a block of
@@ -204,12 +216,7 @@ def moments_and_gram(est, X, Y, fit_intercept, n_threads=None):
         x_mean, y_mean, XtY, yy = fit_moments(est, X, Y, fit_intercept)
         return x_mean, y_mean, XtY, yy, fast_centered_gram(X, x_mean)
     t = Y.shape[1]
-    if fit_intercept:
-        y_mean = Y.mean(axis=0)
-        C = np.ascontiguousarray(Y - y_mean)
-    else:
-        y_mean = np.zeros(t)
-        C = np.ascontiguousarray(Y)
+    y_mean, C = _centred_targets(Y, fit_intercept)
     n_blocks = -(-n // _GRAM_BLOCK_ROWS)
     n_lanes = min(_GRAM_LANES, n_blocks)
     lanes = [(c * n_blocks // n_lanes, (c + 1) * n_blocks // n_lanes) for c in range(n_lanes)]
@@ -234,20 +241,9 @@ def moments_and_gram(est, X, Y, fit_intercept, n_threads=None):
         sums += s
         XtY += q
         G += g
-    with np.errstate(over="ignore", invalid="ignore"):
-        finite = bool(np.all(np.isfinite(sums)) and np.all(np.isfinite(XtY)))
-    if not finite:
-        check_array(X, dtype=np.float64, estimator=est)
-    yy = np.einsum("ij,ij->j", C, C)
-    if not fit_intercept:
-        return np.zeros(p), y_mean, XtY, yy, G
-    x_mean = sums / n
-    XtY -= np.outer(x_mean, C.sum(axis=0))
-    var = np.diag(G) / n - x_mean**2
-    if np.all(x_mean**2 <= _MAX_MEAN_TO_VAR * np.maximum(var, 0.0)):
-        G -= n * np.outer(x_mean, x_mean)
-    else:
-        G = centered_gram(X, x_mean, np.ones(n))[0]
+    x_mean, XtY, yy = _finish_moments(est, X, sums, XtY, C, fit_intercept)
+    if fit_intercept:
+        G = _centre_gram(X, G, x_mean)
     return x_mean, y_mean, XtY, yy, G
 
 
