@@ -129,3 +129,33 @@ def test_centred_gram_both_routes_match_naive(offset):
     mean = X.mean(axis=0)
     ref = (X - mean).T @ (X - mean)
     np.testing.assert_allclose(_centred_gram(X, mean), ref, rtol=1e-11, atol=1e-9)
+
+
+@pytest.mark.parametrize("offset", [0.0, 1e6])
+def test_centred_gram_threaded_block_route_matches_naive(offset):
+    # n p^2 above the threshold: X'X summed over row blocks in threads
+    from classiclearn.decomposition._pca import _THREADED_GRAM_WORK, _centred_gram
+
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(10_000, 48)) + np.linspace(-0.5, 0.5, 48)
+    X[:, 3] += offset
+    assert X.shape[0] * X.shape[1] ** 2 >= _THREADED_GRAM_WORK
+    mean = X.mean(axis=0)
+    ref = (X - mean).T @ (X - mean)
+    np.testing.assert_allclose(_centred_gram(X, mean), ref, rtol=1e-11, atol=1e-8)
+
+
+def test_blocked_row_sums_do_not_depend_on_threads():
+    from classiclearn.utils._threads import blocked_row_sums
+
+    X = np.random.default_rng(5).normal(size=(9_001, 13))
+
+    def block(lo, hi):
+        return X[lo:hi].sum(axis=0), X[lo:hi].T @ X[lo:hi]
+
+    one = blocked_row_sums(block, len(X), 1, block_rows=512)
+    two = blocked_row_sums(block, len(X), 2, block_rows=512)
+    for a, b in zip(one, two):
+        assert np.array_equal(a, b)
+    np.testing.assert_allclose(one[1], X.T @ X, rtol=1e-12)
+    np.testing.assert_allclose(one[0], X.sum(axis=0), rtol=1e-12, atol=1e-9)

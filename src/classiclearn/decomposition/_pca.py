@@ -13,6 +13,7 @@ implicitly (a rank-one correction), never by copying X. Signs are fixed so
 that the largest entry of each component is positive.
 """
 
+import os
 from numbers import Integral, Real
 
 import numpy as np
@@ -22,11 +23,14 @@ from scipy.special import gammaln
 from ..base import BaseEstimator, TransformerMixin
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
+from ..utils._threads import blocked_row_sums
 from ..utils.validation import check_is_fitted, validate_data
 
 __all__ = ["PCA"]
 
 _EPS = np.finfo(np.float64).eps
+# From this many multiply-adds (n p^2) XᵀX is summed over row blocks in threads.
+_THREADED_GRAM_WORK = 20_000_000
 
 
 def _is_float32(X):
@@ -88,17 +92,22 @@ def _mle_dimension(spectrum, n_samples):
 def _centred_gram(X, mean):
     """(X - mean)ᵀ (X - mean).
 
-    When every column's mean is small against its spread (m_j² <= var_j, from
-    one pass of column sums of squares) the uncentred Gram XᵀX (one BLAS syrk
-    over X, no copy) corrected by the rank one n m mᵀ loses at most about a
-    factor 1 + m_j²/var_j <= 2 in accuracy over exact centring. Otherwise (an
-    offset or a near-constant column) the rows are centred one cache-sized
-    block at a time and the blocks added in a fixed order.
+    When every column's mean is small against its spread (m_j² <= var_j) the
+    uncentred Gram XᵀX corrected by the rank one n m mᵀ loses at most about a
+    factor 1 + m_j²/var_j <= 2 in accuracy over exact centring. XᵀX comes from
+    one threaded pass over fixed row blocks (``utils._threads.blocked_row_sums``:
+    a single-threaded BLAS syrk per block, blocks summed in a fixed order); its
+    diagonal gives the spreads. Otherwise (an offset or a near-constant column)
+    the rows are centred one cache-sized block at a time and the blocks added in
+    a fixed order.
     """
     n, p = X.shape
-    spread = np.einsum("ij,ij->j", X, X) - n * mean**2  # n var_j, roughly
-    if n > 1 and np.all(spread > 0) and np.all(n * mean**2 <= spread):
+    if X.flags.c_contiguous and n * p * p >= _THREADED_GRAM_WORK:
+        C = blocked_row_sums(lambda lo, hi: (X[lo:hi].T @ X[lo:hi],), n, os.cpu_count() or 1)[0]
+    else:
         C = X.T @ X
+    spread = np.diag(C) - n * mean**2  # n var_j, roughly
+    if n > 1 and np.all(spread > 0) and np.all(n * mean**2 <= spread):
         C -= n * np.outer(mean, mean)
         return C
     block = max(256, (1 << 19) // max(p, 1))

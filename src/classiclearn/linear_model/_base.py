@@ -9,7 +9,7 @@ import os
 
 import numpy as np
 
-from ..utils._threads import blas_single_thread, thread_map
+from ..utils._threads import blocked_row_sums
 from ..utils.validation import check_array, check_is_fitted, validate_data
 from . import _cd_kernels as _cdk
 
@@ -215,32 +215,16 @@ def moments_and_gram(est, X, Y, fit_intercept, n_threads=None):
             or p > _GRAM_MAX_FEATURES):
         x_mean, y_mean, XtY, yy = fit_moments(est, X, Y, fit_intercept)
         return x_mean, y_mean, XtY, yy, fast_centered_gram(X, x_mean)
-    t = Y.shape[1]
     y_mean, C = _centred_targets(Y, fit_intercept)
-    n_blocks = -(-n // _GRAM_BLOCK_ROWS)
-    n_lanes = min(_GRAM_LANES, n_blocks)
-    lanes = [(c * n_blocks // n_lanes, (c + 1) * n_blocks // n_lanes) for c in range(n_lanes)]
 
-    def work(lane):
-        sums, xty, G = np.zeros(p), np.zeros((p, t)), np.zeros((p, p))
-        for b in range(*lane):
-            lo, hi = b * _GRAM_BLOCK_ROWS, min(n, (b + 1) * _GRAM_BLOCK_ROWS)
-            B = X[lo:hi]
-            s, q = _cdk.column_moments(B, C[lo:hi])
-            sums += s
-            xty += q
-            G += B.T @ B
-        return sums, xty, G
+    def block_moments(lo, hi):
+        B = X[lo:hi]
+        s, q = _cdk.column_moments(B, C[lo:hi])
+        return s, q, B.T @ B
 
     if n_threads is None:
         n_threads = os.cpu_count() or 1
-    with blas_single_thread():
-        parts = thread_map(work, lanes, n_threads)
-    sums, XtY, G = parts[0]
-    for s, q, g in parts[1:]:
-        sums += s
-        XtY += q
-        G += g
+    sums, XtY, G = blocked_row_sums(block_moments, n, n_threads, _GRAM_BLOCK_ROWS, _GRAM_LANES)
     x_mean, XtY, yy = _finish_moments(est, X, sums, XtY, C, fit_intercept)
     if fit_intercept:
         G = _centre_gram(X, G, x_mean)

@@ -5,9 +5,12 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, nullcontext
 
+import numpy as np
+
 __all__ = [
     "SMALL_WORK",
     "blas_single_thread",
+    "blocked_row_sums",
     "effective_n_jobs",
     "numba_thread_safe",
     "numba_threads",
@@ -191,3 +194,58 @@ def blas_single_thread():
             if _BLAS_STATE["depth"] == 0 and _BLAS_STATE["limiter"] is not None:
                 _BLAS_STATE["limiter"].restore_original_limits()
                 _BLAS_STATE["limiter"] = None
+
+
+def blocked_row_sums(block_fn, n_rows, n_threads, block_rows=4096, n_lanes=8):
+    """Sum ``block_fn(lo, hi)`` over fixed row blocks, in threads, in a fixed order.
+
+    The rows are cut into blocks of ``block_rows``; runs of consecutive blocks
+    (at most ``n_lanes`` lanes) are the work units handed to ``n_threads``
+    threads, each lane summing its blocks in order, then the lanes are added
+    in order: the result does not depend on the number of threads, and memory
+    stays at one partial sum per lane. BLAS runs on one thread meanwhile
+    (:func:`blas_single_thread`), so a block read by the moments and by the
+    ``B' B`` product of ``block_fn`` stays in cache between them.
+
+    Parameters
+    ----------
+    block_fn : callable ``(lo, hi) -> tuple of ndarray``
+        Partial sums of rows ``lo:hi``; the same shapes for every block.
+        Called from several threads at once.
+    n_rows, n_threads : int
+    block_rows, n_lanes : int
+
+    Returns
+    -------
+    list of ndarray
+        The element-wise sums over all blocks.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.arange(12.0).reshape(6, 2)
+    >>> blocked_row_sums(lambda lo, hi: (X[lo:hi].sum(axis=0),), 6, 2, block_rows=4)[0]
+    array([30., 36.])
+    """
+    n_blocks = -(-n_rows // block_rows)
+    n_lanes = max(1, min(n_lanes, n_blocks))
+    lanes = [(c * n_blocks // n_lanes, (c + 1) * n_blocks // n_lanes) for c in range(n_lanes)]
+
+    def lane_sum(lane):
+        total = None
+        for b in range(*lane):
+            part = block_fn(b * block_rows, min(n_rows, (b + 1) * block_rows))
+            if total is None:
+                total = [np.array(a, dtype=np.float64) for a in part]
+            else:
+                for acc, a in zip(total, part):
+                    acc += a
+        return total
+
+    with blas_single_thread():
+        parts = thread_map(lane_sum, lanes, n_threads)
+    total = parts[0]
+    for part in parts[1:]:
+        for acc, a in zip(total, part):
+            acc += a
+    return total
