@@ -197,8 +197,8 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
     if fast_rand:
         for i in range(a, b):
             s = samples[i]
-            ycls[i] = y[s, 0]
-            wcls[i] = w[s]
+            ycls[i] = np.int64(y[s, 0])
+            wcls[i] = np.int64(w[s])
     # Features are drawn without replacement; features known to be constant in
     # an ancestor sit in features[:n_known] (their order kept in const_features)
     # and count as visited without being evaluated, as in scikit-learn.
@@ -344,25 +344,30 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
             if thr == mx:
                 thr = np.float64(mn)
             if fast_rand:
-                nl = np.intp(0)
-                wl = 0.0
+                # integer sums (exact, so any order is right): the loop vectorizes and
+                # has no branch on the comparison
+                nl = np.int64(0)
+                wl_i = np.int64(0)
                 if nc0 == 2:
-                    # class-1 weight in a register; class 0 = total - class 1 (exact)
-                    w1 = 0.0
+                    # class-1 weight; class 0 = total - class 1
+                    w1 = np.int64(0)
                     for i in range(a, b):
-                        ws = wcls[i] if vals[i] <= thr else 0.0
-                        nl += 1 if vals[i] <= thr else 0
-                        wl += ws
-                        w1 += ws * ycls[i]
-                    sl[0] = wl - w1
-                    sl[1] = w1
+                        m = np.float64(vals[i]) <= thr
+                        wi = wcls[i]
+                        nl += np.int64(1) if m else np.int64(0)
+                        wl_i += wi if m else np.int64(0)
+                        w1 += wi * ycls[i] if m else np.int64(0)
+                    sl[0] = np.float64(wl_i - w1)
+                    sl[1] = np.float64(w1)
                 else:
                     fill(sl, 0.0)
                     for i in range(a, b):
-                        ws = wcls[i] if vals[i] <= thr else 0.0
-                        nl += 1 if vals[i] <= thr else 0
-                        wl += ws
-                        sl[np.intp(ycls[i])] += ws
+                        if np.float64(vals[i]) <= thr:
+                            wi = wcls[i]
+                            nl += 1
+                            wl_i += wi
+                            sl[ycls[i]] += np.float64(wi)
+                wl = np.float64(wl_i)
                 pos = a + nl
                 if pos - a < min_samples_leaf or b - pos < min_samples_leaf:
                     continue
@@ -501,8 +506,8 @@ def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features
             int_w = False
     int_w = int_w and wn_total < 2.0 ** 50
     m_r = n if splitter == SPLIT_RANDOM else 1
-    ycls = np.empty(m_r)
-    wcls = np.empty(m_r)
+    ycls = np.empty(m_r, dtype=np.int64)
+    wcls = np.empty(m_r, dtype=np.int64)
     # histogram buffers (n_features x bins x (count, weight, stats)), reused via a free list
     n_pool = 8 if use_hist else 1
     pool = np.empty((n_pool, Xb.shape[1], edges.shape[1], S + 2))
