@@ -47,6 +47,22 @@ def test_float32_candidates_fall_back_when_too_close_to_call():
     np.testing.assert_allclose(dist, odist, rtol=1e-9)
 
 
+def test_gemm_search_over_several_query_blocks_and_threads():
+    # more queries than one query block (blocks re-cut per thread piece), and
+    # training rows over several chunks with a short last one
+    from classiclearn.neighbors import _brute
+
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(3 * _brute._TRAIN_CHUNK + 37, 5))
+    Q = rng.normal(size=(2 * _brute._QUERY_BLOCK + 301, 5))
+    index = GemmIndex(X, 0)
+    odist, oind = _oracle(X, Q, 7)
+    for n_threads in (1, 2, 3):
+        dist, ind = _gemm_knn(Q, index, 7, 2.0, n_threads)
+        np.testing.assert_array_equal(ind, oind)
+        np.testing.assert_allclose(dist, odist, rtol=1e-9)
+
+
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
 def test_zero_distance_rule(algorithm):
     X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [5.0, 5.0], [0.0, 0.0]])

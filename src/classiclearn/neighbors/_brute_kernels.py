@@ -14,6 +14,7 @@ write into their inputs (except the heap arrays they are handed).
 
 import numpy as np
 from numba import njit, prange
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from .._kernels.distances import (
     reduced_distance,
@@ -22,19 +23,9 @@ from .._kernels.distances import (
 )
 from ._tree_kernels import sift_down
 
-# Columns per filter strip of :func:`tile_select` (a vectorised test) and per
-# sub-strip tested again before the scalar insertion pass.
+# Columns per filter strip of :func:`tile_select` (a vectorised test, then a
+# bit mask of the columns that pass).
 _STRIP = 64
-_SUB = 16
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _any_below(row, j0, j1, top):
-    """Whether some ``row[j0:j1]`` is ``< top`` (branch-free)."""
-    hit = np.int32(0)
-    for j in range(j0, j1):
-        hit |= np.int32(row[j] < top)
-    return hit != 0
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -48,6 +39,29 @@ def _any_below_strip(row, j0, top):
     return hit != 0
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _mask_below_strip(row, j0, top):
+    """Bit ``j`` set where ``row[j0 + j] < top``, for ``j < _STRIP``."""
+    mask = np.uint64(0)
+    for j in range(_STRIP):
+        mask |= np.uint64(row[j0 + j] < top) << np.uint64(j)
+    return mask
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _insert_sorted(hdi, hii, v, idx):
+    """Insert ``(v, idx)`` into the ascending list ``hdi``, ``hii`` (dropping the
+    last entry; after any equal value); returns the new last value."""
+    pos = hdi.shape[0] - 1
+    while pos > 0 and hdi[pos - 1] > v:
+        hdi[pos] = hdi[pos - 1]
+        hii[pos] = hii[pos - 1]
+        pos -= 1
+    hdi[pos] = v
+    hii[pos] = idx
+    return hdi[hdi.shape[0] - 1]
+
+
 @njit(cache=True, nogil=True)
 def tile_select(tile, col0, hd, hi):
     """Merge a float32 tile of approximate values into per-row candidate lists.
@@ -58,40 +72,34 @@ def tile_select(tile, col0, hd, hi):
     so ``v < hd[i, kk - 1]`` is the exact admission test under the
     (value, index) order, and an admitted value is inserted after any equal
     one. Each row is scanned in strips with a branch-free test against the
-    current last candidate (almost every strip is rejected there); only a
-    strip that holds a candidate is looked at sub-strip by sub-strip and
-    then element by element. Serial: one worker thread per query block.
+    current last candidate (almost every strip is rejected there); a strip
+    that holds a candidate gives a bit mask of its passing columns, visited
+    in order (each re-tested, as the last candidate only drops). Serial: one
+    worker thread per query block.
     """
     b, c = tile.shape
     kk = hd.shape[1]
+    n_full = c // _STRIP
     for i in range(b):
         row = tile[i]
         hdi = hd[i]
         hii = hi[i]
         top = hdi[kk - 1]
-        for s in range((c + _STRIP - 1) // _STRIP):
+        for s in range(n_full):
             j0 = s * _STRIP
-            j1 = min(c, j0 + _STRIP)
-            if j1 - j0 == _STRIP:
-                if not _any_below_strip(row, j0, top):
-                    continue
-            elif not _any_below(row, j0, j1, top):
+            if not _any_below_strip(row, j0, top):
                 continue
-            for s0 in range(j0, j1, _SUB):
-                s1 = min(j1, s0 + _SUB)
-                if not _any_below(row, s0, s1, top):
-                    continue
-                for j in range(s0, s1):
-                    v = row[j]
-                    if v < top:
-                        pos = kk - 1
-                        while pos > 0 and hdi[pos - 1] > v:
-                            hdi[pos] = hdi[pos - 1]
-                            hii[pos] = hii[pos - 1]
-                            pos -= 1
-                        hdi[pos] = v
-                        hii[pos] = col0 + j
-                        top = hdi[kk - 1]
+            mask = _mask_below_strip(row, j0, top)
+            while mask != 0:
+                j = j0 + trailing_zeros(mask)
+                mask &= mask - np.uint64(1)
+                v = row[j]
+                if v < top:
+                    top = _insert_sorted(hdi, hii, v, col0 + j)
+        for j in range(n_full * _STRIP, c):
+            v = row[j]
+            if v < top:
+                top = _insert_sorted(hdi, hii, v, col0 + j)
 
 
 @njit(cache=True, nogil=True)
