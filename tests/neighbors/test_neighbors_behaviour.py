@@ -1,5 +1,7 @@
 """Documented rules (ties, zero distances, outliers), bad input, n_jobs and `auto`."""
 
+import sys
+
 import numpy as np
 import pytest
 
@@ -196,3 +198,15 @@ def test_tile_select_matches_naive_selection(width):
     order = np.lexsort((cols, full), axis=1)[:, :kk]
     np.testing.assert_array_equal(hi, order)
     np.testing.assert_array_equal(hd, np.take_along_axis(full, order, 1))
+
+
+def test_brute_blas_limit_covers_scipy_blas():
+    # the fused GEMM kernel calls scipy's BLAS through numba: it must run on one
+    # thread inside each worker thread, like numpy's
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    from classiclearn.utils._threads import blas_single_thread
+
+    with blas_single_thread():
+        assert "scipy.linalg.cython_blas" in sys.modules
+        libs = [lib for lib in threadpoolctl.threadpool_info() if lib["user_api"] == "blas"]
+        assert libs and all(lib["num_threads"] == 1 for lib in libs)

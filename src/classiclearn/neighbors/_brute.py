@@ -132,11 +132,7 @@ def _gemm_knn(Q, index, k, p, n_threads):
             hi = hi_all[: q1 - q0]
             hd.fill(np.inf)
             hi.fill(n)
-            for c0 in range(0, n, chunk):
-                c1 = min(n, c0 + chunk)
-                tile = buf[: (q1 - q0) * (c1 - c0)].reshape(q1 - q0, c1 - c0)
-                np.dot(Qb, Y_low[c0:c1].T, out=tile)
-                _k.tile_select(tile, c0, hd, hi)
+            _k.gemm_select(Qb, Y_low, chunk, buf, hd, hi)
             _k.finalize_candidates(exact_q[q0:q1], index.exact, hd, hi, k, delta[q0:q1],
                                    code, p, dist[q0:q1], ind[q0:q1], ok[q0:q1])
 

@@ -103,6 +103,25 @@ def tile_select(tile, col0, hd, hi):
 
 
 @njit(cache=True, nogil=True)
+def gemm_select(Qb, Y_low, chunk, buf, hd, hi):
+    """Fold every chunk of ``chunk`` training rows into the candidate lists.
+
+    For each chunk ``Y_c`` of ``Y_low`` (n, d') float32, one BLAS product
+    ``Qb Y_c'`` (``Qb`` (b, d') float32) fills the tile held in ``buf`` (at
+    least ``b * chunk`` float32), then :func:`tile_select` merges it into
+    ``hd``, ``hi`` (b, kk), which the caller initialises (``inf``, ``n``).
+    Serial; the caller keeps BLAS on one thread and runs one block per thread.
+    """
+    b = Qb.shape[0]
+    n = Y_low.shape[0]
+    for c0 in range(0, n, chunk):
+        c1 = min(n, c0 + chunk)
+        tile = buf[: b * (c1 - c0)].reshape((b, c1 - c0))
+        np.dot(Qb, Y_low[c0:c1].T, tile)
+        tile_select(tile, c0, hd, hi)
+
+
+@njit(cache=True, nogil=True)
 def finalize_candidates(Q, Y, hd, hi, k, delta, metric, p, out_d, out_i, ok):
     """Exact top-k from approximate candidate lists (serial, one worker thread).
 

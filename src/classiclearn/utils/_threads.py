@@ -165,7 +165,8 @@ def blas_single_thread():
     a dependency of ours): its controller is built once, since finding the
     loaded libraries costs milliseconds. Nested or concurrent uses (fits run
     in several threads) share one limit: the first sets it and the last
-    restores the previous setting. Without threadpoolctl BLAS keeps its own
+    restores the previous setting. The limit covers numpy's BLAS and scipy's
+    (which numba's ``np.dot`` calls). Without threadpoolctl BLAS keeps its own
     threads and results are the same.
 
     Examples
@@ -182,6 +183,10 @@ def blas_single_thread():
             except ImportError:  # pragma: no cover
                 _BLAS_STATE["controller"] = False
             else:
+                # numba kernels' np.dot calls scipy's BLAS (a library apart
+                # from numpy's): load it first so that the limit covers it
+                import scipy.linalg.cython_blas  # noqa: F401
+
                 _BLAS_STATE["controller"] = ThreadpoolController()
         if _BLAS_STATE["controller"] and _BLAS_STATE["depth"] == 0:
             _BLAS_STATE["limiter"] = _BLAS_STATE["controller"].limit(limits=1, user_api="blas")
