@@ -116,6 +116,31 @@ def test_float32_outputs_and_lower_triangle_kernel():
         assert est.transform(X).dtype == np.float64
 
 
+@pytest.mark.parametrize("kernel", ["rbf", "linear"])
+def test_kernel_products_from_the_build(kernel):
+    # K V summed while the triangle is built (rbf; linear: symv) against dense
+    # products; the fixed lanes make the sums independent of the thread count
+    from classiclearn.decomposition._gram import kernel_lower
+    from classiclearn.metrics.pairwise import linear_kernel, rbf_kernel
+    from classiclearn.utils._threads import numba_threads
+
+    X = _data(5, n=203)
+    K = rbf_kernel(X, gamma=0.2) if kernel == "rbf" else linear_kernel(X)
+    V = np.vstack([np.ones(len(X)), np.random.default_rng(0).uniform(-1, 1, len(X))])
+    results = []
+    for n_threads in (1, 2):
+        with numba_threads(n_threads):
+            T, KV = kernel_lower(X, kernel, 0.2, V=V)
+        assert KV.shape == V.shape
+        assert_allclose(KV, V @ K, rtol=1e-13, atol=1e-12)
+        low = np.tril_indices(len(X))
+        assert_allclose(T[low], K[low], rtol=1e-13, atol=1e-13)
+        results.append(KV)
+    np.testing.assert_array_equal(results[0], results[1])
+    T, KV = kernel_lower(X, kernel, 0.2, V=V[:0])
+    assert KV.shape == (0, len(X))
+
+
 def test_vectorised_exp_matches_numpy():
     from classiclearn.decomposition._gram_kernels import exp_nonpositive
 

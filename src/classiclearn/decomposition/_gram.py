@@ -10,7 +10,7 @@ read without copying.
 """
 
 import numpy as np
-from scipy.linalg.blas import dsyrk
+from scipy.linalg.blas import dsymv, dsyrk
 
 from . import _gram_kernels as _k
 
@@ -19,7 +19,12 @@ __all__ = ["centre_lower", "kernel_lower"]
 _SUPPORTED = ("rbf", "linear")
 
 
-def kernel_lower(X, kernel, gamma):
+# Fixed pieces of the rbf pass (each with its own K V buffer): a constant, so
+# results do not depend on the number of threads.
+_LANES = 4
+
+
+def kernel_lower(X, kernel, gamma, V=None):
     """Lower triangle of the training kernel, or None when ``kernel`` is not supported.
 
     Parameters
@@ -28,23 +33,29 @@ def kernel_lower(X, kernel, gamma):
     kernel : str or callable
     gamma : float or None
         rbf coefficient; None means 1 / n_features.
+    V : ndarray of shape (b, n_samples), optional
+        Vectors to multiply by the kernel (rows); for rbf the products are
+        summed while the kernel is built (no extra pass over it).
 
     Returns
     -------
-    ndarray of shape (n_samples, n_samples) or None
+    T : ndarray of shape (n_samples, n_samples) or None
         The kernel in the lower triangle; the strict upper triangle is
         uninitialised memory (never read by the consumers).
+    KV : ndarray of shape (b, n_samples)
+        Only when ``V`` is given (and T is not None): the products K V[c].
     """
     if callable(kernel) or kernel not in _SUPPORTED or X.dtype != np.float64:
         return None
     if X.shape[0] < 2 or not np.all(np.isfinite(X)):
         return None
+    n = X.shape[0]
+    Vm = np.zeros((0, n)) if V is None else np.ascontiguousarray(V, dtype=np.float64)
     # X.T is a Fortran (p, n) matrix A; syrk(trans=1) gives AᵀA = X Xᵀ in the upper
     # triangle of a Fortran result, i.e. the lower triangle of its C-ordered transpose.
     # An uninitialised output: scipy's default one is zero-filled first, which
     # faults in and writes the whole n x n matrix before syrk touches one triangle
     # (about half the time of this call).
-    n = X.shape[0]
     gram = dsyrk(1.0, X.T, trans=1, lower=0, c=np.empty((n, n), order="F"), overwrite_c=1)
     T = gram.T
     if not T.flags.c_contiguous:
@@ -52,8 +63,10 @@ def kernel_lower(X, kernel, gamma):
     if kernel == "rbf":
         g = 1.0 / X.shape[1] if gamma is None else float(gamma)
         sq_norms = np.einsum("ij,ij->i", X, X)
-        _k.rbf_lower_from_gram(T, sq_norms, g)
-    return T
+        KV = _k.rbf_lower_from_gram(T, sq_norms, g, Vm, _LANES)
+    else:
+        KV = np.array([dsymv(1.0, T.T, v, lower=0) for v in Vm]).reshape(Vm.shape)
+    return T if V is None else (T, KV)
 
 
 def centre_lower(T):

@@ -91,24 +91,64 @@ def _centre_row(T, col_means, all_mean, j):
         T[j, i] = T[j, i] - col_means[i] - mj + all_mean
 
 
+@njit(cache=True, nogil=True, fastmath={"reassoc", "contract"})
+def _row_times(row, j, V, part):
+    """Contributions of row j of a symmetric matrix (columns 0..j, lower
+    triangle) to K V for every row of V: part[c, j] gets the row's dot product
+    with V[c], part[c, i] (i < j) the mirrored entries times V[c, j]. (Its own
+    function: the reassociated sum vectorises, and the flag must not reach the
+    exponential's rounding tricks.)"""
+    for c in range(V.shape[0]):
+        vc = V[c]
+        pc = part[c]
+        vcj = vc[j]
+        s = 0.0
+        for i in range(j):
+            kv = row[i]
+            s += kv * vc[i]
+            pc[i] += kv * vcj
+        pc[j] += s + row[j] * vcj
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _rbf_row_times(T, sq_norms, gamma, j, fbuf, ibuf, V, part):
+    """Row j of the rbf kernel (:func:`_rbf_row`), then its contributions to
+    K V while it is in cache (:func:`_row_times`)."""
+    _rbf_row(T, sq_norms, gamma, j, fbuf, ibuf)
+    _row_times(T[j], j, V, part)
+
+
 @njit(cache=True, nogil=True, parallel=True)
-def rbf_lower_from_gram(T, sq_norms, gamma):
-    """In place: T[j, i] = exp(-gamma * max(|x_i|² + |x_j|² - 2 T[j, i], 0)), i <= j.
+def rbf_lower_from_gram(T, sq_norms, gamma, V, lanes):
+    """In place: T[j, i] = exp(-gamma * max(|x_i|² + |x_j|² - 2 T[j, i], 0)), i <= j;
+    returns K V for the rows of V (shape (b, n), b may be 0) from the same pass.
 
     ``T`` holds the Gram matrix in its lower triangle; the diagonal becomes 1.
-    Rows are paired (j, n - 1 - j) so every thread gets the same work.
+    Rows are paired (j, n - 1 - j) and the pairs dealt round-robin to ``lanes``
+    fixed pieces of equal work; each lane sums K V into its own buffer and the
+    buffers are added in lane order, so nothing depends on the thread count.
+
+    Returns
+    -------
+    ndarray of shape (b, n)
     """
     n = T.shape[0]
+    b = V.shape[0]
     half = (n + 1) // 2
-    n_blocks = (half + 31) // 32
-    for bb in prange(n_blocks):
+    part = np.zeros((lanes, b, n))
+    for lane in prange(lanes):
         fbuf = np.empty(n)
         ibuf = fbuf.view(np.int64)
-        for jj in range(bb * 32, min(half, bb * 32 + 32)):
+        pl = part[lane]
+        for jj in range(lane, half, lanes):
             j = np.intp(jj)
-            _rbf_row(T, sq_norms, gamma, j, fbuf, ibuf)
+            _rbf_row_times(T, sq_norms, gamma, j, fbuf, ibuf, V, pl)
             if n - 1 - j != j:
-                _rbf_row(T, sq_norms, gamma, n - 1 - j, fbuf, ibuf)
+                _rbf_row_times(T, sq_norms, gamma, n - 1 - j, fbuf, ibuf, V, pl)
+    out = np.zeros((b, n))
+    for lane in range(lanes):
+        out += part[lane]
+    return out
 
 
 @njit(cache=True, nogil=True)
@@ -135,4 +175,5 @@ def centre_lower(T, col_means, all_mean):
         _centre_row(T, col_means, all_mean, j)
         if n - 1 - j != j:
             _centre_row(T, col_means, all_mean, n - 1 - j)
+
 

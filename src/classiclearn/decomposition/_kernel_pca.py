@@ -77,7 +77,7 @@ def _centred_operator(K, col_means, all_mean, symmetric=True):
 _LANCZOS_MAX_DIM = 300
 
 
-def _lanczos_top(matvec, n, k, v0, tol, max_dim):
+def _lanczos_top(matvec, n, k, v0, tol, max_dim, w0=None):
     """Largest ``k`` eigenpairs of a symmetric operator by Lanczos with full
     reorthogonalisation (no restarts); None if not converged within ``max_dim``.
 
@@ -88,6 +88,9 @@ def _lanczos_top(matvec, n, k, v0, tol, max_dim):
     few wanted eigenpairs this needs about two thirds of the operator products
     of implicitly restarted ARPACK (no restart discards Krylov information).
 
+    ``w0``, when given, is the product ``matvec(v0)`` already at hand (saves
+    the first product).
+
     Returns
     -------
     (eigenvalues ascending (k,), eigenvectors (n, k)) or None
@@ -96,10 +99,10 @@ def _lanczos_top(matvec, n, k, v0, tol, max_dim):
     Q = np.empty((n, max_dim), order="F")
     alpha = np.empty(max_dim)
     beta = np.empty(max_dim)
-    q = v0 / np.linalg.norm(v0)
-    Q[:, 0] = q
+    nrm = np.linalg.norm(v0)
+    Q[:, 0] = v0 / nrm
     for j in range(max_dim):
-        w = matvec(Q[:, j])
+        w = w0 / nrm if j == 0 and w0 is not None else matvec(Q[:, j])
         alpha[j] = Q[:, j] @ w
         basis = Q[:, : j + 1]
         for _ in range(2):
@@ -358,27 +361,34 @@ default='linear'
 
         The uncentred triangle is built in place; every product is one BLAS
         ``symv`` reading that triangle plus the rank-one centring corrections
-        K_c v = K v - m (1ᵀv) - 1 (mᵀv) + μ (1ᵀv), with m the column means
-        (one ``symv`` with a vector of ones) and μ their mean.
+        K_c v = K v - m (1ᵀv) - 1 (mᵀv) + μ (1ᵀv), with m the column means and
+        μ their mean. For rbf the column sums K 1 and the first product K v0 are
+        summed while the kernel is built (two passes over it saved).
         """
-        T = kernel_lower(X, self.kernel, self.gamma_)
-        if T is None:
+        n = X.shape[0]
+        v0 = rng.uniform(-1, 1, size=n)
+        # the column sums and the first Lanczos product come with the kernel build
+        built = kernel_lower(X, self.kernel, self.gamma_, V=np.vstack([np.ones(n), v0]))
+        if built is None:
             return None
-        n = T.shape[0]
+        T, KV = built
         TF = T.T  # Fortran view: the lower triangle of T is the upper one of TF
-        col = dsymv(1.0 / n, TF, np.ones(n), lower=0)
+        col = KV[0] / n
         allm = float(col.mean())
         shift = col - allm
 
-        def matvec(v):
-            out = dsymv(1.0, TF, v, lower=0)
+        def centred(out, v):
             out -= col @ v
             out -= shift * v.sum()
             return out
 
-        v0 = rng.uniform(-1, 1, size=n)
+        def matvec(v):
+            return centred(dsymv(1.0, TF, v, lower=0), v)
+
         tol = self.tol if self.tol > 0 else 1e-12
-        result = _lanczos_top(matvec, n, n_components, v0, tol, _LANCZOS_MAX_DIM)
+        result = _lanczos_top(
+            matvec, n, n_components, v0, tol, _LANCZOS_MAX_DIM, w0=centred(KV[1], v0)
+        )
         if result is not None:
             self._K_fit_rows = col
             self._K_fit_all = allm
