@@ -423,15 +423,32 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
     if best_f < 0:
         return b, -2, -2.0, 0.0, 0.0, 0.0, n_total
     # partition samples[a:b] on the chosen split
-    lo = a
-    hi = b
-    while lo < hi:
-        if Xr[samples[lo], best_f] <= best_thr:
-            lo += 1
-        else:
-            hi -= 1
-            samples[lo], samples[hi] = samples[hi], samples[lo]
-    pos = hi
+    if fast_rand:
+        # stable (branch-free, right part through ridx): the samples of every node stay
+        # in ascending row order, so the gathers of its children sweep memory forwards
+        # (prefetch- and TLB-friendly); the unpartitioned counts do not depend on order
+        lo = a
+        k = np.intp(0)
+        for i in range(a, b):
+            s = samples[i]
+            m = Xr[s, best_f] <= best_thr
+            samples[lo] = s
+            ridx[k] = s
+            lo += np.intp(1) if m else np.intp(0)
+            k += np.intp(0) if m else np.intp(1)
+        pos = lo
+        for i in range(k):
+            samples[pos + i] = ridx[i]
+    else:
+        lo = a
+        hi = b
+        while lo < hi:
+            if Xr[samples[lo], best_f] <= best_thr:
+                lo += 1
+            else:
+                hi -= 1
+                samples[lo], samples[hi] = samples[hi], samples[lo]
+        pos = hi
     if fast_rand:
         # the left statistics of the chosen candidate (exact integer sums)
         wl = best_wl
@@ -495,7 +512,8 @@ def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features
     scratch = np.empty((8, m))
     r = n if (splitter == SPLIT_BEST and n >= RADIX_MIN) else 1
     rkeys = np.empty((2, r), dtype=np.uint32)
-    ridx = np.empty(r, dtype=np.intp)
+    # the random splitter's stable partition also uses ridx
+    ridx = np.empty(n if splitter == SPLIT_RANDOM else r, dtype=np.intp)
     rcnt = np.empty((4, 256), dtype=np.intp)
     wn_total = 0.0
     int_w = True
