@@ -50,7 +50,7 @@ def test_float32_candidates_fall_back_when_too_close_to_call():
 
 
 def test_gemm_search_over_several_query_blocks_and_threads():
-    # more queries than one query block (blocks re-cut per thread piece), and
+    # more queries than one query block (blocks shared out among threads), and
     # training rows over several chunks with a short last one
     from classiclearn.neighbors import _brute
 

@@ -24,7 +24,7 @@ radius), count, then fill.
 import numpy as np
 
 from .._kernels.distances import COSINE, EUCLIDEAN
-from ..utils._threads import blas_single_thread, row_chunks, thread_map
+from ..utils._threads import blas_single_thread, thread_map
 from . import _brute_kernels as _k
 from ._metrics import to_reduced
 
@@ -34,7 +34,7 @@ from ._metrics import to_reduced
 # tiles run the GEMM ~10% faster than square ones (256 x 512).
 _QUERY_BLOCK = 1024
 _TRAIN_CHUNK = 128
-# Fewest query rows handed to one worker thread.
+# Fewest query rows per worker thread.
 _MIN_PIECE = 256
 # Candidates kept beyond k so that the float32 ranking can be certified.
 _EXTRA_CANDIDATES = 8
@@ -118,28 +118,22 @@ def _gemm_knn(Q, index, k, p, n_threads):
     chunk = min(n, _TRAIN_CHUNK)
     Y_low = index.low
 
-    def work(a, b):
-        # equal blocks of at most _QUERY_BLOCK rows (no short last block)
-        n_blocks = -(-(b - a) // _QUERY_BLOCK)
-        block = -(-(b - a) // n_blocks)
-        buf = np.empty(block * chunk, dtype=np.float32)
-        hd_all = np.empty((block, kk), dtype=np.float32)
-        hi_all = np.empty((block, kk), dtype=np.intp)
-        for q0 in range(a, b, block):
-            q1 = min(b, q0 + block)
-            Qb = low_q[q0:q1]
-            hd = hd_all[: q1 - q0]
-            hi = hi_all[: q1 - q0]
-            hd.fill(np.inf)
-            hi.fill(n)
-            _k.gemm_select(Qb, Y_low, chunk, buf, hd, hi)
-            _k.finalize_candidates(exact_q[q0:q1], index.exact, hd, hi, k, delta[q0:q1],
-                                   code, p, dist[q0:q1], ind[q0:q1], ok[q0:q1])
+    def work(bounds):
+        q0, q1 = bounds
+        buf = np.empty((q1 - q0) * chunk, dtype=np.float32)
+        hd = np.full((q1 - q0, kk), np.inf, dtype=np.float32)
+        hi = np.full((q1 - q0, kk), n, dtype=np.intp)
+        _k.gemm_select(low_q[q0:q1], Y_low, chunk, buf, hd, hi)
+        _k.finalize_candidates(exact_q[q0:q1], index.exact, hd, hi, k, delta[q0:q1],
+                               code, p, dist[q0:q1], ind[q0:q1], ok[q0:q1])
 
+    # equal query blocks of at most _QUERY_BLOCK rows, at least one per thread,
+    # handed to the threads as they free up
     n_threads = max(1, min(n_threads, -(-m // _MIN_PIECE)))
+    n_blocks = max(1, n_threads, -(-m // _QUERY_BLOCK))
+    blocks = [(m * b // n_blocks, m * (b + 1) // n_blocks) for b in range(n_blocks)]
     with blas_single_thread():
-        pieces = row_chunks(m, n_threads, _MIN_PIECE) if n_threads > 1 else [(0, m)]
-        thread_map(lambda bounds: work(*bounds), pieces, n_threads)
+        thread_map(work, blocks, n_threads)
     bad = np.flatnonzero(~ok)
     if bad.size:
         # too close to call in float32: exact search for these rows
