@@ -175,6 +175,44 @@ def test_lanczos_top_against_dense_eigh_and_breakdown():
     assert _lanczos_top(lambda v: A @ v, 120, 4, v0, 1e-13, 6) is None
 
 
+def test_lanczos_gap_tolerance_close_and_degenerate_eigenvalues():
+    # the gap-aware stop against a dense eigh: separated pairs within 1e-9, a
+    # close pair (relative gap 1e-7) still held to the plain tolerance, and a
+    # vector of a degenerate pair inside its eigenspace (a single-vector Krylov
+    # space holds one vector of it, as with ARPACK)
+    from classiclearn.decomposition._kernel_pca import _lanczos_top
+
+    rng = np.random.default_rng(2)
+    n = 300
+    U, _ = np.linalg.qr(rng.normal(size=(n, n)))
+    top = np.array([10.0, 9.0, 7.0, 7.0 - 7e-7, 5.0, 5.0, 4.0])
+    lam = np.concatenate([top, 3.0 * rng.random(n - top.size) ** 2])
+    A = (U * lam) @ U.T
+    v0 = rng.uniform(-1, 1, n)
+    for k in (3, 5):
+        theta, Y = _lanczos_top(lambda v: A @ v, n, k, v0, 1e-12, n, gap_tol=1e-10)
+        assert_allclose(theta[::-1], lam[:k], rtol=1e-12)
+        assert_allclose(np.linalg.norm(A @ Y - Y * theta, axis=0), 0.0, atol=1e-9)
+        Y = Y[:, ::-1]
+        _same_up_to_sign(Y[:, :4], U[:, : min(k, 4)], 1e-9)
+        if k == 5:
+            inside = U[:, 4:6] @ (U[:, 4:6].T @ Y[:, 4])
+            assert_allclose(inside, Y[:, 4], atol=1e-9)
+
+
+def test_auto_lanczos_near_sklearn_on_close_spectrum():
+    # duplicated samples give clustered kernel eigenvalues; 'auto' (Lanczos with
+    # the gap-aware stop) still matches scikit-learn's ARPACK
+    X = _data(6, n=110)
+    X = np.vstack([X, X + 1e-4])
+    params = dict(n_components=9, kernel="rbf", gamma=0.5, random_state=0)
+    ours = KernelPCA(**params).fit(X)
+    theirs = sk_dec.KernelPCA(**params).fit(X)
+    assert_allclose(ours.eigenvalues_, theirs.eigenvalues_, rtol=1e-8)
+    _same_up_to_sign(ours.eigenvectors_, theirs.eigenvectors_, 1e-8)
+    _same_up_to_sign(ours.transform(X[:7]), theirs.transform(X[:7]), 1e-8)
+
+
 def test_auto_falls_back_to_arpack(monkeypatch):
     import classiclearn.decomposition._kernel_pca as kp
 

@@ -175,5 +175,3 @@ def centre_lower(T, col_means, all_mean):
         _centre_row(T, col_means, all_mean, j)
         if n - 1 - j != j:
             _centre_row(T, col_means, all_mean, n - 1 - j)
-
-
