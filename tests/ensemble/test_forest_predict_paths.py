@@ -96,3 +96,60 @@ def test_single_leaf_trees_predict_their_value():
     assert all(e.tree_.node_count == 1 for e in reg.estimators_)
     np.testing.assert_array_equal(reg.predict(Xt), np.full(30, 2.5))
     np.testing.assert_array_equal(reg.apply(Xt), np.zeros((30, 3), dtype=np.intp))
+
+
+def test_threshold32_compares_float32_rows_as_float64_does():
+    from classiclearn.tree._predict_kernels import threshold32
+
+    rng = np.random.default_rng(5)
+    x32 = np.concatenate([rng.normal(scale=s, size=400).astype(np.float32)
+                          for s in (1e-30, 1e-3, 1.0, 1e6, 1e38)])
+    # midpoints of neighbouring float32 values (not float32 themselves), float32 values,
+    # and thresholds beyond the float32 range
+    t = np.concatenate([(x32[:-1].astype(np.float64) + x32[1:]) / 2,
+                        (x32.astype(np.float64) + np.nextafter(x32, np.float32(np.inf))) / 2,
+                        x32.astype(np.float64), [0.0, -0.0, 1e39, -1e39, 1e-50, -1e-50]])
+    x = np.concatenate([x32, np.nextafter(x32, np.float32(np.inf)), [0.0, -0.0, np.inf, -np.inf,
+                                                                       np.nan]]).astype(np.float32)
+    t32 = np.array([threshold32(v) for v in t], dtype=np.float32)
+    assert t32.dtype == np.float32
+    for j in range(0, t.shape[0], 97):
+        np.testing.assert_array_equal(x.astype(np.float64) > t[j], x > t32[j])
+
+
+@pytest.mark.parametrize("bounds", [(0, 40), (3, 4), (5, 12), (7, 7), (0, 8), (1, 17), (9, 40)])
+def test_narrow_walk_equals_naive_walk_on_any_row_range(bounds):
+    from classiclearn.tree import _predict_kernels as _pk
+    from classiclearn.tree._tree import narrow_forest
+
+    X, y, Xt = _data(n_test=40, seed=6)
+    forest = RandomForestClassifier(n_estimators=5, random_state=0).fit(X, y)
+    packed, value, roots = forest._stacked()
+    X32 = Xt.astype(np.float32)
+    lo, hi = bounds
+    naive = np.stack([_naive_apply(X32, e.tree_) + r
+                      for e, r in zip(forest.estimators_, roots, strict=True)], axis=1)
+    for n_threads in (1, 2):
+        nodes, orig, fb = narrow_forest(packed, roots, X.shape[1], n_threads)
+        assert fb == 3
+        for hard in (False, True):
+            out = np.zeros((40, 2))
+            _pk.sum_value_narrow(X32, nodes, fb, orig, roots, value, hard,
+                                 np.array([2], dtype=np.intp), lo, hi, out)
+            expected = np.zeros((40, 2))
+            for k in range(5):
+                v = value[naive[lo:hi, k]]
+                expected[lo:hi] += np.eye(2)[np.argmax(v, axis=1)] if hard else v
+            np.testing.assert_array_equal(out, expected)
+
+
+def test_forest_falls_back_to_wide_records(monkeypatch):
+    import classiclearn.tree._tree as _tree
+
+    X, y, Xt = _data(seed=7)
+    forest = RandomForestClassifier(n_estimators=4, random_state=0).fit(X, y)
+    packed, _, roots = forest._stacked()
+    assert _tree.narrow_forest(packed, roots, 2**31, 1) is None  # features need 31 bits
+    fast = forest.predict_proba(Xt)
+    monkeypatch.setattr(_tree, "narrow_forest", lambda *args: None)
+    np.testing.assert_array_equal(forest.predict_proba(Xt), fast)

@@ -30,6 +30,9 @@ __all__ = ["Tree"]
 
 # rows from which a single tree's walk is split over threads
 _PARALLEL_ROWS = 20_000
+# least rows of a chunk of a forest's walk: a chunk walks every tree, and each tree's
+# leaf values are fetched once per chunk (12,500-row chunks measured 1.1x slower)
+_FOREST_CHUNK = 25_000
 
 
 class Tree:
@@ -250,14 +253,14 @@ def stack_trees(trees):
     return packed, value, roots
 
 
-def walk_rows(kernel, n_rows, n_jobs):
+def walk_rows(kernel, n_rows, n_jobs, min_rows=2048):
     """Run ``kernel(lo, hi)`` over row chunks in ``n_jobs`` threads (kernels release the GIL).
 
-    About four chunks per thread (at least 2,048 rows each), handed out as
-    threads free up, so a thread slowed by other load does not hold the rest.
+    About four chunks per thread (at least ``min_rows`` rows each), handed out
+    as threads free up, so a thread slowed by other load does not hold the rest.
     """
     n_threads = effective_n_jobs(n_jobs)
-    thread_map(lambda b: kernel(*b), row_chunks(n_rows, n_threads, 2048), n_threads)
+    thread_map(lambda b: kernel(*b), row_chunks(n_rows, n_threads, min_rows), n_threads)
 
 
 COMPACT_RECORD = np.dtype([("threshold", np.float64), ("feature", np.int32),
@@ -287,12 +290,46 @@ def apply_forest(X, packed, roots, n_jobs):
     return out
 
 
+NARROW_RECORD = np.dtype([("thr", np.float32), ("w", np.uint32)])
+
+
+def narrow_forest(packed, roots, n_features, n_threads):
+    """8-byte walk records, their map back to ``packed`` and the feature bit count
+    (see ``_predict_kernels.narrow_nodes``), or None when a tree's local node
+    indices and the features do not fit in 32 bits together.
+
+    Built for each prediction call (trees split over ``n_threads`` threads) and
+    then dropped, so the fitted model keeps a single copy of its nodes.
+    """
+    n = packed.shape[0]
+    fb = max(0, int(n_features) - 1).bit_length()
+    sizes = np.diff(np.append(roots, n))
+    lb = max(0, int(sizes.max()) - 1).bit_length() if sizes.size else 0
+    if fb + lb > 32 or n >= 2**62:
+        return None
+    nodes = np.empty(n, dtype=NARROW_RECORD)
+    orig = np.empty(n, dtype=np.intp)
+    t = roots.shape[0]
+    n_parts = min(t, 4 * n_threads) if n >= 100_000 else 1
+    parts = [(t * p // n_parts, t * (p + 1) // n_parts) for p in range(n_parts)]
+    thread_map(lambda b: _pk.narrow_nodes(packed, roots, b[0], b[1], fb, nodes, orig), parts,
+               n_threads)
+    return nodes, orig, fb
+
+
 def mean_forest_value(X, packed, value, roots, hard, n_classes, n_jobs):
     """Mean over trees of each row's leaf value (or one-hot votes): array (n_samples, V)."""
-    nodes, orig = compact_forest(packed, roots)
     out = np.zeros((X.shape[0], value.shape[1]))
-    walk_rows(lambda lo, hi: _pk.sum_value(X, nodes, orig, roots, value, hard, n_classes, lo, hi,
-                                           out),
-              X.shape[0], n_jobs)
+    narrow = narrow_forest(packed, roots, X.shape[1], effective_n_jobs(n_jobs))
+    if narrow is None:
+        nodes, orig = compact_forest(packed, roots)
+        walk_rows(lambda lo, hi: _pk.sum_value(X, nodes, orig, roots, value, hard, n_classes,
+                                               lo, hi, out),
+                  X.shape[0], n_jobs)
+    else:
+        nodes, orig, fb = narrow
+        walk_rows(lambda lo, hi: _pk.sum_value_narrow(X, nodes, fb, orig, roots, value, hard,
+                                                      n_classes, lo, hi, out),
+                  X.shape[0], n_jobs, _FOREST_CHUNK)
     out /= roots.shape[0]
     return out
