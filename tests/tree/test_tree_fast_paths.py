@@ -56,3 +56,26 @@ def test_random_splitter_integer_weights_equals_sklearn(n_classes):
         np.testing.assert_allclose(a.threshold, b.threshold, rtol=0, atol=1e-12)
         np.testing.assert_allclose(a.value, b.value, rtol=1e-12, atol=1e-12)
         np.testing.assert_allclose(a.impurity, b.impurity, rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("max_bins", [None, 32])
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_random_splitter_fast_counts_equal_partitioning_path(max_bins, n_classes):
+    # unit weights take the unpartitioned integer counts (keys kept in sample order, moved
+    # by the stable partition and by the histogram nodes' partition); halved weights are
+    # not integers and take the partitioning path: the same thresholds are drawn, so the
+    # trees must be equal, with values scaled by 0.5
+    rng = np.random.default_rng(n_classes)
+    X = rng.normal(size=(1500, 6))
+    y = (X[:, 0] + X[:, 1] * X[:, 2] + rng.normal(size=1500) > 0).astype(int)
+    if n_classes == 3:
+        y = y + (X[:, 3] > 0.5)
+    for seed in range(2):
+        params = dict(splitter="random", random_state=seed, max_bins=max_bins)
+        a = DecisionTreeClassifier(**params).fit(X, y).tree_
+        b = DecisionTreeClassifier(**params).fit(X, y, sample_weight=np.full(1500, 0.5)).tree_
+        assert a.node_count == b.node_count
+        np.testing.assert_array_equal(a.feature, b.feature)
+        np.testing.assert_array_equal(a.threshold, b.threshold)
+        np.testing.assert_array_equal(a.n_node_samples, b.n_node_samples)
+        np.testing.assert_allclose(a.weighted_n_node_samples, 2 * b.weighted_n_node_samples)

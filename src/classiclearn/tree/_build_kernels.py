@@ -173,15 +173,17 @@ def _children_impurity(y, w, samples, a, pos, b, sl, sr, wl, wr, parent_stats, c
 def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_stats, crit,
                 splitter, n_outputs, K, n_classes, max_features, min_samples_leaf,
                 min_weight_leaf, rng, features, const_features, n_const, vals, sl, sr,
-                scratch, rkeys, ridx, rcnt, int_w, ycls, wcls, sbest):
+                scratch, rkeys, ridx, rcnt, fast_rand, yw, ywtmp, vals_b, kb, sbest):
     """Best split of ``samples[a:b]``; reorders it so the left part comes first.
 
-    With the random splitter, one output, classification and integer weights
-    (``int_w``: unit, bootstrap counts), the class counts left of each random
-    threshold are summed over the node's samples in place, without partitioning
-    them per candidate: the sums are exact integers, so they equal the
-    partitioned (scikit-learn) ones whatever the order. ``ycls`` / ``wcls``
-    receive the node's classes and weights in sample order (contiguous reads).
+    ``fast_rand`` (random splitter, one output, classification, integer weights:
+    unit, bootstrap counts): the class counts left of each random threshold are
+    summed over the node's samples in place, without partitioning them per
+    candidate: the sums are exact integers, so they equal the partitioned
+    (scikit-learn) ones whatever the order. ``yw[a:b]`` holds the node's keys
+    ``(weight << kb) | class`` in sample order (contiguous reads; the final stable
+    partition moves them with the samples, ``ywtmp`` its scratch), and
+    ``vals_b`` receives the best candidate's values (buffers swapped with ``vals``).
 
     Returns (pos, feature, threshold, improvement, impurity_left, impurity_right,
     n_constant_features); ``pos == b`` when no valid split exists.
@@ -196,12 +198,7 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
     is_clf = crit < 10
     one_out = n_outputs == 1 and not use_abs
     nc0 = n_classes[0]
-    fast_rand = splitter == SPLIT_RANDOM and is_clf and n_outputs == 1 and int_w
-    if fast_rand:
-        for i in range(a, b):
-            s = samples[i]
-            ycls[i] = np.int64(y[s, 0])
-            wcls[i] = np.int64(w[s])
+    cmask = (np.int64(1) << kb) - np.int64(1)
     # Features are drawn without replacement; features known to be constant in
     # an ancestor sit in features[:n_known] (their order kept in const_features)
     # and count as visited without being evaluated, as in scikit-learn.
@@ -356,20 +353,22 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
                     w1 = np.int64(0)
                     for i in range(a, b):
                         m = np.float64(vals[i]) <= thr
-                        wi = wcls[i]
+                        key = yw[i]
+                        wi = key >> kb
                         nl += np.int64(1) if m else np.int64(0)
                         wl_i += wi if m else np.int64(0)
-                        w1 += wi * ycls[i] if m else np.int64(0)
+                        w1 += wi * (key & cmask) if m else np.int64(0)
                     sl[0] = np.float64(wl_i - w1)
                     sl[1] = np.float64(w1)
                 else:
                     fill(sl, 0.0)
                     for i in range(a, b):
                         if np.float64(vals[i]) <= thr:
-                            wi = wcls[i]
+                            key = yw[i]
+                            wi = key >> kb
                             nl += 1
                             wl_i += wi
-                            sl[ycls[i]] += np.float64(wi)
+                            sl[key & cmask] += np.float64(wi)
                 wl = np.float64(wl_i)
                 pos = a + nl
                 if pos - a < min_samples_leaf or b - pos < min_samples_leaf:
@@ -387,6 +386,8 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
                     best_wl = wl
                     for k in range(S):
                         sbest[k] = sl[k]
+                    # keep the best candidate's values for the final partition
+                    vals, vals_b = vals_b, vals
                 continue
             lo = a
             hi = b
@@ -427,21 +428,27 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
         return b, -2, -2.0, 0.0, 0.0, 0.0, n_total
     # partition samples[a:b] on the chosen split
     if fast_rand:
-        # stable (branch-free, right part through ridx): the samples of every node stay
-        # in ascending row order, so the gathers of its children sweep memory forwards
-        # (prefetch- and TLB-friendly); the unpartitioned counts do not depend on order
+        # stable (branch-free, right parts through ridx / ywtmp) on the kept values of the
+        # best candidate: the samples of every node stay in ascending row order, so the
+        # gathers of its children sweep memory forwards (prefetch- and TLB-friendly; the
+        # unpartitioned counts do not depend on order), and the packed class / weight
+        # keys ``yw`` move along with them
         lo = a
         k = np.intp(0)
         for i in range(a, b):
             s = samples[i]
-            m = Xr[s, best_f] <= best_thr
+            t = yw[i]
+            m = np.float64(vals_b[i]) <= best_thr
             samples[lo] = s
+            yw[lo] = t
             ridx[k] = s
+            ywtmp[k] = t
             lo += np.intp(1) if m else np.intp(0)
             k += np.intp(0) if m else np.intp(1)
         pos = lo
         for i in range(k):
             samples[pos + i] = ridx[i]
+            yw[pos + i] = ywtmp[i]
     else:
         lo = a
         hi = b
@@ -526,9 +533,21 @@ def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features
         if ws != np.floor(ws):
             int_w = False
     int_w = int_w and wn_total < 2.0 ** 50
-    m_r = n if splitter == SPLIT_RANDOM else 1
-    ycls = np.empty(m_r, dtype=np.int64)
-    wcls = np.empty(m_r, dtype=np.int64)
+    # random splitter, classification, one output, integer weights: class counts without
+    # partitioning (see _split_node) on keys (weight << kb) | class kept in sample order
+    kb = np.int64(1)
+    while (np.int64(1) << kb) < K:
+        kb += 1
+    fast_rand = (splitter == SPLIT_RANDOM and crit < 10 and n_outputs == 1 and int_w
+                 and kb <= 12)
+    m_r = n if fast_rand else 1
+    yw = np.empty(m_r, dtype=np.int64)
+    ywtmp = np.empty(m_r, dtype=np.int64)
+    vals_b = np.empty(m_r, dtype=Xt.dtype)
+    if fast_rand:
+        for i in range(n):
+            s = samples[i]
+            yw[i] = (np.int64(w[s]) << kb) | np.int64(y[s, 0])
     # histogram buffers (n_features x bins x (count, weight, stats)), reused via a free list
     n_pool = 8 if use_hist else 1
     pool = np.empty((n_pool, Xb.shape[1], edges.shape[1], S + 2))
@@ -653,6 +672,8 @@ def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features
                         else:
                             hi -= 1
                             samples[lo], samples[hi] = samples[hi], samples[lo]
+                            if fast_rand:
+                                yw[lo], yw[hi] = yw[hi], yw[lo]
                     pos = hi
                 else:
                     is_leaf = True
@@ -661,7 +682,7 @@ def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features
                     Xt, Xr, y, w, samples, a, b, wn, wn_total, imp, stats, crit, splitter,
                     n_outputs, K, n_classes, max_features, min_samples_leaf, min_weight_leaf,
                     rng, features, const_features, n_const, vals, sl, sr, scratch, rkeys,
-                    ridx, rcnt, int_w, ycls, wcls, sbest)
+                    ridx, rcnt, fast_rand, yw, ywtmp, vals_b, kb, sbest)
                 if pos >= b or improvement + EPSILON < min_impurity_decrease:
                     is_leaf = True
             if is_leaf:
