@@ -153,3 +153,18 @@ def test_forest_falls_back_to_wide_records(monkeypatch):
     fast = forest.predict_proba(Xt)
     monkeypatch.setattr(_tree, "narrow_forest", lambda *args: None)
     np.testing.assert_array_equal(forest.predict_proba(Xt), fast)
+
+
+def test_unpickled_forest_restacks_its_trees_once():
+    import pickle
+
+    X, y, Xt = _data(seed=8)
+    forest = RandomForestClassifier(n_estimators=3, random_state=0).fit(X, y)
+    expected = forest.predict_proba(Xt)
+    loaded = pickle.loads(pickle.dumps(forest))
+    np.testing.assert_array_equal(loaded.predict_proba(Xt), expected)
+    packed, value, _ = loaded._stacked()
+    assert loaded._stacked()[0] is packed  # kept, not rebuilt per call
+    for e in loaded.estimators_:  # the trees are views of the shared arrays
+        assert np.shares_memory(e.tree_.packed, packed)
+        assert np.shares_memory(e.tree_.value, value)

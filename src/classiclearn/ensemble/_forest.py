@@ -271,11 +271,15 @@ class BaseForest(BaseEstimator):
         return tuple(id(e.tree_) for e in self.estimators_)
 
     def _stacked(self):
-        # node arrays of all trees, concatenated at fit; rebuilt (not stored) if the
-        # user changed estimators_ since
+        # node arrays of all trees, concatenated at fit; rebuilt and kept if the user
+        # changed estimators_ since, or if the forest was unpickled (the key holds the
+        # trees' ids): the trees then become views of the new arrays, so memory stays
+        # at one copy of the nodes
         stack = getattr(self, "_stack", None)
-        if stack is None or stack[0] != self._stack_key():
-            return stack_trees([e.tree_ for e in self.estimators_])
+        key = self._stack_key()
+        if stack is None or stack[0] != key:
+            stack = (key, stack_trees([e.tree_ for e in self.estimators_]))
+            self._stack = stack
         return stack[1]
 
     def _X_predict(self, X):
