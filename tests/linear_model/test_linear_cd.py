@@ -176,6 +176,7 @@ def threaded_gram(monkeypatch):
 
     monkeypatch.setattr(_base, "_GRAM_THREADED_WORK", 0)
     monkeypatch.setattr(_base, "_GRAM_BLOCK_ROWS", 37)
+    monkeypatch.setattr(_base, "_GRAM32_BLOCK_ROWS", 37)
     return _base
 
 
@@ -232,3 +233,112 @@ def test_threaded_gram_restores_blas_threads(rng, threaded_gram):
     after = [lib["num_threads"] for lib in threadpoolctl.threadpool_info()]
     assert before == after
     np.testing.assert_array_equal(fits[0], Lasso(alpha=0.1).fit(X, y).coef_)
+
+
+# ---------------------------------------------------------------------------
+# Float32 Gram matrix certified from the data (_base.moments_and_gram32 and
+# _coordinate_descent._Certified).
+
+
+def test_float32_block_kernels_match_numpy(rng):
+    from classiclearn.linear_model import _cd_kernels as k
+
+    X = rng.normal(size=(50, 7)) + 3.0
+    Y = rng.normal(size=(50, 2))
+    shift = rng.normal(size=7)
+    out = np.full((40, 7), np.nan, dtype=np.float32)
+    s, q = k.moments_to_float32(X, Y, 5, 37, shift, out)
+    np.testing.assert_allclose(s, X[5:37].sum(axis=0), rtol=1e-13)
+    np.testing.assert_allclose(q, X[5:37].T @ Y[5:37], rtol=1e-12, atol=1e-12)
+    np.testing.assert_array_equal(out[:32], (X[5:37] - shift).astype(np.float32))
+    assert np.all(np.isnan(out[32:]))
+    m = X.mean(axis=0)
+    y = np.ascontiguousarray(Y[:, 0])
+    w = rng.normal(size=7)
+    g, rr, ry = k.residual_products(X, m, y, w, 3, 44)
+    r = y[3:44] - (X[3:44] - m) @ w
+    np.testing.assert_allclose(g, (X[3:44] - m).T @ r, rtol=1e-11, atol=1e-11)
+    np.testing.assert_allclose(rr[0], r @ r, rtol=1e-12)
+    np.testing.assert_allclose(ry[0], r @ y[3:44], rtol=1e-12)
+
+
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize("offset", [0.0, 1e4])
+def test_moments_and_gram32_close_and_thread_independent(rng, threaded_gram, fit_intercept,
+                                                           offset):
+    X = rng.normal(size=(300, 9)) + offset
+    Y = rng.normal(size=(300, 2)) + 5.0
+    x_mean, y_mean, XtY, yy, G, C = threaded_gram.moments_and_gram32(None, X, Y, fit_intercept)
+    m = X.mean(axis=0) if fit_intercept else np.zeros(9)
+    Xc = X - m
+    np.testing.assert_allclose(x_mean, m, rtol=1e-13)
+    np.testing.assert_allclose(C, Y - (Y.mean(axis=0) if fit_intercept else 0.0), rtol=1e-13)
+    ref = Xc.T @ Xc
+    scale = np.sqrt(np.outer(np.diag(ref), np.diag(ref)))
+    # A float32 Gram matrix: about 1e-6 relative, the shift keeping a large
+    # mean from cancelling (without intercept nothing is centred).
+    assert np.max(np.abs(G - ref) / scale) < 1e-5
+    np.testing.assert_array_equal(G, G.T)
+    one = threaded_gram.moments_and_gram32(None, X, Y, fit_intercept, n_threads=1)
+    for a, b in zip(one, (x_mean, y_mean, XtY, yy, G, C)):
+        np.testing.assert_array_equal(a, b)
+    g1 = threaded_gram.exact_residual_products(X, x_mean, C[:, 0].copy(), np.ones(9), 1)
+    g2 = threaded_gram.exact_residual_products(X, x_mean, C[:, 0].copy(), np.ones(9), 2)
+    np.testing.assert_array_equal(g1[0], g2[0])
+    assert g1[1:] == g2[1:]
+
+
+@pytest.mark.filterwarnings("ignore:Objective did not converge")
+def test_moments_and_gram32_overflow_falls_back(rng, threaded_gram):
+    X = rng.normal(size=(200, 5))
+    X[:, 2] *= 1e25  # squares finite in float64, infinite in float32
+    assert threaded_gram.moments_and_gram32(None, X, rng.normal(size=(200, 1)), True) is None
+    y = X[:, 0] + 0.1 * rng.normal(size=200)
+    ours = Lasso(alpha=0.01, **TIGHT).fit(X, y)
+    ref = sk.Lasso(alpha=0.01, **TIGHT).fit(X, y)
+    assert _rel(ours.coef_, ref.coef_) < 1e-4
+
+
+@pytest.mark.parametrize("rounds", [0, 1, 4])
+@pytest.mark.parametrize("offset", [0.0, 1e4])
+def test_certified_fits_match_sklearn(rng, threaded_gram, monkeypatch, rounds, offset):
+    from classiclearn.linear_model import _coordinate_descent
+
+    # rounds=0 goes straight to the float64 fallback.
+    monkeypatch.setattr(_coordinate_descent, "_REFINE_ROUNDS", rounds)
+    X, y = _data(rng, 500, 12)
+    X += offset
+    for est, ref in [(Lasso(alpha=0.05, **TIGHT), sk.Lasso(alpha=0.05, **TIGHT)),
+                     (ElasticNet(alpha=0.1, l1_ratio=0.3, positive=True, **TIGHT),
+                      sk.ElasticNet(alpha=0.1, l1_ratio=0.3, positive=True, **TIGHT))]:
+        est.fit(X, y)
+        ref.fit(X, y)
+        assert _rel(est.coef_, ref.coef_) < 1e-4
+        np.testing.assert_allclose(est.intercept_, ref.intercept_, rtol=1e-4, atol=1e-4)
+        # The reported gap is the exact one (from the data), within tolerance.
+        r = y - X @ est.coef_ - est.intercept_
+        assert est.dual_gap_ <= 1e-10 * ((y - y.mean()) @ (y - y.mean())) / len(y) * 1.0001
+        assert np.isfinite(r).all()
+
+
+def test_certified_multi_target_and_warm_start(rng, threaded_gram):
+    X, Y = _data(rng, 400, 10, t=3)
+    ours = ElasticNet(alpha=0.1, l1_ratio=0.5, **TIGHT).fit(X, Y)
+    ref = sk.ElasticNet(alpha=0.1, l1_ratio=0.5, **TIGHT).fit(X, Y)
+    assert _rel(ours.coef_, ref.coef_) < 1e-4
+    warm = Lasso(alpha=0.2, warm_start=True, **TIGHT).fit(X, Y[:, 0])
+    warm.set_params(alpha=0.05).fit(X, Y[:, 0])
+    assert _rel(warm.coef_, sk.Lasso(alpha=0.05, **TIGHT).fit(X, Y[:, 0]).coef_) < 1e-4
+
+
+def test_certified_ill_conditioned(rng, threaded_gram):
+    # Nearly collinear columns: the float32 Gram matrix is far from the true
+    # one relative to its small eigenvalues; the certificate still holds.
+    X = rng.normal(size=(400, 6))
+    X[:, 5] = X[:, 4] + 1e-5 * rng.normal(size=400)
+    y = X[:, 0] + X[:, 4] + 0.01 * rng.normal(size=400)
+    ours = Lasso(alpha=1e-4, **TIGHT).fit(X, y)
+    ref = sk.Lasso(alpha=1e-4, **TIGHT).fit(X, y)
+    pred = X @ ours.coef_ + ours.intercept_
+    np.testing.assert_allclose(pred, X @ ref.coef_ + ref.intercept_, rtol=1e-6, atol=1e-6)
+    assert ours.dual_gap_ <= 1e-10 * ((y - y.mean()) @ (y - y.mean())) / len(y) * 1.0001

@@ -324,3 +324,63 @@ def column_moments(X, Y):
             for j in range(p):
                 XtY[j, k] += Q[c, k, j]
     return sums, XtY
+
+
+@njit(cache=True, nogil=True, fastmath=_FAST)
+def moments_to_float32(X, Y, lo, hi, shift, out):
+    """Rows ``lo:hi`` of X: column sums, ``X' Y`` and ``X - shift`` in float32.
+
+    X float64 (n, p) C-contiguous; Y float64 (n, t) C-contiguous; shift
+    float64 (p,); out float32 (>= hi - lo, p) C-contiguous, its first
+    ``hi - lo`` rows written. The sums are of X itself, in float64.
+
+    Returns
+    -------
+    sums : float64 (p,); XtY : float64 (p, t)
+    """
+    p = X.shape[1]
+    t = Y.shape[1]
+    s = np.zeros(p)
+    q = np.zeros((t, p))
+    for i in range(lo, hi):
+        x = X[i]
+        o = out[i - lo]
+        for j in range(p):
+            s[j] += x[j]
+            o[j] = np.float32(x[j] - shift[j])
+        for k in range(t):
+            yk = Y[i, k]
+            qk = q[k]
+            for j in range(p):
+                qk[j] += x[j] * yk
+    return s, q.T.copy()
+
+
+@njit(cache=True, nogil=True, fastmath=_FAST)
+def residual_products(X, x_mean, y, w, lo, hi):
+    """Exact residual quantities of rows ``lo:hi``, in float64, from the data.
+
+    For ``r = y - (X - x_mean) w`` over the rows ``lo:hi`` returns
+    ``(Xc' r (p,), r'r, r'y)``: what the duality gap needs, without the
+    cancellation of the Gram form. X float64 (n, p) C-contiguous.
+    """
+    p = X.shape[1]
+    g = np.zeros(p)
+    xc = np.empty(p)
+    rr = 0.0
+    ry = 0.0
+    for i in range(lo, hi):
+        x = X[i]
+        for j in range(p):
+            xc[j] = x[j] - x_mean[j]
+        # The reduction reads only (no store the compiler must check for
+        # aliasing at run time), so its vectorised order never changes.
+        d = 0.0
+        for j in range(p):
+            d += xc[j] * w[j]
+        r = y[i] - d
+        rr += r * r
+        ry += r * y[i]
+        for j in range(p):
+            g[j] += xc[j] * r
+    return g, np.array([rr]), np.array([ry])

@@ -8,7 +8,12 @@ Objective (scikit-learn's scaling)::
 Each coordinate update is a soft-threshold. When n > p and p is moderate the
 solver works on the Gram matrix of the centred data (BLAS ``X'X`` over row
 blocks shared by threads, with the means and ``X'y`` in the same pass; no
-copy of X), so an epoch costs O(p^2) whatever n. Otherwise it starts on a
+copy of X), so an epoch costs O(p^2) whatever n. For large X the estimators
+compute that Gram matrix in float32 (half the BLAS time) and certify the
+result from the data: the exact float64 duality gap (one pass over X for
+``X'r``) must be below the tolerance, else the solve is refined with the
+exact gradient, and finally falls back to the float64 Gram matrix
+(:class:`_Certified`). Otherwise it starts on a
 centred (Fortran-ordered) copy of the data, O(n p) per epoch, and switches
 to the Gram matrix if n > p and convergence needs many epochs. A path
 (:func:`enet_path`) shares one Gram matrix across all alphas. Iterations stop
@@ -30,9 +35,11 @@ from ._base import (
     LinearPredictMixin,
     as_2d_target,
     centered_gram,
+    exact_residual_products,
     fast_centered_gram,
     fit_moments,
     moments_and_gram,
+    moments_and_gram32,
     set_coef,
     weighted_means,
 )
@@ -134,6 +141,65 @@ class _Problem:
         self.A = None
         more, gap = self.solve(k, w, l1, l2, positive, max_iter - n_iter, tol, orders)
         return n_iter + more, gap
+
+
+# Rounds of refinement on the float32 Gram matrix before falling back to the
+# float64 one (each round: coordinate descent, then one exact pass over X).
+_REFINE_ROUNDS = 4
+
+
+class _Certified:
+    """Gram-form coordinate descent on a float32 Gram matrix, certified from the data.
+
+    The float32 ``G`` (about 1e-6 relative error, see
+    ``_base.moments_and_gram32``) serves as an approximate Hessian. After
+    coordinate descent converges on it, one exact float64 pass over X gives
+    ``X'r``, ``r'r`` and ``r'y`` at the iterate, hence the exact duality gap
+    of the true problem; the solve stops only when that gap is below the
+    tolerance. Otherwise the next round works on the quadratic model with the
+    exact gradient at the iterate and ``G`` as its Hessian (iterative
+    refinement: each round gains the factor of G's relative error times the
+    conditioning). After a few rounds without a certificate the float64
+    Gram matrix is computed and the usual solver finishes.
+    """
+
+    def __init__(self, X, C, x_mean, XtY, yy, G, est):
+        self.X, self.C, self.x_mean = X, C, x_mean
+        self.XtY, self.yy, self.G = XtY, yy, G
+        self.est = est
+        self.pf = np.ones(X.shape[1])
+        self.exact = None
+
+    def solve(self, k, w, l1, l2, positive, max_iter, tol, orders):
+        """Solve for target k from start ``w`` (overwritten); return (n_iter, exact gap)."""
+        abs_tol = tol * self.yy[k]
+        y = np.ascontiguousarray(self.C[:, k])
+        q = np.ascontiguousarray(self.XtY[:, k])
+        yy = float(self.yy[k])
+        start = w.copy()
+        n_iter = 0
+        gap = np.inf
+        for _ in range(_REFINE_ROUNDS):
+            it, _ = _k.enet_cd_gram(w, self.G, q, yy, l1, l2, self.pf, positive,
+                                    max_iter - n_iter, abs_tol, orders)
+            n_iter += int(it)
+            g, rr, ry = exact_residual_products(self.X, self.x_mean, y, w)
+            gap = _k.enet_gap(w, g, rr, ry, l1, l2, self.pf, positive)
+            if gap <= abs_tol or n_iter >= max_iter:
+                return n_iter, gap
+            # The quadratic model at w: exact gradient g, Hessian G.
+            Gw = self.G @ w
+            q = g + Gw
+            yy = max(rr + 2.0 * (w @ g) + w @ Gw, 0.0)
+        # No certificate: finish on the float64 Gram matrix.
+        if self.exact is None:
+            self.exact = fast_centered_gram(self.X, self.x_mean)
+        if not np.isfinite(gap):
+            w[:] = start
+        more, gap = _k.enet_cd_gram(w, self.exact, np.ascontiguousarray(self.XtY[:, k]),
+                                    float(self.yy[k]), l1, l2, self.pf, positive,
+                                    max(max_iter - n_iter, 1), abs_tol, orders)
+        return n_iter + int(more), gap
 
 
 class ElasticNet(LinearPredictMixin, RegressorMixin, BaseEstimator):
@@ -262,7 +328,19 @@ class ElasticNet(LinearPredictMixin, RegressorMixin, BaseEstimator):
         moments = None
         gram = None
         mode = _mode(self.precompute, n, p)
+        l1r = self._get_l1_ratio()
+        l1 = self.alpha * l1r * n
+        l2 = self.alpha * (1.0 - l1r) * n
+        orders = _orders(self.selection, p, self.max_iter, self.random_state)
+        pass32 = None
         if sw is None and mode == "gram":
+            # One threaded pass: means, X'y, the finiteness of X and a float32
+            # X'X, the solution certified from the data below.
+            pass32 = moments_and_gram32(self, X, Y, self.fit_intercept)
+        if pass32 is not None:
+            x_mean, y_mean, XtY, yy, G32, C = pass32
+            problem = _Certified(X, C, x_mean, XtY, yy, G32, self)
+        elif sw is None and mode == "gram":
             # One threaded pass: means, X'y, the finiteness of X and X'X.
             x_mean, y_mean, XtY, yy, gram = moments_and_gram(self, X, Y, self.fit_intercept)
             moments = (XtY, yy)
@@ -276,12 +354,9 @@ class ElasticNet(LinearPredictMixin, RegressorMixin, BaseEstimator):
                 x_mean, y_mean = weighted_means(X, Y, sw)
             else:
                 x_mean, y_mean = np.zeros(p), np.zeros(t)
-        problem = _Problem(X, Y, x_mean, y_mean, sw, mode,
-                           _switch_after(self.precompute, n, p), moments, gram)
-        l1r = self._get_l1_ratio()
-        l1 = self.alpha * l1r * n
-        l2 = self.alpha * (1.0 - l1r) * n
-        orders = _orders(self.selection, p, self.max_iter, self.random_state)
+        if pass32 is None:
+            problem = _Problem(X, Y, x_mean, y_mean, sw, mode,
+                               _switch_after(self.precompute, n, p), moments, gram)
         W = np.zeros((p, t))
         if self.warm_start and hasattr(self, "coef_"):
             prev = np.asarray(self.coef_, dtype=np.float64).reshape(t, -1)
