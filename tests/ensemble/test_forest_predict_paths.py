@@ -168,3 +168,21 @@ def test_unpickled_forest_restacks_its_trees_once():
     for e in loaded.estimators_:  # the trees are views of the shared arrays
         assert np.shares_memory(e.tree_.packed, packed)
         assert np.shares_memory(e.tree_.value, value)
+
+
+@pytest.mark.parametrize("voting", ["soft", "hard"])
+def test_few_rows_walk_the_packed_nodes_like_the_compact_walk(voting, monkeypatch):
+    import classiclearn.tree._tree as _tree
+
+    X, y, Xt = _data(seed=9)
+    forest = RandomForestClassifier(n_estimators=6, random_state=0, voting=voting).fit(X, y)
+    tree = DecisionTreeClassifier(random_state=0).fit(X, y)
+    monkeypatch.setattr(_tree, "_PLAIN_STEPS", 0)  # never the plain walk
+    expected = forest.predict_proba(Xt[:7]), forest.apply(Xt[:7]), tree.apply(Xt[:7])
+    monkeypatch.setattr(_tree, "_PLAIN_STEPS", 10**9)  # always the plain walk
+    got = forest.predict_proba(Xt[:7]), forest.apply(Xt[:7]), tree.apply(Xt[:7])
+    for a, b in zip(expected, got, strict=True):
+        np.testing.assert_array_equal(a, b)
+    naive = np.stack([_naive_apply(Xt[:7].astype(np.float32), e.tree_)
+                      for e in forest.estimators_], axis=1)
+    np.testing.assert_array_equal(got[1], naive)

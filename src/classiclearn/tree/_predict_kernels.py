@@ -391,6 +391,33 @@ def sum_value_narrow(X, nodes, fb, orig, roots, value, hard, n_classes, lo, hi, 
             _add_leaf(out, i, value, orig[leaves[i - lo]], hard, n_classes, K)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _plain_leaf(X, i, packed, r):
+    node = r
+    while packed[node].left >= 0:
+        rec = packed[node]
+        node = r + (rec.left if np.float32(X[i, rec.feature]) <= rec.threshold else rec.right)
+    return node
+
+
+@njit(cache=True, nogil=True)
+def plain_apply(X, packed, roots, out):
+    """Global leaf of every row in every tree, walked on ``packed`` itself (no compact
+    copy to build: cheaper when there are few rows for the nodes)."""
+    for i in range(X.shape[0]):
+        for k in range(roots.shape[0]):
+            out[i, k] = _plain_leaf(X, i, packed, roots[k])
+
+
+@njit(cache=True, nogil=True)
+def plain_sum_value(X, packed, roots, value, hard, n_classes, out):
+    """:func:`sum_value` of all rows walked on ``packed`` itself (see :func:`plain_apply`)."""
+    K = value.shape[1] // n_classes.shape[0]
+    for i in range(X.shape[0]):
+        for k in range(roots.shape[0]):
+            _add_leaf(out, i, value, _plain_leaf(X, i, packed, roots[k]), hard, n_classes, K)
+
+
 @njit(cache=True, nogil=True)
 def path_indicator(X, packed):
     """CSR pieces (indptr, indices) of the nodes each row visits in one tree."""
