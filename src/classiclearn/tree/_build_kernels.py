@@ -221,7 +221,25 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
         # gather the node's values: from the row-major copy for small and middle-sized
         # nodes (a sample's features share cache lines that stay warm over the feature
         # loop), from the transposed one for large nodes
-        if b - a <= ROW_GATHER_MAX:
+        if splitter == SPLIT_RANDOM:
+            # the random splitter needs only the range: gathered in the same pass
+            if b - a <= ROW_GATHER_MAX:
+                mn = Xr[samples[a], f]
+                mx = mn
+                for i in range(a, b):
+                    v = Xr[samples[i], f]
+                    vals[i] = v
+                    mn = min(mn, v)
+                    mx = max(mx, v)
+            else:
+                mn = xf[samples[a]]
+                mx = mn
+                for i in range(a, b):
+                    v = xf[samples[i]]
+                    vals[i] = v
+                    mn = min(mn, v)
+                    mx = max(mx, v)
+        elif b - a <= ROW_GATHER_MAX:
             for i in range(a, b):
                 vals[i] = Xr[samples[i], f]
         else:
@@ -236,14 +254,6 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
             mn = vals[a]
             mx = vals[b - 1]
         else:
-            mn = vals[a]
-            mx = mn
-            for i in range(a + 1, b):
-                v = vals[i]
-                if v < mn:
-                    mn = v
-                elif v > mx:
-                    mx = v
             constant = mx <= mn + FEATURE_THRESHOLD
         if constant:
             features[f_j], features[n_total] = features[n_total], features[f_j]
