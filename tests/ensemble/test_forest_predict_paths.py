@@ -130,11 +130,15 @@ def test_narrow_walk_equals_naive_walk_on_any_row_range(bounds):
     naive = np.stack([_naive_apply(X32, e.tree_) + r
                       for e, r in zip(forest.estimators_, roots, strict=True)], axis=1)
     for n_threads in (1, 2):
-        nodes, orig, fb = narrow_forest(packed, roots, X.shape[1], n_threads)
+        nodes, bits, fb = narrow_forest(packed, roots, X.shape[1], n_threads)
         assert fb == 3
+        for k in range(5):
+            leaves = np.full(40, -1, dtype=np.intp)
+            _pk.walk_tree_narrow(X32, nodes, bits, fb, roots[k], lo, hi, leaves)
+            np.testing.assert_array_equal(leaves[: hi - lo], naive[lo:hi, k])
         for hard in (False, True):
             out = np.zeros((40, 2))
-            _pk.sum_value_narrow(X32, nodes, fb, orig, roots, value, hard,
+            _pk.sum_value_narrow(X32, nodes, bits, fb, roots, value, hard,
                                  np.array([2], dtype=np.intp), lo, hi, out)
             expected = np.zeros((40, 2))
             for k in range(5):

@@ -301,9 +301,10 @@ NARROW_RECORD = np.dtype([("thr", np.float32), ("w", np.uint32)])
 
 
 def narrow_forest(packed, roots, n_features, n_threads):
-    """8-byte walk records, their map back to ``packed`` and the feature bit count
-    (see ``_predict_kernels.narrow_nodes``), or None when a tree's local node
-    indices and the features do not fit in 32 bits together.
+    """8-byte walk records, their uint32 view and the feature bit count (see
+    ``_predict_kernels.narrow_nodes``), or None when a tree's local node indices
+    and the features do not fit in 32 bits together or a tree has more than
+    ``2**22`` nodes.
 
     Built for each prediction call (trees split over ``n_threads`` threads) and
     then dropped, so the fitted model keeps a single copy of its nodes.
@@ -312,16 +313,16 @@ def narrow_forest(packed, roots, n_features, n_threads):
     fb = max(0, int(n_features) - 1).bit_length()
     sizes = np.diff(np.append(roots, n))
     lb = max(0, int(sizes.max()) - 1).bit_length() if sizes.size else 0
-    if fb + lb > 32 or n >= 2**62:
+    if fb + lb > 32 or lb > 22:
         return None
     nodes = np.empty(n, dtype=NARROW_RECORD)
-    orig = np.empty(n, dtype=np.intp)
+    bits = nodes.view(np.uint32)
     t = roots.shape[0]
     n_parts = min(t, 4 * n_threads) if n >= 100_000 else 1
     parts = [(t * p // n_parts, t * (p + 1) // n_parts) for p in range(n_parts)]
-    thread_map(lambda b: _pk.narrow_nodes(packed, roots, b[0], b[1], fb, nodes, orig), parts,
+    thread_map(lambda b: _pk.narrow_nodes(packed, roots, b[0], b[1], fb, nodes, bits), parts,
                n_threads)
-    return nodes, orig, fb
+    return nodes, bits, fb
 
 
 def mean_forest_value(X, packed, value, roots, hard, n_classes, n_jobs):
@@ -338,8 +339,8 @@ def mean_forest_value(X, packed, value, roots, hard, n_classes, n_jobs):
                                                lo, hi, out),
                   X.shape[0], n_jobs)
     else:
-        nodes, orig, fb = narrow
-        walk_rows(lambda lo, hi: _pk.sum_value_narrow(X, nodes, fb, orig, roots, value, hard,
+        nodes, bits, fb = narrow
+        walk_rows(lambda lo, hi: _pk.sum_value_narrow(X, nodes, bits, fb, roots, value, hard,
                                                       n_classes, lo, hi, out),
                   X.shape[0], n_jobs, _FOREST_CHUNK)
     out /= roots.shape[0]
