@@ -166,10 +166,7 @@ def _children_impurity(y, w, samples, a, pos, b, sl, sr, wl, wr, parent_stats, c
     return il / n_outputs, ir / n_outputs
 
 
-# _nrt=False: the splitter allocates nothing, and without the runtime's reference counting
-# a call no longer pays an atomic increment and decrement per array argument (about 80 ns
-# a node with its twenty-odd arrays)
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True)
 def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_stats, crit,
                 splitter, n_outputs, K, n_classes, max_features, min_samples_leaf,
                 min_weight_leaf, rng, features, const_features, n_const, vals, sl, sr,
