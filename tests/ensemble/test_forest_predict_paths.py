@@ -132,6 +132,10 @@ def test_narrow_walk_equals_naive_walk_on_any_row_range(bounds):
     for n_threads in (1, 2):
         nodes, bits, fb = narrow_forest(packed, roots, X.shape[1], n_threads)
         assert fb == 3
+        leaves = np.full((40, 5), -1, dtype=np.intp)
+        _pk.apply_trees_narrow(X32, nodes, bits, fb, roots, lo, hi, leaves)
+        np.testing.assert_array_equal(leaves[lo:hi], naive[lo:hi])
+        assert (leaves[:lo] == -1).all() and (leaves[hi:] == -1).all()
         for k in range(5):
             leaves = np.full(40, -1, dtype=np.intp)
             _pk.walk_tree_narrow(X32, nodes, bits, fb, roots[k], lo, hi, leaves)
@@ -154,9 +158,10 @@ def test_forest_falls_back_to_wide_records(monkeypatch):
     forest = RandomForestClassifier(n_estimators=4, random_state=0).fit(X, y)
     packed, _, roots = forest._stacked()
     assert _tree.narrow_forest(packed, roots, 2**31, 1) is None  # features need 31 bits
-    fast = forest.predict_proba(Xt)
+    fast = forest.predict_proba(Xt), forest.apply(Xt)
     monkeypatch.setattr(_tree, "narrow_forest", lambda *args: None)
-    np.testing.assert_array_equal(forest.predict_proba(Xt), fast)
+    np.testing.assert_array_equal(forest.predict_proba(Xt), fast[0])
+    np.testing.assert_array_equal(forest.apply(Xt), fast[1])
 
 
 def test_unpickled_forest_restacks_its_trees_once():

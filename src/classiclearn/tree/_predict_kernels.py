@@ -400,6 +400,53 @@ def sum_value_narrow(X, nodes, bits, fb, roots, value, hard, n_classes, lo, hi, 
             _add_leaf(out, i, value, leaves[i - lo], hard, n_classes, K)
 
 
+@njit(cache=True, nogil=True)
+def apply_trees_narrow(X, nodes, bits, fb, roots, lo, hi, out):
+    """:func:`apply_trees` on the 8-byte records of :func:`narrow_nodes`."""
+    fm = np.uint32((1 << fb) - 1)
+    t = roots.shape[0]
+    for b0 in range(lo, hi, _BLOCK):
+        b1 = min(b0 + _BLOCK, hi)
+        for k in range(t):
+            r = roots[k]
+            i = b0
+            while i + 8 <= b1:
+                if i + _AHEAD + 8 <= b1:
+                    _prefetch_rows(X, i + _AHEAD, i + _AHEAD + 8)
+                c0 = c1 = c2 = c3 = c4 = c5 = c6 = c7 = r
+                while True:
+                    n0 = _step_n(X, i, nodes, c0, r, fb, fm)
+                    n1 = _step_n(X, i + 1, nodes, c1, r, fb, fm)
+                    n2 = _step_n(X, i + 2, nodes, c2, r, fb, fm)
+                    n3 = _step_n(X, i + 3, nodes, c3, r, fb, fm)
+                    n4 = _step_n(X, i + 4, nodes, c4, r, fb, fm)
+                    n5 = _step_n(X, i + 5, nodes, c5, r, fb, fm)
+                    n6 = _step_n(X, i + 6, nodes, c6, r, fb, fm)
+                    n7 = _step_n(X, i + 7, nodes, c7, r, fb, fm)
+                    if ((n0 == c0) & (n1 == c1) & (n2 == c2) & (n3 == c3) & (n4 == c4)
+                            & (n5 == c5) & (n6 == c6) & (n7 == c7)):
+                        break
+                    c0, c1, c2, c3, c4, c5, c6, c7 = n0, n1, n2, n3, n4, n5, n6, n7
+                out[i, k] = r + np.intp(bits[2 * c0] & 0x3FFFFF)
+                out[i + 1, k] = r + np.intp(bits[2 * c1] & 0x3FFFFF)
+                out[i + 2, k] = r + np.intp(bits[2 * c2] & 0x3FFFFF)
+                out[i + 3, k] = r + np.intp(bits[2 * c3] & 0x3FFFFF)
+                out[i + 4, k] = r + np.intp(bits[2 * c4] & 0x3FFFFF)
+                out[i + 5, k] = r + np.intp(bits[2 * c5] & 0x3FFFFF)
+                out[i + 6, k] = r + np.intp(bits[2 * c6] & 0x3FFFFF)
+                out[i + 7, k] = r + np.intp(bits[2 * c7] & 0x3FFFFF)
+                i += 8
+            while i < b1:
+                c = r
+                while True:
+                    nc = _step_n(X, i, nodes, c, r, fb, fm)
+                    if nc == c:
+                        break
+                    c = nc
+                out[i, k] = r + np.intp(bits[2 * c] & 0x3FFFFF)
+                i += 1
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _plain_leaf(X, i, packed, r):
     node = r

@@ -291,9 +291,15 @@ def apply_forest(X, packed, roots, n_jobs):
     if X.shape[0] * roots.shape[0] * _PLAIN_STEPS < packed.shape[0]:
         _pk.plain_apply(X, packed, roots, out)
         return out
-    nodes, orig = compact_forest(packed, roots)
-    walk_rows(lambda lo, hi: _pk.apply_trees(X, nodes, orig, roots, lo, hi, out), X.shape[0],
-              n_jobs)
+    narrow = narrow_forest(packed, roots, X.shape[1], effective_n_jobs(n_jobs))
+    if narrow is None:
+        nodes, orig = compact_forest(packed, roots)
+        walk_rows(lambda lo, hi: _pk.apply_trees(X, nodes, orig, roots, lo, hi, out),
+                  X.shape[0], n_jobs)
+    else:
+        nodes, bits, fb = narrow
+        walk_rows(lambda lo, hi: _pk.apply_trees_narrow(X, nodes, bits, fb, roots, lo, hi, out),
+                  X.shape[0], n_jobs)
     return out
 
 
