@@ -127,10 +127,11 @@ def _gemm_knn(Q, index, k, p, n_threads):
         _k.finalize_candidates(exact_q[q0:q1], index.exact, hd, hi, k, delta[q0:q1],
                                code, p, dist[q0:q1], ind[q0:q1], ok[q0:q1])
 
-    # equal query blocks of at most _QUERY_BLOCK rows, at least one per thread,
-    # handed to the threads as they free up
+    # equal query blocks of at most _QUERY_BLOCK rows, as many for every
+    # thread, handed to the threads as they free up
     n_threads = max(1, min(n_threads, -(-m // _MIN_PIECE)))
-    n_blocks = max(1, n_threads, -(-m // _QUERY_BLOCK))
+    per_thread = -(-m // (_QUERY_BLOCK * n_threads))
+    n_blocks = max(1, per_thread * n_threads)
     blocks = [(m * b // n_blocks, m * (b + 1) // n_blocks) for b in range(n_blocks)]
     with blas_single_thread():
         thread_map(work, blocks, n_threads)
