@@ -14,7 +14,7 @@ from scipy.linalg.blas import dsymv, dsyrk
 
 from . import _gram_kernels as _k
 
-__all__ = ["centre_lower", "kernel_lower"]
+__all__ = ["centre_lower", "kernel_lower", "lower_supported"]
 
 _SUPPORTED = ("rbf", "linear")
 
@@ -22,6 +22,13 @@ _SUPPORTED = ("rbf", "linear")
 # Fixed pieces of the rbf pass (each with its own K V buffer): a constant, so
 # results do not depend on the number of threads.
 _LANES = 4
+
+
+def lower_supported(X, kernel):
+    """Whether :func:`kernel_lower` builds this kernel (else it returns None)."""
+    if callable(kernel) or kernel not in _SUPPORTED or X.dtype != np.float64:
+        return False
+    return X.shape[0] >= 2 and bool(np.all(np.isfinite(X)))
 
 
 def kernel_lower(X, kernel, gamma, V=None):
@@ -45,9 +52,7 @@ def kernel_lower(X, kernel, gamma, V=None):
     KV : ndarray of shape (b, n_samples)
         Only when ``V`` is given (and T is not None): the products K V[c].
     """
-    if callable(kernel) or kernel not in _SUPPORTED or X.dtype != np.float64:
-        return None
-    if X.shape[0] < 2 or not np.all(np.isfinite(X)):
+    if not lower_supported(X, kernel):
         return None
     n = X.shape[0]
     Vm = np.zeros((0, n)) if V is None else np.ascontiguousarray(V, dtype=np.float64)

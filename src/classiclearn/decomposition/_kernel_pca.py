@@ -30,7 +30,7 @@ from ..metrics.pairwise import pairwise_kernels
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils.validation import check_is_fitted, validate_data
-from ._gram import centre_lower, kernel_lower
+from ._gram import centre_lower, kernel_lower, lower_supported
 from ._pca import _as_input_dtype, _is_float32
 
 __all__ = ["KernelPCA"]
@@ -374,13 +374,12 @@ default='linear'
         μ their mean. For rbf the column sums K 1 and the first product K v0 are
         summed while the kernel is built (two passes over it saved).
         """
+        if not lower_supported(X, self.kernel):
+            return None
         n = X.shape[0]
         v0 = rng.uniform(-1, 1, size=n)
         # the column sums and the first Lanczos product come with the kernel build
-        built = kernel_lower(X, self.kernel, self.gamma_, V=np.vstack([np.ones(n), v0]))
-        if built is None:
-            return None
-        T, KV = built
+        T, KV = kernel_lower(X, self.kernel, self.gamma_, V=np.vstack([np.ones(n), v0]))
         TF = T.T  # Fortran view: the lower triangle of T is the upper one of TF
         col = KV[0] / n
         allm = float(col.mean())
