@@ -79,3 +79,27 @@ def test_random_splitter_fast_counts_equal_partitioning_path(max_bins, n_classes
         np.testing.assert_array_equal(a.threshold, b.threshold)
         np.testing.assert_array_equal(a.n_node_samples, b.n_node_samples)
         np.testing.assert_allclose(a.weighted_n_node_samples, 2 * b.weighted_n_node_samples)
+
+
+@pytest.mark.parametrize("kind", ["classifier", "regressor"])
+def test_random_splitter_real_weights_equals_sklearn(kind):
+    # the partitioning path (real weights, regression): when the best candidate is the
+    # last one drawn the samples stay as partitioned, as in scikit-learn, so the children
+    # sum their weights in the same order and pure-node round-off matches
+    from classiclearn.tree import DecisionTreeRegressor
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(400, 6))
+    t = X[:, 0] + X[:, 1] * X[:, 2] + rng.normal(size=400)
+    w = rng.random(400) * 2
+    ours_cls, sk_cls = ((DecisionTreeClassifier, sk_tree.DecisionTreeClassifier)
+                        if kind == "classifier"
+                        else (DecisionTreeRegressor, sk_tree.DecisionTreeRegressor))
+    y = (t > 0).astype(int) if kind == "classifier" else t
+    for seed in range(5):
+        a = ours_cls(splitter="random", random_state=seed).fit(X, y, sample_weight=w).tree_
+        b = sk_cls(splitter="random", random_state=seed).fit(X, y, sample_weight=w).tree_
+        assert a.node_count == b.node_count
+        np.testing.assert_array_equal(a.feature, b.feature)
+        np.testing.assert_allclose(a.threshold, b.threshold, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(a.value, b.value, rtol=1e-9, atol=1e-12)

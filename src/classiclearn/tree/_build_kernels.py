@@ -190,6 +190,8 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
     best_f = -1
     best_thr = 0.0
     best_wl = 0.0
+    best_pos = b
+    last_f = -1
     S = sl.shape[0]
     use_abs = crit == _c.ABSOLUTE_ERROR
     is_clf = crit < 10
@@ -214,6 +216,7 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
             continue
         f_j += n_found
         f = features[f_j]
+        last_f = f
         xf = Xt[f]
         # gather the node's values: from the row-major copy for small and middle-sized
         # nodes (a sample's features share cache lines that stay warm over the feature
@@ -427,6 +430,7 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
                 best_proxy = proxy
                 best_f = f
                 best_thr = thr
+                best_pos = pos
     for i in range(n_known):
         features[i] = const_features[i]
     for i in range(n_known, n_known + n_found):
@@ -456,6 +460,10 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
         for i in range(k):
             samples[pos + i] = ridx[i]
             yw[pos + i] = ywtmp[i]
+    elif splitter == SPLIT_RANDOM and last_f == best_f:
+        # already partitioned on the best candidate (the last one drawn): kept as it is,
+        # as scikit-learn does, so the children's samples keep its order
+        pos = best_pos
     else:
         lo = a
         hi = b
