@@ -36,6 +36,8 @@ _QUERY_BLOCK = 1024
 _TRAIN_CHUNK = 128
 # Fewest query rows per worker thread.
 _MIN_PIECE = 256
+# Query rows centred at a time when preparing them.
+_PREP_BLOCK = 2048
 # Candidates kept beyond k so that the float32 ranking can be certified.
 _EXTRA_CANDIDATES = 8
 # Elements of one radius tile (float64): 32 MB.
@@ -89,12 +91,16 @@ class GemmIndex:
         """(float32 rows for the GEMM, float64 rows for exact distances, error bound)."""
         m = Q.shape[0]
         if self.code == EUCLIDEAN:
-            centred = Q - self.mean
             exact = Q
-            q_norm = squared_norms(centred)
+            q_norm = np.empty(m)
             low = np.empty((m, self.d + 1), dtype=np.float32)
-            np.multiply(centred, -2.0, out=low[:, : self.d], casting="same_kind")
             low[:, self.d] = 1.0
+            # centred rows in fixed blocks: a small float64 temporary
+            for r0 in range(0, m, _PREP_BLOCK):
+                r1 = min(m, r0 + _PREP_BLOCK)
+                centred = Q[r0:r1] - self.mean
+                q_norm[r0:r1] = squared_norms(centred)
+                np.multiply(centred, -2.0, out=low[r0:r1, : self.d], casting="same_kind")
         else:
             exact = unit_rows(Q)
             q_norm = np.ones(m)
