@@ -102,6 +102,11 @@ def test_result_does_not_depend_on_n_jobs(cls_sets):
     d = ExtraTreesRegressor(n_estimators=6, random_state=0, n_jobs=1, max_bins=64)
     np.testing.assert_array_equal(a.predict_proba(X), b.predict_proba(X))
     np.testing.assert_array_equal(c.fit(X, y).predict(X), d.fit(X, y).predict(X))
+    # the random splitter's integer-count path, unit weights and bootstrap counts
+    for bootstrap in (False, True):
+        e = ExtraTreesClassifier(n_estimators=8, random_state=0, n_jobs=1, bootstrap=bootstrap)
+        f = ExtraTreesClassifier(n_estimators=8, random_state=0, n_jobs=2, bootstrap=bootstrap)
+        np.testing.assert_array_equal(e.fit(X, y).predict_proba(X), f.fit(X, y).predict_proba(X))
 
 
 def test_warm_start_equals_one_fit(cls_sets):
