@@ -386,9 +386,21 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
                 wr = wn - wl
                 if wl < min_weight_leaf or wr < min_weight_leaf:
                     continue
-                for k in range(S):
-                    sr[k] = parent_stats[k] - sl[k]
-                proxy = _c.proxy_improvement(sl, sr, wl, wr, crit, n_outputs, K, n_classes)
+                if crit == _c.GINI:
+                    # _c.gini on both children, same operations in the same order
+                    sq_l = 0.0
+                    sq_r = 0.0
+                    for k in range(nc0):
+                        v = sl[k]
+                        sq_l += v * v
+                        u = parent_stats[k] - v
+                        sq_r += u * u
+                    proxy = -wr * (1.0 - sq_r / (wr * wr)) - wl * (1.0 - sq_l / (wl * wl))
+                else:
+                    for k in range(S):
+                        sr[k] = parent_stats[k] - sl[k]
+                    proxy = _c.proxy_improvement(sl, sr, wl, wr, crit, n_outputs, K,
+                                                 n_classes)
                 if proxy > best_proxy:
                     best_proxy = proxy
                     best_f = f
