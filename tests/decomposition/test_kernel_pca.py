@@ -141,6 +141,22 @@ def test_kernel_products_from_the_build(kernel):
     assert KV.shape == (0, len(X))
 
 
+@pytest.mark.parametrize("n", [2, 31, 32, 33, 97])
+def test_rbf_triangle_tiles_edges(n):
+    # row tiles of 32 (paired first/last, dealt to fixed lanes): sizes around a
+    # tile against the dense kernel and dense products
+    from classiclearn.decomposition._gram import kernel_lower
+    from classiclearn.metrics.pairwise import rbf_kernel
+
+    X = _data(7, n=n)
+    K = rbf_kernel(X, gamma=0.4)
+    V = np.random.default_rng(1).normal(size=(3, n))
+    T, KV = kernel_lower(X, "rbf", 0.4, V=V)
+    low = np.tril_indices(n)
+    assert_allclose(T[low], K[low], rtol=1e-14, atol=1e-15)
+    assert_allclose(KV, V @ K, rtol=1e-13, atol=1e-13)
+
+
 def test_vectorised_exp_matches_numpy():
     from classiclearn.decomposition._gram_kernels import exp_nonpositive
 

@@ -1,9 +1,9 @@
 """Symmetric training kernels stored in one triangle (seed 000 §14).
 
 Kernel ridge regression and kernel PCA only need one triangle of the n x n
-training kernel: it is built from BLAS ``syrk`` (half the products of a GEMM)
-and finished in place by numba (see :mod:`._gram_kernels`), with no n x n
-temporaries. The result ``T`` is C-contiguous with the kernel in its lower
+training kernel: rbf is built by numba in row tiles (a small BLAS GEMM per
+tile, turned into kernel values while in cache, see :mod:`._gram_kernels`),
+linear by BLAS ``syrk`` (half the products of a GEMM); no n x n temporaries. The result ``T`` is C-contiguous with the kernel in its lower
 triangle; ``T.T`` is the same memory seen as a Fortran matrix holding the
 kernel in its upper triangle, the layout LAPACK ``potrf`` and BLAS ``symv``
 read without copying.
@@ -12,6 +12,7 @@ read without copying.
 import numpy as np
 from scipy.linalg.blas import dsymv, dsyrk
 
+from ..utils._threads import blas_single_thread
 from . import _gram_kernels as _k
 
 __all__ = ["centre_lower", "kernel_lower", "lower_supported"]
@@ -56,21 +57,25 @@ def kernel_lower(X, kernel, gamma, V=None):
         return None
     n = X.shape[0]
     Vm = np.zeros((0, n)) if V is None else np.ascontiguousarray(V, dtype=np.float64)
+    if kernel == "rbf":
+        g = 1.0 / X.shape[1] if gamma is None else float(gamma)
+        Xc = np.ascontiguousarray(X)
+        sq_norms = np.einsum("ij,ij->i", Xc, Xc)
+        T = np.empty((n, n))
+        # the numba lanes run the tile GEMMs: BLAS must not add threads of its own
+        # (they would also spin on the cores the lanes need)
+        with blas_single_thread():
+            KV = _k.rbf_lower(Xc, sq_norms, g, T, Vm, _LANES)
+        return T if V is None else (T, KV)
     # X.T is a Fortran (p, n) matrix A; syrk(trans=1) gives AᵀA = X Xᵀ in the upper
     # triangle of a Fortran result, i.e. the lower triangle of its C-ordered transpose.
     # An uninitialised output: scipy's default one is zero-filled first, which
-    # faults in and writes the whole n x n matrix before syrk touches one triangle
-    # (about half the time of this call).
+    # faults in and writes the whole n x n matrix before syrk touches one triangle.
     gram = dsyrk(1.0, X.T, trans=1, lower=0, c=np.empty((n, n), order="F"), overwrite_c=1)
     T = gram.T
     if not T.flags.c_contiguous:
         return None
-    if kernel == "rbf":
-        g = 1.0 / X.shape[1] if gamma is None else float(gamma)
-        sq_norms = np.einsum("ij,ij->i", X, X)
-        KV = _k.rbf_lower_from_gram(T, sq_norms, g, Vm, _LANES)
-    else:
-        KV = np.array([dsymv(1.0, T.T, v, lower=0) for v in Vm]).reshape(Vm.shape)
+    KV = np.array([dsymv(1.0, T.T, v, lower=0) for v in Vm]).reshape(Vm.shape)
     return T if V is None else (T, KV)
 
 

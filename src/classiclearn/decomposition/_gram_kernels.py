@@ -2,10 +2,10 @@
 
 The training kernel of kernel ridge regression and kernel PCA is symmetric, so
 only its lower triangle (row-major: row j holds columns 0..j) is computed and
-used: the Gram matrix X Xᵀ comes from BLAS ``syrk`` and is turned into the
-kernel in place here, centring works on the triangle, and the consumers
-(``potrf`` / ``symv``) read one triangle only. The strict upper triangle is
-never read or written. float64, C-contiguous square matrices; thread-safe;
+used: the rbf kernel is built here from Gram tiles (BLAS GEMM called from the
+threads), centring works on the triangle, and the consumers (``potrf`` /
+``symv``) read one triangle only. The strict upper triangle is never read or
+written. float64, C-contiguous square matrices; thread-safe;
 work is split by rows, every element is computed independently, so results
 do not depend on the number of threads.
 """
@@ -63,12 +63,12 @@ def _exp_inplace(row, m, fbuf, ibuf):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _rbf_row(T, sq_norms, gamma, j, fbuf, ibuf):
-    """Row j (columns 0..j-1) of the rbf kernel from the Gram values; T[j, j] = 1."""
+def _rbf_row(gram, row, sq_norms, gamma, j, fbuf, ibuf):
+    """Row j (columns 0..j-1) of the rbf kernel from the Gram values ``gram``
+    (those of sample j with samples 0..j-1) into ``row``; row[j] = 1."""
     nj = sq_norms[j]
-    row = T[j]
     for i in range(j):
-        d = row[i] * -2.0
+        d = gram[i] * -2.0
         d += sq_norms[i]
         d += nj
         d = max(d, 0.0)
@@ -79,7 +79,7 @@ def _rbf_row(T, sq_norms, gamma, j, fbuf, ibuf):
 
 @njit(cache=True, nogil=True, fastmath={"contract"})
 def exp_nonpositive(x):
-    """The exponential of :func:`rbf_lower_from_gram` on a 1-D array of x <= 0
+    """The exponential of :func:`rbf_lower` on a 1-D array of x <= 0
     (a new array; to test it against ``np.exp``)."""
     out = x.copy()
     fbuf = np.empty(x.shape[0])
@@ -113,41 +113,54 @@ def _row_times(row, j, V, part):
         pc[j] += s + row[j] * vcj
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _rbf_row_times(T, sq_norms, gamma, j, fbuf, ibuf, V, part):
-    """Row j of the rbf kernel (:func:`_rbf_row`), then its contributions to
-    K V while it is in cache (:func:`_row_times`)."""
-    _rbf_row(T, sq_norms, gamma, j, fbuf, ibuf)
-    _row_times(T[j], j, V, part)
+_TILE = 32  # rows of the kernel per Gram tile (32 x n values, in L2)
 
 
 @njit(cache=True, nogil=True, parallel=True, fastmath={"contract"})
-def rbf_lower_from_gram(T, sq_norms, gamma, V, lanes):
-    """In place: T[j, i] = exp(-gamma * max(|x_i|² + |x_j|² - 2 T[j, i], 0)), i <= j;
-    returns K V for the rows of V (shape (b, n), b may be 0) from the same pass.
+def rbf_lower(X, sq_norms, gamma, T, V, lanes):
+    """Lower triangle of the rbf kernel exp(-gamma |x_i - x_j|²) into T, and
+    K V for the rows of V (shape (b, n), b may be 0) from the same pass.
 
-    ``T`` holds the Gram matrix in its lower triangle; the diagonal becomes 1.
-    Rows are paired (j, n - 1 - j) and the pairs dealt round-robin to ``lanes``
-    fixed pieces of equal work; each lane sums K V into its own buffer and the
-    buffers are added in lane order, so nothing depends on the thread count.
+    Rows go in tiles of ``_TILE``: a tile's Gram values X[j0:j1] X[:j1]ᵀ come
+    from one BLAS gemm (run it single-threaded: the parallelism is here) into a
+    scratch that stays in cache, and are turned into kernel rows at once, so
+    the n x n matrix is written once and never re-read while it is built. The
+    tiles are paired (h, last - h) and the pairs dealt round-robin to
+    ``lanes`` fixed pieces, each summing K V into its own buffer; the buffers
+    are added in lane order, so nothing depends on the thread count.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, p), C-contiguous
+    sq_norms : ndarray of shape (n,), the squared row norms of X
+    T : ndarray of shape (n, n), C-contiguous; its lower triangle is written
+    V : ndarray of shape (b, n)
 
     Returns
     -------
-    ndarray of shape (b, n)
+    ndarray of shape (b, n): K V
     """
     n = T.shape[0]
     b = V.shape[0]
-    half = (n + 1) // 2
+    n_tiles = (n + _TILE - 1) // _TILE
+    half = (n_tiles + 1) // 2
     part = np.zeros((lanes, b, n))
     for lane in prange(lanes):
         fbuf = np.empty(n)
         ibuf = fbuf.view(np.int64)
         pl = part[lane]
-        for jj in range(lane, half, lanes):
-            j = np.intp(jj)
-            _rbf_row_times(T, sq_norms, gamma, j, fbuf, ibuf, V, pl)
-            if n - 1 - j != j:
-                _rbf_row_times(T, sq_norms, gamma, n - 1 - j, fbuf, ibuf, V, pl)
+        for hh in range(lane, half, lanes):
+            for side in range(2):
+                h = hh if side == 0 else n_tiles - 1 - hh
+                if side == 1 and h == hh:
+                    continue
+                j0 = h * _TILE
+                j1 = min(n, j0 + _TILE)
+                G = np.dot(X[j0:j1], X[:j1].T)
+                for r in range(j1 - j0):
+                    j = j0 + r
+                    _rbf_row(G[r], T[j], sq_norms, gamma, j, fbuf, ibuf)
+                    _row_times(T[j], j, V, pl)
     out = np.zeros((b, n))
     for lane in range(lanes):
         out += part[lane]
