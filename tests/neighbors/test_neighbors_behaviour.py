@@ -210,3 +210,27 @@ def test_brute_blas_limit_covers_scipy_blas():
         assert "scipy.linalg.cython_blas" in sys.modules
         libs = [lib for lib in threadpoolctl.threadpool_info() if lib["user_api"] == "blas"]
         assert libs and all(lib["num_threads"] == 1 for lib in libs)
+
+
+def test_brute_without_threadpoolctl_uses_one_thread_and_same_result():
+    # without threadpoolctl BLAS cannot be limited: the GEMM search then runs
+    # in one thread of ours (BLAS threads inside it), same neighbours
+    import subprocess
+
+    code = """
+import sys
+sys.modules["threadpoolctl"] = None
+import numpy as np
+from classiclearn.utils._threads import blas_can_be_limited
+from classiclearn.neighbors import NearestNeighbors
+assert not blas_can_be_limited()
+rng = np.random.default_rng(0)
+X, Q = rng.normal(size=(3000, 20)), rng.normal(size=(600, 20))
+d, i = NearestNeighbors(n_neighbors=4, algorithm="brute", n_jobs=2).fit(X).kneighbors(Q)
+D = ((Q[:, None, :] - X[None, :, :]) ** 2).sum(-1)
+np.testing.assert_array_equal(i, np.argsort(D, axis=1, kind="stable")[:, :4])
+print("ok")
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"

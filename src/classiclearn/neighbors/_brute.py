@@ -24,7 +24,7 @@ radius), count, then fill.
 import numpy as np
 
 from .._kernels.distances import COSINE, EUCLIDEAN
-from ..utils._threads import blas_single_thread, thread_map
+from ..utils._threads import blas_can_be_limited, blas_single_thread, thread_map
 from . import _brute_kernels as _k
 from ._metrics import to_reduced
 
@@ -136,6 +136,10 @@ def _gemm_knn(Q, index, k, p, n_threads):
     # equal query blocks of at most _QUERY_BLOCK rows, as many for every
     # thread, handed to the threads as they free up
     n_threads = max(1, min(n_threads, -(-m // _MIN_PIECE)))
+    if not blas_can_be_limited():
+        # several multi-threaded BLAS calls at once oversubscribe the cores:
+        # one thread of ours, BLAS's own threads inside it
+        n_threads = 1
     per_thread = -(-m // (_QUERY_BLOCK * n_threads))
     n_blocks = max(1, per_thread * n_threads)
     blocks = [(m * b // n_blocks, m * (b + 1) // n_blocks) for b in range(n_blocks)]

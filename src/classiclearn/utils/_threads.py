@@ -9,6 +9,7 @@ import numpy as np
 
 __all__ = [
     "SMALL_WORK",
+    "blas_can_be_limited",
     "blas_single_thread",
     "blocked_row_sums",
     "effective_n_jobs",
@@ -155,6 +156,41 @@ _BLAS_STATE = {"controller": None, "depth": 0, "limiter": None}
 _BLAS_LOCK = threading.Lock()
 
 
+def _blas_controller():
+    """The cached threadpoolctl controller, or False without threadpoolctl."""
+    with _BLAS_LOCK:
+        if _BLAS_STATE["controller"] is None:
+            try:
+                from threadpoolctl import ThreadpoolController
+            except ImportError:  # pragma: no cover
+                _BLAS_STATE["controller"] = False
+            else:
+                # numba kernels' np.dot calls scipy's BLAS (a library apart
+                # from numpy's): load it first so that the limit covers it
+                import scipy.linalg.cython_blas  # noqa: F401
+
+                _BLAS_STATE["controller"] = ThreadpoolController()
+        return _BLAS_STATE["controller"]
+
+
+def blas_can_be_limited():
+    """Whether :func:`blas_single_thread` really limits BLAS (threadpoolctl found).
+
+    Callers that run BLAS inside several threads of their own use one thread
+    when it cannot, rather than run several multi-threaded BLAS calls at once.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> isinstance(blas_can_be_limited(), bool)
+    True
+    """
+    return bool(_blas_controller())
+
+
 @contextmanager
 def blas_single_thread():
     """BLAS limited to one thread while our own threads give the parallelism.
@@ -176,18 +212,8 @@ def blas_single_thread():
     ...     float(np.ones(3) @ np.ones(3))
     3.0
     """
+    _blas_controller()
     with _BLAS_LOCK:
-        if _BLAS_STATE["controller"] is None:
-            try:
-                from threadpoolctl import ThreadpoolController
-            except ImportError:  # pragma: no cover
-                _BLAS_STATE["controller"] = False
-            else:
-                # numba kernels' np.dot calls scipy's BLAS (a library apart
-                # from numpy's): load it first so that the limit covers it
-                import scipy.linalg.cython_blas  # noqa: F401
-
-                _BLAS_STATE["controller"] = ThreadpoolController()
         if _BLAS_STATE["controller"] and _BLAS_STATE["depth"] == 0:
             _BLAS_STATE["limiter"] = _BLAS_STATE["controller"].limit(limits=1, user_api="blas")
         _BLAS_STATE["depth"] += 1
