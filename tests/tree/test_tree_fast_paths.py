@@ -103,3 +103,27 @@ def test_random_splitter_real_weights_equals_sklearn(kind):
         np.testing.assert_array_equal(a.feature, b.feature)
         np.testing.assert_allclose(a.threshold, b.threshold, rtol=0, atol=1e-12)
         np.testing.assert_allclose(a.value, b.value, rtol=1e-9, atol=1e-12)
+
+
+def test_large_float64_prediction_input_cast_in_one_pass():
+    # predict_input: a large float64 X is cast to float32 and checked in threads;
+    # same predictions as a float32 X, same errors as the standard validation
+    from classiclearn.ensemble import RandomForestClassifier
+    from classiclearn.tree import DecisionTreeClassifier
+    from classiclearn.tree._tree import _FAST_CAST, float32_rows
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(_FAST_CAST // 20 + 7, 20))
+    y = (X[:, 0] + X[:, 1] > 0).astype(int)
+    for est in (DecisionTreeClassifier(random_state=0),
+                RandomForestClassifier(n_estimators=3, random_state=0)):
+        est.fit(X, y)
+        np.testing.assert_array_equal(est.predict_proba(X),
+                                      est.predict_proba(X.astype(np.float32)))
+    np.testing.assert_array_equal(float32_rows(X, 2), X.astype(np.float32))
+    for bad, message in [(np.nan, "NaN"), (np.inf, "infinity"), (1e300, "infinity")]:
+        Z = X.copy()
+        Z[-1, 5] = bad
+        assert float32_rows(Z, 2) is None
+        with pytest.raises(ValueError, match=message), np.errstate(over="ignore"):
+            est.predict(Z)

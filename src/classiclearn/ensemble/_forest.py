@@ -32,11 +32,11 @@ from ..tree._classes import (
     tree_seed,
     validate_X_y,
 )
-from ..tree._tree import apply_forest, mean_forest_value, stack_trees
+from ..tree._tree import apply_forest, mean_forest_value, predict_input, stack_trees
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._threads import effective_n_jobs, thread_map
-from ..utils.validation import check_is_fitted, check_sample_weight, validate_data
+from ..utils.validation import check_is_fitted, check_sample_weight
 
 __all__ = ["BaseForest"]
 
@@ -284,8 +284,7 @@ class BaseForest(BaseEstimator):
 
     def _X_predict(self, X):
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=np.float32)
-        return np.ascontiguousarray(X, dtype=np.float32)
+        return predict_input(self, X, self.n_jobs if self.n_jobs is not None else -1)
 
     def _mean_value(self, X):
         packed, value, roots = self._stacked()

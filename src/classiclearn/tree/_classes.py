@@ -27,7 +27,7 @@ from ..utils._targets import check_classification_targets, compute_class_weight
 from ..utils.validation import check_is_fitted, check_sample_weight, validate_data
 from . import _binning
 from . import _build_kernels as _bk
-from ._tree import Tree
+from ._tree import Tree, predict_input
 
 __all__ = ["DecisionTreeClassifier", "DecisionTreeRegressor"]
 
@@ -309,8 +309,7 @@ class BaseDecisionTree(BaseEstimator):
 
     def _X_predict(self, X):
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=np.float32)
-        return np.ascontiguousarray(X, dtype=np.float32)
+        return predict_input(self, X)
 
     def apply(self, X):
         """Index of the leaf that each sample falls in.

@@ -498,3 +498,21 @@ def path_indicator(X, packed):
             p += 1
             indices[p] = node
     return indptr, indices
+
+
+@njit(cache=True, nogil=True)
+def cast_rows_float32(X, out, lo, hi):
+    """Write rows ``lo:hi`` of float64 ``X`` into float32 ``out``; count non-finite results.
+
+    A value beyond float32's range becomes infinite and is counted, as it is
+    when the whole array is cast and then checked.
+    """
+    p = X.shape[1]
+    bad = 0
+    for i in range(lo, hi):
+        for j in range(p):
+            v = np.float32(X[i, j])
+            out[i, j] = v
+            # v - v is 0 for finite v, NaN for NaN and infinities
+            bad += (v - v) != 0.0
+    return bad
