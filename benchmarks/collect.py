@@ -24,8 +24,9 @@ eight developers shared the 2-core machine (load average 5-12), which inflates a
 scatters every timing, above all for multi-threaded OpenBLAS and numba's OpenMP pool.
 Treat those ratios as indicative only; re-run a family on a quiet machine with its
 command to refresh it. The same holds for the session-3 tables of 2026-11-23 between
-22:30 and 23:30 UTC (five developers, load 3-8); each family file starts with its newest
-quiet table.
+22:30 and 23:30 UTC (five developers, load 3-8) and of 2026-11-24 between 00:15 and
+01:30 UTC (five developers, load 4-9); each family file starts with its newest quiet
+table.
 """
 
 
