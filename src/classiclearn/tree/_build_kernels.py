@@ -166,6 +166,20 @@ def _children_impurity(y, w, samples, a, pos, b, sl, sr, wl, wr, parent_stats, c
     return il / n_outputs, ir / n_outputs
 
 
+
+@njit(cache=True, nogil=True, inline="always")
+def _gini_proxy(sl, parent_stats, nc0, wl, wr):
+    """Gini impurity proxy of a split from the left class sums ``sl`` (one output):
+    ``_c.gini`` on both children, the same operations in the same order."""
+    sq_l = 0.0
+    sq_r = 0.0
+    for k in range(nc0):
+        v = sl[k]
+        sq_l += v * v
+        u = parent_stats[k] - v
+        sq_r += u * u
+    return -wr * (1.0 - sq_r / (wr * wr)) - wl * (1.0 - sq_l / (wl * wl))
+
 @njit(cache=True, nogil=True)
 def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_stats, crit,
                 splitter, n_outputs, K, n_classes, max_features, min_samples_leaf,
@@ -304,15 +318,7 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
                 if wl < min_weight_leaf or wr < min_weight_leaf:
                     continue
                 if one_out and crit == _c.GINI:
-                    # _c.gini on both children, same operations in the same order
-                    sq_l = 0.0
-                    sq_r = 0.0
-                    for k in range(nc0):
-                        v = sl[k]
-                        sq_l += v * v
-                        u = parent_stats[k] - v
-                        sq_r += u * u
-                    proxy = -wr * (1.0 - sq_r / (wr * wr)) - wl * (1.0 - sq_l / (wl * wl))
+                    proxy = _gini_proxy(sl, parent_stats, nc0, wl, wr)
                     if proxy > best_proxy:
                         best_proxy = proxy
                         best_f = f
@@ -387,15 +393,7 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
                 if wl < min_weight_leaf or wr < min_weight_leaf:
                     continue
                 if crit == _c.GINI:
-                    # _c.gini on both children, same operations in the same order
-                    sq_l = 0.0
-                    sq_r = 0.0
-                    for k in range(nc0):
-                        v = sl[k]
-                        sq_l += v * v
-                        u = parent_stats[k] - v
-                        sq_r += u * u
-                    proxy = -wr * (1.0 - sq_r / (wr * wr)) - wl * (1.0 - sq_l / (wl * wl))
+                    proxy = _gini_proxy(sl, parent_stats, nc0, wl, wr)
                 else:
                     for k in range(S):
                         sr[k] = parent_stats[k] - sl[k]
