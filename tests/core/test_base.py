@@ -108,3 +108,23 @@ def test_not_fitted_error_is_caught_by_both_libraries():
     for exc_type in (NotFittedError, SkNotFittedError, ValueError, AttributeError):
         with pytest.raises(exc_type, match="not fitted yet"):
             GaussianNB().predict([[0.0]])
+
+
+def test_param_names_read_once_per_init_and_returned_as_copies():
+    from classiclearn.base import _PARAM_NAMES, BaseEstimator
+
+    class Two(BaseEstimator):
+        def __init__(self, b=1, a=2):
+            self.a, self.b = a, b
+
+    names = Two._get_param_names()
+    assert names == ["a", "b"] and Two.__init__ in _PARAM_NAMES
+    names.append("c")  # the caller's list, not the cache
+    assert Two._get_param_names() == ["a", "b"]
+    assert Two(b=5).get_params() == {"a": 2, "b": 5}
+
+    def other_init(self, z=0):
+        self.z = z
+
+    Two.__init__ = other_init  # a new __init__ is read afresh
+    assert Two._get_param_names() == ["z"]
