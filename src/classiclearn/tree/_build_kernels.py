@@ -180,6 +180,23 @@ def _gini_proxy(sl, parent_stats, nc0, wl, wr):
         sq_r += u * u
     return -wr * (1.0 - sq_r / (wr * wr)) - wl * (1.0 - sq_l / (wl * wl))
 
+
+@njit(cache=True, nogil=True, inline="always")
+def _partition_rows(M, f, thr, samples, a, b, yw, swap_yw):
+    """Move the rows of ``samples[a:b]`` with ``M[row, f] <= thr`` to the front
+    (unstable, Hoare style; ``yw`` follows when ``swap_yw``); return the split position."""
+    lo = a
+    hi = b
+    while lo < hi:
+        if M[samples[lo], f] <= thr:
+            lo += 1
+        else:
+            hi -= 1
+            samples[lo], samples[hi] = samples[hi], samples[lo]
+            if swap_yw:
+                yw[lo], yw[hi] = yw[hi], yw[lo]
+    return hi
+
 @njit(cache=True, nogil=True)
 def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_stats, crit,
                 splitter, n_outputs, K, n_classes, max_features, min_samples_leaf,
@@ -475,15 +492,7 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
         # as scikit-learn does, so the children's samples keep its order
         pos = best_pos
     else:
-        lo = a
-        hi = b
-        while lo < hi:
-            if Xr[samples[lo], best_f] <= best_thr:
-                lo += 1
-            else:
-                hi -= 1
-                samples[lo], samples[hi] = samples[hi], samples[lo]
-        pos = hi
+        pos = _partition_rows(Xr, best_f, best_thr, samples, a, b, yw, False)
     if fast_rand:
         # the left statistics of the chosen candidate (exact integer sums)
         wl = best_wl
@@ -689,17 +698,7 @@ def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features
                     splitter, n_outputs, K, n_classes, max_features, min_samples_leaf,
                     min_weight_leaf, rng, features, sl, sr)
                 if f >= 0 and improvement + EPSILON >= min_impurity_decrease:
-                    lo = a
-                    hi = b
-                    while lo < hi:
-                        if Xb[samples[lo], f] <= bn:
-                            lo += 1
-                        else:
-                            hi -= 1
-                            samples[lo], samples[hi] = samples[hi], samples[lo]
-                            if fast_rand:
-                                yw[lo], yw[hi] = yw[hi], yw[lo]
-                    pos = hi
+                    pos = _partition_rows(Xb, f, bn, samples, a, b, yw, fast_rand)
                 else:
                     is_leaf = True
             elif not is_leaf:
