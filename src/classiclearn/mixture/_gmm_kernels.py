@@ -46,10 +46,12 @@ def _tile_log_prob(XT, m, means, prec, full, const, DT, lp, s, y):
     """Weighted log densities of the tile's ``m`` rows into ``lp`` (k, TILE).
 
     ``XT`` (p, TILE) is the transposed tile; ``DT`` (k, p, TILE) receives
-    x - μ_c for every component; ``s`` and ``y`` (TILE,) are work space.
+    x - μ_c for every component when ``full`` (diagonal models form the
+    deviations on the fly); ``s`` and ``y`` (TILE,) are work space.
     """
     k, p = means.shape
-    _tile_deviations(XT, m, means, DT)
+    if full:
+        _tile_deviations(XT, m, means, DT)
     for c in range(k):
         for r in range(m):
             s[r] = 0.0
@@ -67,12 +69,69 @@ def _tile_log_prob(XT, m, means, prec, full, const, DT, lp, s, y):
         else:
             for f in range(p):
                 u = prec[c, 0, f]
+                mu = means[c, f]
                 for r in range(m):
-                    t = DT[c, f, r] * u
+                    t = (XT[f, r] - mu) * u
                     s[r] += t * t
         cc = const[c]
         for r in range(m):
             lp[c, r] = cc - 0.5 * s[r]
+
+
+# exp(t) for t <= 0 by Cody-Waite range reduction t = j ln 2 + q (|q| <= ln 2 / 2), a
+# degree-13 Taylor polynomial for exp(q) (truncation < 1e-17) and 2^j from a table: about
+# one ulp, and plain arithmetic, so a loop of it vectorises (math.exp does not).
+_EXP_CUT = -40.0  # below, a term is < 1e-17 of the row's largest (1): it counts as 0
+_INV_LN2 = 1.4426950408889634
+_LN2_HI = 6.93147180369123816490e-01  # ln 2 with trailing zero bits: j * _LN2_HI is exact
+_LN2_LO = 1.90821492927058770002e-10
+_POW2_NEG = np.array([2.0**-j for j in range(64)])
+_C2, _C3, _C4, _C5, _C6, _C7, _C8, _C9, _C10, _C11, _C12, _C13 = (
+    1.0 / math.factorial(j) for j in range(2, 14)
+)
+_LOG_GROUP = 16  # rows whose sums are multiplied before one log (each sum is in [1, k])
+
+
+@njit(cache=True, nogil=True, fastmath={"contract"})
+def _tile_responsibilities(lp, m, mx, s):
+    """Turn the tile's weighted log densities ``lp`` (k, TILE) into unnormalised
+    responsibilities exp(lp - max) in place; ``s`` gets 1 / Σ_c of them.
+
+    Returns Σ_r log p(x_r) over the tile's ``m`` rows (log-sum-exp).
+    """
+    k = lp.shape[0]
+    for r in range(m):
+        mx[r] = lp[0, r]
+    for c in range(1, k):
+        for r in range(m):
+            v = lp[c, r]
+            mx[r] = v if v > mx[r] else mx[r]
+    for r in range(m):
+        s[r] = 0.0
+    for c in range(k):
+        for r in range(m):
+            t = lp[c, r] - mx[r]
+            tc = t if t > _EXP_CUT else _EXP_CUT
+            j = math.floor(tc * _INV_LN2 + 0.5)
+            q = (tc - j * _LN2_HI) - j * _LN2_LO
+            e = ((((((((((((_C13 * q + _C12) * q + _C11) * q + _C10) * q + _C9) * q + _C8)
+                      * q + _C7) * q + _C6) * q + _C5) * q + _C4) * q + _C3) * q + _C2)
+                 * q + 1.0) * q + 1.0
+            e = e * _POW2_NEG[np.intp(-j)]
+            e = e if t > _EXP_CUT else 0.0
+            lp[c, r] = e
+            s[r] += e
+    ll = 0.0
+    for r in range(m):
+        ll += mx[r]
+    for g in range(0, m, _LOG_GROUP):
+        prod = 1.0
+        for r in range(g, min(m, g + _LOG_GROUP)):
+            prod *= s[r]
+        ll += math.log(prod)
+    for r in range(m):
+        s[r] = 1.0 / s[r]
+    return ll
 
 
 @njit(cache=True, nogil=True, parallel=True, fastmath=_FAST)
@@ -97,7 +156,7 @@ def em_pass(X, means, prec, full, const, mode, out, ll_chunks, nk_chunks, s1_chu
     size, n_chunks = chunk_layout(n)
     for ch in prange(n_chunks):
         XT = np.empty((p, _TILE))
-        DT = np.empty((k, p, _TILE))
+        DT = np.empty((k, p, _TILE) if full else (1, 1, 1))
         lp = np.empty((k, _TILE))
         s = np.empty(_TILE)
         y = np.empty(_TILE)
@@ -115,7 +174,8 @@ def em_pass(X, means, prec, full, const, mode, out, ll_chunks, nk_chunks, s1_chu
                 for f in range(p):
                     XT[f, r] = X[t0 + r, f]
             if mode == 2:
-                _tile_deviations(XT, m, means, DT)
+                if full:
+                    _tile_deviations(XT, m, means, DT)
                 for r in range(m):
                     s[r] = 1.0
                     for c in range(k):
@@ -128,26 +188,7 @@ def em_pass(X, means, prec, full, const, mode, out, ll_chunks, nk_chunks, s1_chu
                         out[t0 + r, c] = lp[c, r]
                 continue
             if mode == 1:
-                # log-sum-exp over components; lp becomes the unnormalised responsibilities
-                for r in range(m):
-                    mx[r] = lp[0, r]
-                for c in range(1, k):
-                    for r in range(m):
-                        if lp[c, r] > mx[r]:
-                            mx[r] = lp[c, r]
-                for r in range(m):
-                    s[r] = 0.0
-                for c in range(k):
-                    for r in range(m):
-                        t = lp[c, r] - mx[r]
-                        # below -40 the term is < 1e-17 of the largest (which is 1): it
-                        # cannot change the sum, and its responsibility is negligible
-                        e = math.exp(t) if t > -40.0 else 0.0
-                        lp[c, r] = e
-                        s[r] += e
-                for r in range(m):
-                    ll += mx[r] + math.log(s[r])
-                    s[r] = 1.0 / s[r]
+                ll += _tile_responsibilities(lp, m, mx, s)
             for c in range(k):
                 for r in range(m):
                     w[r] = lp[c, r] * s[r]
@@ -171,9 +212,10 @@ def em_pass(X, means, prec, full, const, mode, out, ll_chunks, nk_chunks, s1_chu
                             s2[c, a, b] += acc
                 else:
                     for f in range(p):
+                        mu = means[c, f]
                         acc = 0.0
                         for r in range(m):
-                            d = DT[c, f, r]
+                            d = XT[f, r] - mu
                             acc += w[r] * d * d
                         s2[c, 0, f] += acc
         if mode != 0:
