@@ -177,3 +177,25 @@ def test_em_kernels_independent_of_threads():
     for c in range(3):
         d = X - means[c]
         assert_allclose(out[0][2][c], (d * resp[:, c:c + 1]).T @ d, rtol=1e-11, atol=1e-12)
+
+
+def test_tile_responsibilities_matches_exact_log_sum_exp():
+    # the kernel's own exp (range reduction + polynomial) against numpy, across the
+    # cut-off: every term within a few ulp, terms below exp(-40) of the largest dropped
+    from classiclearn.mixture import _gmm_kernels as k
+
+    rng = np.random.default_rng(0)
+    lp = rng.uniform(-60.0, 5.0, size=(7, 64))
+    lp[3, :5] = -np.inf  # a component with zero weight
+    lp[:, 10] = -700.0  # a row far out in every component
+    m = 61  # a partial tile
+    work = lp.copy()
+    mx, s = np.empty(64), np.empty(64)
+    ll = k._tile_responsibilities(work, m, mx, s)
+    top = lp[:, :m].max(axis=0)
+    t = lp[:, :m] - top
+    ref = np.where(t > -40.0, np.exp(t), 0.0)
+    assert_allclose(work[:, :m], ref, rtol=4e-16, atol=0)
+    assert_allclose(1.0 / s[:m], ref.sum(axis=0), rtol=1e-15)
+    assert_allclose(ll, np.logaddexp.reduce(lp[:, :m], axis=0).sum(), rtol=1e-14)
+    assert_array_equal(work[:, m:], lp[:, m:])  # rows past m untouched
