@@ -137,6 +137,18 @@ def test_kmeans_plusplus_function():
     assert np.unique(idx).size == 4
 
 
+@pytest.mark.parametrize("weighted", [False, True])
+def test_kmeans_plusplus_picks_sklearns_rows(weighted):
+    # same random_state, same draws: the first centre (numpy's weighted choice, replicated
+    # in a kernel) and every greedy trial pick the same rows as scikit-learn's seeding
+    X = _blobs(11, n=500, k=6, p=3, spread=1.5)
+    for seed in range(8):
+        w = np.random.default_rng(seed).uniform(0.0, 2.0, size=len(X)) if weighted else None
+        _, ours = kmeans_plusplus(X, 6, sample_weight=w, random_state=seed)
+        _, theirs = sk_cluster.kmeans_plusplus(X, 6, sample_weight=w, random_state=seed)
+        assert_array_equal(ours, theirs)
+
+
 def test_bad_input():
     X = _blobs(11, n=5)
     with pytest.raises(ValueError, match="n_samples=5 should be >= n_clusters=6"):

@@ -38,32 +38,13 @@ def _kmeans_plusplus(X, n_clusters, sample_weight, random_state, n_local_trials=
         n_local_trials = 2 + int(np.log(n_clusters))
     centers = np.empty((n_clusters, n_features), dtype=X.dtype)
     indices = np.full(n_clusters, -1, dtype=np.intp)
-    w_total = sample_weight.sum()
-    first = random_state.choice(n_samples, p=sample_weight / w_total)
-    centers[0] = X[first]
-    indices[0] = first
-    size, n_chunks = _k.chunk_layout(n_samples)
-    dist = np.empty((n_local_trials, n_samples))
-    pots = np.empty((n_chunks, n_local_trials))
-    closest = np.full(n_samples, np.inf)
+    # random_state.choice(n_samples, p=sample_weight / sum) without its checks and copies
+    first = _k.weighted_pick(sample_weight, sample_weight.sum(), random_state.random_sample())
     x_sq = np.einsum("ij,ij->i", X, X)
-    dist1 = np.empty((1, n_samples))
-    pots1 = np.empty((n_chunks, 1))
-    _k.kpp_trials(X, x_sq, sample_weight, *_t_sq(X[[first]]), closest, dist1, pots1)
-    closest = dist1[0]
-    potential = float(pots1.sum())
-    for c in range(1, n_clusters):
-        targets = random_state.uniform(size=n_local_trials) * potential
-        cumulative = np.cumsum(sample_weight * closest)
-        candidates = np.searchsorted(cumulative, targets).astype(np.intp)
-        np.clip(candidates, None, n_samples - 1, out=candidates)
-        _k.kpp_trials(X, x_sq, sample_weight, *_t_sq(X[candidates]), closest, dist, pots)
-        totals = pots.sum(axis=0)
-        best = int(np.argmin(totals))
-        potential = float(totals[best])
-        closest = dist[best].copy()
-        centers[c] = X[candidates[best]]
-        indices[c] = candidates[best]
+    # all candidates' uniform draws at once: the same numbers as one draw per centre
+    uniforms = random_state.uniform(size=(n_clusters - 1, n_local_trials))
+    _k.kpp_seed(X, x_sq, sample_weight, first, uniforms, indices)
+    centers[:] = X[indices]
     return centers, indices
 
 
@@ -396,10 +377,11 @@ default='k-means++'
             n_init = 1
         rng = check_random_state(self.random_state)
         # Work on centred data: the assignment uses ||c||² - 2 <x, c>, accurate near 0.
-        x_mean = X.mean(axis=0)
-        X = X - x_mean
-        # tolerance: tol times the mean feature variance (one pass, no temporaries)
-        tol = float(np.einsum("ij,ij->", X, X)) / X.size * self.tol if self.tol > 0 else 0.0
+        centred = np.empty(X.shape)
+        x_mean, sum_sq = _k.centre_rows(X, centred)
+        X = centred
+        # tolerance: tol times the mean feature variance
+        tol = sum_sq / X.size * self.tol if self.tol > 0 else 0.0
         if is_array:
             self._init_array = self._init_array - x_mean
         best = None

@@ -215,3 +215,131 @@ def kpp_trials(X, x_sq, sample_weight, cand_t, cand_sq, closest, dist_out, pot_o
                         d = closest[i]
                     dist_out[t, i] = d
                     pot_out[c, t] += w * d
+
+
+@njit(cache=True, nogil=True)
+def _searchsorted_left(a, v):
+    """First index i with a[i] >= v (len(a) when none), as numpy's searchsorted."""
+    lo, hi = 0, a.shape[0]
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if a[mid] < v:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@njit(cache=True, nogil=True)
+def kpp_seed(X, x_sq, sample_weight, first, uniforms, indices):
+    """Greedy k-means++ seeding after the first centre, in one call.
+
+    Parameters
+    ----------
+    X : (n, p); x_sq : (n,), squared row norms; sample_weight : (n,).
+    first : index of the first centre (drawn by the caller).
+    uniforms : (k - 1, m) uniform [0, 1) draws, row c for centre c + 1 (the
+        ``m`` local trials); drawn at once they equal successive draws.
+    indices : (k,) intp, output: the chosen rows, ``indices[0] = first``.
+
+    Each centre draws its ``m`` candidates with probability proportional to
+    w_i D(x_i)² (inverse CDF on the running sum, as ``searchsorted``) and
+    keeps the one with the lowest resulting potential; distances come from
+    :func:`kpp_trials` (threaded).
+    """
+    n = X.shape[0]
+    n_centers = indices.shape[0]
+    m = uniforms.shape[1]
+    size, n_chunks = chunk_layout(n)
+    closest = np.full(n, np.inf)
+    dist = np.empty((m, n))
+    pots = np.empty((n_chunks, m))
+    cumulative = np.empty(n)
+    totals = np.empty(m)
+    indices[0] = first
+    dist1 = np.empty((1, n))
+    pots1 = np.empty((n_chunks, 1))
+    kpp_trials(X, x_sq, sample_weight, np.ascontiguousarray(X[first:first + 1].T),
+               x_sq[first:first + 1], closest, dist1, pots1)
+    closest[:] = dist1[0]
+    potential = 0.0
+    for c in range(n_chunks):
+        potential += pots1[c, 0]
+    cand = np.empty(m, dtype=np.intp)
+    for c in range(1, n_centers):
+        acc = 0.0
+        for i in range(n):
+            acc += sample_weight[i] * closest[i]
+            cumulative[i] = acc
+        for t in range(m):
+            cand[t] = min(_searchsorted_left(cumulative, uniforms[c - 1, t] * potential), n - 1)
+        cand_t = np.empty((X.shape[1], m))
+        cand_sq = np.empty(m)
+        for t in range(m):
+            cand_sq[t] = x_sq[cand[t]]
+            for f in range(X.shape[1]):
+                cand_t[f, t] = X[cand[t], f]
+        kpp_trials(X, x_sq, sample_weight, cand_t, cand_sq, closest, dist, pots)
+        for t in range(m):
+            totals[t] = 0.0
+        for ch in range(n_chunks):
+            for t in range(m):
+                totals[t] += pots[ch, t]
+        best = 0
+        for t in range(1, m):
+            if totals[t] < totals[best]:
+                best = t
+        potential = totals[best]
+        closest[:] = dist[best]
+        indices[c] = cand[best]
+
+
+@njit(cache=True, nogil=True)
+def weighted_pick(sample_weight, total, u):
+    """The row ``RandomState.choice(n, p=sample_weight / total)`` returns for the draw ``u``.
+
+    The same arithmetic as numpy's legacy ``choice``: the cumulative sum of
+    the probabilities, normalised by its last value, searched (side right)
+    for ``u``. Weights must be non-negative.
+    """
+    n = sample_weight.shape[0]
+    last = 0.0
+    for i in range(n):
+        last += sample_weight[i] / total
+    acc = 0.0
+    for i in range(n):
+        acc += sample_weight[i] / total
+        if acc / last > u:
+            return i
+    return n
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def centre_rows(X, out):
+    """``out = X - mean`` (column means over fixed chunks); returns (mean, Σ out²)."""
+    n, p = X.shape
+    size, n_chunks = chunk_layout(n)
+    part = np.zeros((n_chunks, p))
+    for c in prange(n_chunks):
+        for i in range(c * size, min(n, (c + 1) * size)):
+            for f in range(p):
+                part[c, f] += X[i, f]
+    mean = np.zeros(p)
+    for c in range(n_chunks):
+        for f in range(p):
+            mean[f] += part[c, f]
+    for f in range(p):
+        mean[f] /= n
+    sq = np.zeros(n_chunks)
+    for c in prange(n_chunks):
+        s = 0.0
+        for i in range(c * size, min(n, (c + 1) * size)):
+            for f in range(p):
+                d = X[i, f] - mean[f]
+                out[i, f] = d
+                s += d * d
+        sq[c] = s
+    total = 0.0
+    for c in range(n_chunks):
+        total += sq[c]
+    return mean, total
