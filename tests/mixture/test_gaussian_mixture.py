@@ -199,3 +199,18 @@ def test_tile_responsibilities_matches_exact_log_sum_exp():
     assert_allclose(1.0 / s[:m], ref.sum(axis=0), rtol=1e-15)
     assert_allclose(ll, np.logaddexp.reduce(lp[:, :m], axis=0).sum(), rtol=1e-14)
     assert_array_equal(work[:, m:], lp[:, m:])  # rows past m untouched
+
+
+@pytest.mark.parametrize("ctype", ["full", "tied", "diag", "spherical"])
+def test_kmeans_initial_parameters_match_sklearn(ctype):
+    # max_iter=0 keeps the initial parameters: k-means labels turned into an M-step
+    # (moments from the labels directly, re-centred on the exact means)
+    X = _data(3, n=400)
+    params = dict(n_components=3, covariance_type=ctype, random_state=1, max_iter=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours = GaussianMixture(**params).fit(X)
+        theirs = sk_mixture.GaussianMixture(**params).fit(X)
+    assert_allclose(ours.weights_, theirs.weights_, rtol=1e-10)
+    assert_allclose(ours.means_, theirs.means_, rtol=1e-10, atol=1e-12)
+    assert_allclose(ours.covariances_, theirs.covariances_, rtol=1e-8, atol=1e-12)

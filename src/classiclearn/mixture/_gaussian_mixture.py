@@ -289,6 +289,19 @@ class GaussianMixture(BaseEstimator):
                 cov += (X * rest[:, None]).T @ X / nk.sum()
         return nk, means, cov
 
+    def _label_parameters(self, X, labels, centers):
+        """M-step from hard responsibilities given as labels (moments around ``centers``)."""
+        n, p = X.shape
+        k = self.n_components
+        size, n_chunks = _k.chunk_layout(n)
+        full = self.covariance_type in ("full", "tied")
+        nk_c = np.empty((n_chunks, k))
+        s1_c = np.empty((n_chunks, k, p))
+        s2_c = np.empty((n_chunks, k, p, p) if full else (n_chunks, k, 1, p))
+        _k.label_moments(X, labels, np.ascontiguousarray(centers), full, nk_c, s1_c, s2_c)
+        return self._m_step_from_moments(nk_c.sum(axis=0), s1_c.sum(axis=0), s2_c.sum(axis=0),
+                                         centers)
+
     def _m_step_from_moments(self, nk_true, s1, s2, means_old):
         """Exact M-step from the fused pass: re-centre Σ r d dᵀ (d = x - μ_old) on the new means."""
         ctype = self.covariance_type
@@ -330,23 +343,32 @@ class GaussianMixture(BaseEstimator):
         if self.init_params == "kmeans":
             from ..cluster import KMeans
 
-            resp = np.zeros((n, k))
-            labels = KMeans(k, n_init=1, random_state=rng).fit(X).labels_
-            resp[np.arange(n), labels] = 1.0
-        elif self.init_params == "random":
+            km = KMeans(k, n_init=1, random_state=rng).fit(X)
+            params = self._label_parameters(X, km.labels_, km.cluster_centers_)
+        else:
+            params = self._estimate_parameters(X, self._initial_resp(X, rng))
+        self._set_initial(n, *params)
+
+    def _initial_resp(self, X, rng):
+        """Initial responsibilities (n, k) of the non-k-means initialisations."""
+        n, _ = X.shape
+        k = self.n_components
+        if self.init_params == "random":
             resp = rng.uniform(size=(n, k))
             resp /= resp.sum(axis=1)[:, None]
-        elif self.init_params == "random_from_data":
-            resp = np.zeros((n, k))
+            return resp
+        resp = np.zeros((n, k))
+        if self.init_params == "random_from_data":
             idx = rng.choice(n, size=k, replace=False)
-            resp[idx, np.arange(k)] = 1.0
         else:
             from ..cluster._kmeans import _kmeans_plusplus
 
-            resp = np.zeros((n, k))
             _, idx = _kmeans_plusplus(X, k, np.ones(n), rng)
-            resp[idx, np.arange(k)] = 1.0
-        nk, means, cov = self._estimate_parameters(X, resp)
+        resp[idx, np.arange(k)] = 1.0
+        return resp
+
+    def _set_initial(self, n, nk, means, cov):
+        """Initial parameters from the M-step, overridden by the user's initial values."""
         self.weights_ = nk / n if self._weights_init is None else self._weights_init.copy()
         self.means_ = means if self._means_init is None else self._means_init.copy()
         if self._precisions_init is None:

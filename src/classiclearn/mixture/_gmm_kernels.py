@@ -230,3 +230,45 @@ def em_pass(X, means, prec, full, const, mode, out, ll_chunks, nk_chunks, s1_chu
                             s2_chunks[ch, c, b, a] = s2[c, a, b]
             else:
                 s2_chunks[ch, :, :, :] = s2
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def label_moments(X, labels, centers, full, nk_chunks, s1_chunks, s2_chunks):
+    """The M-step moments of hard responsibilities (one component per row), per chunk.
+
+    With d_i = x_i - centers[labels[i]], writes nk_chunks (n_chunks, k) the
+    row counts, s1_chunks (n_chunks, k, p) Σ x_i and s2_chunks Σ d_i d_iᵀ as
+    (n_chunks, k, p, p) when ``full`` or Σ d_i² as (n_chunks, k, 1, p), over
+    the rows of each label (the same chunks as :func:`em_pass`).
+    """
+    n, p = X.shape
+    k = centers.shape[0]
+    size, n_chunks = chunk_layout(n)
+    for ch in prange(n_chunks):
+        nk = np.zeros(k)
+        s1 = np.zeros((k, p))
+        s2 = np.zeros((k, p, p)) if full else np.zeros((k, 1, p))
+        d = np.empty(p)
+        for i in range(ch * size, min(n, (ch + 1) * size)):
+            c = labels[i]
+            nk[c] += 1.0
+            for f in range(p):
+                s1[c, f] += X[i, f]
+                d[f] = X[i, f] - centers[c, f]
+            if full:
+                for a in range(p):
+                    for b in range(a, p):
+                        s2[c, a, b] += d[a] * d[b]
+            else:
+                for f in range(p):
+                    s2[c, 0, f] += d[f] * d[f]
+        nk_chunks[ch, :] = nk
+        s1_chunks[ch, :, :] = s1
+        if full:
+            for c in range(k):
+                for a in range(p):
+                    for b in range(a, p):
+                        s2_chunks[ch, c, a, b] = s2[c, a, b]
+                        s2_chunks[ch, c, b, a] = s2[c, a, b]
+        else:
+            s2_chunks[ch, :, :, :] = s2
