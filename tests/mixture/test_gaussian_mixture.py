@@ -214,3 +214,34 @@ def test_kmeans_initial_parameters_match_sklearn(ctype):
     assert_allclose(ours.weights_, theirs.weights_, rtol=1e-10)
     assert_allclose(ours.means_, theirs.means_, rtol=1e-10, atol=1e-12)
     assert_allclose(ours.covariances_, theirs.covariances_, rtol=1e-8, atol=1e-12)
+
+
+def test_tied_pass_matches_general_pass():
+    # the tied kernel (x U once per row, shifted data) against the general kernel with
+    # the factor repeated per component: same log densities, likelihood and first moments
+    from classiclearn.mixture import _gmm_kernels as k
+
+    X = _data(12, n=900) + 50.0  # off the origin: the shift keeps the products small
+    rng = np.random.RandomState(1)
+    U = np.triu(rng.uniform(0.2, 1.0, (3, 3)))
+    means = X[[0, 300, 600]].copy()
+    const = np.log(np.array([0.2, 0.3, 0.5])) + np.log(np.diag(U)).sum()
+    n, p = X.shape
+    size, n_chunks = k.chunk_layout(n)
+    shift = X.mean(axis=0)
+    proj = np.ascontiguousarray((means - shift) @ U)
+    out_t, out_g = np.empty((n, 3)), np.empty((n, 3))
+    ll_t, nk_t, s1_t = np.empty(n_chunks), np.empty((n_chunks, 3)), np.empty((n_chunks, 3, p))
+    ll_g, nk_g, s1_g = np.empty(n_chunks), np.empty((n_chunks, 3)), np.empty((n_chunks, 3, p))
+    s2_g = np.empty((n_chunks, 3, p, p))
+    prec = np.ascontiguousarray(np.repeat(U[None], 3, axis=0))
+    k.tied_pass(X, shift, proj, U, const, 0, out_t, ll_t, nk_t, s1_t)
+    k.tied_pass(X, shift, proj, U, const, 1, out_t[:0], ll_t, nk_t, s1_t)
+    k.em_pass(X, means, prec, True, const, 0, out_g, ll_g, nk_g, s1_g, s2_g)
+    k.em_pass(X, means, prec, True, const, 1, out_g[:0], ll_g, nk_g, s1_g, s2_g)
+    assert_allclose(out_t, out_g, rtol=1e-11, atol=1e-9)
+    assert_allclose(ll_t.sum(), ll_g.sum(), rtol=1e-12)
+    assert_allclose(nk_t.sum(axis=0), nk_g.sum(axis=0), rtol=1e-12)
+    # s1 of the tied kernel is of the shifted data
+    nk = nk_g.sum(axis=0)
+    assert_allclose(s1_t.sum(axis=0) + nk[:, None] * shift, s1_g.sum(axis=0), rtol=1e-11)

@@ -402,6 +402,40 @@ class GaussianMixture(BaseEstimator):
         const = np.log(self.weights_) + log_det - 0.5 * n_features * np.log(2.0 * np.pi)
         return np.ascontiguousarray(self.means_), prec, full, const
 
+    def _tied_args(self, shift):
+        """(proj_means, U, const) for :func:`_gmm_kernels.tied_pass`."""
+        U = np.ascontiguousarray(self.precisions_cholesky_)
+        p = U.shape[0]
+        proj = np.ascontiguousarray((self.means_ - shift) @ U)
+        const = np.log(self.weights_) + np.log(np.diag(U)).sum() - 0.5 * p * np.log(2.0 * np.pi)
+        return proj, U, const
+
+    def _em_step(self, X, tied, buffers):
+        """One fused E-step and M-step; returns the mean log-likelihood before it.
+
+        ``tied`` is None or (shift, scatter): the data's mean and Σ (x - shift)(x - shift)ᵀ.
+        """
+        n = X.shape[0]
+        ll_c, nk_c, s1_c, s2_c = buffers
+        if tied is None:
+            means, prec, full, const = self._kernel_args()
+            _k.em_pass(X, means, prec, full, const, 1, _NO_OUT, ll_c, nk_c, s1_c, s2_c)
+            nk, means, cov = self._m_step_from_moments(
+                nk_c.sum(axis=0), s1_c.sum(axis=0), s2_c.sum(axis=0), means
+            )
+        else:
+            shift, scatter = tied
+            proj, U, const = self._tied_args(shift)
+            _k.tied_pass(X, shift, proj, U, const, 1, _NO_OUT, ll_c, nk_c, s1_c)
+            nk = nk_c.sum(axis=0) + _EPS10
+            mean_z = s1_c.sum(axis=0) / nk[:, None]
+            # Σ_k Σ_i r_ik (z_i - m_k)(z_i - m_k)ᵀ = Σ_i z_i z_iᵀ - Σ_k N_k m_k m_kᵀ
+            cov = (scatter - (nk[:, None] * mean_z).T @ mean_z) / nk.sum()
+            cov.flat[:: X.shape[1] + 1] += self.reg_covar
+            means = shift + mean_z
+        self._set_m_step(n, nk, means, cov)
+        return float(ll_c.sum()) / n
+
     # ---------------------------------------------------------------- fitting
     def fit(self, X, y=None):
         """Estimate the model parameters with EM.
@@ -474,6 +508,14 @@ class GaussianMixture(BaseEstimator):
         nk_c = np.empty((n_chunks, k))
         s1_c = np.empty((n_chunks, k, p))
         s2_c = np.empty((n_chunks, k, p, p) if full_cov else (n_chunks, k, 1, p))
+        tied = None
+        if self.covariance_type == "tied":
+            # the data's mean and total scatter: the tied covariance is the total
+            # scatter minus the components' (Σ_k N_k = n), so the E-step needs no
+            # second moments
+            shift = X.mean(axis=0)
+            Z = X - shift
+            tied = (shift, Z.T @ Z)
         for _ in range(n_init):
             if do_init:
                 self._initialize(X, rng)
@@ -483,13 +525,7 @@ class GaussianMixture(BaseEstimator):
             n_iter = 0
             for n_iter in range(1, self.max_iter + 1):  # noqa: B007
                 prev = lower_bound
-                means, prec, full, const = self._kernel_args()
-                _k.em_pass(X, means, prec, full, const, 1, _NO_OUT, ll_c, nk_c, s1_c, s2_c)
-                nk, means, cov = self._m_step_from_moments(
-                    nk_c.sum(axis=0), s1_c.sum(axis=0), s2_c.sum(axis=0), means
-                )
-                self._set_m_step(n, nk, means, cov)
-                lower_bound = float(ll_c.sum()) / n
+                lower_bound = self._em_step(X, tied, (ll_c, nk_c, s1_c, s2_c))
                 bounds.append(lower_bound)
                 if abs(lower_bound - prev) < self.tol:
                     converged = True
@@ -516,9 +552,16 @@ class GaussianMixture(BaseEstimator):
 
     # -------------------------------------------------------------- inference
     def _weighted_log_prob(self, X):
-        means, prec, full, const = self._kernel_args()
-        k, p = means.shape
+        k, p = self.means_.shape
         out = np.empty((X.shape[0], k))
+        if self.covariance_type == "tied":
+            shift = self.means_.mean(axis=0)
+            proj, U, const = self._tied_args(shift)
+            with _threads(None, self._work(X)):
+                _k.tied_pass(X, shift, proj, U, const, 0, out, np.empty(1), np.empty((1, k)),
+                             np.empty((1, k, p)))
+            return out
+        means, prec, full, const = self._kernel_args()
         s2 = np.empty((1, k, p, p) if full else (1, k, 1, p))
         with _threads(None, self._work(X)):
             _k.em_pass(X, means, prec, full, const, 0, out, np.empty(1), np.empty((1, k)),

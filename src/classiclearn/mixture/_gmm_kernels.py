@@ -134,6 +134,33 @@ def _tile_responsibilities(lp, m, mx, s):
     return ll
 
 
+@njit(cache=True, nogil=True)
+def _load_tile(X, t0, m, XT, shift=None):
+    """XT[f, r] = X[t0 + r, f] (minus ``shift[f]`` when given) for the tile's ``m`` rows."""
+    p = X.shape[1]
+    for r in range(m):
+        for f in range(p):
+            XT[f, r] = X[t0 + r, f] if shift is None else X[t0 + r, f] - shift[f]
+
+
+@njit(cache=True, nogil=True, fastmath=_FAST)
+def _first_moments(lp, s, XT, m, c, w, nk, s1):
+    """Add component c's Σ r and Σ r x over the tile (r = lp[c] * s) to ``nk`` and ``s1``;
+    ``w`` (TILE,) receives the responsibilities."""
+    p = XT.shape[0]
+    for r in range(m):
+        w[r] = lp[c, r] * s[r]
+    acc = 0.0
+    for r in range(m):
+        acc += w[r]
+    nk[c] += acc
+    for f in range(p):
+        acc = 0.0
+        for r in range(m):
+            acc += w[r] * XT[f, r]
+        s1[c, f] += acc
+
+
 @njit(cache=True, nogil=True, parallel=True, fastmath=_FAST)
 def em_pass(X, means, prec, full, const, mode, out, ll_chunks, nk_chunks, s1_chunks,
             s2_chunks):
@@ -170,9 +197,7 @@ def em_pass(X, means, prec, full, const, mode, out, ll_chunks, nk_chunks, s1_chu
         stop = min(n, (ch + 1) * size)
         for t0 in range(ch * size, stop, _TILE):
             m = min(stop, t0 + _TILE) - t0
-            for r in range(m):
-                for f in range(p):
-                    XT[f, r] = X[t0 + r, f]
+            _load_tile(X, t0, m, XT)
             if mode == 2:
                 if full:
                     _tile_deviations(XT, m, means, DT)
@@ -190,17 +215,7 @@ def em_pass(X, means, prec, full, const, mode, out, ll_chunks, nk_chunks, s1_chu
             if mode == 1:
                 ll += _tile_responsibilities(lp, m, mx, s)
             for c in range(k):
-                for r in range(m):
-                    w[r] = lp[c, r] * s[r]
-                acc = 0.0
-                for r in range(m):
-                    acc += w[r]
-                nk[c] += acc
-                for f in range(p):
-                    acc = 0.0
-                    for r in range(m):
-                        acc += w[r] * XT[f, r]
-                    s1[c, f] += acc
+                _first_moments(lp, s, XT, m, c, w, nk, s1)
                 if full:
                     for a in range(p):
                         for r in range(m):
@@ -230,6 +245,68 @@ def em_pass(X, means, prec, full, const, mode, out, ll_chunks, nk_chunks, s1_chu
                             s2_chunks[ch, c, b, a] = s2[c, a, b]
             else:
                 s2_chunks[ch, :, :, :] = s2
+
+
+@njit(cache=True, nogil=True, parallel=True, fastmath=_FAST)
+def tied_pass(X, shift, proj_means, U, const, mode, out, ll_chunks, nk_chunks, s1_chunks):
+    """:func:`em_pass` for a tied covariance (one precision factor for every component).
+
+    With z = x - ``shift``, ||(x - μ_c) U||² = ||z U - (μ_c - shift) U||²: the
+    product z U is formed once per row and ``proj_means`` (k, p) holds
+    (μ_c - shift) U, so each component costs p operations per row instead of
+    p² / 2. ``U`` (p, p) is upper triangular; ``const`` as in :func:`em_pass`.
+    mode 0: writes the weighted log densities into ``out`` (n, k).
+    mode 1: writes per chunk ll_chunks Σ_i log p(x_i), nk_chunks Σ_i r_ic and
+    s1_chunks Σ_i r_ic z_i; no second moments (the tied covariance follows
+    from the total scatter of z, see ``GaussianMixture``).
+    """
+    n, p = X.shape
+    k = proj_means.shape[0]
+    size, n_chunks = chunk_layout(n)
+    for ch in prange(n_chunks):
+        ZT = np.empty((p, _TILE))
+        YT = np.empty((p, _TILE))
+        lp = np.empty((k, _TILE))
+        s = np.empty(_TILE)
+        mx = np.empty(_TILE)
+        w = np.empty(_TILE)
+        ll = 0.0
+        nk = np.zeros(k)
+        s1 = np.zeros((k, p))
+        stop = min(n, (ch + 1) * size)
+        for t0 in range(ch * size, stop, _TILE):
+            m = min(stop, t0 + _TILE) - t0
+            _load_tile(X, t0, m, ZT, shift)
+            for j in range(p):
+                for r in range(m):
+                    YT[j, r] = 0.0
+                for f in range(j + 1):
+                    u = U[f, j]
+                    for r in range(m):
+                        YT[j, r] += ZT[f, r] * u
+            for c in range(k):
+                for r in range(m):
+                    s[r] = 0.0
+                for j in range(p):
+                    mu = proj_means[c, j]
+                    for r in range(m):
+                        t = YT[j, r] - mu
+                        s[r] += t * t
+                cc = const[c]
+                for r in range(m):
+                    lp[c, r] = cc - 0.5 * s[r]
+            if mode == 0:
+                for r in range(m):
+                    for c in range(k):
+                        out[t0 + r, c] = lp[c, r]
+                continue
+            ll += _tile_responsibilities(lp, m, mx, s)
+            for c in range(k):
+                _first_moments(lp, s, ZT, m, c, w, nk, s1)
+        if mode != 0:
+            ll_chunks[ch] = ll
+            nk_chunks[ch, :] = nk
+            s1_chunks[ch, :, :] = s1
 
 
 @njit(cache=True, nogil=True, parallel=True)
