@@ -376,16 +376,16 @@ default='k-means++'
             )
             n_init = 1
         rng = check_random_state(self.random_state)
-        # Work on centred data: the assignment uses ||c||² - 2 <x, c>, accurate near 0.
-        centred = np.empty(X.shape)
-        x_mean, sum_sq = _k.centre_rows(X, centred)
-        X = centred
-        # tolerance: tol times the mean feature variance
-        tol = sum_sq / X.size * self.tol if self.tol > 0 else 0.0
-        if is_array:
-            self._init_array = self._init_array - x_mean
         best = None
         with _threads(self.n_jobs, X.size * self.n_clusters):
+            # Work on centred data: the assignment uses ||c||² - 2 <x, c>, accurate near 0.
+            centred = np.empty(X.shape)
+            x_mean, sum_sq = _k.centre_rows(X, centred)
+            X = centred
+            # tolerance: tol times the mean feature variance
+            tol = sum_sq / X.size * self.tol if self.tol > 0 else 0.0
+            if is_array:
+                self._init_array = self._init_array - x_mean
             for _ in range(n_init):
                 centers0 = self._init_centers(X, sample_weight, rng)
                 run = _kmeans_single(X, sample_weight, centers0, self.max_iter, tol, self.algorithm)
