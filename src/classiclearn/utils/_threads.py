@@ -40,12 +40,13 @@ def effective_n_jobs(n_jobs):
     --------
     >>> effective_n_jobs(None)
     1
+    >>> effective_n_jobs(3), effective_n_jobs(-1) == (os.cpu_count() or 1)
+    (3, True)
     """
     if n_jobs is None:
         return 1
-    n_cpu = os.cpu_count() or 1
-    if n_jobs < 0:
-        return max(1, n_cpu + 1 + n_jobs)
+    if n_jobs < 0:  # os.cpu_count() reads sysfs: only when asked for
+        return max(1, (os.cpu_count() or 1) + 1 + n_jobs)
     if n_jobs == 0:
         raise ValueError("n_jobs == 0 has no meaning; use None, a positive int or -1.")
     return int(n_jobs)
