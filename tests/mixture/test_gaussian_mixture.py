@@ -245,3 +245,23 @@ def test_tied_pass_matches_general_pass():
     # s1 of the tied kernel is of the shifted data
     nk = nk_g.sum(axis=0)
     assert_allclose(s1_t.sum(axis=0) + nk[:, None] * shift, s1_g.sum(axis=0), rtol=1e-11)
+
+
+@pytest.mark.parametrize("ctype", ["full", "tied", "diag", "spherical"])
+def test_fused_inference_modes_match_log_sum_exp(ctype):
+    # predict_proba and score_samples normalise inside the kernel pass: they equal the
+    # log-sum-exp of the weighted log densities, and scikit-learn's on the same model
+    X = _data(13, n=700)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        gm = GaussianMixture(3, covariance_type=ctype, random_state=0, max_iter=5).fit(X)
+    wlp = gm._weighted_log_prob(X)
+    norm = np.logaddexp.reduce(wlp, axis=1)
+    assert_allclose(gm.score_samples(X), norm, rtol=1e-13, atol=1e-12)
+    assert_allclose(gm.predict_proba(X), np.exp(wlp - norm[:, None]), rtol=1e-12, atol=1e-15)
+    assert_array_equal(gm.predict(X), wlp.argmax(axis=1))
+    theirs = sk_mixture.GaussianMixture(3, covariance_type=ctype)
+    for name in ("weights_", "means_", "covariances_", "precisions_cholesky_"):
+        setattr(theirs, name, getattr(gm, name))
+    assert_allclose(gm.score_samples(X), theirs.score_samples(X), rtol=1e-10)
+    assert_allclose(gm.predict_proba(X), theirs.predict_proba(X), rtol=1e-8, atol=1e-14)

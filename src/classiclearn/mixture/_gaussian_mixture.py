@@ -16,7 +16,6 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy import linalg
-from scipy.special import logsumexp
 
 from ..base import BaseEstimator
 from ..cluster._kmeans import _threads
@@ -554,22 +553,25 @@ class GaussianMixture(BaseEstimator):
         self.lower_bounds_ = best_bounds
 
     # -------------------------------------------------------------- inference
-    def _weighted_log_prob(self, X):
+    def _inference_pass(self, X, mode):
+        """One pass over X of the kernels' inference modes: 0 weighted log densities
+        (n, k), 3 responsibilities (n, k), 4 log densities (n, 1)."""
         k, p = self.means_.shape
-        out = np.empty((X.shape[0], k))
-        if self.covariance_type == "tied":
-            shift = self.means_.mean(axis=0)
-            proj, U, const = self._tied_args(shift)
-            with _threads(None, self._work(X)):
-                _k.tied_pass(X, shift, proj, U, const, 0, out, np.empty(1), np.empty((1, k)),
-                             np.empty((1, k, p)))
-            return out
-        means, prec, full, const = self._kernel_args()
-        s2 = np.empty((1, k, p, p) if full else (1, k, 1, p))
+        out = np.empty((X.shape[0], 1 if mode == 4 else k))
+        no_ll, no_nk, no_s1 = np.empty(1), np.empty((1, k)), np.empty((1, k, p))
         with _threads(None, self._work(X)):
-            _k.em_pass(X, means, prec, full, const, 0, out, np.empty(1), np.empty((1, k)),
-                       np.empty((1, k, p)), s2)
+            if self.covariance_type == "tied":
+                shift = self.means_.mean(axis=0)
+                proj, U, const = self._tied_args(shift)
+                _k.tied_pass(X, shift, proj, U, const, mode, out, no_ll, no_nk, no_s1)
+            else:
+                means, prec, full, const = self._kernel_args()
+                s2 = np.empty((1, k, p, p) if full else (1, k, 1, p))
+                _k.em_pass(X, means, prec, full, const, mode, out, no_ll, no_nk, no_s1, s2)
         return out
+
+    def _weighted_log_prob(self, X):
+        return self._inference_pass(X, 0)
 
     def _check_X(self, X):
         check_is_fitted(self)
@@ -586,7 +588,7 @@ class GaussianMixture(BaseEstimator):
         -------
         ndarray of shape (n_samples,)
         """
-        return logsumexp(self._weighted_log_prob(self._check_X(X)), axis=1)
+        return self._inference_pass(self._check_X(X), 4)[:, 0]
 
     def score(self, X, y=None):
         """Mean log-likelihood of X.
@@ -613,8 +615,7 @@ class GaussianMixture(BaseEstimator):
         -------
         ndarray of shape (n_samples, n_components)
         """
-        wlp = self._weighted_log_prob(self._check_X(X))
-        return np.exp(wlp - logsumexp(wlp, axis=1)[:, None])
+        return self._inference_pass(self._check_X(X), 3)
 
     def _n_parameters(self):
         k, p = self.means_.shape

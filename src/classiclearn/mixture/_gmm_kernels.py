@@ -161,15 +161,41 @@ def _first_moments(lp, s, XT, m, c, w, nk, s1):
         s1[c, f] += acc
 
 
+@njit(cache=True, nogil=True)
+def _write_rows(lp, m, mode, mx, s, out, t0):
+    """The per-row outputs of the inference modes for the tile's ``m`` rows.
+
+    mode 0: the weighted log densities ``lp`` into ``out`` (n, k); mode 3:
+    the responsibilities (log-sum-exp normalised) into ``out`` (n, k); mode 4:
+    log p(x) into ``out`` (n, 1).
+    """
+    k = lp.shape[0]
+    if mode == 0:
+        for r in range(m):
+            for c in range(k):
+                out[t0 + r, c] = lp[c, r]
+        return
+    _tile_responsibilities(lp, m, mx, s)
+    if mode == 3:
+        for r in range(m):
+            for c in range(k):
+                out[t0 + r, c] = lp[c, r] * s[r]
+    else:
+        for r in range(m):
+            out[t0 + r, 0] = mx[r] - math.log(s[r])
+
+
 @njit(cache=True, nogil=True, parallel=True, fastmath=_FAST)
 def em_pass(X, means, prec, full, const, mode, out, ll_chunks, nk_chunks, s1_chunks,
             s2_chunks):
     """One pass over X: weighted log densities (mode 0), E-step moments (mode 1),
-    or the moments of given responsibilities (mode 2).
+    the moments of given responsibilities (mode 2), responsibilities (mode 3)
+    or log densities (mode 4).
 
     ``const`` (k,) is log w_c + log det U_c - p log(2π) / 2.
     mode 0: writes log w_c + log N(x_i | μ_c, Σ_c) into ``out`` (n, k); the
-    other outputs are untouched.
+    other outputs are untouched. Modes 3 and 4 write the normalised
+    responsibilities into ``out`` (n, k), or log p(x_i) into ``out`` (n, 1).
     mode 1: with r_ic the responsibilities and d_ic = x_i - μ_c (the current
     means), writes per chunk ll_chunks (n_chunks,) Σ_i log p(x_i); nk_chunks
     (n_chunks, k) Σ_i r_ic; s1_chunks (n_chunks, k, p) Σ_i r_ic x_i; and
@@ -207,10 +233,8 @@ def em_pass(X, means, prec, full, const, mode, out, ll_chunks, nk_chunks, s1_chu
                         lp[c, r] = out[t0 + r, c]
             else:
                 _tile_log_prob(XT, m, means, prec, full, const, DT, lp, s, y)
-            if mode == 0:
-                for r in range(m):
-                    for c in range(k):
-                        out[t0 + r, c] = lp[c, r]
+            if mode == 0 or mode >= 3:
+                _write_rows(lp, m, mode, mx, s, out, t0)
                 continue
             if mode == 1:
                 ll += _tile_responsibilities(lp, m, mx, s)
@@ -233,7 +257,7 @@ def em_pass(X, means, prec, full, const, mode, out, ll_chunks, nk_chunks, s1_chu
                             d = XT[f, r] - mu
                             acc += w[r] * d * d
                         s2[c, 0, f] += acc
-        if mode != 0:
+        if mode in (1, 2):
             ll_chunks[ch] = ll
             nk_chunks[ch, :] = nk
             s1_chunks[ch, :, :] = s1
@@ -255,7 +279,8 @@ def tied_pass(X, shift, proj_means, U, const, mode, out, ll_chunks, nk_chunks, s
     product z U is formed once per row and ``proj_means`` (k, p) holds
     (μ_c - shift) U, so each component costs p operations per row instead of
     p² / 2. ``U`` (p, p) is upper triangular; ``const`` as in :func:`em_pass`.
-    mode 0: writes the weighted log densities into ``out`` (n, k).
+    modes 0, 3 and 4: write the weighted log densities, the responsibilities or
+    the log densities into ``out``, as :func:`em_pass`.
     mode 1: writes per chunk ll_chunks Σ_i log p(x_i), nk_chunks Σ_i r_ic and
     s1_chunks Σ_i r_ic z_i; no second moments (the tied covariance follows
     from the total scatter of z, see ``GaussianMixture``).
@@ -295,15 +320,13 @@ def tied_pass(X, shift, proj_means, U, const, mode, out, ll_chunks, nk_chunks, s
                 cc = const[c]
                 for r in range(m):
                     lp[c, r] = cc - 0.5 * s[r]
-            if mode == 0:
-                for r in range(m):
-                    for c in range(k):
-                        out[t0 + r, c] = lp[c, r]
+            if mode == 0 or mode >= 3:
+                _write_rows(lp, m, mode, mx, s, out, t0)
                 continue
             ll += _tile_responsibilities(lp, m, mx, s)
             for c in range(k):
                 _first_moments(lp, s, ZT, m, c, w, nk, s1)
-        if mode != 0:
+        if mode in (1, 2):
             ll_chunks[ch] = ll
             nk_chunks[ch, :] = nk
             s1_chunks[ch, :, :] = s1
