@@ -120,6 +120,19 @@ def test_predict_transform_score():
     assert_allclose(km.fit_transform(X), D, atol=1e-9)
 
 
+def test_predict_and_score_far_from_the_origin():
+    # predict / score shift each tile by the training mean on the fly (no shifted copy):
+    # exact labels and weighted inertia even when the data sit far from 0
+    X = _blobs(12, n=3000, k=5) + 1e6
+    w = np.random.default_rng(12).uniform(0.5, 2.0, size=len(X))
+    km = KMeans(5, random_state=0).fit(X)
+    Xnew = _blobs(13, n=2000, k=5) + 1e6
+    d = ((Xnew[:, None, :] - km.cluster_centers_[None]) ** 2).sum(-1)
+    assert_array_equal(km.predict(Xnew), d.argmin(axis=1))
+    wn = w[: len(Xnew)]
+    assert_allclose(km.score(Xnew, sample_weight=wn), -(wn * d.min(axis=1)).sum(), rtol=1e-9)
+
+
 def test_empty_cluster_is_relocated():
     X = np.array([[0.0], [0.1], [0.2], [10.0], [10.1]])
     init = np.array([[0.1], [5.0e3], [10.0]])

@@ -199,11 +199,17 @@ def _inertia(X, sample_weight, centers, labels):
     return float(out.sum())
 
 
-def _assign(X, centers):
+def _assign(X, origin, centers, sample_weight=None):
+    """Labels of the rows of X - origin (centres relative to origin), and with
+    ``sample_weight`` the weighted inertia; no shifted copy of X is made."""
     labels = np.empty(X.shape[0], dtype=np.intp)
-    empty_sums, empty_w = np.empty((0, 0, 0)), np.empty((0, 0))
-    _k.lloyd_pass(X, np.ones(0), *_t_sq(centers), labels, empty_sums, empty_w, False)
-    return labels
+    size, n_chunks = _k.chunk_layout(X.shape[0])
+    if sample_weight is None:
+        sample_weight, inertia = np.empty(0), np.empty(0)
+    else:
+        inertia = np.empty(n_chunks)
+    _k.assign_shifted(X, origin, sample_weight, *_t_sq(centers), labels, inertia)
+    return labels, float(inertia.sum())
 
 
 class KMeans(ClusterMixin, TransformerMixin, BaseEstimator):
@@ -415,10 +421,10 @@ default='k-means++'
         check_is_fitted(self)
         return validate_data(self, X, reset=False, dtype=np.float64)
 
-    def _centred(self, X):
-        """X and the centres shifted by the training mean (for accurate assignments)."""
-        shift = getattr(self, "_x_mean", np.zeros(X.shape[1]))
-        return X - shift, np.ascontiguousarray(self.cluster_centers_ - shift)
+    def _origin_and_centres(self, X):
+        """The training mean and the centres relative to it (for accurate assignments)."""
+        origin = getattr(self, "_x_mean", np.zeros(X.shape[1]))
+        return origin, np.ascontiguousarray(self.cluster_centers_ - origin)
 
     def predict(self, X):
         """Index of the closest centre for each sample.
@@ -432,9 +438,9 @@ default='k-means++'
         labels : ndarray of shape (n_samples,)
         """
         X = self._check_test_data(X)
-        Xc, centers = self._centred(X)
+        origin, centers = self._origin_and_centres(X)
         with _threads(self.n_jobs, X.size * self.n_clusters):
-            return _assign(Xc, centers)
+            return _assign(X, origin, centers)[0]
 
     def fit_predict(self, X, y=None, sample_weight=None):
         """Fit and return the cluster index of each sample.
@@ -479,10 +485,9 @@ default='k-means++'
         """
         X = self._check_test_data(X)
         sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
-        Xc, centers = self._centred(X)
+        origin, centers = self._origin_and_centres(X)
         with _threads(self.n_jobs, X.size * self.n_clusters):
-            labels = _assign(Xc, centers)
-            return -_inertia(Xc, sample_weight, centers, labels)
+            return -_assign(X, origin, centers, sample_weight)[1]
 
     def get_feature_names_out(self, input_features=None):
         """Output names ``kmeans0``, ``kmeans1``, ...

@@ -33,6 +33,56 @@ def _sq_dist(X, i, C, j):
 _TILE = 256  # rows per BLAS product: small enough that BLAS stays single-threaded
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _nearest(dots, r, centers_sq):
+    """Index of the centre minimising ||c||² - 2 <x_r, c> (first on ties)."""
+    best = centers_sq[0] - 2.0 * dots[r, 0]
+    bj = 0
+    for j in range(1, centers_sq.shape[0]):
+        d = centers_sq[j] - 2.0 * dots[r, j]
+        if d < best:
+            best = d
+            bj = j
+    return bj
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def assign_shifted(X, origin, sample_weight, centers_t, centers_sq, labels, inertia_out):
+    """Nearest centre of every row of X - ``origin`` (centres relative to origin), without a
+    shifted copy of X: each tile is shifted into a small buffer before its BLAS product.
+
+    ``inertia_out`` (n_chunks,) receives per chunk Σ w ||(x - origin) - c_label||² when it
+    has n_chunks entries (``sample_weight`` (n,)); pass empty arrays to skip it.
+    """
+    n, p = X.shape
+    k = centers_t.shape[1]
+    size, n_chunks = chunk_layout(n)
+    with_inertia = inertia_out.shape[0] == n_chunks
+    for c in prange(n_chunks):
+        stop = min(n, (c + 1) * size)
+        rows_buf = np.empty((_TILE, p))
+        buf = np.empty((_TILE, k))
+        total = 0.0
+        for t0 in range(c * size, stop, _TILE):
+            rows = min(stop, t0 + _TILE) - t0
+            for r in range(rows):
+                for f in range(p):
+                    rows_buf[r, f] = X[t0 + r, f] - origin[f]
+            dots = buf[:rows]
+            np.dot(rows_buf[:rows], centers_t, dots)
+            for r in range(rows):
+                bj = _nearest(dots, r, centers_sq)
+                labels[t0 + r] = bj
+                if with_inertia:
+                    d = 0.0
+                    for f in range(p):
+                        t = rows_buf[r, f] - centers_t[f, bj]
+                        d += t * t
+                    total += sample_weight[t0 + r] * d
+        if with_inertia:
+            inertia_out[c] = total
+
+
 @njit(cache=True, nogil=True, parallel=True)
 def lloyd_pass(X, sample_weight, centers_t, centers_sq, labels, sums, wsums, update):
     """Assign every row to its nearest centre and accumulate per-chunk weighted sums.
@@ -67,13 +117,7 @@ def lloyd_pass(X, sample_weight, centers_t, centers_sq, labels, sums, wsums, upd
             dots = buf[: t1 - t0]
             np.dot(X[t0:t1], centers_t, dots)
             for r in range(t1 - t0):
-                best = centers_sq[0] - 2.0 * dots[r, 0]
-                bj = 0
-                for j in range(1, k):
-                    d = centers_sq[j] - 2.0 * dots[r, j]
-                    if d < best:
-                        best = d
-                        bj = j
+                bj = _nearest(dots, r, centers_sq)
                 i = t0 + r
                 labels[i] = bj
                 if update:
