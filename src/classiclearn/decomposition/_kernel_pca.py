@@ -22,7 +22,7 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy import linalg
-from scipy.linalg.blas import dsymv
+from scipy.linalg.blas import dgemv, dsymv
 
 from ..base import BaseEstimator, TransformerMixin
 from ..exceptions import NotFittedError
@@ -110,7 +110,9 @@ def _lanczos_top(matvec, n, k, v0, tol, max_dim, w0=None, gap_tol=0.0):
         alpha[j] = Q[:, j] @ w
         basis = Q[:, : j + 1]
         for _ in range(2):
-            w -= basis @ (basis.T @ w)
+            # scipy's BLAS, as the operator's dsymv: one thread pool in the loop (numpy's
+            # OpenBLAS threads would spin between calls while scipy's work, and vice versa)
+            w = dgemv(-1.0, basis, dgemv(1.0, basis, w, trans=1), beta=1.0, y=w, overwrite_y=1)
         b = float(np.linalg.norm(w))
         beta[j] = b
         m = j + 1
@@ -121,7 +123,7 @@ def _lanczos_top(matvec, n, k, v0, tol, max_dim, w0=None, gap_tol=0.0):
             idx = np.arange(m - 1)
             H[idx, idx + 1] = beta[: m - 1]
             H[idx + 1, idx] = beta[: m - 1]
-            theta_all, S = np.linalg.eigh(H)
+            theta_all, S = linalg.eigh(H, check_finite=False)
             theta, S = theta_all[m - k :], S[:, m - k :]
             res = b * np.abs(S[-1])
             top = max(abs(theta[-1]), abs(theta[0]))
