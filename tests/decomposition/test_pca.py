@@ -159,3 +159,15 @@ def test_blocked_row_sums_do_not_depend_on_threads():
         assert np.array_equal(a, b)
     np.testing.assert_allclose(one[1], X.T @ X, rtol=1e-12)
     np.testing.assert_allclose(one[0], X.sum(axis=0), rtol=1e-12, atol=1e-9)
+
+
+@pytest.mark.parametrize("offset", [0.0, 5.0, 1e7])
+def test_transform_equals_centred_projection(offset):
+    # near the origin transform projects X and subtracts the mean's projection (no
+    # centred copy); far from it, it centres first: both equal the centred product
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(400, 12)) * np.linspace(0.5, 3.0, 12) + offset
+    pca = PCA(4).fit(X)
+    Xn = rng.normal(size=(300, 12)) * np.linspace(0.5, 3.0, 12) + offset
+    ref = (Xn - pca.mean_) @ pca.components_.T
+    assert_allclose(pca.transform(Xn), ref, rtol=1e-9, atol=1e-10)

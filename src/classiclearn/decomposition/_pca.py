@@ -462,7 +462,15 @@ class PCA(TransformerMixin, BaseEstimator):
         return _as_input_dtype(self._project(X), f32)
 
     def _project(self, X):
-        Xt = (X - self.mean_) @ self.components_.T
+        CT = self.components_.T
+        offset = self.mean_ @ CT
+        if np.all(np.abs(offset) <= 16.0 * np.sqrt(self.explained_variance_)):
+            # X C' - mean C' (no centred copy of X): the mean's projection is within
+            # 16 standard deviations of each component, so at most ~4 bits cancel
+            Xt = X @ CT
+            Xt -= offset
+        else:
+            Xt = (X - self.mean_) @ CT
         if self.whiten:
             scale = np.sqrt(self.explained_variance_)
             scale[scale < 1e-300] = 1.0
