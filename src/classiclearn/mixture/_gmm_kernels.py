@@ -162,6 +162,23 @@ def _first_moments(lp, s, XT, m, c, w, nk, s1):
 
 
 @njit(cache=True, nogil=True)
+def _store_chunk_moments(ch, nk, s1, s2, full, nk_chunks, s1_chunks, s2_chunks):
+    """Write chunk ``ch``'s moments; a full second moment (upper triangle accumulated)
+    is stored symmetric."""
+    k, p = s1.shape
+    nk_chunks[ch, :] = nk
+    s1_chunks[ch, :, :] = s1
+    if full:
+        for c in range(k):
+            for a in range(p):
+                for b in range(a, p):
+                    s2_chunks[ch, c, a, b] = s2[c, a, b]
+                    s2_chunks[ch, c, b, a] = s2[c, a, b]
+    else:
+        s2_chunks[ch, :, :, :] = s2
+
+
+@njit(cache=True, nogil=True)
 def _write_rows(lp, m, mode, mx, s, out, t0):
     """The per-row outputs of the inference modes for the tile's ``m`` rows.
 
@@ -259,16 +276,7 @@ def em_pass(X, means, prec, full, const, mode, out, ll_chunks, nk_chunks, s1_chu
                         s2[c, 0, f] += acc
         if mode in (1, 2):
             ll_chunks[ch] = ll
-            nk_chunks[ch, :] = nk
-            s1_chunks[ch, :, :] = s1
-            if full:
-                for c in range(k):
-                    for a in range(p):
-                        for b in range(a, p):
-                            s2_chunks[ch, c, a, b] = s2[c, a, b]
-                            s2_chunks[ch, c, b, a] = s2[c, a, b]
-            else:
-                s2_chunks[ch, :, :, :] = s2
+            _store_chunk_moments(ch, nk, s1, s2, full, nk_chunks, s1_chunks, s2_chunks)
 
 
 @njit(cache=True, nogil=True, parallel=True, fastmath=_FAST)
@@ -362,13 +370,4 @@ def label_moments(X, labels, centers, full, nk_chunks, s1_chunks, s2_chunks):
             else:
                 for f in range(p):
                     s2[c, 0, f] += d[f] * d[f]
-        nk_chunks[ch, :] = nk
-        s1_chunks[ch, :, :] = s1
-        if full:
-            for c in range(k):
-                for a in range(p):
-                    for b in range(a, p):
-                        s2_chunks[ch, c, a, b] = s2[c, a, b]
-                        s2_chunks[ch, c, b, a] = s2[c, a, b]
-        else:
-            s2_chunks[ch, :, :, :] = s2
+        _store_chunk_moments(ch, nk, s1, s2, full, nk_chunks, s1_chunks, s2_chunks)
