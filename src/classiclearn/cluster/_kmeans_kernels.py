@@ -355,7 +355,7 @@ def weighted_pick(sample_weight, total, u):
         acc += sample_weight[i] / total
         if acc / last > u:
             return i
-    return n
+    return n - 1  # unreachable for u < 1 and finite weights with a positive sum
 
 
 @njit(cache=True, nogil=True, parallel=True)
