@@ -363,14 +363,13 @@ class OneVsRestClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
         columns = self._scores(X, lambda e, X_: np.asarray(e.predict_proba(X_))[:, 1])
         if len(columns) == 1:
             columns = [1.0 - columns[0], columns[0]]
-        Y = np.empty((len(columns[0]), len(columns)))
-        for i, column in enumerate(columns):
-            Y[:, i] = column
+        # classes as contiguous rows (normalised along them), returned transposed
+        Yt = np.array(columns, dtype=np.float64)
         if not self.multilabel_:
-            sums = Y.sum(axis=1)
+            sums = Yt.sum(axis=0)
             sums[sums == 0] = 1.0  # an all-zero row stays zero
-            Y /= sums[:, None]
-        return Y
+            Yt /= sums
+        return Yt.T
 
     def _decision_function(self, X):
         """Score of each class.
