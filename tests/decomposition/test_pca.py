@@ -171,3 +171,23 @@ def test_transform_equals_centred_projection(offset):
     Xn = rng.normal(size=(300, 12)) * np.linspace(0.5, 3.0, 12) + offset
     ref = (Xn - pca.mean_) @ pca.components_.T
     assert_allclose(pca.transform(Xn), ref, rtol=1e-9, atol=1e-10)
+
+
+@pytest.mark.parametrize("solver", ["full", "covariance_eigh", "randomized"])
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_non_finite_input_is_named_on_every_route(solver, bad):
+    # the covariance route reads finiteness off the column sums of its Gram pass;
+    # every route still raises the usual error
+    X = _data(9, 300, 6)
+    X[17, 2] = bad
+    with pytest.raises(ValueError, match="Input X contains (NaN|infinity)"):
+        PCA(2, svd_solver=solver, random_state=0).fit(X)
+
+
+def test_mean_from_the_gram_pass():
+    from classiclearn.decomposition._pca import _THREADED_GRAM_WORK
+
+    X = _data(10, 3000, 90) + 4.0
+    assert X.shape[0] * X.shape[1] ** 2 >= _THREADED_GRAM_WORK  # the threaded block route
+    pca = PCA(5, svd_solver="full").fit(X)
+    assert_allclose(pca.mean_, X.mean(axis=0), rtol=1e-13)

@@ -24,7 +24,7 @@ from ..base import BaseEstimator, TransformerMixin
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._threads import blocked_row_sums
-from ..utils.validation import check_is_fitted, validate_data
+from ..utils.validation import check_array, check_is_fitted, validate_data
 
 __all__ = ["PCA"]
 
@@ -89,8 +89,18 @@ def _mle_dimension(spectrum, n_samples):
     return int(ll.argmax())
 
 
-def _centred_gram(X, mean):
-    """(X - mean)ᵀ (X - mean).
+def _gram_and_column_sums(X):
+    """XᵀX and the column sums of X in one pass (threaded row blocks when X is large)."""
+    n, p = X.shape
+    if X.flags.c_contiguous and n * p * p >= _THREADED_GRAM_WORK:
+        return blocked_row_sums(
+            lambda lo, hi: (X[lo:hi].T @ X[lo:hi], X[lo:hi].sum(axis=0)), n, os.cpu_count() or 1
+        )
+    return X.T @ X, X.sum(axis=0)
+
+
+def _centred_gram(X, mean, gram=None):
+    """(X - mean)ᵀ (X - mean); ``gram``, when given, is XᵀX already at hand (it is reused).
 
     When every column's mean is small against its spread (m_j² <= var_j) the
     uncentred Gram XᵀX corrected by the rank one n m mᵀ loses at most about a
@@ -102,10 +112,7 @@ def _centred_gram(X, mean):
     a fixed order.
     """
     n, p = X.shape
-    if X.flags.c_contiguous and n * p * p >= _THREADED_GRAM_WORK:
-        C = blocked_row_sums(lambda lo, hi: (X[lo:hi].T @ X[lo:hi],), n, os.cpu_count() or 1)[0]
-    else:
-        C = X.T @ X
+    C = _gram_and_column_sums(X)[0] if gram is None else gram
     spread = np.diag(C) - n * mean**2  # n var_j, roughly
     if n > 1 and np.all(spread > 0) and np.all(n * mean**2 <= spread):
         C -= n * np.outer(mean, mean)
@@ -118,16 +125,21 @@ def _centred_gram(X, mean):
     return C
 
 
-def _covariance_eigh(X, mean):
+def _covariance_eigh(X, mean, gram=None):
     """Eigen-decomposition of the covariance; returns (eigvals descending, Vt)."""
     n = X.shape[0]
-    C = _centred_gram(X, mean)
+    C = _centred_gram(X, mean, gram)
     C /= n - 1
     evals, evecs = linalg.eigh(C, overwrite_a=True, check_finite=False, driver="evd")
     evals = evals[::-1].copy()
     Vt = evecs[:, ::-1].T
     np.maximum(evals, 0.0, out=evals)
     return evals, Vt
+
+
+def _covariance_route(solver, n, p):
+    """Whether an exact solver starts from the covariance matrix (n >> p) rather than an SVD."""
+    return solver == "covariance_eigh" or (solver == "full" and n >= 3 * p)
 
 
 def _covariance_route_reliable(evals, n_keep):
@@ -353,26 +365,36 @@ class PCA(TransformerMixin, BaseEstimator):
 
     def _fit(self, X):
         self._validate_params()
-        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        # finiteness is checked below: on the covariance route the column sums of
+        # the Gram pass show it without a separate scan of X
+        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2,
+                          ensure_all_finite=False)
         n, p = X.shape
         solver = self._choose_solver(n, p)
         nc = self._check_n_components(solver, n, p)
         self._fit_svd_solver = solver
-        self.mean_ = X.mean(axis=0)
+        gram = sums = None
+        if _covariance_route(solver, n, p):
+            gram, sums = _gram_and_column_sums(X)
+        if sums is None or not np.all(np.isfinite(sums)):
+            # the usual error for NaN / inf (finite sums mean finite entries)
+            check_array(X, dtype=np.float64, estimator=self, input_name="X")
+            gram, sums = None, X.sum(axis=0)
+        self.mean_ = sums / n
         if solver in ("full", "covariance_eigh"):
-            self._fit_exact(X, nc, solver)
+            self._fit_exact(X, nc, solver, gram)
         else:
             self._fit_truncated(X, nc, solver)
         self.n_samples_ = n
         self._n_features_out = self.n_components_
         return X
 
-    def _fit_exact(self, X, nc, solver):
+    def _fit_exact(self, X, nc, solver, gram=None):
         n, p = X.shape
         lim = min(n, p)
         Vt = None
-        if solver == "covariance_eigh" or n >= 3 * p:
-            evals, Vt = _covariance_eigh(X, self.mean_)
+        if _covariance_route(solver, n, p):
+            evals, Vt = _covariance_eigh(X, self.mean_, gram)
             total = evals.sum()
             ratio = evals / total if total > 0 else np.zeros_like(evals)
             nc_resolved = _resolve_n_components(nc, evals, ratio, n, lim)
