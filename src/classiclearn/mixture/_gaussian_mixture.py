@@ -64,15 +64,12 @@ def _precision_cholesky_from_precisions(precisions, covariance_type):
     return np.sqrt(precisions)
 
 
-def _kernel_precisions(prec_chol, covariance_type, n_components, n_features):
-    """(prec, full, log_det) in the kernels' layout."""
+def _kernel_precisions(prec_chol, covariance_type, n_features):
+    """(prec, full, log_det) in :func:`_gmm_kernels.em_pass`'s layout (full, diag or
+    spherical; tied models go through ``tied_pass``)."""
     if covariance_type == "full":
         prec = np.ascontiguousarray(prec_chol)
         log_det = np.log(np.diagonal(prec, axis1=1, axis2=2)).sum(axis=1)
-        return prec, True, log_det
-    if covariance_type == "tied":
-        prec = np.ascontiguousarray(np.repeat(prec_chol[None], n_components, axis=0))
-        log_det = np.full(n_components, np.log(np.diag(prec_chol)).sum())
         return prec, True, log_det
     if covariance_type == "diag":
         prec = np.ascontiguousarray(prec_chol[:, None, :])
@@ -396,7 +393,7 @@ class GaussianMixture(BaseEstimator):
         """(means, prec, full, const) for :func:`_gmm_kernels.em_pass`."""
         n_features = self.means_.shape[1]
         prec, full, log_det = _kernel_precisions(
-            self.precisions_cholesky_, self.covariance_type, self.n_components, n_features
+            self.precisions_cholesky_, self.covariance_type, n_features
         )
         const = np.log(self.weights_) + log_det - 0.5 * n_features * np.log(2.0 * np.pi)
         return np.ascontiguousarray(self.means_), prec, full, const

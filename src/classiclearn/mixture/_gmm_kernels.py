@@ -1,9 +1,10 @@
 """numba kernels for Gaussian mixtures: one fused pass for the E-step and the M-step moments.
 
 Precisions enter as "Cholesky factors" U with precision = U Uᵀ, so the squared
-Mahalanobis distance of x to component k is ||(x - μ_k) U_k||². Full and tied
-models pass U as (k, p, p) (upper triangular; tied repeated per component);
-diagonal and spherical models pass the diagonal of U as (k, 1, p).
+Mahalanobis distance of x to component k is ||(x - μ_k) U_k||². Full models
+pass U as (k, p, p) (upper triangular), diagonal and spherical models the
+diagonal of U as (k, 1, p); tied models (one U) have their own pass,
+:func:`tied_pass` (``em_pass`` with ``full`` also serves their initial M-step).
 
 Rows are cut into chunks that depend only on the number of rows; each chunk
 writes its own partial sums, which the caller adds in order, so results do not
