@@ -33,19 +33,16 @@ def _threads(n_jobs, work=None):
 
 def _kmeans_plusplus(X, n_clusters, sample_weight, random_state, n_local_trials=None):
     """Greedy k-means++ on validated float64 data; returns (centers, indices)."""
-    n_samples, n_features = X.shape
     if n_local_trials is None:
         n_local_trials = 2 + int(np.log(n_clusters))
-    centers = np.empty((n_clusters, n_features), dtype=X.dtype)
     indices = np.full(n_clusters, -1, dtype=np.intp)
-    # random_state.choice(n_samples, p=sample_weight / sum) without its checks and copies
+    # random_state.choice(n, p=sample_weight / sum) without its checks and copies
     first = _k.weighted_pick(sample_weight, sample_weight.sum(), random_state.random_sample())
     x_sq = np.einsum("ij,ij->i", X, X)
     # all candidates' uniform draws at once: the same numbers as one draw per centre
     uniforms = random_state.uniform(size=(n_clusters - 1, n_local_trials))
     _k.kpp_seed(X, x_sq, sample_weight, first, uniforms, indices)
-    centers[:] = X[indices]
-    return centers, indices
+    return X[indices], indices
 
 
 def kmeans_plusplus(
@@ -146,7 +143,7 @@ def _kmeans_single(X, sample_weight, centers_init, max_iter, tol, algorithm):
                 sums, wsums, True,
             )
         else:
-            _k.lloyd_pass(X, sample_weight, *_t_sq(centers), labels, sums, wsums, True)
+            _k.lloyd_pass(X, sample_weight, *_t_sq(centers), labels, sums, wsums)
         total, weights = _center_stats(sums, wsums)
         _relocate_empty(X, sample_weight, centers, total, weights, labels)
         new_centers = centers.copy()
@@ -160,16 +157,17 @@ def _kmeans_single(X, sample_weight, centers_init, max_iter, tol, algorithm):
         if (shift**2).sum() <= tol:
             break
         labels_old[:] = labels
-    if not strict:
-        if elkan:
-            half = _half_center_distances(centers)
-            _k.elkan_pass(
-                X, sample_weight, centers, half, _next_center_distances(half), shift, labels,
-                upper, lower, sums, wsums, False,
-            )
-        else:
-            _k.lloyd_pass(X, sample_weight, *_t_sq(centers), labels, sums, wsums, False)
-    inertia = _inertia(X, sample_weight, centers, labels)
+    if strict:
+        return labels, _inertia(X, sample_weight, centers, labels), centers, n_iter
+    if elkan:
+        half = _half_center_distances(centers)
+        _k.elkan_pass(
+            X, sample_weight, centers, half, _next_center_distances(half), shift, labels,
+            upper, lower, sums, wsums, False,
+        )
+        return labels, _inertia(X, sample_weight, centers, labels), centers, n_iter
+    # labels of the final centres and their inertia in one pass (X is centred already)
+    labels, inertia = _assign(X, np.zeros(X.shape[1]), centers, sample_weight)
     return labels, inertia, centers, n_iter
 
 

@@ -84,7 +84,7 @@ def assign_shifted(X, origin, sample_weight, centers_t, centers_sq, labels, iner
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def lloyd_pass(X, sample_weight, centers_t, centers_sq, labels, sums, wsums, update):
+def lloyd_pass(X, sample_weight, centers_t, centers_sq, labels, sums, wsums):
     """Assign every row to its nearest centre and accumulate per-chunk weighted sums.
 
     The nearest centre minimises ||c||² - 2 <x, c> (the expansion of the squared
@@ -99,7 +99,8 @@ def lloyd_pass(X, sample_weight, centers_t, centers_sq, labels, sums, wsums, upd
     labels : (n,) intp, output: index of the nearest centre (first on ties).
     sums : (n_chunks, k, p) float64, output: per chunk, Σ w x over rows per label.
     wsums : (n_chunks, k) float64, output: per chunk, Σ w per label.
-    update : bool, accumulate ``sums`` / ``wsums`` (labels only when False).
+
+    Labels alone (and the inertia) come from :func:`assign_shifted`.
     """
     n = X.shape[0]
     k = centers_t.shape[1]
@@ -109,9 +110,8 @@ def lloyd_pass(X, sample_weight, centers_t, centers_sq, labels, sums, wsums, upd
         start = c * size
         stop = min(n, start + size)
         buf = np.empty((_TILE, k))  # one product buffer per chunk, not per tile
-        if update:
-            sums[c, :, :] = 0.0
-            wsums[c, :] = 0.0
+        sums[c, :, :] = 0.0
+        wsums[c, :] = 0.0
         for t0 in range(start, stop, _TILE):
             t1 = min(stop, t0 + _TILE)
             dots = buf[: t1 - t0]
@@ -120,11 +120,10 @@ def lloyd_pass(X, sample_weight, centers_t, centers_sq, labels, sums, wsums, upd
                 bj = _nearest(dots, r, centers_sq)
                 i = t0 + r
                 labels[i] = bj
-                if update:
-                    w = sample_weight[i]
-                    wsums[c, bj] += w
-                    for f in range(p):
-                        sums[c, bj, f] += w * X[i, f]
+                w = sample_weight[i]
+                wsums[c, bj] += w
+                for f in range(p):
+                    sums[c, bj, f] += w * X[i, f]
 
 
 @njit(cache=True, nogil=True, parallel=True)
