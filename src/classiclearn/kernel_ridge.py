@@ -93,7 +93,8 @@ class KernelRidge(RegressorMixin, BaseEstimator):
     ----------
     alpha : float or array-like of shape (n_targets,), default=1.0
         Ridge penalty; one per target when an array.
-    kernel : {'linear', 'poly', 'rbf', 'sigmoid', 'cosine', 'laplacian', 'precomputed'} \
+    kernel : {'linear', 'poly', 'rbf', 'sigmoid', 'cosine', 'laplacian', 'additive_chi2', \
+'chi2', 'precomputed'} \
 or callable, default='linear'
     gamma : float, default=None
         Coefficient of rbf, laplacian, poly and sigmoid kernels; 1 / n_features when None.
@@ -135,7 +136,7 @@ or callable, default='linear'
         "kernel": [
             StrOptions(
                 {"linear", "poly", "polynomial", "rbf", "sigmoid", "cosine", "laplacian",
-                 "precomputed"}
+                 "additive_chi2", "chi2", "precomputed"}
             ),
             "callable",
         ],

@@ -40,7 +40,9 @@ from ._scorer import check_scoring, get_scorer, get_scorer_names, make_scorer
 # pairwise distances and kernels live in ``pairwise.py`` and are loaded on
 # first use, so that the scores above never depend on that module importing.
 _PAIRWISE = (
+    "additive_chi2_kernel",
     "check_pairwise_arrays",
+    "chi2_kernel",
     "cosine_similarity",
     "euclidean_distances",
     "laplacian_kernel",

@@ -446,7 +446,7 @@ class GridSearchCV(_BaseSearchCV):
     >>> X, y = load_iris(return_X_y=True)
     >>> search = GridSearchCV(GaussianNB(), {"var_smoothing": [1e-9, 1e-1]}, cv=3).fit(X, y)
     >>> search.best_params_
-    {'var_smoothing': 1e-09}
+    {'var_smoothing': 0.1}
     """
 
     def __init__(self, estimator, param_grid, *, scoring=None, n_jobs=None, refit=True, cv=None,

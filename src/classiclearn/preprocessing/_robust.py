@@ -38,12 +38,14 @@ class _OneToOne(OutputMixin, TransformerMixin, BaseEstimator):
         """
         return feature_names_in(self, input_features)
 
-    def _apply(self, X, offset, scale):
+    def _apply(self, X, offset, scale, clip=False):
         check_is_fitted(self)
         Xv = validate_data(self, X, reset=False, dtype=FLOAT_DTYPES,
                            ensure_all_finite="allow-nan")
         out = np.empty_like(Xv)
         _k.center_scale(Xv, offset.astype(Xv.dtype), scale.astype(Xv.dtype), out)
+        if clip:
+            np.clip(out, -1.0, 1.0, out=out)
         return self._wrap(out, X)
 
     def _unapply(self, X, offset, scale):
@@ -62,6 +64,8 @@ class MaxAbsScaler(_OneToOne):
     ----------
     copy : bool, default=True
         Accepted for compatibility; inputs are never modified.
+    clip : bool, default=False
+        Clip transformed values of new data to [-1, 1].
 
     Attributes
     ----------
@@ -78,10 +82,11 @@ class MaxAbsScaler(_OneToOne):
     [-1.0, 0.5]
     """
 
-    _parameter_constraints = {"copy": ["boolean"]}
+    _parameter_constraints = {"copy": ["boolean"], "clip": ["boolean"]}
 
-    def __init__(self, *, copy=True):
+    def __init__(self, *, copy=True, clip=False):
         self.copy = copy
+        self.clip = clip
 
     def fit(self, X, y=None):
         """Compute the largest absolute value of each feature.
@@ -123,7 +128,7 @@ class MaxAbsScaler(_OneToOne):
         ndarray of shape (n_samples, n_features)
         """
         return self._apply(X, np.zeros(len(self.scale_)) if hasattr(self, "scale_") else None,
-                           getattr(self, "scale_", None))
+                           getattr(self, "scale_", None), clip=self.clip)
 
     def inverse_transform(self, X):
         """Undo :meth:`transform`.
