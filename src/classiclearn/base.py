@@ -126,16 +126,47 @@ class BaseEstimator:
             self._parameter_constraints, self.get_params(deep=False), type(self).__name__
         )
 
-    def __repr__(self):
+    def _changed_params(self):
+        """The parameters whose values differ from the ``__init__`` defaults."""
         defaults = {
             p.name: p.default for p in inspect.signature(type(self).__init__).parameters.values()
         }
-        shown = []
+        changed = {}
         for name in self._get_param_names():
             value = getattr(self, name, None)
             if not _same_default(value, defaults.get(name, inspect.Parameter.empty)):
-                shown.append(f"{name}={value!r}")
+                changed[name] = value
+        return changed
+
+    def __repr__(self):
+        shown = [f"{name}={value!r}" for name, value in self._changed_params().items()]
         return f"{type(self).__name__}({', '.join(shown)})"
+
+    @property
+    def _repr_html_(self):
+        """HTML block for Jupyter: class, changed parameters, fitted or not, nested
+        estimators. Absent (AttributeError) under ``set_config(display="text")``."""
+        from ._config import get_config
+
+        if get_config()["display"] != "diagram":
+            raise AttributeError(
+                "_repr_html_ is only defined when the 'display' configuration is 'diagram'"
+            )
+        return self._html_repr
+
+    def _html_repr(self):
+        from .utils._estimator_html import estimator_html
+
+        return estimator_html(self)
+
+    def _repr_mimebundle_(self, **kwargs):
+        """The text repr, plus HTML when ``display`` is "diagram" (Jupyter's rich display)."""
+        from ._config import get_config
+
+        bundle = {"text/plain": repr(self)}
+        if get_config()["display"] == "diagram":
+            bundle["text/html"] = self._html_repr()
+        return bundle
 
     def __sklearn_is_fitted__(self):
         return any(k.endswith("_") and not k.startswith("__") for k in vars(self))
