@@ -16,7 +16,7 @@ from ..utils.validation import (
     validate_data,
 )
 from . import _scaling_kernels as _k
-from ._common import OutputMixin, feature_names_in
+from ._common import feature_names_in
 
 __all__ = ["MinMaxScaler", "StandardScaler"]
 
@@ -57,7 +57,7 @@ def _samples_seen(count, weighted):
     return count if weighted else count.astype(np.int64)
 
 
-class StandardScaler(OutputMixin, TransformerMixin, BaseEstimator):
+class StandardScaler(TransformerMixin, BaseEstimator):
     """Standardise features: subtract the mean and divide by the standard deviation.
 
     Parameters
@@ -200,7 +200,7 @@ class StandardScaler(OutputMixin, TransformerMixin, BaseEstimator):
         scale = self.scale_ if self.with_std else np.ones(p)
         out = np.empty_like(Xv)
         _k.center_scale(Xv, offset.astype(Xv.dtype), scale.astype(Xv.dtype), out)
-        return self._wrap(out, X)
+        return out
 
     def inverse_transform(self, X, copy=None):
         """Undo :meth:`transform`.
@@ -242,7 +242,7 @@ class StandardScaler(OutputMixin, TransformerMixin, BaseEstimator):
         return feature_names_in(self, input_features)
 
 
-class MinMaxScaler(OutputMixin, TransformerMixin, BaseEstimator):
+class MinMaxScaler(TransformerMixin, BaseEstimator):
     """Scale each feature to a given range, by default [0, 1].
 
     ``X_scaled = (X - data_min_) * scale_ + feature_range[0]``.
@@ -348,7 +348,7 @@ class MinMaxScaler(OutputMixin, TransformerMixin, BaseEstimator):
         X = X_in
         if self.clip:
             np.clip(Xv, self.feature_range[0], self.feature_range[1], out=Xv)
-        return self._wrap(Xv, X)
+        return Xv
 
     def inverse_transform(self, X):
         """Undo :meth:`transform`.

@@ -14,7 +14,7 @@ import scipy.sparse as sp
 from ..base import BaseEstimator, TransformerMixin
 from ..utils._params import Interval, StrOptions
 from ..utils.validation import check_is_fitted
-from ._common import OutputMixin, check_categorical_X, feature_names_in, is_missing
+from ._common import check_categorical_X, feature_names_in, is_missing
 
 __all__ = ["OneHotEncoder"]
 
@@ -90,7 +90,7 @@ def _encode_column(col, cats):
     return idx, found
 
 
-class OneHotEncoder(OutputMixin, TransformerMixin, BaseEstimator):
+class OneHotEncoder(TransformerMixin, BaseEstimator):
     """Encode categorical features as one-hot (dummy) columns.
 
     Parameters
@@ -326,7 +326,6 @@ class OneHotEncoder(OutputMixin, TransformerMixin, BaseEstimator):
         ndarray or scipy.sparse CSR matrix of shape (n_samples, n_encoded_features)
         """
         check_is_fitted(self)
-        Xin = X
         X = check_categorical_X(self, X, reset=False)
         n = X.shape[0]
         rows, cols = [], []
@@ -366,7 +365,7 @@ class OneHotEncoder(OutputMixin, TransformerMixin, BaseEstimator):
             return sp.csr_matrix((data, (rows, cols)), shape=(n, offset))
         out = np.zeros((n, offset), dtype=self.dtype)
         out.reshape(-1)[rows * offset + cols] = 1  # flat indices: one scatter pass
-        return self._wrap(out, Xin)
+        return out
 
     def inverse_transform(self, X):
         """Categories back from one-hot columns (all-zero blocks give None).

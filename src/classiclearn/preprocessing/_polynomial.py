@@ -17,12 +17,12 @@ import numpy as np
 from ..base import BaseEstimator, TransformerMixin
 from ..utils._params import Interval, StrOptions
 from ..utils.validation import FLOAT_DTYPES, check_is_fitted, validate_data
-from ._common import OutputMixin, feature_names_in
+from ._common import feature_names_in
 
 __all__ = ["PolynomialFeatures"]
 
 
-class PolynomialFeatures(OutputMixin, TransformerMixin, BaseEstimator):
+class PolynomialFeatures(TransformerMixin, BaseEstimator):
     """All products of features up to a given degree.
 
     Parameters
@@ -152,7 +152,6 @@ class PolynomialFeatures(OutputMixin, TransformerMixin, BaseEstimator):
         ndarray of shape (n_samples, n_output_features_), X's float dtype
         """
         check_is_fitted(self)
-        Xin = X
         X = validate_data(self, X, reset=False, dtype=FLOAT_DTYPES)
         lo, hi = self._degrees()
         n, p = X.shape
@@ -162,7 +161,7 @@ class PolynomialFeatures(OutputMixin, TransformerMixin, BaseEstimator):
             out[:, 0] = 1
             col = 1
         if hi == 0:
-            return self._wrap(out, Xin)
+            return out
         if lo <= 1:
             out[:, col:col + p] = X
             col += p
@@ -185,7 +184,7 @@ class PolynomialFeatures(OutputMixin, TransformerMixin, BaseEstimator):
             prev, first = block, np.asarray(new_first)
             if d >= lo:
                 col += width
-        return self._wrap(out, Xin)
+        return out
 
     def get_feature_names_out(self, input_features=None):
         """Names like ``x0``, ``x0^2``, ``x0 x1``, and ``1`` for the bias.

@@ -9,7 +9,7 @@ import numpy as np
 from ..base import BaseEstimator, TransformerMixin
 from ..utils.validation import FLOAT_DTYPES, check_is_fitted, validate_data
 from . import _scaling_kernels as _k
-from ._common import OutputMixin, feature_names_in
+from ._common import feature_names_in
 
 __all__ = ["MaxAbsScaler", "RobustScaler"]
 
@@ -20,7 +20,7 @@ def _handle_zeros(scale):
     return scale
 
 
-class _OneToOne(OutputMixin, TransformerMixin, BaseEstimator):
+class _OneToOne(TransformerMixin, BaseEstimator):
     """Shared tags and names of scalers that map each feature to itself."""
 
     def __classiclearn_tags__(self):
@@ -46,7 +46,7 @@ class _OneToOne(OutputMixin, TransformerMixin, BaseEstimator):
         _k.center_scale(Xv, offset.astype(Xv.dtype), scale.astype(Xv.dtype), out)
         if clip:
             np.clip(out, -1.0, 1.0, out=out)
-        return self._wrap(out, X)
+        return out
 
     def _unapply(self, X, offset, scale):
         check_is_fitted(self)
