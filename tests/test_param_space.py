@@ -338,3 +338,19 @@ def test_cases_cover_every_twin():
     # estimators whose scikit-learn twin has string or boolean options
     assert {"LogisticRegression", "Ridge", "KNeighborsClassifier", "PCA", "SVC"} <= names
     assert len(CASES) > 300
+
+
+def test_an_unsupported_value_is_refused_with_its_reason(monkeypatch):
+    from classiclearn.exceptions import InvalidParameterError
+    from classiclearn.linear_model import Ridge
+    from classiclearn.utils import _unsupported
+
+    reason = "it is a test entry standing for a deliberate exception"
+    monkeypatch.setitem(_unsupported.UNSUPPORTED, ("Ridge", "solver", "bogus"), reason)
+    with pytest.raises(InvalidParameterError, match="not supported by classiclearn") as info:
+        Ridge(solver="bogus").fit(np.eye(3), np.arange(3.0))
+    assert reason in str(info.value)
+    assert ("Ridge", "solver", "bogus", reason) in _unsupported.unsupported_values()
+    # other values keep the ordinary message
+    with pytest.raises(InvalidParameterError, match="must be a str among|must be one of"):
+        Ridge(solver="other").fit(np.eye(3), np.arange(3.0))

@@ -60,9 +60,6 @@ def _pending():
             table[search, "scoring", scoring] = (
                 "pending: issue 16 item 1 (scorer names missing from classiclearn.metrics)"
             )
-    table["OneHotEncoder", "feature_name_combiner", "concat"] = (
-        "pending: issue 16 item 1 (OneHotEncoder feature_name_combiner)"
-    )
     # found by this test (not yet assigned): scikit-learn's SGD applies the L1 part as
     # a cumulative truncated gradient (Tsuruoka et al. 2009), ours soft-thresholds at
     # each step; and its one-vs-all weights only the positive class by class_weight

@@ -117,6 +117,10 @@ class OneHotEncoder(TransformerMixin, BaseEstimator):
         At most this many output columns per feature, the infrequent column
         included; the least frequent categories (ties: the smaller ones) are
         grouped first.
+    feature_name_combiner : "concat" or callable, default="concat"
+        How an output column is named from an input feature name and a
+        category: "concat" gives ``f"{feature}_{category}"``; a callable
+        ``(feature, category) -> str`` gives its own names.
 
     Attributes
     ----------
@@ -149,11 +153,12 @@ class OneHotEncoder(TransformerMixin, BaseEstimator):
         "min_frequency": [Interval(Integral, 1, None, closed="left"),
                           Interval(Real, 0, 1, closed="neither"), None],
         "max_categories": [Interval(Integral, 1, None, closed="left"), None],
+        "feature_name_combiner": [StrOptions({"concat"}), "callable"],
     }
 
     def __init__(self, *, categories="auto", drop=None, sparse_output=False,
                  dtype=np.float64, handle_unknown="error", min_frequency=None,
-                 max_categories=None):
+                 max_categories=None, feature_name_combiner="concat"):
         self.categories = categories
         self.drop = drop
         self.sparse_output = sparse_output
@@ -161,6 +166,7 @@ class OneHotEncoder(TransformerMixin, BaseEstimator):
         self.handle_unknown = handle_unknown
         self.min_frequency = min_frequency
         self.max_categories = max_categories
+        self.feature_name_combiner = feature_name_combiner
 
     def __classiclearn_tags__(self):
         tags = super().__classiclearn_tags__()
@@ -419,7 +425,7 @@ class OneHotEncoder(TransformerMixin, BaseEstimator):
         return out
 
     def get_feature_names_out(self, input_features=None):
-        """Output feature names ``<feature>_<category>``.
+        """Output feature names ``<feature>_<category>`` (or ``feature_name_combiner``'s).
 
         Returns
         -------
@@ -427,8 +433,18 @@ class OneHotEncoder(TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self)
         names = feature_names_in(self, input_features)
+        combine = self.feature_name_combiner
         out = []
         for j, name in enumerate(names):
             for label in self._columns(j)[1]:
-                out.append(f"{name}_{label}")
+                if combine == "concat":
+                    out.append(f"{name}_{label}")
+                    continue
+                combined = combine(name, label)
+                if not isinstance(combined, str):
+                    raise TypeError(
+                        "When `feature_name_combiner` is a callable, it should return a "
+                        f"Python string. Got {type(combined)} instead."
+                    )
+                out.append(combined)
         return np.asarray(out, dtype=object)
