@@ -107,8 +107,11 @@ def _transform_data():
     return X[:40], None, X[40:], None
 
 
-def _data(name, kind):
-    key = S.DATA.get(name, kind)
+def _data_key(name, param, value, kind):
+    return S.DATA.get((name, param, value), S.DATA.get(name, kind))
+
+
+def _data(key):
     if key == "classifier":
         return _classification()
     if key == "binary":
@@ -180,7 +183,8 @@ def _precomputed(param, value, Xtr, Xte):
 def _params(name, param, value, ours):
     base = S.BASE_PARAMS.get(name, {})
     params = dict(base(ours) if callable(base) else base)
-    params.update(S.VALUE_PARAMS.get((name, param, value), {}))
+    extra = S.VALUE_PARAMS.get((name, param, value), {})
+    params.update(extra(ours) if callable(extra) else extra)
     params[param] = value
     return params
 
@@ -288,7 +292,10 @@ def run_case(name, param, value):
     ours_cls = dict(all_estimators())[name]
     twin = _SK_ESTIMATORS[name]
     kind = _kind_of(name, ours_cls)
-    Xtr, ytr, Xte, yte = _data(name, kind)
+    key = _data_key(name, param, value, kind)
+    if key == "regressor":
+        kind = "regressor"
+    Xtr, ytr, Xte, yte = _data(key)
     Xtr, Xte = _precomputed(param, value, Xtr, Xte)
     reason = UNSUPPORTED.get((name, param, value))
     if reason is not None:

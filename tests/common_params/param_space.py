@@ -29,15 +29,6 @@ _THIRTEEN_METRICS = (
     "braycurtis", "canberra", "correlation", "dice", "hamming", "jaccard", "nan_euclidean",
     "rogerstanimoto", "russellrao", "sokalmichener", "sokalsneath", "sqeuclidean", "yule",
 )
-_MISSING_SCORERS = (
-    "adjusted_mutual_info_score", "completeness_score", "d2_absolute_error_score",
-    "d2_brier_score", "d2_log_loss_score", "fowlkes_mallows_score", "homogeneity_score",
-    "jaccard", "jaccard_macro", "jaccard_micro", "jaccard_samples", "jaccard_weighted",
-    "mutual_info_score", "neg_mean_gamma_deviance", "neg_mean_poisson_deviance",
-    "neg_mean_squared_log_error", "neg_negative_likelihood_ratio",
-    "neg_root_mean_squared_log_error", "normalized_mutual_info_score",
-    "positive_likelihood_ratio", "top_k_accuracy", "v_measure_score",
-)
 _NEIGHBOURS = (
     "KNeighborsClassifier", "KNeighborsRegressor", "NearestNeighbors",
     "RadiusNeighborsClassifier", "RadiusNeighborsRegressor",
@@ -55,11 +46,6 @@ def _pending():
     table["LinearSVC", "multi_class", "crammer_singer"] = (
         "pending: issue 16 item 1 (LinearSVC crammer_singer)"
     )
-    for search in ("GridSearchCV", "RandomizedSearchCV"):
-        for scoring in _MISSING_SCORERS:
-            table[search, "scoring", scoring] = (
-                "pending: issue 16 item 1 (scorer names missing from classiclearn.metrics)"
-            )
     # found by this test (not yet assigned): scikit-learn's SGD applies the L1 part as
     # a cumulative truncated gradient (Tsuruoka et al. 2009), ours soft-thresholds at
     # each step; and its one-vs-all weights only the positive class by class_weight
@@ -94,6 +80,30 @@ def _grid_params(ours):
 def _random_params(ours):
     return {**_search_params(ours), "param_distributions": {"C": [0.1, 1.0, 10.0]},
             "n_iter": 2, "random_state": 0}
+
+
+def _ridge_search(ours):
+    if ours:
+        from classiclearn.linear_model import Ridge
+    else:
+        from sklearn.linear_model import Ridge
+    return {"estimator": Ridge(), "param_grid": {"alpha": [0.1, 10.0]}, "cv": 3}
+
+
+def _ridge_random_search(ours):
+    params = _ridge_search(ours)
+    params["param_distributions"] = params.pop("param_grid")
+    return {**params, "n_iter": 2, "random_state": 0}
+
+
+# regression scorers are tried on a Ridge search over positive targets
+_REGRESSION_SCORERS = (
+    "d2_absolute_error_score", "explained_variance", "neg_max_error",
+    "neg_mean_absolute_error", "neg_mean_absolute_percentage_error",
+    "neg_mean_gamma_deviance", "neg_mean_poisson_deviance", "neg_mean_squared_error",
+    "neg_mean_squared_log_error", "neg_median_absolute_error",
+    "neg_root_mean_squared_error", "neg_root_mean_squared_log_error", "r2",
+)
 
 
 def _pipeline_params(ours):
@@ -138,7 +148,11 @@ BASE_PARAMS = {
 }
 
 # (estimator, parameter, value) -> extra keywords needed for that value on both sides
+# (a function of ``ours`` for estimator-valued keywords)
 VALUE_PARAMS = {
+    **{("GridSearchCV", "scoring", name): _ridge_search for name in _REGRESSION_SCORERS},
+    **{("RandomizedSearchCV", "scoring", name): _ridge_random_search
+       for name in _REGRESSION_SCORERS},
     ("LogisticRegression", "penalty", "elasticnet"): {"solver": "saga", "l1_ratio": 0.5},
     ("LinearSVC", "penalty", "l1"): {"dual": False},
     ("SVC", "probability", True): {},
@@ -153,8 +167,10 @@ VALUE_PARAMS = {
     ("ExtraTreesRegressor", "oob_score", True): {"bootstrap": True},
 }
 
-# data set by estimator (default: from its kind)
+# data set by estimator or by (estimator, parameter, value) (default: from its kind)
 DATA = {
+    **{(search, "scoring", name): "regressor" for name in _REGRESSION_SCORERS
+       for search in ("GridSearchCV", "RandomizedSearchCV")},
     "SimpleImputer": "missing",
     "OneHotEncoder": "categorical",
     "FunctionTransformer": "non_negative",
