@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 from classiclearn import all_estimators
+from classiclearn.exceptions import InvalidParameterError
 from classiclearn.utils._unsupported import UNSUPPORTED
 
 sklearn_utils = pytest.importorskip("sklearn.utils")
@@ -123,6 +124,12 @@ def _data(key):
     if key == "non_negative":
         Xtr, _, Xte, _ = _transform_data()
         return np.abs(Xtr), None, np.abs(Xte), None
+    if key == "positive_regression":
+        Xtr, ytr, Xte, yte = _regression()
+        return Xtr, np.exp(0.3 * ytr - 1.0), Xte, np.exp(0.3 * yte - 1.0)
+    if key == "two_features":
+        Xtr, ytr, Xte, yte = _classification()
+        return 0.3 * Xtr[:, :2], ytr, 0.3 * Xte[:, :2], yte
     if key == "non_negative_regression":
         Xtr, ytr, Xte, yte = _regression()
         return np.abs(Xtr), ytr, np.abs(Xte), yte
@@ -214,6 +221,8 @@ def _outputs(est, kind, Xtr, ytr, Xte):
         if kind == "neighbors":
             dist, ind = est.kneighbors(Xte, n_neighbors=3)
             return {"distances": dist, "indices": ind}
+        if hasattr(est, "cv_results_") and est.refit is False:
+            return {"mean_test_score": np.asarray(est.cv_results_["mean_test_score"])}
         out["predict"] = est.predict(Xte)
         for method in ("predict_proba", "decision_function"):
             if hasattr(est, method):
@@ -306,8 +315,11 @@ def run_case(name, param, value):
     try:
         theirs = _outputs(twin(**_params(name, param, value, False)), kind, Xtr, ytr, Xte)
     except (ValueError, TypeError, AttributeError, NotImplementedError):
-        with pytest.raises((ValueError, TypeError, AttributeError, NotImplementedError)):
+        with pytest.raises((ValueError, TypeError, AttributeError, NotImplementedError)) as info:
             _outputs(ours_cls(**_params(name, param, value, True)), kind, Xtr, ytr, Xte)
+        # refusing for the same reason is agreement; not knowing the value is a gap
+        assert not (isinstance(info.value, InvalidParameterError)
+                    and f"{param!r} parameter" in str(info.value)), str(info.value)
         return "both refuse"
     ours = _outputs(ours_cls(**_params(name, param, value, True)), kind, Xtr, ytr, Xte)
     _compare(name, param, value, kind, ours, theirs, yte)

@@ -46,7 +46,26 @@ def _pending():
     table["LinearSVC", "multi_class", "crammer_singer"] = (
         "pending: issue 16 item 1 (LinearSVC crammer_singer)"
     )
-    # found by this test (not yet assigned): scikit-learn's SGD applies the L1 part as
+    # found by this test (not in the issue's list; not yet assigned):
+    table["LogisticRegression", "solver", "liblinear"] = (
+        "pending: issue 16 item 1 (LogisticRegression liblinear: also needed by dual=True)"
+    )
+    table["LogisticRegression", "dual", True] = (
+        "pending: issue 16 item 1 (LogisticRegression dual=True needs the liblinear solver)"
+    )
+    table["LogisticRegression", "penalty", "l1"] = _LR_PENDING
+    table["Ridge", "solver", "lbfgs"] = "pending: issue 16 item 1 (Ridge lbfgs, positive=True)"
+    for tree in ("DecisionTreeRegressor", "RandomForestRegressor", "ExtraTreesRegressor"):
+        table[tree, "criterion", "poisson"] = (
+            "pending: issue 16 item 1 (Poisson splitting criterion of regression trees)"
+        )
+    for name in _NEIGHBOURS:
+        for metric in ("haversine", "mahalanobis", "seuclidean", "pyfunc"):
+            table[name, "metric", metric] = (
+                "pending: issue 16 item 1 (neighbour metrics beyond the 13: haversine, "
+                "mahalanobis / seuclidean with metric_params, pyfunc = a callable metric)"
+            )
+    # the same in the Perceptron: scikit-learn's SGD applies the L1 part as
     # a cumulative truncated gradient (Tsuruoka et al. 2009), ours soft-thresholds at
     # each step; and its one-vs-all weights only the positive class by class_weight
     for penalty in ("l1", "elasticnet"):
@@ -63,6 +82,22 @@ def _pending():
 
 
 PENDING = _pending()
+
+
+def _eye(n):
+    import numpy as np
+
+    return np.eye(n)
+
+
+def _ones(n):
+    import numpy as np
+
+    return np.ones(n)
+
+
+def _manhattan(a, b):
+    return float(abs(a - b).sum())
 
 
 def _search_params(ours):
@@ -154,6 +189,16 @@ VALUE_PARAMS = {
     **{("RandomizedSearchCV", "scoring", name): _ridge_random_search
        for name in _REGRESSION_SCORERS},
     ("LogisticRegression", "penalty", "elasticnet"): {"solver": "saga", "l1_ratio": 0.5},
+    ("LogisticRegression", "penalty", "l1"): {"solver": "saga"},
+    ("LogisticRegression", "dual", True): {"solver": "liblinear"},
+    ("Ridge", "solver", "lbfgs"): {"positive": True},
+    ("KernelRidge", "kernel", "chi2"): {"gamma": 0.5},
+    **{(name, "metric", "mahalanobis"): {"metric_params": {"VI": _eye(4)}, "algorithm": "brute"}
+       for name in _NEIGHBOURS},
+    **{(name, "metric", "seuclidean"): {"metric_params": {"V": _ones(4)}, "algorithm": "brute"}
+       for name in _NEIGHBOURS},
+    **{(name, "metric", "pyfunc"): {"metric_params": {"func": _manhattan}, "algorithm": "brute"}
+       for name in _NEIGHBOURS},
     ("LinearSVC", "penalty", "l1"): {"dual": False},
     ("SVC", "probability", True): {},
     ("LinearDiscriminantAnalysis", "shrinkage", "auto"): {"solver": "lsqr"},
@@ -171,6 +216,11 @@ VALUE_PARAMS = {
 DATA = {
     **{(search, "scoring", name): "regressor" for name in _REGRESSION_SCORERS
        for search in ("GridSearchCV", "RandomizedSearchCV")},
+    **{(tree, "criterion", "poisson"): "positive_regression"
+       for tree in ("DecisionTreeRegressor", "RandomForestRegressor", "ExtraTreesRegressor")},
+    **{(name, "metric", "haversine"): "two_features" for name in _NEIGHBOURS},
+    ("LogisticRegression", "dual", True): "binary",
+    ("LogisticRegression", "solver", "liblinear"): "binary",
     "SimpleImputer": "missing",
     "OneHotEncoder": "categorical",
     "FunctionTransformer": "non_negative",
