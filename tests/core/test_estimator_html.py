@@ -124,3 +124,10 @@ def test_bad_config_value_is_refused():
     with pytest.raises(ValueError, match="display must be one of"):
         set_config(display="html")
     assert get_config()["display"] == "diagram"
+
+
+def test_sklearn_step_inside_our_pipeline_shows_its_changed_params():
+    sk_linear = pytest.importorskip("sklearn.linear_model")
+    pipe = Pipeline([("scale", StandardScaler()), ("model", sk_linear.Ridge(alpha=7.0))])
+    text = "".join(_parse(pipe._repr_html_()).text)
+    assert "model: Ridge" in text and "alpha" in text and "7.0" in text

@@ -173,6 +173,13 @@ def plot_tree(decision_tree, *, max_depth=None, feature_names=None, class_names=
         The node boxes in depth-first order (left child first), each child of
         the root followed by its edge label ("True" / "False").
 
+    Notes
+    -----
+    scikit-learn's ``sklearn.tree.plot_tree`` and ``export_text`` accept only
+    instances of scikit-learn's own tree classes, so they refuse classiclearn
+    trees; this function (and :func:`export_text`) are the way to draw them.
+    The texts are the same as scikit-learn's for the same tree.
+
     Examples
     --------
     >>> import matplotlib

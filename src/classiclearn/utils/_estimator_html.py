@@ -8,6 +8,7 @@ no JavaScript. Every text is escaped.
 """
 
 import html
+import inspect
 
 __all__ = ["estimator_html"]
 
@@ -62,7 +63,19 @@ def _changed_params(estimator):
     changed = getattr(estimator, "_changed_params", None)
     if changed is not None:
         return changed()
-    return {}
+    # another library's estimator (e.g. scikit-learn's inside our Pipeline)
+    from ..base import _same_default
+
+    try:
+        params = estimator.get_params(deep=False)
+        signature = inspect.signature(type(estimator).__init__).parameters
+    except (TypeError, ValueError):
+        return {}
+    empty = inspect.Parameter.empty
+    return {
+        name: value for name, value in params.items()
+        if not _same_default(value, signature[name].default if name in signature else empty)
+    }
 
 
 def _value_text(value):
