@@ -196,6 +196,16 @@ def _params(name, param, value, ours):
     return params
 
 
+# fitted attributes compared as well when scikit-learn's estimator has them
+_ATTRIBUTES = ("coef_", "intercept_", "components_", "explained_variance_", "covariance_",
+               "means_", "mean_", "scale_", "var_", "statistics_", "feature_importances_")
+
+
+def _attributes(est):
+    return {f"attribute {name}": getattr(est, name) for name in _ATTRIBUTES
+            if isinstance(getattr(est, name, None), np.ndarray | float)}
+
+
 def _outputs(est, kind, Xtr, ytr, Xte):
     """Fit, then collect what is compared: a dict of arrays (and a few scalars).
 
@@ -209,7 +219,7 @@ def _outputs(est, kind, Xtr, ytr, Xte):
             out = {"fit_transform": est.fit_transform(Xtr, ytr) if ytr is not None
                    else est.fit_transform(Xtr)}
             out["transform"] = est.transform(Xte)
-            return out
+            return {**out, **_attributes(est)}
         if ytr is None:
             est.fit(Xtr)
         else:
@@ -227,6 +237,7 @@ def _outputs(est, kind, Xtr, ytr, Xte):
         for method in ("predict_proba", "decision_function"):
             if hasattr(est, method):
                 out[method] = getattr(est, method)(Xte)
+        out.update(_attributes(est))
         if hasattr(est, "best_score_"):
             out["best_score"] = np.asarray(est.best_score_)
             out["mean_test_score"] = np.asarray(est.cv_results_["mean_test_score"])
