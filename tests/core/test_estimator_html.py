@@ -131,3 +131,13 @@ def test_sklearn_step_inside_our_pipeline_shows_its_changed_params():
     pipe = Pipeline([("scale", StandardScaler()), ("model", sk_linear.Ridge(alpha=7.0))])
     text = "".join(_parse(pipe._repr_html_()).text)
     assert "model: Ridge" in text and "alpha" in text and "7.0" in text
+
+
+def test_fitted_pipeline_shows_fitted_steps():
+    X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 1.0], [3.0, 0.0]])
+    pipe = Pipeline([("scale", StandardScaler()), ("model", Ridge(alpha=2.0))])
+    pipe.fit(X, [0.0, 1.0, 2.0, 3.0])
+    summaries = _summaries(pipe._repr_html_())
+    assert summaries[0] == "Pipelinefitted"
+    assert summaries[1] == "scale: StandardScalerfitted"
+    assert summaries[2] == "model: Ridgefitted"

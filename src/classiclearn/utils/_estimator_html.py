@@ -78,6 +78,21 @@ def _changed_params(estimator):
     }
 
 
+def _fitted_counterpart(estimator, key, value):
+    """The fitted version of a nested estimator parameter when the meta-estimator keeps
+    one beside it (``steps`` -> ``steps_``, ``estimator`` -> ``estimator_``)."""
+    fitted = getattr(estimator, key + "_", None) if isinstance(key, str) else None
+    if fitted is None:
+        return value
+    if _is_estimator(value) and _is_estimator(fitted) and type(fitted) is type(value):
+        return fitted
+    pairs, fitted_pairs = _named_estimators(value), _named_estimators(fitted)
+    if pairs is not None and fitted_pairs is not None \
+            and [name for name, _ in pairs] == [name for name, _ in fitted_pairs]:
+        return fitted
+    return value
+
+
 def _value_text(value):
     text = repr(value)
     if len(text) > 200:
@@ -93,6 +108,7 @@ def _block(estimator, label=None, *, root=False):
     nested = []
     rows = []
     for key, value in changed.items():
+        value = _fitted_counterpart(estimator, key, value)
         pairs = _named_estimators(value)
         if _is_estimator(value):
             nested.append(_block(value, key))
