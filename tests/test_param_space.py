@@ -384,3 +384,10 @@ def test_an_unsupported_value_is_refused_with_its_reason(monkeypatch):
     # other values keep the ordinary message
     with pytest.raises(InvalidParameterError, match="must be a str among|must be one of"):
         Ridge(solver="other").fit(np.eye(3), np.arange(3.0))
+
+
+def test_a_misspelt_option_is_a_parameter_error_not_an_array():
+    from classiclearn.cluster import KMeans
+
+    with pytest.raises(InvalidParameterError, match="'init' parameter of KMeans"):
+        KMeans(init="bogus", n_init=1).fit(np.eye(3))

@@ -142,8 +142,9 @@ def _format_number(x):
 def _named_constraint_ok(name, value):
     if name == "boolean":
         return isinstance(value, bool | np.bool_)
-    if name == "array-like":
-        return hasattr(value, "__len__") or hasattr(value, "shape")
+    if name == "array-like":  # a string is a scalar, not an array-like
+        return (hasattr(value, "__len__") or hasattr(value, "shape")) and not isinstance(
+            value, str | bytes)
     if name == "random_state":
         return (
             value is None
