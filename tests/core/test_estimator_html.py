@@ -141,3 +141,22 @@ def test_fitted_pipeline_shows_fitted_steps():
     assert summaries[0] == "Pipelinefitted"
     assert summaries[1] == "scale: StandardScalerfitted"
     assert summaries[2] == "model: Ridgefitted"
+
+
+def test_every_registered_estimator_renders():
+    import importlib
+    import pkgutil
+
+    import common_params
+
+    from classiclearn import all_estimators
+
+    params = {}
+    for info in pkgutil.iter_modules(common_params.__path__):
+        module = importlib.import_module(f"common_params.{info.name}")
+        params.update(getattr(module, "CHECK_PARAMS", {}))
+    for name, cls in all_estimators():
+        settings = params.get(name, {})
+        kwargs = settings[0] if isinstance(settings, list) else settings
+        text = "".join(_parse(cls(**kwargs)._repr_html_()).text)
+        assert name in text
