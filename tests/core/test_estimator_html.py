@@ -148,7 +148,6 @@ def test_every_registered_estimator_renders():
     import pkgutil
 
     import common_params
-
     from classiclearn import all_estimators
 
     params = {}
