@@ -138,3 +138,35 @@ def test_importing_the_tree_family_leaves_matplotlib_out():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_sklearn_export_functions_after_registration():
+    pytest.importorskip("sklearn")
+    code = """
+import matplotlib
+matplotlib.use("Agg")
+import numpy as np
+import sklearn.tree as sk
+from classiclearn.datasets import load_iris
+from classiclearn.tree import (DecisionTreeClassifier, DecisionTreeRegressor, export_text,
+                               plot_tree, register_for_sklearn_export)
+X, y = load_iris(return_X_y=True)
+clf = DecisionTreeClassifier(max_depth=3, random_state=0).fit(X, y)
+try:
+    sk.export_text(clf)
+    raise SystemExit("scikit-learn accepted the tree before registration")
+except ValueError:
+    pass
+register_for_sklearn_export()
+assert sk.export_text(clf) == export_text(clf)
+import matplotlib.pyplot as plt
+theirs = [a.get_text() for a in sk.plot_tree(clf, ax=plt.subplots()[1])]
+ours = [a.get_text() for a in plot_tree(clf, ax=plt.subplots()[1])]
+assert theirs == ours
+reg = DecisionTreeRegressor(max_depth=2).fit(X, X[:, 0])
+assert "digraph Tree" in sk.export_graphviz(reg)
+print("ok")
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "ok"

@@ -6,7 +6,7 @@ import numpy as np
 from ..base import is_classifier
 from ..utils.validation import check_is_fitted
 
-__all__ = ["export_text", "plot_tree"]
+__all__ = ["export_text", "plot_tree", "register_for_sklearn_export"]
 
 
 def export_text(decision_tree, *, feature_names=None, class_names=None, max_depth=10,
@@ -177,8 +177,9 @@ def plot_tree(decision_tree, *, max_depth=None, feature_names=None, class_names=
     -----
     scikit-learn's ``sklearn.tree.plot_tree`` and ``export_text`` accept only
     instances of scikit-learn's own tree classes, so they refuse classiclearn
-    trees; this function (and :func:`export_text`) are the way to draw them.
-    The texts are the same as scikit-learn's for the same tree.
+    trees unless :func:`register_for_sklearn_export` was called; this function
+    (and :func:`export_text`) draw them without scikit-learn. The texts are the
+    same as scikit-learn's for the same tree.
 
     Examples
     --------
@@ -369,3 +370,31 @@ def _node_colours(tree, classifier):
     span = high - low if high > low else 1.0
     r, g, b = hsv_to_rgb((0.08, 0.6, 0.95))
     return lambda node: (r, g, b, float((values[node, 0] - low) / span))
+
+
+def register_for_sklearn_export():
+    """Let scikit-learn's ``plot_tree``, ``export_text`` and ``export_graphviz`` take
+    classiclearn trees.
+
+    scikit-learn's export functions accept only instances of its own tree
+    classes. Those are abstract base classes, so this registers classiclearn's
+    ``DecisionTreeClassifier`` and ``DecisionTreeRegressor`` as their virtual
+    subclasses (``isinstance`` then holds; nothing else changes, and in
+    scikit-learn 1.9 only the export functions look). It imports
+    scikit-learn, and lasts for the rest of the session. Without it, use
+    :func:`plot_tree` and :func:`export_text` here.
+
+    Examples
+    --------
+    >>> from classiclearn.tree import DecisionTreeClassifier
+    >>> register_for_sklearn_export()  # doctest: +SKIP
+    >>> from sklearn.tree import export_graphviz  # doctest: +SKIP
+    >>> dot = export_graphviz(DecisionTreeClassifier().fit([[0.0], [1.0]], [0, 1]))  # doctest: +SKIP
+    """
+    from sklearn.tree import DecisionTreeClassifier as SklearnClassifier
+    from sklearn.tree import DecisionTreeRegressor as SklearnRegressor
+
+    from ._classes import DecisionTreeClassifier, DecisionTreeRegressor
+
+    SklearnClassifier.register(DecisionTreeClassifier)
+    SklearnRegressor.register(DecisionTreeRegressor)
