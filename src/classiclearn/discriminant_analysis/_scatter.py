@@ -22,9 +22,9 @@ __all__ = [
 ]
 
 # Row blocks of the scatter products. Small blocks keep each BLAS call on one
-# thread (OpenBLAS threads a syrk only above ~200 x p); measured on 2 busy
-# cores, threaded calls on large blocks were up to 20x slower than this, while
-# on an idle machine small blocks cost about the same as one large call.
+# thread (OpenBLAS threads a syrk only above ~200 x p): on busy cores threaded
+# calls on large blocks wait for each other, while on an idle machine small
+# blocks cost about the same as one large call.
 _BLOCK_ROWS = 128
 
 

@@ -31,7 +31,7 @@ from ._metrics import to_reduced
 # Query rows per block (at most) and training rows per chunk for the fused
 # GEMM + top-k: a float32 tile of 1024 x 128 is 512 kB and stays in a 1 MB L2
 # cache; with the short inner dimension of the GEMM (d + 1), tall narrow
-# tiles run the GEMM ~10% faster than square ones (256 x 512).
+# tiles suit the GEMM better than square ones (256 x 512).
 _QUERY_BLOCK = 1024
 _TRAIN_CHUNK = 128
 # Fewest query rows per worker thread.
