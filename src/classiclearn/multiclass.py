@@ -22,6 +22,7 @@ from numbers import Integral, Real
 
 import numpy as np
 
+from ._kernels.work import WRAPPER_ENTRIES
 from ._tags import get_tags
 from .base import BaseEstimator, ClassifierMixin, clone, is_classifier, is_regressor
 from .utils._available_if import available_if
@@ -117,7 +118,7 @@ def _threshold(estimator):
 # With n_jobs=None, binary problems of at least this many entries of X are fitted
 # in threads when the binary classifier is one of ours (numba kernels and BLAS
 # release the GIL); below it, starting threads costs more than it saves.
-_AUTO_THREAD_ENTRIES = 100_000
+_AUTO_THREAD_ENTRIES = WRAPPER_ENTRIES
 
 
 def _auto_threads(estimator, X):

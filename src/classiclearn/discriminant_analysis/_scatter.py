@@ -11,6 +11,7 @@ only sum_i ||z_i||^4 over the standardised rows, one more pass.
 
 import numpy as np
 
+from .._kernels.work import BLAS_THREADED_PRODUCT
 from . import _scatter_kernels as _kernels
 
 __all__ = [
@@ -31,7 +32,7 @@ _BLOCK_ROWS = 128
 def single_thread_rows(n_inner, n_out):
     """Rows per block so that a (rows x n_inner) @ (n_inner x n_out) product stays on
     one BLAS thread (OpenBLAS threads products above ~2.6e5 multiply-adds)."""
-    return max(8, 200_000 // max(1, n_inner * n_out))
+    return max(8, BLAS_THREADED_PRODUCT // max(1, n_inner * n_out))
 
 
 def blocked_matmul(X, W, out=None):

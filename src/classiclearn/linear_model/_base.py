@@ -10,6 +10,7 @@ import threading
 
 import numpy as np
 
+from .._kernels.work import GRAM_PASS_WORK
 from ..utils._threads import blocked_row_sums
 from ..utils.validation import check_array, check_is_fitted, validate_data
 from . import _cd_kernels as _cdk
@@ -181,7 +182,7 @@ _GRAM_LANES = 8
 # Below this many multiply-adds (n p^2) the threaded pass is not worth it;
 # above _GRAM_MAX_FEATURES the multi-threaded BLAS product on the whole of X
 # splits its large output well by itself.
-_GRAM_THREADED_WORK = 20_000_000
+_GRAM_THREADED_WORK = GRAM_PASS_WORK
 _GRAM_MAX_FEATURES = 512
 
 

@@ -24,6 +24,7 @@ radius), count, then fill.
 import numpy as np
 
 from .._kernels.distances import COSINE, EUCLIDEAN
+from .._kernels.work import BRUTE_QUERY_ROWS
 from ..utils._threads import blas_can_be_limited, blas_single_thread, thread_map
 from . import _brute_kernels as _k
 from ._metrics import to_reduced
@@ -35,7 +36,7 @@ from ._metrics import to_reduced
 _QUERY_BLOCK = 1024
 _TRAIN_CHUNK = 128
 # Fewest query rows per worker thread.
-_MIN_PIECE = 256
+_MIN_PIECE = BRUTE_QUERY_ROWS
 # Query rows centred at a time when preparing them.
 _PREP_BLOCK = 2048
 # Candidates kept beyond k so that the float32 ranking can be certified.

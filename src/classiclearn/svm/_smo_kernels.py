@@ -33,6 +33,7 @@ import numpy as np
 from numba import njit, prange
 
 from .._kernels.exp import exp_nonpositive_inplace
+from .._kernels.work import KERNEL_ROW_WORK
 
 LINEAR, POLY, RBF, SIGMOID, PRECOMPUTED = 0, 1, 2, 3, 4
 TAU = 1e-12
@@ -46,7 +47,7 @@ def exp_inplace(x, scratch):
 
 
 # multiply-adds of a kernel-row segment above which it is split over threads
-PAR_WORK = 2_000_000
+PAR_WORK = KERNEL_ROW_WORK
 
 
 @njit(nogil=True, cache=True, fastmath=True)

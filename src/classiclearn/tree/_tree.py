@@ -22,6 +22,7 @@ scikit-learn trees works on ours.
 import numpy as np
 import scipy.sparse as sp
 
+from .._kernels.work import TREE_WALK_ROWS
 from ..utils._threads import effective_n_jobs, row_chunks, thread_map
 from ..utils.validation import validate_data
 from . import _predict_kernels as _pk
@@ -30,7 +31,7 @@ from . import _prune_kernels as _prk
 __all__ = ["Tree"]
 
 # rows from which a single tree's walk is split over threads
-_PARALLEL_ROWS = 20_000
+_PARALLEL_ROWS = TREE_WALK_ROWS
 # entries of a float64 X above which prediction casts it in threads (predict_input)
 _FAST_CAST = 1 << 20
 # least rows of a chunk of a forest's walk: a chunk walks every tree, and each tree's
