@@ -21,7 +21,10 @@ import numpy as np
 
 __all__ = [
     "DaskUnsupportedError",
+    "as_dask_array",
     "dask_blocks",
+    "fit_one_block_in_memory",
+    "record_input_features",
     "is_dask_collection",
     "lazy_method",
     "reduce_blocks",
@@ -47,7 +50,7 @@ def is_dask_collection(X):
     return frame_mod is not None and isinstance(X, frame_mod.DataFrame | frame_mod.Series)
 
 
-def _as_array(X, name):
+def as_dask_array(X, name="X"):
     """A Dask array with known row chunks and (for 2-D) one column chunk."""
     import dask.array as da
 
@@ -82,10 +85,15 @@ def dask_blocks(X, *others, names=("X", "y", "sample_weight")):
         One tuple per row block: ``(X_block, other_1_block, ...)``, each a
         ``dask.delayed`` object (or None for a None input).
     """
-    X = _as_array(X, names[0])
+    X = as_dask_array(X, names[0])
     if X.ndim != 2:
         raise ValueError(f"Expected a 2-D Dask array for {names[0]}, got {X.ndim} dimension(s).")
     rows = X.chunks[0]
+    if sum(rows) == 0:
+        raise ValueError(
+            f"Found array with 0 sample(s) (shape={tuple(X.shape)}) while a minimum of 1 is "
+            "required."
+        )
     bounds = np.concatenate([[0], np.cumsum(rows)]).astype(np.intp)
     columns = [X.to_delayed().ravel()]
     for k, other in enumerate(others):
@@ -98,7 +106,7 @@ def _aligned_blocks(other, rows, bounds, name, x_name):
     if other is None:
         return [None] * len(rows)
     if is_dask_collection(other):
-        other = _as_array(other, name)
+        other = as_dask_array(other, name)
         if tuple(other.chunks[0]) != tuple(rows):
             raise ValueError(
                 f"{name} and {x_name} must have the same row chunks; got "
@@ -113,6 +121,54 @@ def _aligned_blocks(other, rows, bounds, name, x_name):
             f"{name} has {other.shape[0]} samples but {x_name} has {bounds[-1]}."
         )
     return [other[lo:hi] for lo, hi in zip(bounds[:-1], bounds[1:], strict=True)]
+
+
+def record_input_features(estimator, X):
+    """Set ``n_features_in_`` (and ``feature_names_in_`` for a DataFrame with string
+    column names) from a Dask collection, as ``validate_data`` does for NumPy input."""
+    estimator.n_features_in_ = int(X.shape[1])
+    columns = getattr(X, "columns", None)
+    if columns is not None and len(columns) and all(isinstance(c, str) for c in columns):
+        estimator.feature_names_in_ = np.asarray(list(columns), dtype=object)
+    else:
+        estimator.__dict__.pop("feature_names_in_", None)
+
+
+def fit_one_block_in_memory(estimator, X, y=None, sample_weight=None):
+    """Fit ``estimator`` in memory when ``X`` has a single row block (which then fits
+    in memory by definition), so such input gives the in-memory result bit for bit.
+
+    Returns
+    -------
+    estimator or None
+        None when X has several row blocks.
+    """
+    import dask
+
+    X_arr = as_dask_array(X)
+    if len(X_arr.chunks[0]) != 1:
+        return None
+    given = [v for v in (y, sample_weight) if v is not None]
+    computed = dask.compute(X_arr, *given)
+    X_np, rest = np.asarray(computed[0]), list(computed[1:])
+    args = () if y is None else (np.asarray(rest.pop(0)),)
+    kwargs = {} if sample_weight is None else {"sample_weight": np.asarray(rest.pop(0))}
+    estimator.fit(X_np, *args, **kwargs)
+    record_input_features(estimator, X)
+    return estimator
+
+
+def _check_columns(estimator, X):
+    """A Dask DataFrame at predict time must have the fitted columns, in order."""
+    columns = getattr(X, "columns", None)
+    fitted = getattr(estimator, "feature_names_in_", None)
+    if columns is None or fitted is None:
+        return
+    if list(columns) != list(fitted):
+        raise ValueError(
+            "The feature names should match those that were passed during fit: "
+            f"got {list(columns)}, expected {list(fitted)}."
+        )
 
 
 def _single_threaded(block_fn):
@@ -154,16 +210,21 @@ def reduce_blocks(block_fn, merge_fn, blocks):
     return merged
 
 
-def _output_meta(method, n_features, dtype):
-    """Shape (after the rows) and dtype of ``method`` on one row of zeros."""
+def _output_meta(method, X, n_features, dtype):
+    """Shape (after the rows) and dtype of ``method``'s output: from one row of
+    zeros, or, when the method refuses that row (e.g. an unknown category), from
+    the first row of X (computing only what that row needs)."""
     probe = np.zeros((1, n_features), dtype=dtype)
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
-        out = np.asarray(method(probe))
+        try:
+            out = np.asarray(method(probe))
+        except ValueError:
+            out = np.asarray(method(np.asarray(X[:1].compute())))
     return out.shape[1:], out.dtype
 
 
-def lazy_method(method, X, n_features):
+def lazy_method(method, X, n_features, estimator=None):
     """``method`` applied block by block to the Dask array ``X``: a lazy Dask array.
 
     Parameters
@@ -180,12 +241,23 @@ def lazy_method(method, X, n_features):
     dask.array.Array
         Row chunks equal to X's; computed only when the caller computes it.
     """
-    X = _as_array(X, "X")
+    if estimator is not None:
+        _check_columns(estimator, X)
+    X = as_dask_array(X, "X")
     if X.ndim != 2:
         raise ValueError(f"Expected a 2-D Dask array for X, got {X.ndim} dimension(s).")
-    tail, dtype = _output_meta(method, n_features,
+    tail, dtype = _output_meta(method, X, n_features,
                                X.dtype if X.dtype.kind == "f" else np.float64)
-    run = _single_threaded(method)
+
+    def without_name_warning(block):
+        if block.shape[0] == 0:  # an empty block: estimators refuse zero rows
+            return np.empty((0,) + tail, dtype=dtype)
+        # the columns were checked once above; blocks arrive as plain arrays
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="X does not have valid feature names")
+            return method(block)
+
+    run = _single_threaded(without_name_warning)
     if len(tail) == 0:
         return X.map_blocks(run, dtype=dtype, drop_axis=1, chunks=(X.chunks[0],))
     if len(tail) == 1:
