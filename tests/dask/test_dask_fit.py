@@ -125,6 +125,29 @@ def test_pca_on_dask_refuses_the_solvers_it_does_not_distribute():
         PCA(2, svd_solver="arpack").fit(da.from_array(X, chunks=(100, 5)))
 
 
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("chunks", [(600,)] + CHUNKINGS)
+@pytest.mark.parametrize("name", ["Lasso", "ElasticNet"])
+def test_coordinate_descent_on_dask_matches_in_memory(name, chunks, weighted):
+    from classiclearn import linear_model
+
+    X, y, w = _data(9)
+    Est = getattr(linear_model, name)
+    kw = dict(alpha=0.05, tol=1e-10, max_iter=10_000)
+    if name == "ElasticNet":
+        kw["l1_ratio"] = 0.3
+    Xd = da.from_array(X, chunks=(chunks, 5))
+    yd, wd = da.from_array(y, chunks=(chunks,)), da.from_array(w, chunks=(chunks,))
+    a = Est(**kw).fit(X, y, sample_weight=w if weighted else None)
+    b = Est(**kw).fit(Xd, yd, sample_weight=wd if weighted else None)
+    if len(chunks) == 1:
+        assert_array_equal(b.coef_, a.coef_)
+        assert b.intercept_ == a.intercept_
+    else:  # the solver's tolerance: the in-memory fit certifies a float32 Gram matrix
+        assert_allclose(b.coef_, a.coef_, rtol=1e-9, atol=1e-11)
+        assert_allclose(b.intercept_, a.intercept_, rtol=1e-9)
+
+
 def test_ols_summary_from_dask_matches_in_memory():
     X, y, _ = _data(1)
     Xd, yd = da.from_array(X, chunks=(97, 5)), da.from_array(y, chunks=(97,))

@@ -91,7 +91,7 @@ def fit_least_squares_dask(est, X, y, sample_weight, solve):
     stats = {
         "x_mean": mean[:p], "y_mean": mean[p:], "total": total,
         "was_1d": getattr(y, "ndim", 1) == 1, "blocks": blocks, "n_features": p,
-        "n_rows": int(sum(X_arr.chunks[0])),
+        "n_rows": int(sum(X_arr.chunks[0])), "comoments": C,
     }
     solve(est, C[:p, :p].copy(), C[:p, p:].copy(), stats)
     record_input_features(est, X)
