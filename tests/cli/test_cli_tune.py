@@ -246,3 +246,49 @@ def test_grids_are_documented_in_help_and_readme(run):
         for values in grid.values():
             n = len(values.factors) if isinstance(values, Scaled) else len(values)
             assert 2 <= n <= 6
+
+
+def test_report_shows_tuning_pair_path_and_pruning(run, tmp_path, monkeypatch):
+    pytest.importorskip("matplotlib")
+    _registered("DecisionTreeClassifier", "LogisticRegression", "GaussianNB")
+    from classiclearn.cli import _report
+
+    # only the two model-selection plots (test_cli_compare.py draws the whole report)
+    keep = [p for p in _report._PLOTS if p[0] in ("regularisation_path", "pruning")]
+    assert len(keep) == 2
+    monkeypatch.setattr(_report, "_PLOTS", keep)
+    out = tmp_path / "report"
+    r = run("compare", "iris", "--models", "DecisionTreeClassifier,GaussianNB", "--pair",
+            "GaussianNB,DecisionTreeClassifier", "--cv", "3", "--repeats", "1", "--tune",
+            "--no-progress", "--report", out)
+    assert r.code == 0, r.err
+    page = (out / "index.html").read_text()
+    assert "Tuned hyper-parameters" in page and "ccp_alpha" in page and "max_depth" in page
+    assert "GaussianNB (untuned)" in page
+    assert "Paired test: GaussianNB" in page
+    for png in ("regularisation_path.png", "pruning.png"):
+        assert (out / png).stat().st_size > 1000
+    assert page.count("one-standard-error rule") == 2
+
+
+def test_pruning_and_path_mark_the_one_standard_error_choice(regression_csv):
+    pytest.importorskip("matplotlib")
+    _registered("DecisionTreeRegressor", "Lasso")
+    from classiclearn.cli._data import load_table, prepare
+    from classiclearn.cli._report import _Context
+    from classiclearn.cli._report_selection import plot_pruning, plot_regularisation_path
+
+    frame, _ = load_table(str(regression_csv))
+    ds = prepare(frame, "price", None, str(regression_csv))
+    ctx = _Context(ds, {"models": [], "scoring": ["r2"]}, {}, 0)
+    for plot in (plot_pruning, plot_regularisation_path):
+        fig, caption = plot(ctx)
+        ax = fig.axes[0]
+        solid, dashed = [line for line in ax.lines if line.get_xdata()[0] == line.get_xdata()[1]]
+        x_best, x_1se = solid.get_xdata()[0], dashed.get_xdata()[0]
+        assert x_1se >= x_best  # the rule never picks a more complex model
+        assert f"{x_1se:.3g}" in caption and f"{x_best:.3g}" in caption
+        # the error curve: the 1-SE pick is no worse than the minimum plus the largest SE
+        curve = ax.containers[0].lines[0]
+        x, mean = curve.get_xdata(), curve.get_ydata()
+        assert mean[np.argmin(np.abs(x - x_best))] == pytest.approx(np.nanmin(mean))

@@ -147,9 +147,10 @@ def print_leaderboard(result, stream=None):
             h.format(score=result["scoring"][0]),
             justify="right" if i in (0, 4, 5) else "left",
             no_wrap=i != 6,
+            min_width=7 if i == 6 else None,  # "p=0.123" stays on one line
         )
     for name in _extra(result):
-        table.add_column(name, justify="right", min_width=len(name), no_wrap=True)
+        table.add_column(name, justify="right", min_width=len(name))
     for m, cells in _rows(result):
         style = "bold green" if m["rank"] == 1 else ("dim" if m["worse_than_best"] else None)
         if m["error"] is not None:
