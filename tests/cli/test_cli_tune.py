@@ -9,14 +9,9 @@ import pytest
 from scipy import stats
 
 from classiclearn import all_estimators
+from classiclearn.cli._grids import TUNING_GRIDS, Scaled, describe_grids
 from classiclearn.cli._stats import corrected_interval
-from classiclearn.cli._tune import (
-    TUNING_GRIDS,
-    Scaled,
-    TunedModel,
-    describe_grids,
-    one_standard_error,
-)
+from classiclearn.cli._tune import TunedModel, one_standard_error
 
 TWO = "KNeighborsClassifier,GaussianNB"
 

@@ -67,7 +67,7 @@ class _KeepLinesFormatter(argparse.HelpFormatter):
 
 
 def _tune_epilog():
-    from ._tune import describe_grids
+    from ._grids import describe_grids
 
     lines = describe_grids().splitlines()
     return (

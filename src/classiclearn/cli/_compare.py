@@ -3,7 +3,9 @@
 Every model sees the same folds (so the paired test is valid), fits its whole
 pipeline on the training rows of each fold (imputation and encoding included,
 so nothing leaks from the test rows), and is timed for ``fit`` and ``predict``.
-The summary uses the corrected resampled t-test of :mod:`._stats`.
+The summary uses the corrected resampled t-test of :mod:`._stats`. With
+``tune=True`` (``--tune``) each model with a grid is a :class:`._tune.TunedModel`:
+nested cross-validation, the search confined to each outer training set.
 """
 
 import time
@@ -211,7 +213,7 @@ def run_compare(
 
 def _add_tuning(out, results):
     """The grids and, per tuned model, the setting chosen in each outer fold."""
-    from ._tune import INNER_CV, TUNING_GRIDS, describe_grids
+    from ._grids import INNER_CV, TUNING_GRIDS, describe_grids
 
     for entry in out["models"]:
         name = entry["model"]
