@@ -50,6 +50,12 @@ def test_tune_shows_the_setting_chosen_in_every_outer_fold(run):
     text = run(*args).out
     assert "chosen hyper-parameters per outer fold" in text
     assert "GaussianNB (untuned)" in text and "n_neighbors" in text
+    from classiclearn.cli._render import format_leaderboard  # the plain-text path (no rich)
+
+    plain = format_leaderboard(result)
+    assert "chosen hyper-parameters per outer fold" in plain and "GaussianNB (untuned)" in plain
+    k_row = next(line for line in plain.splitlines() if "n_neighbors" in line).split()
+    assert k_row[2:] == [str(c["n_neighbors"]) for c in knn["chosen_params"]]
 
 
 def test_tuned_choice_is_the_grid_search_on_the_outer_training_rows():
@@ -72,6 +78,16 @@ def test_tuned_choice_is_the_grid_search_on_the_outer_training_rows():
     search.fit(ds.X.iloc[train], y[train])
     chosen = result["models"][0]["chosen_params"][0]
     assert chosen == {"n_neighbors": search.best_params_["model__n_neighbors"]}
+    # scikit-learn's GridSearchCV on the same inner folds agrees (mean scores and choice)
+    sk = pytest.importorskip("sklearn.model_selection")
+    Xtr, ytr = ds.X.iloc[train], y[train]
+    inner = list(StratifiedKFold(3, shuffle=True, random_state=4).split(Xtr, ytr))
+    theirs = sk.GridSearchCV(build_pipeline(*models[0], ds.X, seed=4),
+                             {"model__n_neighbors": [1, 3, 7, 15, 31]}, scoring="accuracy",
+                             cv=inner).fit(Xtr, ytr)
+    np.testing.assert_allclose(theirs.cv_results_["mean_test_score"],
+                               search.cv_results_["mean_test_score"], rtol=0, atol=1e-12)
+    assert theirs.best_params_ == search.best_params_
     outer = float(np.mean(search.predict(ds.X.iloc[test]) == y[test]))
     assert result["models"][0]["scores"]["accuracy"][0] == pytest.approx(outer, abs=1e-12)
 
