@@ -21,13 +21,13 @@ The one-standard-error rule (Breiman et al. 1984; Hastie, Tibshirani and
 Friedman, *Elements of Statistical Learning* §7.10) is :func:`one_standard_error`.
 """
 
-
 import numpy as np
 
 from ..base import BaseEstimator, clone
 from ._grids import INNER_CV, TUNING_GRIDS, Scaled
 
 __all__ = ["TunedModel", "format_tuning", "one_standard_error", "wrap_for_tuning"]
+
 
 def _gini(y):
     _, counts = np.unique(np.asarray(y), return_counts=True)
@@ -72,6 +72,20 @@ class TunedModel(BaseEstimator):
     best_estimator_ : Pipeline
         Refitted on all the rows given to ``fit``.
     search_ : GridSearchCV
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from classiclearn.cli._data import load_table, prepare
+    >>> from classiclearn.cli._models import build_pipeline
+    >>> from classiclearn.naive_bayes import GaussianNB
+    >>> frame, target = load_table("iris")
+    >>> ds = prepare(frame, target, None, "iris")
+    >>> y = np.unique(ds.y, return_inverse=True)[1]
+    >>> pipe = build_pipeline("GaussianNB", GaussianNB, ds.X)
+    >>> model = TunedModel(pipe, {"var_smoothing": [1e-9, 0.5]}, classes=[0, 1, 2])
+    >>> model.fit(ds.X, y).best_params_
+    {'var_smoothing': 1e-09}
     """
 
     def __init__(self, pipeline, grid, *, scoring="accuracy", classes=None, inner_cv=INNER_CV,
