@@ -158,6 +158,6 @@ def print_leaderboard(result, stream=None):
         table.add_row(*cells, style=style)
     console.print(table)
     for line in after_table(result):
-        console.print(line, markup=False)
+        console.print(line, markup=False, soft_wrap=True)  # a wide table stays one per row
     for n in result["notes"]:
         console.print(f"note: {n}")
