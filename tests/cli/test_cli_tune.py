@@ -303,3 +303,19 @@ def test_pruning_and_path_mark_the_one_standard_error_choice(regression_csv):
         curve = ax.containers[0].lines[0]
         x, mean = curve.get_xdata(), curve.get_ydata()
         assert mean[np.argmin(np.abs(x - x_best))] == pytest.approx(np.nanmin(mean))
+
+
+def test_p_counts_the_encoded_columns_of_the_training_rows(mixed_csv):
+    _registered("SVC")
+    from classiclearn.cli._data import load_table, prepare
+    from classiclearn.cli._models import build_pipeline, candidate_models
+
+    frame, _ = load_table(str(mixed_csv))
+    ds = prepare(frame, "outcome", None, str(mixed_csv))
+    name, cls = candidate_models("classification", ["SVC"])[0]
+    model = TunedModel(build_pipeline(name, cls, ds.X), TUNING_GRIDS[name], classes=[0, 1])
+    y = (ds.y == "sick").astype(int)
+    grid = model.resolved_grid(ds.X, y)
+    p = 2 + 3  # x1, x2 and one column per colour (red, green, blue)
+    assert grid["gamma"] == pytest.approx([0.1 / p, 1.0 / p])
+    assert grid["C"] == [0.1, 1, 10]

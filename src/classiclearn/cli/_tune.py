@@ -97,12 +97,20 @@ class TunedModel(BaseEstimator):
         self.inner_cv = inner_cv
         self.seed = seed
 
+    def _n_features(self, X):
+        """Columns the model step sees: X through the pipeline's other steps, fitted on X."""
+        Xt = X
+        for _, step in self.pipeline.steps[:-1]:
+            if step is None or step == "passthrough":
+                continue
+            Xt = clone(step).fit_transform(Xt)
+        return int(np.shape(Xt)[1])
+
     def _context(self, X, y):
-        prep = clone(self.pipeline.steps[0][1]).fit(X)
         yf = np.asarray(y, dtype=np.float64)
         classification = self.classes is not None
         return {
-            "p": max(1, len(prep.feature_names_out_)),
+            "p": max(1, self._n_features(X)),
             "sd(y)": float(np.std(yf)) if not classification else 1.0,
             "root impurity": _gini(y) if classification else float(np.var(yf)),
         }
