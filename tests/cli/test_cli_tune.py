@@ -291,8 +291,17 @@ def test_pruning_and_path_mark_the_one_standard_error_choice(regression_csv):
 
     frame, _ = load_table(str(regression_csv))
     ds = prepare(frame, "price", None, str(regression_csv))
+    from classiclearn.linear_model import Lasso
+    from classiclearn.model_selection import KFold
+    from classiclearn.tree import DecisionTreeRegressor
+
     ctx = _Context(ds, {"models": [], "scoring": ["r2"]}, {}, 0)
-    for plot in (plot_pruning, plot_regularisation_path):
+    folds = list(KFold(5, shuffle=True, random_state=0).split(ctx.Z))
+    makers = {
+        plot_pruning: lambda a: DecisionTreeRegressor(ccp_alpha=a, random_state=0),
+        plot_regularisation_path: lambda a: Lasso(alpha=a, max_iter=10000),
+    }
+    for plot, make in makers.items():
         fig, caption = plot(ctx)
         ax = fig.axes[0]
         solid, dashed = [line for line in ax.lines if line.get_xdata()[0] == line.get_xdata()[1]]
@@ -303,6 +312,10 @@ def test_pruning_and_path_mark_the_one_standard_error_choice(regression_csv):
         curve = ax.containers[0].lines[0]
         x, mean = curve.get_xdata(), curve.get_ydata()
         assert mean[np.argmin(np.abs(x - x_best))] == pytest.approx(np.nanmin(mean))
+        for i in (0, len(x) - 1):  # the curve is the 5-fold CV error, recomputed by hand
+            mse = [np.mean((make(float(x[i])).fit(ctx.Z[tr], ctx.y[tr]).predict(ctx.Z[te])
+                            - ctx.y[te]) ** 2) for tr, te in folds]
+            assert mean[i] == pytest.approx(np.mean(mse), rel=1e-9)
 
 
 def test_p_counts_the_encoded_columns_of_the_training_rows(mixed_csv):
