@@ -148,6 +148,52 @@ def test_coordinate_descent_on_dask_matches_in_memory(name, chunks, weighted):
         assert_allclose(b.intercept_, a.intercept_, rtol=1e-9)
 
 
+@pytest.mark.parametrize("n_classes", [2, 3])
+@pytest.mark.parametrize("kw", [{}, {"C": 0.1, "class_weight": "balanced"}, {"penalty": None},
+                                {"fit_intercept": False, "class_weight": {0: 2.0, 1: 1.0}}])
+def test_logistic_regression_on_dask_reaches_the_in_memory_optimum(n_classes, kw):
+    from classiclearn.linear_model import LogisticRegression
+
+    rng = np.random.default_rng(10)
+    X = rng.normal(size=(900, 5))
+    y = np.argmax(X[:, :n_classes] + rng.normal(size=(900, n_classes)), axis=1)
+    w = rng.uniform(0.5, 2.0, 900)
+    chunks = (1, 399, 0, 300, 200)
+    Xd = da.from_array(X, chunks=(chunks, 5))
+    yd, wd = da.from_array(y, chunks=(chunks,)), da.from_array(w, chunks=(chunks,))
+    exact = LogisticRegression(solver="newton", tol=1e-14, max_iter=500, **kw)
+    a = exact.fit(X, y, sample_weight=w)
+    b = LogisticRegression(**kw).fit(Xd, yd, sample_weight=wd)
+    assert_array_equal(b.classes_, a.classes_)
+    assert_allclose(b.coef_, a.coef_, rtol=1e-10, atol=1e-12)
+    assert_allclose(b.intercept_, a.intercept_, rtol=1e-10, atol=1e-12)
+    assert_array_equal(b.predict(Xd).compute(), a.predict(X))
+    default = LogisticRegression(**kw).fit(X, y, sample_weight=w)  # lbfgs at tol=1e-4
+    assert_allclose(b.coef_, default.coef_, rtol=0, atol=5e-3)
+
+
+def test_logistic_summary_from_dask_matches_in_memory():
+    from classiclearn.linear_model import LogisticRegression
+
+    rng = np.random.default_rng(11)
+    X = rng.normal(size=(500, 3))
+    y = (X @ [1.0, -1.0, 0.5] + rng.logistic(size=500) > 0).astype(int)
+    a = LogisticRegression(penalty=None, solver="newton", tol=1e-14).fit(X, y)
+    b = LogisticRegression(penalty=None).fit(da.from_array(X, chunks=(120, 3)),
+                                             da.from_array(y, chunks=(120,)))
+    fa, fb = a.summary().to_frame(), b.summary().to_frame()
+    assert_allclose(fb.values.astype(float), fa.values.astype(float), rtol=1e-8)
+
+
+def test_logistic_l1_on_dask_is_refused():
+    from classiclearn.linear_model import LogisticRegression
+
+    X, y, _ = _data()
+    with pytest.raises(DaskUnsupportedError, match="penalty='l1'"):
+        LogisticRegression(penalty="l1", solver="newton-cd").fit(
+            da.from_array(X, chunks=(100, 5)), da.from_array((y > 0).astype(int), chunks=(100,)))
+
+
 def test_ols_summary_from_dask_matches_in_memory():
     X, y, _ = _data(1)
     Xd, yd = da.from_array(X, chunks=(97, 5)), da.from_array(y, chunks=(97,))

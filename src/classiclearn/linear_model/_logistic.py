@@ -21,6 +21,7 @@ from ..exceptions import ConvergenceWarning
 from ..utils._params import Interval, StrOptions
 from ..utils._targets import compute_class_weight, encode_labels
 from ..utils.validation import check_is_fitted, check_sample_weight, validate_data
+from . import _dask_fit, _dask_logistic
 from ._base import LinearClassifierMixin
 from ._inference import CoefficientTable, term_names
 from ._logistic_solvers import LogisticObjective, fit_lbfgs, fit_newton, fit_newton_cd
@@ -211,6 +212,15 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
             if n_out == 1 and p <= 2000:
                 self._summary_cov = self._fisher_inverse(X, sw)
         return self
+
+    def _fit_dask(self, X, y, sample_weight=None):
+        """Fit on Dask input by Newton's method, one exact pass over the blocks per
+        step (l2 or no penalty; see ``_dask_logistic``)."""
+        self._validate_params()
+        penalty, _, l2 = self._penalty_strengths()
+        if penalty in ("l1", "elasticnet"):
+            _dask_fit.refuse(self, f"penalty={penalty!r}")
+        return _dask_logistic.fit_logistic_dask(self, X, y, sample_weight, l2)
 
     def _check_separation(self, X, y_idx, sw):
         scores = X @ self.coef_.T + self.intercept_
