@@ -194,6 +194,39 @@ def test_logistic_l1_on_dask_is_refused():
             da.from_array(X, chunks=(100, 5)), da.from_array((y > 0).astype(int), chunks=(100,)))
 
 
+@pytest.mark.parametrize("n_clusters", [3, 8])
+@pytest.mark.parametrize("random_state", [0, 3])
+@pytest.mark.parametrize("chunks", [(1, 999, 0, 1000), (333,) * 6 + (2,)])
+def test_kmeans_on_dask_draws_the_same_seeds_and_converges_alike(chunks, random_state,
+                                                                n_clusters):
+    from classiclearn.cluster import KMeans
+
+    rng = np.random.default_rng(12)
+    X = rng.normal(size=(2000, 3)) * [1.0, 2.0, 3.0] + 1e3
+    w = rng.uniform(0.5, 2.0, 2000)
+    Xd, wd = da.from_array(X, chunks=(chunks, 3)), da.from_array(w, chunks=(chunks,))
+    a = KMeans(n_clusters, random_state=random_state).fit(X, sample_weight=w)
+    b = KMeans(n_clusters, random_state=random_state).fit(Xd, sample_weight=wd)
+    assert b.n_iter_ == a.n_iter_
+    assert_allclose(b.cluster_centers_, a.cluster_centers_, rtol=1e-12)
+    assert_allclose(b.inertia_, a.inertia_, rtol=1e-12)
+    assert isinstance(b.labels_, da.Array)
+    assert_array_equal(b.labels_.compute(), a.labels_)
+
+
+def test_kmeans_on_dask_with_initial_centres_and_refusals():
+    from classiclearn.cluster import KMeans
+
+    X, _, _ = _data(13)
+    Xd = da.from_array(X, chunks=(100, 5))
+    init = X[[0, 100, 200]]
+    a = KMeans(3, init=init).fit(X)
+    b = KMeans(3, init=init).fit(Xd)
+    assert_allclose(b.cluster_centers_, a.cluster_centers_, rtol=1e-12)
+    with pytest.raises(DaskUnsupportedError, match="k-means\\+\\+"):
+        KMeans(3, init="random").fit(Xd)
+
+
 def test_ols_summary_from_dask_matches_in_memory():
     X, y, _ = _data(1)
     Xd, yd = da.from_array(X, chunks=(97, 5)), da.from_array(y, chunks=(97,))
