@@ -46,7 +46,7 @@ def compare(args):
         _check_report_dir(args.report)
     ds = _dataset(args)
     scorings = check_scorings(args.scoring, ds.task)
-    models = candidate_models(ds.task, args.models)
+    models = candidate_models(ds.task, args.models, X=ds.X)
     if "roc_auc" in scorings and len(ds.classes) != 2:
         raise CLIError("scoring 'roc_auc' needs a binary target")
     result = run_compare(
