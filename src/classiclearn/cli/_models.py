@@ -15,6 +15,7 @@ import math
 
 import numpy as np
 
+from .._tags import get_tags
 from ._errors import CLIError
 from ._prep import TabularEncoder, _numeric
 
@@ -86,7 +87,7 @@ def _buildable(cls):
         est = cls()
     except TypeError:  # meta-estimators need an inner estimator
         return False
-    tags = est.__classiclearn_tags__()
+    tags = get_tags(est)
     return tags.single_output and not tags.pairwise
 
 

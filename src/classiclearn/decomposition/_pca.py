@@ -20,6 +20,7 @@ import numpy as np
 from scipy import linalg
 from scipy.special import gammaln
 
+from .._kernels.work import GRAM_PASS_WORK
 from ..base import BaseEstimator, TransformerMixin
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
@@ -30,7 +31,7 @@ __all__ = ["PCA"]
 
 _EPS = np.finfo(np.float64).eps
 # From this many multiply-adds (n p^2) XᵀX is summed over row blocks in threads.
-_THREADED_GRAM_WORK = 20_000_000
+_THREADED_GRAM_WORK = GRAM_PASS_WORK
 
 
 def _is_float32(X):

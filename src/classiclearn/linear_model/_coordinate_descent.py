@@ -29,11 +29,11 @@ from ..base import BaseEstimator, RegressorMixin
 from ..exceptions import ConvergenceWarning
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
+from ..utils._targets import as_2d_target
 from ..utils.validation import check_array, check_sample_weight, validate_data
 from . import _cd_kernels as _k
 from ._base import (
     LinearPredictMixin,
-    as_2d_target,
     centered_gram,
     exact_residual_products,
     fast_centered_gram,

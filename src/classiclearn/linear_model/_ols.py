@@ -15,10 +15,10 @@ from scipy import linalg, optimize
 
 from ..base import BaseEstimator, RegressorMixin
 from ..utils._params import Interval
+from ..utils._targets import as_2d_target
 from ..utils.validation import check_is_fitted, check_sample_weight, validate_data
 from ._base import (
     LinearPredictMixin,
-    as_2d_target,
     centered_gram,
     set_coef,
     weighted_means,

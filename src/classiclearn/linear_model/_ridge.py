@@ -14,12 +14,12 @@ from scipy import linalg, optimize
 
 from ..base import BaseEstimator, RegressorMixin
 from ..utils._params import Interval, StrOptions
+from ..utils._targets import as_2d_target
 from ..utils._threads import blas_single_thread
 from ..utils.validation import check_array, check_sample_weight, validate_data
 from ._base import (
     _GRAM_MAX_FEATURES,
     LinearPredictMixin,
-    as_2d_target,
     centered_copy,
     centered_gram,
     moments_and_gram,
@@ -80,7 +80,7 @@ def solve_gram(G, XtY, alphas):
 
     Small systems are solved with BLAS on one thread: a multi-threaded
     factorisation of a few hundred unknowns spends its time synchronising
-    (on a loaded machine, hundreds of milliseconds spinning).
+    (and, on a loaded machine, spinning).
     """
     p = XtY.shape[0]
     with blas_single_thread() if p <= _GRAM_MAX_FEATURES else nullcontext():

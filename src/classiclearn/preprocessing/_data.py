@@ -9,6 +9,7 @@ missing); batches are merged exactly (weighted Chan-Golub-LeVeque update), so
 import numpy as np
 
 from ..base import BaseEstimator, TransformerMixin
+from ..utils._scale import handle_zeros_in_scale
 from ..utils.validation import (
     FLOAT_DTYPES,
     check_is_fitted,
@@ -19,13 +20,6 @@ from . import _scaling_kernels as _k
 from ._common import OutputMixin, feature_names_in
 
 __all__ = ["MinMaxScaler", "StandardScaler"]
-
-
-def _handle_zeros(scale):
-    """Replace (near-)zero scales by 1 so constant features pass through."""
-    scale = np.asarray(scale, dtype=np.float64).copy()
-    scale[scale < 10 * np.finfo(np.float64).eps] = 1.0
-    return scale
 
 
 def _weighted_moments(X, w):
@@ -173,7 +167,7 @@ class StandardScaler(OutputMixin, TransformerMixin, BaseEstimator):
             eps = np.finfo(np.float64).eps
             constant = var <= count * eps * var + (count * mean * eps) ** 2
             self.var_ = var
-            self.scale_ = np.where(constant, 1.0, _handle_zeros(np.sqrt(var)))
+            self.scale_ = np.where(constant, 1.0, handle_zeros_in_scale(np.sqrt(var)))
         else:
             self.var_ = None
             self.scale_ = None
@@ -328,7 +322,7 @@ class MinMaxScaler(OutputMixin, TransformerMixin, BaseEstimator):
         self.data_min_ = data_min
         self.data_max_ = data_max
         self.data_range_ = data_max - data_min
-        self.scale_ = (hi - lo) / _handle_zeros(self.data_range_)
+        self.scale_ = (hi - lo) / handle_zeros_in_scale(self.data_range_)
         self.min_ = lo - data_min * self.scale_
         return self
 

@@ -7,17 +7,12 @@ from numbers import Real
 import numpy as np
 
 from ..base import BaseEstimator, TransformerMixin
+from ..utils._scale import handle_zeros_in_scale
 from ..utils.validation import FLOAT_DTYPES, check_is_fitted, validate_data
 from . import _scaling_kernels as _k
 from ._common import OutputMixin, feature_names_in
 
 __all__ = ["MaxAbsScaler", "RobustScaler"]
-
-
-def _handle_zeros(scale):
-    scale = np.asarray(scale, dtype=np.float64).copy()
-    scale[~(scale >= 10 * np.finfo(np.float64).eps)] = 1.0
-    return scale
 
 
 class _OneToOne(OutputMixin, TransformerMixin, BaseEstimator):
@@ -112,7 +107,7 @@ class MaxAbsScaler(_OneToOne):
             max_abs = np.fmax(self.max_abs_, max_abs)
             self.n_samples_seen_ += X.shape[0]
         self.max_abs_ = max_abs
-        self.scale_ = _handle_zeros(max_abs)
+        self.scale_ = handle_zeros_in_scale(max_abs)
         return self
 
     def transform(self, X):
@@ -200,7 +195,7 @@ class RobustScaler(_OneToOne):
                 self.center_ = None
             if self.with_scaling:
                 lo, hi = np.nanpercentile(X, [q_min, q_max], axis=0)
-                scale = _handle_zeros(hi - lo)
+                scale = handle_zeros_in_scale(hi - lo)
                 if self.unit_variance:
                     from scipy.stats import norm
 
