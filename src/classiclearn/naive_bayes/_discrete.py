@@ -21,7 +21,13 @@ from ..utils.validation import check_sample_weight, column_or_1d
 from . import _count_kernels as _k
 from ._posterior import PosteriorMixin
 
-__all__ = ["DiscreteNB", "class_feature_sums", "check_non_negative", "linear_scores"]
+__all__ = [
+    "DiscreteNB",
+    "check_non_negative",
+    "class_feature_sums",
+    "class_indices",
+    "linear_scores",
+]
 
 _ALPHA_MIN = 1e-10
 
@@ -59,11 +65,11 @@ class DiscreteNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
         X, y = self._check_X_y(X, y, reset=True)
         y = column_or_1d(y)
         check_classification_targets(y)
-        classes = np.unique(y)
+        classes, y_index = np.unique(y, return_inverse=True)
         self._check_classes(classes)
         self.classes_ = classes
         self._init_counters(X.shape[1])
-        return self._update(X, y, sample_weight)
+        return self._update(X, y_index.astype(np.intp, copy=False), sample_weight)
 
     def partial_fit(self, X, y, classes=None, sample_weight=None):
         """Add a batch of samples to the model's counts.
@@ -96,14 +102,13 @@ class DiscreteNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
                 f"classes={np.unique(classes)!r} is not the same as on the first call to "
                 f"partial_fit, which was {self.classes_!r}."
             )
-        return self._update(X, y, sample_weight)
+        return self._update(X, class_indices(y, self.classes_), sample_weight)
 
     def _check_classes(self, classes):
         """Hook: refuse a set of training classes (any number is fine by default)."""
 
-    def _update(self, X, y, sample_weight):
+    def _update(self, X, y_index, sample_weight):
         weight = check_sample_weight(sample_weight, X, dtype=np.float64)
-        y_index = _class_indices(y, self.classes_)
         self._count(X, y_index, weight)
         self._update_class_log_prior()
         self._update_feature_log_prob(self._alpha())
@@ -146,7 +151,9 @@ class DiscreteNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
             self.class_log_prior_ = np.full(n_classes, -np.log(n_classes))
 
 
-def _class_indices(y, classes):
+def class_indices(y, classes):
+    """Index of each label of y in the sorted ``classes`` (intp), or a ValueError
+    naming the labels that are not among them."""
     y_index = np.searchsorted(classes, y)
     y_index = np.clip(y_index, 0, len(classes) - 1)
     unknown = classes[y_index] != y

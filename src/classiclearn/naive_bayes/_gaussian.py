@@ -36,6 +36,7 @@ from ..utils._targets import check_classification_targets
 from ..utils._threads import threads_for_work
 from ..utils.validation import check_is_fitted, check_sample_weight, column_or_1d, validate_data
 from . import _gaussian_kernels as _k
+from ._discrete import class_indices
 from ._posterior import PosteriorMixin
 
 __all__ = ["GaussianNB"]
@@ -190,7 +191,7 @@ class GaussianNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
                 f"classes={np.unique(classes)!r} is not the same as on the first call to "
                 f"partial_fit, which was {self.classes_!r}."
             )
-        y_index = _class_indices(y, self.classes_)
+        y_index = class_indices(y, self.classes_)
         if first and classes is None and len(self.classes_) < 2:
             raise ValueError(
                 "GaussianNB needs samples of at least 2 classes, but the data contains only "
@@ -268,15 +269,3 @@ def _total_variance(count, mean, m2):
     grand = (count[:, None] * mean).sum(axis=0) / total
     between = (count[:, None] * (mean - grand) ** 2).sum(axis=0)
     return (m2.sum(axis=0) + between) / total
-
-
-def _class_indices(y, classes):
-    y_index = np.searchsorted(classes, y)
-    y_index = np.clip(y_index, 0, len(classes) - 1)
-    unknown = classes[y_index] != y
-    if unknown.any():
-        raise ValueError(
-            f"The target label(s) {np.unique(y[unknown])!r} in y do not exist in the initial "
-            f"classes {classes!r}."
-        )
-    return y_index.astype(np.intp)
