@@ -560,6 +560,14 @@ class OutputCodeClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
         None: one thread, except that the binary problems are fitted on all
         cores when the estimator is one of classiclearn's (its kernels release
         the GIL) and X has at least 100,000 entries. Results never depend on it.
+    code_book : array-like of shape (n_classes, n_codes), default=None
+        A code book of one's own instead of a random one (then ``code_size``
+        and ``random_state`` are not used): row k is the code word of the k-th
+        class of ``classes_`` (the sorted labels), with entries in {-1, 1} or
+        in {0, 1}. Rows must be distinct and every column must hold both
+        symbols, so that each binary problem has two classes. It is stored in
+        ``code_book_`` with the lower symbol written as the decoding uses it
+        (-1 with ``decision_function``, 0 with ``predict_proba``).
 
     Attributes
     ----------
@@ -595,13 +603,17 @@ class OutputCodeClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
         **_CONSTRAINTS,
         "code_size": [Interval(Real, 0, None, closed="neither")],
         "random_state": ["random_state"],
+        "code_book": ["array-like", None],
     }
 
-    def __init__(self, estimator, *, code_size=1.5, random_state=None, n_jobs=None):
+    def __init__(
+        self, estimator, *, code_size=1.5, random_state=None, n_jobs=None, code_book=None
+    ):
         self.estimator = estimator
         self.code_size = code_size
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.code_book = code_book
 
     def fit(self, X, y, **fit_params):
         """Draw the code book and fit one binary classifier per bit.
@@ -622,19 +634,23 @@ class OutputCodeClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
         X, y = validate_data(self, X, y, **_X_CHECKS)
         X = _shared_X(self.estimator, X)
         check_classification_targets(y)
-        rng = check_random_state(self.random_state)
         self.classes_, y_index = np.unique(y, return_inverse=True)
         n_classes = len(self.classes_)
-        n_estimators = int(n_classes * self.code_size)
-        if n_estimators < 1:
-            raise ValueError(
-                f"code_size={self.code_size} gives int({n_classes} * code_size) = 0 binary "
-                "classifiers; increase code_size."
-            )
-        code_book = rng.uniform(size=(n_classes, n_estimators))
-        code_book[code_book > 0.5] = 1.0
         low = -1.0 if hasattr(self.estimator, "decision_function") else 0.0
-        code_book[code_book != 1.0] = low
+        if self.code_book is not None:
+            code_book = np.where(_check_code_book(self.code_book, n_classes) == 1, 1.0, low)
+            n_estimators = code_book.shape[1]
+        else:
+            rng = check_random_state(self.random_state)
+            n_estimators = int(n_classes * self.code_size)
+            if n_estimators < 1:
+                raise ValueError(
+                    f"code_size={self.code_size} gives int({n_classes} * code_size) = 0 "
+                    "binary classifiers; increase code_size."
+                )
+            code_book = rng.uniform(size=(n_classes, n_estimators))
+            code_book[code_book > 0.5] = 1.0
+            code_book[code_book != 1.0] = low
         self.code_book_ = code_book
         Y = np.asfortranarray(code_book[y_index].astype(np.intp))
         tasks = [
@@ -659,6 +675,37 @@ class OutputCodeClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
             )
         ).astype(np.float64)
         return self.classes_[_nearest_code(scores, self.code_book_)]
+
+
+def _check_code_book(code_book, n_classes):
+    """A user's code book as a float array, or a ValueError naming what is wrong."""
+    book = np.asarray(code_book)
+    if book.ndim != 2 or book.shape[1] < 1:
+        raise ValueError(
+            f"code_book must be a 2-D array of shape (n_classes, n_codes); got shape {book.shape}."
+        )
+    if book.dtype.kind not in "biuf":
+        raise ValueError(f"code_book must hold numbers in {{-1, 1}} or {{0, 1}}; got {book.dtype}.")
+    book = book.astype(np.float64)
+    if book.shape[0] != n_classes:
+        raise ValueError(
+            f"code_book has {book.shape[0]} rows, but y has {n_classes} classes; it needs one "
+            "row (code word) per class, in the order of the sorted class labels."
+        )
+    symbols = set(np.unique(book).tolist())
+    if not (symbols <= {-1.0, 1.0} or symbols <= {0.0, 1.0}):
+        raise ValueError(
+            f"code_book entries must all be in {{-1, 1}} or all in {{0, 1}}; got {sorted(symbols)}."
+        )
+    if len(np.unique(book, axis=0)) != n_classes:
+        raise ValueError("code_book rows must be distinct: two classes share a code word.")
+    one_sided = np.flatnonzero(np.all(book == book[:1], axis=0))
+    if one_sided.size:
+        raise ValueError(
+            f"code_book column {one_sided[0]} gives every class the same symbol; each column "
+            "must split the classes into two non-empty groups."
+        )
+    return book
 
 
 def _nearest_code(scores, code_book, block=4096):

@@ -1,5 +1,6 @@
 """The four commands: compare, fit, predict, info."""
 
+import functools
 import json
 import os
 import sys
@@ -46,10 +47,11 @@ def compare(args):
         _check_report_dir(args.report)
     ds = _dataset(args)
     scorings = check_scorings(args.scoring, ds.task)
-    models = candidate_models(ds.task, args.models)
+    models = candidate_models(ds.task, args.models, X=ds.X)
     pair = getattr(args, "pair", None)
     if pair is not None:
-        pair, models = _pair_models(pair, models, ds.task, candidate_models)
+        pair, models = _pair_models(pair, models, ds.task,
+                                    functools.partial(candidate_models, X=ds.X))
     if "roc_auc" in scorings and len(ds.classes) != 2:
         raise CLIError("scoring 'roc_auc' needs a binary target")
     result = run_compare(

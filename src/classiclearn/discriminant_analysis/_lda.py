@@ -66,6 +66,16 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
     covariance_estimator : object with ``fit`` and ``covariance_``, default=None
         Estimates each class covariance instead of the empirical one
         (``lsqr`` and ``eigen`` solvers).
+    covariance_estimate : {"biased", "unbiased"}, default="biased"
+        The within-class covariance Σ of the model. ``"biased"`` is
+        scikit-learn's: Σ_k π_k S_k with S_k = (1/n_k) Σ_{y_i=k} (x_i - μ_k)(x_i - μ_k)^T
+        for ``lsqr`` / ``eigen`` (the pooled (1/n) Σ_k Σ_{y_i=k} (...) when the
+        priors are the class frequencies); the ``svd`` solver always whitens
+        with the pooled (1/n) estimate. ``"unbiased"`` is the pooled estimate of
+        seed 003, Σ = 1/(n - K) Σ_k Σ_{y_i=k} (x_i - μ_k)(x_i - μ_k)^T, for every
+        solver and whatever the priors (which then enter only as log π_k);
+        ``eigen`` keeps the between-class covariance Σ_k (n_k/n) (μ_k - μ)(μ_k - μ)^T.
+        Not with ``shrinkage`` or ``covariance_estimator``.
 
     Attributes
     ----------
@@ -73,7 +83,7 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
         Weights of the linear decision function (one row in the binary case).
     intercept_ : ndarray of shape (n_classes,) or (1,)
     covariance_ : ndarray of shape (n_features, n_features)
-        Prior-weighted within-class covariance.
+        Within-class covariance Σ (see ``covariance_estimate``).
     explained_variance_ratio_ : ndarray of shape (n_components,)
         Share of the between-class variance along each Fisher direction.
     means_ : ndarray of shape (n_classes, n_features)
@@ -114,6 +124,7 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
         "store_covariance": ["boolean"],
         "tol": [Interval(Real, 0, None, closed="left")],
         "covariance_estimator": [HasMethods("fit"), None],
+        "covariance_estimate": [StrOptions({"biased", "unbiased"})],
     }
 
     def __init__(
@@ -125,6 +136,7 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
         store_covariance=False,
         tol=1e-4,
         covariance_estimator=None,
+        covariance_estimate="biased",
     ):
         self.solver = solver
         self.shrinkage = shrinkage
@@ -133,6 +145,7 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
         self.store_covariance = store_covariance
         self.tol = tol
         self.covariance_estimator = covariance_estimator
+        self.covariance_estimate = covariance_estimate
 
     def fit(self, X, y):
         """Fit the class means, the shared covariance and the projection.
@@ -176,6 +189,13 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
                 "covariance_estimator and shrinkage parameters are not None. "
                 "Only one of the two can be set."
             )
+        if self.covariance_estimate == "unbiased" and (
+            self.shrinkage is not None or self.covariance_estimator is not None
+        ):
+            raise ValueError(
+                "covariance_estimate='unbiased' is the pooled sample covariance; it cannot be "
+                "combined with shrinkage or covariance_estimator."
+            )
         for name in ("covariance_", "xbar_", "explained_variance_ratio_"):
             self.__dict__.pop(name, None)
 
@@ -191,11 +211,16 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
             self._solve_svd(X, y_index, counts, scatter)
         else:
             cov, total = self._covariances(X, y_index, counts, scatter)
+            between = total - cov
+            if self.covariance_estimate == "unbiased":
+                pooled = scatter.sum(axis=0)
+                between = total - pooled / n_samples
+                cov = pooled / (n_samples - n_classes)
             self.covariance_ = cov
             if self.solver == "lsqr":
                 self._solve_lsqr()
             else:
-                self._solve_eigen(total)
+                self._solve_eigen(between)
         if n_classes == 2:
             self.coef_ = (self.coef_[1] - self.coef_[0]).reshape(1, -1)
             self.intercept_ = np.array([self.intercept_[1] - self.intercept_[0]])
@@ -243,9 +268,8 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
             self.priors_
         )
 
-    def _solve_eigen(self, total):
+    def _solve_eigen(self, Sb):
         Sw = self.covariance_
-        Sb = total - Sw
         if not _well_conditioned(Sw):
             ridge = _ridge_for(Sw)
             warnings.warn(
@@ -290,6 +314,11 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
             _, S, Vt = linalg.svd(Xc, full_matrices=False, check_finite=False)
             rank = int(np.sum(S > self.tol))
             scalings = (Vt[:rank] / std).T / S[:rank]
+        if self.covariance_estimate == "unbiased":
+            # whiten with Σ = Sw / (n - K) instead of Sw / n
+            scalings = scalings * np.sqrt((n_samples - n_classes) / n_samples)
+            if self.store_covariance:
+                self.covariance_ = scatter.sum(axis=0) / (n_samples - n_classes)
         n_dropped = X.shape[1] - scalings.shape[1]
         if n_dropped > 0:
             warnings.warn(

@@ -5,7 +5,8 @@ Every class k is a normal law N(m_k, Σ_k) with its own covariance, so
     δ_k(x) = -½ log|Σ_k| - ½ (x - m_k)^T Σ_k^{-1} (x - m_k) + log π_k
 
 is quadratic in x. Σ_k is the maximum-likelihood (1/n_k) covariance of class
-k, written Σ_k = R_k diag(s_k) R_k^T; ``reg_param`` r shrinks it to
+k (scikit-learn 1.9's estimate; ``covariance_estimate="unbiased"`` gives seed
+003's sample covariance with 1/(n_k - 1), scikit-learn's before 1.8), written Σ_k = R_k diag(s_k) R_k^T; ``reg_param`` r shrinks it to
 (1 - r) Σ_k + r I. The eigenpairs come from the p x p class scatter (BLAS
 products over the rows, then a symmetric eigensolver) instead of an SVD of
 the n_k x p class block; the SVD is kept for covariances too ill-conditioned
@@ -50,6 +51,12 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, BaseEstimator):
         largest are then raised to that value, with a warning.
     covariance_estimator : object with ``fit`` and ``covariance_``, default=None
         Estimates each class covariance (``solver="eigen"``).
+    covariance_estimate : {"biased", "unbiased"}, default="biased"
+        The class covariance S before ``reg_param``: ``"biased"`` is the
+        maximum-likelihood S_k = (1/n_k) Σ_{y_i=k} (x_i - μ_k)(x_i - μ_k)^T,
+        as scikit-learn 1.9; ``"unbiased"`` the sample covariance of seed 003,
+        S_k = 1/(n_k - 1) Σ_{y_i=k} (...), which needs two samples per class
+        and no ``shrinkage`` or ``covariance_estimator``.
 
     Attributes
     ----------
@@ -93,6 +100,7 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, BaseEstimator):
         "store_covariance": ["boolean"],
         "tol": [Interval(Real, 0, None, closed="left")],
         "covariance_estimator": [HasMethods("fit"), None],
+        "covariance_estimate": [StrOptions({"biased", "unbiased"})],
     }
 
     def __init__(
@@ -105,6 +113,7 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, BaseEstimator):
         store_covariance=False,
         tol=1.0e-4,
         covariance_estimator=None,
+        covariance_estimate="biased",
     ):
         self.solver = solver
         self.shrinkage = shrinkage
@@ -113,6 +122,7 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, BaseEstimator):
         self.store_covariance = store_covariance
         self.tol = tol
         self.covariance_estimator = covariance_estimator
+        self.covariance_estimate = covariance_estimate
 
     def fit(self, X, y):
         """Fit one Gaussian per class.
@@ -143,8 +153,21 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, BaseEstimator):
                 "covariance_estimator and shrinkage parameters are not None. "
                 "Only one of the two can be set."
             )
+        unbiased = self.covariance_estimate == "unbiased"
+        if unbiased and (self.shrinkage is not None or self.covariance_estimator is not None):
+            raise ValueError(
+                "covariance_estimate='unbiased' is the class sample covariance; it cannot be "
+                "combined with shrinkage or covariance_estimator."
+            )
         self.priors_ = _check_priors(self.priors, y_index, n_classes)
         counts, means, scatter = _scatter.class_statistics(X, y_index, n_classes)
+        if unbiased and counts.min() < 2:
+            k = int(np.argmin(counts))
+            raise ValueError(
+                f"y has only {int(counts[k])} sample in class {self.classes_[k]}; "
+                "covariance_estimate='unbiased' divides by n_k - 1 and needs 2 per class."
+            )
+        divisor = counts - 1.0 if unbiased else counts
         regularised = self.reg_param > 0 or self.solver == "eigen" and (
             self.shrinkage not in (None, 0) or self.covariance_estimator is not None
         )
@@ -154,10 +177,10 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, BaseEstimator):
                     f"y has only 1 sample in class {self.classes_[k]}, covariance is ill "
                     "defined. Set reg_param > 0 to fit a class with one sample."
                 )
-        if self.solver == "eigen":
+        if self.solver == "eigen" and not unbiased:
             covs = self._eigen_covariances(X, y_index, counts, means, scatter)
         else:
-            covs = scatter / counts[:, None, None]
+            covs = scatter / divisor[:, None, None]
         r = self.reg_param
         rotations, scalings, stored = [], [], []
         for k in range(n_classes):
@@ -181,7 +204,7 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, BaseEstimator):
                 # too ill-conditioned for eigenvalues of the scatter: SVD of the block
                 block = X[y_index == k] - means[k]
                 _, S, Vt = linalg.svd(block, full_matrices=False, check_finite=False)
-                w_reg = (1.0 - r) * S**2 / counts[k] + r
+                w_reg = (1.0 - r) * S**2 / divisor[k] + r
                 V = Vt.T
             rotations.append(np.ascontiguousarray(V))
             scalings.append(w_reg)
