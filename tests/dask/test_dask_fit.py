@@ -227,6 +227,27 @@ def test_kmeans_on_dask_with_initial_centres_and_refusals():
         KMeans(3, init="random").fit(Xd)
 
 
+@pytest.mark.parametrize("chunks", [(600,)] + CHUNKINGS)
+@pytest.mark.parametrize("name", ["MultinomialNB", "ComplementNB", "BernoulliNB"])
+def test_count_naive_bayes_on_dask_matches_in_memory(name, chunks):
+    from classiclearn import naive_bayes
+
+    rng = np.random.default_rng(14)
+    X = rng.poisson(1.0, size=(600, 12)).astype(float)
+    y = rng.choice([1, 5, 9], 600)
+    w = rng.uniform(0.5, 2.0, 600)
+    Est = getattr(naive_bayes, name)
+    Xd = da.from_array(X, chunks=(chunks, 12))
+    yd, wd = da.from_array(y, chunks=(chunks,)), da.from_array(w, chunks=(chunks,))
+    a, b = Est().fit(X, y, sample_weight=w), Est().fit(Xd, yd, sample_weight=wd)
+    for k, v in _fitted_attributes(a).items():
+        if len(chunks) == 1 or np.asarray(v).dtype.kind not in "fc":
+            assert_array_equal(getattr(b, k), v, err_msg=k)
+        else:
+            assert_allclose(getattr(b, k), v, rtol=1e-12, atol=1e-12, err_msg=k)
+    assert_allclose(b.predict_proba(Xd).compute(), a.predict_proba(X), rtol=1e-10)
+
+
 def test_ols_summary_from_dask_matches_in_memory():
     X, y, _ = _data(1)
     Xd, yd = da.from_array(X, chunks=(97, 5)), da.from_array(y, chunks=(97,))

@@ -81,6 +81,10 @@ class CategoricalNB(DiscreteNB):
         "min_categories": [None, "array-like", Interval(Integral, 1, None, closed="left")],
     }
 
+    # per-feature category counts grow with the categories each block meets: no
+    # distributed fit (Dask input is refused with the reason)
+    _fit_dask = None
+
     def __init__(
         self, *, alpha=1.0, force_alpha=True, fit_prior=True, class_prior=None,
         min_categories=None,

@@ -7,6 +7,7 @@ A model class provides ``_check_X_y`` / ``_check_X`` (validation),
 ``_update_feature_log_prob`` (smoothing) and ``predict_joint_log_proba``.
 """
 
+import copy
 import warnings
 from numbers import Real
 
@@ -14,6 +15,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..base import BaseEstimator, ClassifierMixin
+from ..utils._dask import dask_blocks, fit_one_block_in_memory, record_input_features, reduce_blocks
 from ..utils._params import Interval
 from ..utils._targets import check_classification_targets
 from ..utils._threads import threads_for_work
@@ -104,6 +106,27 @@ class DiscreteNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
             )
         return self._update(X, class_indices(y, self.classes_), sample_weight)
 
+    def _fit_dask(self, X, y, sample_weight=None):
+        """Exact fit on Dask input: the classes, then per-block counts added in block order."""
+        self._validate_params()
+        if fit_one_block_in_memory(self, X, y, sample_weight) is not None:
+            return self
+        if y is None:
+            raise ValueError(f"{type(self).__name__} requires y to be passed, but the target "
+                             "y is None.")
+        blocks = dask_blocks(X, y, sample_weight)
+        classes = reduce_blocks(_block_classes, np.union1d, blocks)
+        self._check_classes(classes)
+        counters = reduce_blocks(_count_block(self, classes, int(X.shape[1])), _add_counters,
+                                 blocks)
+        record_input_features(self, X)
+        self.classes_ = classes
+        for name, value in counters.items():
+            setattr(self, name, value)
+        self._update_class_log_prior()
+        self._update_feature_log_prob(self._alpha())
+        return self
+
     def _check_classes(self, classes):
         """Hook: refuse a set of training classes (any number is fine by default)."""
 
@@ -149,6 +172,36 @@ class DiscreteNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
                 )
         else:
             self.class_log_prior_ = np.full(n_classes, -np.log(n_classes))
+
+
+def _block_classes(X, y, w=None):
+    y = column_or_1d(y)
+    check_classification_targets(y)
+    return np.unique(y)
+
+
+def _count_block(est, classes, n_features):
+    """A block function adding one block to fresh counters of ``est``'s kind."""
+    template = copy.copy(est)
+    template.classes_ = classes
+    before = set(vars(template))
+    template._init_counters(n_features)
+    names = sorted(set(vars(template)) - before)
+
+    def block(X, y, w=None):
+        model = copy.copy(template)
+        model._init_counters(n_features)
+        if X.shape[0]:
+            X, y = model._check_X_y(X, y, reset=True)
+            weight = check_sample_weight(w, X, dtype=np.float64)
+            model._count(X, class_indices(column_or_1d(y), classes), weight)
+        return {name: getattr(model, name) for name in names}
+
+    return block
+
+
+def _add_counters(a, b):
+    return {name: a[name] + b[name] for name in a}
 
 
 def class_indices(y, classes):

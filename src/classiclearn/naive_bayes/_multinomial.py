@@ -187,6 +187,10 @@ class ComplementNB(_CountsMixin, DiscreteNB):
         self.class_prior = class_prior
         self.norm = norm
 
+    def _init_counters(self, n_features):
+        super()._init_counters(n_features)
+        self.feature_all_ = np.zeros(n_features)
+
     def _count(self, X, y_index, weight):
         super()._count(X, y_index, weight)
         self.feature_all_ = self.feature_count_.sum(axis=0)
