@@ -191,6 +191,8 @@ def build_parser():
     p.add_argument("--task", choices=["classification", "regression"])
     p.add_argument("--seed", type=_int, default=0, metavar="S")
     p.add_argument("--out", required=True, metavar="MODEL", help="model file to write (.clm)")
+    _add_dask_arguments(p, "read DATA (a Parquet directory, Parquet or CSV files, a glob) "
+                           "lazily with dask and fit the model's exact distributed fit")
     p.set_defaults(handler=_cmd_fit)
 
     p = sub.add_parser(
@@ -204,6 +206,8 @@ def build_parser():
     p.add_argument("data", metavar="DATA")
     p.add_argument("--proba", action="store_true", help="class probabilities")
     p.add_argument("--out", metavar="FILE", help="CSV file to write (default: stdout)")
+    _add_dask_arguments(p, "read DATA lazily with dask and write the predictions block by "
+                           "block to --out (a .csv file, or a directory of Parquet files)")
     p.set_defaults(handler=_cmd_predict)
 
     p = sub.add_parser(
@@ -245,6 +249,12 @@ def _cmd_info(args):
 def _one_line(exc):
     text = str(exc).strip()
     return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _add_dask_arguments(parser, what):
+    parser.add_argument("--dask", action="store_true", help=what)
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="with --dask: address of a running distributed scheduler")
 
 
 def main(argv=None):

@@ -135,6 +135,10 @@ def fit(args):
     out_dir = os.path.dirname(os.path.abspath(args.out))
     if not os.path.isdir(out_dir):
         raise CLIError(f"--out: the directory {out_dir!r} does not exist")
+    if getattr(args, "dask", False):
+        from ._dask_io import fit_dask
+
+        return fit_dask(args)
     ds = _dataset(args)
     name, cls = find_model(args.model, ds.task)
     pipe = build_pipeline(name, cls, ds.X, seed=args.seed, params=params)
@@ -204,6 +208,10 @@ def predict(args):
 
     model = load_model(args.model)
     meta = read_model_info(args.model).get("metadata", {})
+    if getattr(args, "dask", False):
+        from ._dask_io import predict_dask
+
+        return predict_dask(args, model, meta)
     frame, _ = load_table(args.data)
     target = meta.get("target")
     if target is not None and target in frame.columns:

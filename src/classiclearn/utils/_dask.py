@@ -4,7 +4,7 @@ A fit that reduces to per-block statistics is written once as (block
 function -> partial statistics, exact merge in block order, solve). An
 in-memory array is one block; a Dask array is its row chunks. This module
 walks the chunks of a Dask collection with public Dask APIs only
-(``to_delayed``, ``delayed``, ``compute``, ``map_blocks``): the statistics of
+(``blocks``, ``delayed``, ``compute``, ``map_blocks``): the statistics of
 each row block are computed by the scheduler the user has active (threads,
 processes or a ``distributed.Client``), with numba and BLAS on one thread
 inside each task, and merged on the client in block order, so a result
@@ -55,12 +55,13 @@ def as_dask_array(X, name="X"):
     import dask.array as da
 
     if not isinstance(X, da.Array):  # a Dask DataFrame or Series
-        X = X.to_dask_array(lengths=True)
+        # chunk sizes from the array's own graph: with ``lengths=True`` dask counts the
+        # rows of partitions that its optimizer may merge later (column projection)
+        X = X.to_dask_array().compute_chunk_sizes()
     if any(np.isnan(c) for c in X.chunks[0]):
         raise ValueError(
             f"{name} has unknown chunk sizes along its rows; compute them first "
-            f"(e.g. {name}.compute_chunk_sizes(), or to_dask_array(lengths=True) for a "
-            "DataFrame)."
+            f"(e.g. {name}.compute_chunk_sizes())."
         )
     if X.ndim == 2 and len(X.chunks[1]) > 1:
         X = X.rechunk({1: -1})
@@ -83,7 +84,8 @@ def dask_blocks(X, *others, names=("X", "y", "sample_weight")):
     -------
     list of tuples
         One tuple per row block: ``(X_block, other_1_block, ...)``, each a
-        ``dask.delayed`` object (or None for a None input).
+        one-block Dask array (a NumPy slice for NumPy input, None for None),
+        which ``dask.delayed`` tasks receive computed.
     """
     X = as_dask_array(X, names[0])
     if X.ndim != 2:
@@ -95,7 +97,7 @@ def dask_blocks(X, *others, names=("X", "y", "sample_weight")):
             "required."
         )
     bounds = np.concatenate([[0], np.cumsum(rows)]).astype(np.intp)
-    columns = [X.to_delayed().ravel()]
+    columns = [[X.blocks[b] for b in range(len(rows))]]
     for k, other in enumerate(others):
         name = names[k + 1] if k + 1 < len(names) else f"array {k + 1}"
         columns.append(_aligned_blocks(other, rows, bounds, name, names[0]))
@@ -106,15 +108,21 @@ def _aligned_blocks(other, rows, bounds, name, x_name):
     if other is None:
         return [None] * len(rows)
     if is_dask_collection(other):
+        import dask.array as da
+
+        from_frame = not isinstance(other, da.Array)
         other = as_dask_array(other, name)
+        if from_frame and sum(other.chunks[0]) == bounds[-1]:
+            # a DataFrame's partitions are dask's choice (column projection may
+            # merge them): align them with X's rows
+            other = other.rechunk({0: tuple(rows)})
         if tuple(other.chunks[0]) != tuple(rows):
             raise ValueError(
                 f"{name} and {x_name} must have the same row chunks; got "
                 f"{tuple(other.chunks[0])} and {tuple(rows)}. Rechunk one of them, "
                 f"e.g. {name}.rechunk({{0: {x_name}.chunks[0]}})."
             )
-        return list(other.to_delayed().ravel()) if other.ndim == 1 else [
-            row[0] for row in other.to_delayed()]
+        return [other.blocks[b] for b in range(len(rows))]
     other = np.asarray(other)
     if other.shape[0] != bounds[-1]:
         raise ValueError(
