@@ -394,7 +394,7 @@ class ElasticNet(LinearPredictMixin, RegressorMixin, BaseEstimator):
 
     def _solve_targets(self, problem, x_mean, y_mean, n, was_1d, l1, l2, orders):
         """Coordinate descent for every target, convergence warnings, fitted attributes."""
-        p, t = problem.p, len(problem.yy)
+        p, t = len(x_mean), len(y_mean)
         W = np.zeros((p, t))
         if self.warm_start and hasattr(self, "coef_"):
             prev = np.asarray(self.coef_, dtype=np.float64).reshape(t, -1)
