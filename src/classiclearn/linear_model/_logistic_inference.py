@@ -1,0 +1,126 @@
+"""The glue between LogisticRegression and its inference (seed 004).
+
+Kept apart from the estimator module: the Firth fit dispatch, the checks run
+after an unpenalised fit (separation, what ``summary()`` needs) and the
+``summary()`` entry point with its profile intervals.
+"""
+
+import warnings
+
+import numpy as np
+
+from ..exceptions import SeparationWarning
+from ._firth import firth_null_loglik, fit_firth, profile_intervals
+from ._inference_models import (
+    build_logistic_table,
+    logistic_inference,
+    logistic_training_arrays,
+)
+from ._separation import MAX_LP_ENTRIES, find_separation, separation_message
+
+_FIRTH_SOLVERS = {"lbfgs": "lbfgs", "newton": "newton", "newton-cholesky": "newton"}
+
+
+def firth_dispatch(est, X, y_idx, sw, n_classes, W0, b0):
+    """Fit ``penalty="firth"``; returns (W (1, p), b (1,), n_iter, converged)."""
+    if n_classes != 2:
+        raise ValueError(f"penalty='firth' is defined for two classes; y has {n_classes}.")
+    if est.solver not in _FIRTH_SOLVERS:
+        raise ValueError(f"penalty='firth' is solved by 'newton' or 'lbfgs', not solver="
+                         f"{est.solver!r}.")
+    beta0 = np.concatenate([b0, W0[0]]) if est.fit_intercept else W0[0]
+    coef, intercept, n_iter, ok = fit_firth(
+        X, y_idx.astype(np.float64), sw, est.fit_intercept, _FIRTH_SOLVERS[est.solver],
+        max(est.max_iter, 1), est.tol, beta0,
+    )
+    return coef[None, :], np.array([intercept]), n_iter, ok
+
+
+def _feature_names(est, p):
+    names = getattr(est, "feature_names_in_", None)
+    return [f"x{j}" for j in range(p)] if names is None else [str(n) for n in names]
+
+
+def _complete_separation_in_margins(est, X, y_idx, sw):
+    scores = X @ est.coef_.T + est.intercept_
+    if scores.shape[1] == 1:
+        margin = np.where(y_idx == 1, scores[:, 0], -scores[:, 0])
+    else:
+        own = scores[np.arange(len(y_idx)), y_idx]
+        other = scores.copy()
+        other[np.arange(len(y_idx)), y_idx] = -np.inf
+        margin = own - other.max(axis=1)
+    return bool(np.all(margin[sw > 0] > 0))
+
+
+def _check_separation(est, X, y_idx, sw):
+    """Warn about separation; returns the finding (dict) or None.
+
+    Two classes: the LP of :mod:`._separation` (complete and quasi-complete).
+    More classes, or designs too large for the LP: complete separation seen
+    in the fitted margins (every sample on its own class's side).
+    """
+    found = None
+    if len(est.classes_) == 2 and X.shape[0] * (X.shape[1] + 1) <= MAX_LP_ENTRIES:
+        found = find_separation(X, y_idx, sw, est.fit_intercept,
+                                _feature_names(est, X.shape[1]))
+        if found is not None:
+            warnings.warn(separation_message(found), SeparationWarning, stacklevel=4)
+    elif _complete_separation_in_margins(est, X, y_idx, sw):
+        found = {"kind": "complete", "terms": []}
+        warnings.warn(
+            "The classes are completely separated (complete separation): without a "
+            "penalty the maximum-likelihood estimate does not exist (coefficients grow "
+            "without bound). Use an 'l2' penalty.",
+            SeparationWarning, stacklevel=4,
+        )
+    return found
+
+
+def unpenalised_checks(est, X, y_idx, sw, penalty):
+    """After ``fit``: the separation check and the state ``summary()`` uses.
+
+    Returns None for penalised fits, ``{"separation": ...}`` when the MLE does
+    not exist, else the dict of :func:`logistic_inference`.
+    """
+    if penalty not in ("none", "firth"):
+        return None
+    if penalty == "none":
+        found = _check_separation(est, X, y_idx, sw)
+        if found is not None:
+            return {"separation": found}
+        return logistic_inference(X, y_idx, sw, est.coef_, est.intercept_, est.fit_intercept)
+    null = firth_null_loglik(y_idx.astype(np.float64), sw, est.fit_intercept)
+    return logistic_inference(X, y_idx, sw, est.coef_, est.intercept_, est.fit_intercept,
+                              firth_null=null)
+
+
+def logistic_summary(est, alpha, cov_type, groups, X, y, sample_weight, odds_ratios, ci):
+    """``LogisticRegression.summary``: checks, the table, profile intervals."""
+    info = getattr(est, "_inference", None)
+    if info is None:
+        raise ValueError(
+            "summary() is available for an unpenalised (penalty=None) or penalty='firth' "
+            "fit; a penalised fit has no standard errors of this kind."
+        )
+    if "separation" in info:
+        raise ValueError(
+            f"summary() is not defined: the classes are {info['separation']['kind']}ly "
+            "separated, so the maximum-likelihood estimate does not exist. Refit with "
+            "penalty='firth'."
+        )
+    if info["cov"] is None:
+        raise ValueError("summary() needs at most 2000 coefficients.")
+    if ci not in ("wald", "profile"):
+        raise ValueError(f"ci must be 'wald' or 'profile', got {ci!r}.")
+    table = build_logistic_table(est, alpha, cov_type, groups, X, y, sample_weight,
+                                 odds_ratios)
+    if ci == "profile":
+        if not info["firth"]:
+            raise ValueError("ci='profile' is implemented for penalty='firth' fits.")
+        X, y_idx, sw, _ = logistic_training_arrays(est, X, y, sample_weight, "ci='profile'")
+        A = np.column_stack([np.ones(X.shape[0]), X]) if est.fit_intercept else X
+        low, high = profile_intervals(A, y_idx.astype(np.float64), sw, table.estimate,
+                                      table.std_err, alpha)
+        table.set_intervals(low, high)
+    return table
