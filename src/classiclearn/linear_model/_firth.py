@@ -108,18 +108,22 @@ def fit_firth(X, y, sw, fit_intercept, solver, max_iter, tol, beta0=None):
     return beta, 0.0, n_iter, ok
 
 
-def firth_null_loglik(y, sw, fit_intercept, max_iter=100, tol=1e-10):
-    """Penalised log-likelihood of the Firth intercept-only model (no-intercept:
-    the zero model, no penalty)."""
-    n = y.shape[0]
-    if not fit_intercept:
-        return float(sw.sum() * np.log(0.5))
-    A = np.ones((n, 1))
-    beta, _, _ = _newton(np.zeros(1), A, y, sw, np.arange(1), max_iter, tol)
+def firth_null_loglik(X, y, sw, fit_intercept, max_iter=100, tol=1e-10):
+    """Penalised log-likelihood of the null model for the penalised LR test.
+
+    As Heinze and Schemper (and logistf), the null model keeps the full design
+    in the penalty: all slopes fixed at zero, the intercept (if any) free, and
+    ``1/2 log det I`` computed from every column, so that the statistic does not
+    depend on the scale of the features.
+    """
+    A = np.column_stack([np.ones(X.shape[0]), X]) if fit_intercept else X
+    beta = np.zeros(A.shape[1])
+    if fit_intercept:
+        beta, _, _ = _newton(beta, A, y, sw, np.arange(1), max_iter, tol)
     return firth_penalized_loglik(beta, A, y, sw)
 
 
-def profile_intervals(A, y, sw, beta_hat, std_err, alpha, max_iter=100, tol=1e-9):
+def profile_intervals(A, y, sw, beta_hat, std_err, alpha, max_iter=1000, tol=1e-9):
     """Profile penalised-likelihood interval of each coefficient.
 
     Returns (low, high) arrays; an end that cannot be bracketed within 50
@@ -134,11 +138,18 @@ def profile_intervals(A, y, sw, beta_hat, std_err, alpha, max_iter=100, tol=1e-9
         start = {"beta": beta_hat.copy()}
 
         def excess(c, j=j, free=free, start=start):
-            b = start["beta"].copy()
-            b[j] = c
-            b, _, _ = _newton(b, A, y, sw, free, max_iter, tol)
-            start["beta"] = b
-            return 2.0 * (top - firth_penalized_loglik(b, A, y, sw)) - q
+            # The profile is a maximum over the other coefficients, and l* need not be
+            # concave far from the estimate: start from both the previous profile point
+            # and the estimate, keep the better local maximum.
+            best = -np.inf
+            for init in (start["beta"], beta_hat):
+                b = init.copy()
+                b[j] = c
+                b, _, _ = _newton(b, A, y, sw, free, max_iter, tol)
+                value = firth_penalized_loglik(b, A, y, sw)
+                if value > best:
+                    best, start["beta"] = value, b
+            return 2.0 * (top - best) - q
 
         for side, out in ((-1.0, low), (1.0, high)):
             start["beta"] = beta_hat.copy()

@@ -174,8 +174,8 @@ def lr_test(full, reduced):
     Parameters
     ----------
     full, reduced : fitted LinearRegression or LogisticRegression
-        Unpenalised fits (Firth fits use the penalised likelihoods, as Heinze
-        and Schemper's penalised likelihood-ratio test).
+        Unpenalised fits (not penalty="firth": a penalised LR test needs the
+        reduced model refitted with the full design in the penalty).
 
     Returns
     -------
@@ -202,8 +202,12 @@ def lr_test(full, reduced):
     if a["n_obs"] != b["n_obs"] or a["n_rows"] != b["n_rows"]:
         raise ValueError("The two models were fitted on different numbers of samples "
                          f"({a['n_rows']} and {b['n_rows']}); fit both on the same rows.")
-    if a.get("firth") != b.get("firth"):
-        raise ValueError("Compare two Firth fits or two maximum-likelihood fits, not a mix.")
+    if a.get("firth") or b.get("firth"):
+        raise ValueError(
+            "lr_test compares maximum-likelihood fits; for penalty='firth' the penalised "
+            "likelihoods of different designs are not comparable (use wald_test, or the "
+            "penalised LR test against the null model in summary().lr_test)."
+        )
     if a["k"] <= b["k"]:
         raise ValueError(f"The full model has {a['k']} coefficients, the reduced {b['k']}: "
                          "pass the larger model first.")
@@ -215,8 +219,8 @@ def lr_test(full, reduced):
     if reduced.fit_intercept and not full.fit_intercept:
         raise ValueError("The models are not nested: the reduced model has an intercept "
                          "and the full model has none.")
-    key = "penalized_log_likelihood" if a.get("firth") else "log_likelihood"
-    return chi2_result(2.0 * (a[key] - b[key]), a["k"] - b["k"], "LR")
+    return chi2_result(2.0 * (a["log_likelihood"] - b["log_likelihood"]), a["k"] - b["k"],
+                       "LR")
 
 
 def wald_test(estimator, terms, *, cov_type="nonrobust", groups=None, X=None, y=None,

@@ -90,7 +90,7 @@ def unpenalised_checks(est, X, y_idx, sw, penalty):
         if found is not None:
             return {"separation": found}
         return logistic_inference(X, y_idx, sw, est.coef_, est.intercept_, est.fit_intercept)
-    null = firth_null_loglik(y_idx.astype(np.float64), sw, est.fit_intercept)
+    null = firth_null_loglik(X, y_idx.astype(np.float64), sw, est.fit_intercept)
     return logistic_inference(X, y_idx, sw, est.coef_, est.intercept_, est.fit_intercept,
                               firth_null=null)
 

@@ -44,11 +44,8 @@ class _Fits:
                                                 sample_weight=self.sw)
                 table = est.summary()
                 info = est._inference
-                firth = info.get("firth", False)
-                llf = info["penalized_log_likelihood" if firth else "log_likelihood"]
-                null = info["penalized_null_log_likelihood" if firth
-                            else "null_log_likelihood"]
-                self.null = (null, info["k_null"], info["n_obs"])
+                llf = info["log_likelihood"]
+                self.null = (info["null_log_likelihood"], info["k_null"], info["n_obs"])
                 self.cache[key] = {"table": table, "llf": llf, "k": info["k"],
                                    "aic": table.aic, "bic": table.bic}
         return self.cache[key]
@@ -125,8 +122,9 @@ def stepwise_selection(estimator, X, y, *, direction="backward", criterion="aic"
     Parameters
     ----------
     estimator : LinearRegression or LogisticRegression
-        Unpenalised (``penalty=None``) or Firth; its ``summary()`` must be
-        defined on every subset.
+        Unpenalised (``penalty=None``); its ``summary()`` must be defined on
+        every subset (penalty="firth" is refused: its penalised likelihoods
+        are not comparable across designs).
     X : array-like of shape (n_samples, n_features)
     y : array-like of shape (n_samples,)
     direction : {"backward", "forward"}, default="backward"
@@ -157,6 +155,9 @@ def stepwise_selection(estimator, X, y, *, direction="backward", criterion="aic"
         raise ValueError(f"criterion must be one of {_CRITERIA}, got {criterion!r}.")
     if not 0.0 < alpha < 1.0:
         raise ValueError(f"alpha must be in (0, 1), got {alpha!r}.")
+    if getattr(estimator, "penalty", None) == "firth":
+        raise ValueError("stepwise_selection needs maximum-likelihood fits (penalty=None); "
+                         "penalty='firth' is not supported.")
     A, names = _as_array(X)
     if A.shape[1] == 0:
         raise ValueError("X has no features to select from.")
