@@ -180,3 +180,18 @@ def test_summary_errors(rng):
     with pytest.raises(ValueError, match="same class"):
         from classiclearn.linear_model import LinearRegression
         lr_test(clf, LinearRegression().fit(X[:, :1], y))
+
+
+def test_large_fit_computes_information_in_summary(rng, monkeypatch):
+    from classiclearn.linear_model import _inference_models
+
+    X, y = _multi(rng)
+    small = LogisticRegression(**EXACT).fit(X, y).summary()
+    monkeypatch.setattr(_inference_models, "FIT_INFORMATION_BUDGET", 0)
+    clf = LogisticRegression(**EXACT).fit(X, y)
+    assert clf._inference["cov"] is None
+    with pytest.raises(ValueError, match="needs the training data"):
+        clf.summary()
+    large = clf.summary(X=X, y=y)
+    np.testing.assert_allclose(large.std_err, small.std_err, rtol=1e-12)
+    assert large.aic == pytest.approx(small.aic, rel=1e-12)

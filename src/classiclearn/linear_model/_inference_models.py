@@ -24,6 +24,9 @@ from ._inference_stats import (
 )
 
 MAX_SUMMARY_PARAMS = 2000
+# fit computes the logistic information matrix when n * k^2 is at most this; larger
+# fits compute it in summary(X=..., y=...) instead of slowing every fit.
+FIT_INFORMATION_BUDGET = 1e8
 
 
 def _design(X, fit_intercept):
@@ -145,17 +148,17 @@ def _reference_information(A, P, sw):
     """Fisher information of the reference-class parametrisation (class 0 the base).
 
     Parameters are ordered class by class (classes 1..K-1), each [intercept,
-    coefficients], as the columns of statsmodels' ``MNLogit`` params.
+    coefficients], as the columns of statsmodels' ``MNLogit`` params. Block
+    (j, k) is ``A' diag(sw p_j (delta_jk - p_k)) A``: the block-diagonal
+    ``A' diag(sw p_j) A`` minus one Gram matrix of ``B = [A p_1 | ... | A p_{K-1}]``.
     """
     n, m = A.shape
     K = P.shape[1]
-    info = np.empty(((K - 1) * m, (K - 1) * m))
+    B = np.concatenate([A * P[:, [j]] for j in range(1, K)], axis=1)
+    info = -((B * sw[:, None]).T @ B)
     for j in range(1, K):
-        for k in range(j, K):
-            h = sw * P[:, j] * ((j == k) - P[:, k])
-            block = (A * h[:, None]).T @ A
-            info[(j - 1) * m:j * m, (k - 1) * m:k * m] = block
-            info[(k - 1) * m:k * m, (j - 1) * m:j * m] = block.T
+        block = slice((j - 1) * m, j * m)
+        info[block, block] += (A * (sw * P[:, j])[:, None]).T @ A
     return info
 
 
@@ -179,9 +182,13 @@ def reference_estimates(W, b, fit_intercept):
     return np.column_stack([b[1:] - b[0], D]).ravel()
 
 
-def logistic_inference(X, y_idx, sw, W, b, fit_intercept, firth_null=None):
+def logistic_inference(X, y_idx, sw, W, b, fit_intercept, firth_null=None, force=False):
     """Log-likelihoods, counts and the inverse information of an unpenalised
-    (or Firth, then ``firth_null`` is the penalised null log-likelihood) fit."""
+    (or Firth, then ``firth_null`` is the penalised null log-likelihood) fit.
+
+    The information matrix (cost ``n k^2``) is computed for Firth fits, when
+    ``force``, or within ``FIT_INFORMATION_BUDGET``; else ``cov`` is None and
+    ``k`` the nominal number of coefficients."""
     n = X.shape[0]
     P = class_probabilities(X, W, b)
     K = P.shape[1]
@@ -196,7 +203,8 @@ def logistic_inference(X, y_idx, sw, W, b, fit_intercept, firth_null=None):
     out = {"log_likelihood": llf, "null_log_likelihood": llnull, "k_null": k_null,
            "n_obs": n_obs, "n_rows": n, "cov": None, "k": (K - 1) * m,
            "firth": firth_null is not None}
-    if (K - 1) * m <= MAX_SUMMARY_PARAMS:
+    cheap = n * ((K - 1) * m) ** 2 <= FIT_INFORMATION_BUDGET
+    if (K - 1) * m <= MAX_SUMMARY_PARAMS and (cheap or force or firth_null is not None):
         A = _design(X, fit_intercept)
         if K == 2:
             h = sw * P[:, 1] * P[:, 0]
@@ -246,9 +254,9 @@ def _logistic_terms(est):
     return [f"{c}:{t}" for c in est.classes_[1:] for t in names]
 
 
-def build_logistic_table(est, alpha, cov_type, groups, X, y, sample_weight, odds_ratios):
+def build_logistic_table(est, info, alpha, cov_type, groups, X, y, sample_weight,
+                         odds_ratios):
     """The logistic table (Wald z) with fit statistics and the chosen covariance."""
-    info = est._inference
     groups = check_cov_type(cov_type, groups)
     beta = reference_estimates(est.coef_, est.intercept_, est.fit_intercept)
     bread = info["cov"]

@@ -12,7 +12,9 @@ import numpy as np
 from ..exceptions import SeparationWarning
 from ._firth import firth_null_loglik, fit_firth, profile_intervals
 from ._inference_models import (
+    MAX_SUMMARY_PARAMS,
     build_logistic_table,
+    class_probabilities,
     logistic_inference,
     logistic_training_arrays,
 )
@@ -62,8 +64,10 @@ def _check_separation(est, X, y_idx, sw):
     """
     found = None
     if len(est.classes_) == 2 and X.shape[0] * (X.shape[1] + 1) <= MAX_LP_ENTRIES:
+        P = class_probabilities(X, est.coef_, est.intercept_)
         found = find_separation(X, y_idx, sw, est.fit_intercept,
-                                _feature_names(est, X.shape[1]))
+                                _feature_names(est, X.shape[1]),
+                                p_observed=P[np.arange(len(y_idx)), y_idx])
         if found is not None:
             warnings.warn(separation_message(found), SeparationWarning, stacklevel=4)
     elif _complete_separation_in_margins(est, X, y_idx, sw):
@@ -109,11 +113,17 @@ def logistic_summary(est, alpha, cov_type, groups, X, y, sample_weight, odds_rat
             "separated, so the maximum-likelihood estimate does not exist. Refit with "
             "penalty='firth'."
         )
-    if info["cov"] is None:
-        raise ValueError("summary() needs at most 2000 coefficients.")
     if ci not in ("wald", "profile"):
         raise ValueError(f"ci must be 'wald' or 'profile', got {ci!r}.")
-    table = build_logistic_table(est, alpha, cov_type, groups, X, y, sample_weight,
+    if info["cov"] is None:
+        if info["k"] > MAX_SUMMARY_PARAMS:
+            raise ValueError(f"summary() needs at most {MAX_SUMMARY_PARAMS} coefficients.")
+        # A large fit skipped the information matrix: compute it from the data now.
+        Xv, y_idx, sw, _ = logistic_training_arrays(
+            est, X, y, sample_weight, "summary() of a large fit (n * k^2 > 1e8)")
+        info = logistic_inference(Xv, y_idx, sw, est.coef_, est.intercept_,
+                                  est.fit_intercept, force=True)
+    table = build_logistic_table(est, info, alpha, cov_type, groups, X, y, sample_weight,
                                  odds_ratios)
     if ci == "profile":
         if not info["firth"]:
