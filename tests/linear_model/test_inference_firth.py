@@ -178,3 +178,14 @@ def test_firth_errors(rng):
         lr_test(clf, LogisticRegression(**FIRTH).fit(X[:, :1], y))
     with pytest.raises(ValueError, match="firth"):
         stepwise_selection(LogisticRegression(**FIRTH), X, y)
+
+
+def test_firth_without_intercept_and_collinear_design(rng):
+    X, y = _separated(rng)
+    clf = LogisticRegression(**FIRTH, fit_intercept=False).fit(X, y)
+    ref = _reference_firth(X, y, np.ones(len(y)))
+    np.testing.assert_allclose(clf.coef_[0], ref, rtol=1e-5, atol=1e-6)
+    assert clf.intercept_[0] == 0.0
+    assert clf.summary().names == ["x0", "x1", "x2"]
+    with pytest.raises(ValueError, match="singular"):
+        LogisticRegression(**FIRTH).fit(np.column_stack([X, X[:, 0]]), y)

@@ -30,10 +30,12 @@ def firth_dispatch(est, X, y_idx, sw, n_classes, W0, b0):
     if est.solver not in _FIRTH_SOLVERS:
         raise ValueError(f"penalty='firth' is solved by 'newton' or 'lbfgs', not solver="
                          f"{est.solver!r}.")
+    if est.max_iter == 0:
+        return W0, b0, 0, True
     beta0 = np.concatenate([b0, W0[0]]) if est.fit_intercept else W0[0]
     coef, intercept, n_iter, ok = fit_firth(
         X, y_idx.astype(np.float64), sw, est.fit_intercept, _FIRTH_SOLVERS[est.solver],
-        max(est.max_iter, 1), est.tol, beta0,
+        est.max_iter, est.tol, beta0,
     )
     return coef[None, :], np.array([intercept]), n_iter, ok
 

@@ -38,7 +38,7 @@ __all__ = ["find_separation"]
 
 # Above this many design entries, skip the LP (its cost) and only report
 # complete separation seen in the fitted margins.
-MAX_LP_ENTRIES = 5_000_000
+MAX_LP_ENTRIES = 2_000_000
 
 
 def _signed_design(X, y, sw, fit_intercept):
