@@ -68,8 +68,9 @@ def ols_inference(y, y_mean, sw, rss, rank, cov, fit_intercept):
     positive = w[w > 0]
     half_log_w = 0.5 * float(np.sum(np.log(positive))) if sw is not None else 0.0
 
-    def loglik(ss):
-        return -0.5 * n * (np.log(2.0 * np.pi * ss / n) + 1.0) + half_log_w
+    def loglik(ss):  # +inf for an exact fit (RSS = 0), as statsmodels
+        with np.errstate(divide="ignore"):
+            return -0.5 * n * (np.log(2.0 * np.pi * ss / n) + 1.0) + half_log_w
 
     return {
         "cov": cov, "rss": float(rss), "df": n - k, "tss": tss, "k": k,

@@ -143,6 +143,8 @@ def model_f_test(table, cov, fit_intercept):
     if index.size == 0:
         return None
     stat, rank = wald_statistic(table.estimate, cov, index)
+    if rank == 0:  # an exact fit: the covariance of the slopes is zero
+        return None
     return f_result(stat / rank, rank, table.inference_df, "F")
 
 
@@ -274,6 +276,9 @@ def wald_test(estimator, terms, *, cov_type="nonrobust", groups=None, X=None, y=
             raise ValueError(f"Unknown term {t!r}; the terms are {names}.")
     index = np.unique(index)
     stat, rank = wald_statistic(table.estimate, table.cov, index)
+    if rank == 0:
+        raise ValueError("The covariance of the tested terms is zero (an exact fit): "
+                         "there is nothing to test.")
     if table.statistic == "t":
         return f_result(stat / rank, rank, table.inference_df, "Wald F")
     return chi2_result(stat, rank, "Wald")
