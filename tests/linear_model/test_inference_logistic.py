@@ -195,3 +195,16 @@ def test_large_fit_computes_information_in_summary(rng, monkeypatch):
     large = clf.summary(X=X, y=y)
     np.testing.assert_allclose(large.std_err, small.std_err, rtol=1e-12)
     assert large.aic == pytest.approx(small.aic, rel=1e-12)
+
+
+def test_multinomial_wald_test_by_feature(rng):
+    X, y = _multi(rng)
+    clf = LogisticRegression(**EXACT).fit(X, y)
+    res = sm.MNLogit(y, sm.add_constant(X)).fit(disp=0, method="newton", tol=1e-12)
+    ours = wald_test(clf, ["x1"])  # both classes' x1 coefficients
+    R = np.zeros((2, 8))
+    R[0, 2] = R[1, 6] = 1.0  # params in class-major order: [const, x0, x1, x2] per class
+    theirs = res.wald_test(R, use_f=False, scalar=True)
+    assert ours.df == 2
+    assert ours.statistic == pytest.approx(float(theirs.statistic), rel=RTOL)
+    assert "chi2(2)" in str(ours)

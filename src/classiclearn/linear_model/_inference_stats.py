@@ -64,7 +64,9 @@ class TestResult:
     name: str = ""
 
     def __str__(self):
-        return (f"{self.name} {self.distribution}({self.df}) = {self.statistic:.6g}, "
+        dfs = self.df if isinstance(self.df, tuple) else (self.df,)
+        df = ", ".join(f"{d:g}" for d in dfs)
+        return (f"{self.name} {self.distribution}({df}) = {self.statistic:.6g}, "
                 f"p = {self.p_value:.4g}").strip()
 
 
@@ -236,6 +238,8 @@ def wald_test(estimator, terms, *, cov_type="nonrobust", groups=None, X=None, y=
     terms : list of str or int
         Term names as in the summary (``"intercept"``, feature names, or
         ``"x0"``... for unnamed features), or row positions in the summary.
+        For a multinomial model a feature name selects its coefficients in
+        every class (``"b:x0"``, ``"c:x0"``...); ``"b:x0"`` selects one.
     cov_type, groups, X, y, sample_weight
         The covariance to use, as in ``summary()`` (robust types need the
         training data).
@@ -272,6 +276,8 @@ def wald_test(estimator, terms, *, cov_type="nonrobust", groups=None, X=None, y=
             index.append(int(t))
         elif t in names:
             index.append(names.index(t))
+        elif any(n.endswith(f":{t}") for n in names):
+            index.extend(i for i, n in enumerate(names) if n.endswith(f":{t}"))
         else:
             raise ValueError(f"Unknown term {t!r}; the terms are {names}.")
     index = np.unique(index)
