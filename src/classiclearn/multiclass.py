@@ -22,7 +22,10 @@ from numbers import Integral, Real
 
 import numpy as np
 
+from ._kernels.work import WRAPPER_ENTRIES
+from ._tags import get_tags
 from .base import BaseEstimator, ClassifierMixin, clone, is_classifier, is_regressor
+from .utils._available_if import available_if
 from .utils._params import HasMethods, Interval
 from .utils._random import check_random_state
 from .utils._targets import check_classification_targets, type_of_target
@@ -33,33 +36,13 @@ __all__ = ["OneVsOneClassifier", "OneVsRestClassifier", "OutputCodeClassifier"]
 
 
 # --------------------------------------------------------------------------- helpers
-class _AvailableIf:
-    """A method that exists only when ``check(self)`` is true (else AttributeError)."""
-
-    def __init__(self, fn, check):
-        self.fn = fn
-        self.check = check
-        self.__doc__ = fn.__doc__
-        self.__name__ = fn.__name__
-
-    def __get__(self, obj, owner=None):
-        if obj is None:
-            return self.fn
-        if not self.check(obj):
-            raise AttributeError(
-                f"This {type(obj).__name__} has no attribute {self.__name__!r}: its "
-                "estimator does not provide it."
-            )
-        return self.fn.__get__(obj, owner)
-
-
 def _available_if_estimator_has(attr):
     def check(self):
         if hasattr(self, "estimators_"):
             return all(hasattr(e, attr) for e in self.estimators_)
         return hasattr(self.estimator, attr)
 
-    return lambda fn: _AvailableIf(fn, check)
+    return available_if(check, "its estimator does not provide it")
 
 
 class _ConstantPredictor(BaseEstimator):
@@ -106,26 +89,23 @@ def _predict_binary(estimator, X, regressor=None):
         return estimator.predict_proba(X)[:, 1]
 
 
-def _linear_classifier_mixins():
-    """The linear-classifier mixins (ours, and scikit-learn's if it is loaded)
-    whose ``predict`` is ``classes_[decision_function(X) > 0]`` for two classes."""
-    from .linear_model._base import LinearClassifierMixin
-
-    mixins = [LinearClassifierMixin]
+def _sklearn_linear_classifier_mixin():
+    """scikit-learn's linear-classifier mixin, if scikit-learn is loaded."""
     sk_base = sys.modules.get("sklearn.linear_model._base")
-    if sk_base is not None and hasattr(sk_base, "LinearClassifierMixin"):
-        mixins.append(sk_base.LinearClassifierMixin)
-    return mixins
+    return getattr(sk_base, "LinearClassifierMixin", None)
 
 
 def _predict_is_threshold(estimator):
     """Whether a binary ``estimator``'s predict is its decision function's sign:
-    a linear classifier overriding neither method."""
+    ours say so by a tag; scikit-learn's are linear classifiers overriding
+    neither method of its mixin."""
+    if hasattr(estimator, "__classiclearn_tags__"):
+        return get_tags(estimator).linear_decision
+    mixin = _sklearn_linear_classifier_mixin()
     cls = type(estimator)
-    return any(
-        getattr(cls, "predict", None) is m.predict
-        and getattr(cls, "decision_function", None) is m.decision_function
-        for m in _linear_classifier_mixins()
+    return mixin is not None and (
+        getattr(cls, "predict", None) is mixin.predict
+        and getattr(cls, "decision_function", None) is mixin.decision_function
     )
 
 
@@ -138,13 +118,13 @@ def _threshold(estimator):
 # With n_jobs=None, binary problems of at least this many entries of X are fitted
 # in threads when the binary classifier is one of ours (numba kernels and BLAS
 # release the GIL); below it, starting threads costs more than it saves.
-_AUTO_THREAD_ENTRIES = 100_000
+_AUTO_THREAD_ENTRIES = WRAPPER_ENTRIES
 
 
 def _auto_threads(estimator, X):
     """Threads for ``n_jobs=None``: all cores for our estimators on large enough
     problems, else one (scikit-learn's meaning of None, e.g. for its estimators)."""
-    if not type(estimator).__module__.startswith("classiclearn."):
+    if not get_tags(estimator).native_kernels:
         return 1
     shape = getattr(X, "shape", None)
     if shape is None or len(shape) != 2 or shape[0] * shape[1] < _AUTO_THREAD_ENTRIES:
@@ -157,7 +137,7 @@ def _shared_X(estimator, X):
     array is made C-contiguous once here (their compiled kernels want C order),
     instead of once per binary problem."""
     if (
-        type(estimator).__module__.startswith("classiclearn.")
+        get_tags(estimator).native_kernels
         and isinstance(X, np.ndarray)
         and X.ndim == 2
         and X.dtype.kind == "f"
@@ -176,16 +156,8 @@ def _run(tasks, n_jobs, auto=1):
 
 def _inner_tags(estimator):
     """(sparse, pairwise, allow_nan) of a wrapped estimator, ours or scikit-learn's."""
-    if hasattr(estimator, "__classiclearn_tags__"):
-        t = estimator.__classiclearn_tags__()
-        return t.sparse, t.pairwise, t.allow_nan
-    if hasattr(estimator, "__sklearn_tags__"):
-        try:
-            t = estimator.__sklearn_tags__().input_tags
-            return t.sparse, t.pairwise, t.allow_nan
-        except Exception:  # noqa: BLE001 - tags are a courtesy
-            pass
-    return False, False, False
+    tags = get_tags(estimator)
+    return tags.sparse, tags.pairwise, tags.allow_nan
 
 
 # X is checked (shape, feature names) but its dtype is left to the binary classifiers

@@ -47,6 +47,9 @@ def compare(args):
     ds = _dataset(args)
     scorings = check_scorings(args.scoring, ds.task)
     models = candidate_models(ds.task, args.models)
+    pair = getattr(args, "pair", None)
+    if pair is not None:
+        pair, models = _pair_models(pair, models, ds.task, candidate_models)
     if "roc_auc" in scorings and len(ds.classes) != 2:
         raise CLIError("scoring 'roc_auc' needs a binary target")
     result = run_compare(
@@ -59,7 +62,12 @@ def compare(args):
         jobs=args.jobs,
         show_progress=not args.no_progress,
         warmup=not getattr(args, "no_warmup", False),
+        tune=getattr(args, "tune", False),
     )
+    if pair is not None:
+        from ._stats import paired_comparison
+
+        result["pair"] = _pair_result(result, pair, paired_comparison)
     oof = result.pop("_oof")
     if args.report:
         from ._report import write_report
@@ -76,6 +84,41 @@ def compare(args):
         if args.report:
             print(f"report: {result['report']}")
     return 0
+
+
+def _pair_models(pair, models, task, candidate_models):
+    """Resolve ``--pair A,B`` to registered names; add them to the models compared."""
+    if len(pair) != 2:
+        raise CLIError(f"--pair expects two model names A,B, got {','.join(pair)!r}")
+    names = [n for n, _ in candidate_models(task, pair)]
+    if len(names) != 2:
+        raise CLIError(f"--pair names the same model twice ({names[0]})")
+    have = {n for n, _ in models}
+    extra = [hit for hit in candidate_models(task, names) if hit[0] not in have]
+    return names, list(models) + extra
+
+
+def _pair_result(result, names, paired_comparison):
+    """The corrected paired test of A against B on every scoring (the first one is the main)."""
+    by_name = {m["model"]: m for m in result["models"]}
+    a, b = (by_name[n] for n in names)
+    out = {"a": names[0], "b": names[1], "scoring": result["scoring"][0], "by_scoring": {}}
+    failed = [m["model"] for m in (a, b) if m["error"] is not None]
+    if failed:
+        out["error"] = f"{failed[0]} failed: no paired test"
+        return out
+    ratio = result["cv"]["test_train_ratio"]
+    for scoring in result["scoring"]:
+        r = paired_comparison(a["scores"][scoring], b["scores"][scoring], ratio)
+        out["by_scoring"][scoring] = {k: _finite(v) for k, v in r.items()}
+    return out
+
+
+def _finite(x):
+    if isinstance(x, int):
+        return x
+    x = float(x)
+    return x if np.isfinite(x) else None  # JSON has no NaN or infinity
 
 
 def fit(args):

@@ -13,6 +13,7 @@ import inspect
 import json
 import math
 
+from .._tags import get_tags
 from ._errors import CLIError
 from ._prep import TabularEncoder
 
@@ -75,7 +76,7 @@ def _buildable(cls):
         est = cls()
     except TypeError:  # meta-estimators need an inner estimator
         return False
-    tags = est.__classiclearn_tags__()
+    tags = get_tags(est)
     return tags.single_output and not tags.pairwise
 
 

@@ -58,22 +58,27 @@ def _training_data(est, X, y, sample_weight, what):
 
 # --------------------------------------------------------------------------- OLS
 
-def ols_inference(y, y_mean, sw, rss, rank, cov, fit_intercept):
-    """Fit statistics of a single-target least-squares fit (kept by ``fit``)."""
-    n = y.shape[0]
-    w = np.ones(n) if sw is None else sw
-    k = rank + int(fit_intercept)
+def target_moments(y, y_mean, sw, fit_intercept):
+    """``(tss, 1/2 sum log w)`` of a single target: TSS about the (weighted) mean
+    with an intercept, about zero without one."""
+    w = np.ones(y.shape[0]) if sw is None else sw
     centre = y_mean if fit_intercept else 0.0
     tss = float(w @ (y - centre) ** 2)
-    positive = w[w > 0]
-    half_log_w = 0.5 * float(np.sum(np.log(positive))) if sw is not None else 0.0
+    half_log_w = 0.0 if sw is None else 0.5 * float(np.sum(np.log(sw[sw > 0])))
+    return tss, half_log_w
+
+
+def ols_inference(rss, tss, half_log_w, n, rank, cov, fit_intercept):
+    """Fit statistics of a single-target least-squares fit (kept by ``fit``; the
+    Dask fit passes the same quantities from its merged moments)."""
+    k = rank + int(fit_intercept)
 
     def loglik(ss):  # +inf for an exact fit (RSS = 0), as statsmodels
         with np.errstate(divide="ignore"):
             return -0.5 * n * (np.log(2.0 * np.pi * ss / n) + 1.0) + half_log_w
 
     return {
-        "cov": cov, "rss": float(rss), "df": n - k, "tss": tss, "k": k,
+        "cov": cov, "rss": float(rss), "df": n - k, "tss": float(tss), "k": k,
         "k_null": int(fit_intercept), "rank": rank, "n_rows": n, "n_obs": n,
         "log_likelihood": loglik(rss), "null_log_likelihood": loglik(tss),
     }
@@ -183,6 +188,27 @@ def reference_estimates(W, b, fit_intercept):
     return np.column_stack([b[1:] - b[0], D]).ravel()
 
 
+def logistic_likelihoods(llf, class_weights, n_rows, fit_intercept, n_params):
+    """Log-likelihoods and counts of a logistic fit from its log-likelihood and the
+    total weight of each class (what the in-memory and the Dask fits share)."""
+    K = len(class_weights)
+    n_obs = float(np.sum(class_weights))
+    if fit_intercept:
+        share = class_weights[class_weights > 0] / n_obs
+        llnull, k_null = float(class_weights[class_weights > 0] @ np.log(share)), K - 1
+    else:
+        llnull, k_null = n_obs * np.log(1.0 / K), 0
+    return {"log_likelihood": float(llf), "null_log_likelihood": llnull, "k_null": k_null,
+            "n_obs": n_obs, "n_rows": int(n_rows), "cov": None, "k": n_params,
+            "firth": False}
+
+
+def set_information(out, info):
+    """Add the inverse information and the rank (the number of free coefficients)."""
+    out["cov"], out["k"] = _invert(info)
+    return out
+
+
 def logistic_inference(X, y_idx, sw, W, b, fit_intercept, firth_null=None, force=False):
     """Log-likelihoods, counts and the inverse information of an unpenalised
     (or Firth, then ``firth_null`` is the penalised null log-likelihood) fit.
@@ -193,17 +219,11 @@ def logistic_inference(X, y_idx, sw, W, b, fit_intercept, firth_null=None, force
     n = X.shape[0]
     P = class_probabilities(X, W, b)
     K = P.shape[1]
-    llf = _log_likelihood(P, y_idx, sw)
-    n_obs = float(sw.sum())
-    if fit_intercept:
-        share = np.bincount(y_idx, weights=sw, minlength=K) / n_obs
-        llnull, k_null = _log_likelihood(np.tile(share, (n, 1)), y_idx, sw), K - 1
-    else:
-        llnull, k_null = n_obs * np.log(1.0 / K), 0
     m = X.shape[1] + int(fit_intercept)
-    out = {"log_likelihood": llf, "null_log_likelihood": llnull, "k_null": k_null,
-           "n_obs": n_obs, "n_rows": n, "cov": None, "k": (K - 1) * m,
-           "firth": firth_null is not None}
+    out = logistic_likelihoods(_log_likelihood(P, y_idx, sw),
+                               np.bincount(y_idx, weights=sw, minlength=K), n,
+                               fit_intercept, (K - 1) * m)
+    out["firth"] = firth_null is not None
     cheap = n * ((K - 1) * m) ** 2 <= FIT_INFORMATION_BUDGET
     if (K - 1) * m <= MAX_SUMMARY_PARAMS and (cheap or force or firth_null is not None):
         A = _design(X, fit_intercept)
@@ -212,10 +232,10 @@ def logistic_inference(X, y_idx, sw, W, b, fit_intercept, firth_null=None, force
             info = (A * h[:, None]).T @ A
         else:
             info = _reference_information(A, P, sw)
-        out["cov"], out["k"] = _invert(info)
+        set_information(out, info)
         if firth_null is not None:
             logdet = np.linalg.slogdet(info)[1]
-            out["penalized_log_likelihood"] = llf + 0.5 * logdet
+            out["penalized_log_likelihood"] = out["log_likelihood"] + 0.5 * logdet
             out["penalized_null_log_likelihood"] = firth_null
     return out
 

@@ -203,7 +203,7 @@ def lr_test(full, reduced):
     if type(full) is not type(reduced):
         raise ValueError("lr_test compares two models of the same class, got "
                          f"{type(full).__name__} and {type(reduced).__name__}.")
-    if a["n_obs"] != b["n_obs"] or a["n_rows"] != b["n_rows"]:
+    if not np.isclose(a["n_obs"], b["n_obs"], rtol=1e-9) or a["n_rows"] != b["n_rows"]:
         raise ValueError("The two models were fitted on different numbers of samples "
                          f"({a['n_rows']} and {b['n_rows']}); fit both on the same rows.")
     if a.get("firth") or b.get("firth"):

@@ -20,6 +20,7 @@ from ..exceptions import ConvergenceWarning
 from ..utils._params import Interval, StrOptions
 from ..utils._targets import compute_class_weight, encode_labels
 from ..utils.validation import check_is_fitted, check_sample_weight, validate_data
+from . import _dask_fit, _dask_logistic
 from ._base import LinearClassifierMixin
 from ._logistic_inference import firth_dispatch, logistic_summary, unpenalised_checks
 from ._logistic_solvers import LogisticObjective, fit_lbfgs, fit_newton, fit_newton_cd
@@ -214,6 +215,15 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         # Separation check (warns) and what summary() needs (see _logistic_inference).
         self._inference = unpenalised_checks(self, X, y_idx, sw, penalty)
         return self
+
+    def _fit_dask(self, X, y, sample_weight=None):
+        """Fit on Dask input by Newton's method, one exact pass over the blocks per
+        step (l2 or no penalty; see ``_dask_logistic``)."""
+        self._validate_params()
+        penalty, _, l2 = self._penalty_strengths()
+        if penalty in ("l1", "elasticnet"):
+            _dask_fit.refuse(self, f"penalty={penalty!r}")
+        return _dask_logistic.fit_logistic_dask(self, X, y, sample_weight, l2)
 
     def summary(self, alpha=0.05, *, cov_type="nonrobust", groups=None, X=None, y=None,
                 sample_weight=None, odds_ratios=False, ci="wald"):

@@ -15,16 +15,17 @@ from scipy import linalg, optimize
 
 from ..base import BaseEstimator, RegressorMixin
 from ..utils._params import Interval
+from ..utils._targets import as_2d_target
 from ..utils.validation import check_is_fitted, check_sample_weight, validate_data
+from . import _dask_fit
 from ._base import (
     LinearPredictMixin,
-    as_2d_target,
     centered_gram,
     set_coef,
     weighted_means,
 )
 from ._inference import intercept_cov
-from ._inference_models import ols_inference, ols_summary
+from ._inference_models import ols_inference, ols_summary, target_moments
 
 _MAX_SUMMARY_FEATURES = 2000
 
@@ -120,6 +121,37 @@ def _solve_ols(X, Y, x_mean, y_mean, sw, rcond):
     W, rss, rank, s, Vt, sk = lstsq_qr(A, p, rcond)
     M = (Vt.T / sk**2) @ Vt if p <= _MAX_SUMMARY_FEATURES else None
     return W, rss, rank, s, M
+
+
+def _solve_ols_dask(est, G, XtY, stats):
+    """Coefficients and inference of OLS from merged moments (see ``_dask_fit``)."""
+    p = G.shape[0]
+    x_mean, y_mean = stats["x_mean"], stats["y_mean"]
+    d = np.sqrt(np.diag(G))
+    well_posed = False
+    if np.all(d > 0):
+        ev = linalg.eigvalsh(G / d / d[:, None], check_finite=False)
+        well_posed = ev[0] > 1e-10 * ev[-1]
+    if well_posed:
+        cho = linalg.cho_factor(G, lower=False, check_finite=False)
+        W = linalg.cho_solve(cho, XtY, check_finite=False)
+        W, rss = _dask_fit.refine_and_rss(stats, W, cho)
+        rank = p
+        s = np.sqrt(np.maximum(linalg.eigvalsh(G, check_finite=False)[::-1], 0.0))
+        M = linalg.cho_solve(cho, np.eye(p), check_finite=False)
+    else:
+        W, rank, s, M = _dask_fit.min_norm_solve(G, XtY, est.tol)
+        _, rss = _dask_fit.reduce_blocks(
+            _dask_fit._residual_block(W, x_mean, y_mean), _dask_fit._add_pairs, stats["blocks"])
+    est.rank_ = rank
+    est.singular_ = s
+    set_coef(est, W, x_mean, y_mean, est.fit_intercept, stats["was_1d"])
+    est._inference = None
+    if stats["was_1d"] and p <= _MAX_SUMMARY_FEATURES:
+        cov = intercept_cov(M, x_mean, stats["total"]) if est.fit_intercept else M
+        tss = float(stats["comoments"][p, p])  # about the mean, or zero without intercept
+        est._inference = ols_inference(rss[0], tss, _dask_fit.half_sum_log_weights(stats),
+                                       stats["n_rows"], rank, cov, est.fit_intercept)
 
 
 class LinearRegression(LinearPredictMixin, RegressorMixin, BaseEstimator):
@@ -236,9 +268,18 @@ class LinearRegression(LinearPredictMixin, RegressorMixin, BaseEstimator):
         if was_1d and M is not None:
             total = float(n if sw is None else sw.sum())
             cov = intercept_cov(M, x_mean, total) if self.fit_intercept else M
-            self._inference = ols_inference(Y[:, 0], float(y_mean[0]), sw, rss[0], rank, cov,
+            tss, half_log_w = target_moments(Y[:, 0], float(y_mean[0]), sw,
+                                             self.fit_intercept)
+            self._inference = ols_inference(rss[0], tss, half_log_w, n, rank, cov,
                                             self.fit_intercept)
         return self
+
+    def _fit_dask(self, X, y, sample_weight=None):
+        """Exact fit on Dask input: merged centred moments, Cholesky refined by a pass."""
+        self._validate_params()
+        if self.positive:
+            _dask_fit.refuse(self, "positive=True")
+        return _dask_fit.fit_least_squares_dask(self, X, y, sample_weight, _solve_ols_dask)
 
     def summary(self, alpha=0.05, *, cov_type="nonrobust", groups=None, X=None, y=None,
                 sample_weight=None):

@@ -14,12 +14,13 @@ from scipy import linalg, optimize
 
 from ..base import BaseEstimator, RegressorMixin
 from ..utils._params import Interval, StrOptions
+from ..utils._targets import as_2d_target
 from ..utils._threads import blas_single_thread
 from ..utils.validation import check_array, check_sample_weight, validate_data
+from . import _dask_fit
 from ._base import (
     _GRAM_MAX_FEATURES,
     LinearPredictMixin,
-    as_2d_target,
     centered_copy,
     centered_gram,
     moments_and_gram,
@@ -80,7 +81,7 @@ def solve_gram(G, XtY, alphas):
 
     Small systems are solved with BLAS on one thread: a multi-threaded
     factorisation of a few hundred unknowns spends its time synchronising
-    (on a loaded machine, hundreds of milliseconds spinning).
+    (and, on a loaded machine, spinning).
     """
     p = XtY.shape[0]
     with blas_single_thread() if p <= _GRAM_MAX_FEATURES else nullcontext():
@@ -102,6 +103,31 @@ def _solve_gram(G, XtY, alphas):
         Gk[diag, diag] += alphas[k]
         W[:, k] = linalg.solve(Gk, XtY[:, k], assume_a="pos", check_finite=False)
     return W
+
+
+def _target_alphas(alpha, n_targets):
+    """One penalty per target from a scalar or an array of penalties."""
+    alphas = np.asarray(alpha, dtype=np.float64).ravel()
+    if alphas.size == 1:
+        alphas = np.full(n_targets, alphas[0])
+    if alphas.size != n_targets:
+        raise ValueError(
+            "Number of targets and number of penalties do not correspond: "
+            f"{alphas.size} != {n_targets}"
+        )
+    if np.any(alphas < 0) or not np.all(np.isfinite(alphas)):
+        raise ValueError("alpha must be finite and non-negative.")
+    return alphas
+
+
+def _solve_ridge_dask(est, G, XtY, stats):
+    t = XtY.shape[1]
+    alphas = _target_alphas(est.alpha, t)
+    W = solve_gram(G, XtY, alphas)
+    was_1d = stats["was_1d"]
+    set_coef(est, W, stats["x_mean"], stats["y_mean"], est.fit_intercept, was_1d)
+    est.n_iter_ = 1 if was_1d else np.ones(t, dtype=np.intp)
+    est.solver_ = "cholesky"
 
 
 class Ridge(LinearPredictMixin, RegressorMixin, BaseEstimator):
@@ -210,15 +236,7 @@ class Ridge(LinearPredictMixin, RegressorMixin, BaseEstimator):
         Y, was_1d = as_2d_target(y)
         n, p = X.shape
         t = Y.shape[1]
-        alphas = np.asarray(self.alpha, dtype=np.float64).ravel()
-        if alphas.size == 1:
-            alphas = np.full(t, alphas[0])
-        if alphas.size != t:
-            raise ValueError(
-                f"Number of targets and number of penalties do not correspond: {alphas.size} != {t}"
-            )
-        if np.any(alphas < 0) or not np.all(np.isfinite(alphas)):
-            raise ValueError("alpha must be finite and non-negative.")
+        alphas = _target_alphas(self.alpha, t)
         if fast:
             # One threaded pass: means, X'Y, the finiteness of X and X'X.
             x_mean, y_mean, XtY, _, G = moments_and_gram(self, X, Y, self.fit_intercept)
@@ -244,3 +262,13 @@ class Ridge(LinearPredictMixin, RegressorMixin, BaseEstimator):
         self.n_iter_ = 1 if was_1d else np.ones(t, dtype=np.intp)
         self.solver_ = solver
         return self
+
+    def _fit_dask(self, X, y, sample_weight=None):
+        """Exact fit on Dask input: merged centred moments, then the normal equations
+        ``(Xc'WXc + alpha I) w = Xc'Wyc`` (the optimum every solver reaches)."""
+        self._validate_params()
+        if self.positive:
+            _dask_fit.refuse(self, "positive=True")
+        if self.solver not in ("auto", "cholesky"):
+            _dask_fit.refuse(self, f"solver={self.solver!r} (use 'auto' or 'cholesky')")
+        return _dask_fit.fit_least_squares_dask(self, X, y, sample_weight, _solve_ridge_dask)

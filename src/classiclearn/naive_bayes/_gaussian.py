@@ -16,10 +16,17 @@ from numbers import Real
 import numpy as np
 
 from ..base import BaseEstimator, ClassifierMixin
+from ..utils._dask import dask_blocks, fit_one_block_in_memory, record_input_features, reduce_blocks
 from ..utils._params import Interval
 from ..utils._targets import check_classification_targets
 from ..utils._threads import threads_for_work
-from ..utils.validation import check_is_fitted, check_sample_weight, column_or_1d, validate_data
+from ..utils.validation import (
+    check_array,
+    check_is_fitted,
+    check_sample_weight,
+    column_or_1d,
+    validate_data,
+)
 from . import _gaussian_kernels as _k
 from ._posterior import PosteriorMixin
 
@@ -165,6 +172,32 @@ class GaussianNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
         self._set_decision_parameters()
         return self
 
+    def _fit_dask(self, X, y, sample_weight=None):
+        """Exact fit on Dask input: per-block class moments (classes found on the
+        way), merged in block order."""
+        self._validate_params()
+        if fit_one_block_in_memory(self, X, y, sample_weight) is not None:
+            return self
+        if y is None:
+            raise ValueError("GaussianNB requires y to be passed, but the target y is None.")
+        blocks = dask_blocks(X, y, sample_weight)
+        classes, count, mean, m2 = reduce_blocks(_block_class_moments, _merge_class_moments,
+                                                 blocks)
+        if len(classes) < 2:
+            raise ValueError(
+                "GaussianNB needs samples of at least 2 classes, but the data contains only "
+                f"one class: {classes[0]!r}."
+            )
+        record_input_features(self, X)
+        self.classes_ = classes
+        self.class_count_ = np.zeros(len(classes))
+        self.theta_ = np.zeros_like(mean)
+        self.class_var_ = np.zeros_like(mean)
+        self.epsilon_ = self.var_smoothing * _total_variance(count, mean, m2).max()
+        self._merge_moments(count, mean, m2)
+        self._set_decision_parameters()
+        return self
+
     def _merge_moments(self, count, mean, m2):
         old_n = self.class_count_[:, None]
         new_n = count[:, None]
@@ -214,6 +247,39 @@ class GaussianNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
             log_prior = np.log(self.class_prior_)
         with threads_for_work(None, X.size * len(self.classes_)):
             return _k.gaussian_joint_log_likelihood(X, self.theta_, self.var_, log_prior)
+
+
+def _block_class_moments(X, y, w=None):
+    """(classes, weight, mean, squared deviations per class and feature) of one block."""
+    X = check_array(X, dtype=np.float64, ensure_min_samples=0)
+    y = column_or_1d(y)
+    classes = np.unique(y)
+    weight = check_sample_weight(w, X, dtype=np.float64)
+    count, mean, m2 = _k.class_weighted_moments(X, _class_indices(y, classes), weight,
+                                                len(classes))
+    return classes, count, mean, m2
+
+
+def _merge_class_moments(a, b):
+    """Merge two blocks' class moments over the union of their classes (Chan et al.)."""
+    classes = np.union1d(a[0], b[0])
+    n_features = a[2].shape[1]
+
+    def expand(part):
+        where = np.searchsorted(classes, part[0])
+        count = np.zeros(len(classes))
+        mean = np.zeros((len(classes), n_features))
+        m2 = np.zeros((len(classes), n_features))
+        count[where], mean[where], m2[where] = part[1], part[2], part[3]
+        return count, mean, m2
+
+    (na, ma, sa), (nb, mb, sb) = expand(a), expand(b)
+    total = (na + nb)[:, None]
+    safe = np.where(total > 0, total, 1.0)
+    delta = mb - ma
+    mean = np.where(total > 0, ma + delta * (nb[:, None] / safe), 0.0)
+    m2 = sa + sb + delta**2 * (na[:, None] * nb[:, None] / safe)
+    return classes, total[:, 0], mean, m2
 
 
 def _total_variance(count, mean, m2):
