@@ -172,9 +172,11 @@ def test_summary_errors(rng):
         LogisticRegression().fit(X, y).summary()
     with pytest.raises(ValueError, match="ci must be"):
         clf.summary(ci="exact")
-    with pytest.raises(ValueError, match="penalty='firth'"):
-        clf.summary(ci="profile", X=X, y=y)
+    with pytest.raises(ValueError, match="ci='profile' needs the training data"):
+        clf.summary(ci="profile")
     Xm, ym = _multi(rng)
+    with pytest.raises(ValueError, match="two classes"):
+        LogisticRegression(**EXACT).fit(Xm, ym).summary(ci="profile", X=Xm, y=ym)
     with pytest.raises(ValueError, match="two classes only"):
         LogisticRegression(**EXACT).fit(Xm, ym).summary(cov_type="HC3", X=Xm, y=ym)
     with pytest.raises(ValueError, match="same class"):
@@ -208,3 +210,34 @@ def test_multinomial_wald_test_by_feature(rng):
     assert ours.df == 2
     assert ours.statistic == pytest.approx(float(theirs.statistic), rel=RTOL)
     assert "chi2(2)" in str(ours)
+
+
+def test_profile_intervals_of_the_mle(rng):
+    """Profile-likelihood intervals (R's confint on a glm), checked from scratch."""
+    from scipy import optimize, stats
+
+    X, y = _binary(rng, n=60)
+    clf = LogisticRegression(**EXACT).fit(X, y)
+    table = clf.summary(ci="profile", X=X, y=y)
+    A = np.column_stack([np.ones(len(y)), X])
+    beta = table.estimate
+
+    def loglik(b):
+        z = A @ b
+        return np.sum(y * z - np.logaddexp(0, z))
+
+    top, q = loglik(beta), stats.chi2.ppf(0.95, 1)
+    for j in range(4):
+        others = [i for i in range(4) if i != j]
+        for end in (table.conf_low[j], table.conf_high[j]):
+            def neg(b, end=end, j=j, others=others):
+                full = np.empty(4)
+                full[j], full[others] = end, b
+                return -loglik(full)
+
+            best = optimize.minimize(neg, beta[others], method="BFGS",
+                                     options={"gtol": 1e-10}).fun
+            assert 2 * (top + best) == pytest.approx(q, abs=1e-6)
+    wald = clf.summary()
+    np.testing.assert_allclose(table.conf_low, wald.conf_low, atol=0.2)  # near Wald's
+    assert not np.allclose(table.conf_low, wald.conf_low, atol=1e-4)

@@ -18,7 +18,8 @@ Solvers: ``newton`` is the modified-score Fisher scoring of Firth and of
 Heinze-Schemper (``beta += I^{-1} U*``, halving the step until l* does not
 decrease); ``lbfgs`` runs L-BFGS on ``-l*`` with the exact gradient ``-U*``.
 Profile-likelihood intervals (the ones Heinze and Schemper recommend, as the
-R package logistf) solve ``2 (l*(beta_hat) - max_{beta_j = c} l*) = chi2_1(1 - alpha)``
+R package logistf; for maximum-likelihood fits the same code without the
+penalty gives the profile intervals of R's ``confint`` on a ``glm``) solve ``2 (l*(beta_hat) - max_{beta_j = c} l*) = chi2_1(1 - alpha)``
 for c on each side, each profile point by the same Newton iteration over the
 other coefficients.
 """
@@ -29,13 +30,16 @@ from scipy import linalg, optimize, stats
 __all__ = ["fit_firth", "firth_penalized_loglik", "profile_intervals"]
 
 
-def _terms(beta, A, y, sw):
-    """Penalised log-likelihood, modified score, information and its inverse."""
+def _terms(beta, A, y, sw, firth=True):
+    """Penalised log-likelihood, modified score, information and its inverse (with
+    ``firth=False``: the plain log-likelihood and score, for ML profiles)."""
     z = A @ beta
     p = 0.5 * (1.0 + np.tanh(0.5 * z))  # the logistic function without overflow
     loglik = float(sw @ (y * z - np.logaddexp(0.0, z)))
     w = sw * p * (1.0 - p)
     info = (A * w[:, None]).T @ A
+    if not firth:
+        return loglik, A.T @ (sw * (y - p)), info, None
     sign, logdet = np.linalg.slogdet(info)
     if sign <= 0:
         return -np.inf, None, info, None
@@ -45,14 +49,16 @@ def _terms(beta, A, y, sw):
     return loglik + 0.5 * logdet, score, info, inv
 
 
-def firth_penalized_loglik(beta, A, y, sw):
-    """``l(beta) + 1/2 log det I(beta)`` (-inf where I is singular)."""
-    return _terms(beta, A, y, sw)[0]
+def firth_penalized_loglik(beta, A, y, sw, firth=True):
+    """``l(beta) + 1/2 log det I(beta)`` (-inf where I is singular); ``l`` alone
+    with ``firth=False``."""
+    return _terms(beta, A, y, sw, firth)[0]
 
 
-def _newton(beta, A, y, sw, free, max_iter, tol):
-    """Fisher scoring on the modified score over the coordinates in ``free``."""
-    value, score, info, _ = _terms(beta, A, y, sw)
+def _newton(beta, A, y, sw, free, max_iter, tol, firth=True):
+    """Fisher scoring on the modified score (the score without ``firth``) over the
+    coordinates in ``free``."""
+    value, score, info, _ = _terms(beta, A, y, sw, firth)
     if score is None:
         raise ValueError("The Firth information matrix is singular: the design has "
                          "collinear columns or a constant column beside the intercept.")
@@ -65,7 +71,7 @@ def _newton(beta, A, y, sw, free, max_iter, tol):
             step *= 5.0 / big
         t = 1.0
         for _ in range(30):
-            new_value, new_score, new_info, _ = _terms(beta + t * step, A, y, sw)
+            new_value, new_score, new_info, _ = _terms(beta + t * step, A, y, sw, firth)
             if new_score is not None and new_value >= value - 1e-12 * abs(value):
                 break
             t *= 0.5
@@ -123,14 +129,15 @@ def firth_null_loglik(X, y, sw, fit_intercept, max_iter=100, tol=1e-10):
     return firth_penalized_loglik(beta, A, y, sw)
 
 
-def profile_intervals(A, y, sw, beta_hat, std_err, alpha, max_iter=1000, tol=1e-9):
-    """Profile penalised-likelihood interval of each coefficient.
+def profile_intervals(A, y, sw, beta_hat, std_err, alpha, max_iter=1000, tol=1e-9,
+                      firth=True):
+    """Profile (penalised, with ``firth``) likelihood interval of each coefficient.
 
     Returns (low, high) arrays; an end that cannot be bracketed within 50
     standard errors is +-inf.
     """
     q = stats.chi2.ppf(1.0 - alpha, 1)
-    top = firth_penalized_loglik(beta_hat, A, y, sw)
+    top = firth_penalized_loglik(beta_hat, A, y, sw, firth)
     k = A.shape[1]
     low, high = np.empty(k), np.empty(k)
     for j in range(k):
@@ -145,8 +152,8 @@ def profile_intervals(A, y, sw, beta_hat, std_err, alpha, max_iter=1000, tol=1e-
             for init in (start["beta"], beta_hat):
                 b = init.copy()
                 b[j] = c
-                b, _, _ = _newton(b, A, y, sw, free, max_iter, tol)
-                value = firth_penalized_loglik(b, A, y, sw)
+                b, _, _ = _newton(b, A, y, sw, free, max_iter, tol, firth)
+                value = firth_penalized_loglik(b, A, y, sw, firth)
                 if value > best:
                     best, start["beta"] = value, b
             return 2.0 * (top - best) - q

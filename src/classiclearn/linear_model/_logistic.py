@@ -255,8 +255,10 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         odds_ratios : bool, default=False
             Add ``exp(coef)`` and its interval (seed 004: tobacco's 1.084 per kg).
         ci : {"wald", "profile"}, default="wald"
-            Interval type; "profile" (Firth fits) inverts the penalised
-            likelihood-ratio test, as Heinze and Schemper recommend.
+            Interval type (two classes); "profile" inverts the likelihood-ratio
+            test (R's ``confint`` on a ``glm``), penalised for Firth fits as
+            Heinze and Schemper recommend (logistf). It needs X and y; the
+            p-values stay Wald's.
 
         Returns
         -------

@@ -128,11 +128,11 @@ def logistic_summary(est, alpha, cov_type, groups, X, y, sample_weight, odds_rat
     table = build_logistic_table(est, info, alpha, cov_type, groups, X, y, sample_weight,
                                  odds_ratios)
     if ci == "profile":
-        if not info["firth"]:
-            raise ValueError("ci='profile' is implemented for penalty='firth' fits.")
+        if len(est.classes_) > 2:
+            raise ValueError("ci='profile' is implemented for two classes.")
         X, y_idx, sw, _ = logistic_training_arrays(est, X, y, sample_weight, "ci='profile'")
         A = np.column_stack([np.ones(X.shape[0]), X]) if est.fit_intercept else X
         low, high = profile_intervals(A, y_idx.astype(np.float64), sw, table.estimate,
-                                      table.std_err, alpha)
+                                      table.std_err, alpha, firth=info["firth"])
         table.set_intervals(low, high)
     return table
