@@ -132,11 +132,14 @@ def find_separation(X, y, sw, fit_intercept, names, p_observed=None):
     tol = 1e-7 * max(1.0, np.max(np.abs(M) @ np.abs(d)))
     if margins.min() < -tol or margins.max() <= tol:
         return None
-    # Complete separation: maximise t with M d >= t, d in the box, t <= 1.
-    A_ub = np.column_stack([-M, np.ones(n)])
-    res2 = optimize.linprog(np.r_[np.zeros(k), -1.0], A_ub=A_ub, b_ub=np.zeros(n),
-                            bounds=[(-1.0, 1.0)] * k + [(None, 1.0)], method="highs")
-    complete = res2.status == 0 and -res2.fun > tol
+    # Complete separation: shown by the fit itself when every sample is on its own
+    # side, else maximise t with M d >= t, d in the box, t <= 1.
+    complete = p_observed is not None and bool(np.all(p_observed[sw > 0] > 0.5))
+    if not complete:
+        A_ub = np.column_stack([-M, np.ones(n)])
+        res2 = optimize.linprog(np.r_[np.zeros(k), -1.0], A_ub=A_ub, b_ub=np.zeros(n),
+                                bounds=[(-1.0, 1.0)] * k + [(None, 1.0)], method="highs")
+        complete = res2.status == 0 and -res2.fun > tol
     terms = (["intercept"] if fit_intercept else []) + list(names)
     direction = d / scale
     big = np.abs(d) > 1e-6 * np.max(np.abs(d))
