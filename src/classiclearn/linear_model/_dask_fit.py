@@ -98,6 +98,20 @@ def fit_least_squares_dask(est, X, y, sample_weight, solve):
     return est
 
 
+def half_sum_log_weights(stats):
+    """``1/2 sum log w`` over the positive sample weights (0 without weights): the
+    weighted least-squares log-likelihood's term, from one pass over the blocks."""
+
+    def block(X, y, w=None):
+        if w is None:
+            return (0.0,)
+        w = np.asarray(w, dtype=np.float64)
+        return (float(np.sum(np.log(w[w > 0]))),)
+
+    (total,) = reduce_blocks(block, lambda a, b: (a[0] + b[0],), stats["blocks"])
+    return 0.5 * total
+
+
 def refine_and_rss(stats, W, cho):
     """One refinement step of a Cholesky solution and the residual sum of squares,
     each from a pass over the blocks."""

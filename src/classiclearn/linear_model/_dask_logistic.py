@@ -25,6 +25,7 @@ from ..utils._dask import (
 )
 from ..utils._targets import compute_class_weight
 from ..utils.validation import check_array, column_or_1d
+from ._inference_models import MAX_SUMMARY_PARAMS, logistic_likelihoods, set_information
 
 __all__ = ["fit_logistic_dask"]
 
@@ -184,11 +185,32 @@ def fit_logistic_dask(est, X, y, sample_weight, l2):
     est.coef_ = np.ascontiguousarray(W)
     est.intercept_ = np.asarray(b, dtype=np.float64)
     est.n_iter_ = np.array([n_iter], dtype=np.intp)
-    est._summary_cov = None
-    if l2 == 0.0 and n_out == 1 and p <= 2000:
-        est._summary_cov = _intercept_first_inverse(H, p, est.fit_intercept)
+    est._inference = None
+    if l2 == 0.0:
+        est._inference = _inference(est, f, H, classes, class_weight, blocks, p)
     record_input_features(est, X)
     return est
+
+
+def _inference(est, nll, H, classes, class_weight, blocks, p):
+    """What ``summary()`` needs, as the in-memory fit keeps it (two classes: with the
+    inverse information from the last Newton pass; more: the likelihoods only, the
+    information then comes from ``summary(X=..., y=...)``)."""
+
+    def totals(X, y, w=None):
+        y_idx = np.searchsorted(classes, column_or_1d(y))
+        sw = np.ones(len(y_idx)) if w is None else np.asarray(w, dtype=np.float64)
+        sw = sw * class_weight[y_idx]
+        return np.bincount(y_idx, weights=sw, minlength=len(classes)), len(y_idx)
+
+    class_totals, n_rows = reduce_blocks(totals, _add, blocks)
+    m = p + int(est.fit_intercept)
+    out = logistic_likelihoods(-nll, class_totals, n_rows, est.fit_intercept,
+                               (len(classes) - 1) * m)
+    if len(classes) == 2 and m <= MAX_SUMMARY_PARAMS:
+        order = ([p] if est.fit_intercept else []) + list(range(p))
+        set_information(out, H[np.ix_(order, order)])
+    return out
 
 
 def _class_weights(class_weight, classes, blocks):
@@ -205,13 +227,3 @@ def _class_weights(class_weight, classes, blocks):
         y_idx = np.repeat(np.arange(len(classes)), count)
         return compute_class_weight("balanced", classes, y_idx)
     return compute_class_weight(class_weight, classes, np.arange(len(classes)))
-
-
-def _intercept_first_inverse(H, p, fit_intercept):
-    """Inverse Fisher information ordered (intercept, coefficients), as in memory."""
-    order = ([p] if fit_intercept else []) + list(range(p))
-    info = H[np.ix_(order, order)]
-    try:
-        return linalg.inv(info, check_finite=False)
-    except linalg.LinAlgError:
-        return linalg.pinvh(info, check_finite=False)
