@@ -30,7 +30,7 @@ from ._base import (
     set_coef,
     weighted_means,
 )
-from ._ridge_solvers import solve_lbfgs, solve_lsqr, solve_sag, solve_sparse_cg
+from ._ridge_solvers import centered_operator, solve_lbfgs, solve_lsqr, solve_sag, solve_sparse_cg
 
 _ITERATIVE = {"lsqr", "sparse_cg", "sag", "saga", "lbfgs"}
 
@@ -286,16 +286,16 @@ class Ridge(LinearPredictMixin, RegressorMixin, BaseEstimator):
             W, n_iter, ok = solve_sag(centered_copy(X, x_mean, None), Y - y_mean, sw, alphas,
                                       self.tol, max_iter, self.random_state, solver == "saga")
         else:
-            A = centered_copy(X, x_mean, sw)
             B = Y - y_mean
             if sw is not None:
                 B = B * np.sqrt(sw)[:, None]
-            if solver == "lsqr":
-                W, n_iter, ok = solve_lsqr(A, B, alphas, self.tol, self.max_iter)
-            elif solver == "sparse_cg":
-                W, n_iter, ok = solve_sparse_cg(A, B, alphas, self.tol, self.max_iter)
-            else:
+            if solver == "lbfgs":
+                A = centered_copy(X, x_mean, sw)
                 W, n_iter, ok = solve_lbfgs(A, B, alphas, self.tol, self.max_iter, True)
+            else:
+                A = centered_operator(X, x_mean, sw)
+                solve = solve_lsqr if solver == "lsqr" else solve_sparse_cg
+                W, n_iter, ok = solve(A, B, alphas, self.tol, self.max_iter)
         if not ok.all():
             warnings.warn(
                 f"Ridge solver {solver!r} did not converge within max_iter={self.max_iter} "

@@ -3,7 +3,9 @@
 Each solves, per target column, ``min ||A w - B||^2 + alpha ||w||^2`` where
 A is the centred X scaled by ``sqrt(sw)`` and B the centred target scaled
 the same way (sag / saga take the centred X and the weights themselves).
-Each returns (W (p, t), n_iter (t,), converged (t,) bool).
+lsqr and sparse_cg see A only through products (:func:`centered_operator`),
+so X is never copied. Each returns (W (p, t), n_iter (t,), converged (t,)
+bool).
 """
 
 import numpy as np
@@ -11,6 +13,25 @@ from scipy import optimize
 from scipy.sparse import linalg as splinalg
 
 from ._sag import fit_sag, sag_generator
+
+
+def centered_operator(X, x_mean, sw):
+    """``A = diag(sqrt(sw)) (X - 1 x_mean')`` as a LinearOperator (X not copied)."""
+    n, p = X.shape
+    root = None if sw is None else np.sqrt(sw)
+
+    def matvec(v):
+        v = np.ravel(v)
+        out = X @ v - x_mean @ v
+        return out if root is None else out * root
+
+    def rmatvec(u):
+        u = np.ravel(u)
+        if root is not None:
+            u = u * root
+        return X.T @ u - x_mean * u.sum()
+
+    return splinalg.LinearOperator((n, p), matvec=matvec, rmatvec=rmatvec, dtype=np.float64)
 
 
 def solve_lsqr(A, B, alphas, tol, max_iter):
@@ -35,7 +56,7 @@ def solve_lsqr(A, B, alphas, tol, max_iter):
 def solve_sparse_cg(A, B, alphas, tol, max_iter):
     """Conjugate gradients on the normal equations, never forming ``A'A``.
 
-    Primal ``(A'A + alpha I) w = A'b`` when p <= n, else the dual
+    A is a LinearOperator. Primal ``(A'A + alpha I) w = A'b`` when p <= n, else the dual
     ``(A A' + alpha I) d = b``, ``w = A'd`` (scikit-learn's choice);
     relative residual tolerance ``tol``.
     """
@@ -50,19 +71,19 @@ def solve_sparse_cg(A, B, alphas, tol, max_iter):
         alpha = alphas[k]
         if dual:
             def matvec(v, alpha=alpha):
-                return A @ (A.T @ v) + alpha * v
+                return A.matvec(A.rmatvec(v)) + alpha * np.ravel(v)
             rhs = B[:, k]
         else:
             def matvec(v, alpha=alpha):
-                return A.T @ (A @ v) + alpha * v
-            rhs = A.T @ B[:, k]
+                return A.rmatvec(A.matvec(v)) + alpha * np.ravel(v)
+            rhs = A.rmatvec(B[:, k])
         op = splinalg.LinearOperator((size, size), matvec=matvec, dtype=np.float64)
         counter = _Counter()
         sol, info = splinalg.cg(op, rhs, rtol=tol, atol=0.0, maxiter=max_iter,
                                 callback=counter)
         if info < 0:
             raise ValueError(f"sparse_cg failed (scipy cg error code {info}).")
-        W[:, k] = A.T @ sol if dual else sol
+        W[:, k] = A.rmatvec(sol) if dual else sol
         n_iter[k] = counter.count
         ok[k] = info == 0
     return W, n_iter, ok
