@@ -46,15 +46,18 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
     penalty : {"l2", "l1", "elasticnet", None}, default="l2"
         Penalty on the coefficients (not on the intercept).
     dual : bool, default=False
-        Only False (the primal) is supported; kept for compatibility.
+        True only with solver="liblinear" and penalty="l2" (see ``solver``).
     tol : float, default=1e-4
-        Stopping tolerance (gradient for lbfgs / newton, coefficient change
-        for newton-cd).
+        Stopping tolerance: largest gradient entry of the mean loss for
+        lbfgs / newton / newton-cg, coefficient change for newton-cd, and
+        largest weight change over the largest weight after an epoch for sag
+        / saga.
     C : float, default=1.0
         Inverse penalty strength (> 0); ``C=np.inf`` means no penalty.
     fit_intercept : bool, default=True
     intercept_scaling : float, default=1
-        Unused; kept for compatibility.
+        Value of the constant feature carrying the (penalised) intercept of
+        solver="liblinear"; unused by the other solvers.
     class_weight : dict or "balanced", default=None
         Multiplies the sample weights of each class.
     random_state : int, RandomState instance or None, default=None
