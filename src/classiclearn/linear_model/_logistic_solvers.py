@@ -289,9 +289,18 @@ def _hessian_product(obj, P, h, V, vb):
     """Hessian of the nll times the direction (V (K', p), vb (K',)).
 
     P: class probabilities (n, K) for softmax; h: ``sw p (1 - p)`` (n,) for
-    two classes. Returns (HV, Hvb) without the penalty term.
+    two classes. Returns (HV, Hvb) without the penalty term; one fused pass
+    over a C-contiguous X (the products are memory-bound for few classes).
     """
     X, sw = obj.X, obj.sw
+    if X.flags.c_contiguous:
+        p = X.shape[1]
+        out = np.empty((obj.n_out, p + 1))
+        if obj.n_out == 1:
+            _k.binary_hessian_product(X, h, np.ascontiguousarray(V[0]), float(vb[0]), out[0])
+        else:
+            _k.multinomial_hessian_product(X, P, sw, np.ascontiguousarray(V), vb, out)
+        return out[:, :p], out[:, p]
     if obj.n_out == 1:
         r = h * (X @ V[0] + vb[0])
         return (r @ X)[None, :], np.array([r.sum()])
