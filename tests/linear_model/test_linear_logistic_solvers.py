@@ -181,3 +181,24 @@ def test_sag_kernel_matches_naive_steps(rng, saga):
                                                  step, alpha, saga)
     np.testing.assert_allclose(W, Wn, rtol=1e-12, atol=1e-14)
     np.testing.assert_allclose(b, bn, rtol=1e-12, atol=1e-14)
+
+
+def test_hessian_product_kernels_match_numpy(rng):
+    from classiclearn.linear_model import _logistic_kernels as lk
+
+    n, p, K = 50, 4, 3
+    X = rng.normal(size=(n, p))
+    sw = rng.uniform(0.5, 2.0, n)
+    P = rng.dirichlet(np.ones(K), n)
+    V, vb = rng.normal(size=(K, p)), rng.normal(size=K)
+    out = np.empty((K, p + 1))
+    lk.multinomial_hessian_product(X, P, sw, V, vb, out)
+    Z = X @ V.T + vb
+    R = sw[:, None] * P * (Z - (P * Z).sum(axis=1, keepdims=True))
+    np.testing.assert_allclose(out[:, :p], R.T @ X, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(out[:, p], R.sum(axis=0), rtol=1e-12, atol=1e-12)
+    h = rng.uniform(0.0, 0.25, n)
+    out1 = np.empty(p + 1)
+    lk.binary_hessian_product(X, h, V[0].copy(), 0.3, out1)
+    r = h * (X @ V[0] + 0.3)
+    np.testing.assert_allclose(out1, np.append(r @ X, r.sum()), rtol=1e-12, atol=1e-12)
