@@ -63,9 +63,9 @@ def _best_time(fn, repeats):
 
 
 def main(argv=None):
-    import dask
     import dask.array as da
 
+    import dask
     from classiclearn.base import clone
 
     parser = argparse.ArgumentParser(prog="python -m benchmarks.dask_overhead")
@@ -82,10 +82,12 @@ def main(argv=None):
         for name, est, X, y in _cases(rng, args.rows, args.features):
             Xd = da.from_array(X, chunks=(size, X.shape[1]))
             yd = None if y is None else da.from_array(y, chunks=(size,))
-            fit_np = (lambda e=est, X=X, y=y: clone(e).fit(X) if y is None
-                      else clone(e).fit(X, y))
-            fit_dk = (lambda e=est, X=Xd, y=yd: clone(e).fit(X) if y is None
-                      else clone(e).fit(X, y))
+            def fit_np(e=est, X=X, y=y):
+                return clone(e).fit(X) if y is None else clone(e).fit(X, y)
+
+            def fit_dk(e=est, X=Xd, y=yd):
+                return clone(e).fit(X) if y is None else clone(e).fit(X, y)
+
             fit_np()
             fit_dk()  # warm both (numba compiles, dask imports)
             t_np = _best_time(fit_np, args.repeats)

@@ -23,9 +23,19 @@ from ..utils.validation import check_is_fitted, check_sample_weight, validate_da
 from . import _dask_fit, _dask_logistic
 from ._base import LinearClassifierMixin
 from ._logistic_inference import firth_dispatch, logistic_summary, unpenalised_checks
-from ._logistic_solvers import LogisticObjective, fit_lbfgs, fit_newton, fit_newton_cd
+from ._logistic_solvers import (
+    LogisticObjective,
+    fit_lbfgs,
+    fit_liblinear,
+    fit_newton,
+    fit_newton_cd,
+    fit_newton_cg,
+)
+from ._sag import fit_sag, sag_generator
 
-_SMOOTH_SOLVERS = {"lbfgs", "newton", "newton-cholesky"}
+_SMOOTH_SOLVERS = {"lbfgs", "newton", "newton-cholesky", "newton-cg", "sag"}
+_SOLVERS = {"lbfgs", "newton", "newton-cholesky", "newton-cd", "newton-cg", "sag", "saga",
+            "liblinear"}
 
 
 class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
@@ -39,23 +49,45 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         under separation; solver "newton" runs its modified-score iteration,
         "lbfgs" L-BFGS on the penalised likelihood; C does not apply.
     dual : bool, default=False
-        Only False (the primal) is supported; kept for compatibility.
+        True only with solver="liblinear" and penalty="l2" (see ``solver``).
     tol : float, default=1e-4
-        Stopping tolerance (gradient for lbfgs / newton, coefficient change
-        for newton-cd).
+        Stopping tolerance: largest gradient entry of the mean loss for
+        lbfgs / newton / newton-cg, coefficient change for newton-cd, and
+        largest weight change over the largest weight after an epoch for sag
+        / saga.
     C : float, default=1.0
         Inverse penalty strength (> 0); ``C=np.inf`` means no penalty.
     fit_intercept : bool, default=True
     intercept_scaling : float, default=1
-        Unused; kept for compatibility.
+        Value of the constant feature carrying the (penalised) intercept of
+        solver="liblinear"; unused by the other solvers.
     class_weight : dict or "balanced", default=None
         Multiplies the sample weights of each class.
     random_state : int, RandomState instance or None, default=None
-        Unused (the solvers are deterministic); kept for compatibility.
-    solver : {"lbfgs", "newton", "newton-cholesky", "newton-cd"}, default="lbfgs"
-        "newton" (alias "newton-cholesky") is IRLS (seed 004); "newton-cd" is
-        proximal Newton with coordinate descent and handles "l1" and
-        "elasticnet". lbfgs and newton take "l2" or None only.
+        Seeds the sample draws of "sag" and "saga" (the other solvers are
+        deterministic).
+    solver : {"lbfgs", "newton", "newton-cholesky", "newton-cd", "newton-cg", \
+"sag", "saga", "liblinear"}, default="lbfgs"
+        - "newton" (alias "newton-cholesky") is IRLS (seed 004): Newton steps
+          solved through the Cholesky factor of the Hessian;
+        - "newton-cg": truncated Newton, each step by conjugate gradients on
+          Hessian-vector products (the Hessian is never formed);
+        - "newton-cd": proximal Newton with coordinate descent, handles "l1"
+          and "elasticnet";
+        - "sag": stochastic average gradient (Schmidt, Le Roux and Bach);
+        - "saga": SAGA (Defazio, Bach and Lacoste-Julien), with a proximal
+          step for "l1" and "elasticnet". sag / saga draw samples with
+          replacement from ``random_state``, step size and stopping rule as
+          scikit-learn's (largest weight change over the largest weight
+          below ``tol`` after an epoch); they converge fast on scaled features;
+        - "liblinear": liblinear's objective, two classes only, where the
+          intercept is the weight of a constant feature ``intercept_scaling``
+          and is penalised like the others. liblinear solves it by trust-
+          region Newton-CG ("l2") or newGLMNET ("l1"); here "l2" runs
+          "newton-cg" and "l1" runs "newton-cd" (the same kinds of methods,
+          reaching the same optimum). ``dual=True`` is accepted with "l2": the
+          dual has the same solution, which is computed in the primal.
+        lbfgs, newton, newton-cg and sag take "l2" or None only.
     max_iter : int, default=100
     verbose : int, default=0
         Unused.
@@ -102,7 +134,7 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         "intercept_scaling": [Interval(Real, 0, None, closed="neither")],
         "class_weight": [dict, StrOptions({"balanced"}), None],
         "random_state": ["random_state"],
-        "solver": [StrOptions({"lbfgs", "newton", "newton-cholesky", "newton-cd"})],
+        "solver": [StrOptions(_SOLVERS)],
         "max_iter": [Interval(Integral, 0, None, closed="left")],
         "verbose": [Interval(Integral, 0, None, closed="left"), "boolean"],
         "warm_start": ["boolean"],
@@ -132,8 +164,16 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         if self.penalty == "firth":
             return "firth", 0.0, 0.0
         penalty = "none" if self.penalty is None or np.isinf(self.C) else self.penalty
-        if self.dual:
-            raise ValueError("dual=True is not supported; use dual=False.")
+        if self.dual and not (self.solver == "liblinear" and penalty == "l2"):
+            raise ValueError(
+                f"dual=True is supported only by solver='liblinear' with penalty='l2'; got "
+                f"solver={self.solver!r}, penalty={penalty!r}."
+            )
+        if self.solver == "liblinear" and penalty in ("none", "elasticnet"):
+            raise ValueError(
+                "solver='liblinear' takes penalty 'l1' or 'l2' with a finite C (liblinear "
+                "penalises the intercept and has no elastic net)."
+            )
         if penalty == "elasticnet" and self.l1_ratio is None:
             raise ValueError("penalty='elasticnet' needs l1_ratio (a float in [0, 1]).")
         if penalty in ("l1", "elasticnet") and self.solver in _SMOOTH_SOLVERS:
@@ -182,17 +222,15 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         if self.warm_start and hasattr(self, "coef_") and self.coef_.shape == (n_out, p):
             W0[:] = self.coef_
             b0[:] = self.intercept_
+        if self.solver == "liblinear" and K > 2:
+            raise ValueError(
+                "The 'liblinear' solver does not support multiclass classification "
+                "(n_classes >= 3); use another solver or OneVsRestClassifier."
+            )
         if penalty == "firth":
             W, b, n_iter, ok = firth_dispatch(self, X, y_idx, sw, K, W0, b0)
-        elif self.max_iter == 0:
-            W, b, n_iter, ok = W0, b0, 0, True
-        elif self.solver == "lbfgs":
-            W, b, n_iter, ok = fit_lbfgs(obj, W0, b0, l2, self.max_iter, self.tol,
-                                         1.0 / sw.sum())
-        elif self.solver in ("newton", "newton-cholesky"):
-            W, b, n_iter, ok = fit_newton(obj, W0, b0, l2, self.max_iter, self.tol)
         else:
-            W, b, n_iter, ok = fit_newton_cd(obj, W0, b0, l1, l2, self.max_iter, self.tol)
+            W, b, n_iter, ok = self._run_solver(obj, X, y_idx, sw, W0, b0, l1, l2)
         if penalty == "none" and n_out > 1:
             # Softmax is unchanged by a shift shared by all classes: report the
             # solution whose coefficients sum to zero over the classes.
@@ -224,6 +262,27 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         if penalty in ("l1", "elasticnet"):
             _dask_fit.refuse(self, f"penalty={penalty!r}")
         return _dask_logistic.fit_logistic_dask(self, X, y, sample_weight, l2)
+
+    def _run_solver(self, obj, X, y_idx, sw, W0, b0, l1, l2):
+        """Dispatch on ``solver``; returns (W, b, n_iter, converged)."""
+        solver, max_iter, tol = self.solver, self.max_iter, self.tol
+        if max_iter == 0:
+            return W0, b0, 0, True
+        if solver == "lbfgs":
+            return fit_lbfgs(obj, W0, b0, l2, max_iter, tol, 1.0 / sw.sum())
+        if solver in ("newton", "newton-cholesky"):
+            return fit_newton(obj, W0, b0, l2, max_iter, tol)
+        if solver == "newton-cg":
+            return fit_newton_cg(obj, W0, b0, l2, max_iter, tol)
+        if solver in ("sag", "saga"):
+            loss = "log" if obj.n_out == 1 else "multinomial"
+            return fit_sag(X, y_idx, sw, W0, b0, loss=loss, alpha=l2, beta=l1,
+                           fit_intercept=self.fit_intercept, max_iter=max_iter, tol=tol,
+                           rng=sag_generator(self.random_state), saga=solver == "saga")
+        if solver == "liblinear":
+            return fit_liblinear(X, y_idx, sw, W0, b0, l1, l2, self.fit_intercept,
+                                 self.intercept_scaling, max_iter, tol)
+        return fit_newton_cd(obj, W0, b0, l1, l2, max_iter, tol)
 
     def summary(self, alpha=0.05, *, cov_type="nonrobust", groups=None, X=None, y=None,
                 sample_weight=None, odds_ratios=False, ci="wald"):
