@@ -248,6 +248,35 @@ def test_count_naive_bayes_on_dask_matches_in_memory(name, chunks):
     assert_allclose(b.predict_proba(Xd).compute(), a.predict_proba(X), rtol=1e-10)
 
 
+@pytest.mark.parametrize("kw", [{}, {"solver": "eigen"}, {"solver": "lsqr"},
+                                {"priors": [0.2, 0.3, 0.5], "store_covariance": True},
+                                {"solver": "eigen", "covariance_estimate": "unbiased"},
+                                {"n_components": 1}])
+@pytest.mark.parametrize("chunks", [(600,)] + CHUNKINGS)
+def test_lda_on_dask_matches_in_memory(chunks, kw):
+    from classiclearn.discriminant_analysis import LinearDiscriminantAnalysis
+
+    rng = np.random.default_rng(15)
+    X = rng.normal(size=(600, 5)) @ rng.normal(size=(5, 5)) + 20.0
+    y = rng.choice(["a", "b", "c"], 600)
+    X[y == "a"] += 1.0
+    Xd, yd = da.from_array(X, chunks=(chunks, 5)), da.from_array(y, chunks=(chunks,))
+    a = LinearDiscriminantAnalysis(**kw).fit(X, y)
+    b = LinearDiscriminantAnalysis(**kw).fit(Xd, yd)
+    assert_array_equal(b.classes_, a.classes_)
+    # the eigen solver's scalings_ beyond the K - 1 discriminant directions are an
+    # arbitrary basis of a null space (in memory too): compare what they determine
+    names = ["coef_", "intercept_", "means_", "priors_"]
+    names += [n for n in ("covariance_", "xbar_", "explained_variance_ratio_") if hasattr(a, n)]
+    for k in names:
+        if len(chunks) == 1:
+            assert_array_equal(getattr(b, k), getattr(a, k), err_msg=k)
+        else:
+            assert_allclose(getattr(b, k), getattr(a, k), rtol=1e-10, atol=1e-12, err_msg=k)
+    assert_array_equal(b.predict(Xd).compute(), a.predict(X))
+    assert_allclose(b.predict_proba(Xd).compute(), a.predict_proba(X), rtol=1e-9, atol=1e-12)
+
+
 def test_ols_summary_from_dask_matches_in_memory():
     X, y, _ = _data(1)
     Xd, yd = da.from_array(X, chunks=(97, 5)), da.from_array(y, chunks=(97,))

@@ -159,7 +159,7 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, BaseEstimator):
                 "covariance_estimate='unbiased' is the class sample covariance; it cannot be "
                 "combined with shrinkage or covariance_estimator."
             )
-        self.priors_ = _check_priors(self.priors, y_index, n_classes)
+        self.priors_ = _check_priors(self.priors, np.bincount(y_index, minlength=n_classes))
         counts, means, scatter = _scatter.class_statistics(X, y_index, n_classes)
         if unbiased and counts.min() < 2:
             k = int(np.argmin(counts))
