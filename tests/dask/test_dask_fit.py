@@ -277,6 +277,35 @@ def test_lda_on_dask_matches_in_memory(chunks, kw):
     assert_allclose(b.predict_proba(Xd).compute(), a.predict_proba(X), rtol=1e-9, atol=1e-12)
 
 
+@pytest.mark.parametrize("kw", [{}, {"reg_param": 0.1, "store_covariance": True},
+                                {"solver": "eigen"}, {"covariance_estimate": "unbiased"},
+                                {"priors": [0.2, 0.3, 0.5]}])
+@pytest.mark.parametrize("chunks", [(600,)] + CHUNKINGS)
+def test_qda_on_dask_matches_in_memory(chunks, kw):
+    from classiclearn.discriminant_analysis import QuadraticDiscriminantAnalysis
+
+    rng = np.random.default_rng(16)
+    X = rng.normal(size=(600, 4)) @ rng.normal(size=(4, 4)) + 5.0
+    y = rng.choice([3, 1, 2], 600)
+    X[y == 1] *= 1.5
+    Xd, yd = da.from_array(X, chunks=(chunks, 4)), da.from_array(y, chunks=(chunks,))
+    a = QuadraticDiscriminantAnalysis(**kw).fit(X, y)
+    b = QuadraticDiscriminantAnalysis(**kw).fit(Xd, yd)
+    assert_array_equal(b.classes_, a.classes_)
+    exact = len(chunks) == 1
+    check = assert_array_equal if exact else (
+        lambda u, v, err_msg: assert_allclose(u, v, rtol=1e-9, atol=1e-11, err_msg=err_msg))
+    for k in ("means_", "priors_"):
+        check(getattr(b, k), getattr(a, k), err_msg=k)
+    for k in range(3):  # eigenvalues; eigenvectors up to sign
+        check(b.scalings_[k], a.scalings_[k], err_msg="scalings_")
+        check(np.abs(b.rotations_[k]), np.abs(a.rotations_[k]), err_msg="rotations_")
+    if "store_covariance" in kw:
+        for k in range(3):
+            check(b.covariance_[k], a.covariance_[k], err_msg="covariance_")
+    assert_allclose(b.predict_proba(Xd).compute(), a.predict_proba(X), rtol=1e-8, atol=1e-12)
+
+
 def test_ols_summary_from_dask_matches_in_memory():
     X, y, _ = _data(1)
     Xd, yd = da.from_array(X, chunks=(97, 5)), da.from_array(y, chunks=(97,))

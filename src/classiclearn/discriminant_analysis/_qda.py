@@ -20,12 +20,19 @@ import numpy as np
 from scipy import linalg
 
 from ..base import BaseEstimator, ClassifierMixin, clone
+from ..utils._dask import (
+    DaskUnsupportedError,
+    dask_blocks,
+    fit_one_block_in_memory,
+    record_input_features,
+    reduce_blocks,
+)
 from ..utils._params import HasMethods, Interval, StrOptions
 from ..utils._targets import encode_labels
 from ..utils.validation import check_is_fitted, validate_data
 from . import _scatter
 from . import _scatter_kernels as _kernels
-from ._lda import _check_priors
+from ._lda import _block_class_scatter, _check_priors, _merge_class_scatter
 
 __all__ = ["QuadraticDiscriminantAnalysis"]
 
@@ -139,7 +146,33 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, BaseEstimator):
         self._validate_params()
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, y_index = encode_labels(y)
-        n_classes = len(self.classes_)
+        self._check_settings()
+        counts, means, scatter = _scatter.class_statistics(X, y_index, len(self.classes_))
+        return self._fit_statistics(X, y_index, counts, means, scatter)
+
+    def _fit_dask(self, X, y):
+        """Exact fit on Dask input from per-class counts, means and scatter matrices
+        merged over the row blocks (solver 'svd', or 'eigen' without shrinkage or a
+        covariance estimator: those need the rows again)."""
+        self._validate_params()
+        if fit_one_block_in_memory(self, X, y) is not None:
+            return self
+        if self.shrinkage not in (None, 0) or self.covariance_estimator is not None:
+            raise DaskUnsupportedError(
+                "QuadraticDiscriminantAnalysis on Dask input supports no shrinkage and no "
+                "covariance_estimator (they need the rows again); fit on a sample in memory."
+            )
+        if y is None:
+            raise ValueError("QuadraticDiscriminantAnalysis requires y to be passed, but the "
+                             "target y is None.")
+        classes, counts, means, scatter = reduce_blocks(
+            _block_class_scatter, _merge_class_scatter, dask_blocks(X, y))
+        record_input_features(self, X)
+        self.classes_ = classes
+        self._check_settings()
+        return self._fit_statistics(None, None, counts, means, scatter)
+
+    def _check_settings(self):
         if self.solver == "svd":
             if self.shrinkage is not None:
                 raise NotImplementedError("shrinkage not supported with 'svd' solver.")
@@ -159,8 +192,13 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, BaseEstimator):
                 "covariance_estimate='unbiased' is the class sample covariance; it cannot be "
                 "combined with shrinkage or covariance_estimator."
             )
-        self.priors_ = _check_priors(self.priors, np.bincount(y_index, minlength=n_classes))
-        counts, means, scatter = _scatter.class_statistics(X, y_index, n_classes)
+
+    def _fit_statistics(self, X, y_index, counts, means, scatter):
+        """The fit from per-class counts, means and scatter (X and y_index are used only
+        by the SVD fallback and the eigen solver's estimators; None on Dask input)."""
+        n_classes = len(counts)
+        unbiased = self.covariance_estimate == "unbiased"
+        self.priors_ = _check_priors(self.priors, counts)
         if unbiased and counts.min() < 2:
             k = int(np.argmin(counts))
             raise ValueError(
@@ -202,6 +240,12 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, BaseEstimator):
                 w_reg = np.maximum(w_reg, floor)
             elif self.solver == "svd" and w_reg.min() < 1e-7 * top:
                 # too ill-conditioned for eigenvalues of the scatter: SVD of the block
+                if X is None:
+                    raise ValueError(
+                        f"The covariance matrix of class {self.classes_[k]} is too "
+                        "ill-conditioned for the scatter route; on Dask input, set reg_param "
+                        "> 0 or fit on a sample in memory."
+                    )
                 block = X[y_index == k] - means[k]
                 _, S, Vt = linalg.svd(block, full_matrices=False, check_finite=False)
                 w_reg = (1.0 - r) * S**2 / divisor[k] + r
