@@ -21,7 +21,6 @@ are not here: they are the library's own table,
 :data:`classiclearn.utils._unsupported.UNSUPPORTED`.
 """
 
-_LR_PENDING = "pending: issue 16 item 1 (LogisticRegression solvers and elastic net)"
 _RIDGE_PENDING = "pending: issue 16 item 1 (Ridge solvers lsqr, sparse_cg, sag, saga)"
 _METRIC_PENDING = "pending: issue 16 item 1 (the 13 neighbour metrics)"
 
@@ -37,24 +36,11 @@ _NEIGHBOURS = (
 
 def _pending():
     table = {}
-    # newton-cholesky already agrees; arpack agrees on this data (n_components=2, 40 rows)
-    for solver in ("sag", "saga", "newton-cg"):
-        table["LogisticRegression", "solver", solver] = _LR_PENDING
-    table["LogisticRegression", "penalty", "elasticnet"] = _LR_PENDING
-    for solver in ("lsqr", "sparse_cg", "sag", "saga"):
+    # landed and removed: LogisticRegression sag / saga / newton-cg / liblinear, l1,
+    # elasticnet, dual=True; Ridge lsqr / sparse_cg / lbfgs; LinearSVC crammer_singer
+    for solver in ("sag", "saga"):
         table["Ridge", "solver", solver] = _RIDGE_PENDING
-    table["LinearSVC", "multi_class", "crammer_singer"] = (
-        "pending: issue 16 item 1 (LinearSVC crammer_singer)"
-    )
     # found by this test (not in the issue's list; not yet assigned):
-    table["LogisticRegression", "solver", "liblinear"] = (
-        "pending: issue 16 item 1 (LogisticRegression liblinear: also needed by dual=True)"
-    )
-    table["LogisticRegression", "dual", True] = (
-        "pending: issue 16 item 1 (LogisticRegression dual=True needs the liblinear solver)"
-    )
-    table["LogisticRegression", "penalty", "l1"] = _LR_PENDING
-    table["Ridge", "solver", "lbfgs"] = "pending: issue 16 item 1 (Ridge lbfgs, positive=True)"
     for tree in ("DecisionTreeRegressor", "RandomForestRegressor", "ExtraTreesRegressor"):
         table[tree, "criterion", "poisson"] = (
             "pending: issue 16 item 1 (Poisson splitting criterion of regression trees)"
