@@ -124,6 +124,15 @@ def _data(key):
     if key == "non_negative":
         Xtr, _, Xte, _ = _transform_data()
         return np.abs(Xtr), None, np.abs(Xte), None
+    if key in ("counts", "categories"):
+        rng = np.random.default_rng(6)
+        y = np.arange(120) % 3
+        rates = rng.uniform(0.5, 4.0, size=(3, 5))
+        X = rng.poisson(rates[y]).astype(float)
+        if key == "categories":  # every test category seen in training
+            X = np.minimum(X, 3.0)
+            X[:4] = np.arange(4.0)[:, None]
+        return X[:80], y[:80], X[80:], y[80:]
     if key == "positive_regression":
         Xtr, ytr, Xte, yte = _regression()
         return Xtr, np.exp(0.3 * ytr - 1.0), Xte, np.exp(0.3 * yte - 1.0)
