@@ -1,8 +1,9 @@
 """Global settings, as scikit-learn's ``set_config``: how estimators show in a
 notebook and which container ``transform`` returns.
 
-The settings are thread-local, so a ``config_context`` in one thread leaves
-the others alone.
+``set_config`` changes the settings of the whole process (threads started
+later begin from them); ``config_context`` changes the current thread's only,
+so a block in one thread leaves the others alone.
 """
 
 import threading
@@ -18,9 +19,12 @@ _CHOICES = {
 _local = threading.local()
 
 
+_global = dict(_DEFAULTS)
+
+
 def _settings():
     if not hasattr(_local, "config"):
-        _local.config = dict(_DEFAULTS)
+        _local.config = dict(_global)
     return _local.config
 
 
@@ -61,14 +65,17 @@ def set_config(display=None, transform_output=None):
     'text'
     >>> set_config(display="diagram")
     """
-    new = {"display": display, "transform_output": transform_output}
-    for key, value in new.items():
-        if value is None:
-            continue
+    _set({"display": display, "transform_output": transform_output}, process=True)
+
+
+def _set(new, *, process):
+    changes = {k: v for k, v in new.items() if v is not None}
+    for key, value in changes.items():
         if value not in _CHOICES[key]:
             raise ValueError(f"{key} must be one of {list(_CHOICES[key])}; got {value!r}.")
-    settings = _settings()
-    settings.update({k: v for k, v in new.items() if v is not None})
+    if process:
+        _global.update(changes)
+    _settings().update(changes)
 
 
 @contextmanager
@@ -84,7 +91,7 @@ def config_context(*, display=None, transform_output=None):
     'diagram'
     """
     old = get_config()
-    set_config(display=display, transform_output=transform_output)
+    _set({"display": display, "transform_output": transform_output}, process=False)
     try:
         yield
     finally:

@@ -124,3 +124,27 @@ def test_subclass_transform_is_wrapped_once():
     est = Doubler(2).set_output(transform="pandas")
     out = est.fit(df).transform(df)
     np.testing.assert_allclose(out.to_numpy(), 2.0 * PCA(2).fit(df).transform(df))
+
+
+def test_set_config_reaches_new_threads_config_context_does_not():
+    import threading
+
+    from classiclearn import get_config, set_config
+
+    seen = {}
+
+    def look(key):
+        seen[key] = get_config()["transform_output"]
+
+    with config_context(transform_output="pandas"):
+        worker = threading.Thread(target=look, args=("context",))
+        worker.start()
+        worker.join()
+    set_config(transform_output="pandas")
+    try:
+        worker = threading.Thread(target=look, args=("set_config",))
+        worker.start()
+        worker.join()
+    finally:
+        set_config(transform_output="default")
+    assert seen == {"context": "default", "set_config": "pandas"}
