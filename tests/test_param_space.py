@@ -363,6 +363,24 @@ def test_parameter_value_matches_sklearn(name, param, value):
     run_case(name, param, value)
 
 
+def _parameter_name_params():
+    for name, _, _ in _twins():
+        pending = S.PENDING_PARAMETERS.get(name)
+        marks = [pytest.mark.xfail(reason=pending[1], strict=True)] if pending else []
+        yield pytest.param(name, marks=marks, id=name)
+
+
+@pytest.mark.parametrize("name", list(_parameter_name_params()))
+def test_every_sklearn_parameter_name_exists(name):
+    import inspect
+
+    ours = set(dict(all_estimators())[name]._get_param_names())
+    signature = inspect.signature(_SK_ESTIMATORS[name].__init__).parameters.values()
+    theirs = {p.name for p in signature
+              if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)}
+    assert theirs <= ours, sorted(theirs - ours)
+
+
 def test_tables_name_real_cases():
     cases = set(CASES)
     assert set(S.PENDING) <= cases, sorted(set(S.PENDING) - cases, key=str)

@@ -69,6 +69,13 @@ def _pending():
 
 PENDING = _pending()
 
+# estimator -> scikit-learn constructor parameters ours does not have yet
+PENDING_PARAMETERS = {
+    name: ("monotonic_cst", "pending: issue 16 item 5 (monotonic_cst in trees and forests)")
+    for name in ("DecisionTreeClassifier", "DecisionTreeRegressor", "RandomForestClassifier",
+                 "RandomForestRegressor", "ExtraTreesClassifier", "ExtraTreesRegressor")
+}
+
 
 def _eye(n):
     import numpy as np
