@@ -306,6 +306,26 @@ def test_qda_on_dask_matches_in_memory(chunks, kw):
     assert_allclose(b.predict_proba(Xd).compute(), a.predict_proba(X), rtol=1e-8, atol=1e-12)
 
 
+def test_pipeline_on_dask_fits_each_step_distributed():
+    from classiclearn.decomposition import PCA
+    from classiclearn.linear_model import LogisticRegression
+    from classiclearn.pipeline import make_pipeline
+    from classiclearn.svm import SVC
+
+    X, y, _ = _data(17)
+    labels = (y > np.median(y)).astype(int)
+    Xd, yd = da.from_array(X, chunks=(150, 5)), da.from_array(labels, chunks=(150,))
+    exact = LogisticRegression(solver="newton", tol=1e-14)
+    a = make_pipeline(StandardScaler(), PCA(3), exact).fit(X, labels)
+    b = make_pipeline(StandardScaler(), PCA(3), LogisticRegression()).fit(Xd, yd)
+    assert_allclose(b[-1].coef_, a[-1].coef_, rtol=1e-9)
+    proba = b.predict_proba(Xd)
+    assert isinstance(proba, da.Array)
+    assert_allclose(proba.compute(), b.predict_proba(X), rtol=1e-10)
+    with pytest.raises(DaskUnsupportedError, match="SVC"):
+        make_pipeline(StandardScaler(), SVC()).fit(Xd, yd)
+
+
 def test_ols_summary_from_dask_matches_in_memory():
     X, y, _ = _data(1)
     Xd, yd = da.from_array(X, chunks=(97, 5)), da.from_array(y, chunks=(97,))
