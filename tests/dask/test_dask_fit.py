@@ -326,6 +326,26 @@ def test_pipeline_on_dask_fits_each_step_distributed():
         make_pipeline(StandardScaler(), SVC()).fit(Xd, yd)
 
 
+@pytest.mark.parametrize("covariance_type", ["full", "tied", "diag", "spherical"])
+@pytest.mark.parametrize("chunks", [(1, 999, 0, 1000), (333,) * 6 + (2,)])
+def test_gaussian_mixture_on_dask_follows_the_in_memory_em(chunks, covariance_type):
+    from classiclearn.mixture import GaussianMixture
+
+    rng = np.random.default_rng(18)
+    X = np.vstack([rng.normal(size=(500, 3)) * s + c for s, c in
+                   [(1.0, 0.0), (2.0, 6.0), (0.5, -5.0), (1.5, 12.0)]])
+    Xd = da.from_array(X, chunks=(chunks, 3))
+    a = GaussianMixture(4, covariance_type=covariance_type, random_state=0).fit(X)
+    b = GaussianMixture(4, covariance_type=covariance_type, random_state=0).fit(Xd)
+    assert b.n_iter_ == a.n_iter_
+    for k in ("weights_", "means_", "covariances_", "precisions_cholesky_"):
+        assert_allclose(getattr(b, k), getattr(a, k), rtol=1e-10, atol=1e-12, err_msg=k)
+    assert_allclose(b.lower_bound_, a.lower_bound_, rtol=1e-12)
+    assert_allclose(b.predict_proba(Xd).compute(), a.predict_proba(X), rtol=1e-8, atol=1e-12)
+    with pytest.raises(DaskUnsupportedError, match="init_params"):
+        GaussianMixture(4, init_params="random").fit(Xd)
+
+
 def test_ols_summary_from_dask_matches_in_memory():
     X, y, _ = _data(1)
     Xd, yd = da.from_array(X, chunks=(97, 5)), da.from_array(y, chunks=(97,))
