@@ -346,6 +346,40 @@ def test_gaussian_mixture_on_dask_follows_the_in_memory_em(chunks, covariance_ty
         GaussianMixture(4, init_params="random").fit(Xd)
 
 
+@pytest.mark.parametrize("kw", [{}, {"strategy": "most_frequent"},
+                                {"strategy": "constant", "fill_value": 7},
+                                {"add_indicator": True, "keep_empty_features": True},
+                                {"missing_values": 0.0}])
+@pytest.mark.parametrize("chunks", [(600,)] + CHUNKINGS)
+def test_simple_imputer_on_dask_matches_in_memory(chunks, kw):
+    from classiclearn.impute import SimpleImputer
+
+    rng = np.random.default_rng(19)
+    X = rng.integers(0, 5, size=(600, 4)).astype(float)
+    X[rng.random((600, 4)) < 0.2] = np.nan
+    X[:, 3] = np.nan
+    if kw.get("missing_values") == 0.0:
+        X = np.nan_to_num(X)
+    Xd = da.from_array(X, chunks=(chunks, 4))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # the all-missing column
+        a, b = SimpleImputer(**kw).fit(X), SimpleImputer(**kw).fit(Xd)
+        assert_allclose(b.statistics_, a.statistics_, rtol=1e-12, equal_nan=True)
+        if a.indicator_features_ is None:
+            assert b.indicator_features_ is None
+        else:
+            assert_array_equal(b.indicator_features_, a.indicator_features_)
+        assert_allclose(b.transform(Xd).compute(), a.transform(X), rtol=1e-12, equal_nan=True)
+
+
+def test_simple_imputer_median_on_dask_is_refused():
+    from classiclearn.impute import SimpleImputer
+
+    X, _, _ = _data()
+    with pytest.raises(DaskUnsupportedError, match="median"):
+        SimpleImputer(strategy="median").fit(da.from_array(X, chunks=(100, 5)))
+
+
 def test_ols_summary_from_dask_matches_in_memory():
     X, y, _ = _data(1)
     Xd, yd = da.from_array(X, chunks=(97, 5)), da.from_array(y, chunks=(97,))
