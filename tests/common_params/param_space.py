@@ -21,7 +21,7 @@ are not here: they are the library's own table,
 :data:`classiclearn.utils._unsupported.UNSUPPORTED`.
 """
 
-_RIDGE_PENDING = "pending: issue 16 item 1 (Ridge solvers lsqr, sparse_cg, sag, saga)"
+_RIDGE_PENDING = "pending: issue 16 item 1 (Ridge solvers sag, saga)"
 _METRIC_PENDING = "pending: issue 16 item 1 (the 13 neighbour metrics)"
 
 _THIRTEEN_METRICS = (
