@@ -11,7 +11,13 @@ import threading
 import numpy as np
 
 from ..utils._threads import blocked_row_sums
-from ..utils.validation import check_array, check_is_fitted, validate_data
+from ..utils.validation import (
+    FLOAT_DTYPES,
+    cast_float_attributes,
+    check_array,
+    check_is_fitted,
+    validate_data,
+)
 from . import _cd_kernels as _cdk
 
 _BLOCK_ROWS = 4096
@@ -336,8 +342,12 @@ def as_2d_target(y):
     return y, False
 
 
-def set_coef(est, W, x_mean, y_mean, fit_intercept, was_1d):
-    """Store ``coef_`` (t, p) or (p,) and ``intercept_`` from W (p, t)."""
+def set_coef(est, W, x_mean, y_mean, fit_intercept, was_1d, dtype=np.float64):
+    """Store ``coef_`` (t, p) or (p,) and ``intercept_`` from W (p, t).
+
+    ``dtype`` is the input's float dtype (:func:`input_float_dtype`): with
+    float32 input both are stored in float32, as scikit-learn does.
+    """
     coef = np.ascontiguousarray(W.T)
     if fit_intercept:
         intercept = y_mean - coef @ x_mean
@@ -349,19 +359,23 @@ def set_coef(est, W, x_mean, y_mean, fit_intercept, was_1d):
     else:
         est.coef_ = coef
         est.intercept_ = intercept
+    cast_float_attributes(est, dtype, ("coef_", "intercept_"))
 
 
 def validate_predict_X(est, X):
     """Validate X for prediction, with a cheap finiteness test.
 
-    ``X.sum()`` is finite for every finite X short of overflow, and needs no
-    n x p temporary; only when it is not is the full check (and its standard
-    error message) run.
+    float32 input stays float32, so a model fitted in float32 predicts in
+    float32 (as scikit-learn's). ``X.sum()`` is finite for every finite X
+    short of overflow, and needs no n x p temporary; only when it is not is
+    the full check (and its standard error message) run.
     """
-    X = validate_data(est, X, reset=False, dtype=np.float64, ensure_all_finite=False,
+    X = validate_data(est, X, reset=False, dtype=FLOAT_DTYPES, ensure_all_finite=False,
                       order=None)
-    if not np.isfinite(X.sum()):
-        check_array(X, dtype=np.float64, estimator=est)
+    with np.errstate(over="ignore"):
+        total = X.sum()
+    if not np.isfinite(total):
+        check_array(X, dtype=FLOAT_DTYPES, estimator=est)
     return X
 
 

@@ -29,7 +29,12 @@ from ..base import BaseEstimator, RegressorMixin
 from ..exceptions import ConvergenceWarning
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
-from ..utils.validation import check_array, check_sample_weight, validate_data
+from ..utils.validation import (
+    check_array,
+    check_sample_weight,
+    input_float_dtype,
+    validate_data,
+)
 from . import _cd_kernels as _k
 from ._base import (
     LinearPredictMixin,
@@ -313,6 +318,7 @@ class ElasticNet(LinearPredictMixin, RegressorMixin, BaseEstimator):
         self
         """
         self._validate_params()
+        dtype = input_float_dtype(X)
         X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True,
                              ensure_all_finite=False, order=None)
         y = np.asarray(y, dtype=np.float64)
@@ -378,7 +384,7 @@ class ElasticNet(LinearPredictMixin, RegressorMixin, BaseEstimator):
                     ConvergenceWarning,
                     stacklevel=2,
                 )
-        set_coef(self, W, x_mean, y_mean, self.fit_intercept, was_1d)
+        set_coef(self, W, x_mean, y_mean, self.fit_intercept, was_1d, dtype)
         self.n_iter_ = n_iters[0] if was_1d else n_iters
         self.dual_gap_ = gaps[0] if was_1d else np.asarray(gaps)
         return self

@@ -20,7 +20,13 @@ from ..base import BaseEstimator, ClassifierMixin
 from ..exceptions import ConvergenceWarning
 from ..utils._params import Interval, StrOptions
 from ..utils._targets import compute_class_weight, encode_labels
-from ..utils.validation import check_is_fitted, check_sample_weight, validate_data
+from ..utils.validation import (
+    cast_float_attributes,
+    check_is_fitted,
+    check_sample_weight,
+    input_float_dtype,
+    validate_data,
+)
 from ._base import LinearClassifierMixin
 from ._inference import CoefficientTable, term_names
 from ._logistic_solvers import LogisticObjective, fit_lbfgs, fit_newton, fit_newton_cd
@@ -163,6 +169,7 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         """
         self._validate_params()
         penalty, l1, l2 = self._penalty_strengths()
+        dtype = input_float_dtype(X)
         X, y = validate_data(self, X, y, dtype=np.float64)
         classes, y_idx = encode_labels(y)
         sw = check_sample_weight(sample_weight, X, dtype=np.float64)
@@ -204,6 +211,7 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         self.classes_ = classes
         self.coef_ = np.ascontiguousarray(W)
         self.intercept_ = np.asarray(b, dtype=np.float64)
+        cast_float_attributes(self, dtype, ("coef_", "intercept_"))
         self.n_iter_ = np.array([n_iter], dtype=np.intp)
         self._summary_cov = None
         if penalty == "none":

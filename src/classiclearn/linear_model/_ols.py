@@ -15,7 +15,13 @@ from scipy import linalg, optimize
 
 from ..base import BaseEstimator, RegressorMixin
 from ..utils._params import Interval
-from ..utils.validation import check_is_fitted, check_sample_weight, validate_data
+from ..utils.validation import (
+    cast_float_attributes,
+    check_is_fitted,
+    check_sample_weight,
+    input_float_dtype,
+    validate_data,
+)
 from ._base import (
     LinearPredictMixin,
     as_2d_target,
@@ -205,6 +211,7 @@ class LinearRegression(LinearPredictMixin, RegressorMixin, BaseEstimator):
         self
         """
         self._validate_params()
+        dtype = input_float_dtype(X)
         X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True)
         y = np.asarray(y, dtype=np.float64)
         sw = None if sample_weight is None else check_sample_weight(sample_weight, X,
@@ -229,7 +236,8 @@ class LinearRegression(LinearPredictMixin, RegressorMixin, BaseEstimator):
             W, rss, rank, s, M = _solve_ols(X, Y, x_mean, y_mean, sw, self.tol)
         self.rank_ = rank
         self.singular_ = s
-        set_coef(self, W, x_mean, y_mean, self.fit_intercept, was_1d)
+        set_coef(self, W, x_mean, y_mean, self.fit_intercept, was_1d, dtype)
+        cast_float_attributes(self, dtype, ("singular_",))
         # What summary() needs: the unscaled covariance and the residual variance.
         self._inference = None
         if was_1d and M is not None:

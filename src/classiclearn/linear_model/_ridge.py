@@ -15,7 +15,12 @@ from scipy import linalg, optimize
 from ..base import BaseEstimator, RegressorMixin
 from ..utils._params import Interval, StrOptions
 from ..utils._threads import blas_single_thread
-from ..utils.validation import check_array, check_sample_weight, validate_data
+from ..utils.validation import (
+    check_array,
+    check_sample_weight,
+    input_float_dtype,
+    validate_data,
+)
 from ._base import (
     _GRAM_MAX_FEATURES,
     LinearPredictMixin,
@@ -195,6 +200,7 @@ class Ridge(LinearPredictMixin, RegressorMixin, BaseEstimator):
         self
         """
         self._validate_params()
+        dtype = input_float_dtype(X)
         X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True,
                              ensure_all_finite=False, order=None)
         y = np.asarray(y, dtype=np.float64)
@@ -240,7 +246,7 @@ class Ridge(LinearPredictMixin, RegressorMixin, BaseEstimator):
             solver = "nnls"
         else:
             W = ridge_solve(X, Y, alphas, x_mean, y_mean, sw, solver)
-        set_coef(self, W, x_mean, y_mean, self.fit_intercept, was_1d)
+        set_coef(self, W, x_mean, y_mean, self.fit_intercept, was_1d, dtype)
         self.n_iter_ = 1 if was_1d else np.ones(t, dtype=np.intp)
         self.solver_ = solver
         return self

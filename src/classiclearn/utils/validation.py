@@ -23,7 +23,10 @@ __all__ = [
     "check_is_fitted",
     "check_sample_weight",
     "check_X_y",
+    "cast_float_attributes",
     "column_or_1d",
+    "input_float_dtype",
+    "output_in_dtype",
     "num_samples",
     "validate_data",
 ]
@@ -453,6 +456,64 @@ def validate_data(
     if not reset or not (isinstance(X, str) and X == "no_validation"):
         _check_n_features(estimator, checked_X, reset=reset)
     return out
+
+
+def input_float_dtype(X):
+    """The float dtype scikit-learn keeps for ``X``: float32 when X holds float32 only.
+
+    Estimators that compute in float64 call this on the raw input (array,
+    sparse matrix or DataFrame) before validation, then cast their fitted
+    floats (:func:`cast_float_attributes`) and outputs (:func:`output_in_dtype`)
+    to it, so float32 in gives float32 out as in scikit-learn.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> input_float_dtype(np.zeros((2, 2), dtype=np.float32))
+    dtype('float32')
+    >>> input_float_dtype([[1, 2]])
+    dtype('float64')
+    """
+    dtype = getattr(X, "dtype", None)
+    if dtype is None and hasattr(X, "dtypes"):  # a DataFrame: one dtype for all columns
+        kinds = {str(d) for d in X.dtypes}
+        dtype = kinds.pop() if len(kinds) == 1 else None
+    try:
+        is_32 = dtype is not None and np.dtype(dtype) == np.float32
+    except TypeError:  # an extension dtype numpy does not know
+        is_32 = False
+    return np.dtype(np.float32) if is_32 else np.dtype(np.float64)
+
+
+def cast_float_attributes(estimator, dtype, names):
+    """Cast the fitted floating attributes ``names`` of ``estimator`` to float32.
+
+    Nothing happens unless ``dtype`` is float32; arrays of another kind
+    (labels, counts of integers) and missing attributes are left alone, a
+    Python float becomes a NumPy float32 as in scikit-learn.
+    """
+    if np.dtype(dtype) != np.float32:
+        return
+    for name in names:
+        value = getattr(estimator, name, None)
+        if isinstance(value, np.ndarray) and value.dtype.kind == "f":
+            setattr(estimator, name, value.astype(np.float32))
+        elif isinstance(value, float):
+            setattr(estimator, name, np.float32(value))
+
+
+def output_in_dtype(result, X, fitted):
+    """``result`` cast to float32 when both the input ``X`` and the model are float32.
+
+    ``fitted`` is a fitted float array (or its dtype) that tells the model's
+    dtype; the output dtype is NumPy's promotion of it and X's float dtype,
+    which is what scikit-learn's own arithmetic gives.
+    """
+    model = fitted if isinstance(fitted, np.dtype) else np.asarray(fitted).dtype
+    if (isinstance(result, np.ndarray) and result.dtype == np.float64
+            and model == np.float32 and input_float_dtype(X) == np.float32):
+        return result.astype(np.float32)
+    return result
 
 
 def check_is_fitted(estimator, attributes=None, *, msg=None):

@@ -1,0 +1,233 @@
+"""float32 in, float32 out: every registered estimator with a scikit-learn twin.
+
+Each estimator and its twin are fitted on the same float32 data. For every
+output method the twin has (predict, predict_proba, predict_log_proba,
+decision_function, transform, score_samples, inverse_transform) and every
+fitted floating attribute, the dtype must be scikit-learn's; the values must
+agree with scikit-learn's within float32 tolerance where the fit is
+deterministic and both libraries reach the same model (``VALUE_PARITY``), and
+with our own float64 fit on the same data everywhere else.
+"""
+
+import importlib
+
+import numpy as np
+import pytest
+
+from classiclearn import all_estimators
+
+sklearn = pytest.importorskip("sklearn")
+
+OUTPUT_METHODS = (
+    "predict",
+    "predict_proba",
+    "predict_log_proba",
+    "decision_function",
+    "transform",
+    "score_samples",
+    "inverse_transform",
+)
+
+# estimators without a scikit-learn twin
+NO_TWIN = {"KernelDensityNB", "LeastSquaresClassifier"}
+# twins living under another scikit-learn module than classiclearn's family
+TWIN_MODULES = {
+    "KernelRidge": "sklearn.kernel_ridge",
+    "OneVsRestClassifier": "sklearn.multiclass",
+    "OneVsOneClassifier": "sklearn.multiclass",
+    "OutputCodeClassifier": "sklearn.multiclass",
+    "Pipeline": "sklearn.pipeline",
+    "LinearDiscriminantAnalysis": "sklearn.discriminant_analysis",
+    "QuadraticDiscriminantAnalysis": "sklearn.discriminant_analysis",
+    "SimpleImputer": "sklearn.impute",
+    "LabelEncoder": "sklearn.preprocessing",
+}
+
+
+def _inner(lib):
+    return importlib.import_module(f"{lib}.linear_model").LogisticRegression(max_iter=500)
+
+
+def _params(name, lib):
+    """Constructor keyword arguments used for both libraries."""
+    seeded = {"random_state": 0}
+    if name in ("OneVsRestClassifier", "OneVsOneClassifier"):
+        return {"estimator": _inner(lib)}
+    if name == "OutputCodeClassifier":
+        return {"estimator": _inner(lib), "random_state": 0}
+    if name == "Pipeline":
+        pre = importlib.import_module(f"{lib}.preprocessing")
+        return {"steps": [("scale", pre.StandardScaler()), ("model", _inner(lib))]}
+    if name in ("GridSearchCV", "RandomizedSearchCV"):
+        key = "param_grid" if name == "GridSearchCV" else "param_distributions"
+        extra = {"random_state": 0, "n_iter": 2} if name == "RandomizedSearchCV" else {}
+        return {"estimator": _inner(lib), key: {"C": [0.1, 1.0]}, "cv": 3, **extra}
+    if name in ("KMeans",):
+        return {"n_clusters": 3, "n_init": 1, "random_state": 0, "init": "random"}
+    if name == "GaussianMixture":
+        return {"n_components": 2, "random_state": 0}
+    if name in ("RandomForestClassifier", "RandomForestRegressor", "ExtraTreesClassifier",
+                "ExtraTreesRegressor"):
+        return {"n_estimators": 5, "random_state": 0}
+    if name in ("DecisionTreeClassifier", "DecisionTreeRegressor"):
+        return seeded
+    if name in ("SVC",):
+        return {"probability": True, "random_state": 0}
+    if name == "KernelPCA":
+        return {"n_components": 2, "fit_inverse_transform": True}
+    if name == "PCA":
+        return {"n_components": 2}
+    if name in ("RadiusNeighborsClassifier", "RadiusNeighborsRegressor"):
+        return {"radius": 3.0}
+    if name == "LogisticRegression":
+        return {"max_iter": 500}
+    if name == "Perceptron":
+        return {"random_state": 0}
+    if name == "LinearSVC":
+        return {"random_state": 0}
+    return {}
+
+
+# Fits that both libraries compute deterministically to the same model:
+# values are compared with scikit-learn's within float32 tolerance.
+VALUE_PARITY = {
+    "Binarizer", "DecisionTreeRegressor", "ElasticNet", "GaussianNB", "KernelPCA",
+    "KernelRidge", "KNeighborsClassifier", "KNeighborsRegressor", "Lasso",
+    "LinearDiscriminantAnalysis", "LinearRegression", "MaxAbsScaler", "MinMaxScaler",
+    "NearestNeighbors", "Normalizer", "PCA", "PolynomialFeatures",
+    "QuadraticDiscriminantAnalysis", "RadiusNeighborsClassifier", "RadiusNeighborsRegressor",
+    "Ridge", "RobustScaler", "SimpleImputer", "StandardScaler", "BernoulliNB",
+    "FunctionTransformer", "LogisticRegression", "OneVsRestClassifier", "Pipeline",
+    "GridSearchCV", "SVR",
+}
+
+
+# Estimators still returning float64 where scikit-learn keeps float32 (strict:
+# a fixed one must leave this set).
+PENDING = {
+    "GaussianMixture", "GaussianNB", "KMeans", "KernelPCA", "KernelRidge",
+    "LinearDiscriminantAnalysis", "MaxAbsScaler", "MinMaxScaler", "OneHotEncoder",
+    "OneVsRestClassifier", "PCA", "QuadraticDiscriminantAnalysis",
+    "RadiusNeighborsRegressor", "RobustScaler",
+}
+
+
+def _twins(pending=frozenset()):
+    for name, cls in all_estimators():
+        if name in NO_TWIN:
+            continue
+        marks = [pytest.mark.xfail(strict=True, reason="float64 out")] if name in pending else []
+        yield pytest.param(name, cls, id=name, marks=marks)
+
+
+def _twin_class(name, cls):
+    family = cls.__module__.split(".")[1]
+    module = TWIN_MODULES.get(name, f"sklearn.{family}")
+    return getattr(importlib.import_module(module), name)
+
+
+def _data(name, cls):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 4)).astype(np.float32)
+    X[:, 1] += 2.0
+    if name == "LabelEncoder":
+        return None, None
+    kind = getattr(cls, "_estimator_type", None)
+    if kind == "classifier" or name in ("GridSearchCV", "RandomizedSearchCV", "Pipeline"):
+        y = (X[:, 0] + 0.5 * X[:, 2] > 0).astype(np.intp) + (X[:, 3] > 1.0)
+    else:
+        y = (X @ np.array([1.0, -2.0, 0.5, 0.0], dtype=np.float32) + 0.1).astype(np.float32)
+    if name == "BernoulliNB":
+        X = (X > 0).astype(np.float32)
+    return X, y
+
+
+def _fit(estimator, X, y):
+    return estimator.fit(X) if y is None else estimator.fit(X, y)
+
+
+def _outputs(estimator, X, methods=OUTPUT_METHODS):
+    """Output of each method in ``methods`` the estimator has."""
+    out = {}
+    for method in methods:
+        if not hasattr(estimator, method):
+            continue
+        arg = X
+        if method == "inverse_transform":
+            if not hasattr(estimator, "transform"):
+                continue
+            arg = estimator.transform(X)
+        out[method] = getattr(estimator, method)(arg)
+    return out
+
+
+def _twin_outputs(estimator, X):
+    """scikit-learn's outputs, leaving out the methods its parameters disable."""
+    out = {}
+    for method in OUTPUT_METHODS:
+        try:
+            out.update(_outputs(estimator, X, (method,)))
+        except (ValueError, AttributeError):  # e.g. inverse_transform without add_indicator
+            continue
+    return out
+
+
+def _float_attributes(estimator):
+    attrs = {}
+    for key in vars(estimator):
+        if not key.endswith("_") or key.startswith("_"):
+            continue
+        value = getattr(estimator, key)
+        if isinstance(value, np.ndarray) and value.dtype.kind == "f":
+            attrs[key] = value
+    return attrs
+
+
+def _dtype_mismatches(ours, theirs):
+    bad = []
+    for key, value in theirs.items():
+        if key not in ours or not hasattr(value, "dtype") or value.dtype.kind != "f":
+            continue
+        if np.asarray(ours[key]).dtype != value.dtype:
+            bad.append(f"{key}: {np.asarray(ours[key]).dtype} != {value.dtype}")
+    return bad
+
+
+def _fitted_pair(name, cls):
+    X, y = _data(name, cls)
+    if X is None:
+        pytest.skip("LabelEncoder takes labels, not a float matrix")
+    ours = _fit(cls(**_params(name, "classiclearn")), X, y)
+    theirs = _fit(_twin_class(name, cls)(**_params(name, "sklearn")), X, y)
+    return X, y, ours, theirs
+
+
+@pytest.mark.parametrize(("name", "cls"), list(_twins(PENDING)))
+def test_float32_outputs_and_attributes_keep_scikit_learns_dtype(name, cls):
+    X, _, ours, theirs = _fitted_pair(name, cls)
+    expected = _twin_outputs(theirs, X)
+    bad = _dtype_mismatches(_outputs(ours, X, tuple(expected)), expected)
+    bad += _dtype_mismatches(_float_attributes(ours), _float_attributes(theirs))
+    assert not bad, bad
+
+
+def _close(a, b, rtol):
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    if a.shape != b.shape:
+        return False
+    scale = max(np.max(np.abs(b), initial=0.0), 1.0)
+    return np.allclose(a, b, rtol=rtol, atol=rtol * scale)
+
+
+@pytest.mark.parametrize(("name", "cls"), list(_twins()))
+def test_float32_values_agree_within_float32_tolerance(name, cls):
+    X, y, ours, theirs = _fitted_pair(name, cls)
+    methods = tuple(_twin_outputs(theirs, X))
+    got = _outputs(ours, X, methods)
+    if name in VALUE_PARITY:
+        reference = _outputs(theirs, X, methods)
+    else:
+        ours64 = _fit(cls(**_params(name, "classiclearn")), X.astype(np.float64), y)
+        reference = _outputs(ours64, X.astype(np.float64), methods)
+    bad = [m for m in reference if m in got and not _close(got[m], reference[m], 1e-4)]
+    assert not bad, bad
