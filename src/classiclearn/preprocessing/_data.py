@@ -11,6 +11,7 @@ import numpy as np
 from ..base import BaseEstimator, TransformerMixin
 from ..utils.validation import (
     FLOAT_DTYPES,
+    cast_float_attributes,
     check_is_fitted,
     check_sample_weight,
     validate_data,
@@ -330,6 +331,8 @@ class MinMaxScaler(OutputMixin, TransformerMixin, BaseEstimator):
         self.data_range_ = data_max - data_min
         self.scale_ = (hi - lo) / _handle_zeros(self.data_range_)
         self.min_ = lo - data_min * self.scale_
+        cast_float_attributes(self, X.dtype, ("data_min_", "data_max_", "data_range_", "scale_",
+                                              "min_"))
         return self
 
     def transform(self, X):

@@ -7,7 +7,7 @@ from numbers import Real
 import numpy as np
 
 from ..base import BaseEstimator, TransformerMixin
-from ..utils.validation import FLOAT_DTYPES, check_is_fitted, validate_data
+from ..utils.validation import FLOAT_DTYPES, cast_float_attributes, check_is_fitted, validate_data
 from . import _scaling_kernels as _k
 from ._common import OutputMixin, feature_names_in
 
@@ -113,6 +113,7 @@ class MaxAbsScaler(_OneToOne):
             self.n_samples_seen_ += X.shape[0]
         self.max_abs_ = max_abs
         self.scale_ = _handle_zeros(max_abs)
+        cast_float_attributes(self, X.dtype, ("max_abs_", "scale_"))
         return self
 
     def transform(self, X):
@@ -209,6 +210,7 @@ class RobustScaler(_OneToOne):
                 self.scale_ = scale
             else:
                 self.scale_ = None
+        cast_float_attributes(self, X.dtype, ("center_",))  # scikit-learn: scale_ float64
         return self
 
     def _offset_scale(self):
