@@ -33,7 +33,13 @@ from scipy.special import expit
 from ..base import BaseEstimator, ClassifierMixin, TransformerMixin
 from ..utils._params import HasMethods, Interval, StrOptions
 from ..utils._targets import encode_labels
-from ..utils.validation import check_is_fitted, validate_data
+from ..utils.validation import (
+    cast_float_attributes,
+    check_is_fitted,
+    input_float_dtype,
+    output_in_dtype,
+    validate_data,
+)
 from . import _scatter
 
 __all__ = ["LinearDiscriminantAnalysis"]
@@ -147,6 +153,7 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
         self
         """
         self._validate_params()
+        dtype = input_float_dtype(X)
         X, y = validate_data(self, X, y, ensure_min_samples=2, dtype=np.float64)
         self.classes_, y_index = encode_labels(y)
         n_samples, n_features = X.shape
@@ -200,6 +207,13 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
             self.coef_ = (self.coef_[1] - self.coef_[0]).reshape(1, -1)
             self.intercept_ = np.array([self.intercept_[1] - self.intercept_[0]])
         self._n_features_out = self._max_components
+        # float32 input: scikit-learn keeps the whole svd model in float32, and
+        # only the priors and means with the eigen and lsqr solvers
+        float32_names = ("priors_", "means_")
+        if self.solver == "svd":
+            float32_names += ("xbar_", "explained_variance_ratio_", "scalings_", "coef_",
+                              "intercept_")
+        cast_float_attributes(self, dtype, float32_names)
         return self
 
     # ------------------------------------------------------------------ solvers
@@ -331,12 +345,13 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
                 "transform not implemented for 'lsqr' solver (use 'svd' or 'eigen')."
             )
         check_is_fitted(self)
+        X_in = X
         X = validate_data(self, X, reset=False, dtype=np.float64)
-        W = np.ascontiguousarray(self.scalings_[:, : self._max_components])
+        W = np.ascontiguousarray(self.scalings_[:, : self._max_components], dtype=np.float64)
         X_new = _scatter.blocked_matmul(X, W)
         if self.solver == "svd":
             X_new -= self.xbar_ @ W
-        return X_new
+        return output_in_dtype(X_new, X_in, self.scalings_)
 
     def decision_function(self, X):
         """Linear discriminant scores ``X @ coef_.T + intercept_``.
@@ -351,9 +366,11 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
             In the binary case, the log-odds of the second class.
         """
         check_is_fitted(self)
+        X_in = X
         X = validate_data(self, X, reset=False, dtype=np.float64)
-        scores = _scatter.blocked_matmul(X, np.ascontiguousarray(self.coef_.T))
+        scores = _scatter.blocked_matmul(X, np.ascontiguousarray(self.coef_.T, dtype=np.float64))
         scores += self.intercept_
+        scores = output_in_dtype(scores, X_in, self.coef_)
         return scores[:, 0] if scores.shape[1] == 1 else scores
 
     def predict(self, X):

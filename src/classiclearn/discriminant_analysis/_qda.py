@@ -21,7 +21,12 @@ from scipy import linalg
 from ..base import BaseEstimator, ClassifierMixin, clone
 from ..utils._params import HasMethods, Interval, StrOptions
 from ..utils._targets import encode_labels
-from ..utils.validation import check_is_fitted, validate_data
+from ..utils.validation import (
+    cast_float_attributes,
+    check_is_fitted,
+    input_float_dtype,
+    validate_data,
+)
 from . import _scatter
 from . import _scatter_kernels as _kernels
 from ._lda import _check_priors
@@ -127,6 +132,7 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, BaseEstimator):
         self
         """
         self._validate_params()
+        dtype = input_float_dtype(X)
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, y_index = encode_labels(y)
         n_classes = len(self.classes_)
@@ -201,6 +207,7 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, BaseEstimator):
         log_dets = np.array([np.sum(np.log(s)) for s in scalings])
         with np.errstate(divide="ignore"):  # a zero prior: that class is never chosen
             self._offsets = np.log(self.priors_) - 0.5 * log_dets
+        cast_float_attributes(self, dtype, ("means_",))  # as scikit-learn: only the means
         return self
 
     def _eigen_covariances(self, X, y_index, counts, means, scatter):

@@ -19,7 +19,15 @@ from ..base import BaseEstimator, ClassifierMixin
 from ..utils._params import Interval
 from ..utils._targets import check_classification_targets
 from ..utils._threads import threads_for_work
-from ..utils.validation import check_is_fitted, check_sample_weight, column_or_1d, validate_data
+from ..utils.validation import (
+    cast_float_attributes,
+    check_is_fitted,
+    check_sample_weight,
+    column_or_1d,
+    input_float_dtype,
+    output_in_dtype,
+    validate_data,
+)
 from . import _gaussian_kernels as _k
 from ._posterior import PosteriorMixin
 
@@ -106,10 +114,11 @@ class GaussianNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
         self
         """
         self._validate_params()
+        dtype = input_float_dtype(X)
         X, y = validate_data(self, X, y, dtype=np.float64)
         for name in ("classes_", "class_count_", "theta_", "class_var_"):
             self.__dict__.pop(name, None)
-        return self._update(X, y, sample_weight, classes=None, first=True)
+        return self._update(X, y, sample_weight, classes=None, first=True, dtype=dtype)
 
     def partial_fit(self, X, y, classes=None, sample_weight=None):
         """Update the model with a batch of samples.
@@ -131,10 +140,11 @@ class GaussianNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
             self._validate_params()
             if classes is None:
                 raise ValueError("classes must be passed on the first call to partial_fit.")
+        dtype = input_float_dtype(X) if first else self.theta_.dtype
         X, y = validate_data(self, X, y, dtype=np.float64, reset=first)
-        return self._update(X, y, sample_weight, classes=classes, first=first)
+        return self._update(X, y, sample_weight, classes=classes, first=first, dtype=dtype)
 
-    def _update(self, X, y, sample_weight, classes, first):
+    def _update(self, X, y, sample_weight, classes, first, dtype=np.float64):
         y = column_or_1d(y)
         check_classification_targets(y)
         weight = check_sample_weight(sample_weight, X, dtype=np.float64)
@@ -163,6 +173,9 @@ class GaussianNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
             self.epsilon_ = self.var_smoothing * _total_variance(count, mean, m2).max()
         self._merge_moments(count, mean, m2)
         self._set_decision_parameters()
+        # float32 input: fitted floats in float32, as scikit-learn stores them
+        cast_float_attributes(self, dtype, ("theta_", "var_", "class_var_", "class_count_",
+                                            "class_prior_", "epsilon_"))
         return self
 
     def _merge_moments(self, count, mean, m2):
@@ -209,11 +222,14 @@ class GaussianNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
         ndarray of shape (n_samples, n_classes)
         """
         check_is_fitted(self)
+        X_in = X
         X = validate_data(self, X, reset=False, dtype=np.float64)
         with np.errstate(divide="ignore"):
-            log_prior = np.log(self.class_prior_)
+            log_prior = np.log(self.class_prior_.astype(np.float64))
+        theta, var = self.theta_.astype(np.float64), self.var_.astype(np.float64)
         with threads_for_work(None, X.size * len(self.classes_)):
-            return _k.gaussian_joint_log_likelihood(X, self.theta_, self.var_, log_prior)
+            jll = _k.gaussian_joint_log_likelihood(X, theta, var, log_prior)
+        return output_in_dtype(jll, X_in, self.theta_)
 
 
 def _total_variance(count, mean, m2):
