@@ -20,7 +20,15 @@ from ..exceptions import ConvergenceWarning
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._threads import SMALL_WORK, threads_for_work
-from ..utils.validation import check_array, check_is_fitted, check_sample_weight, validate_data
+from ..utils.validation import (
+    cast_float_attributes,
+    check_array,
+    check_is_fitted,
+    check_sample_weight,
+    input_float_dtype,
+    output_in_dtype,
+    validate_data,
+)
 from . import _kmeans_kernels as _k
 
 __all__ = ["KMeans", "kmeans_plusplus"]
@@ -355,6 +363,7 @@ default='k-means++'
         self
         """
         self._validate_params()
+        dtype = input_float_dtype(X)
         X = validate_data(self, X, dtype=np.float64)
         sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
         n_samples = X.shape[0]
@@ -413,6 +422,7 @@ default='k-means++'
         self.labels_ = labels
         self.inertia_ = inertia
         self.n_iter_ = n_iter
+        cast_float_attributes(self, dtype, ("cluster_centers_",))
         return self
 
     def _check_test_data(self, X):
@@ -422,7 +432,7 @@ default='k-means++'
     def _origin_and_centres(self, X):
         """The training mean and the centres relative to it (for accurate assignments)."""
         origin = getattr(self, "_x_mean", np.zeros(X.shape[1]))
-        return origin, np.ascontiguousarray(self.cluster_centers_ - origin)
+        return origin, np.ascontiguousarray(self.cluster_centers_ - origin, dtype=np.float64)
 
     def predict(self, X):
         """Index of the closest centre for each sample.
@@ -460,8 +470,10 @@ default='k-means++'
         -------
         ndarray of shape (n_samples, n_clusters)
         """
+        X_in = X
         X = self._check_test_data(X)
-        return _distances(X, self.cluster_centers_)
+        origin, centers = self._origin_and_centres(X)
+        return output_in_dtype(_distances(X, origin, centers), X_in, self.cluster_centers_)
 
     def fit_transform(self, X, y=None, sample_weight=None):
         """Fit, then return the distances to the centres.
@@ -470,9 +482,7 @@ default='k-means++'
         -------
         ndarray of shape (n_samples, n_clusters)
         """
-        self.fit(X, sample_weight=sample_weight)
-        X = validate_data(self, X, reset=False, dtype=np.float64)
-        return _distances(X, self.cluster_centers_)
+        return self.fit(X, sample_weight=sample_weight).transform(X)
 
     def score(self, X, y=None, sample_weight=None):
         """Opposite of the inertia of X on the fitted centres.
@@ -498,9 +508,26 @@ default='k-means++'
         return np.asarray([f"kmeans{i}" for i in range(self._n_features_out)], dtype=object)
 
 
-def _distances(X, centers):
-    xx = (X**2).sum(axis=1)[:, None]
-    cc = (centers**2).sum(axis=1)[None, :]
-    d2 = xx - 2.0 * (X @ centers.T) + cc
+def _distances(X, origin, centers):
+    """Euclidean distances of the rows of X to the centres (given relative to ``origin``).
+
+    X is shifted by ``origin`` (the training mean, so that ``|a|^2 - 2 <a, c>
+    + |c|^2`` does not cancel) and everything divided by the largest absolute
+    value, so the squares neither overflow near 1e308 nor underflow near
+    1e-308; the distances are scaled back at the end.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        A = X - origin
+    scale = max(np.abs(A).max(initial=0.0), np.abs(centers).max(initial=0.0))
+    if not np.isfinite(scale):
+        raise ValueError(
+            "X contains values too large for the distances of KMeans (max |x| = "
+            f"{np.abs(X).max():.3g} relative to the training mean); scale the features."
+        )
+    if scale == 0.0:
+        return np.zeros((X.shape[0], centers.shape[0]))
+    A /= scale
+    C = centers / scale
+    d2 = (A**2).sum(axis=1)[:, None] - 2.0 * (A @ C.T) + (C**2).sum(axis=1)[None, :]
     np.maximum(d2, 0.0, out=d2)
-    return np.sqrt(d2)
+    return np.sqrt(d2) * scale
