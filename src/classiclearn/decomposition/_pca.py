@@ -24,7 +24,14 @@ from ..base import BaseEstimator, TransformerMixin
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._threads import blocked_row_sums
-from ..utils.validation import check_array, check_is_fitted, validate_data
+from ..utils.validation import (
+    cast_float_attributes,
+    check_array,
+    check_is_fitted,
+    input_float_dtype,
+    output_in_dtype,
+    validate_data,
+)
 
 __all__ = ["PCA"]
 
@@ -367,6 +374,7 @@ class PCA(TransformerMixin, BaseEstimator):
         self._validate_params()
         # finiteness is checked below: on the covariance route the column sums of
         # the Gram pass show it without a separate scan of X
+        dtype = input_float_dtype(X)
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2,
                           ensure_all_finite=False)
         n, p = X.shape
@@ -387,6 +395,9 @@ class PCA(TransformerMixin, BaseEstimator):
             self._fit_truncated(X, nc, solver)
         self.n_samples_ = n
         self._n_features_out = self.n_components_
+        cast_float_attributes(self, dtype, ("mean_", "components_", "explained_variance_",
+                                            "explained_variance_ratio_", "singular_values_",
+                                            "noise_variance_"))
         return X
 
     def _fit_exact(self, X, nc, solver, gram=None):
@@ -591,12 +602,14 @@ class PCA(TransformerMixin, BaseEstimator):
         ndarray of shape (n_samples,)
         """
         check_is_fitted(self)
+        X_in = X
         X = validate_data(self, X, reset=False, dtype=np.float64)
         Xr = X - self.mean_
         p = X.shape[1]
         prec = self.get_precision()
         _, logdet = np.linalg.slogdet(prec)
-        return -0.5 * np.sum(Xr * (Xr @ prec), axis=1) - 0.5 * (p * np.log(2 * np.pi) - logdet)
+        ll = -0.5 * np.sum(Xr * (Xr @ prec), axis=1) - 0.5 * (p * np.log(2 * np.pi) - logdet)
+        return output_in_dtype(ll, X_in, self.components_)
 
     def score(self, X, y=None):
         """Mean log-likelihood of X under the probabilistic PCA model.
