@@ -102,20 +102,31 @@ VALUE_PARITY = {
 }
 
 
-# Estimators still returning float64 where scikit-learn keeps float32 (strict:
-# a fixed one must leave this set).
-PENDING = {
-    "OneVsRestClassifier",
-    "RadiusNeighborsRegressor",
-}
+# More parameter values whose routes differ in what they keep in float32.
+VARIANTS = [
+    ("LinearDiscriminantAnalysis", {"solver": "eigen", "store_covariance": True}),
+    ("LinearDiscriminantAnalysis", {"solver": "lsqr", "shrinkage": "auto"}),
+    ("GaussianMixture", {"covariance_type": "tied"}),
+    ("GaussianMixture", {"covariance_type": "diag"}),
+    ("GaussianMixture", {"covariance_type": "spherical"}),
+    ("PCA", {"whiten": True}),
+    ("PCA", {"svd_solver": "randomized", "random_state": 0}),
+    ("KMeans", {"algorithm": "elkan"}),
+    ("KNeighborsRegressor", {"weights": "distance"}),
+    ("RadiusNeighborsRegressor", {"weights": "distance"}),
+    ("KernelRidge", {"kernel": "rbf"}),
+    ("Ridge", {"solver": "svd"}),
+    ("GaussianNB", {"var_smoothing": 1e-3}),
+]
 
 
-def _twins(pending=frozenset()):
-    for name, cls in all_estimators():
-        if name in NO_TWIN:
-            continue
-        marks = [pytest.mark.xfail(strict=True, reason="float64 out")] if name in pending else []
-        yield pytest.param(name, cls, id=name, marks=marks)
+def _twins():
+    registry = dict(all_estimators())
+    for name, cls in registry.items():
+        if name not in NO_TWIN:
+            yield pytest.param(name, cls, {}, id=name)
+    for i, (name, extra) in enumerate(VARIANTS):
+        yield pytest.param(name, registry[name], extra, id=f"{name}-{i}")
 
 
 def _twin_class(name, cls):
@@ -165,7 +176,7 @@ def _twin_outputs(estimator, X):
     for method in OUTPUT_METHODS:
         try:
             out.update(_outputs(estimator, X, (method,)))
-        except (ValueError, AttributeError):  # e.g. inverse_transform without add_indicator
+        except (ValueError, AttributeError, NotImplementedError):  # e.g. no inverse_transform
             continue
     return out
 
@@ -191,18 +202,18 @@ def _dtype_mismatches(ours, theirs):
     return bad
 
 
-def _fitted_pair(name, cls):
+def _fitted_pair(name, cls, extra):
     X, y = _data(name, cls)
     if X is None:
         pytest.skip("LabelEncoder takes labels, not a float matrix")
-    ours = _fit(cls(**_params(name, "classiclearn")), X, y)
-    theirs = _fit(_twin_class(name, cls)(**_params(name, "sklearn")), X, y)
+    ours = _fit(cls(**_params(name, "classiclearn"), **extra), X, y)
+    theirs = _fit(_twin_class(name, cls)(**_params(name, "sklearn"), **extra), X, y)
     return X, y, ours, theirs
 
 
-@pytest.mark.parametrize(("name", "cls"), list(_twins(PENDING)))
-def test_float32_outputs_and_attributes_keep_scikit_learns_dtype(name, cls):
-    X, _, ours, theirs = _fitted_pair(name, cls)
+@pytest.mark.parametrize(("name", "cls", "extra"), list(_twins()))
+def test_float32_outputs_and_attributes_keep_scikit_learns_dtype(name, cls, extra):
+    X, _, ours, theirs = _fitted_pair(name, cls, extra)
     expected = _twin_outputs(theirs, X)
     bad = _dtype_mismatches(_outputs(ours, X, tuple(expected)), expected)
     bad += _dtype_mismatches(_float_attributes(ours), _float_attributes(theirs))
@@ -217,15 +228,41 @@ def _close(a, b, rtol):
     return np.allclose(a, b, rtol=rtol, atol=rtol * scale)
 
 
-@pytest.mark.parametrize(("name", "cls"), list(_twins()))
-def test_float32_values_agree_within_float32_tolerance(name, cls):
-    X, y, ours, theirs = _fitted_pair(name, cls)
+@pytest.mark.parametrize(("name", "cls", "extra"), list(_twins()))
+def test_float32_values_agree_within_float32_tolerance(name, cls, extra):
+    X, y, ours, theirs = _fitted_pair(name, cls, extra)
     methods = tuple(_twin_outputs(theirs, X))
     got = _outputs(ours, X, methods)
     if name in VALUE_PARITY:
         reference = _outputs(theirs, X, methods)
     else:
-        ours64 = _fit(cls(**_params(name, "classiclearn")), X.astype(np.float64), y)
+        ours64 = _fit(cls(**_params(name, "classiclearn"), **extra), X.astype(np.float64), y)
         reference = _outputs(ours64, X.astype(np.float64), methods)
     bad = [m for m in reference if m in got and not _close(got[m], reference[m], 1e-4)]
     assert not bad, bad
+
+
+@pytest.mark.parametrize("name", ["LinearRegression", "Ridge", "Lasso", "KernelRidge", "PCA"])
+def test_float32_model_on_float64_input_and_float64_targets_follow_scikit_learn(name):
+    cls = dict(all_estimators())[name]
+    X, y = _data(name, cls)
+    y = y.astype(np.float64)
+    ours = _fit(cls(**_params(name, "classiclearn")), X, y)
+    theirs = _fit(_twin_class(name, cls)(**_params(name, "sklearn")), X, y)
+    X64 = X.astype(np.float64)
+    bad = _dtype_mismatches(_outputs(ours, X64), _twin_outputs(theirs, X64))
+    bad += _dtype_mismatches(_float_attributes(ours), _float_attributes(theirs))
+    assert not bad, bad
+
+
+def test_float32_dataframe_counts_as_float32():
+    pd = pytest.importorskip("pandas")
+    from classiclearn.linear_model import LinearRegression
+
+    X, y = _data("LinearRegression", LinearRegression)
+    frame = pd.DataFrame(X, columns=list("abcd"))
+    model = LinearRegression().fit(frame, y)
+    assert model.coef_.dtype == np.float32
+    assert model.predict(frame).dtype == np.float32
+    mixed = frame.astype({"a": np.float64})
+    assert LinearRegression().fit(mixed, y).coef_.dtype == np.float64
