@@ -20,6 +20,7 @@ from ..utils.validation import (
     check_is_fitted,
     check_sample_weight,
     input_float_dtype,
+    power_of_two_scales,
     validate_data,
 )
 from ._base import (
@@ -98,6 +99,30 @@ def _residual_products(X, Y, W, x_mean, y_mean, sw):
 
 
 def _solve_ols(X, Y, x_mean, y_mean, sw, rcond):
+    """Least squares on X with extreme columns divided by powers of two first.
+
+    A column with values near 1e300 (or 1e-300) would overflow (or
+    underflow) the Gram matrix; dividing it by a power of two is exact, the
+    solution on the scaled columns maps back exactly (``W / d``), so the
+    result is the least-squares solution of the data as given.
+
+    Returns W (p, t), rss (t,), rank, singular values, M = (Xc'WXc)^+ or None.
+    """
+    d = power_of_two_scales(X)
+    if d is None:
+        return _solve_ols_scaled(X, Y, x_mean, y_mean, sw, rcond)
+    W, rss, rank, s, M = _solve_ols_scaled(X / d, Y, x_mean / d, y_mean, sw, rcond)
+    if np.all(d == d[0]):
+        s = s * d[0]
+    else:  # singular values of the design as given (LAPACK scales internally)
+        s = linalg.svdvals(_design(X, np.zeros((X.shape[0], 0)), x_mean, np.zeros(0), sw),
+                           check_finite=False)
+    with np.errstate(over="ignore", under="ignore"):
+        M = None if M is None else M / np.outer(d, d)
+    return W / d[:, None], rss, rank, s, M
+
+
+def _solve_ols_scaled(X, Y, x_mean, y_mean, sw, rcond):
     """Least squares: Cholesky on the Gram matrix with one refinement step when
     X is well conditioned (half the flops of QR, same accuracy after refining),
     otherwise the minimum-norm QR/SVD solution.

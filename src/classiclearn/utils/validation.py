@@ -24,9 +24,11 @@ __all__ = [
     "check_sample_weight",
     "check_X_y",
     "cast_float_attributes",
+    "check_magnitude",
     "column_or_1d",
     "input_float_dtype",
     "output_in_dtype",
+    "power_of_two_scales",
     "num_samples",
     "validate_data",
 ]
@@ -514,6 +516,89 @@ def output_in_dtype(result, X, fitted):
             and model == np.float32 and input_float_dtype(X) == np.float32):
         return result.astype(np.float32)
     return result
+
+
+def _max_abs(X):
+    """Largest |x| of a dense or sparse array (0 when empty), without an |X| temporary."""
+    data = X.data if sp.issparse(X) else X
+    if data.size == 0:
+        return 0.0
+    return float(max(np.max(data), -np.min(data)))
+
+
+def _out_of_range(max_abs, power, n_terms, check_small):
+    """'large' when ``n_terms * max_abs**power`` overflows, 'small' when
+    ``max_abs**power`` falls below the normal range (every product or square
+    of the data would lose all precision), else None."""
+    if not np.isfinite(max_abs) or max_abs == 0.0:
+        return None
+    info = np.finfo(np.float64)
+    log_size = power * np.log(max_abs) + np.log(max(n_terms, 1))
+    if log_size > np.log(info.max):
+        return "large"
+    if check_small and power * np.log(max_abs) < np.log(info.tiny) - np.log(info.eps):
+        return "small"
+    return None
+
+
+def check_magnitude(X, estimator, what, *, power=2, check_small=True):
+    """Raise a ValueError when X's values are too large or too small for ``what``.
+
+    For methods that square the data (distances, variances, kernels, Gram
+    matrices): when ``n_features * max|x|**power`` overflows, or when even
+    ``max|x|**power`` is below the normal floating-point range, the
+    computation would return inf, NaN or all-zero results; this names the
+    problem instead. Finite values only (non-finite input is the business of
+    :func:`check_array`).
+
+    Parameters
+    ----------
+    X : ndarray or sparse matrix, validated.
+    estimator : estimator instance or name (for the message).
+    what : str
+        What overflows, e.g. "squared distances".
+    power : int, default=2
+    check_small : bool, default=True
+        Also refuse data whose every value is too small.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> check_magnitude(np.ones((2, 2)), "KMeans", "squared distances")
+    >>> check_magnitude(np.full((2, 2), 1e300), "KMeans", "squared distances")
+    Traceback (most recent call last):
+    ...
+    ValueError: X contains values too large for the squared distances of KMeans \
+(max |x| = 1e+300); scale the features (e.g. with StandardScaler).
+    """
+    max_abs = _max_abs(X)
+    problem = _out_of_range(max_abs, power, X.shape[1] if X.ndim == 2 else 1, check_small)
+    if problem is not None:
+        name = _bare_name(estimator)
+        raise ValueError(
+            f"X contains values too {problem} for the {what} of {name} "
+            f"(max |x| = {max_abs:.3g}); scale the features (e.g. with StandardScaler)."
+        )
+
+
+def power_of_two_scales(X, *, power=2):
+    """Per-column powers of two that bring X's columns into a safe range, or None.
+
+    None when every column's ``max|x|**power`` (times the number of rows) is
+    representable, which is the common case. Otherwise each column's scale
+    is the power of two nearest its largest |value| (1 for a zero column):
+    dividing by it is exact in floating point, so a scale-equivariant method
+    fitted on ``X / scales`` gives the exact result for X once mapped back.
+    """
+    if X.size == 0:
+        return None
+    max_abs = np.maximum(np.max(X, axis=0), -np.min(X, axis=0))
+    if not np.all(np.isfinite(max_abs)):
+        return None
+    if all(_out_of_range(m, power, X.shape[0], True) is None for m in max_abs):
+        return None
+    _, exponents = np.frexp(max_abs)
+    return np.where(max_abs > 0, np.ldexp(1.0, exponents), 1.0)
 
 
 def check_is_fitted(estimator, attributes=None, *, msg=None):
