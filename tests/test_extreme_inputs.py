@@ -43,10 +43,9 @@ PENDING_EQUIVARIANT = {
     "GaussianNB-large", "GaussianNB-tiny", "KMeans-large", "KMeans-tiny",
     "KNeighborsClassifier-large", "KNeighborsClassifier-tiny", "KNeighborsRegressor-large",
     "KNeighborsRegressor-tiny", "LinearDiscriminantAnalysis-large",
-    "LinearDiscriminantAnalysis-tiny", "MaxAbsScaler-tiny", "MinMaxScaler-tiny", "PCA-large",
-    "PCA-tiny", "RadiusNeighborsClassifier-large", "RadiusNeighborsClassifier-tiny",
-    "RadiusNeighborsRegressor-large", "RadiusNeighborsRegressor-tiny", "RobustScaler-tiny",
-    "StandardScaler-large", "StandardScaler-tiny",
+    "LinearDiscriminantAnalysis-tiny", "PCA-large", "PCA-tiny",
+    "RadiusNeighborsClassifier-large", "RadiusNeighborsClassifier-tiny",
+    "RadiusNeighborsRegressor-large", "RadiusNeighborsRegressor-tiny",
 }
 
 

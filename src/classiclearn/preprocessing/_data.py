@@ -14,6 +14,7 @@ from ..utils.validation import (
     cast_float_attributes,
     check_is_fitted,
     check_sample_weight,
+    power_of_two_scales,
     validate_data,
 )
 from . import _scaling_kernels as _k
@@ -22,10 +23,16 @@ from ._common import OutputMixin, feature_names_in
 __all__ = ["MinMaxScaler", "StandardScaler"]
 
 
-def _handle_zeros(scale):
-    """Replace (near-)zero scales by 1 so constant features pass through."""
+def _handle_zeros(scale, magnitude=1.0):
+    """Replace (near-)zero scales by 1 so constant features pass through.
+
+    A scale counts as zero below ``10 eps`` (scikit-learn's threshold), or
+    below ``10 eps`` times the feature's magnitude when that is smaller than
+    1, so that a feature whose values are all near 1e-300 is still scaled.
+    """
     scale = np.asarray(scale, dtype=np.float64).copy()
-    scale[scale < 10 * np.finfo(np.float64).eps] = 1.0
+    threshold = 10 * np.finfo(np.float64).eps * np.minimum(1.0, magnitude)
+    scale[~(scale > threshold)] = 1.0
     return scale
 
 
@@ -157,14 +164,21 @@ class StandardScaler(OutputMixin, TransformerMixin, BaseEstimator):
                           ensure_all_finite="allow-nan")
         weighted = sample_weight is not None
         w = check_sample_weight(sample_weight, X, dtype=np.float64)
+        if first:
+            # features near 1e300 or 1e-300: moments of X divided by powers of two
+            # (exact), so that squares neither overflow nor underflow
+            self._unit = power_of_two_scales(X)
+        if self._unit is not None:
+            X = X / self._unit
         count, mean, m2 = _weighted_moments(X, w)
+        unit = 1.0 if self._unit is None else self._unit
         if not first:
             count, mean, m2 = _merge(self._count, self._mean, self._m2, count, mean, m2)
             weighted = weighted or self._weighted
         self._count, self._mean, self._m2, self._weighted = count, mean, m2, weighted
         self.n_samples_seen_ = _samples_seen(count, weighted)
         if self.with_mean or self.with_std:
-            self.mean_ = mean.copy()
+            self.mean_ = mean * unit
         else:
             self.mean_ = None
         if self.with_std:
@@ -173,8 +187,9 @@ class StandardScaler(OutputMixin, TransformerMixin, BaseEstimator):
             # rounding leaves a tiny variance on a constant feature: treat it as zero
             eps = np.finfo(np.float64).eps
             constant = var <= count * eps * var + (count * mean * eps) ** 2
-            self.var_ = var
-            self.scale_ = np.where(constant, 1.0, _handle_zeros(np.sqrt(var)))
+            with np.errstate(over="ignore", under="ignore"):
+                self.var_ = var * unit**2  # inf (0) when not representable
+            self.scale_ = np.where(constant, 1.0, _handle_zeros(np.sqrt(var)) * unit)
         else:
             self.var_ = None
             self.scale_ = None
@@ -329,7 +344,8 @@ class MinMaxScaler(OutputMixin, TransformerMixin, BaseEstimator):
         self.data_min_ = data_min
         self.data_max_ = data_max
         self.data_range_ = data_max - data_min
-        self.scale_ = (hi - lo) / _handle_zeros(self.data_range_)
+        magnitude = np.fmax(np.abs(data_min), np.abs(data_max))
+        self.scale_ = (hi - lo) / _handle_zeros(self.data_range_, magnitude)
         self.min_ = lo - data_min * self.scale_
         cast_float_attributes(self, X.dtype, ("data_min_", "data_max_", "data_range_", "scale_",
                                               "min_"))

@@ -14,9 +14,11 @@ from ._common import OutputMixin, feature_names_in
 __all__ = ["MaxAbsScaler", "RobustScaler"]
 
 
-def _handle_zeros(scale):
+def _handle_zeros(scale, magnitude=1.0):
+    """Near-zero scales to 1: below ``10 eps``, or ``10 eps`` times the feature's
+    magnitude when that is below 1 (features near 1e-300 are still scaled)."""
     scale = np.asarray(scale, dtype=np.float64).copy()
-    scale[~(scale >= 10 * np.finfo(np.float64).eps)] = 1.0
+    scale[~(scale >= 10 * np.finfo(np.float64).eps * np.minimum(1.0, magnitude))] = 1.0
     return scale
 
 
@@ -112,7 +114,7 @@ class MaxAbsScaler(_OneToOne):
             max_abs = np.fmax(self.max_abs_, max_abs)
             self.n_samples_seen_ += X.shape[0]
         self.max_abs_ = max_abs
-        self.scale_ = _handle_zeros(max_abs)
+        self.scale_ = _handle_zeros(max_abs, max_abs)
         cast_float_attributes(self, X.dtype, ("max_abs_", "scale_"))
         return self
 
@@ -201,7 +203,7 @@ class RobustScaler(_OneToOne):
                 self.center_ = None
             if self.with_scaling:
                 lo, hi = np.nanpercentile(X, [q_min, q_max], axis=0)
-                scale = _handle_zeros(hi - lo)
+                scale = _handle_zeros(hi - lo, np.fmax(np.abs(lo), np.abs(hi)))
                 if self.unit_variance:
                     from scipy.stats import norm
 

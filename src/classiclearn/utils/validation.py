@@ -592,7 +592,9 @@ def power_of_two_scales(X, *, power=2):
     """
     if X.size == 0:
         return None
-    max_abs = np.maximum(np.max(X, axis=0), -np.min(X, axis=0))
+    with np.errstate(invalid="ignore"):  # NaN (missing values) ignored
+        max_abs = np.fmax(np.fmax.reduce(X, axis=0), -np.fmin.reduce(X, axis=0))
+    max_abs = np.where(np.isnan(max_abs), 0.0, max_abs)
     if not np.all(np.isfinite(max_abs)):
         return None
     if all(_out_of_range(m, power, X.shape[0], True) is None for m in max_abs):
