@@ -39,12 +39,11 @@ PENDING_FINITE = {
     "SVC-mixed", "SVR-large", "SVR-mixed",
 }
 PENDING_EQUIVARIANT = {
-    "GaussianNB-large", "GaussianNB-tiny", "KMeans-large", "KMeans-tiny",
-    "KNeighborsClassifier-large", "KNeighborsClassifier-tiny", "KNeighborsRegressor-large",
-    "KNeighborsRegressor-tiny", "LinearDiscriminantAnalysis-large",
-    "LinearDiscriminantAnalysis-tiny", "RadiusNeighborsClassifier-large",
-    "RadiusNeighborsClassifier-tiny", "RadiusNeighborsRegressor-large",
-    "RadiusNeighborsRegressor-tiny",
+    "GaussianNB-large", "GaussianNB-tiny", "KNeighborsClassifier-large",
+    "KNeighborsClassifier-tiny", "KNeighborsRegressor-large", "KNeighborsRegressor-tiny",
+    "LinearDiscriminantAnalysis-large", "LinearDiscriminantAnalysis-tiny",
+    "RadiusNeighborsClassifier-large", "RadiusNeighborsClassifier-tiny",
+    "RadiusNeighborsRegressor-large", "RadiusNeighborsRegressor-tiny",
 }
 
 

@@ -24,9 +24,11 @@ from ..utils.validation import (
     cast_float_attributes,
     check_array,
     check_is_fitted,
+    check_magnitude,
     check_sample_weight,
     input_float_dtype,
     output_in_dtype,
+    power_of_two_scales,
     validate_data,
 )
 from . import _kmeans_kernels as _k
@@ -390,6 +392,14 @@ default='k-means++'
             n_init = 1
         rng = check_random_state(self.random_state)
         best = None
+        # values near 1e300 or 1e-300: cluster X divided by a power of two (exact,
+        # the same clustering), so that the squared distances stay representable
+        scales = power_of_two_scales(X)
+        unit = 1.0 if scales is None else float(scales.max())
+        if unit != 1.0:
+            X = X / unit
+            if is_array:
+                self._init_array = self._init_array / unit
         with _threads(self.n_jobs, X.size * self.n_clusters):
             # Work on centred data: the assignment uses ||c||² - 2 <x, c>, accurate near 0.
             centred = np.empty(X.shape)
@@ -407,8 +417,10 @@ default='k-means++'
         if is_array:
             del self._init_array
         labels, inertia, centers, n_iter = best
-        centers = centers + x_mean
-        self._x_mean = x_mean
+        centers = (centers + x_mean) * unit
+        self._x_mean, self._unit = x_mean * unit, unit
+        with np.errstate(over="ignore", under="ignore"):  # inf (0) if not representable
+            inertia = float(np.float64(inertia) * np.float64(unit) ** 2)
         distinct = int(np.count_nonzero(np.bincount(labels, minlength=self.n_clusters)))
         if distinct < self.n_clusters:
             warnings.warn(
@@ -434,6 +446,18 @@ default='k-means++'
         origin = getattr(self, "_x_mean", np.zeros(X.shape[1]))
         return origin, np.ascontiguousarray(self.cluster_centers_ - origin, dtype=np.float64)
 
+    def _in_fit_units(self, X):
+        """X, origin and relative centres divided by the fit's power-of-two unit
+        (1 unless the training data were near 1e300 or 1e-300), and the unit;
+        data too large for the squared distances are refused."""
+        origin, centers = self._origin_and_centres(X)
+        unit = getattr(self, "_unit", 1.0)
+        if unit != 1.0:
+            X, origin, centers = X / unit, origin / unit, centers / unit
+        check_magnitude(X - origin if unit != 1.0 else X, self, "squared distances",
+                        check_small=False)
+        return X, origin, centers, unit
+
     def predict(self, X):
         """Index of the closest centre for each sample.
 
@@ -445,8 +469,7 @@ default='k-means++'
         -------
         labels : ndarray of shape (n_samples,)
         """
-        X = self._check_test_data(X)
-        origin, centers = self._origin_and_centres(X)
+        X, origin, centers, _ = self._in_fit_units(self._check_test_data(X))
         with _threads(self.n_jobs, X.size * self.n_clusters):
             return _assign(X, origin, centers)[0]
 
@@ -493,9 +516,11 @@ default='k-means++'
         """
         X = self._check_test_data(X)
         sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
-        origin, centers = self._origin_and_centres(X)
+        X, origin, centers, unit = self._in_fit_units(X)
         with _threads(self.n_jobs, X.size * self.n_clusters):
-            return -_assign(X, origin, centers, sample_weight)[1]
+            inertia = _assign(X, origin, centers, sample_weight)[1]
+        with np.errstate(over="ignore", under="ignore"):
+            return -float(np.float64(inertia) * np.float64(unit) ** 2)
 
     def get_feature_names_out(self, input_features=None):
         """Output names ``kmeans0``, ``kmeans1``, ...
