@@ -520,7 +520,13 @@ default='k-means++'
         with _threads(self.n_jobs, X.size * self.n_clusters):
             inertia = _assign(X, origin, centers, sample_weight)[1]
         with np.errstate(over="ignore", under="ignore"):
-            return -float(np.float64(inertia) * np.float64(unit) ** 2)
+            inertia = float(np.float64(inertia) * np.float64(unit) ** 2)
+        if not np.isfinite(inertia):
+            raise ValueError(
+                "The inertia of X on the fitted centres is too large to represent "
+                "(beyond 1.8e308); scale the features (e.g. with StandardScaler)."
+            )
+        return -inertia
 
     def get_feature_names_out(self, input_features=None):
         """Output names ``kmeans0``, ``kmeans1``, ...
