@@ -26,6 +26,7 @@ from ..utils.validation import (
     column_or_1d,
     input_float_dtype,
     output_in_dtype,
+    power_of_two_scales,
     validate_data,
 )
 from . import _gaussian_kernels as _k
@@ -116,7 +117,7 @@ class GaussianNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
         self._validate_params()
         dtype = input_float_dtype(X)
         X, y = validate_data(self, X, y, dtype=np.float64)
-        for name in ("classes_", "class_count_", "theta_", "class_var_"):
+        for name in ("classes_", "class_count_", "theta_", "class_var_", "_theta", "_class_var"):
             self.__dict__.pop(name, None)
         return self._update(X, y, sample_weight, classes=None, first=True, dtype=dtype)
 
@@ -152,8 +153,13 @@ class GaussianNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
             self.classes_ = np.unique(y) if classes is None else np.unique(np.asarray(classes))
             n_classes, n_features = len(self.classes_), X.shape[1]
             self.class_count_ = np.zeros(n_classes)
-            self.theta_ = np.zeros((n_classes, n_features))
-            self.class_var_ = np.zeros((n_classes, n_features))
+            # the moments are kept in units of a power of two (1 unless the first
+            # batch has values near 1e300 or 1e-300, whose variances would
+            # overflow or underflow): exact, and the same classifier
+            scales = power_of_two_scales(X)
+            self._unit = 1.0 if scales is None else float(scales.max())
+            self._theta = np.zeros((n_classes, n_features))
+            self._class_var = np.zeros((n_classes, n_features))
         elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
             raise ValueError(
                 f"classes={np.unique(classes)!r} is not the same as on the first call to "
@@ -165,14 +171,17 @@ class GaussianNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
                 "GaussianNB needs samples of at least 2 classes, but the data contains only "
                 f"one class: {self.classes_[0]!r}."
             )
+        if self._unit != 1.0:
+            X = X / self._unit
         with threads_for_work(None, X.size):
             count, mean, m2 = _k.class_weighted_moments(X, y_index, weight, len(self.classes_))
         if first:
             # the variance of each feature over all rows, from the class moments
             # (law of total variance): no further pass over X
-            self.epsilon_ = self.var_smoothing * _total_variance(count, mean, m2).max()
+            self._epsilon = self.var_smoothing * _total_variance(count, mean, m2).max()
         self._merge_moments(count, mean, m2)
         self._set_decision_parameters()
+        self._set_public_moments()
         # float32 input: fitted floats in float32, as scikit-learn stores them
         cast_float_attributes(self, dtype, ("theta_", "var_", "class_var_", "class_count_",
                                             "class_prior_", "epsilon_"))
@@ -183,21 +192,31 @@ class GaussianNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
         new_n = count[:, None]
         total = old_n + new_n
         safe_total = np.where(total > 0, total, 1.0)
-        delta = mean - self.theta_
-        merged_mean = self.theta_ + delta * (new_n / safe_total)
-        merged_m2 = self.class_var_ * old_n + m2 + delta**2 * (old_n * new_n / safe_total)
-        self.theta_ = np.where(total > 0, merged_mean, 0.0)
-        self.class_var_ = np.where(total > 0, merged_m2 / safe_total, 0.0)
+        delta = mean - self._theta
+        merged_mean = self._theta + delta * (new_n / safe_total)
+        merged_m2 = self._class_var * old_n + m2 + delta**2 * (old_n * new_n / safe_total)
+        self._theta = np.where(total > 0, merged_mean, 0.0)
+        self._class_var = np.where(total > 0, merged_m2 / safe_total, 0.0)
         self.class_count_ = total[:, 0]
 
     def _set_decision_parameters(self):
         if self.shared_variance:
-            pooled = (self.class_var_ * self.class_count_[:, None]).sum(axis=0)
+            pooled = (self._class_var * self.class_count_[:, None]).sum(axis=0)
             pooled /= self.class_count_.sum()
-            self.var_ = np.tile(pooled + self.epsilon_, (len(self.classes_), 1))
+            self._var = np.tile(pooled + self._epsilon, (len(self.classes_), 1))
         else:
-            self.var_ = self.class_var_ + self.epsilon_
+            self._var = self._class_var + self._epsilon
         self.class_prior_ = self._class_prior()
+
+    def _set_public_moments(self):
+        """theta_, class_var_, var_ and epsilon_ in the data's units (a variance
+        beyond the floating-point range reads inf, or 0 below it)."""
+        unit = np.float64(self._unit)
+        self.theta_ = self._theta * unit
+        with np.errstate(over="ignore", under="ignore"):
+            self.class_var_ = self._class_var * unit**2
+            self.var_ = self._var * unit**2
+            self.epsilon_ = float(self._epsilon * unit**2)
 
     def _class_prior(self):
         n_classes = len(self.classes_)
@@ -226,9 +245,18 @@ class GaussianNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
         X = validate_data(self, X, reset=False, dtype=np.float64)
         with np.errstate(divide="ignore"):
             log_prior = np.log(self.class_prior_.astype(np.float64))
-        theta, var = self.theta_.astype(np.float64), self.var_.astype(np.float64)
+        if self._unit != 1.0:
+            X = X / self._unit
         with threads_for_work(None, X.size * len(self.classes_)):
-            jll = _k.gaussian_joint_log_likelihood(X, theta, var, log_prior)
+            jll = _k.gaussian_joint_log_likelihood(X, self._theta, self._var, log_prior)
+        if self._unit != 1.0:  # the densities of X, not of X / unit
+            jll -= X.shape[1] * np.log(self._unit)
+        if not np.all(np.isfinite(jll) | np.isneginf(log_prior)):  # -inf for a zero prior
+            raise ValueError(
+                "X contains values too large for the Gaussian log-likelihoods of GaussianNB "
+                f"(max |x| = {np.abs(X).max() * self._unit:.3g}); scale the features "
+                "(e.g. with StandardScaler)."
+            )
         return output_in_dtype(jll, X_in, self.theta_)
 
 
