@@ -38,7 +38,7 @@ PENDING_FINITE = {
     "PolynomialFeatures-mixed", "SVC-large", "SVC-mixed", "SVR-large", "SVR-mixed",
 }
 PENDING_EQUIVARIANT = {
-    "LinearDiscriminantAnalysis-large", "LinearDiscriminantAnalysis-tiny",
+
 }
 
 

@@ -38,6 +38,7 @@ from ..utils.validation import (
     check_is_fitted,
     input_float_dtype,
     output_in_dtype,
+    power_of_two_scales,
     validate_data,
 )
 from . import _scatter
@@ -155,6 +156,12 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
         self._validate_params()
         dtype = input_float_dtype(X)
         X, y = validate_data(self, X, y, ensure_min_samples=2, dtype=np.float64)
+        # values near 1e300 or 1e-300: fit X divided by a power of two (exact, the
+        # same classifier) so that the scatter matrices stay representable
+        scales = power_of_two_scales(X)
+        unit = 1.0 if scales is None else float(scales.max())
+        if unit != 1.0:
+            X = X / unit
         self.classes_, y_index = encode_labels(y)
         n_samples, n_features = X.shape
         n_classes = len(self.classes_)
@@ -207,6 +214,8 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
             self.coef_ = (self.coef_[1] - self.coef_[0]).reshape(1, -1)
             self.intercept_ = np.array([self.intercept_[1] - self.intercept_[0]])
         self._n_features_out = self._max_components
+        if unit != 1.0:
+            self._to_data_units(np.float64(unit))
         # float32 input: scikit-learn keeps the whole svd model in float32, and
         # only the priors and means with the eigen and lsqr solvers
         float32_names = ("priors_", "means_")
@@ -215,6 +224,20 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
                               "intercept_")
         cast_float_attributes(self, dtype, float32_names)
         return self
+
+    def _to_data_units(self, unit):
+        """Attributes of a fit on ``X / unit`` turned into those of X (a
+        covariance beyond the floating-point range reads inf, or 0 below it)."""
+        self.means_ = self.means_ * unit
+        self.coef_ = self.coef_ / unit
+        for name in ("xbar_",):
+            if hasattr(self, name):
+                setattr(self, name, getattr(self, name) * unit)
+        if getattr(self, "scalings_", None) is not None:
+            self.scalings_ = self.scalings_ / unit
+        if getattr(self, "covariance_", None) is not None:
+            with np.errstate(over="ignore", under="ignore"):
+                self.covariance_ = self.covariance_ * unit**2
 
     # ------------------------------------------------------------------ solvers
     def _covariances(self, X, y_index, counts, scatter):
