@@ -33,9 +33,8 @@ SCALES = {
 
 # Cases still failing (strict xfail: a fixed case must leave these sets).
 PENDING_FINITE = {
-    "KernelDensityNB-large", "KernelDensityNB-mixed", "KernelRidge-large", "KernelRidge-mixed",
-    "Perceptron-large", "Perceptron-mixed", "PolynomialFeatures-large",
-    "PolynomialFeatures-mixed", "SVC-large", "SVC-mixed", "SVR-large", "SVR-mixed",
+    "KernelDensityNB-large", "KernelDensityNB-mixed", "Perceptron-large", "Perceptron-mixed",
+    "PolynomialFeatures-large", "PolynomialFeatures-mixed",
 }
 PENDING_EQUIVARIANT = {
 

@@ -19,7 +19,7 @@ from scipy.linalg import lapack
 
 from .base import BaseEstimator, RegressorMixin
 from .decomposition._gram import kernel_lower
-from .metrics.pairwise import pairwise_kernels
+from .metrics.pairwise import _check_kernel_range, pairwise_kernels
 from .utils._params import Interval, StrOptions
 from .utils.validation import (
     cast_float_attributes,
@@ -190,6 +190,7 @@ or callable, default='linear'
         self._validate_params()
         x_dtype, y_dtype = input_float_dtype(X), input_float_dtype(y)
         X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True)
+        _check_kernel_range(X, self, self.kernel, self.degree, fit=True)
         if sample_weight is not None and not isinstance(sample_weight, float):
             sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
         elif isinstance(sample_weight, float):
@@ -231,5 +232,6 @@ or callable, default='linear'
         check_is_fitted(self)
         X_in = X
         X = validate_data(self, X, reset=False, dtype=np.float64)
+        _check_kernel_range(X, self, self.kernel, self.degree, fit=False)
         pred = self._get_kernel(X, np.asarray(self.X_fit_, dtype=np.float64)) @ self.dual_coef_
         return output_in_dtype(pred, X_in, self.dual_coef_)

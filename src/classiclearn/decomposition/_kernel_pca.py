@@ -26,7 +26,7 @@ from scipy.linalg.blas import dgemv, dsymv
 
 from ..base import BaseEstimator, TransformerMixin
 from ..exceptions import NotFittedError
-from ..metrics.pairwise import pairwise_kernels
+from ..metrics.pairwise import _check_kernel_range, pairwise_kernels
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils.validation import (
@@ -436,6 +436,7 @@ default='linear'
             raise ValueError("Cannot fit_inverse_transform with a precomputed kernel.")
         dtype = input_float_dtype(X)
         X = validate_data(self, X, dtype=np.float64, copy=True)
+        _check_kernel_range(X, self, self.kernel, self.degree, fit=True)
         self.gamma_ = 1.0 / X.shape[1] if self.gamma is None else self.gamma
         n = X.shape[0]
         n_components = n if self.n_components is None else min(n, self.n_components)
@@ -504,6 +505,7 @@ default='linear'
         check_is_fitted(self)
         f32 = _is_float32(X)
         X = validate_data(self, X, reset=False, dtype=np.float64)
+        _check_kernel_range(X, self, self.kernel, self.degree, fit=False)
         K = self._get_kernel(X, np.asarray(self.X_fit_, dtype=np.float64))
         Kc = K - self._K_fit_rows[None, :]
         Kc -= K.mean(axis=1)[:, None]
