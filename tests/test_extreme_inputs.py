@@ -33,8 +33,7 @@ SCALES = {
 
 # Cases still failing (strict xfail: a fixed case must leave these sets).
 PENDING_FINITE = {
-    "KernelDensityNB-large", "KernelDensityNB-mixed", "Perceptron-large", "Perceptron-mixed",
-    "PolynomialFeatures-large", "PolynomialFeatures-mixed",
+
 }
 PENDING_EQUIVARIANT = {
 

@@ -379,6 +379,21 @@ def validate_predict_X(est, X):
     return X
 
 
+def finite_linear_output(est, out, X):
+    """``out`` (``X @ coef_.T + intercept_``), or a ValueError when it overflowed:
+    X is finite (validated), so a non-finite value means |x| times |coef| went
+    past the floating-point range."""
+    with np.errstate(invalid="ignore"):
+        finite = np.isfinite(out).all()
+    if not finite:
+        raise ValueError(
+            f"The linear outputs of {type(est).__name__} overflow on X (max |x| = "
+            f"{np.abs(X).max():.3g} with max |coef| = {np.abs(est.coef_).max():.3g}); "
+            "scale the features (e.g. with StandardScaler)."
+        )
+    return out
+
+
 class LinearPredictMixin:
     """``predict`` for the linear regressors: ``X @ coef_.T + intercept_``."""
 
@@ -395,7 +410,9 @@ class LinearPredictMixin:
         """
         check_is_fitted(self)
         X = validate_predict_X(self, X)
-        return X @ self.coef_.T + self.intercept_
+        with np.errstate(over="ignore", invalid="ignore"):
+            out = X @ self.coef_.T + self.intercept_
+        return finite_linear_output(self, out, X)
 
 
 class LinearClassifierMixin:
@@ -418,7 +435,9 @@ class LinearClassifierMixin:
         """
         check_is_fitted(self)
         X = validate_predict_X(self, X)
-        scores = X @ self.coef_.T + self.intercept_
+        with np.errstate(over="ignore", invalid="ignore"):
+            scores = X @ self.coef_.T + self.intercept_
+        scores = finite_linear_output(self, scores, X)
         return scores[:, 0] if scores.shape[1] == 1 else scores
 
     def predict(self, X):

@@ -18,6 +18,7 @@ from ..utils._random import check_random_state
 from ..utils._targets import compute_class_weight, encode_labels
 from ..utils.validation import (
     cast_float_attributes,
+    check_magnitude,
     check_sample_weight,
     input_float_dtype,
     validate_data,
@@ -175,6 +176,8 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         self._validate_params()
         dtype = input_float_dtype(X)
         X, y = validate_data(self, X, y, dtype=np.float64)
+        # the weights grow like X and meet it in x.w: squares must be representable
+        check_magnitude(X, self, "decision values", power=2)
         classes, y_idx = encode_labels(y)
         sw = check_sample_weight(sample_weight, X, dtype=np.float64)
         sw = sw * compute_class_weight(self.class_weight, classes, y_idx)[y_idx]

@@ -526,13 +526,12 @@ def _max_abs(X):
     return float(max(np.max(data), -np.min(data)))
 
 
-def _out_of_range(max_abs, power, n_terms, check_small):
+def _out_of_range(max_abs, power, n_terms, check_small, info=np.finfo(np.float64)):
     """'large' when ``n_terms * max_abs**power`` overflows, 'small' when
     ``max_abs**power`` falls below the normal range (every product or square
     of the data would lose all precision), else None."""
     if not np.isfinite(max_abs) or max_abs == 0.0:
         return None
-    info = np.finfo(np.float64)
     log_size = power * np.log(max_abs) + np.log(max(n_terms, 1))
     if log_size > np.log(info.max):
         return "large"
@@ -572,7 +571,9 @@ def check_magnitude(X, estimator, what, *, power=2, check_small=True):
 (max |x| = 1e+300); scale the features (e.g. with StandardScaler).
     """
     max_abs = _max_abs(X)
-    problem = _out_of_range(max_abs, power, X.shape[1] if X.ndim == 2 else 1, check_small)
+    info = np.finfo(X.dtype if X.dtype.kind == "f" else np.float64)  # float32 overflows sooner
+    n_terms = X.shape[1] if X.ndim == 2 else 1
+    problem = _out_of_range(max_abs, power, n_terms, check_small, info)
     if problem is not None:
         name = _bare_name(estimator)
         raise ValueError(
