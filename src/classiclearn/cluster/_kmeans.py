@@ -420,7 +420,7 @@ default='k-means++'
         centers = (centers + x_mean) * unit
         self._x_mean, self._unit = x_mean * unit, unit
         with np.errstate(over="ignore", under="ignore"):  # inf (0) if not representable
-            inertia = float(np.float64(inertia) * np.float64(unit) ** 2)
+            inertia = float(np.float64(inertia) * np.float64(unit) * np.float64(unit))
         distinct = int(np.count_nonzero(np.bincount(labels, minlength=self.n_clusters)))
         if distinct < self.n_clusters:
             warnings.warn(
@@ -520,7 +520,7 @@ default='k-means++'
         with _threads(self.n_jobs, X.size * self.n_clusters):
             inertia = _assign(X, origin, centers, sample_weight)[1]
         with np.errstate(over="ignore", under="ignore"):
-            inertia = float(np.float64(inertia) * np.float64(unit) ** 2)
+            inertia = float(np.float64(inertia) * np.float64(unit) * np.float64(unit))
         if not np.isfinite(inertia):
             raise ValueError(
                 "The inertia of X on the fitted centres is too large to represent "

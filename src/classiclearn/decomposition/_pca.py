@@ -433,8 +433,8 @@ class PCA(TransformerMixin, BaseEstimator):
         self.mean_ = self.mean_ * unit
         self.singular_values_ = self.singular_values_ * unit
         with np.errstate(over="ignore", under="ignore"):
-            self.explained_variance_ = self.explained_variance_ * unit**2
-            self.noise_variance_ = self.noise_variance_ * unit**2
+            self.explained_variance_ = self.explained_variance_ * unit * unit
+            self.noise_variance_ = self.noise_variance_ * unit * unit
 
     def _component_scales(self):
         """Standard deviation along each component, ``sqrt(explained_variance_)``,
@@ -655,7 +655,7 @@ class PCA(TransformerMixin, BaseEstimator):
         with np.errstate(all="ignore"):
             try:
                 prec = self.get_precision()
-            except linalg.LinAlgError:  # a singular model covariance: the message below
+            except ValueError:  # singular or non-finite model covariance: the message below
                 prec = np.full((p, p), np.nan)
             _, logdet = np.linalg.slogdet(prec)
             ll = -0.5 * np.sum(Xr * (Xr @ prec), axis=1) - 0.5 * (p * np.log(2 * np.pi) - logdet)

@@ -237,7 +237,7 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
             self.scalings_ = self.scalings_ / unit
         if getattr(self, "covariance_", None) is not None:
             with np.errstate(over="ignore", under="ignore"):
-                self.covariance_ = self.covariance_ * unit**2
+                self.covariance_ = self.covariance_ * unit * unit
 
     # ------------------------------------------------------------------ solvers
     def _covariances(self, X, y_index, counts, scatter):

@@ -26,6 +26,7 @@ from ..utils.validation import (
     cast_float_attributes,
     check_array,
     check_is_fitted,
+    check_magnitude,
     input_float_dtype,
     output_in_dtype,
     validate_data,
@@ -458,6 +459,8 @@ class GaussianMixture(BaseEstimator):
         self._validate_params()
         dtype = input_float_dtype(X)
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        # reg_covar is absolute, so no rescaling gives the same model: refuse instead
+        check_magnitude(X, self, "covariances", power=2, check_small=False)
         with _threads(None, self._work(X, moments=True)):
             self._fit(X)
         self._keep_input_dtype(dtype)
@@ -478,6 +481,8 @@ class GaussianMixture(BaseEstimator):
         self._validate_params()
         dtype = input_float_dtype(X)
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        # reg_covar is absolute, so no rescaling gives the same model: refuse instead
+        check_magnitude(X, self, "covariances", power=2, check_small=False)
         with _threads(None, self._work(X, moments=True)):
             self._fit(X)
         labels = self._weighted_log_prob(X).argmax(axis=1)
@@ -595,7 +600,9 @@ class GaussianMixture(BaseEstimator):
 
     def _check_X(self, X):
         check_is_fitted(self)
-        return validate_data(self, X, reset=False, dtype=np.float64)
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        check_magnitude(X, self, "log densities", power=2, check_small=False)
+        return X
 
     def score_samples(self, X):
         """Log density of each sample under the mixture.

@@ -214,9 +214,9 @@ class GaussianNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
         unit = np.float64(self._unit)
         self.theta_ = self._theta * unit
         with np.errstate(over="ignore", under="ignore"):
-            self.class_var_ = self._class_var * unit**2
-            self.var_ = self._var * unit**2
-            self.epsilon_ = float(self._epsilon * unit**2)
+            self.class_var_ = self._class_var * unit * unit
+            self.var_ = self._var * unit * unit
+            self.epsilon_ = float(self._epsilon * unit * unit)
 
     def _class_prior(self):
         n_classes = len(self.classes_)

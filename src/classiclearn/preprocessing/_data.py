@@ -188,7 +188,7 @@ class StandardScaler(OutputMixin, TransformerMixin, BaseEstimator):
             eps = np.finfo(np.float64).eps
             constant = var <= count * eps * var + (count * mean * eps) ** 2
             with np.errstate(over="ignore", under="ignore"):
-                self.var_ = var * unit**2  # inf (0) when not representable
+                self.var_ = var * unit * unit  # inf (0) when not representable
             self.scale_ = np.where(constant, 1.0, _handle_zeros(np.sqrt(var)) * unit)
         else:
             self.var_ = None
