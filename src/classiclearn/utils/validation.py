@@ -24,6 +24,7 @@ __all__ = [
     "check_sample_weight",
     "check_X_y",
     "cast_float_attributes",
+    "check_float32_columns",
     "check_magnitude",
     "column_or_1d",
     "input_float_dtype",
@@ -579,6 +580,30 @@ def check_magnitude(X, estimator, what, *, power=2, check_small=True):
         raise ValueError(
             f"X contains values too {problem} for the {what} of {name} "
             f"(max |x| = {max_abs:.3g}); scale the features (e.g. with StandardScaler)."
+        )
+
+
+def check_float32_columns(X, estimator):
+    """Refuse float64 data with a feature wholly below float32's precise range.
+
+    Estimators that compare features in float32 (the trees, as scikit-learn's)
+    would see such a feature (every |x| below about 1e-31, e.g. data near
+    1e-300) rounded to zero or to a few bits, and learn nothing from it
+    without a word. Values too large for float32 are refused by
+    :func:`check_array` when X is cast.
+    """
+    if not (isinstance(X, np.ndarray) and X.dtype == np.float64 and X.ndim == 2 and X.size):
+        return
+    with np.errstate(invalid="ignore"):  # NaN (missing values) ignored
+        col_max = np.fmax(np.fmax.reduce(X, axis=0), -np.fmin.reduce(X, axis=0))
+    limit = np.finfo(np.float32).tiny / np.finfo(np.float32).eps
+    lost = np.flatnonzero((col_max > 0) & (col_max < limit))
+    if lost.size:
+        j = lost[0]
+        raise ValueError(
+            f"X has {lost.size} feature(s) with values too small for the float32 comparisons "
+            f"of {_bare_name(estimator)} (feature {j}: max |x| = {col_max[j]:.3g}, below "
+            f"{limit:.3g}); scale the features (e.g. with StandardScaler)."
         )
 
 
