@@ -28,7 +28,7 @@ from ..utils.validation import (
     check_sample_weight,
     input_float_dtype,
     output_in_dtype,
-    power_of_two_scales,
+    power_of_two_unit,
     validate_data,
 )
 from . import _kmeans_kernels as _k
@@ -394,8 +394,7 @@ default='k-means++'
         best = None
         # values near 1e300 or 1e-300: cluster X divided by a power of two (exact,
         # the same clustering), so that the squared distances stay representable
-        scales = power_of_two_scales(X)
-        unit = 1.0 if scales is None else float(scales.max())
+        unit = power_of_two_unit(X)
         if unit != 1.0:
             X = X / unit
             if is_array:

@@ -30,7 +30,7 @@ from ..utils.validation import (
     check_is_fitted,
     input_float_dtype,
     output_in_dtype,
-    power_of_two_scales,
+    power_of_two_unit,
     validate_data,
 )
 
@@ -155,8 +155,7 @@ def _extreme_unit(X, gram):
         top = np.max(np.diag(gram), initial=0.0)
         if np.isfinite(top) and top > np.finfo(np.float64).tiny / _EPS:
             return 1.0
-    scales = power_of_two_scales(X)
-    return 1.0 if scales is None else float(scales.max())
+    return power_of_two_unit(X)
 
 
 def _covariance_route(solver, n, p):

@@ -38,7 +38,7 @@ from ..utils.validation import (
     check_is_fitted,
     input_float_dtype,
     output_in_dtype,
-    power_of_two_scales,
+    power_of_two_unit,
     validate_data,
 )
 from . import _scatter
@@ -158,8 +158,7 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
         X, y = validate_data(self, X, y, ensure_min_samples=2, dtype=np.float64)
         # values near 1e300 or 1e-300: fit X divided by a power of two (exact, the
         # same classifier) so that the scatter matrices stay representable
-        scales = power_of_two_scales(X)
-        unit = 1.0 if scales is None else float(scales.max())
+        unit = power_of_two_unit(X)
         if unit != 1.0:
             X = X / unit
         self.classes_, y_index = encode_labels(y)

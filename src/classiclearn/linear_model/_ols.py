@@ -108,7 +108,7 @@ def _solve_ols(X, Y, x_mean, y_mean, sw, rcond):
 
     Returns W (p, t), rss (t,), rank, singular values, M = (Xc'WXc)^+ or None.
     """
-    d = power_of_two_scales(X)
+    d = power_of_two_scales(X, means=x_mean)
     if d is None:
         return _solve_ols_scaled(X, Y, x_mean, y_mean, sw, rcond)
     W, rss, rank, s, M = _solve_ols_scaled(X / d, Y, x_mean / d, y_mean, sw, rcond)

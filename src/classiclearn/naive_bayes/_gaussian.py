@@ -26,7 +26,8 @@ from ..utils.validation import (
     column_or_1d,
     input_float_dtype,
     output_in_dtype,
-    power_of_two_scales,
+    power_of_two_unit,
+    squares_out_of_range,
     validate_data,
 )
 from . import _gaussian_kernels as _k
@@ -156,8 +157,7 @@ class GaussianNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
             # the moments are kept in units of a power of two (1 unless the first
             # batch has values near 1e300 or 1e-300, whose variances would
             # overflow or underflow): exact, and the same classifier
-            scales = power_of_two_scales(X)
-            self._unit = 1.0 if scales is None else float(scales.max())
+            self._unit = 1.0
             self._theta = np.zeros((n_classes, n_features))
             self._class_var = np.zeros((n_classes, n_features))
         elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
@@ -175,6 +175,14 @@ class GaussianNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
             X = X / self._unit
         with threads_for_work(None, X.size):
             count, mean, m2 = _k.class_weighted_moments(X, y_index, weight, len(self.classes_))
+        if first and squares_out_of_range(mean, m2):
+            # values near 1e300 or 1e-300: the moments of X divided by a power of
+            # two (exact, the same classifier), kept in that unit for later batches
+            self._unit = power_of_two_unit(X)
+            X = X / self._unit
+            with threads_for_work(None, X.size):
+                count, mean, m2 = _k.class_weighted_moments(X, y_index, weight,
+                                                            len(self.classes_))
         if first:
             # the variance of each feature over all rows, from the class moments
             # (law of total variance): no further pass over X

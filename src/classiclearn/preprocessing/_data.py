@@ -15,6 +15,7 @@ from ..utils.validation import (
     check_is_fitted,
     check_sample_weight,
     power_of_two_scales,
+    squares_out_of_range,
     validate_data,
 )
 from . import _scaling_kernels as _k
@@ -165,12 +166,16 @@ class StandardScaler(OutputMixin, TransformerMixin, BaseEstimator):
         weighted = sample_weight is not None
         w = check_sample_weight(sample_weight, X, dtype=np.float64)
         if first:
-            # features near 1e300 or 1e-300: moments of X divided by powers of two
-            # (exact), so that squares neither overflow nor underflow
-            self._unit = power_of_two_scales(X)
+            self._unit = None
         if self._unit is not None:
             X = X / self._unit
         count, mean, m2 = _weighted_moments(X, w)
+        if first and squares_out_of_range(mean, m2):
+            # features near 1e300 or 1e-300: moments of X divided by powers of two
+            # (exact), so that squares neither overflow nor underflow
+            self._unit = power_of_two_scales(X, means=mean)
+            if self._unit is not None:
+                count, mean, m2 = _weighted_moments(X / self._unit, w)
         unit = 1.0 if self._unit is None else self._unit
         if not first:
             count, mean, m2 = _merge(self._count, self._mean, self._m2, count, mean, m2)

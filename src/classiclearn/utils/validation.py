@@ -30,6 +30,8 @@ __all__ = [
     "input_float_dtype",
     "output_in_dtype",
     "power_of_two_scales",
+    "power_of_two_unit",
+    "squares_out_of_range",
     "num_samples",
     "validate_data",
 ]
@@ -607,26 +609,84 @@ def check_float32_columns(X, estimator):
         )
 
 
-def power_of_two_scales(X, *, power=2):
+def _nan_max_abs(X, axis=None):
+    """Largest |x| ignoring NaN (fast min/max first; NaN-aware only when needed)."""
+    top, bottom = np.max(X, axis=axis), np.min(X, axis=axis)
+    if np.isnan(top).any() or np.isnan(bottom).any():
+        with np.errstate(invalid="ignore"):
+            top, bottom = np.fmax.reduce(X, axis=axis), np.fmin.reduce(X, axis=axis)
+        top, bottom = np.nan_to_num(top, nan=0.0), np.nan_to_num(bottom, nan=0.0)
+    return np.maximum(top, -bottom)
+
+
+def _power_of_two_above(max_abs):
+    """The power of two nearest above each |value| (1 for 0)."""
+    _, exponents = np.frexp(max_abs)
+    return np.where(max_abs > 0, np.ldexp(1.0, exponents), 1.0)
+
+
+def squares_out_of_range(mean, sq):
+    """Whether moments taken in place say the data's squares left the float range.
+
+    ``mean`` and ``sq`` (sums or means of squared deviations, any shape): not
+    finite (overflow), a positive ``sq`` below the normal range, or a zero
+    ``sq`` beside a nonzero mean too small to square (underflow). A caller that
+    sees True rescales (:func:`power_of_two_scales`) and recomputes; the
+    common case costs nothing more than the moments themselves.
+    """
+    info = np.finfo(np.float64)
+    mean, sq = np.abs(np.asarray(mean, dtype=np.float64)), np.asarray(sq, dtype=np.float64)
+    if not (np.all(np.isfinite(mean)) and np.all(np.isfinite(sq))):
+        return True
+    small = info.tiny / info.eps
+    return bool(np.any((sq > 0) & (sq < small))
+                or np.any((sq == 0) & (mean > 0) & (mean < np.sqrt(small))))
+
+
+def power_of_two_unit(X, *, power=2):
+    """One power of two to divide X by when its squares would leave the float range, else 1.0.
+
+    For methods equivariant to a global scale (PCA, k-means, LDA): dividing
+    by a power of two is exact in floating point, so the fit on ``X / unit``
+    maps back exactly. 1.0 (no copy needed) unless ``n_features * max|x|**power``
+    overflows or ``max|x|**power`` underflows; costs one read of X.
+    """
+    if X.size == 0:
+        return 1.0
+    max_abs = float(_nan_max_abs(X))
+    if not np.isfinite(max_abs) or _out_of_range(max_abs, power, X.shape[1], True) is None:
+        return 1.0
+    return float(_power_of_two_above(np.array(max_abs)))
+
+
+def power_of_two_scales(X, *, power=2, means=None):
     """Per-column powers of two that bring X's columns into a safe range, or None.
 
     None when every column's ``max|x|**power`` (times the number of rows) is
     representable, which is the common case. Otherwise each column's scale
-    is the power of two nearest its largest |value| (1 for a zero column):
-    dividing by it is exact in floating point, so a scale-equivariant method
-    fitted on ``X / scales`` gives the exact result for X once mapped back.
+    is the power of two nearest above its largest |value| (1 for a zero
+    column): dividing by it is exact in floating point, so a method
+    equivariant to per-feature scales (least squares, standardisation) fitted
+    on ``X / scales`` gives the exact result for X once mapped back.
+
+    A first read of X finds the overall largest |x|; only when it is out of
+    range, or when a column mean in ``means`` (optional, e.g. already
+    computed by the caller) is tiny, are the columns scanned one by one.
     """
     if X.size == 0:
         return None
-    with np.errstate(invalid="ignore"):  # NaN (missing values) ignored
-        max_abs = np.fmax(np.fmax.reduce(X, axis=0), -np.fmin.reduce(X, axis=0))
-    max_abs = np.where(np.isnan(max_abs), 0.0, max_abs)
-    if not np.all(np.isfinite(max_abs)):
+    n = X.shape[0]
+    overall = float(_nan_max_abs(X))
+    if not np.isfinite(overall):
         return None
-    if all(_out_of_range(m, power, X.shape[0], True) is None for m in max_abs):
+    tiny_means = means is not None and any(
+        _out_of_range(abs(float(m)), power, n, True) == "small" for m in np.ravel(means))
+    if _out_of_range(overall, power, n, True) is None and not tiny_means:
         return None
-    _, exponents = np.frexp(max_abs)
-    return np.where(max_abs > 0, np.ldexp(1.0, exponents), 1.0)
+    max_abs = _nan_max_abs(X, axis=0)
+    if all(_out_of_range(m, power, n, True) is None for m in max_abs):
+        return None
+    return _power_of_two_above(max_abs)
 
 
 def check_is_fitted(estimator, attributes=None, *, msg=None):
