@@ -184,3 +184,16 @@ def test_float32_dataframe_counts_as_float32():
     assert model.predict(frame).dtype == np.float32
     mixed = frame.astype({"a": np.float64})
     assert LinearRegression().fit(mixed, y).coef_.dtype == np.float64
+
+
+@pytest.mark.parametrize(("name", "cls", "extra"), list(_twins()))
+def test_float32_fit_transform_keeps_scikit_learns_dtype(name, cls, extra):
+    if not hasattr(cls, "fit_transform") or name == "LabelEncoder":
+        pytest.skip("no fit_transform on a float matrix")
+    X, y = _data(name, cls)
+    try:
+        theirs = _twin_class(name, cls)(**_params(name, "sklearn"), **extra).fit_transform(X, y)
+    except (AttributeError, NotImplementedError):  # not available with these parameters
+        pytest.skip("scikit-learn's twin has no fit_transform here")
+    ours = cls(**_params(name, "classiclearn"), **extra).fit_transform(X, y)
+    assert ours.dtype == theirs.dtype
