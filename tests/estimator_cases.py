@@ -30,6 +30,10 @@ def inner_classifier(lib):
     return importlib.import_module(f"{lib}.linear_model").LogisticRegression(max_iter=500)
 
 
+# estimators that take non-negative counts
+COUNT_DATA = {"MultinomialNB", "ComplementNB", "CategoricalNB"}
+
+
 def make_params(name, lib):
     """Constructor keyword arguments used for both libraries."""
     seeded = {"random_state": 0}
@@ -89,6 +93,8 @@ def make_data(name, cls):
         y = (X @ np.array([1.0, -2.0, 0.5, 0.0], dtype=np.float32) + 0.1).astype(np.float32)
     if name == "BernoulliNB":
         X = (X > 0).astype(np.float32)
+    if name in COUNT_DATA:  # non-negative counts (categories for CategoricalNB)
+        X = np.floor(np.abs(X) * 2.0).astype(np.float32)
     return X, y
 
 

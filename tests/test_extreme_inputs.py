@@ -42,7 +42,7 @@ def _cases():
 def _scaled_data(name, cls, scale):
     X, y = make_data(name, cls)
     X = X.astype(np.float64)
-    if name != "BernoulliNB":  # binary features: scaling changes the model
+    if name not in ("BernoulliNB", "CategoricalNB"):  # binary or categorical features
         X = X * SCALES[scale]
     return X, y
 

@@ -24,6 +24,7 @@ import numpy as np
 from scipy import linalg
 from scipy.linalg.blas import dgemv, dsymv
 
+from .._kernels.gram import centre_lower, kernel_lower, lower_supported
 from ..base import BaseEstimator, TransformerMixin
 from ..exceptions import NotFittedError
 from ..metrics.pairwise import _check_kernel_range, pairwise_kernels
@@ -35,7 +36,6 @@ from ..utils.validation import (
     input_float_dtype,
     validate_data,
 )
-from ._gram import centre_lower, kernel_lower, lower_supported
 from ._pca import _as_input_dtype, _is_float32
 
 __all__ = ["KernelPCA"]

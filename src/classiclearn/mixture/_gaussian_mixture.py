@@ -18,10 +18,10 @@ import numpy as np
 from scipy import linalg
 
 from ..base import BaseEstimator
-from ..cluster._kmeans import _threads
 from ..exceptions import ConvergenceWarning
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
+from ..utils._threads import threads_for_work
 from ..utils.validation import (
     cast_float_attributes,
     check_array,
@@ -365,9 +365,9 @@ class GaussianMixture(BaseEstimator):
         if self.init_params == "random_from_data":
             idx = rng.choice(n, size=k, replace=False)
         else:
-            from ..cluster._kmeans import _kmeans_plusplus
+            from ..cluster import kmeans_plusplus
 
-            _, idx = _kmeans_plusplus(X, k, np.ones(n), rng)
+            _, idx = kmeans_plusplus(X, k, random_state=rng)
         resp[idx, np.arange(k)] = 1.0
         return resp
 
@@ -461,7 +461,7 @@ class GaussianMixture(BaseEstimator):
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
         # reg_covar is absolute, so no rescaling gives the same model: refuse instead
         check_magnitude(X, self, "covariances", power=2, check_small=False)
-        with _threads(None, self._work(X, moments=True)):
+        with threads_for_work(None, self._work(X, moments=True)):
             self._fit(X)
         self._keep_input_dtype(dtype)
         return self
@@ -483,7 +483,7 @@ class GaussianMixture(BaseEstimator):
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
         # reg_covar is absolute, so no rescaling gives the same model: refuse instead
         check_magnitude(X, self, "covariances", power=2, check_small=False)
-        with _threads(None, self._work(X, moments=True)):
+        with threads_for_work(None, self._work(X, moments=True)):
             self._fit(X)
         labels = self._weighted_log_prob(X).argmax(axis=1)
         self._keep_input_dtype(dtype)
@@ -502,10 +502,9 @@ class GaussianMixture(BaseEstimator):
         Per row and component: the Mahalanobis term (p² / 2 full, p diagonal),
         and with ``moments`` (the EM pass) the exponential (~4: it is a
         vectorised polynomial) and the first and second moments (p + p² / 2
-        full, 2p diagonal). At 20,000 x 10 with 5 diagonal components the pass
-        stays on one thread: after another library's threaded work the pool's
-        wake-up cost more than it saved (best of 40 fits, each after a scikit-learn
-        fit: 6.3 ms on one thread against 7.0 ms on two).
+        full, 2p diagonal). The estimate is set so that a 20,000 x 10 problem with
+        5 diagonal components stays on one thread: waking the thread pool after
+        another library's threaded work costs more than a pass of that size.
         """
         p = X.shape[1]
         full = self.covariance_type in ("full", "tied")
@@ -584,7 +583,7 @@ class GaussianMixture(BaseEstimator):
         k, p = self.means_.shape
         out = np.empty((X.shape[0], 1 if mode == 4 else k))
         no_ll, no_nk, no_s1 = np.empty(1), np.empty((1, k)), np.empty((1, k, p))
-        with _threads(None, self._work(X)):
+        with threads_for_work(None, self._work(X)):
             if self.covariance_type == "tied":
                 shift = np.asarray(self.means_, dtype=np.float64).mean(axis=0)
                 proj, U, const = self._tied_args(shift)

@@ -9,9 +9,12 @@ missing); batches are merged exactly (weighted Chan-Golub-LeVeque update), so
 import numpy as np
 
 from ..base import BaseEstimator, TransformerMixin
+from ..utils._dask import dask_blocks, record_input_features, reduce_blocks
+from ..utils._scale import handle_zeros_in_scale
 from ..utils.validation import (
     FLOAT_DTYPES,
     cast_float_attributes,
+    check_array,
     check_is_fitted,
     check_sample_weight,
     power_of_two_scales,
@@ -22,19 +25,6 @@ from . import _scaling_kernels as _k
 from ._common import OutputMixin, feature_names_in
 
 __all__ = ["MinMaxScaler", "StandardScaler"]
-
-
-def _handle_zeros(scale, magnitude=1.0):
-    """Replace (near-)zero scales by 1 so constant features pass through.
-
-    A scale counts as zero below ``10 eps`` (scikit-learn's threshold), or
-    below ``10 eps`` times the feature's magnitude when that is smaller than
-    1, so that a feature whose values are all near 1e-300 is still scaled.
-    """
-    scale = np.asarray(scale, dtype=np.float64).copy()
-    threshold = 10 * np.finfo(np.float64).eps * np.minimum(1.0, magnitude)
-    scale[~(scale > threshold)] = 1.0
-    return scale
 
 
 def _weighted_moments(X, w):
@@ -57,6 +47,28 @@ def _merge(n_a, mean_a, m2_a, n_b, mean_b, m2_b):
     mean = mean_a + delta * n_b / safe
     m2 = m2_a + m2_b + delta**2 * n_a * n_b / safe
     return n, np.where(n > 0, mean, 0.0), np.where(n > 0, m2, 0.0)
+
+
+def _block_moments(X, w):
+    """(weight, mean, squared deviations) per feature of one row block."""
+    X = check_array(X, dtype=FLOAT_DTYPES, ensure_all_finite="allow-nan", ensure_min_samples=0)
+    return _weighted_moments(X, check_sample_weight(w, X, dtype=np.float64))
+
+
+def _merge_moments(a, b):
+    return _merge(*a, *b)
+
+
+def _block_min_max(X):
+    """(rows, minimum, maximum) per feature of one row block, ignoring NaN."""
+    X = check_array(X, dtype=FLOAT_DTYPES, ensure_all_finite="allow-nan", ensure_min_samples=0)
+    if X.shape[0] == 0:  # an empty block: NaN, which fmin / fmax ignore
+        return 0, np.full(X.shape[1], np.nan), np.full(X.shape[1], np.nan)
+    return (X.shape[0],) + _column_min_max(X)
+
+
+def _merge_min_max(a, b):
+    return a[0] + b[0], np.fmin(a[1], b[1]), np.fmax(a[2], b[2])
 
 
 def _samples_seen(count, weighted):
@@ -176,10 +188,25 @@ class StandardScaler(OutputMixin, TransformerMixin, BaseEstimator):
             self._unit = power_of_two_scales(X, means=mean)
             if self._unit is not None:
                 count, mean, m2 = _weighted_moments(X / self._unit, w)
-        unit = 1.0 if self._unit is None else self._unit
         if not first:
             count, mean, m2 = _merge(self._count, self._mean, self._m2, count, mean, m2)
             weighted = weighted or self._weighted
+        return self._set_moments(count, mean, m2, weighted)
+
+    def _fit_dask(self, X, y=None, sample_weight=None):
+        """Exact fit on a Dask collection: per-block moments merged in block order."""
+        self._reset()
+        self._validate_params()
+        blocks = dask_blocks(X, sample_weight)
+        count, mean, m2 = reduce_blocks(_block_moments, _merge_moments, blocks)
+        record_input_features(self, X)
+        self._unit = None
+        return self._set_moments(count, mean, m2, sample_weight is not None)
+
+    def _set_moments(self, count, mean, m2, weighted):
+        """Fitted attributes from the merged moments of everything seen (in the
+        units ``self._unit``: per-feature powers of two, None for 1)."""
+        unit = 1.0 if self._unit is None else self._unit
         self._count, self._mean, self._m2, self._weighted = count, mean, m2, weighted
         self.n_samples_seen_ = _samples_seen(count, weighted)
         if self.with_mean or self.with_std:
@@ -194,7 +221,7 @@ class StandardScaler(OutputMixin, TransformerMixin, BaseEstimator):
             constant = var <= count * eps * var + (count * mean * eps) ** 2
             with np.errstate(over="ignore", under="ignore"):
                 self.var_ = var * unit * unit  # inf (0) when not representable
-            self.scale_ = np.where(constant, 1.0, _handle_zeros(np.sqrt(var)) * unit)
+            self.scale_ = np.where(constant, 1.0, handle_zeros_in_scale(np.sqrt(var)) * unit)
         else:
             self.var_ = None
             self.scale_ = None
@@ -316,9 +343,12 @@ class MinMaxScaler(OutputMixin, TransformerMixin, BaseEstimator):
         -------
         self
         """
+        self._reset()
+        return self.partial_fit(X, y)
+
+    def _reset(self):
         for name in ("data_min_", "data_max_", "n_samples_seen_"):
             self.__dict__.pop(name, None)
-        return self.partial_fit(X, y)
 
     def partial_fit(self, X, y=None):
         """Update the minimum and maximum with a batch.
@@ -345,14 +375,34 @@ class MinMaxScaler(OutputMixin, TransformerMixin, BaseEstimator):
             data_min = np.fmin(self.data_min_, data_min)
             data_max = np.fmax(self.data_max_, data_max)
             self.n_samples_seen_ += X.shape[0]
+        return self._set_range(data_min, data_max, X.dtype)
+
+    def _fit_dask(self, X, y=None):
+        """Exact fit on a Dask collection: per-block minima and maxima, merged."""
+        self._reset()
+        self._validate_params()
+        lo, hi = self.feature_range
+        if lo >= hi:
+            raise ValueError(
+                "Minimum of desired feature range must be smaller than maximum. Got "
+                f"{self.feature_range}."
+            )
+        n, data_min, data_max = reduce_blocks(_block_min_max, _merge_min_max, dask_blocks(X))
+        record_input_features(self, X)
+        self.n_samples_seen_ = int(n)
+        return self._set_range(data_min, data_max)
+
+    def _set_range(self, data_min, data_max, dtype=np.float64):
+        """Fitted attributes from the minima and maxima (in ``dtype``, the input's
+        float dtype, as scikit-learn stores them)."""
         lo, hi = self.feature_range
         self.data_min_ = data_min
         self.data_max_ = data_max
         self.data_range_ = data_max - data_min
         magnitude = np.fmax(np.abs(data_min), np.abs(data_max))
-        self.scale_ = (hi - lo) / _handle_zeros(self.data_range_, magnitude)
+        self.scale_ = (hi - lo) / handle_zeros_in_scale(self.data_range_, magnitude)
         self.min_ = lo - data_min * self.scale_
-        cast_float_attributes(self, X.dtype, ("data_min_", "data_max_", "data_range_", "scale_",
+        cast_float_attributes(self, dtype, ("data_min_", "data_max_", "data_range_", "scale_",
                                               "min_"))
         return self
 

@@ -96,6 +96,7 @@ class SimpleImputer(OutputMixin, TransformerMixin, BaseEstimator):
     def __classiclearn_tags__(self):
         tags = super().__classiclearn_tags__()
         tags.allow_nan = _is_nan_like(self.missing_values)
+        tags.imputes_nan = tags.allow_nan
         tags.preserves_dtype = ["float64", "float32"]
         return tags
 
