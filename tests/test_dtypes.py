@@ -61,6 +61,13 @@ VARIANTS = [
     ("KernelRidge", {"kernel": "rbf"}),
     ("Ridge", {"solver": "svd"}),
     ("GaussianNB", {"var_smoothing": 1e-3}),
+    ("Ridge", {"solver": "lsqr"}),
+    ("Ridge", {"solver": "saga", "max_iter": 2000}),
+    ("LogisticRegression", {"solver": "saga", "tol": 1e-8}),
+    ("LogisticRegression", {"solver": "newton-cholesky"}),
+    ("Lasso", {"positive": True}),
+    ("LinearRegression", {"positive": True}),
+    ("LinearSVC", {"multi_class": "crammer_singer"}),
 ]
 
 

@@ -256,7 +256,8 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         self.classes_ = classes
         self.coef_ = np.ascontiguousarray(W)
         self.intercept_ = np.asarray(b, dtype=np.float64)
-        cast_float_attributes(self, dtype, ("coef_", "intercept_"))
+        if self.solver != "liblinear":  # scikit-learn's liblinear returns float64
+            cast_float_attributes(self, dtype, ("coef_", "intercept_"))
         self.n_iter_ = np.array([n_iter], dtype=np.intp)
         # Separation check (warns) and what summary() needs (see _logistic_inference).
         self._inference = unpenalised_checks(self, X, y_idx, sw, penalty)
