@@ -159,3 +159,22 @@ def test_scale_equivariant_estimators_give_the_unscaled_result_up_to_the_scale(n
         else:
             np.testing.assert_allclose(got / s**power, want, rtol=1e-7, atol=1e-9,
                                        err_msg=method)
+
+
+# Penalised fits are not scale-equivariant (the penalty does not scale with X):
+# no exact rescaling exists, so data whose squares overflow are refused
+# (values near 1e-300 are fine: the penalty dominates, as it should).
+PENALISED = [
+    ("Ridge", {}), ("Ridge", {"solver": "lsqr"}), ("Ridge", {"solver": "sag"}),
+    ("Lasso", {"alpha": 0.01}), ("ElasticNet", {}), ("LogisticRegression", {}),
+    ("LogisticRegression", {"solver": "saga"}), ("LinearSVC", {}),
+    ("LeastSquaresClassifier", {"alpha": 1.0}),
+]
+
+
+@pytest.mark.parametrize(("name", "extra"), PENALISED)
+def test_penalised_linear_fits_refuse_overflowing_data(name, extra):
+    cls = dict(all_estimators())[name]
+    X, y = _scaled_data(name, cls, "large")
+    with pytest.raises(ValueError, match="too large for the penalised"):
+        cls(**extra).fit(X, y)

@@ -33,6 +33,7 @@ from ..utils._targets import as_2d_target
 from ..utils.validation import (
     cast_float_attributes,
     check_array,
+    check_magnitude,
     check_sample_weight,
     input_float_dtype,
     validate_data,
@@ -349,6 +350,7 @@ class ElasticNet(LinearPredictMixin, RegressorMixin, BaseEstimator):
         dtype = input_float_dtype(X)
         X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True,
                              ensure_all_finite=False, order=None)
+        check_magnitude(X, self, "penalised least squares", power=2, check_small=False)
         y = np.asarray(y, dtype=np.float64)
         n, p = X.shape
         sw = None

@@ -13,6 +13,7 @@ from ..utils._params import Interval, StrOptions
 from ..utils._targets import compute_class_weight, encode_labels
 from ..utils.validation import (
     cast_float_attributes,
+    check_magnitude,
     check_sample_weight,
     input_float_dtype,
     validate_data,
@@ -87,6 +88,8 @@ class LeastSquaresClassifier(LinearClassifierMixin, ClassifierMixin, BaseEstimat
         self._validate_params()
         dtype = input_float_dtype(X)
         X, y = validate_data(self, X, y, dtype=np.float64)
+        if self.alpha > 0:  # the ridge normal equations (alpha = 0 rescales exactly)
+            check_magnitude(X, self, "penalised normal equations", power=2, check_small=False)
         classes, y_idx = encode_labels(y)
         n, p = X.shape
         K = len(classes)

@@ -22,6 +22,7 @@ from ..utils._targets import compute_class_weight, encode_labels
 from ..utils.validation import (
     cast_float_attributes,
     check_is_fitted,
+    check_magnitude,
     check_sample_weight,
     input_float_dtype,
     validate_data,
@@ -216,6 +217,7 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         penalty, l1, l2 = self._penalty_strengths()
         dtype = input_float_dtype(X)
         X, y = validate_data(self, X, y, dtype=np.float64)
+        check_magnitude(X, self, "penalised likelihood", power=2, check_small=False)
         classes, y_idx = encode_labels(y)
         sw = check_sample_weight(sample_weight, X, dtype=np.float64)
         sw = sw * compute_class_weight(self.class_weight, classes, y_idx)[y_idx]

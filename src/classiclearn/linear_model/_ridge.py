@@ -20,7 +20,13 @@ from ..exceptions import ConvergenceWarning
 from ..utils._params import Interval, StrOptions
 from ..utils._targets import as_2d_target
 from ..utils._threads import blas_single_thread
-from ..utils.validation import check_array, check_sample_weight, input_float_dtype, validate_data
+from ..utils.validation import (
+    check_array,
+    check_magnitude,
+    check_sample_weight,
+    input_float_dtype,
+    validate_data,
+)
 from . import _dask_fit
 from ._base import (
     _GRAM_MAX_FEATURES,
@@ -244,6 +250,7 @@ class Ridge(LinearPredictMixin, RegressorMixin, BaseEstimator):
         dtype = input_float_dtype(X)
         X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True,
                              ensure_all_finite=False, order=None)
+        check_magnitude(X, self, "penalised normal equations", power=2, check_small=False)
         y = np.asarray(y, dtype=np.float64)
         sw = None if sample_weight is None else check_sample_weight(sample_weight, X,
                                                                     dtype=np.float64)
