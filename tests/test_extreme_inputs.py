@@ -102,6 +102,8 @@ EQUIVARIANT = {
     "RadiusNeighborsRegressor": {"predict": 0},
     "PCA": {"transform": 1},
     "KMeans": {"predict": 0, "transform": 1},
+    "SVC": {"predict": 0, "decision_function": 0},
+    "SVR": {"predict": 0},
     "DecisionTreeClassifier": {"predict": 0},
     "DecisionTreeRegressor": {"predict": 0},
     "RandomForestClassifier": {"predict": 0},
