@@ -322,6 +322,14 @@ class Pipeline(BaseEstimator):
         -------
         self
         """
+        return self._fit_steps(X, y, params)
+
+    def _fit_dask(self, X, y=None, **params):
+        """On Dask input each step takes the previous one's lazy output: steps with a
+        distributed fit fit it, the others refuse it (with the reason)."""
+        return self._fit_steps(X, y, params)
+
+    def _fit_steps(self, X, y, params):
         routed = self._route(params)
         self.__dict__.pop("steps_", None)
         Xt, fitted = self._fit_transformers(X, y, routed)

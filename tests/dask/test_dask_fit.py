@@ -306,6 +306,80 @@ def test_qda_on_dask_matches_in_memory(chunks, kw):
     assert_allclose(b.predict_proba(Xd).compute(), a.predict_proba(X), rtol=1e-8, atol=1e-12)
 
 
+def test_pipeline_on_dask_fits_each_step_distributed():
+    from classiclearn.decomposition import PCA
+    from classiclearn.linear_model import LogisticRegression
+    from classiclearn.pipeline import make_pipeline
+    from classiclearn.svm import SVC
+
+    X, y, _ = _data(17)
+    labels = (y > np.median(y)).astype(int)
+    Xd, yd = da.from_array(X, chunks=(150, 5)), da.from_array(labels, chunks=(150,))
+    exact = LogisticRegression(solver="newton", tol=1e-14)
+    a = make_pipeline(StandardScaler(), PCA(3), exact).fit(X, labels)
+    b = make_pipeline(StandardScaler(), PCA(3), LogisticRegression()).fit(Xd, yd)
+    assert_allclose(b[-1].coef_, a[-1].coef_, rtol=1e-9)
+    proba = b.predict_proba(Xd)
+    assert isinstance(proba, da.Array)
+    assert_allclose(proba.compute(), b.predict_proba(X), rtol=1e-10)
+    with pytest.raises(DaskUnsupportedError, match="SVC"):
+        make_pipeline(StandardScaler(), SVC()).fit(Xd, yd)
+
+
+@pytest.mark.parametrize("covariance_type", ["full", "tied", "diag", "spherical"])
+@pytest.mark.parametrize("chunks", [(1, 999, 0, 1000), (333,) * 6 + (2,)])
+def test_gaussian_mixture_on_dask_follows_the_in_memory_em(chunks, covariance_type):
+    from classiclearn.mixture import GaussianMixture
+
+    rng = np.random.default_rng(18)
+    X = np.vstack([rng.normal(size=(500, 3)) * s + c for s, c in
+                   [(1.0, 0.0), (2.0, 6.0), (0.5, -5.0), (1.5, 12.0)]])
+    Xd = da.from_array(X, chunks=(chunks, 3))
+    a = GaussianMixture(4, covariance_type=covariance_type, random_state=0).fit(X)
+    b = GaussianMixture(4, covariance_type=covariance_type, random_state=0).fit(Xd)
+    assert b.n_iter_ == a.n_iter_
+    for k in ("weights_", "means_", "covariances_", "precisions_cholesky_"):
+        assert_allclose(getattr(b, k), getattr(a, k), rtol=1e-10, atol=1e-12, err_msg=k)
+    assert_allclose(b.lower_bound_, a.lower_bound_, rtol=1e-12)
+    assert_allclose(b.predict_proba(Xd).compute(), a.predict_proba(X), rtol=1e-8, atol=1e-12)
+    with pytest.raises(DaskUnsupportedError, match="init_params"):
+        GaussianMixture(4, init_params="random").fit(Xd)
+
+
+@pytest.mark.parametrize("kw", [{}, {"strategy": "most_frequent"},
+                                {"strategy": "constant", "fill_value": 7},
+                                {"add_indicator": True, "keep_empty_features": True},
+                                {"missing_values": 0.0}])
+@pytest.mark.parametrize("chunks", [(600,)] + CHUNKINGS)
+def test_simple_imputer_on_dask_matches_in_memory(chunks, kw):
+    from classiclearn.impute import SimpleImputer
+
+    rng = np.random.default_rng(19)
+    X = rng.integers(0, 5, size=(600, 4)).astype(float)
+    X[rng.random((600, 4)) < 0.2] = np.nan
+    X[:, 3] = np.nan
+    if kw.get("missing_values") == 0.0:
+        X = np.nan_to_num(X)
+    Xd = da.from_array(X, chunks=(chunks, 4))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # the all-missing column
+        a, b = SimpleImputer(**kw).fit(X), SimpleImputer(**kw).fit(Xd)
+        assert_allclose(b.statistics_, a.statistics_, rtol=1e-12, equal_nan=True)
+        if a.indicator_features_ is None:
+            assert b.indicator_features_ is None
+        else:
+            assert_array_equal(b.indicator_features_, a.indicator_features_)
+        assert_allclose(b.transform(Xd).compute(), a.transform(X), rtol=1e-12, equal_nan=True)
+
+
+def test_simple_imputer_median_on_dask_is_refused():
+    from classiclearn.impute import SimpleImputer
+
+    X, _, _ = _data()
+    with pytest.raises(DaskUnsupportedError, match="median"):
+        SimpleImputer(strategy="median").fit(da.from_array(X, chunks=(100, 5)))
+
+
 def test_ols_summary_from_dask_matches_in_memory():
     X, y, _ = _data(1)
     Xd, yd = da.from_array(X, chunks=(97, 5)), da.from_array(y, chunks=(97,))

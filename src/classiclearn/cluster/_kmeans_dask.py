@@ -166,7 +166,7 @@ def _kmeans_plusplus(blocks, x_mean, n_clusters, total_w, rng):
 
 
 # ------------------------------------------------------------------ Lloyd
-def _lloyd_block(x_mean, centers):
+def _lloyd_block(x_mean, centers, with_distances):
     centers_t = np.ascontiguousarray(centers.T)
     centers_sq = np.einsum("ij,ij->i", centers, centers)
 
@@ -181,6 +181,8 @@ def _lloyd_block(x_mean, centers):
         wsums = np.empty((n_chunks, k))
         labels = np.empty(n, dtype=np.intp)
         _k.lloyd_pass(Xc, w, centers_t, centers_sq, labels, sums, wsums)
+        if not with_distances:
+            return sums.sum(axis=0), wsums.sum(axis=0), None, None, [], 0.0
         counts = np.bincount(labels, minlength=k).astype(np.float64)
         d = ((Xc - centers[labels]) ** 2).sum(axis=1)
         inertia = float(np.sum(w * d))
@@ -189,11 +191,15 @@ def _lloyd_block(x_mean, centers):
     return block
 
 
-def _lloyd_pass(blocks, x_mean, centers, keep_rows):
-    block_fn = _lloyd_block(x_mean, centers)
+def _lloyd_pass(blocks, x_mean, centers, keep_rows, with_distances=True):
+    """Sums and weights per cluster; with distances also the counts, the inertia and
+    the ``keep_rows`` rows of each block farthest from their centres."""
+    block_fn = _lloyd_block(x_mean, centers, with_distances)
 
     def fn(X, w=None):
         sums, wsums, counts, d, rows, inertia = block_fn(X, w)
+        if not with_distances:
+            return sums, wsums, 0.0, 0.0, []
         return sums, wsums, counts, inertia, _farthest(d, rows, keep_rows)
 
     def merge(a, b):
@@ -228,8 +234,9 @@ def _run(blocks, x_mean, centers, max_iter, tol):
     k = centers.shape[0]
     n_iter = 0
     for n_iter in range(1, max_iter + 1):  # noqa: B007 (read after the loop)
-        sums, weights, _, _, far = _lloyd_pass(blocks, x_mean, centers, keep_rows=k)
-        if np.any(weights == 0):
+        sums, weights, _, _, _ = _lloyd_pass(blocks, x_mean, centers, 0, with_distances=False)
+        if np.any(weights == 0):  # rare: one more pass for the farthest rows
+            sums, weights, _, _, far = _lloyd_pass(blocks, x_mean, centers, keep_rows=k)
             _relocate_empty(sums, weights, far)
         new_centers = centers.copy()
         nz = weights > 0

@@ -210,19 +210,7 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
         self._validate_params()
         if fit_one_block_in_memory(self, X, y) is not None:
             return self
-        if self.shrinkage is not None or self.covariance_estimator is not None:
-            raise DaskUnsupportedError(
-                "LinearDiscriminantAnalysis on Dask input supports shrinkage=None and "
-                "covariance_estimator=None (the others need the rows again); fit on a "
-                "sample in memory for them."
-            )
-        if y is None:
-            raise ValueError("LinearDiscriminantAnalysis requires y to be passed, but the "
-                             "target y is None.")
-        classes, counts, means, scatter = reduce_blocks(
-            _block_class_scatter, _merge_class_scatter, dask_blocks(X, y))
-        record_input_features(self, X)
-        self.classes_ = classes
+        classes, counts, means, scatter = dask_class_statistics(self, X, y)
         self._check_fit_settings(int(counts.sum()), int(X.shape[1]), counts)
         if not self._per_class_scatter():
             scatter = ((scatter.sum(axis=0) + scatter.sum(axis=0).T) / 2.0)[None]
@@ -541,6 +529,24 @@ def _check_priors(priors, counts):
         warnings.warn("The priors do not sum to 1. Renormalizing", UserWarning, stacklevel=3)
         priors = priors / priors.sum()
     return priors
+
+
+def dask_class_statistics(est, X, y):
+    """Classes, per-class counts, means and scatter of Dask input, merged over the
+    row blocks; sets the input features and ``classes_`` of ``est``."""
+    if est.shrinkage not in (None, 0) or est.covariance_estimator is not None:
+        raise DaskUnsupportedError(
+            f"{type(est).__name__} on Dask input supports no shrinkage and no "
+            "covariance_estimator (they need the rows again); fit on a sample in memory."
+        )
+    if y is None:
+        raise ValueError(f"{type(est).__name__} requires y to be passed, but the target y "
+                         "is None.")
+    classes, counts, means, scatter = reduce_blocks(
+        _block_class_scatter, _merge_class_scatter, dask_blocks(X, y))
+    record_input_features(est, X)
+    est.classes_ = classes
+    return classes, counts, means, scatter
 
 
 def _block_class_scatter(X, y):

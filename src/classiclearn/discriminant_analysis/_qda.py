@@ -21,11 +21,7 @@ from scipy import linalg
 
 from ..base import BaseEstimator, ClassifierMixin, clone
 from ..utils._dask import (
-    DaskUnsupportedError,
-    dask_blocks,
     fit_one_block_in_memory,
-    record_input_features,
-    reduce_blocks,
 )
 from ..utils._params import HasMethods, Interval, StrOptions
 from ..utils._targets import encode_labels
@@ -37,7 +33,7 @@ from ..utils.validation import (
 )
 from . import _scatter
 from . import _scatter_kernels as _kernels
-from ._lda import _block_class_scatter, _check_priors, _merge_class_scatter
+from ._lda import _check_priors, dask_class_statistics
 
 __all__ = ["QuadraticDiscriminantAnalysis"]
 
@@ -165,18 +161,7 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, BaseEstimator):
         self._validate_params()
         if fit_one_block_in_memory(self, X, y) is not None:
             return self
-        if self.shrinkage not in (None, 0) or self.covariance_estimator is not None:
-            raise DaskUnsupportedError(
-                "QuadraticDiscriminantAnalysis on Dask input supports no shrinkage and no "
-                "covariance_estimator (they need the rows again); fit on a sample in memory."
-            )
-        if y is None:
-            raise ValueError("QuadraticDiscriminantAnalysis requires y to be passed, but the "
-                             "target y is None.")
-        classes, counts, means, scatter = reduce_blocks(
-            _block_class_scatter, _merge_class_scatter, dask_blocks(X, y))
-        record_input_features(self, X)
-        self.classes_ = classes
+        _, counts, means, scatter = dask_class_statistics(self, X, y)
         self._check_settings()
         return self._fit_statistics(None, None, counts, means, scatter)
 
