@@ -496,6 +496,16 @@ def cast_float_attributes(estimator, dtype, names):
     Nothing happens unless ``dtype`` is float32; arrays of another kind
     (labels, counts of integers) and missing attributes are left alone, a
     Python float becomes a NumPy float32 as in scikit-learn.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> class Model:
+    ...     coef_ = np.array([1.0, 2.0])
+    >>> model = Model()
+    >>> cast_float_attributes(model, np.float32, ("coef_", "intercept_"))
+    >>> model.coef_.dtype
+    dtype('float32')
     """
     if np.dtype(dtype) != np.float32:
         return
@@ -513,6 +523,15 @@ def output_in_dtype(result, X, fitted):
     ``fitted`` is a fitted float array (or its dtype) that tells the model's
     dtype; the output dtype is NumPy's promotion of it and X's float dtype,
     which is what scikit-learn's own arithmetic gives.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.ones((2, 2), dtype=np.float32)
+    >>> output_in_dtype(np.zeros(2), X, np.zeros(2, dtype=np.float32)).dtype
+    dtype('float32')
+    >>> output_in_dtype(np.zeros(2), X, np.zeros(2)).dtype
+    dtype('float64')
     """
     model = fitted if isinstance(fitted, np.dtype) else np.asarray(fitted).dtype
     if (isinstance(result, np.ndarray) and result.dtype == np.float64
@@ -593,6 +612,15 @@ def check_float32_columns(X, estimator):
     1e-300) rounded to zero or to a few bits, and learn nothing from it
     without a word. Values too large for float32 are refused by
     :func:`check_array` when X is cast.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> check_float32_columns(np.ones((2, 2)), "DecisionTreeClassifier")
+    >>> check_float32_columns(np.full((2, 2), 1e-300), "DecisionTreeClassifier")
+    Traceback (most recent call last):
+    ...
+    ValueError: X has 2 feature(s) with values too small for the float32 comparisons ...
     """
     if not (isinstance(X, np.ndarray) and X.dtype == np.float64 and X.ndim == 2 and X.size):
         return
@@ -633,6 +661,13 @@ def squares_out_of_range(mean, sq):
     ``sq`` beside a nonzero mean too small to square (underflow). A caller that
     sees True rescales (:func:`power_of_two_scales`) and recomputes; the
     common case costs nothing more than the moments themselves.
+
+    Examples
+    --------
+    >>> squares_out_of_range([1.0], [2.0])
+    False
+    >>> squares_out_of_range([1e-300], [0.0])
+    True
     """
     info = np.finfo(np.float64)
     mean, sq = np.abs(np.asarray(mean, dtype=np.float64)), np.asarray(sq, dtype=np.float64)
@@ -650,6 +685,14 @@ def power_of_two_unit(X, *, power=2):
     by a power of two is exact in floating point, so the fit on ``X / unit``
     maps back exactly. 1.0 (no copy needed) unless ``n_features * max|x|**power``
     overflows or ``max|x|**power`` underflows; costs one read of X.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> power_of_two_unit(np.ones((3, 2)))
+    1.0
+    >>> power_of_two_unit(np.full((3, 2), 1e300)) == 2.0 ** 997
+    True
     """
     if X.size == 0:
         return 1.0
@@ -672,6 +715,14 @@ def power_of_two_scales(X, *, power=2, means=None):
     A first read of X finds the overall largest |x|; only when it is out of
     range, or when a column mean in ``means`` (optional, e.g. already
     computed by the caller) is tiny, are the columns scanned one by one.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> power_of_two_scales(np.ones((3, 2))) is None
+    True
+    >>> power_of_two_scales(np.array([[1e300, 1.0], [-1e300, 3.0]]))[1]
+    np.float64(4.0)
     """
     if X.size == 0:
         return None
