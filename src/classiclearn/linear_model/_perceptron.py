@@ -16,7 +16,13 @@ from ..exceptions import ConvergenceWarning
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._targets import compute_class_weight, encode_labels
-from ..utils.validation import check_sample_weight, validate_data
+from ..utils.validation import (
+    cast_float_attributes,
+    check_magnitude,
+    check_sample_weight,
+    input_float_dtype,
+    validate_data,
+)
 from . import _perceptron_kernels as _k
 from ._base import LinearClassifierMixin
 
@@ -168,7 +174,10 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         self
         """
         self._validate_params()
+        dtype = input_float_dtype(X)
         X, y = validate_data(self, X, y, dtype=np.float64)
+        # the weights grow like X and meet it in x.w: squares must be representable
+        check_magnitude(X, self, "decision values", power=2)
         classes, y_idx = encode_labels(y)
         sw = check_sample_weight(sample_weight, X, dtype=np.float64)
         sw = sw * compute_class_weight(self.class_weight, classes, y_idx)[y_idx]
@@ -261,6 +270,9 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         self.classes_ = classes
         self.coef_ = W
         self.intercept_ = b if self.fit_intercept else np.zeros(n_out)
+        # scikit-learn's SGD keeps float32 weights, and a float32 intercept
+        # only for more than two classes (its binary intercept is float64)
+        cast_float_attributes(self, dtype, ("coef_", "intercept_") if n_out > 1 else ("coef_",))
         self.n_iter_ = epochs
         self.t_ = float(epochs * train.size + 1)
         return self

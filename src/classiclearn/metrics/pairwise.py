@@ -19,7 +19,7 @@ exactly zero on the diagonal when ``Y`` is None.
 
 import numpy as np
 
-from ..utils.validation import check_array
+from ..utils.validation import check_array, check_magnitude
 
 __all__ = [
     "PAIRWISE_KERNEL_FUNCTIONS",
@@ -36,6 +36,27 @@ __all__ = [
     "rbf_kernel",
     "sigmoid_kernel",
 ]
+
+
+# Kernels that do not square the data (laplacian: |x - y|; chi2: (x - y)^2 / (x + y)).
+_LINEAR_KERNELS = {"laplacian", "chi2", "additive_chi2"}
+
+
+def _check_kernel_range(X, estimator, kernel, degree=3, *, fit):
+    """A ValueError for data whose kernel would overflow, or in fit underflow.
+
+    ``x.x'`` and ``|x - x'|^2`` (their ``degree``-th powers for 'poly') of
+    data near 1e300 overflow, and near 1e-300 underflow to a constant kernel
+    whose model means nothing; callables and precomputed kernels are the
+    caller's business.
+    """
+    if callable(kernel) or kernel == "precomputed":
+        return
+    if kernel in ("poly", "polynomial"):
+        power = max(2.0 * degree, 1.0)
+    else:
+        power = 1.0 if kernel in _LINEAR_KERNELS else 2.0
+    check_magnitude(X, estimator, f"{kernel} kernel", power=power, check_small=fit)
 
 
 def _float_dtype(*arrays):

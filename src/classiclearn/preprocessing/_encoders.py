@@ -398,7 +398,9 @@ class OneHotEncoder(TransformerMixin, BaseEstimator):
             )
         dtypes = {c.dtype.kind for c in self.categories_}
         numeric = dtypes <= set("biuf") and all(r is None for r in self._infrequent_idx)
-        out = np.empty((X.shape[0], len(widths)), dtype=np.float64 if numeric else object)
+        # numeric categories come back in their common dtype (float32 stays float32)
+        out_dtype = np.result_type(*[c.dtype for c in self.categories_]) if numeric else object
+        out = np.empty((X.shape[0], len(widths)), dtype=out_dtype)
         start = 0
         for j, width in enumerate(widths):
             block = X[:, start:start + width]

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..base import BaseEstimator, TransformerMixin
 from ..utils._params import Interval, StrOptions
-from ..utils.validation import FLOAT_DTYPES, check_is_fitted, validate_data
+from ..utils.validation import FLOAT_DTYPES, check_is_fitted, check_magnitude, validate_data
 from ._common import feature_names_in
 
 __all__ = ["PolynomialFeatures"]
@@ -154,6 +154,8 @@ class PolynomialFeatures(TransformerMixin, BaseEstimator):
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=FLOAT_DTYPES)
         lo, hi = self._degrees()
+        if hi > 1:  # products that overflow: an error rather than inf features
+            check_magnitude(X, self, f"degree-{hi} products", power=hi, check_small=False)
         n, p = X.shape
         out = np.empty((n, self.n_output_features_), dtype=X.dtype, order=self.order)
         col = 0

@@ -9,7 +9,13 @@ import numpy as np
 from ..base import BaseEstimator, TransformerMixin
 from ..utils._dask import dask_blocks, record_input_features, reduce_blocks
 from ..utils._scale import handle_zeros_in_scale
-from ..utils.validation import FLOAT_DTYPES, check_array, check_is_fitted, validate_data
+from ..utils.validation import (
+    FLOAT_DTYPES,
+    cast_float_attributes,
+    check_array,
+    check_is_fitted,
+    validate_data,
+)
 from . import _scaling_kernels as _k
 from ._common import feature_names_in
 
@@ -124,7 +130,7 @@ class MaxAbsScaler(_OneToOne):
         else:
             max_abs = np.fmax(self.max_abs_, max_abs)
             self.n_samples_seen_ += X.shape[0]
-        return self._set_max_abs(max_abs)
+        return self._set_max_abs(max_abs, X.dtype)
 
     def _fit_dask(self, X, y=None):
         """Exact fit on a Dask collection: per-block largest absolute values, merged."""
@@ -134,9 +140,10 @@ class MaxAbsScaler(_OneToOne):
         self.n_samples_seen_ = int(n)
         return self._set_max_abs(max_abs)
 
-    def _set_max_abs(self, max_abs):
+    def _set_max_abs(self, max_abs, dtype=np.float64):
         self.max_abs_ = max_abs
-        self.scale_ = handle_zeros_in_scale(max_abs)
+        self.scale_ = handle_zeros_in_scale(max_abs, max_abs)
+        cast_float_attributes(self, dtype, ("max_abs_", "scale_"))  # the input's dtype
         return self
 
     def transform(self, X):
@@ -224,7 +231,7 @@ class RobustScaler(_OneToOne):
                 self.center_ = None
             if self.with_scaling:
                 lo, hi = np.nanpercentile(X, [q_min, q_max], axis=0)
-                scale = handle_zeros_in_scale(hi - lo)
+                scale = handle_zeros_in_scale(hi - lo, np.fmax(np.abs(lo), np.abs(hi)))
                 if self.unit_variance:
                     from scipy.stats import norm
 
@@ -233,6 +240,7 @@ class RobustScaler(_OneToOne):
                 self.scale_ = scale
             else:
                 self.scale_ = None
+        cast_float_attributes(self, X.dtype, ("center_",))  # scikit-learn: scale_ float64
         return self
 
     def _offset_scale(self):

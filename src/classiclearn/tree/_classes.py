@@ -25,7 +25,12 @@ from ..utils._bunch import Bunch
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._targets import check_classification_targets, compute_class_weight
-from ..utils.validation import check_is_fitted, check_sample_weight, validate_data
+from ..utils.validation import (
+    check_float32_columns,
+    check_is_fitted,
+    check_sample_weight,
+    validate_data,
+)
 from . import _binning
 from . import _build_kernels as _bk
 from ._tree import Tree, predict_input
@@ -220,6 +225,7 @@ def validate_X_y(est, X, y, numeric_y):
         raise ValueError(
             f"{type(est).__name__} requires y to be passed, but the target y is None."
         )
+    check_float32_columns(X, est)
     X = validate_data(est, X, dtype=np.float32)
     X = np.ascontiguousarray(X, dtype=np.float32)
     if sp.issparse(y):
