@@ -28,11 +28,18 @@ from ..tree._classes import (
     encode_class_targets,
     expanded_class_weight,
     grow_tree,
+    missing_mask,
     resolve_params,
     tree_seed,
     validate_X_y,
 )
-from ..tree._tree import apply_forest, mean_forest_value, predict_input, stack_trees
+from ..tree._tree import (
+    apply_forest,
+    forest_missing,
+    mean_forest_value,
+    predict_input,
+    stack_trees,
+)
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._threads import effective_n_jobs, thread_map
@@ -134,6 +141,7 @@ class BaseForest(BaseEstimator):
     def __classiclearn_tags__(self):
         tags = super().__classiclearn_tags__()
         tags.multi_output = True
+        tags.allow_nan = True
         return tags
 
     def _tree_template(self):
@@ -220,6 +228,7 @@ class BaseForest(BaseEstimator):
                 binned = (_binning.transform_bins(X, mapper),) + mapper
             Xt = np.ascontiguousarray(X.T)
             X = _plain(X, np.float32)  # once here, not a copy per tree
+            nan_mask = missing_mask(X)
             balanced_sub = self._is_clf and self.class_weight == "balanced_subsample"
 
             def build(seed):
@@ -232,7 +241,7 @@ class BaseForest(BaseEstimator):
                 q = dict(p)
                 q["min_weight_leaf"] = float(template.min_weight_fraction_leaf * w.sum())
                 tree = grow_tree(Xt, X, codes, w, n_classes, q, tree_seed(seed), self._is_clf,
-                                 n_features, binned)
+                                 n_features, binned, nan_mask)
                 if self.ccp_alpha > 0.0:
                     tree = tree.pruned(self.ccp_alpha)
                 return tree
@@ -282,6 +291,10 @@ class BaseForest(BaseEstimator):
             self._stack = stack
         return stack[1]
 
+    def _missing_go_to_left(self):
+        # the trees' missing_go_to_left in the order of _stacked (read when X holds NaN)
+        return forest_missing([e.tree_ for e in self.estimators_])
+
     def _X_predict(self, X):
         check_is_fitted(self)
         return predict_input(self, X, self.n_jobs if self.n_jobs is not None else -1)
@@ -293,7 +306,8 @@ class BaseForest(BaseEstimator):
         if not self._is_clf:
             n_classes = np.ones(self.n_outputs_, dtype=np.intp)
         out = mean_forest_value(X, packed, value, roots, hard, n_classes,
-                                self.n_jobs if self.n_jobs is not None else -1)
+                                self.n_jobs if self.n_jobs is not None else -1,
+                                self._missing_go_to_left)
         return out.reshape(X.shape[0], self.n_outputs_, -1)
 
     def apply(self, X):
@@ -305,7 +319,8 @@ class BaseForest(BaseEstimator):
         """
         X = self._X_predict(X)
         packed, _, roots = self._stacked()
-        leaves = apply_forest(X, packed, roots, self.n_jobs if self.n_jobs is not None else -1)
+        leaves = apply_forest(X, packed, roots, self.n_jobs if self.n_jobs is not None else -1,
+                              self._missing_go_to_left)
         return leaves - roots[None, :]
 
     def decision_path(self, X):

@@ -117,14 +117,25 @@ def _plain(a, dtype):
     return a
 
 
-def grow_tree(Xt, X, y, w, n_classes, p, seed, is_clf, n_features, binned=None):
+def missing_mask(X):
+    """uint8 per feature: whether the column holds a NaN (scikit-learn's
+    ``missing_values_in_feature_mask``)."""
+    with np.errstate(over="ignore"):
+        return np.ascontiguousarray(np.isnan(X.sum(axis=0, dtype=np.float64)), dtype=np.uint8)
+
+
+def grow_tree(Xt, X, y, w, n_classes, p, seed, is_clf, n_features, binned=None,
+              nan_mask=None):
     """Grow one :class:`Tree` on prepared arrays (see ``_build_kernels.build_tree``).
 
     ``Xt`` is the float32 data transposed (n_features, n_samples) and ``X`` the same
     data row-major (both C-contiguous; the builder gathers from whichever layout is
     cheaper for a node's size). ``binned`` is ``(X_binned, bin_thresholds, n_bins)`` for the histogram
-    splitter, else None. Rows with zero weight are left out. Releases the GIL.
+    splitter, else None. ``nan_mask`` (see :func:`missing_mask`) is computed from X
+    when None. Rows with zero weight are left out. Releases the GIL.
     """
+    if nan_mask is None:
+        nan_mask = missing_mask(X)
     samples = np.flatnonzero(w > 0).astype(np.intp)
     Xb, edges, n_bins = _NO_BINS if binned is None else binned
     n_classes = _plain(n_classes, np.intp)
@@ -136,6 +147,7 @@ def grow_tree(Xt, X, y, w, n_classes, p, seed, is_clf, n_features, binned=None):
         int(p["min_samples_split"]), float(p["min_weight_leaf"]),
         float(p["min_impurity_decrease"]), int(p["max_leaf_nodes"]), np.uint64(seed),
         _plain(Xb, np.uint8), _plain(edges, np.float64), _plain(n_bins, np.intp),
+        _plain(nan_mask, np.uint8),
     )
     return Tree(inodes, fnodes, value, n_features, n_classes, depth, is_clf)
 
@@ -229,7 +241,7 @@ def validate_X_y(est, X, y, numeric_y):
         raise ValueError(
             f"{type(est).__name__} requires y to be passed, but the target y is None."
         )
-    X = validate_data(est, X, dtype=np.float32)
+    X = validate_data(est, X, dtype=np.float32, ensure_all_finite="allow-nan")
     X = np.ascontiguousarray(X, dtype=np.float32)
     if sp.issparse(y):
         raise TypeError("Sparse data was passed for y, but dense data is required.")
@@ -260,6 +272,7 @@ class BaseDecisionTree(BaseEstimator):
     def __classiclearn_tags__(self):
         tags = super().__classiclearn_tags__()
         tags.multi_output = True
+        tags.allow_nan = True
         return tags
 
     def _prepare_X(self, X, reset):
@@ -294,7 +307,8 @@ class BaseDecisionTree(BaseEstimator):
             mapper = _binning.fit_bins(X, self.max_bins, seed)
             binned = (_binning.transform_bins(X, mapper),) + mapper
         Xt = np.ascontiguousarray(X.T)
-        tree = grow_tree(Xt, X, codes, sw, n_classes, p, seed, self._is_clf, n_features, binned)
+        tree = grow_tree(Xt, X, codes, sw, n_classes, p, seed, self._is_clf, n_features, binned,
+                         missing_mask(X))
         if self.ccp_alpha > 0.0:
             tree = tree.pruned(self.ccp_alpha)
         self.tree_ = tree

@@ -25,6 +25,11 @@ release the GIL; ``_tree.walk_rows`` runs row chunks in Python threads. A
 chunk is walked tree by tree (a tree's nodes stay in cache for all its rows;
 smaller row blocks measured slower), each row summing the trees in their
 fixed order, so results do not depend on the thread count.
+
+The compact and narrow walks know nothing of missing values (a NaN fails
+``x > threshold`` and goes left); an X holding NaN walks instead with
+:func:`plain_apply` / :func:`plain_sum_value`, which read each node's
+``missing_go_to_left`` (one extra test, made only when ``x <= threshold`` fails).
 """
 
 import numpy as np
@@ -448,35 +453,46 @@ def apply_trees_narrow(X, nodes, bits, fb, roots, lo, hi, out):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _plain_leaf(X, i, packed, r):
+def _plain_leaf(X, i, packed, miss, r):
+    # a NaN fails ``x <= threshold`` and then goes left where ``miss`` says so: the
+    # missing-value test costs nothing on the rows that go left
     node = r
     while packed[node].left >= 0:
         rec = packed[node]
-        node = r + (rec.left if np.float32(X[i, rec.feature]) <= rec.threshold else rec.right)
+        x = np.float32(X[i, rec.feature])
+        if x <= rec.threshold or (x != x and miss[node]):
+            node = r + rec.left
+        else:
+            node = r + rec.right
     return node
 
 
 @njit(cache=True, nogil=True)
-def plain_apply(X, packed, roots, out):
-    """Global leaf of every row in every tree, walked on ``packed`` itself (no compact
-    copy to build: cheaper when there are few rows for the nodes)."""
-    for i in range(X.shape[0]):
+def plain_apply(X, packed, miss, roots, lo, hi, out):
+    """Global leaf of rows ``lo:hi`` in every tree, walked on ``packed`` itself (no compact
+    copy to build: cheaper when there are few rows for the nodes). ``miss`` (uint8 per
+    node, as ``packed``): whether a node sends missing values (NaN) left; rows with NaN
+    walk only here. Serial and GIL-free."""
+    for i in range(lo, hi):
         for k in range(roots.shape[0]):
-            out[i, k] = _plain_leaf(X, i, packed, roots[k])
+            out[i, k] = _plain_leaf(X, i, packed, miss, roots[k])
 
 
 @njit(cache=True, nogil=True)
-def plain_sum_value(X, packed, roots, value, hard, n_classes, out):
-    """:func:`sum_value` of all rows walked on ``packed`` itself (see :func:`plain_apply`)."""
+def plain_sum_value(X, packed, miss, roots, value, hard, n_classes, lo, hi, out):
+    """:func:`sum_value` of rows ``lo:hi`` walked on ``packed`` itself (see
+    :func:`plain_apply`)."""
     K = value.shape[1] // n_classes.shape[0]
-    for i in range(X.shape[0]):
+    for i in range(lo, hi):
         for k in range(roots.shape[0]):
-            _add_leaf(out, i, value, _plain_leaf(X, i, packed, roots[k]), hard, n_classes, K)
+            _add_leaf(out, i, value, _plain_leaf(X, i, packed, miss, roots[k]), hard,
+                      n_classes, K)
 
 
 @njit(cache=True, nogil=True)
-def path_indicator(X, packed):
-    """CSR pieces (indptr, indices) of the nodes each row visits in one tree."""
+def path_indicator(X, packed, miss):
+    """CSR pieces (indptr, indices) of the nodes each row visits in one tree (``miss``:
+    see :func:`plain_apply`)."""
     n = X.shape[0]
     indptr = np.zeros(n + 1, dtype=np.intp)
     for i in range(n):
@@ -484,7 +500,8 @@ def path_indicator(X, packed):
         c = 1
         while packed[node].left >= 0:
             rec = packed[node]
-            node = rec.left if np.float32(X[i, rec.feature]) <= rec.threshold else rec.right
+            x = np.float32(X[i, rec.feature])
+            node = rec.left if x <= rec.threshold or (x != x and miss[node]) else rec.right
             c += 1
         indptr[i + 1] = indptr[i] + c
     indices = np.empty(indptr[n], dtype=np.intp)
@@ -494,7 +511,8 @@ def path_indicator(X, packed):
         indices[p] = 0
         while packed[node].left >= 0:
             rec = packed[node]
-            node = rec.left if np.float32(X[i, rec.feature]) <= rec.threshold else rec.right
+            x = np.float32(X[i, rec.feature])
+            node = rec.left if x <= rec.threshold or (x != x and miss[node]) else rec.right
             p += 1
             indices[p] = node
     return indptr, indices
