@@ -176,3 +176,38 @@ def test_model_file_keeps_missing_directions(tmp_path):
     for a, b in zip(est.estimators_, back.estimators_, strict=True):
         np.testing.assert_array_equal(a.tree_.missing_go_to_left, b.tree_.missing_go_to_left)
     np.testing.assert_array_equal(est.predict_proba(X), back.predict_proba(X))
+
+
+@pytest.mark.parametrize("kind", ["clf", "reg"])
+def test_histogram_splitter_with_missing_values_equals_exact_on_few_values(kind):
+    # with fewer distinct values than bins, the bins are the values and the missing
+    # values have their own bin: the histogram search finds the exact splitter's splits
+    rng = np.random.default_rng(7)
+    X = rng.integers(0, 20, size=(600, 3)).astype(float)
+    X[rng.random(600) < 0.2, 0] = np.nan
+    X[rng.random(600) < 0.4, 1] = np.nan
+    y = np.nan_to_num(X[:, 0], nan=25.0) + np.nan_to_num(X[:, 1], nan=-5.0) + X[:, 2] / 7
+    cls = DecisionTreeClassifier if kind == "clf" else DecisionTreeRegressor
+    if kind == "clf":
+        y = (y > 20).astype(int)
+    a = cls(max_depth=3, random_state=0).fit(X, y)
+    b = cls(max_depth=3, random_state=0, max_bins=32).fit(X, y)
+    for name in ("feature", "threshold", "missing_go_to_left", "n_node_samples"):
+        np.testing.assert_array_equal(getattr(a.tree_, name), getattr(b.tree_, name))
+    Xt = rng.integers(0, 20, size=(300, 3)).astype(float)
+    Xt[rng.random((300, 3)) < 0.3] = np.nan
+    # leaf means summed in another order (per bin, then bins)
+    np.testing.assert_allclose(a.predict(Xt), b.predict(Xt), rtol=1e-12)
+
+
+def test_histogram_forest_with_missing_values_scores_like_exact():
+    X, y = missing_data(6, n=3000)
+    Xt, yt = missing_data(7, n=2000)
+    exact = RandomForestClassifier(n_estimators=20, random_state=0).fit(X, y).score(Xt, yt)
+    hist = RandomForestClassifier(n_estimators=20, random_state=0, max_bins=32).fit(X, y)
+    assert abs(hist.score(Xt, yt) - exact) < 0.02
+    # a feature whose every value is missing, and predictions on rows all missing
+    Z = X.copy()
+    Z[:, 3] = np.nan
+    est = ExtraTreesRegressor(n_estimators=5, random_state=0, max_bins=16).fit(Z, y * 1.0)
+    assert np.isfinite(est.predict(np.full((4, 6), np.nan))).all()

@@ -826,14 +826,14 @@ def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features
             il = 0.0
             ir = 0.0
             if not is_leaf and hid >= 0:
-                f, bn, thr, improvement, il, ir = _hk.hist_split(
+                f, bn, thr, improvement, il, ir, h_ml = _hk.hist_split(
                     pool[hid], n_bins, edges, stats, wn, float(nn), wn_total, imp, crit,
                     splitter, n_outputs, K, n_classes, max_features, min_samples_leaf,
                     min_weight_leaf, rng, features, sl, sr)
                 if f >= 0 and improvement + EPSILON >= min_impurity_decrease:
-                    pos = _partition_rows(Xb, f, bn, samples, a, b, yw, fast_rand, False,
-                                          np.float32(np.nan))
-                    ml = np.intp(1) if pos - a > b - pos else zero
+                    pos = _partition_rows(Xb, f, bn, samples, a, b, yw, fast_rand, h_ml,
+                                          np.float32(n_bins[f]))
+                    ml = one if h_ml else zero
                 else:
                     is_leaf = True
             elif not is_leaf:
