@@ -51,6 +51,11 @@ max_leaf_nodes, min_impurity_decrease, ccp_alpha
     max_bins : int in [2, 255] or None, default=None
         Histogram splitter: features binned once into at most ``max_bins``
         bins, shared by all trees.
+    monotonic_cst : array-like of int of shape (n_features,), default=None
+        Monotonicity constraint per feature: 1 increasing, -1 decreasing, 0
+        none (as scikit-learn's; binary classification constrains the
+        probability of the positive class; not with multiple outputs, more
+        than two classes or ``criterion="absolute_error"``).
 
     Attributes
     ----------
@@ -113,6 +118,7 @@ max_leaf_nodes, min_impurity_decrease, ccp_alpha
         max_samples=None,
         voting="soft",
         max_bins=None,
+        monotonic_cst=None,
     ):
         self.n_estimators = n_estimators
         self.criterion = criterion
@@ -134,6 +140,7 @@ max_leaf_nodes, min_impurity_decrease, ccp_alpha
         self.max_samples = max_samples
         self.voting = voting
         self.max_bins = max_bins
+        self.monotonic_cst = monotonic_cst
 
 
 class RandomForestRegressor(_ForestRegressor):
@@ -170,6 +177,11 @@ max_leaf_nodes, min_impurity_decrease, ccp_alpha
     max_bins : int in [2, 255] or None, default=None
         Histogram splitter: features binned once into at most ``max_bins``
         bins, shared by all trees.
+    monotonic_cst : array-like of int of shape (n_features,), default=None
+        Monotonicity constraint per feature: 1 increasing, -1 decreasing, 0
+        none (as scikit-learn's; binary classification constrains the
+        probability of the positive class; not with multiple outputs, more
+        than two classes or ``criterion="absolute_error"``).
 
     Attributes
     ----------
@@ -226,6 +238,7 @@ max_leaf_nodes, min_impurity_decrease, ccp_alpha
         ccp_alpha=0.0,
         max_samples=None,
         max_bins=None,
+        monotonic_cst=None,
     ):
         self.n_estimators = n_estimators
         self.criterion = criterion
@@ -245,6 +258,7 @@ max_leaf_nodes, min_impurity_decrease, ccp_alpha
         self.ccp_alpha = ccp_alpha
         self.max_samples = max_samples
         self.max_bins = max_bins
+        self.monotonic_cst = monotonic_cst
 
 
 class ExtraTreesClassifier(_ForestClassifier):
@@ -287,6 +301,11 @@ max_leaf_nodes, min_impurity_decrease, ccp_alpha
     max_bins : int in [2, 255] or None, default=None
         Histogram splitter: features binned once into at most ``max_bins``
         bins, shared by all trees.
+    monotonic_cst : array-like of int of shape (n_features,), default=None
+        Monotonicity constraint per feature: 1 increasing, -1 decreasing, 0
+        none (as scikit-learn's; binary classification constrains the
+        probability of the positive class; not with multiple outputs, more
+        than two classes or ``criterion="absolute_error"``).
 
     Attributes
     ----------
@@ -349,6 +368,7 @@ max_leaf_nodes, min_impurity_decrease, ccp_alpha
         max_samples=None,
         voting="soft",
         max_bins=None,
+        monotonic_cst=None,
     ):
         self.n_estimators = n_estimators
         self.criterion = criterion
@@ -370,6 +390,7 @@ max_leaf_nodes, min_impurity_decrease, ccp_alpha
         self.max_samples = max_samples
         self.voting = voting
         self.max_bins = max_bins
+        self.monotonic_cst = monotonic_cst
 
 
 class ExtraTreesRegressor(_ForestRegressor):
@@ -406,6 +427,11 @@ max_leaf_nodes, min_impurity_decrease, ccp_alpha
     max_bins : int in [2, 255] or None, default=None
         Histogram splitter: features binned once into at most ``max_bins``
         bins, shared by all trees.
+    monotonic_cst : array-like of int of shape (n_features,), default=None
+        Monotonicity constraint per feature: 1 increasing, -1 decreasing, 0
+        none (as scikit-learn's; binary classification constrains the
+        probability of the positive class; not with multiple outputs, more
+        than two classes or ``criterion="absolute_error"``).
 
     Attributes
     ----------
@@ -462,6 +488,7 @@ max_leaf_nodes, min_impurity_decrease, ccp_alpha
         ccp_alpha=0.0,
         max_samples=None,
         max_bins=None,
+        monotonic_cst=None,
     ):
         self.n_estimators = n_estimators
         self.criterion = criterion
@@ -481,3 +508,4 @@ max_leaf_nodes, min_impurity_decrease, ccp_alpha
         self.ccp_alpha = ccp_alpha
         self.max_samples = max_samples
         self.max_bins = max_bins
+        self.monotonic_cst = monotonic_cst

@@ -29,6 +29,7 @@ from ..tree._classes import (
     expanded_class_weight,
     grow_tree,
     missing_mask,
+    monotonic_constraints,
     resolve_params,
     tree_seed,
     validate_X_y,
@@ -51,7 +52,7 @@ _MAX_INT = np.iinfo(np.int32).max
 
 _TREE_PARAMS = ("criterion", "max_depth", "min_samples_split", "min_samples_leaf",
                 "min_weight_fraction_leaf", "max_features", "max_leaf_nodes",
-                "min_impurity_decrease", "ccp_alpha", "max_bins")
+                "min_impurity_decrease", "ccp_alpha", "max_bins", "monotonic_cst")
 
 _CONSTRAINTS = {
     "n_estimators": [Interval(Integral, 1, None, closed="left")],
@@ -86,6 +87,7 @@ _CONSTRAINTS = {
     "min_impurity_decrease": [Interval(Real, 0.0, None, closed="left")],
     "ccp_alpha": [Interval(Real, 0.0, None, closed="left")],
     "max_bins": [Interval(Integral, 2, 255, closed="both"), None],
+    "monotonic_cst": ["array-like", None],
 }
 _CONSTRAINTS.pop("verbose")
 
@@ -222,6 +224,8 @@ class BaseForest(BaseEstimator):
             template = self._tree_template()
             check_max_bins(template)
             p = resolve_params(template, n_samples, n_features, 1.0)
+            p["monotonic"] = monotonic_constraints(template, n_features, self.n_outputs_,
+                                                   n_classes, self._is_clf)
             binned = None
             if self.max_bins is not None:
                 mapper = _binning.fit_bins(X, self.max_bins, seeds[0])

@@ -270,8 +270,13 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
                 splitter, n_outputs, K, n_classes, max_features, min_samples_leaf,
                 min_weight_leaf, rng, features, const_features, n_const, vals, sl, sr,
                 scratch, rkeys, ridx, rcnt, fast_rand, yw, ywtmp, vals_b, kb, sbest,
-                nan_mask, tmp_s, tmp_v):
+                nan_mask, tmp_s, tmp_v, mono, use_mono, lower, upper):
     """Best split of ``samples[a:b]``; reorders it so the left part comes first.
+
+    Monotonicity constraints (``use_mono``; ``mono[f]`` in {-1, 0, 1}, on the first
+    statistic: first class's fraction or mean): a candidate on a constrained
+    feature whose children values are out of order or outside ``[lower, upper]``
+    is rejected, as in scikit-learn.
 
     Missing values (features with ``nan_mask[f]``), as scikit-learn >= 1.9 does:
     the best splitter moves the node's NaN rows to the end, scans the sorted
@@ -291,7 +296,9 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
     ``vals_b`` receives the best candidate's values (buffers swapped with ``vals``).
 
     Returns (pos, feature, threshold, improvement, impurity_left, impurity_right,
-    n_constant_features, missing_go_to_left); ``pos == b`` when no valid split exists.
+    n_constant_features, missing_go_to_left, middle_value); ``pos == b`` when no valid
+    split exists; ``middle_value`` (the mean of the children's first-statistic values)
+    bounds the children under a constraint.
     """
     n_features = Xt.shape[0]
     best_proxy = -np.inf
@@ -440,6 +447,9 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
                                         n_outputs, K)
                     cur = q
                     wr = wn - wl
+                    if use_mono and mono[f] != 0 and not _monotone_ok(
+                            sl, parent_stats, wl, wr, mono[f], lower, upper):
+                        continue
                     if wl < min_weight_leaf or wr < min_weight_leaf:
                         continue
                     if one_out and crit == _c.GINI:
@@ -525,6 +535,9 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
                 wr = wn - wl
                 if wl < min_weight_leaf or wr < min_weight_leaf:
                     continue
+                if use_mono and mono[f] != 0 and not _monotone_ok(
+                        sl, parent_stats, wl, wr, mono[f], lower, upper):
+                    continue
                 if crit == _c.GINI:
                     proxy = _gini_proxy(sl, parent_stats, nc0, wl, wr)
                 else:
@@ -562,6 +575,9 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
             wr = wn - wl
             if wl < min_weight_leaf or wr < min_weight_leaf:
                 continue
+            if use_mono and mono[f] != 0 and not _monotone_ok(
+                    sl, parent_stats, wl, wr, mono[f], lower, upper):
+                continue
             for k in range(S):
                 sr[k] = parent_stats[k] - sl[k]
             if use_abs:
@@ -582,7 +598,7 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
     for i in range(n_known, n_known + n_found):
         const_features[i] = features[i]
     if best_f < 0:
-        return b, -2, -2.0, 0.0, 0.0, 0.0, n_total, np.intp(0)
+        return b, -2, -2.0, 0.0, 0.0, 0.0, n_total, np.intp(0), 0.0
     # partition samples[a:b] on the chosen split
     nan_left = best_ml != 0
     if fast_rand:
@@ -630,13 +646,14 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
     il, ir = _children_impurity(y, w, samples, a, pos, b, sl, sr, wl, wr, parent_stats, crit,
                                 n_outputs, K, n_classes, scratch)
     improvement = (wn / wn_total) * (imp_parent - wr / wn * ir - wl / wn * il)
-    return pos, best_f, best_thr, improvement, il, ir, n_total, np.intp(best_ml)
+    middle = sl[0] / (2.0 * wl) + sr[0] / (2.0 * wr)
+    return pos, best_f, best_thr, improvement, il, ir, n_total, np.intp(best_ml), middle
 
 
 @njit(cache=True, nogil=True)
 def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features, max_depth,
                min_samples_leaf, min_samples_split, min_weight_leaf, min_impurity_decrease,
-               max_leaf_nodes, seed, Xb, edges, n_bins, nan_mask):
+               max_leaf_nodes, seed, Xb, edges, n_bins, nan_mask, mono):
     """Grow one tree; depth-first, or best-first when ``max_leaf_nodes > 0``.
 
     Parameters are scalars as in the estimator (``max_depth`` a large int for
@@ -653,7 +670,10 @@ def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features
 
     ``nan_mask`` (uint8, n_features) marks the features with missing values (NaN)
     in the rows used; ``inodes`` then holds in column 4 whether a node's missing
-    values go left (see :func:`_split_node`).
+    values go left (see :func:`_split_node`). ``mono`` (intp, n_features, or empty):
+    monotonicity constraints, -1 / 0 / 1 per feature on the first statistic (one
+    output; binary classification: the first class's fraction); node values are
+    clipped to the bounds the constrained splits above them set.
 
     Returns (inodes, fnodes, value, max_depth_reached).
     """
@@ -685,6 +705,10 @@ def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features
     # the random splitter's stable partition also uses ridx
     ridx = np.empty(n if splitter == SPLIT_RANDOM else r, dtype=np.intp)
     rcnt = np.empty((4, 256), dtype=np.intp)
+    use_mono = False
+    for f in range(mono.shape[0]):
+        if mono[f] != 0:
+            use_mono = True
     any_nan = False
     for f in range(n_features):
         if nan_mask[f]:
@@ -734,7 +758,8 @@ def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features
     # nodes waiting for evaluation (popped last-first): start, end, depth, parent, is_left,
     # n_constant_features, histogram id (-1: none) ; impurity (-1: unknown)
     st_i = np.empty((64, 7), dtype=np.intp)
-    st_f = np.empty(64)
+    # impurity (-1: unknown), lower and upper bound of the node value (monotonic_cst)
+    st_f = np.empty((64, 3))
     # children's statistics and weight from the parent's split (classification with
     # integer weights: exact sums, equal to a fresh pass); column 0 < 0: unknown
     reuse_stats = crit < 10 and int_w
@@ -752,14 +777,16 @@ def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features
     st_i[0, 4] = 0
     st_i[0, 5] = 0
     st_i[0, 6] = root_h
-    st_f[0] = -1.0
+    st_f[0, 0] = -1.0
+    st_f[0, 1] = -np.inf
+    st_f[0, 2] = np.inf
     st_s[0, 0] = -1.0
     top = np.intp(1)
     # best-first frontier of evaluated nodes, a max-heap on the improvement:
     # node, start, end, pos, depth, n_const, left hist, right hist ;
     # improvement, impurity_left, impurity_right, is_leaf
     fr_i = np.empty((64, 8), dtype=np.intp)
-    fr_f = np.empty((64, 4))
+    fr_f = np.empty((64, 7))
     n_front = np.intp(0)
     while True:
         # depth-first: evaluate a node when popped; best-first: evaluate both children
@@ -801,7 +828,11 @@ def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features
             else:
                 for o in range(n_outputs):
                     vrow[o] = stats[o] / wn
-            imp = st_f[top]
+            lower = st_f[top, 1]
+            upper = st_f[top, 2]
+            if use_mono:
+                _clip_value(vrow, wn, crit < 10, lower, upper)
+            imp = st_f[top, 0]
             if imp < 0.0:
                 if crit == _c.ABSOLUTE_ERROR:
                     imp = _c.abs_impurity(y, w, samples, a, b, n_outputs, scratch[2],
@@ -822,14 +853,15 @@ def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features
             f = minus1
             thr = -2.0
             ml = zero
+            middle = 0.0
             improvement = 0.0
             il = 0.0
             ir = 0.0
             if not is_leaf and hid >= 0:
-                f, bn, thr, improvement, il, ir, h_ml = _hk.hist_split(
+                f, bn, thr, improvement, il, ir, h_ml, middle = _hk.hist_split(
                     pool[hid], n_bins, edges, stats, wn, float(nn), wn_total, imp, crit,
                     splitter, n_outputs, K, n_classes, max_features, min_samples_leaf,
-                    min_weight_leaf, rng, features, sl, sr)
+                    min_weight_leaf, rng, features, sl, sr, mono, use_mono, lower, upper)
                 if f >= 0 and improvement + EPSILON >= min_impurity_decrease:
                     pos = _partition_rows(Xb, f, bn, samples, a, b, yw, fast_rand, h_ml,
                                           np.float32(n_bins[f]))
@@ -837,12 +869,12 @@ def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features
                 else:
                     is_leaf = True
             elif not is_leaf:
-                pos, f, thr, improvement, il, ir, n_const, ml = _split_node(
+                pos, f, thr, improvement, il, ir, n_const, ml, middle = _split_node(
                     Xt, Xr, y, w, samples, a, b, wn, wn_total, imp, stats, crit, splitter,
                     n_outputs, K, n_classes, max_features, min_samples_leaf, min_weight_leaf,
                     rng, features, const_features, n_const, vals, sl, sr, scratch, rkeys,
                     ridx, rcnt, fast_rand, yw, ywtmp, vals_b, kb, sbest, nan_mask, tmp_s,
-                    tmp_v)
+                    tmp_v, mono, use_mono, lower, upper)
                 if pos >= b or improvement + EPSILON < min_impurity_decrease:
                     is_leaf = True
             if is_leaf:
@@ -914,7 +946,7 @@ def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features
             if best_first:
                 if n_front >= fr_i.shape[0]:
                     bigger_i = np.empty((2 * fr_i.shape[0], 8), dtype=np.intp)
-                    bigger_f = np.empty((2 * fr_i.shape[0], 4))
+                    bigger_f = np.empty((2 * fr_i.shape[0], 7))
                     copy_rows(bigger_i, fr_i, n_front)
                     copy_rows(bigger_f, fr_f, n_front)
                     fr_i = bigger_i
@@ -933,6 +965,9 @@ def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features
                 fr_f[k, 1] = il
                 fr_f[k, 2] = ir
                 fr_f[k, 3] = 1.0 if is_leaf else 0.0
+                fr_f[k, 4] = lower
+                fr_f[k, 5] = upper
+                fr_f[k, 6] = middle
                 while k > 0:
                     par = (k - 1) // 2
                     if fr_f[par, 0] < fr_f[k, 0]:
@@ -947,11 +982,13 @@ def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features
                     bigger_s = np.empty((st_i.shape[0], S + 1))
                     copy_rows(bigger_s, st_s, top)
                     st_s = bigger_s
+                ll, lu, rl, ru = _child_bounds(mono[f] if use_mono else zero, lower, upper,
+                                               middle)
                 # right first so that the left child is processed (numbered) first
                 _push_child(st_i, st_f, top, pos, b, depth + 1, node, zero, n_const, right_h,
-                            ir)
+                            ir, rl, ru)
                 _push_child(st_i, st_f, top + 1, a, pos, depth + 1, node, one, n_const, left_h,
-                            il)
+                            il, ll, lu)
                 if reuse_stats:
                     wl = 0.0
                     wr = 0.0
@@ -1003,10 +1040,12 @@ def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features
             # right below left on the stack: the left child is evaluated (numbered) first;
             # no constant features are passed down (scikit-learn's best-first builder
             # starts each split search from zero known constants)
+            ll, lu, rl, ru = _child_bounds(mono[inodes[node, 2]] if use_mono else zero,
+                                           rec_f[4], rec_f[5], rec_f[6])
             _push_child(st_i, st_f, zero, rec_i[3], rec_i[2], rec_i[4] + 1, node, zero,
-                        zero, rec_i[7], rec_f[2])
+                        zero, rec_i[7], rec_f[2], rl, ru)
             _push_child(st_i, st_f, one, rec_i[1], rec_i[3], rec_i[4] + 1, node, one,
-                        zero, rec_i[6], rec_f[1])
+                        zero, rec_i[6], rec_f[1], ll, lu)
             st_s[0, 0] = -1.0
             st_s[1, 0] = -1.0
             top = 2
@@ -1024,7 +1063,8 @@ def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features
 
 
 @njit(cache=True, nogil=True)
-def _push_child(st_i, st_f, t, a, b, depth, parent, is_left, n_const, hid, imp):
+def _push_child(st_i, st_f, t, a, b, depth, parent, is_left, n_const, hid, imp, lower,
+                upper):
     st_i[t, 0] = a
     st_i[t, 1] = b
     st_i[t, 2] = depth
@@ -1032,14 +1072,52 @@ def _push_child(st_i, st_f, t, a, b, depth, parent, is_left, n_const, hid, imp):
     st_i[t, 4] = is_left
     st_i[t, 5] = n_const
     st_i[t, 6] = hid
-    st_f[t] = imp
+    st_f[t, 0] = imp
+    st_f[t, 1] = lower
+    st_f[t, 2] = upper
 
 
 @njit(cache=True, nogil=True)
 def _grow_stack(st_i, st_f, top):
     bigger_i = np.empty((2 * st_i.shape[0], st_i.shape[1]), dtype=np.intp)
-    bigger_f = np.empty(2 * st_i.shape[0])
+    bigger_f = np.empty((2 * st_i.shape[0], st_f.shape[1]))
     copy_rows(bigger_i, st_i, top)
-    for i in range(top):
-        bigger_f[i] = st_f[i]
+    copy_rows(bigger_f, st_f, top)
     return bigger_i, bigger_f
+
+
+@njit(cache=True, nogil=True)
+def _child_bounds(cst, lower, upper, middle):
+    """(left lower, left upper, right lower, right upper) value bounds of the children of
+    a split on a feature with monotonicity constraint ``cst`` (scikit-learn's rule)."""
+    if cst > 0:
+        return lower, middle, middle, upper
+    if cst < 0:
+        return middle, upper, lower, middle
+    return lower, upper, lower, upper
+
+
+@njit(cache=True, nogil=True)
+def _clip_value(vrow, wn, is_clf, lower, upper):
+    """Clip a node's value (the first class's fraction for binary classification, stored
+    as weighted counts here; the mean for regression) to ``[lower, upper]``."""
+    if is_clf:
+        v = vrow[0] / wn
+        if v < lower or v > upper:
+            v = lower if v < lower else upper
+            vrow[0] = v * wn
+            vrow[1] = (1.0 - v) * wn
+    elif vrow[0] < lower:
+        vrow[0] = lower
+    elif vrow[0] > upper:
+        vrow[0] = upper
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _monotone_ok(sl, parent_stats, wl, wr, cst, lower, upper):
+    """Whether the children values of a candidate split (first statistic over weight:
+    first class's fraction, or mean) respect the constraint and the node's bounds."""
+    vl = sl[0] / wl
+    vr = (parent_stats[0] - sl[0]) / wr
+    return (vl >= lower and vr >= lower and vl <= upper and vr <= upper
+            and (vl - vr) * cst <= 0.0)

@@ -106,7 +106,42 @@ def resolve_params(est, n_samples, n_features, w_sum):
     )
 
 
+def monotonic_constraints(est, n_features, n_outputs, n_classes, is_clf):
+    """``est.monotonic_cst`` checked (scikit-learn's errors) and in the kernels' form: an
+    intp array, -1 / 0 / 1 per feature on the value the builder constrains (the first
+    class's fraction for classifiers, hence the sign flip), or empty for None."""
+    if est.monotonic_cst is None:
+        return np.empty(0, dtype=np.intp)
+    if n_outputs > 1:
+        raise ValueError("Monotonicity constraints are not supported with multiple outputs.")
+    cst = np.asarray(est.monotonic_cst)
+    if cst.ndim != 1 or cst.shape[0] != n_features:
+        raise ValueError(
+            f"monotonic_cst has shape {cst.shape[0] if cst.ndim else cst.shape} but the input "
+            f"data X has {n_features} features."
+        )
+    if not np.all(np.isin(cst, (-1, 0, 1))):
+        raise ValueError(
+            "monotonic_cst must be None or an array-like of -1, 0 or 1, but got "
+            f"{np.unique(cst)}"
+        )
+    if est.criterion == "absolute_error":
+        # a deliberate gap: the constraint would need the children's medians per candidate
+        raise ValueError("monotonic_cst is not supported with criterion='absolute_error'.")
+    cst = cst.astype(np.intp)
+    if is_clf:
+        if int(np.max(n_classes)) > 2:
+            raise ValueError(
+                "Monotonicity constraints are not supported with multiclass classification"
+            )
+        cst = -cst
+    return np.ascontiguousarray(cst)
+
+
 _NO_BINS = (np.empty((0, 0), dtype=np.uint8), np.empty((0, 0)), np.empty(0, dtype=np.intp))
+
+
+_NO_MONO = np.empty(0, dtype=np.intp)
 
 
 def _plain(a, dtype):
@@ -147,7 +182,7 @@ def grow_tree(Xt, X, y, w, n_classes, p, seed, is_clf, n_features, binned=None,
         int(p["min_samples_split"]), float(p["min_weight_leaf"]),
         float(p["min_impurity_decrease"]), int(p["max_leaf_nodes"]), np.uint64(seed),
         _plain(Xb, np.uint8), _plain(edges, np.float64), _plain(n_bins, np.intp),
-        _plain(nan_mask, np.uint8),
+        _plain(nan_mask, np.uint8), _plain(p.get("monotonic", _NO_MONO), np.intp),
     )
     return Tree(inodes, fnodes, value, n_features, n_classes, depth, is_clf)
 
@@ -175,6 +210,7 @@ _COMMON_CONSTRAINTS = {
     "min_impurity_decrease": [Interval(Real, 0.0, None, closed="left")],
     "ccp_alpha": [Interval(Real, 0.0, None, closed="left")],
     "max_bins": [Interval(Integral, 2, 255, closed="both"), None],
+    "monotonic_cst": ["array-like", None],
 }
 
 
@@ -299,6 +335,8 @@ class BaseDecisionTree(BaseEstimator):
             raise ValueError("Sum of sample_weight must be positive.")
         self.n_outputs_ = codes.shape[1]
         p = resolve_params(self, n_samples, n_features, sw.sum())
+        p["monotonic"] = monotonic_constraints(self, n_features, self.n_outputs_, n_classes,
+                                               self._is_clf)
         self.max_features_ = p["max_features"]
         seed = tree_seed(self.random_state)
         binned = None
@@ -433,6 +471,11 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
         If set, the histogram splitter: features binned once into at most
         ``max_bins`` quantile bins (the ``splitter`` parameter then only
         chooses between the best bin boundary and a random one).
+    monotonic_cst : array-like of int of shape (n_features,), default=None
+        Monotonicity constraint per feature: 1 increasing, -1 decreasing, 0
+        none (as scikit-learn's; binary classification constrains the
+        probability of the positive class; not with multiple outputs, more
+        than two classes or ``criterion="absolute_error"``).
 
     Attributes
     ----------
@@ -475,7 +518,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
     def __init__(self, *, criterion="gini", splitter="best", max_depth=None,
                  min_samples_split=2, min_samples_leaf=1, min_weight_fraction_leaf=0.0,
                  max_features=None, random_state=None, max_leaf_nodes=None,
-                 min_impurity_decrease=0.0, class_weight=None, ccp_alpha=0.0, max_bins=None):
+                 min_impurity_decrease=0.0, class_weight=None, ccp_alpha=0.0, max_bins=None,
+                 monotonic_cst=None):
         self.criterion = criterion
         self.splitter = splitter
         self.max_depth = max_depth
@@ -489,6 +533,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
         self.class_weight = class_weight
         self.ccp_alpha = ccp_alpha
         self.max_bins = max_bins
+        self.monotonic_cst = monotonic_cst
 
     def fit(self, X, y, sample_weight=None, check_input=True):
         """Grow (and prune) the tree.
@@ -556,8 +601,9 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
         error (leaf weighted median).
     splitter, max_depth, min_samples_split, min_samples_leaf, \
 min_weight_fraction_leaf, max_features, random_state, max_leaf_nodes, \
-min_impurity_decrease, ccp_alpha, max_bins
-        As in :class:`DecisionTreeClassifier`.
+min_impurity_decrease, ccp_alpha, max_bins, monotonic_cst
+        As in :class:`DecisionTreeClassifier` (``monotonic_cst`` constrains the
+        prediction).
 
     Attributes
     ----------
@@ -590,7 +636,7 @@ min_impurity_decrease, ccp_alpha, max_bins
     def __init__(self, *, criterion="squared_error", splitter="best", max_depth=None,
                  min_samples_split=2, min_samples_leaf=1, min_weight_fraction_leaf=0.0,
                  max_features=None, random_state=None, max_leaf_nodes=None,
-                 min_impurity_decrease=0.0, ccp_alpha=0.0, max_bins=None):
+                 min_impurity_decrease=0.0, ccp_alpha=0.0, max_bins=None, monotonic_cst=None):
         self.criterion = criterion
         self.splitter = splitter
         self.max_depth = max_depth
@@ -603,6 +649,7 @@ min_impurity_decrease, ccp_alpha, max_bins
         self.min_impurity_decrease = min_impurity_decrease
         self.ccp_alpha = ccp_alpha
         self.max_bins = max_bins
+        self.monotonic_cst = monotonic_cst
 
     fit = DecisionTreeClassifier.fit
 

@@ -62,8 +62,11 @@ def _add_bin(h, sl, S):
 @njit(cache=True, nogil=True)
 def hist_split(H, n_bins, edges, parent_stats, wn, n_node, wn_total, imp_parent, crit,
                 splitter, n_outputs, K, n_classes, max_features, min_samples_leaf,
-                min_weight_leaf, rng, features, sl, sr):
+                min_weight_leaf, rng, features, sl, sr, mono, use_mono, lower, upper):
     """Best (feature, bin) split from the node histogram.
+
+    Monotonicity constraints (``mono``, ``use_mono``, the node's value bounds
+    ``lower`` / ``upper``) reject candidates as ``_build_kernels._split_node`` does.
 
     Bin ``n_bins[f]`` of feature ``f`` holds its missing values (NaN). With some
     at the node, the best splitter scans the bins with them on the right (the
@@ -72,7 +75,7 @@ def hist_split(H, n_bins, edges, parent_stats, wn, n_node, wn_total, imp_parent,
     missing values. Without, missing values at prediction follow the larger child.
 
     Returns (feature, bin, threshold, improvement, impurity_left, impurity_right,
-    missing_go_to_left) with feature -1 when no valid split exists.
+    missing_go_to_left, middle_value) with feature -1 when no valid split exists.
     """
     p = H.shape[0]
     S = sl.shape[0]
@@ -149,6 +152,12 @@ def hist_split(H, n_bins, edges, parent_stats, wn, n_node, wn_total, imp_parent,
                 wr = wn - wl
                 if wl < min_weight_leaf or wr < min_weight_leaf:
                     continue
+                if use_mono and mono[f] != 0:
+                    vl = sl[0] / wl
+                    vr = (parent_stats[0] - sl[0]) / wr
+                    if not (vl >= lower and vr >= lower and vl <= upper and vr <= upper
+                            and (vl - vr) * mono[f] <= 0.0):
+                        continue
                 for k in range(S):
                     sr[k] = parent_stats[k] - sl[k]
                 proxy = _c.proxy_improvement(sl, sr, wl, wr, crit, n_outputs, K, n_classes)
@@ -158,7 +167,7 @@ def hist_split(H, n_bins, edges, parent_stats, wn, n_node, wn_total, imp_parent,
                     best_bin = bb
                     best_ml = ml if nm > 0.0 else nl > nr
     if best_f < 0:
-        return -1, -1, 0.0, 0.0, 0.0, 0.0, False
+        return -1, -1, 0.0, 0.0, 0.0, 0.0, False, 0.0
     for k in range(S):
         sl[k] = 0.0
     wl = 0.0
@@ -183,7 +192,8 @@ def hist_split(H, n_bins, edges, parent_stats, wn, n_node, wn_total, imp_parent,
     thr = edges[best_f, best_bin]
     if nm > 0.0 and not best_ml and best_bin == hi_bin:
         thr = np.inf
-    return best_f, best_bin, thr, improvement, il, ir, best_ml
+    middle = sl[0] / (2.0 * wl) + sr[0] / (2.0 * wr)
+    return best_f, best_bin, thr, improvement, il, ir, best_ml, middle
 
 
 @njit(cache=True, nogil=True)
