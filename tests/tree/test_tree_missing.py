@@ -211,3 +211,24 @@ def test_histogram_forest_with_missing_values_scores_like_exact():
     Z[:, 3] = np.nan
     est = ExtraTreesRegressor(n_estimators=5, random_state=0, max_bins=16).fit(Z, y * 1.0)
     assert np.isfinite(est.predict(np.full((4, 6), np.nan))).all()
+
+
+def test_nan_rows_take_the_same_leaves_on_every_walk(monkeypatch):
+    # the plain walk reads missing_go_to_left; the compact and narrow walks read the
+    # doubled rows (NaN as -inf | +inf): all three must agree, with sklearn too
+    from classiclearn.tree import _tree
+
+    X, y = missing_data(8, n=600)
+    Xt, _ = missing_data(9, n=600)
+    ours = RandomForestClassifier(n_estimators=4, random_state=0).fit(X, y)
+    theirs = sk_ensemble.RandomForestClassifier(n_estimators=4, random_state=0).fit(X, y)
+    expected = theirs.apply(Xt)
+    np.testing.assert_array_equal(ours.apply(Xt), expected)  # narrow records
+    proba = ours.predict_proba(Xt)
+    monkeypatch.setattr(_tree, "narrow_forest", lambda *args: None)
+    np.testing.assert_array_equal(ours.apply(Xt), expected)  # compact records
+    np.testing.assert_allclose(ours.predict_proba(Xt), proba, atol=1e-15)
+    monkeypatch.setattr(_tree, "_PLAIN_STEPS", 10**9)
+    np.testing.assert_array_equal(ours.apply(Xt), expected)  # plain walk
+    np.testing.assert_allclose(ours.predict_proba(Xt), proba, atol=1e-15)
+    np.testing.assert_allclose(proba, theirs.predict_proba(Xt), atol=1e-12)

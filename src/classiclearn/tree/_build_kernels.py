@@ -228,25 +228,47 @@ def _random_missing_side(n_missing, drawn_left, n_left, n_right):
 
 
 @njit(cache=True, nogil=True)
-def _gather_nan_last(Xr, f, samples, a, b, vals):
-    """Gather feature ``f`` of ``samples[a:b]`` into ``vals`` with the rows whose value is
-    NaN moved to the end (scikit-learn's order of swaps); return their number."""
+def _move_nan_last(vals, samples, a, b):
+    """Move the NaN entries of ``vals[a:b]`` (``samples`` alike) to the end, with
+    scikit-learn's order of swaps; return their number."""
     nm = np.intp(0)
     i = a
     ce = b - 1
     while i <= ce:
-        if Xr[samples[ce], f] != Xr[samples[ce], f]:
+        if vals[ce] != vals[ce]:
             nm += 1
             ce -= 1
             continue
-        v = Xr[samples[i], f]
-        if v != v:
+        if vals[i] != vals[i]:
             samples[i], samples[ce] = samples[ce], samples[i]
+            vals[i], vals[ce] = vals[ce], vals[i]
             nm += 1
             ce -= 1
-        vals[i] = Xr[samples[i], f]
         i += 1
     return nm
+
+
+@njit(cache=True, nogil=True)
+def _range_without_nan(vals, a, b):
+    """(number of NaN, min, max) of ``vals[a:b]`` over the non-NaN values, the first one
+    setting both bounds (scikit-learn's random splitter); (n, inf, -inf) if all NaN."""
+    nm = np.intp(0)
+    mn = np.float32(np.inf)
+    mx = np.float32(-np.inf)
+    seen = False
+    for i in range(a, b):
+        v = vals[i]
+        if v != v:
+            nm += 1
+        elif not seen:
+            mn = v
+            mx = v
+            seen = True
+        elif v < mn:
+            mn = v
+        elif v > mx:
+            mx = v
+    return nm, mn, mx
 
 
 @njit(cache=True, nogil=True)
@@ -339,27 +361,7 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
         # gather the node's values: from the row-major copy for small and middle-sized
         # nodes (a sample's features share cache lines that stay warm over the feature
         # loop), from the transposed one for large nodes
-        if nan_mask[f] and splitter == SPLIT_RANDOM:
-            # range of the non-missing values (the first one sets both bounds)
-            mn = np.float32(np.inf)
-            mx = np.float32(-np.inf)
-            seen = False
-            for i in range(a, b):
-                v = Xr[samples[i], f]
-                vals[i] = v
-                if v != v:
-                    nm += 1
-                elif not seen:
-                    mn = v
-                    mx = v
-                    seen = True
-                elif v < mn:
-                    mn = v
-                elif v > mx:
-                    mx = v
-        elif nan_mask[f]:
-            nm = _gather_nan_last(Xr, f, samples, a, b, vals)
-        elif splitter == SPLIT_RANDOM:
+        if splitter == SPLIT_RANDOM and not nan_mask[f]:
             # the random splitter needs only the range: gathered in the same pass
             if b - a <= ROW_GATHER_MAX:
                 mn = Xr[samples[a], f]
@@ -383,6 +385,11 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
         else:
             for i in range(a, b):
                 vals[i] = xf[samples[i]]
+        if nan_mask[f]:
+            if splitter == SPLIT_RANDOM:
+                nm, mn, mx = _range_without_nan(vals, a, b)
+            else:
+                nm = _move_nan_last(vals, samples, a, b)
         e = b - nm
         if splitter == SPLIT_BEST:
             if e - a >= RADIX_MIN:

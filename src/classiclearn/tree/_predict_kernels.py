@@ -26,10 +26,15 @@ chunk is walked tree by tree (a tree's nodes stay in cache for all its rows;
 smaller row blocks measured slower), each row summing the trees in their
 fixed order, so results do not depend on the thread count.
 
-The compact and narrow walks know nothing of missing values (a NaN fails
-``x > threshold`` and goes left); an X holding NaN walks instead with
-:func:`plain_apply` / :func:`plain_sum_value`, which read each node's
-``missing_go_to_left`` (one extra test, made only when ``x <= threshold`` fails).
+Missing values cost the compact and narrow walks nothing per step: an X holding
+NaN is walked as ``[X with NaN -> -inf | X with NaN -> +inf]`` (2 p columns),
+and a node whose missing values go right reads its feature from the second half
+(``shift``), so a NaN goes where ``missing_go_to_left`` says with the same single
+comparison. A threshold of +inf (the split "NaN against the rest") is stored
+as the largest float32, which every finite value passes and +inf does not.
+:func:`plain_apply` / :func:`plain_sum_value` (few rows) read
+``missing_go_to_left`` directly (one extra test, made only when
+``x <= threshold`` fails).
 """
 
 import numpy as np
@@ -43,11 +48,16 @@ _BLOCK = 16384
 # rows ahead whose cache lines :func:`apply_trees` prefetches (about 20% faster walks of
 # one tree; no gain measured when many trees sum their values)
 _AHEAD = 32
+# the largest float32: stands for a threshold of +inf in the walk records
+FLOAT32_MAX = float(np.finfo(np.float32).max)
 
 
 @njit(cache=True, nogil=True)
-def compact_nodes(packed, roots, nodes, orig):
+def compact_nodes(packed, roots, nodes, orig, miss, shift):
     """Fill the compact records ``nodes`` and the map ``orig`` (see the module notes).
+
+    ``shift`` > 0 (rows with NaN, walked doubled): nodes with ``miss[node] == 0``
+    read feature ``feature + shift``; ``miss`` is not read when ``shift`` is 0.
 
     ``packed``: (left, right, feature, threshold) records, children local to the
     tree, left < 0 at leaves. Each tree keeps its slot range; nodes are visited
@@ -75,8 +85,8 @@ def compact_nodes(packed, roots, nodes, orig):
                 nodes[c].feature = 0
                 nodes[c].left = c
                 continue
-            nodes[c].threshold = rec.threshold
-            nodes[c].feature = rec.feature
+            nodes[c].threshold = min(rec.threshold, FLOAT32_MAX)
+            nodes[c].feature = rec.feature + (shift if shift != 0 and miss[o] == 0 else 0)
             nodes[c].left = nxt
             if sp + 2 > stack_o.shape[0]:
                 stack_o = np.concatenate((stack_o, np.empty_like(stack_o)))
@@ -288,7 +298,7 @@ def threshold32(t):
 
 
 @njit(cache=True, nogil=True)
-def narrow_nodes(packed, roots, k0, k1, fb, nodes, bits):
+def narrow_nodes(packed, roots, k0, k1, fb, nodes, bits, miss, shift):
     """Fill the 8-byte records ``nodes`` of trees ``k0:k1`` (``bits``: their uint32 view).
 
     The same layout as :func:`compact_nodes` (children adjacent, depth first,
@@ -300,7 +310,8 @@ def narrow_nodes(packed, roots, k0, k1, fb, nodes, bits):
     22 payload bits hold the leaf's index in ``packed`` local to its tree, so a
     walk reads its leaf's ``packed`` index from the record it stops on (no map
     back). Callers check that the local indices and features fit in 32 bits
-    and that trees have at most ``2**22`` nodes.
+    and that trees have at most ``2**22`` nodes. ``miss``, ``shift``: as in
+    :func:`compact_nodes`.
     """
     stack_o = np.empty(64, dtype=np.intp)
     stack_c = np.empty(64, dtype=np.intp)
@@ -319,8 +330,9 @@ def narrow_nodes(packed, roots, k0, k1, fb, nodes, bits):
                 bits[2 * c] = np.uint32(0x7FC00000 | (o - r))
                 nodes[c].w = np.uint32((c - r) << fb)
                 continue
-            nodes[c].thr = threshold32(rec.threshold)
-            nodes[c].w = np.uint32(((nxt - r) << fb) | rec.feature)
+            nodes[c].thr = threshold32(min(rec.threshold, FLOAT32_MAX))
+            feat = rec.feature + (shift if shift != 0 and miss[o] == 0 else 0)
+            nodes[c].w = np.uint32(((nxt - r) << fb) | feat)
             if sp + 2 > stack_o.shape[0]:
                 stack_o = np.concatenate((stack_o, np.empty_like(stack_o)))
                 stack_c = np.concatenate((stack_c, np.empty_like(stack_c)))
@@ -516,6 +528,22 @@ def path_indicator(X, packed, miss):
             p += 1
             indices[p] = node
     return indptr, indices
+
+
+@njit(cache=True, nogil=True)
+def split_missing_rows(X, out, lo, hi):
+    """Rows ``lo:hi`` of float32 ``X`` (n, p) into ``out`` (n, 2 p): NaN as -inf in the
+    first p columns, as +inf in the last p (see the module notes)."""
+    p = X.shape[1]
+    for i in range(lo, hi):
+        for j in range(p):
+            v = X[i, j]
+            if v != v:
+                out[i, j] = -np.inf
+                out[i, p + j] = np.inf
+            else:
+                out[i, j] = v
+                out[i, p + j] = v
 
 
 @njit(cache=True, nogil=True)

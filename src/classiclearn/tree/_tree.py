@@ -317,8 +317,9 @@ COMPACT_RECORD = np.dtype([("threshold", np.float64), ("feature", np.int32),
                            ("left", np.int32)])
 
 
-def compact_forest(packed, roots):
-    """Compact walk records and their map back to ``packed`` (see ``_predict_kernels``).
+def compact_forest(packed, roots, miss=None, shift=0):
+    """Compact walk records and their map back to ``packed`` (see ``_predict_kernels``;
+    ``miss`` and ``shift`` > 0 for rows with NaN walked doubled, :func:`missing_rows`).
 
     Built for each prediction call and then dropped (about 1% of a walk's time),
     so the fitted model keeps a single copy of its nodes.
@@ -327,12 +328,21 @@ def compact_forest(packed, roots):
         raise ValueError("Too many nodes in the trees for prediction (2**31 or more).")
     nodes = np.empty(packed.shape[0], dtype=COMPACT_RECORD)
     orig = np.empty(packed.shape[0], dtype=np.intp)
-    _pk.compact_nodes(packed, roots, nodes, orig)
+    _pk.compact_nodes(packed, roots, nodes, orig, _NO_MISSING if miss is None else miss,
+                      int(shift))
     return nodes, orig
 
 
 # ``missing_go_to_left`` stand-in for rows without NaN (the walks never read it then)
 _NO_MISSING = np.zeros(1, dtype=np.uint8)
+
+
+def missing_rows(X, n_jobs):
+    """``([X with NaN -> -inf | X with NaN -> +inf], p)``: the doubled rows that the
+    compact walks read for X holding NaN (see ``_predict_kernels``)."""
+    out = np.empty((X.shape[0], 2 * X.shape[1]), dtype=np.float32)
+    walk_rows(lambda lo, hi: _pk.split_missing_rows(X, out, lo, hi), X.shape[0], n_jobs)
+    return out, X.shape[1]
 
 
 def has_nan(X):
@@ -349,19 +359,19 @@ def apply_forest(X, packed, roots, n_jobs, miss):
     """Global leaf index of every row in every tree: array (n_samples, n_trees).
 
     ``miss``: a callable returning the nodes' ``missing_go_to_left`` (as ``packed``),
-    called only when X holds NaN, which then walks :func:`_predict_kernels.plain_apply`
-    in threads (the compact walks send every NaN left).
+    called only when X holds NaN: X is then walked doubled (:func:`missing_rows`).
     """
     out = np.empty((X.shape[0], roots.shape[0]), dtype=np.intp)
     nan = has_nan(X)
-    if nan or X.shape[0] * roots.shape[0] * _PLAIN_STEPS < packed.shape[0]:
-        m = miss() if nan else _NO_MISSING
+    m = miss() if nan else _NO_MISSING
+    if X.shape[0] * roots.shape[0] * _PLAIN_STEPS < packed.shape[0]:
         walk_rows(lambda lo, hi: _pk.plain_apply(X, packed, m, roots, lo, hi, out),
                   X.shape[0], n_jobs)
         return out
-    narrow = narrow_forest(packed, roots, X.shape[1], effective_n_jobs(n_jobs))
+    X, shift = missing_rows(X, n_jobs) if nan else (X, 0)
+    narrow = narrow_forest(packed, roots, X.shape[1], effective_n_jobs(n_jobs), m, shift)
     if narrow is None:
-        nodes, orig = compact_forest(packed, roots)
+        nodes, orig = compact_forest(packed, roots, m, shift)
         walk_rows(lambda lo, hi: _pk.apply_trees(X, nodes, orig, roots, lo, hi, out),
                   X.shape[0], n_jobs)
     else:
@@ -374,7 +384,7 @@ def apply_forest(X, packed, roots, n_jobs, miss):
 NARROW_RECORD = np.dtype([("thr", np.float32), ("w", np.uint32)])
 
 
-def narrow_forest(packed, roots, n_features, n_threads):
+def narrow_forest(packed, roots, n_features, n_threads, miss=None, shift=0):
     """8-byte walk records, their uint32 view and the feature bit count (see
     ``_predict_kernels.narrow_nodes``), or None when a tree's local node indices
     and the features do not fit in 32 bits together or a tree has more than
@@ -394,7 +404,9 @@ def narrow_forest(packed, roots, n_features, n_threads):
     t = roots.shape[0]
     n_parts = min(t, 4 * n_threads) if n >= 100_000 else 1
     parts = [(t * p // n_parts, t * (p + 1) // n_parts) for p in range(n_parts)]
-    thread_map(lambda b: _pk.narrow_nodes(packed, roots, b[0], b[1], fb, nodes, bits), parts,
+    m = _NO_MISSING if miss is None else miss
+    thread_map(lambda b: _pk.narrow_nodes(packed, roots, b[0], b[1], fb, nodes, bits, m,
+                                          int(shift)), parts,
                n_threads)
     return nodes, bits, fb
 
@@ -407,16 +419,17 @@ def mean_forest_value(X, packed, value, roots, hard, n_classes, n_jobs, miss):
     """
     out = np.zeros((X.shape[0], value.shape[1]))
     nan = has_nan(X)
-    if nan or X.shape[0] * roots.shape[0] * _PLAIN_STEPS < packed.shape[0]:
-        m = miss() if nan else _NO_MISSING
+    m = miss() if nan else _NO_MISSING
+    if X.shape[0] * roots.shape[0] * _PLAIN_STEPS < packed.shape[0]:
         walk_rows(lambda lo, hi: _pk.plain_sum_value(X, packed, m, roots, value, hard,
                                                      n_classes, lo, hi, out),
                   X.shape[0], n_jobs)
         out /= roots.shape[0]
         return out
-    narrow = narrow_forest(packed, roots, X.shape[1], effective_n_jobs(n_jobs))
+    X, shift = missing_rows(X, n_jobs) if nan else (X, 0)
+    narrow = narrow_forest(packed, roots, X.shape[1], effective_n_jobs(n_jobs), m, shift)
     if narrow is None:
-        nodes, orig = compact_forest(packed, roots)
+        nodes, orig = compact_forest(packed, roots, m, shift)
         walk_rows(lambda lo, hi: _pk.sum_value(X, nodes, orig, roots, value, hard, n_classes,
                                                lo, hi, out),
                   X.shape[0], n_jobs)
