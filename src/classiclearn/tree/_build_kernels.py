@@ -201,7 +201,7 @@ def _partition_rows(M, f, thr, samples, a, b, yw, swap_yw, nan_left, nan_code):
                 yw[lo], yw[hi] = yw[hi], yw[lo]
     return hi
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _candidate_threshold(vals, q, inf_q):
     """Threshold between ``vals[q - 1]`` and ``vals[q]`` (sum of halves), or +inf for the
     candidate ``inf_q`` that sends exactly the missing values right."""
@@ -210,7 +210,7 @@ def _candidate_threshold(vals, q, inf_q):
     return vals[q - 1] / 2.0 + vals[q] / 2.0
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _missing_side(n_missing, scan_pass, n_left, n_right):
     """Whether missing values go left: the scan's side when the node has some, else
     the larger child (scikit-learn's rule for features never missing in training)."""
@@ -219,7 +219,7 @@ def _missing_side(n_missing, scan_pass, n_left, n_right):
     return np.intp(1) if n_left > n_right else np.intp(0)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _random_missing_side(n_missing, drawn_left, n_left, n_right):
     """:func:`_missing_side` of the random splitter (the side was drawn)."""
     if n_missing > 0:
@@ -454,49 +454,26 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
                                         n_outputs, K)
                     cur = q
                     wr = wn - wl
-                    if use_mono and mono[f] != 0 and not _monotone_ok(
-                            sl, parent_stats, wl, wr, mono[f], lower, upper):
-                        continue
                     if wl < min_weight_leaf or wr < min_weight_leaf:
                         continue
                     if one_out and crit == _c.GINI:
                         proxy = _gini_proxy(sl, parent_stats, nc0, wl, wr)
-                        if proxy > best_proxy:
-                            best_proxy = proxy
-                            best_f = f
-                            best_thr = _candidate_threshold(vals, q, inf_q)
-                            best_ml = _missing_side(nm, ps, q - a, b - q)
-                        continue
-                    if one_out and crit == _c.SQUARED_ERROR:
+                    elif one_out and crit == _c.SQUARED_ERROR:
                         # _c.mse_proxy
                         s_l = sl[0]
                         s_r = parent_stats[0] - s_l
                         proxy = s_l * s_l / wl + s_r * s_r / wr
-                        if proxy > best_proxy:
-                            best_proxy = proxy
-                            best_f = f
-                            best_thr = _candidate_threshold(vals, q, inf_q)
-                            best_ml = _missing_side(nm, ps, q - a, b - q)
-                        continue
-                    for k in range(S):
-                        sr[k] = parent_stats[k] - sl[k]
-                    if crit == _c.GINI:
-                        proxy = -wr * _c.gini(sr, wr, n_outputs, K, n_classes) - wl * _c.gini(
-                            sl, wl, n_outputs, K, n_classes)
-                    elif crit == _c.ENTROPY:
-                        proxy = -wr * _c.entropy(sr, wr, n_outputs, K, n_classes) - wl * (
-                            _c.entropy(sl, wl, n_outputs, K, n_classes))
-                    elif crit == _c.MISCLASSIFICATION:
-                        proxy = -wr * _c.misclassification(
-                            sr, wr, n_outputs, K, n_classes) - wl * (
-                            _c.misclassification(sl, wl, n_outputs, K, n_classes))
-                    elif crit == _c.SQUARED_ERROR:
-                        proxy = _c.mse_proxy(sl, sr, wl, wr, n_outputs)
-                    elif crit == _c.FRIEDMAN_MSE:
-                        proxy = _c.friedman_proxy(sl, sr, wl, wr, n_outputs)
-                    else:
+                    elif use_abs:
                         proxy = -scratch[0][q - a]
-                    if proxy > best_proxy:
+                    else:
+                        for k in range(S):
+                            sr[k] = parent_stats[k] - sl[k]
+                        proxy = _c.proxy_improvement(sl, sr, wl, wr, crit, n_outputs, K,
+                                                     n_classes)
+                    # a constrained candidate is checked only when it would be the best:
+                    # the same choice as rejecting it first (scikit-learn's order)
+                    if proxy > best_proxy and (not use_mono or _c.monotone_ok(
+                            sl, parent_stats, wl, wr, mono[f], lower, upper)):
                         best_proxy = proxy
                         best_f = f
                         best_thr = _candidate_threshold(vals, q, inf_q)
@@ -542,9 +519,6 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
                 wr = wn - wl
                 if wl < min_weight_leaf or wr < min_weight_leaf:
                     continue
-                if use_mono and mono[f] != 0 and not _monotone_ok(
-                        sl, parent_stats, wl, wr, mono[f], lower, upper):
-                    continue
                 if crit == _c.GINI:
                     proxy = _gini_proxy(sl, parent_stats, nc0, wl, wr)
                 else:
@@ -552,7 +526,8 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
                         sr[k] = parent_stats[k] - sl[k]
                     proxy = _c.proxy_improvement(sl, sr, wl, wr, crit, n_outputs, K,
                                                  n_classes)
-                if proxy > best_proxy:
+                if proxy > best_proxy and (not use_mono or _c.monotone_ok(
+                        sl, parent_stats, wl, wr, mono[f], lower, upper)):
                     best_proxy = proxy
                     best_f = f
                     best_thr = thr
@@ -582,9 +557,6 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
             wr = wn - wl
             if wl < min_weight_leaf or wr < min_weight_leaf:
                 continue
-            if use_mono and mono[f] != 0 and not _monotone_ok(
-                    sl, parent_stats, wl, wr, mono[f], lower, upper):
-                continue
             for k in range(S):
                 sr[k] = parent_stats[k] - sl[k]
             if use_abs:
@@ -594,7 +566,8 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
                 proxy = -wl * il - wr * ir
             else:
                 proxy = _c.proxy_improvement(sl, sr, wl, wr, crit, n_outputs, K, n_classes)
-            if proxy > best_proxy:
+            if proxy > best_proxy and (not use_mono or _c.monotone_ok(
+                    sl, parent_stats, wl, wr, mono[f], lower, upper)):
                 best_proxy = proxy
                 best_f = f
                 best_thr = thr
@@ -1119,12 +1092,3 @@ def _clip_value(vrow, wn, is_clf, lower, upper):
     elif vrow[0] > upper:
         vrow[0] = upper
 
-
-@njit(cache=True, nogil=True, inline="always")
-def _monotone_ok(sl, parent_stats, wl, wr, cst, lower, upper):
-    """Whether the children values of a candidate split (first statistic over weight:
-    first class's fraction, or mean) respect the constraint and the node's bounds."""
-    vl = sl[0] / wl
-    vr = (parent_stats[0] - sl[0]) / wr
-    return (vl >= lower and vr >= lower and vl <= upper and vr <= upper
-            and (vl - vr) * cst <= 0.0)

@@ -152,16 +152,11 @@ def hist_split(H, n_bins, edges, parent_stats, wn, n_node, wn_total, imp_parent,
                 wr = wn - wl
                 if wl < min_weight_leaf or wr < min_weight_leaf:
                     continue
-                if use_mono and mono[f] != 0:
-                    vl = sl[0] / wl
-                    vr = (parent_stats[0] - sl[0]) / wr
-                    if not (vl >= lower and vr >= lower and vl <= upper and vr <= upper
-                            and (vl - vr) * mono[f] <= 0.0):
-                        continue
                 for k in range(S):
                     sr[k] = parent_stats[k] - sl[k]
                 proxy = _c.proxy_improvement(sl, sr, wl, wr, crit, n_outputs, K, n_classes)
-                if proxy > best_proxy:
+                if proxy > best_proxy and (not use_mono or _c.monotone_ok(
+                        sl, parent_stats, wl, wr, mono[f], lower, upper)):
                     best_proxy = proxy
                     best_f = f
                     best_bin = bb
