@@ -202,32 +202,6 @@ def _partition_rows(M, f, thr, samples, a, b, yw, swap_yw, nan_left, nan_code):
     return hi
 
 @njit(cache=True, nogil=True)
-def _candidate_threshold(vals, q, inf_q):
-    """Threshold between ``vals[q - 1]`` and ``vals[q]`` (sum of halves), or +inf for the
-    candidate ``inf_q`` that sends exactly the missing values right."""
-    if q == inf_q:
-        return np.inf
-    return vals[q - 1] / 2.0 + vals[q] / 2.0
-
-
-@njit(cache=True, nogil=True)
-def _missing_side(n_missing, scan_pass, n_left, n_right):
-    """Whether missing values go left: the scan's side when the node has some, else
-    the larger child (scikit-learn's rule for features never missing in training)."""
-    if n_missing > 0:
-        return np.intp(scan_pass)
-    return np.intp(1) if n_left > n_right else np.intp(0)
-
-
-@njit(cache=True, nogil=True)
-def _random_missing_side(n_missing, drawn_left, n_left, n_right):
-    """:func:`_missing_side` of the random splitter (the side was drawn)."""
-    if n_missing > 0:
-        return np.intp(1) if drawn_left else np.intp(0)
-    return np.intp(1) if n_left > n_right else np.intp(0)
-
-
-@njit(cache=True, nogil=True)
 def _move_nan_last(vals, samples, a, b):
     """Move the NaN entries of ``vals[a:b]`` (``samples`` alike) to the end, with
     scikit-learn's order of swaps; return their number."""
@@ -476,8 +450,11 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
                             sl, parent_stats, wl, wr, mono[f], lower, upper)):
                         best_proxy = proxy
                         best_f = f
-                        best_thr = _candidate_threshold(vals, q, inf_q)
-                        best_ml = _missing_side(nm, ps, q - a, b - q)
+                        # sum of halves between two values, or +inf for the candidate
+                        # that sends exactly the missing values right; missing values go
+                        # the scan's side, or (none at the node) to the larger child
+                        best_thr = np.inf if q == inf_q else vals[q - 1] / 2.0 + vals[q] / 2.0
+                        best_ml = ps if nm > 0 else (1 if q - a > b - q else 0)
         else:
             thr = rand_uniform(rng, np.float64(mn), np.float64(mx))
             # missing values at the node: their side is drawn too (after the threshold)
@@ -531,7 +508,7 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
                     best_proxy = proxy
                     best_f = f
                     best_thr = thr
-                    best_ml = _random_missing_side(nm, ml, pos - a, b - pos)
+                    best_ml = (1 if ml else 0) if nm > 0 else (1 if pos - a > b - pos else 0)
                     best_wl = wl
                     for k in range(S):
                         sbest[k] = sl[k]
@@ -571,7 +548,7 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
                 best_proxy = proxy
                 best_f = f
                 best_thr = thr
-                best_ml = _random_missing_side(nm, ml, pos - a, b - pos)
+                best_ml = (1 if ml else 0) if nm > 0 else (1 if pos - a > b - pos else 0)
                 best_pos = pos
     for i in range(n_known):
         features[i] = const_features[i]
@@ -685,10 +662,13 @@ def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features
     # the random splitter's stable partition also uses ridx
     ridx = np.empty(n if splitter == SPLIT_RANDOM else r, dtype=np.intp)
     rcnt = np.empty((4, 256), dtype=np.intp)
-    use_mono = False
+    # a flag computed (not a literal False later set True): numba would otherwise
+    # compile the splitters a second time for the literal
+    n_mono = 0
     for f in range(mono.shape[0]):
         if mono[f] != 0:
-            use_mono = True
+            n_mono += 1
+    use_mono = n_mono > 0
     any_nan = False
     for f in range(n_features):
         if nan_mask[f]:
@@ -811,7 +791,16 @@ def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features
             lower = st_f[top, 1]
             upper = st_f[top, 2]
             if use_mono:
-                _clip_value(vrow, wn, crit < 10, lower, upper)
+                # clip the value (binary classification: the first class's fraction,
+                # counts here) to the bounds of the constrained splits above
+                v0 = vrow[0] / wn if crit < 10 else vrow[0]
+                if v0 < lower or v0 > upper:
+                    v0 = lower if v0 < lower else upper
+                    if crit < 10:
+                        vrow[0] = v0 * wn
+                        vrow[1] = (1.0 - v0) * wn
+                    else:
+                        vrow[0] = v0
             imp = st_f[top, 0]
             if imp < 0.0:
                 if crit == _c.ABSOLUTE_ERROR:
@@ -1075,20 +1064,4 @@ def _child_bounds(cst, lower, upper, middle):
     if cst < 0:
         return middle, upper, lower, middle
     return lower, upper, lower, upper
-
-
-@njit(cache=True, nogil=True)
-def _clip_value(vrow, wn, is_clf, lower, upper):
-    """Clip a node's value (the first class's fraction for binary classification, stored
-    as weighted counts here; the mean for regression) to ``[lower, upper]``."""
-    if is_clf:
-        v = vrow[0] / wn
-        if v < lower or v > upper:
-            v = lower if v < lower else upper
-            vrow[0] = v * wn
-            vrow[1] = (1.0 - v) * wn
-    elif vrow[0] < lower:
-        vrow[0] = lower
-    elif vrow[0] > upper:
-        vrow[0] = upper
 
