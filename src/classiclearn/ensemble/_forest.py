@@ -10,7 +10,9 @@ estimate of the generalisation score (``oob_score``).
 
 Trees grow in threads over one float32 copy of the data; each tree has its
 own seed drawn in a fixed order (the same sequence as scikit-learn), so the
-forest does not depend on ``n_jobs``.
+forest does not depend on ``n_jobs``. Missing values (NaN) and
+``monotonic_cst`` are handled by the trees, as in scikit-learn 1.9 (see
+``classiclearn.tree``); which features hold NaN is found once on the whole X.
 """
 
 import warnings

@@ -11,6 +11,9 @@ one uniform threshold per candidate feature (extremely randomized trees,
 §11.3). ``max_bins`` switches to the histogram splitter: features are binned
 once into at most ``max_bins`` quantile bins and splits are searched over
 per-node histograms, which is faster on large data and nearly as accurate.
+Missing values (NaN) are learned per split, as scikit-learn 1.9 does (in the
+histogram splitter they have their own bin); ``monotonic_cst`` rejects splits
+against the constraints and clips node values, as scikit-learn's.
 """
 
 import math
@@ -498,6 +501,14 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
     -----
     X is converted to float32 once (as scikit-learn does), so thresholds are
     midpoints of float32 values.
+
+    Missing values (NaN in X) are handled as scikit-learn 1.9 does: at each
+    split the samples missing the split feature go to the side that improves
+    the criterion most (or, with the random splitter, a side drawn at random),
+    recorded in ``tree_.missing_go_to_left``; a split may also separate the
+    missing values from all others (threshold +inf, missing values right). At
+    prediction, a NaN in a feature never missing at a node during training
+    goes to the child that received more samples.
 
     Examples
     --------
