@@ -232,3 +232,22 @@ def test_nan_rows_take_the_same_leaves_on_every_walk(monkeypatch):
     np.testing.assert_array_equal(ours.apply(Xt), expected)  # plain walk
     np.testing.assert_allclose(ours.predict_proba(Xt), proba, atol=1e-15)
     np.testing.assert_allclose(proba, theirs.predict_proba(Xt), atol=1e-12)
+
+
+def test_multi_output_weights_and_pruning_path_with_missing_values_equal_sklearn():
+    X, y = missing_data(0)
+    _, yr = missing_data(0, clf=False)
+    Y = np.c_[y, (yr > 0.5).astype(int)]
+    ours = DecisionTreeClassifier(random_state=0).fit(X, Y)
+    assert_same_tree(ours, sk_tree.DecisionTreeClassifier(random_state=0).fit(X, Y))
+    R = np.c_[yr, yr ** 2]
+    ours = DecisionTreeRegressor(random_state=0, max_depth=5).fit(X, R)
+    assert_same_tree(ours, sk_tree.DecisionTreeRegressor(random_state=0, max_depth=5).fit(X, R))
+    sw = np.random.default_rng(0).integers(0, 4, size=y.size).astype(float)
+    params = dict(random_state=0, class_weight="balanced", min_weight_fraction_leaf=0.02)
+    ours = DecisionTreeClassifier(**params).fit(X, y, sample_weight=sw)
+    theirs = sk_tree.DecisionTreeClassifier(**params).fit(X, y, sample_weight=sw)
+    assert_same_tree(ours, theirs)
+    a = DecisionTreeClassifier(random_state=0).cost_complexity_pruning_path(X, y)
+    b = sk_tree.DecisionTreeClassifier(random_state=0).cost_complexity_pruning_path(X, y)
+    np.testing.assert_allclose(a.ccp_alphas, b.ccp_alphas, rtol=1e-9, atol=1e-15)
