@@ -22,6 +22,7 @@ from numbers import Integral, Real
 import numpy as np
 import scipy.sparse as sp
 
+from .._tags import get_tags
 from ..base import BaseEstimator, ClassifierMixin, RegressorMixin
 from ..exceptions import InvalidParameterError
 from ..utils._params import Interval, StrOptions
@@ -271,7 +272,8 @@ def expanded_class_weight(class_weight, classes, codes, sample_weight=None):
 
 
 def validate_X_y(est, X, y, numeric_y):
-    """X as float32 C-contiguous (recording n_features_in_) and y as a 1-D or 2-D array.
+    """X as float32 C-contiguous (recording n_features_in_; NaN allowed when the
+    estimator's tags allow it) and y as a 1-D or 2-D array.
 
     y keeps its labels (strings included) for classifiers and becomes float64
     for regressors.
@@ -280,7 +282,8 @@ def validate_X_y(est, X, y, numeric_y):
         raise ValueError(
             f"{type(est).__name__} requires y to be passed, but the target y is None."
         )
-    X = validate_data(est, X, dtype=np.float32, ensure_all_finite="allow-nan")
+    finite = "allow-nan" if get_tags(est).allow_nan else True
+    X = validate_data(est, X, dtype=np.float32, ensure_all_finite=finite)
     X = np.ascontiguousarray(X, dtype=np.float32)
     if sp.issparse(y):
         raise TypeError("Sparse data was passed for y, but dense data is required.")
