@@ -120,3 +120,14 @@ def test_monotonic_cst_errors_name_the_problem():
         RandomForestRegressor(n_estimators=2, monotonic_cst=CST).fit(X, np.c_[y, y])
     with pytest.raises(ValueError, match="absolute_error"):
         DecisionTreeRegressor(monotonic_cst=CST, criterion="absolute_error").fit(X, y)
+
+
+def test_model_file_keeps_monotonic_cst(tmp_path):
+    from classiclearn.io import load, save
+
+    X, y, _ = mono_data()
+    est = RandomForestRegressor(n_estimators=3, monotonic_cst=CST, random_state=0).fit(X, y)
+    save(est, tmp_path / "rf.clm")
+    back = load(tmp_path / "rf.clm")
+    assert list(back.monotonic_cst) == CST
+    np.testing.assert_array_equal(back.predict(X), est.predict(X))
