@@ -131,4 +131,7 @@ def test_large_float64_prediction_input_cast_in_one_pass():
     Z = X.copy()
     Z[-1, 5] = np.nan
     assert float32_rows(Z, 2) is None
+    np.testing.assert_array_equal(float32_rows(Z, 2, allow_nan=True), Z.astype(np.float32))
     np.testing.assert_array_equal(est.predict(Z), est.predict(Z.astype(np.float32)))
+    Z[-2, 3] = np.inf
+    assert float32_rows(Z, 2, allow_nan=True) is None

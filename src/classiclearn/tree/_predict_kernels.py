@@ -547,8 +547,9 @@ def split_missing_rows(X, out, lo, hi):
 
 
 @njit(cache=True, nogil=True)
-def cast_rows_float32(X, out, lo, hi):
-    """Write rows ``lo:hi`` of float64 ``X`` into float32 ``out``; count non-finite results.
+def cast_rows_float32(X, out, lo, hi, allow_nan):
+    """Write rows ``lo:hi`` of float64 ``X`` into float32 ``out``; count non-finite results
+    (infinities only with ``allow_nan``).
 
     A value beyond float32's range becomes infinite and is counted, as it is
     when the whole array is cast and then checked.
@@ -560,5 +561,5 @@ def cast_rows_float32(X, out, lo, hi):
             v = np.float32(X[i, j])
             out[i, j] = v
             # v - v is 0 for finite v, NaN for NaN and infinities
-            bad += (v - v) != 0.0
+            bad += ((v - v) != 0.0) & ~(allow_nan & (v != v))
     return bad

@@ -270,15 +270,17 @@ def stack_trees(trees):
     return packed, value, roots
 
 
-def float32_rows(X, n_jobs):
-    """Float64 C-contiguous ``X`` cast to float32 in threads, or None if it is not finite.
+def float32_rows(X, n_jobs, allow_nan=False):
+    """Float64 C-contiguous ``X`` cast to float32 in threads, or None if it is not finite
+    (NaN accepted with ``allow_nan``).
 
     One pass instead of numpy's cast then finiteness check; None sends the
     caller to the standard validation, which raises the usual error.
     """
     out = np.empty(X.shape, dtype=np.float32)
     counts = []
-    walk_rows(lambda lo, hi: counts.append(_pk.cast_rows_float32(X, out, lo, hi)),
+    walk_rows(lambda lo, hi: counts.append(_pk.cast_rows_float32(X, out, lo, hi,
+                                                                 bool(allow_nan))),
               X.shape[0], n_jobs)
     return None if sum(counts) else out
 
@@ -296,7 +298,7 @@ def predict_input(estimator, X, n_jobs=-1):
             and X.flags.c_contiguous and X.size >= _FAST_CAST):
         checked = validate_data(estimator, X, reset=False, ensure_all_finite=False)
         if checked.dtype == np.float64 and checked.flags.c_contiguous:
-            out = float32_rows(checked, n_jobs)
+            out = float32_rows(checked, n_jobs, finite == "allow-nan")
             if out is not None:
                 return out
     X = validate_data(estimator, X, reset=False, dtype=np.float32, ensure_all_finite=finite)
