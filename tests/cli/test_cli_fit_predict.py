@@ -124,7 +124,7 @@ def test_console_script_and_module(tmp_path):
 
 def test_import_stays_light():
     code = (
-        "import sys, classiclearn, classiclearn.cli, classiclearn.io, classiclearn.cli._prep\n"
+        "import sys, classiclearn, classiclearn.cli, classiclearn.io, classiclearn.preprocessing._tabular\n"
         "heavy = [m for m in ('pandas', 'rich', 'matplotlib', 'sklearn') if m in sys.modules]\n"
         "print(heavy)"
     )

@@ -6,9 +6,9 @@ import pytest
 pd = pytest.importorskip("pandas")
 
 from classiclearn.cli._models import build_pipeline  # noqa: E402
-from classiclearn.cli._prep import TabularEncoder  # noqa: E402
 from classiclearn.ensemble import RandomForestClassifier  # noqa: E402
 from classiclearn.naive_bayes import GaussianNB  # noqa: E402
+from classiclearn.preprocessing import TabularEncoder  # noqa: E402
 from classiclearn.tree import DecisionTreeClassifier  # noqa: E402
 
 

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from classiclearn.cli._prep import TabularEncoder
 from classiclearn.cli._scoring import SCORINGS
 from classiclearn.cli._stats import corrected_interval, corrected_paired_ttest, summarise
+from classiclearn.preprocessing import TabularEncoder
 
 
 def test_corrected_ttest_matches_the_formula():

@@ -97,7 +97,7 @@ def test_inner_search_never_sees_the_outer_test_rows(monkeypatch):
     _registered("KNeighborsClassifier")
     from classiclearn.cli import _compare, _runner
     from classiclearn.cli._models import candidate_models
-    from classiclearn.cli._prep import TabularEncoder
+    from classiclearn.preprocessing import TabularEncoder
 
     current, seen = {}, []
     original_fit, original_run = TabularEncoder.fit, _runner.run_one

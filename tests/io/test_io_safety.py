@@ -182,7 +182,7 @@ def test_pickled_array_cannot_run_code(tmp_path):
     "key",
     ["os.system", "builtins.eval", "subprocess.Popen", "classiclearn.io._format._Encoder",
      "classiclearn.base.BaseEstimator", "posix.system", "os:system",
-     "classiclearn.io._format:_Encoder", "classiclearn.cli._prep:np",
+     "classiclearn.io._format:_Encoder", "classiclearn.preprocessing._tabular:np",
      "classiclearn.naive_bayes._gaussian:np", "classiclearn.naive_bayes._gaussian:validate_data",
      "classiclearn.naive_bayes.evil_module:Evil", "classiclearn.utils.validation:Tags",
      "classiclearn.naive_bayes._gaussian:BaseEstimator"],

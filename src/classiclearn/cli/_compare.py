@@ -12,10 +12,10 @@ import time
 
 import numpy as np
 
+from ..preprocessing._tabular import _categorical
 from . import _runner
 from ._errors import CLIError
 from ._models import build_pipeline
-from ._prep import _categorical
 from ._scoring import BOUNDS
 from ._stats import corrected_interval, summarise
 

@@ -18,8 +18,8 @@ import math
 import numpy as np
 
 from .._tags import get_tags
+from ..preprocessing._tabular import TabularEncoder, _numeric
 from ._errors import CLIError
-from ._prep import TabularEncoder, _numeric
 
 __all__ = [
     "DEFAULTS",

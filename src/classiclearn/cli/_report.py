@@ -30,7 +30,7 @@ import warnings
 
 import numpy as np
 
-from ._prep import TabularEncoder
+from ..preprocessing._tabular import TabularEncoder
 from ._report_selection import pair_html, plot_pruning, plot_regularisation_path, tuning_html
 
 __all__ = ["write_report"]

@@ -36,7 +36,10 @@ _HELPER_PACKAGES = {"metrics"}
 # Classes outside the family modules that model files may hold: a fixed table,
 # never extended from a file's content.
 _EXTRA_CLASSES = {
-    "classiclearn.cli.TabularEncoder": ("classiclearn.cli._prep", "TabularEncoder"),
+    "classiclearn.preprocessing.TabularEncoder": ("classiclearn.preprocessing._tabular",
+                                                  "TabularEncoder"),
+    # the name model files written before the encoder moved to preprocessing carry
+    "classiclearn.cli.TabularEncoder": ("classiclearn.preprocessing._tabular", "TabularEncoder"),
 }
 _TYPES = {
     "float": float,

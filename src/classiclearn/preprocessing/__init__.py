@@ -9,6 +9,9 @@ from ._label import LabelEncoder, label_binarize
 from ._normalize import Binarizer, Normalizer, normalize
 from ._polynomial import PolynomialFeatures
 from ._robust import MaxAbsScaler, RobustScaler
+from ._tabular import (
+    TabularEncoder as TabularEncoder,  # the command line's encoder (not registered)
+)
 
 __all__ = [
     "Binarizer",

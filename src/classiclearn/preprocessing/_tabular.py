@@ -1,4 +1,5 @@
-"""The command line's preprocessing step: impute, one-hot encode, optionally standardise.
+"""A table to one float matrix: impute, one-hot encode, optionally standardise (the
+first step of the command line's pipelines).
 
 :class:`TabularEncoder` turns a table (a pandas DataFrame, or a 2-D array) with
 numeric and categorical columns into one float matrix. It is the first step of
