@@ -142,7 +142,10 @@ def _named_constraint_ok(name, value):
     if name == "boolean":
         return isinstance(value, bool | np.bool_)
     if name == "array-like":
-        return hasattr(value, "__len__") or hasattr(value, "shape")
+        # as scikit-learn: sized or shaped, but not a scalar (a string is not an array)
+        return (
+            hasattr(value, "__len__") or hasattr(value, "shape") or hasattr(value, "__array__")
+        ) and not np.isscalar(value)
     if name == "random_state":
         return (
             value is None
