@@ -12,10 +12,40 @@ manhattan  1    sum |x - y|           reduced
 chebyshev  2    max |x - y|           reduced
 minkowski  3    sum |x - y|^p         reduced^(1/p)
 cosine     4    1 - <x, y> (unit rows) reduced
+sqeuclidean 5   sum (x - y)^2         reduced
+braycurtis 6    sum |x-y| / sum |x|+|y| reduced (0 when 0 / 0)
+canberra   7    sum |x-y| / (|x|+|y|) reduced (0 / 0 terms are 0)
+correlation 8   1 - cos(x - mean, y - mean) reduced
+hamming    9    share of x_f != y_f   reduced
+nan_euclid. 10  d / n_present * sum   sqrt(reduced), over coordinates
+                over present coords   present in both rows
+jaccard    11   boolean, see below    reduced
+dice       12
+rogerstanimoto 13 (also sokalmichener)
+russellrao 14
+sokalsneath 15
+yule       16
 ========== ==== ===================== ======================
 
-Cosine expects rows already scaled to unit length (zero rows stay zero). All
-functions are pure, thread-safe and never write into their inputs.
+Cosine expects rows already scaled to unit length (zero rows stay zero).
+The boolean metrics (codes 11-16) read a coordinate as True when it is
+nonzero, as scikit-learn's ``DistanceMetric`` does and as its conversion of
+data to booleans does; with ``tt``, ``tf``, ``ft``, ``ff`` the counts of
+coordinates (True, True) ... and ``neq = tf + ft``, over ``d`` coordinates:
+jaccard ``neq / (tt + neq)`` (0 for two all-False rows), dice
+``neq / (2 tt + neq)``, rogerstanimoto ``2 neq / (d + neq)``, russellrao
+``(d - tt) / d``, sokalsneath ``neq / (tt / 2 + neq)``, yule
+``2 tf ft / (tt ff + tf ft)`` (0 when ``tf ft = 0``), the definitions of
+scipy.spatial.distance and scikit-learn. Braycurtis follows scikit-learn's
+``DistanceMetric`` (``|x| + |y|`` in the denominator), which its neighbours
+estimators use.
+
+A distance that is undefined (0 / 0: dice or sokalsneath between two
+all-False rows, correlation with a constant row, nan_euclidean with no
+coordinate present in both rows) has the reduced value ``inf``, so it sorts
+after every defined one, and :func:`reduced_to_distance` turns it into NaN,
+the value scipy and scikit-learn report. All functions are pure, thread-safe
+and never write into their inputs.
 """
 
 import math
@@ -27,6 +57,18 @@ MANHATTAN = 1
 CHEBYSHEV = 2
 MINKOWSKI = 3
 COSINE = 4
+SQEUCLIDEAN = 5
+BRAYCURTIS = 6
+CANBERRA = 7
+CORRELATION = 8
+HAMMING = 9
+NAN_EUCLIDEAN = 10
+JACCARD = 11
+DICE = 12
+ROGERSTANIMOTO = 13
+RUSSELLRAO = 14
+SOKALSNEATH = 15
+YULE = 16
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -49,7 +91,7 @@ def reduced_distance(X, i, Y, j, metric, p):
     elif metric == MINKOWSKI:
         for f in range(d):
             acc += abs(X[i, f] - Y[j, f]) ** p
-    else:
+    elif metric == COSINE:
         for f in range(d):
             acc += X[i, f] * Y[j, f]
         acc = 1.0 - acc
@@ -57,8 +99,126 @@ def reduced_distance(X, i, Y, j, metric, p):
             acc = 0.0
         elif acc > 2.0:
             acc = 2.0
+    else:
+        acc = other_reduced_distance(X, i, Y, j, metric)
     return acc
 
+
+@njit(cache=True, nogil=True)
+def other_reduced_distance(X, i, Y, j, metric):
+    """Reduced distance for the codes from ``SQEUCLIDEAN`` on (not inlined: the
+    common metrics keep a small inlined body)."""
+    d = X.shape[1]
+    if metric == SQEUCLIDEAN:
+        acc = 0.0
+        for f in range(d):
+            t = X[i, f] - Y[j, f]
+            acc += t * t
+        return acc
+    if metric == BRAYCURTIS:
+        num = 0.0
+        den = 0.0
+        for f in range(d):
+            num += abs(X[i, f] - Y[j, f])
+            den += abs(X[i, f]) + abs(Y[j, f])
+        return num / den if den > 0.0 else 0.0
+    if metric == CANBERRA:
+        acc = 0.0
+        for f in range(d):
+            den = abs(X[i, f]) + abs(Y[j, f])
+            if den > 0.0:
+                acc += abs(X[i, f] - Y[j, f]) / den
+        return acc
+    if metric == CORRELATION:
+        return _correlation(X, i, Y, j)
+    if metric == HAMMING:
+        n_neq = 0
+        for f in range(d):
+            if X[i, f] != Y[j, f]:
+                n_neq += 1
+        return n_neq / d
+    if metric == NAN_EUCLIDEAN:
+        acc = 0.0
+        present = 0
+        for f in range(d):
+            t = X[i, f] - Y[j, f]
+            if not math.isnan(t):
+                acc += t * t
+                present += 1
+        return acc * (d / present) if present > 0 else math.inf
+    return _boolean_distance(X, i, Y, j, metric)
+
+
+@njit(cache=True, nogil=True)
+def _correlation(X, i, Y, j):
+    d = X.shape[1]
+    mx = 0.0
+    my = 0.0
+    for f in range(d):
+        mx += X[i, f]
+        my += Y[j, f]
+    mx /= d
+    my /= d
+    xy = 0.0
+    xx = 0.0
+    yy = 0.0
+    for f in range(d):
+        a = X[i, f] - mx
+        b = Y[j, f] - my
+        xy += a * b
+        xx += a * a
+        yy += b * b
+    if xx == 0.0 or yy == 0.0:
+        return math.inf
+    acc = 1.0 - xy / math.sqrt(xx * yy)
+    if acc < 0.0:
+        return 0.0
+    if acc > 2.0:
+        return 2.0
+    return acc
+
+
+@njit(cache=True, nogil=True)
+def _boolean_distance(X, i, Y, j, metric):
+    """The boolean metrics, nonzero read as True (see the module docstring)."""
+    d = X.shape[1]
+    tt = 0
+    tf = 0
+    ft = 0
+    for f in range(d):
+        a = X[i, f] != 0.0
+        b = Y[j, f] != 0.0
+        if a and b:
+            tt += 1
+        elif a:
+            tf += 1
+        elif b:
+            ft += 1
+    neq = tf + ft
+    if metric == JACCARD:
+        return neq / (tt + neq) if tt + neq > 0 else 0.0
+    if metric == DICE:
+        return neq / (2.0 * tt + neq) if tt + neq > 0 else math.inf
+    if metric == ROGERSTANIMOTO:
+        return 2.0 * neq / (d + neq)
+    if metric == RUSSELLRAO:
+        return (d - tt) / d
+    if metric == SOKALSNEATH:
+        return neq / (0.5 * tt + neq) if tt + neq > 0 else math.inf
+    # yule
+    half_r = tf * ft
+    if half_r == 0:
+        return 0.0
+    ff = d - tt - neq
+    return 2.0 * half_r / (tt * ff + half_r)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def has_triangle_inequality(metric):
+    """Whether the metric obeys the triangle inequality, so that a ball bound
+    ``d(q, centre) - radius`` is a valid lower bound (braycurtis and dice
+    do not)."""
+    return metric != BRAYCURTIS and metric != DICE
 
 @njit(cache=True, nogil=True, inline="always")
 def reduced_distance_bounded(X, i, Y, j, metric, p, bound):
@@ -92,6 +252,19 @@ def reduced_distance_bounded(X, i, Y, j, metric, p, bound):
             acc += abs(X[i, f] - Y[j, f]) ** p
             if acc > bound:
                 return acc
+    elif metric == SQEUCLIDEAN:
+        for f in range(d):
+            t = X[i, f] - Y[j, f]
+            acc += t * t
+            if acc > bound:
+                return acc
+    elif metric == CANBERRA:
+        for f in range(d):
+            den = abs(X[i, f]) + abs(Y[j, f])
+            if den > 0.0:
+                acc += abs(X[i, f] - Y[j, f]) / den
+                if acc > bound:
+                    return acc
     else:
         return reduced_distance(X, i, Y, j, metric, p)
     return acc
@@ -99,18 +272,25 @@ def reduced_distance_bounded(X, i, Y, j, metric, p, bound):
 
 @njit(cache=True, nogil=True, inline="always")
 def reduced_to_distance(r, metric, p):
-    """Distance from a reduced distance."""
+    """Distance from a reduced distance (``inf`` for an undefined one becomes NaN)."""
     if metric == EUCLIDEAN:
         return math.sqrt(r)
     if metric == MINKOWSKI:
         return r ** (1.0 / p)
+    if r == math.inf and (
+        metric == DICE or metric == SOKALSNEATH or metric == CORRELATION
+        or metric == NAN_EUCLIDEAN
+    ):
+        return math.nan
+    if metric == NAN_EUCLIDEAN:
+        return math.sqrt(r)
     return r
 
 
 @njit(cache=True, nogil=True, inline="always")
 def distance_to_reduced(dist, metric, p):
     """Reduced distance from a distance (monotone inverse of :func:`reduced_to_distance`)."""
-    if metric == EUCLIDEAN:
+    if metric == EUCLIDEAN or metric == NAN_EUCLIDEAN:
         return dist * dist
     if metric == MINKOWSKI:
         return dist**p

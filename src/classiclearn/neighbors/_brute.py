@@ -23,7 +23,7 @@ radius), count, then fill.
 
 import numpy as np
 
-from .._kernels.distances import COSINE, EUCLIDEAN
+from .._kernels.distances import COSINE, EUCLIDEAN, SQEUCLIDEAN
 from ..utils._threads import blas_can_be_limited, blas_single_thread, thread_map
 from . import _brute_kernels as _k
 from ._metrics import to_reduced
@@ -71,7 +71,7 @@ class GemmIndex:
     def __init__(self, Y, code):
         self.code = code
         self.n, self.d = Y.shape
-        if code == EUCLIDEAN:
+        if code in (EUCLIDEAN, SQEUCLIDEAN):
             self.mean = Y.mean(axis=0)
             centred = Y - self.mean
             norms = squared_norms(centred)
@@ -90,7 +90,7 @@ class GemmIndex:
     def prepare_queries(self, Q):
         """(float32 rows for the GEMM, float64 rows for exact distances, error bound)."""
         m = Q.shape[0]
-        if self.code == EUCLIDEAN:
+        if self.code in (EUCLIDEAN, SQEUCLIDEAN):
             exact = Q
             q_norm = np.empty(m)
             low = np.empty((m, self.d + 1), dtype=np.float32)
@@ -198,7 +198,7 @@ def brute_kneighbors(Q, Y, k, code, p, *, index=None, n_threads=1):
     """
     if Y is None:
         return _precomputed_knn(Q, k)
-    if code in (EUCLIDEAN, COSINE):
+    if code in (EUCLIDEAN, COSINE, SQEUCLIDEAN):
         if index is None:
             index = GemmIndex(Y, code)
         return _gemm_knn(Q, index, k, p, n_threads)
@@ -225,7 +225,7 @@ def brute_radius(Q, Y, r, code, p, *, sort_results=False, Y_unit=None):
     else:
         r_red = to_reduced(r, code, p)
     zeros_n = np.zeros(n)
-    if code == EUCLIDEAN and Y is not None:
+    if code in (EUCLIDEAN, SQEUCLIDEAN) and Y is not None:
         add = squared_norms(Y)
         Qn = squared_norms(Q)
         slack_all = 4.0 * (Q.shape[1] + 4) * _EPS * (Qn + (add.max() if n else 0.0))
