@@ -15,12 +15,14 @@ from ..base import BaseEstimator, ClassifierMixin
 from ..exceptions import ConvergenceWarning
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
-from ..utils._targets import compute_class_weight, encode_labels
+from ..utils._targets import check_partial_fit_classes, compute_class_weight, encode_labels
 from ..utils.validation import check_sample_weight, validate_data
 from . import _perceptron_kernels as _k
 from ._base import LinearClassifierMixin
 
 _CHUNK = 5
+# Largest int32: the range of the seeds drawn for every SGD pass (as scikit-learn).
+_MAX_INT = np.iinfo(np.int32).max
 
 
 def _batch_epoch(W, b, X, Y, sw, eta, l1, l2, fit_intercept):
@@ -264,3 +266,118 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         self.n_iter_ = epochs
         self.t_ = float(epochs * train.size + 1)
         return self
+
+    def partial_fit(self, X, y, classes=None, sample_weight=None):
+        """One epoch of stochastic gradient descent on the given samples.
+
+        The same pass as scikit-learn's ``Perceptron.partial_fit`` (SGD on the
+        perceptron loss, constant learning rate ``eta0``): one visit of every
+        sample, one-vs-rest outputs for more than two classes (the class weight
+        applies to an output's own class, the other samples keep weight 1),
+        penalties applied per sample (L2 as weight decay, L1 as the cumulative
+        truncated gradient), and with ``shuffle=True`` the visiting order drawn
+        as scikit-learn draws it from ``random_state`` (an int seed gives the
+        same order in every call of a given batch size). So the same sequence
+        of batches gives scikit-learn's coefficients. Convergence checks and
+        early stopping are left to the caller.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        classes : array-like of shape (n_classes,), default=None
+            Every class of the whole data; required on the first call, and if
+            given later it must be the same.
+        sample_weight : array-like of shape (n_samples,), default=None
+
+        Returns
+        -------
+        self
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> X = np.array([[0.0, 0.0], [0.0, 1.0], [2.0, 2.0], [2.0, 3.0]])
+        >>> clf = Perceptron(shuffle=False)
+        >>> clf = clf.partial_fit(X[:2], [0, 1], classes=[0, 1]).partial_fit(X[2:], [1, 1])
+        >>> clf.coef_.tolist(), clf.t_
+        ([[0.0, 1.0]], 5.0)
+        """
+        first_call = not hasattr(self, "classes_")
+        if first_call:
+            self._validate_params()
+            if self.class_weight == "balanced":
+                raise ValueError(
+                    "class_weight 'balanced' is not supported for partial_fit: the class "
+                    "frequencies of the whole data are unknown. Compute the weights on the "
+                    "full target (or a large sample of it) and pass them as a dict."
+                )
+            if self.early_stopping:
+                raise ValueError("early_stopping should be False with partial_fit")
+        check_partial_fit_classes(self, classes)
+        X, y = validate_data(self, X, y, dtype=np.float64, reset=first_call)
+        y = np.asarray(y)
+        classes = self.classes_
+        K = len(classes)
+        if K < 2:
+            raise ValueError(
+                f"The number of classes has to be greater than one; got {K} class"
+            )
+        unknown = np.setdiff1d(y, classes)
+        if unknown.size:
+            raise ValueError(
+                f"y contains labels {unknown.tolist()} that are not in classes {classes.tolist()}."
+            )
+        y_idx = np.searchsorted(classes, y)
+        sw = check_sample_weight(sample_weight, X, dtype=np.float64)
+        class_w = compute_class_weight(self.class_weight, classes, y_idx)
+        n, p = X.shape
+        n_out = 1 if K == 2 else K
+        if getattr(self, "coef_", None) is None:
+            self.coef_ = np.zeros((n_out, p))
+            self.intercept_ = np.zeros(n_out)
+        if not hasattr(self, "t_"):
+            self.t_ = 1.0
+        if n_out == 1:
+            Y = np.where(y_idx == 1, 1.0, -1.0)[:, None]
+            SW = (sw * class_w[y_idx])[:, None]
+        else:
+            own = y_idx[:, None] == np.arange(K)
+            Y = np.where(own, 1.0, -1.0)
+            SW = sw[:, None] * np.where(own, class_w[None, :], 1.0)
+        orders = self._sgd_orders(n, n_out)
+        rho = {"l1": 1.0, "l2": 0.0, "elasticnet": self.l1_ratio}.get(self.penalty, 0.0)
+        W = np.array(self.coef_, dtype=np.float64, order="C")
+        b = np.array(self.intercept_, dtype=np.float64)
+        _k.sgd_perceptron_epoch(
+            W, b, X, np.ascontiguousarray(Y), np.ascontiguousarray(SW), orders,
+            float(self.eta0), float(self.alpha), float(rho),
+            self.penalty in ("l2", "elasticnet"), self.penalty in ("l1", "elasticnet"),
+            bool(self.fit_intercept),
+        )
+        self.coef_ = W
+        self.intercept_ = b if self.fit_intercept else np.zeros(n_out)
+        self.n_iter_ = 1
+        self.t_ += n
+        return self
+
+    def _sgd_orders(self, n, n_out):
+        """Visiting order of each output for one epoch (intp (n_out, n)).
+
+        The seeds are drawn from ``random_state`` as scikit-learn draws them:
+        two numbers (a data-set seed, then the shuffling seed) from the
+        estimator's generator for one output; for several, one seed per
+        output first, each seeding a generator that then draws its two."""
+        if not self.shuffle:
+            return np.tile(np.arange(n, dtype=np.intp), (n_out, 1))
+        rng = check_random_state(self.random_state)
+        if n_out == 1:
+            generators = [rng]
+        else:
+            generators = [np.random.RandomState(s) for s in rng.randint(_MAX_INT, size=n_out)]
+        orders = np.empty((n_out, n), dtype=np.intp)
+        for k, gen in enumerate(generators):
+            gen.randint(1, _MAX_INT)  # scikit-learn's data-set seed (unused by a pass)
+            orders[k] = _k.xorshift_order(n, int(gen.randint(_MAX_INT)))
+        return orders
+
