@@ -50,7 +50,9 @@ and never write into their inputs.
 
 import math
 
-from numba import njit
+import numpy as np
+from numba import njit, types
+from numba.extending import overload
 
 EUCLIDEAN = 0
 MANHATTAN = 1
@@ -76,7 +78,7 @@ def reduced_distance(X, i, Y, j, metric, p):
     """Reduced distance between rows ``X[i]`` and ``Y[j]`` (same dtype, same width)."""
     d = X.shape[1]
     acc = 0.0
-    if metric == EUCLIDEAN:
+    if metric == EUCLIDEAN or metric == SQEUCLIDEAN:
         for f in range(d):
             t = X[i, f] - Y[j, f]
             acc += t * t
@@ -100,21 +102,68 @@ def reduced_distance(X, i, Y, j, metric, p):
         elif acc > 2.0:
             acc = 2.0
     else:
-        acc = other_reduced_distance(X, i, Y, j, metric)
+        acc = _extended_reduced_distance(X, i, Y, j, metric)
     return acc
+
+
+def kernel_code(code):
+    """A metric code as the kernels take it.
+
+    The metrics from ``BRAYCURTIS`` on are passed as ``np.int32``, the others
+    as a Python int (int64 in numba): the kernels are compiled once for the
+    classic metrics, whose specialisation does not contain the extra
+    metrics' code (it would double their compile time), and once more, only
+    when first used, for the extra ones; each still dispatches on the code.
+    """
+    code = int(code)
+    return np.int32(code) if code >= BRAYCURTIS else code
+
+
+def _extended_reduced_distance(X, i, Y, j, metric):
+    """Compiled code only: :func:`other_reduced_distance` when ``metric`` is an
+    int32 (an extra metric, see :func:`kernel_code`), nothing otherwise."""
+    raise NotImplementedError("compiled code only")
+
+
+def _is_extended(metric_type):
+    """At typing: whether a code's numba type marks an extra metric (int32)."""
+    return isinstance(metric_type, types.Integer) and metric_type.bitwidth == 32
+
+
+def _is_extended_value(metric):
+    """Compiled code only: True (a constant) when ``metric`` is an extra metric's code."""
+    raise NotImplementedError("compiled code only")
+
+
+@overload(_is_extended_value, inline="always")
+def _select_is_extended(metric):
+    flag = _is_extended(metric)
+
+    def constant(metric):
+        return flag
+
+    return constant
+
+
+@overload(_extended_reduced_distance)
+def _select_extended(X, i, Y, j, metric):
+    if _is_extended(metric):
+        def with_extra_metrics(X, i, Y, j, metric):
+            return other_reduced_distance(X, i, Y, j, metric)
+
+        return with_extra_metrics
+
+    def classic_only(X, i, Y, j, metric):
+        return 0.0
+
+    return classic_only
 
 
 @njit(cache=True, nogil=True)
 def other_reduced_distance(X, i, Y, j, metric):
-    """Reduced distance for the codes from ``SQEUCLIDEAN`` on (not inlined: the
-    common metrics keep a small inlined body)."""
+    """Reduced distance for the codes from ``BRAYCURTIS`` on (a call, not
+    inlined: the common metrics keep a small inlined body)."""
     d = X.shape[1]
-    if metric == SQEUCLIDEAN:
-        acc = 0.0
-        for f in range(d):
-            t = X[i, f] - Y[j, f]
-            acc += t * t
-        return acc
     if metric == BRAYCURTIS:
         num = 0.0
         den = 0.0
@@ -213,12 +262,26 @@ def _boolean_distance(X, i, Y, j, metric):
     return 2.0 * half_r / (tt * ff + half_r)
 
 
-@njit(cache=True, nogil=True, inline="always")
 def has_triangle_inequality(metric):
     """Whether the metric obeys the triangle inequality, so that a ball bound
     ``d(q, centre) - radius`` is a valid lower bound (braycurtis and dice
-    do not)."""
+    do not). Compiled code only; a constant True for the classic metrics."""
     return metric != BRAYCURTIS and metric != DICE
+
+
+@overload(has_triangle_inequality, inline="always")
+def _select_triangle(metric):
+    if _is_extended(metric):
+        def extra_metric(metric):
+            return metric != BRAYCURTIS and metric != DICE
+
+        return extra_metric
+
+    def classic_metric(metric):
+        return True
+
+    return classic_metric
+
 
 @njit(cache=True, nogil=True, inline="always")
 def reduced_distance_bounded(X, i, Y, j, metric, p, bound):
@@ -229,7 +292,7 @@ def reduced_distance_bounded(X, i, Y, j, metric, p, bound):
     """
     d = X.shape[1]
     acc = 0.0
-    if metric == EUCLIDEAN:
+    if metric == EUCLIDEAN or metric == SQEUCLIDEAN:
         for f in range(d):
             t = X[i, f] - Y[j, f]
             acc += t * t
@@ -252,19 +315,6 @@ def reduced_distance_bounded(X, i, Y, j, metric, p, bound):
             acc += abs(X[i, f] - Y[j, f]) ** p
             if acc > bound:
                 return acc
-    elif metric == SQEUCLIDEAN:
-        for f in range(d):
-            t = X[i, f] - Y[j, f]
-            acc += t * t
-            if acc > bound:
-                return acc
-    elif metric == CANBERRA:
-        for f in range(d):
-            den = abs(X[i, f]) + abs(Y[j, f])
-            if den > 0.0:
-                acc += abs(X[i, f] - Y[j, f]) / den
-                if acc > bound:
-                    return acc
     else:
         return reduced_distance(X, i, Y, j, metric, p)
     return acc
@@ -277,20 +327,39 @@ def reduced_to_distance(r, metric, p):
         return math.sqrt(r)
     if metric == MINKOWSKI:
         return r ** (1.0 / p)
-    if r == math.inf and (
-        metric == DICE or metric == SOKALSNEATH or metric == CORRELATION
-        or metric == NAN_EUCLIDEAN
-    ):
-        return math.nan
-    if metric == NAN_EUCLIDEAN:
-        return math.sqrt(r)
-    return r
+    return _extended_to_distance(r, metric)
+
+
+def _extended_to_distance(r, metric):
+    """Compiled code only: the extra metrics' part of :func:`reduced_to_distance`."""
+    raise NotImplementedError("compiled code only")
+
+
+@overload(_extended_to_distance, inline="always")
+def _select_to_distance(r, metric):
+    if _is_extended(metric):
+        def extra_metric(r, metric):
+            if r == math.inf and (
+                metric == DICE or metric == SOKALSNEATH or metric == CORRELATION
+                or metric == NAN_EUCLIDEAN
+            ):
+                return math.nan
+            if metric == NAN_EUCLIDEAN:
+                return math.sqrt(r)
+            return r
+
+        return extra_metric
+
+    def classic_metric(r, metric):
+        return r
+
+    return classic_metric
 
 
 @njit(cache=True, nogil=True, inline="always")
 def distance_to_reduced(dist, metric, p):
     """Reduced distance from a distance (monotone inverse of :func:`reduced_to_distance`)."""
-    if metric == EUCLIDEAN or metric == NAN_EUCLIDEAN:
+    if metric == EUCLIDEAN or (_is_extended_value(metric) and metric == NAN_EUCLIDEAN):
         return dist * dist
     if metric == MINKOWSKI:
         return dist**p

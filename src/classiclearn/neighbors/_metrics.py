@@ -137,7 +137,8 @@ def resolve_metric(metric, p=2, metric_params=None, algorithm="brute", n_feature
             f"Metric {metric!r} is not valid for algorithm {checked!r}; valid metrics are "
             f"{VALID_METRICS[checked]}."
         )
-    code = _CODES[metric]
+    # the extra metrics' codes as np.int32: their own kernel specialisation
+    code = _d.kernel_code(_CODES[metric])
     if code != MINKOWSKI:
         return code, 2.0, _NAMES.get(code, metric), None
     p = 2.0 if p is None else float(p)
