@@ -1,6 +1,9 @@
-"""Perceptron.partial_fit against scikit-learn's: the same coefficients after the
-same sequence of batches (one SGD epoch per call), with and without shuffling,
-penalties, class and sample weights."""
+"""Perceptron.partial_fit and the online fit against scikit-learn's: the same
+coefficients after the same sequence of batches (one SGD epoch per call), and
+the same fit (epochs, stopping), with and without shuffling, penalties, class
+and sample weights."""
+
+import warnings
 
 import numpy as np
 import pytest
@@ -127,3 +130,43 @@ def test_partial_fit_errors():
     X0 = X.copy()
     Perceptron().partial_fit(X, y, classes=[0, 1])
     assert_array_equal(X, X0)
+
+
+FIT_PARAMS = PARAMS + [
+    {"class_weight": "balanced", "random_state": 4},
+    {"class_weight": {0: 2.0}},
+    {"tol": None, "max_iter": 7},
+    {"tol": 1e-2, "n_iter_no_change": 2},
+    {"penalty": "l2", "alpha": 1e-4, "eta0": 0.1},
+]
+
+
+@pytest.mark.parametrize("n_classes", [2, 3, 4])
+@pytest.mark.parametrize("params", FIT_PARAMS)
+@pytest.mark.parametrize("weighted", [False, True])
+def test_online_fit_matches_sklearn(n_classes, params, weighted):
+    X, y = _data(n_classes, seed=8, n=200)
+    sw = np.random.default_rng(9).random(200) + 0.5 if weighted else None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # both may stop at max_iter on these data
+        ours = Perceptron(**params).fit(X, y, sample_weight=sw)
+        theirs = sk_lm.Perceptron(**params).fit(X, y, sample_weight=sw)
+    assert ours.n_iter_ == theirs.n_iter_
+    assert ours.t_ == theirs.t_
+    assert_allclose(ours.coef_, theirs.coef_, rtol=1e-12, atol=1e-12)
+    assert_allclose(ours.intercept_, theirs.intercept_, rtol=1e-12, atol=1e-12)
+    assert_array_equal(ours.predict(X), theirs.predict(X))
+
+
+def test_warm_start_and_convergence_warning_as_sklearn():
+    from classiclearn.exceptions import ConvergenceWarning
+
+    X, y = _data(3, seed=10, n=200)
+    ours = Perceptron(warm_start=True, max_iter=3)
+    theirs = sk_lm.Perceptron(warm_start=True, max_iter=3)
+    for _ in range(2):  # the second fit starts from the first one's coefficients
+        with pytest.warns(ConvergenceWarning, match="Maximum number of iterations"):
+            ours.fit(X, y)
+        with pytest.warns(Warning, match="(?i)maximum number of iteration"):
+            theirs.fit(X, y)
+    assert_allclose(ours.coef_, theirs.coef_, rtol=1e-12, atol=1e-12)
