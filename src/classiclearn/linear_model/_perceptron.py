@@ -310,11 +310,11 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         Y, SW = self._sgd_targets(y_idx, classes, sample_weight)
         n_iter = np.zeros(W.shape[0], dtype=np.intp)
         tol = -np.inf if self.tol is None else float(self.tol)
-        finite = _k.sgd_perceptron_fit(
+        _k.sgd_perceptron_fit(
             W, b, X, Y, SW, self._sgd_seeds(W.shape[0]), bool(self.shuffle),
             int(self.max_iter), tol, int(self.n_iter_no_change), *self._sgd_penalty(), n_iter,
         )
-        if not finite:
+        if np.any(n_iter < 0):
             raise ValueError(
                 "Floating-point under-/overflow occurred during the perceptron's fit. "
                 "Scaling input data with StandardScaler or MinMaxScaler might help."

@@ -199,46 +199,56 @@ def sgd_perceptron_epoch(W, b, X, Y, SW, orders, eta, alpha, l1_ratio, use_l2, u
 
 
 @njit(cache=True, nogil=True)
+def _sgd_fit_output(W, b, k, X, Y, SW, seed, shuffle, max_iter, tol, n_iter_no_change,
+                    eta, alpha, l1_ratio, use_l2, use_l1, fit_intercept):
+    """Epochs of output ``k`` (see :func:`sgd_perceptron_fit`); returns its
+    epoch count, negated if a weight became non-finite."""
+    n, p = X.shape
+    order = np.arange(n)
+    q = np.zeros(p)
+    norms = np.empty(2)
+    _initial_norms(W, k, norms)
+    total_l1 = 0.0
+    best = np.inf
+    stall = 0
+    epochs = 0
+    for epoch in range(max_iter):
+        if shuffle:
+            xorshift_shuffle(order, seed)
+        objective, total_l1 = _sgd_pass(W, b, k, X, Y, SW, order, eta, alpha, l1_ratio,
+                                        use_l2, use_l1, fit_intercept, q, total_l1, norms)
+        epochs = epoch + 1
+        if not np.isfinite(b[k]) or not np.all(np.isfinite(W[k])):
+            return -epochs
+        mean = objective / n
+        if tol > -np.inf and mean > best - tol:
+            stall += 1
+        else:
+            stall = 0
+        if mean < best:
+            best = mean
+        if stall >= n_iter_no_change:
+            break
+    return epochs
+
+
+@njit(cache=True, nogil=True)
 def sgd_perceptron_fit(W, b, X, Y, SW, seeds, shuffle, max_iter, tol, n_iter_no_change,
                        eta, alpha, l1_ratio, use_l2, use_l1, fit_intercept, n_iter):
     """Up to ``max_iter`` epochs of :func:`sgd_perceptron_epoch` per output,
-    as scikit-learn's SGD fit runs them.
+    as scikit-learn's SGD fit runs them, one output after the other (serial:
+    on a shared machine threads over a few outputs cost more than they save).
 
     Each output ``k`` runs on its own: its order starts as ``0 .. n - 1`` and
     is reshuffled every epoch with ``seeds[k]`` (when ``shuffle``); the L1
     state and the norms carry over epochs; it stops once the epoch's mean
-    objective has failed ``n_iter_no_change`` times in a row to drop below
-    the best so far
-    minus ``tol`` (``tol = -inf``: never): the objective of :func:`_sgd_pass`
-    averaged over the samples. Writes each output's epoch count
-    to ``n_iter`` (intp (K,)); returns False if a weight became non-finite.
+    objective (of :func:`_sgd_pass`) has failed ``n_iter_no_change`` times in
+    a row to drop below the best so far minus ``tol`` (``tol = -inf``:
+    never). Writes each output's epoch count to ``n_iter`` (intp (K,),
+    negative if a weight became non-finite).
     """
-    K, p = W.shape
-    n = X.shape[0]
-    norms = np.empty(2)
+    K = W.shape[0]
     for k in range(K):
-        order = np.arange(n)
-        q = np.zeros(p)
-        _initial_norms(W, k, norms)
-        total_l1 = 0.0
-        best = np.inf
-        stall = 0
-        n_iter[k] = 0
-        for epoch in range(max_iter):
-            if shuffle:
-                xorshift_shuffle(order, seeds[k])
-            objective, total_l1 = _sgd_pass(W, b, k, X, Y, SW, order, eta, alpha, l1_ratio,
-                                            use_l2, use_l1, fit_intercept, q, total_l1, norms)
-            n_iter[k] = epoch + 1
-            if not np.isfinite(b[k]) or not np.all(np.isfinite(W[k])):
-                return False
-            mean = objective / n
-            if tol > -np.inf and mean > best - tol:
-                stall += 1
-            else:
-                stall = 0
-            if mean < best:
-                best = mean
-            if stall >= n_iter_no_change:
-                break
-    return True
+        n_iter[k] = _sgd_fit_output(W, b, k, X, Y, SW, seeds[k], shuffle, max_iter, tol,
+                                    n_iter_no_change, eta, alpha, l1_ratio, use_l2, use_l1,
+                                    fit_intercept)
