@@ -11,6 +11,17 @@ index, lower first, so the ``k`` nearest are the ``k`` smallest
 some neighbours of a query are at distance 0, they share the whole weight
 (weight 1 each) and the others get 0, so a query equal to a training point
 gets that point's label or value.
+
+Metrics: scikit-learn 1.9's names, on the algorithms its ``VALID_METRICS``
+allows (the KD-tree: the Minkowski family; the ball tree: also braycurtis,
+canberra, hamming and the boolean metrics; brute force: also correlation,
+cosine, nan_euclidean, sqeuclidean, yule). ``algorithm="auto"`` follows
+scikit-learn's choice for the metrics beyond the Minkowski family. Boolean
+metrics read nonzero as True; brute force warns, as scikit-learn does, that
+non-boolean data were converted. nan_euclidean accepts NaN in X (missing
+coordinates). An undefined distance (0 / 0) is NaN and sorts last.
+Weighted minkowski (``metric_params={"w": w}``) searches rows scaled by
+``w ** (1 / p)``, where the plain distance is the weighted one.
 """
 
 import warnings
