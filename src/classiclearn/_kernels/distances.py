@@ -183,8 +183,7 @@ def other_reduced_distance(X, i, Y, j, metric):
     if metric == HAMMING:
         n_neq = 0
         for f in range(d):
-            if X[i, f] != Y[j, f]:
-                n_neq += 1
+            n_neq += np.int64(X[i, f] != Y[j, f])
         return n_neq / d
     if metric == NAN_EUCLIDEAN:
         acc = 0.0
@@ -232,17 +231,16 @@ def _boolean_distance(X, i, Y, j, metric):
     """The boolean metrics, nonzero read as True (see the module docstring)."""
     d = X.shape[1]
     tt = 0
-    tf = 0
-    ft = 0
-    for f in range(d):
-        a = X[i, f] != 0.0
-        b = Y[j, f] != 0.0
-        if a and b:
-            tt += 1
-        elif a:
-            tf += 1
-        elif b:
-            ft += 1
+    na = 0
+    nb = 0
+    for f in range(d):  # branch-free counts (vectorised)
+        a = np.int64(X[i, f] != 0.0)
+        b = np.int64(Y[j, f] != 0.0)
+        tt += a & b
+        na += a
+        nb += b
+    tf = na - tt
+    ft = nb - tt
     neq = tf + ft
     if metric == JACCARD:
         return neq / (tt + neq) if tt + neq > 0 else 0.0
