@@ -10,6 +10,10 @@ of the expansion. Other metrics scan the training rows directly. Heaps are
 keyed on (distance, training index), so ties go to the lower index. All
 drivers are parallel over query rows, write only their own rows, and never
 write into their inputs (except the heap arrays they are handed).
+
+The metric code's type selects a specialisation (see
+``_kernels.distances.kernel_code``): the extra metrics (braycurtis ... yule)
+come as int32 and compile their own copy of each driver when first used.
 """
 
 import numpy as np
