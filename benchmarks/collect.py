@@ -34,6 +34,8 @@ def main():
     parts = [INTRO]
     for path in sorted((HERE / "results").glob("*.md")):
         parts.append(f"## {path.stem}\n\n{path.read_text().strip()}\n")
+    # the measurements that chose the code's tuning constants
+    parts.append("#" + (HERE / "constants.md").read_text().strip() + "\n")
     (HERE / "RESULTS.md").write_text("\n".join(parts))
     print(f"wrote {HERE / 'RESULTS.md'} from {len(parts) - 1} family tables")
 

@@ -134,3 +134,42 @@ CASES = [
     ),
 ]
 
+# Issue 16: the solvers that reproduce scikit-learn's (moderate sizes: the
+# stochastic solvers run epochs over the data in a scalar loop on both sides).
+def _moderate_classification(k):
+    return lambda quick: _data.classification(20_000, 50, k, quick=quick)
+
+
+def _moderate_regression(quick):
+    return _data.regression(20_000, 100, quick=quick, noise=10.0)
+
+
+def _logistic_case(label, k, ours_params, theirs_params):
+    return Case(
+        name=f"LogisticRegression {label} 20000x50 {k} classes",
+        data=_moderate_classification(k),
+        ours=lambda: _ours("LogisticRegression")(**ours_params),
+        theirs=lambda: _sk("LogisticRegression")(**theirs_params),
+        methods=("predict_proba",),
+        goals={"fit": 1.0},
+        score_tol=2e-3,
+    )
+
+
+for _k in (2, 5):
+    for _solver in ("sag", "saga", "newton-cg"):
+        _params = {"solver": _solver, "random_state": 0}
+        CASES.append(_logistic_case(_solver, _k, _params, _params))
+    CASES.append(_logistic_case(
+        "saga elasticnet", _k,
+        {"solver": "saga", "penalty": "elasticnet", "l1_ratio": 0.5, "C": 0.1, "random_state": 0},
+        {"solver": "saga", "l1_ratio": 0.5, "C": 0.1, "random_state": 0}))
+
+for _solver in ("lsqr", "sparse_cg", "sag", "saga"):
+    CASES.append(Case(
+        name=f"Ridge {_solver} 20000x100",
+        data=_moderate_regression,
+        ours=lambda s=_solver: _ours("Ridge")(alpha=10.0, solver=s, random_state=0),
+        theirs=lambda s=_solver: _sk("Ridge")(alpha=10.0, solver=s, random_state=0),
+        goals={"fit": 1.0},
+    ))

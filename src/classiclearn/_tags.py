@@ -8,6 +8,7 @@ dataclasses; it is called only from ``__sklearn_tags__``, which only
 scikit-learn calls, so scikit-learn is already imported by then.
 """
 
+import copy
 from dataclasses import dataclass, field
 
 __all__ = ["Tags", "get_tags", "to_sklearn_tags"]
@@ -51,6 +52,19 @@ class Tags:
         Float dtypes that ``transform`` keeps (transformers only).
     non_deterministic : bool
         Whether results vary for a fixed ``random_state``.
+    imputes_nan : bool
+        Whether ``transform`` replaces missing values, so that steps after it
+        in a pipeline never see NaN.
+    native_kernels : bool
+        Whether the estimator's work runs in compiled kernels that release the
+        GIL and want C-contiguous float input: a wrapper fitting many copies
+        may then run them in threads and convert X once for all of them.
+        True for classiclearn's estimators, False for anything translated from
+        scikit-learn's tags.
+    linear_decision : bool
+        Whether the classifier's ``predict`` is the class of the largest
+        linear score ``X @ coef_.T + intercept_`` (for two classes, the sign
+        of ``decision_function``), so a wrapper may combine the scores itself.
 
     Examples
     --------
@@ -74,21 +88,70 @@ class Tags:
     transformer: bool = False
     preserves_dtype: list = field(default_factory=lambda: ["float64"])
     non_deterministic: bool = False
+    imputes_nan: bool = False
+    native_kernels: bool = False
+    linear_decision: bool = False
 
 
 def get_tags(estimator):
-    """Return the :class:`Tags` of an estimator instance.
+    """Return the :class:`Tags` of an estimator instance, ours or scikit-learn's.
+
+    The one place that reads tags: classiclearn estimators answer with
+    ``__classiclearn_tags__``; scikit-learn estimators' tags are translated;
+    any other object gets the defaults.
 
     Parameters
     ----------
     estimator : estimator instance
-        Any classiclearn estimator.
 
     Returns
     -------
     tags : Tags
+        A fresh object: changing it never changes the estimator's tags.
+
+    Examples
+    --------
+    >>> from classiclearn.naive_bayes import GaussianNB
+    >>> get_tags(GaussianNB()).estimator_type
+    'classifier'
     """
-    return estimator.__classiclearn_tags__()
+    if hasattr(estimator, "__classiclearn_tags__"):
+        return copy.deepcopy(estimator.__classiclearn_tags__())
+    if hasattr(estimator, "__sklearn_tags__"):
+        try:
+            return _tags_from_sklearn(estimator.__sklearn_tags__())
+        except AttributeError:  # an estimator with tags of an older form
+            pass
+    return Tags()
+
+
+def _tags_from_sklearn(sk):
+    """Our Tags from a scikit-learn ``Tags`` object."""
+    kind = sk.estimator_type
+    tags = Tags(
+        estimator_type=kind if kind is not None or sk.transformer_tags is None
+        else "transformer",
+        requires_y=sk.target_tags.required,
+        requires_fit=sk.requires_fit,
+        multi_output=sk.target_tags.multi_output,
+        single_output=sk.target_tags.single_output,
+        positive_only_y=sk.target_tags.positive_only,
+        allow_nan=sk.input_tags.allow_nan,
+        sparse=sk.input_tags.sparse,
+        pairwise=sk.input_tags.pairwise,
+        positive_only_X=sk.input_tags.positive_only,
+        transformer=sk.transformer_tags is not None,
+        non_deterministic=sk.non_deterministic,
+    )
+    if sk.transformer_tags is not None:
+        tags.preserves_dtype = list(sk.transformer_tags.preserves_dtype)
+    if sk.classifier_tags is not None:
+        tags.poor_score = sk.classifier_tags.poor_score
+        tags.multi_class = sk.classifier_tags.multi_class
+        tags.multi_label = sk.classifier_tags.multi_label
+    if sk.regressor_tags is not None:
+        tags.poor_score = sk.regressor_tags.poor_score
+    return tags
 
 
 def to_sklearn_tags(tags):

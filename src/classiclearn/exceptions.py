@@ -13,6 +13,7 @@ __all__ = [
     "FitFailedWarning",
     "InvalidParameterError",
     "NotFittedError",
+    "SeparationWarning",
     "UndefinedMetricWarning",
     "not_fitted_error",
 ]
@@ -35,6 +36,15 @@ class InvalidParameterError(ValueError, TypeError):
 
 class ConvergenceWarning(UserWarning):
     """Issued when an iterative solver stops before it converged."""
+
+
+class SeparationWarning(ConvergenceWarning):
+    """Issued when the classes are completely or quasi-completely separated.
+
+    The maximum-likelihood estimate of an unpenalised logistic regression
+    then does not exist (coefficients diverge); a subclass of
+    :class:`ConvergenceWarning`.
+    """
 
 
 class DataConversionWarning(UserWarning):

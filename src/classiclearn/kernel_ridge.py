@@ -17,8 +17,8 @@ import numpy as np
 from scipy import linalg
 from scipy.linalg import lapack
 
+from ._kernels.gram import kernel_lower
 from .base import BaseEstimator, RegressorMixin
-from .decomposition._gram import kernel_lower
 from .metrics.pairwise import pairwise_kernels
 from .utils._params import Interval, StrOptions
 from .utils.validation import check_is_fitted, check_sample_weight, validate_data

@@ -22,7 +22,10 @@ from numbers import Integral, Real
 
 import numpy as np
 
+from ._kernels.work import WRAPPER_ENTRIES
+from ._tags import get_tags
 from .base import BaseEstimator, ClassifierMixin, clone, is_classifier, is_regressor
+from .utils._available_if import available_if
 from .utils._params import HasMethods, Interval
 from .utils._random import check_random_state
 from .utils._targets import (
@@ -37,33 +40,13 @@ __all__ = ["OneVsOneClassifier", "OneVsRestClassifier", "OutputCodeClassifier"]
 
 
 # --------------------------------------------------------------------------- helpers
-class _AvailableIf:
-    """A method that exists only when ``check(self)`` is true (else AttributeError)."""
-
-    def __init__(self, fn, check):
-        self.fn = fn
-        self.check = check
-        self.__doc__ = fn.__doc__
-        self.__name__ = fn.__name__
-
-    def __get__(self, obj, owner=None):
-        if obj is None:
-            return self.fn
-        if not self.check(obj):
-            raise AttributeError(
-                f"This {type(obj).__name__} has no attribute {self.__name__!r}: its "
-                "estimator does not provide it."
-            )
-        return self.fn.__get__(obj, owner)
-
-
 def _available_if_estimator_has(attr):
     def check(self):
         if hasattr(self, "estimators_"):
             return all(hasattr(e, attr) for e in self.estimators_)
         return hasattr(self.estimator, attr)
 
-    return lambda fn: _AvailableIf(fn, check)
+    return available_if(check, "its estimator does not provide it")
 
 
 class _ConstantPredictor(BaseEstimator):
@@ -114,26 +97,23 @@ def _predict_binary(estimator, X, regressor=None):
         return estimator.predict_proba(X)[:, 1]
 
 
-def _linear_classifier_mixins():
-    """The linear-classifier mixins (ours, and scikit-learn's if it is loaded)
-    whose ``predict`` is ``classes_[decision_function(X) > 0]`` for two classes."""
-    from .linear_model._base import LinearClassifierMixin
-
-    mixins = [LinearClassifierMixin]
+def _sklearn_linear_classifier_mixin():
+    """scikit-learn's linear-classifier mixin, if scikit-learn is loaded."""
     sk_base = sys.modules.get("sklearn.linear_model._base")
-    if sk_base is not None and hasattr(sk_base, "LinearClassifierMixin"):
-        mixins.append(sk_base.LinearClassifierMixin)
-    return mixins
+    return getattr(sk_base, "LinearClassifierMixin", None)
 
 
 def _predict_is_threshold(estimator):
     """Whether a binary ``estimator``'s predict is its decision function's sign:
-    a linear classifier overriding neither method."""
+    ours say so by a tag; scikit-learn's are linear classifiers overriding
+    neither method of its mixin."""
+    if hasattr(estimator, "__classiclearn_tags__"):
+        return get_tags(estimator).linear_decision
+    mixin = _sklearn_linear_classifier_mixin()
     cls = type(estimator)
-    return any(
-        getattr(cls, "predict", None) is m.predict
-        and getattr(cls, "decision_function", None) is m.decision_function
-        for m in _linear_classifier_mixins()
+    return mixin is not None and (
+        getattr(cls, "predict", None) is mixin.predict
+        and getattr(cls, "decision_function", None) is mixin.decision_function
     )
 
 
@@ -146,13 +126,13 @@ def _threshold(estimator):
 # With n_jobs=None, binary problems of at least this many entries of X are fitted
 # in threads when the binary classifier is one of ours (numba kernels and BLAS
 # release the GIL); below it, starting threads costs more than it saves.
-_AUTO_THREAD_ENTRIES = 100_000
+_AUTO_THREAD_ENTRIES = WRAPPER_ENTRIES
 
 
 def _auto_threads(estimator, X):
     """Threads for ``n_jobs=None``: all cores for our estimators on large enough
     problems, else one (scikit-learn's meaning of None, e.g. for its estimators)."""
-    if not type(estimator).__module__.startswith("classiclearn."):
+    if not get_tags(estimator).native_kernels:
         return 1
     shape = getattr(X, "shape", None)
     if shape is None or len(shape) != 2 or shape[0] * shape[1] < _AUTO_THREAD_ENTRIES:
@@ -165,7 +145,7 @@ def _shared_X(estimator, X):
     array is made C-contiguous once here (their compiled kernels want C order),
     instead of once per binary problem."""
     if (
-        type(estimator).__module__.startswith("classiclearn.")
+        get_tags(estimator).native_kernels
         and isinstance(X, np.ndarray)
         and X.ndim == 2
         and X.dtype.kind == "f"
@@ -184,16 +164,8 @@ def _run(tasks, n_jobs, auto=1):
 
 def _inner_tags(estimator):
     """(sparse, pairwise, allow_nan) of a wrapped estimator, ours or scikit-learn's."""
-    if hasattr(estimator, "__classiclearn_tags__"):
-        t = estimator.__classiclearn_tags__()
-        return t.sparse, t.pairwise, t.allow_nan
-    if hasattr(estimator, "__sklearn_tags__"):
-        try:
-            t = estimator.__sklearn_tags__().input_tags
-            return t.sparse, t.pairwise, t.allow_nan
-        except Exception:  # noqa: BLE001 - tags are a courtesy
-            pass
-    return False, False, False
+    tags = get_tags(estimator)
+    return tags.sparse, tags.pairwise, tags.allow_nan
 
 
 # X is checked (shape, feature names) but its dtype is left to the binary classifiers
@@ -722,6 +694,14 @@ class OutputCodeClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
         None: one thread, except that the binary problems are fitted on all
         cores when the estimator is one of classiclearn's (its kernels release
         the GIL) and X has at least 100,000 entries. Results never depend on it.
+    code_book : array-like of shape (n_classes, n_codes), default=None
+        A code book of one's own instead of a random one (then ``code_size``
+        and ``random_state`` are not used): row k is the code word of the k-th
+        class of ``classes_`` (the sorted labels), with entries in {-1, 1} or
+        in {0, 1}. Rows must be distinct and every column must hold both
+        symbols, so that each binary problem has two classes. It is stored in
+        ``code_book_`` with the lower symbol written as the decoding uses it
+        (-1 with ``decision_function``, 0 with ``predict_proba``).
 
     Attributes
     ----------
@@ -757,13 +737,17 @@ class OutputCodeClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
         **_CONSTRAINTS,
         "code_size": [Interval(Real, 0, None, closed="neither")],
         "random_state": ["random_state"],
+        "code_book": ["array-like", None],
     }
 
-    def __init__(self, estimator, *, code_size=1.5, random_state=None, n_jobs=None):
+    def __init__(
+        self, estimator, *, code_size=1.5, random_state=None, n_jobs=None, code_book=None
+    ):
         self.estimator = estimator
         self.code_size = code_size
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.code_book = code_book
 
     def fit(self, X, y, **fit_params):
         """Draw the code book and fit one binary classifier per bit.
@@ -784,19 +768,23 @@ class OutputCodeClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
         X, y = validate_data(self, X, y, **_X_CHECKS)
         X = _shared_X(self.estimator, X)
         check_classification_targets(y)
-        rng = check_random_state(self.random_state)
         self.classes_, y_index = np.unique(y, return_inverse=True)
         n_classes = len(self.classes_)
-        n_estimators = int(n_classes * self.code_size)
-        if n_estimators < 1:
-            raise ValueError(
-                f"code_size={self.code_size} gives int({n_classes} * code_size) = 0 binary "
-                "classifiers; increase code_size."
-            )
-        code_book = rng.uniform(size=(n_classes, n_estimators))
-        code_book[code_book > 0.5] = 1.0
         low = -1.0 if hasattr(self.estimator, "decision_function") else 0.0
-        code_book[code_book != 1.0] = low
+        if self.code_book is not None:
+            code_book = np.where(_check_code_book(self.code_book, n_classes) == 1, 1.0, low)
+            n_estimators = code_book.shape[1]
+        else:
+            rng = check_random_state(self.random_state)
+            n_estimators = int(n_classes * self.code_size)
+            if n_estimators < 1:
+                raise ValueError(
+                    f"code_size={self.code_size} gives int({n_classes} * code_size) = 0 "
+                    "binary classifiers; increase code_size."
+                )
+            code_book = rng.uniform(size=(n_classes, n_estimators))
+            code_book[code_book > 0.5] = 1.0
+            code_book[code_book != 1.0] = low
         self.code_book_ = code_book
         Y = np.asfortranarray(code_book[y_index].astype(np.intp))
         tasks = [
@@ -821,6 +809,37 @@ class OutputCodeClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
             )
         ).astype(np.float64)
         return self.classes_[_nearest_code(scores, self.code_book_)]
+
+
+def _check_code_book(code_book, n_classes):
+    """A user's code book as a float array, or a ValueError naming what is wrong."""
+    book = np.asarray(code_book)
+    if book.ndim != 2 or book.shape[1] < 1:
+        raise ValueError(
+            f"code_book must be a 2-D array of shape (n_classes, n_codes); got shape {book.shape}."
+        )
+    if book.dtype.kind not in "biuf":
+        raise ValueError(f"code_book must hold numbers in {{-1, 1}} or {{0, 1}}; got {book.dtype}.")
+    book = book.astype(np.float64)
+    if book.shape[0] != n_classes:
+        raise ValueError(
+            f"code_book has {book.shape[0]} rows, but y has {n_classes} classes; it needs one "
+            "row (code word) per class, in the order of the sorted class labels."
+        )
+    symbols = set(np.unique(book).tolist())
+    if not (symbols <= {-1.0, 1.0} or symbols <= {0.0, 1.0}):
+        raise ValueError(
+            f"code_book entries must all be in {{-1, 1}} or all in {{0, 1}}; got {sorted(symbols)}."
+        )
+    if len(np.unique(book, axis=0)) != n_classes:
+        raise ValueError("code_book rows must be distinct: two classes share a code word.")
+    one_sided = np.flatnonzero(np.all(book == book[:1], axis=0))
+    if one_sided.size:
+        raise ValueError(
+            f"code_book column {one_sided[0]} gives every class the same symbol; each column "
+            "must split the classes into two non-empty groups."
+        )
+    return book
 
 
 def _nearest_code(scores, code_book, block=4096):

@@ -9,33 +9,14 @@ pipeline is what keeps cross-validation honest (seed 000 §2): the test fold
 never informs the scaler, the imputer or the encoder.
 """
 
-import copy
 
+from ._tags import Tags, get_tags
 from .base import BaseEstimator, clone
-from .datasets._base import Bunch
+from .utils._available_if import available_if
+from .utils._bunch import Bunch
 from .utils.validation import check_is_fitted
 
 __all__ = ["Pipeline", "make_pipeline"]
-
-
-class _AvailableIf:
-    """A method that exists only if ``check(obj)`` is true (``hasattr`` is False otherwise)."""
-
-    def __init__(self, fn, check):
-        self.fn = fn
-        self.check = check
-        self.__doc__ = fn.__doc__
-        self.__name__ = fn.__name__
-
-    def __get__(self, obj, owner=None):
-        if obj is None:
-            return self.fn
-        if not self.check(obj):
-            raise AttributeError(
-                f"This {type(obj).__name__} has no attribute {self.__name__!r}: its final "
-                "step does not provide it."
-            )
-        return self.fn.__get__(obj, owner)
 
 
 def _final_has(name):
@@ -44,10 +25,7 @@ def _final_has(name):
         return final == "passthrough" and name in ("transform", "inverse_transform") or \
             hasattr(final, name)
 
-    def decorate(fn):
-        return _AvailableIf(fn, check)
-
-    return decorate
+    return available_if(check, "its final step does not provide it")
 
 
 def _all_have(name):
@@ -55,10 +33,7 @@ def _all_have(name):
         return all(est is None or est == "passthrough" or hasattr(est, name)
                    for _, est in pipe._active_steps())
 
-    def decorate(fn):
-        return _AvailableIf(fn, check)
-
-    return decorate
+    return available_if(check, "one of its steps does not provide it")
 
 
 def _is_passthrough(est):
@@ -255,18 +230,14 @@ class Pipeline(BaseEstimator):
 
     # ------------------------------------------------------------------ tags
     def __classiclearn_tags__(self):
-        from ._tags import Tags
-
         steps = getattr(self, "steps", None)
         if not isinstance(steps, list | tuple) or not steps:
             return Tags()
         final = steps[-1][1]
         if _is_passthrough(final):
             tags = Tags(estimator_type="transformer", requires_y=False, transformer=True)
-        elif hasattr(final, "__classiclearn_tags__"):
-            tags = copy.deepcopy(final.__classiclearn_tags__())
         else:
-            tags = _tags_from_sklearn(final)
+            tags = get_tags(final)
         tags.allow_nan = _pipeline_allows_nan(steps)
         first = next((e for _, e in steps if not _is_passthrough(e)), None)
         if first is not None and first is not final:
@@ -351,6 +322,14 @@ class Pipeline(BaseEstimator):
         -------
         self
         """
+        return self._fit_steps(X, y, params)
+
+    def _fit_dask(self, X, y=None, **params):
+        """On Dask input each step takes the previous one's lazy output: steps with a
+        distributed fit fit it, the others refuse it (with the reason)."""
+        return self._fit_steps(X, y, params)
+
+    def _fit_steps(self, X, y, params):
         routed = self._route(params)
         self.__dict__.pop("steps_", None)
         Xt, fitted = self._fit_transformers(X, y, routed)
@@ -538,19 +517,7 @@ def _step_names(steps):
 
 
 def _tag_of(est, field):
-    if hasattr(est, "__classiclearn_tags__"):
-        return getattr(est.__classiclearn_tags__(), field)
-    try:
-        sk = est.__sklearn_tags__()
-    except AttributeError:
-        return False
-    mapping = {
-        "allow_nan": lambda t: t.input_tags.allow_nan,
-        "pairwise": lambda t: t.input_tags.pairwise,
-        "positive_only_X": lambda t: t.input_tags.positive_only,
-        "sparse": lambda t: t.input_tags.sparse,
-    }
-    return mapping[field](sk)
+    return getattr(get_tags(est), field)
 
 
 def _pipeline_allows_nan(steps):
@@ -560,41 +527,9 @@ def _pipeline_allows_nan(steps):
             continue
         if not _tag_of(est, "allow_nan"):
             return False
-        if "Imputer" in type(est).__name__:
+        if _tag_of(est, "imputes_nan"):
             return True
     return True
-
-
-def _tags_from_sklearn(est):
-    """Our Tags from a scikit-learn estimator's tags."""
-    from ._tags import Tags
-
-    sk = est.__sklearn_tags__()
-    kind = sk.estimator_type
-    tags = Tags(
-        estimator_type=kind if kind is not None or sk.transformer_tags is None
-        else "transformer",
-        requires_y=sk.target_tags.required,
-        requires_fit=sk.requires_fit,
-        multi_output=sk.target_tags.multi_output,
-        single_output=sk.target_tags.single_output,
-        positive_only_y=sk.target_tags.positive_only,
-        allow_nan=sk.input_tags.allow_nan,
-        sparse=sk.input_tags.sparse,
-        pairwise=sk.input_tags.pairwise,
-        positive_only_X=sk.input_tags.positive_only,
-        transformer=sk.transformer_tags is not None,
-        non_deterministic=sk.non_deterministic,
-    )
-    if sk.transformer_tags is not None:
-        tags.preserves_dtype = list(sk.transformer_tags.preserves_dtype)
-    if sk.classifier_tags is not None:
-        tags.poor_score = sk.classifier_tags.poor_score
-        tags.multi_class = sk.classifier_tags.multi_class
-        tags.multi_label = sk.classifier_tags.multi_label
-    if sk.regressor_tags is not None:
-        tags.poor_score = sk.regressor_tags.poor_score
-    return tags
 
 
 def make_pipeline(*steps, memory=None, transform_input=None, verbose=False):

@@ -42,7 +42,12 @@ def test_compare_iris_every_classifier(run):
     r = run("compare", "--cv", "3", "--repeats", "1", "--json", "--no-progress")
     assert r.code == 0, r.err
     result = json.loads(r.out)
-    expected = {n for n, _ in candidate_models("classification")}
+    from classiclearn.datasets import load_iris
+
+    iris = load_iris(as_frame=True).data
+    expected = {n for n, _ in candidate_models("classification", X=iris)}
+    assert {"MultinomialNB", "ComplementNB"} <= expected  # non-negative measurements
+    assert "CategoricalNB" not in expected  # not integer categories
     assert {m["model"] for m in result["models"]} == expected
     assert result["data"]["source"] == "iris" and result["data"]["n_samples"] == 150
     assert result["cv"]["n_scores"] == 3

@@ -57,6 +57,26 @@ def _int(text):
         raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
 
 
+class _KeepLinesFormatter(argparse.HelpFormatter):
+    """Wraps one-paragraph texts as usual; keeps the lines of a text that has several (a table)."""
+
+    def _fill_text(self, text, width, indent):
+        if "\n" in text:
+            return "".join(indent + line for line in text.splitlines(keepends=True))
+        return super()._fill_text(text, width, indent)
+
+
+def _tune_epilog():
+    from ._grids import describe_grids
+
+    lines = describe_grids().splitlines()
+    return (
+        "--tune grids (p: encoded features; sd(y): training-target sd; root impurity: Gini "
+        "of the training\nclasses or variance of the training target; others run untuned):\n"
+        + "\n".join("  " + line for line in lines)
+    )
+
+
 def build_parser():
     """The argument parser of the ``classiclearn`` command."""
     from .. import __version__
@@ -78,6 +98,8 @@ def build_parser():
         "encodes categorical columns and standardises where the method needs it (all fitted "
         "inside each fold). The leaderboard gives mean ± std, a 95% confidence interval and "
         "the corrected resampled t-test (Nadeau & Bengio 2003) against the best model.",
+        epilog=_tune_epilog(),
+        formatter_class=_KeepLinesFormatter,
     )
     p.add_argument(
         "data",
@@ -118,6 +140,19 @@ def build_parser():
     )
     p.add_argument("--report", metavar="DIR", help="write an HTML report with plots to DIR")
     p.add_argument(
+        "--tune",
+        action="store_true",
+        help="nested cross-validation: tune each method by an inner 3-fold grid search on "
+        "every outer training set (grids below); methods without a grid run untuned",
+    )
+    p.add_argument(
+        "--pair",
+        type=_csv_list,
+        metavar="A,B",
+        help="a corrected paired t-test between two named models, printed under the "
+        "leaderboard (they are added to --models if missing)",
+    )
+    p.add_argument(
         "--jobs", type=_positive_int, default=1, metavar="N", help="worker processes (default 1)"
     )
     p.add_argument(
@@ -156,6 +191,8 @@ def build_parser():
     p.add_argument("--task", choices=["classification", "regression"])
     p.add_argument("--seed", type=_int, default=0, metavar="S")
     p.add_argument("--out", required=True, metavar="MODEL", help="model file to write (.clm)")
+    _add_dask_arguments(p, "read DATA (a Parquet directory, Parquet or CSV files, a glob) "
+                           "lazily with dask and fit the model's exact distributed fit")
     p.set_defaults(handler=_cmd_fit)
 
     p = sub.add_parser(
@@ -169,6 +206,8 @@ def build_parser():
     p.add_argument("data", metavar="DATA")
     p.add_argument("--proba", action="store_true", help="class probabilities")
     p.add_argument("--out", metavar="FILE", help="CSV file to write (default: stdout)")
+    _add_dask_arguments(p, "read DATA lazily with dask and write the predictions block by "
+                           "block to --out (a .csv file, or a directory of Parquet files)")
     p.set_defaults(handler=_cmd_predict)
 
     p = sub.add_parser(
@@ -210,6 +249,12 @@ def _cmd_info(args):
 def _one_line(exc):
     text = str(exc).strip()
     return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _add_dask_arguments(parser, what):
+    parser.add_argument("--dask", action="store_true", help=what)
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="with --dask: address of a running distributed scheduler")
 
 
 def main(argv=None):

@@ -1,5 +1,6 @@
 """The four commands: compare, fit, predict, info."""
 
+import functools
 import json
 import os
 import sys
@@ -46,7 +47,11 @@ def compare(args):
         _check_report_dir(args.report)
     ds = _dataset(args)
     scorings = check_scorings(args.scoring, ds.task)
-    models = candidate_models(ds.task, args.models)
+    models = candidate_models(ds.task, args.models, X=ds.X)
+    pair = getattr(args, "pair", None)
+    if pair is not None:
+        pair, models = _pair_models(pair, models, ds.task,
+                                    functools.partial(candidate_models, X=ds.X))
     if "roc_auc" in scorings and len(ds.classes) != 2:
         raise CLIError("scoring 'roc_auc' needs a binary target")
     result = run_compare(
@@ -59,7 +64,12 @@ def compare(args):
         jobs=args.jobs,
         show_progress=not args.no_progress,
         warmup=not getattr(args, "no_warmup", False),
+        tune=getattr(args, "tune", False),
     )
+    if pair is not None:
+        from ._stats import paired_comparison
+
+        result["pair"] = _pair_result(result, pair, paired_comparison)
     oof = result.pop("_oof")
     if args.report:
         from ._report import write_report
@@ -78,6 +88,41 @@ def compare(args):
     return 0
 
 
+def _pair_models(pair, models, task, candidate_models):
+    """Resolve ``--pair A,B`` to registered names; add them to the models compared."""
+    if len(pair) != 2:
+        raise CLIError(f"--pair expects two model names A,B, got {','.join(pair)!r}")
+    names = [n for n, _ in candidate_models(task, pair)]
+    if len(names) != 2:
+        raise CLIError(f"--pair names the same model twice ({names[0]})")
+    have = {n for n, _ in models}
+    extra = [hit for hit in candidate_models(task, names) if hit[0] not in have]
+    return names, list(models) + extra
+
+
+def _pair_result(result, names, paired_comparison):
+    """The corrected paired test of A against B on every scoring (the first one is the main)."""
+    by_name = {m["model"]: m for m in result["models"]}
+    a, b = (by_name[n] for n in names)
+    out = {"a": names[0], "b": names[1], "scoring": result["scoring"][0], "by_scoring": {}}
+    failed = [m["model"] for m in (a, b) if m["error"] is not None]
+    if failed:
+        out["error"] = f"{failed[0]} failed: no paired test"
+        return out
+    ratio = result["cv"]["test_train_ratio"]
+    for scoring in result["scoring"]:
+        r = paired_comparison(a["scores"][scoring], b["scores"][scoring], ratio)
+        out["by_scoring"][scoring] = {k: _finite(v) for k, v in r.items()}
+    return out
+
+
+def _finite(x):
+    if isinstance(x, int):
+        return x
+    x = float(x)
+    return x if np.isfinite(x) else None  # JSON has no NaN or infinity
+
+
 def fit(args):
     """``classiclearn fit``."""
     from .. import __version__
@@ -90,6 +135,10 @@ def fit(args):
     out_dir = os.path.dirname(os.path.abspath(args.out))
     if not os.path.isdir(out_dir):
         raise CLIError(f"--out: the directory {out_dir!r} does not exist")
+    if getattr(args, "dask", False):
+        from ._dask_io import fit_dask
+
+        return fit_dask(args)
     ds = _dataset(args)
     name, cls = find_model(args.model, ds.task)
     pipe = build_pipeline(name, cls, ds.X, seed=args.seed, params=params)
@@ -159,6 +208,10 @@ def predict(args):
 
     model = load_model(args.model)
     meta = read_model_info(args.model).get("metadata", {})
+    if getattr(args, "dask", False):
+        from ._dask_io import predict_dask
+
+        return predict_dask(args, model, meta)
     frame, _ = load_table(args.data)
     target = meta.get("target")
     if target is not None and target in frame.columns:

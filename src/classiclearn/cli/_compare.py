@@ -3,7 +3,9 @@
 Every model sees the same folds (so the paired test is valid), fits its whole
 pipeline on the training rows of each fold (imputation and encoding included,
 so nothing leaks from the test rows), and is timed for ``fit`` and ``predict``.
-The summary uses the corrected resampled t-test of :mod:`._stats`.
+The summary uses the corrected resampled t-test of :mod:`._stats`. With
+``tune=True`` (``--tune``) each model with a grid is a :class:`._tune.TunedModel`:
+nested cross-validation, the search confined to each outer training set.
 """
 
 import time
@@ -15,7 +17,7 @@ from ._errors import CLIError
 from ._models import build_pipeline
 from ._prep import _categorical
 from ._scoring import BOUNDS, score
-from ._stats import summarise
+from ._stats import corrected_interval, summarise
 
 __all__ = ["make_splits", "run_compare"]
 
@@ -79,6 +81,7 @@ def _run_one(pipeline, X, y, train, test, scorings, classes):
         "pred": None,
         "error": None,
         "n_warnings": 0,
+        "params": None,
     }
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -92,6 +95,7 @@ def _run_one(pipeline, X, y, train, test, scorings, classes):
             t2 = time.perf_counter()
             out["fit_time"], out["predict_time"] = t1 - t0, t2 - t1
             out["pred"] = pred
+            out["params"] = getattr(model, "best_params_", None)  # --tune: the inner choice
             out["scores"] = score(scorings, model, Xte, y[test], pred, classes)
         except Exception as exc:  # one model failing must not stop the comparison
             message = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
@@ -137,7 +141,8 @@ def _progress(enabled, total):
 
 
 def run_compare(
-    ds, models, *, k, repeats, scorings, seed, jobs=1, show_progress=True, warmup=True
+    ds, models, *, k, repeats, scorings, seed, jobs=1, show_progress=True, warmup=True,
+    tune=False,
 ):
     """Cross-validate every model on the same folds and summarise.
 
@@ -157,6 +162,10 @@ def run_compare(
         With ``jobs=1``: compile the kernels of later models in a helper
         process meanwhile (on two or more cores; see :mod:`._schedule`).
         The results are the same either way.
+    tune : bool, default=False
+        Nested cross-validation: every model with a grid in
+        :data:`._tune.TUNING_GRIDS` is tuned by an inner grid search on each
+        outer training set (see :mod:`._tune`).
 
     Returns
     -------
@@ -176,6 +185,16 @@ def run_compare(
     pipelines = {}
     for name, cls in models:
         pipelines[name] = build_pipeline(name, cls, ds.X, seed=seed)
+        if tune:
+            from ._tune import wrap_for_tuning
+
+            pipelines[name] = wrap_for_tuning(
+                name,
+                pipelines[name],
+                scoring=scorings[0],
+                classes=classes if ds.task == "classification" else None,
+                seed=seed,
+            )
     results = {name: [] for name in pipelines}
     progress = _progress(show_progress, len(pipelines) * len(splits))
     try:
@@ -186,7 +205,43 @@ def run_compare(
     finally:
         if progress is not None:
             progress.stop()
-    return _assemble(ds, splits, k, repeats, seed, scorings, results, start)
+    out = _assemble(ds, splits, k, repeats, seed, scorings, results, start)
+    if tune:
+        _add_tuning(out, results)
+    return out
+
+
+def _add_tuning(out, results):
+    """The grids and, per tuned model, the setting chosen in each outer fold."""
+    from ._grids import INNER_CV, TUNING_GRIDS, describe_grids
+
+    for entry in out["models"]:
+        name = entry["model"]
+        entry["tuned"] = name in TUNING_GRIDS
+        entry["chosen_params"] = (
+            [_jsonable_params(r["params"]) for r in results[name]] if entry["tuned"] else None
+        )
+    out["tune"] = {
+        "method": "nested cross-validation: grid search by inner stratified (classification) "
+        "or plain k-fold on each outer training set, refit on it, scored on the outer test set",
+        "inner_cv": INNER_CV,
+        "grids": {
+            e["model"]: describe_grids([e["model"]]).split(": ", 1)[1] for e in out["models"]
+        },
+    }
+
+
+def _jsonable_params(params):
+    if params is None:
+        return None
+    out = {}
+    for key, value in params.items():
+        if isinstance(value, np.generic):
+            value = value.item()
+        out[key] = value if value is None or isinstance(value, bool | int | float | str) else str(
+            value
+        )
+    return out
 
 
 def _run_serial(pipelines, X, y, splits, scorings, classes, results, progress, warmup):
@@ -297,6 +352,7 @@ def _assemble(ds, splits, k, repeats, seed, scorings, results, start):
             "fit_time_s": _num(m["fit_time"]),
             "predict_time_s": _num(m["predict_time"]),
             "means": {s: _num(np.mean(v)) for s, v in m["scores"].items()},
+            "ci95": {s: _interval(v, ratio, s) for s, v in m["scores"].items()},
             "scores": {s: [_num(x) for x in v] for s, v in m["scores"].items()},
             "n_warnings": m["n_warnings"],
             "error": m["error"],
@@ -352,6 +408,16 @@ def _assemble(ds, splits, k, repeats, seed, scorings, results, start):
         "elapsed_s": time.perf_counter() - start,
         "_oof": oof,
     }
+
+
+def _interval(scores, ratio, scoring):
+    """The corrected 95% interval of one scoring (the same test as the ranking one)."""
+    s = np.asarray(scores, dtype=np.float64)
+    if s.size < 2 or not np.all(np.isfinite(s)):
+        return None
+    lo, hi = corrected_interval(s, ratio)
+    bounds = BOUNDS.get(scoring, (-np.inf, np.inf))
+    return [_num(max(lo, bounds[0])), _num(min(hi, bounds[1]))]
 
 
 def _num(x):

@@ -13,8 +13,11 @@ import inspect
 import json
 import math
 
+import numpy as np
+
+from .._tags import get_tags
 from ._errors import CLIError
-from ._prep import TabularEncoder
+from ._prep import TabularEncoder, _numeric
 
 __all__ = [
     "DEFAULTS",
@@ -40,7 +43,16 @@ NO_SCALING = {
     "QuadraticDiscriminantAnalysis",
     "LinearRegression",
     "LeastSquaresClassifier",
+    "MultinomialNB",
+    "ComplementNB",
+    "CategoricalNB",
 }
+
+# Models of counts need non-negative features (counts, frequencies, one-hot codes);
+# CategoricalNB reads each feature as integer categories 0, 1, ... . compare offers
+# them only on tables whose numeric columns suit them.
+NON_NEGATIVE_ONLY = {"MultinomialNB", "ComplementNB"}
+INTEGER_CATEGORIES_ONLY = {"CategoricalNB"}
 
 
 def _radius(n_features):
@@ -75,11 +87,36 @@ def _buildable(cls):
         est = cls()
     except TypeError:  # meta-estimators need an inner estimator
         return False
-    tags = est.__classiclearn_tags__()
+    tags = get_tags(est)
     return tags.single_output and not tags.pairwise
 
 
-def candidate_models(task, names=None):
+def _numeric_domain(X):
+    """``(non_negative, non_negative_integers)`` for the numeric columns of a table
+    (missing values ignored; one-hot codes of categorical columns are 0/1)."""
+    numeric, _ = TabularEncoder()._columns(X)
+    non_negative = integers = True
+    for name in numeric:
+        values = _numeric(X, name)
+        values = values[~np.isnan(values)]
+        if values.size and values.min() < 0:
+            return False, False
+        integers = integers and bool(np.all(values == np.round(values)))
+    return non_negative, integers
+
+
+def _suits_data(name, domain):
+    if domain is None:
+        return True
+    non_negative, integers = domain
+    if name in NON_NEGATIVE_ONLY:
+        return non_negative
+    if name in INTEGER_CATEGORIES_ONLY:
+        return integers
+    return True
+
+
+def candidate_models(task, names=None, X=None):
     """The registered estimators ``compare`` runs for a task, optionally restricted.
 
     Parameters
@@ -88,12 +125,18 @@ def candidate_models(task, names=None):
     names : list of str, optional
         Names from the user (case-insensitive). Unknown or inapplicable
         names raise :class:`CLIError`.
+    X : DataFrame, optional
+        The feature table; when given, the models of counts are offered only
+        if its numeric columns are non-negative (integers for CategoricalNB).
 
     Returns
     -------
     list of (name, class)
     """
-    available = [(n, c) for n, c in _registry(task) if _buildable(c)]
+    domain = None if X is None else _numeric_domain(X)
+    available = [
+        (n, c) for n, c in _registry(task) if _buildable(c) and _suits_data(n, domain)
+    ]
     if not available:
         raise CLIError(f"no {task} estimator is registered in this classiclearn build")
     if not names:
@@ -118,6 +161,12 @@ def _unknown_model_message(name, task, valid):
         other = "regression" if task == "classification" else "classification"
         if any(n == real for n, _ in _registry(other)):
             return f"{real} is a model for {other}, not {task} (see --task)"
+        if real in NON_NEGATIVE_ONLY | INTEGER_CATEGORIES_ONLY:
+            return (
+                f"{real} needs non-negative features"
+                + (" coded as integer categories" if real in INTEGER_CATEGORIES_ONLY else "")
+                + "; this table's numeric columns do not qualify"
+            )
         if not _buildable(cls):
             return (
                 f"{real} needs an inner estimator or data of another kind; compare and fit "
@@ -185,6 +234,11 @@ def make_estimator(name, cls, *, n_features, seed=None, params=None):
     return est
 
 
+def _category_count(X, numeric):
+    highest = [np.nanmax(_numeric(X, name)) for name in numeric]
+    return int(max([1.0, *highest])) + 1
+
+
 def _scaler():
     try:
         from ..preprocessing import StandardScaler
@@ -206,6 +260,9 @@ def build_pipeline(name, cls, X, *, seed=None, params=None):
     numeric, categorical = probe._columns(X)
     n_features = len(numeric) + sum(int(X[c].nunique()) for c in categorical)
     est = make_estimator(name, cls, n_features=n_features, seed=seed, params=params)
+    if name in INTEGER_CATEGORIES_ONLY and not (params or {}).get("min_categories"):
+        # every fold knows the table's categories (the domain, not the labels)
+        est.set_params(min_categories=_category_count(X, numeric))
     scale = name not in NO_SCALING
     scaler = _scaler() if scale else None
     encoder = TabularEncoder(

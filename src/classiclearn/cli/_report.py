@@ -10,8 +10,10 @@ needs is registered, otherwise replaced by a note:
   first two discriminant axes (LDA, §13.2; chapter figures 24-25);
 - decision regions of several classifiers fitted on the first two principal
   components (figures 2, 12, 15, 16);
-- the regularisation path of the lasso (regression) or l1 / l2 logistic
-  regression (classification) (figure 7/8 idea);
+- the regularisation path of the lasso (regression) or l1 logistic
+  regression (classification) (figure 7/8 idea) beside its CV curve, and the
+  cost-complexity pruning curve of a tree, each with the CV-chosen penalty and
+  the one-standard-error choice marked (:mod:`._report_selection`);
 - k-means and Gaussian-mixture clusters on the PCA plane (figures 20-22).
 
 The page embeds every PNG (base64) so it can be mailed alone; the PNG files are
@@ -29,6 +31,7 @@ import warnings
 import numpy as np
 
 from ._prep import TabularEncoder
+from ._report_selection import pair_html, plot_pruning, plot_regularisation_path, tuning_html
 
 __all__ = ["write_report"]
 
@@ -304,61 +307,6 @@ def _plot_decision_regions(ctx):
     )
 
 
-def _plot_path(ctx):
-    if ctx.classification:
-        (Logistic,) = _need(["LogisticRegression"], ctx.registry)
-        Cs = np.logspace(-3, 2, 16)
-        coefs, penalty = [], None
-        for attempt in ({"penalty": "l1", "solver": "newton-cd"}, {"penalty": "l1"}, {}):
-            coefs = []
-            try:
-                for C in Cs:
-                    est = Logistic(C=float(C), max_iter=2000, **attempt)
-                    with warnings.catch_warnings():
-                        warnings.simplefilter("ignore")
-                        est.fit(ctx.Z, ctx.y)
-                    coefs.append(np.asarray(est.coef_)[0])
-                penalty = attempt.get("penalty", "default (l2)")
-                break
-            except (ValueError, TypeError):
-                continue
-        if penalty is None:
-            raise _Skip("LogisticRegression could not fit the path")
-        grid, xlabel = Cs, "C (inverse penalty)"
-        shown = ctx.classes[-1] if len(ctx.classes) == 2 else ctx.classes[0]
-        title = f"logistic regression, {penalty} penalty, coefficients of class {shown}"
-    else:
-        (Lasso,) = _need(["Lasso"], ctx.registry)
-        yc = ctx.y - ctx.y.mean()
-        alpha_max = float(np.max(np.abs(ctx.Z.T @ yc)) / len(yc))
-        grid = alpha_max * np.logspace(0, -3, 16)
-        coefs = []
-        for alpha in grid:
-            est = Lasso(alpha=float(alpha), max_iter=10000)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                est.fit(ctx.Z, ctx.y)
-            coefs.append(np.asarray(est.coef_).ravel())
-        xlabel, title = "alpha (penalty)", "lasso"
-    coefs = np.array(coefs)
-    fig, axes = _figure(size=(7.0, 4.5))
-    ax = axes[0, 0]
-    order = np.argsort(-np.abs(coefs[-1]))
-    for rank, j in enumerate(order):
-        label = ctx.feature_names[j] if rank < 8 else None
-        ax.plot(grid, coefs[:, j], lw=1.2, label=label)
-    ax.set_xscale("log")
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel("coefficient (standardised features)")
-    ax.set_title(title, fontsize=9)
-    ax.axhline(0.0, color="0.5", lw=0.8)
-    ax.legend(fontsize=7, loc="best")
-    return fig, (
-        "Regularisation path: how each coefficient shrinks as the penalty grows "
-        "(seed 000 §7; the idea of figures 7 and 8)."
-    )
-
-
 def _adjusted_rand(a, b):
     from scipy.special import comb
 
@@ -411,9 +359,14 @@ _PLOTS = [
     ("pca", "Principal components", _plot_pca),
     ("lda", "Linear discriminant axes", _plot_lda),
     ("decision_regions", "Decision regions on the PCA plane", _plot_decision_regions),
-    ("regularisation_path", "Regularisation path", _plot_path),
+    ("regularisation_path", "Regularisation path", plot_regularisation_path),
+    ("pruning", "Cost-complexity pruning", plot_pruning),
     ("clusters", "Clusters on the PCA plane", _plot_clusters),
 ]
+
+
+def _shown_name(m):
+    return f"{m['model']} (untuned)" if m.get("tuned") is False else m["model"]
 
 
 def _table_html(result):
@@ -433,7 +386,7 @@ def _table_html(result):
         p = "" if m["p_vs_best"] is None else f" (p = {m['p_vs_best']:.3f})"
         cls = "best" if m["rank"] == 1 else ("worse" if m["worse_than_best"] else "")
         rows.append(
-            f"<tr class='{cls}'><td>{m['rank']}</td><td>{html.escape(m['model'])}</td>"
+            f"<tr class='{cls}'><td>{m['rank']}</td><td>{html.escape(_shown_name(m))}</td>"
             f"<td>{m['mean']:.4f}</td><td>{m['std']:.4f}</td>"
             f"<td>[{m['ci95_low']:.4f}, {m['ci95_high']:.4f}]</td>"
             f"<td>{m['fit_time_s']:.4f}</td><td>{m['predict_time_s']:.4f}</td>"
@@ -511,6 +464,8 @@ against the best model at the 5% level.
 classiclearn {html.escape(result["classiclearn_version"])}.</p>
 <ul>{notes}</ul>
 {_table_html(result)}
+{pair_html(result)}
+{tuning_html(result)}
 {"".join(sections)}
 </body></html>
 """

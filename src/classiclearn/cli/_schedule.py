@@ -48,7 +48,10 @@ __all__ = [
 COMPILE_COST = {
     "LeastSquaresClassifier": 0.1,
     "LinearRegression": 0.1,
-    "BernoulliNB": 0.1,
+    "BernoulliNB": 0.4,
+    "MultinomialNB": 0.4,
+    "ComplementNB": 0.4,
+    "CategoricalNB": 0.9,
     "Perceptron": 0.6,
     "LogisticRegression": 0.8,
     "LinearSVC": 1.2,
@@ -88,6 +91,9 @@ KERNEL_GROUP = {
     "RadiusNeighborsClassifier": "neighbors",
     "KNeighborsRegressor": "neighbors-regression",
     "RadiusNeighborsRegressor": "neighbors-regression",
+    "BernoulliNB": "count-nb",
+    "MultinomialNB": "count-nb",
+    "ComplementNB": "count-nb",
 }
 
 # claim states of one model in the shared status array

@@ -11,6 +11,10 @@ one with acceptable type-I error and replicability (Weka's Experimenter uses it)
 - interval: mean +/- t_{J-1, 0.975} * sqrt((1/J + n_test/n_train) * s^2)
 - paired test of model a against model b on the same folds, d_j = a_j - b_j:
   t = mean(d) / sqrt((1/J + n_test/n_train) * s_d^2), J - 1 degrees of freedom.
+
+Nothing here depends on what the score is: ``compare`` applies the same interval
+to every scoring it reports (accuracy, roc_auc, r2, ...), and the same paired
+test to ``--pair A,B``.
 """
 
 import math
@@ -18,7 +22,7 @@ import math
 import numpy as np
 from scipy import stats
 
-__all__ = ["corrected_interval", "corrected_paired_ttest", "summarise"]
+__all__ = ["corrected_interval", "corrected_paired_ttest", "paired_comparison", "summarise"]
 
 
 def _correction(n_scores, test_train_ratio):
@@ -95,6 +99,45 @@ def corrected_paired_ttest(a, b, test_train_ratio):
     t = mean / math.sqrt(_correction(j, test_train_ratio) * var)
     p = float(2.0 * stats.t.sf(abs(t), j - 1))
     return (t, p)
+
+
+def paired_comparison(a, b, test_train_ratio, *, level=0.95):
+    """The corrected paired comparison of two models' scores on the same folds.
+
+    Parameters
+    ----------
+    a, b : array-like of shape (J,)
+    test_train_ratio : float
+    level : float, default=0.95
+
+    Returns
+    -------
+    dict
+        ``mean_difference`` (mean of a - b), its corrected interval
+        ``ci_low`` / ``ci_high``, ``t``, ``df`` (J - 1) and the two-sided
+        ``p_value`` of :func:`corrected_paired_ttest`.
+
+    Examples
+    --------
+    >>> r = paired_comparison([0.9, 0.92, 0.91, 0.93], [0.8, 0.81, 0.83, 0.82], 0.5)
+    >>> round(r["mean_difference"], 3), round(r["t"], 2), r["df"]
+    (0.1, 8.16, 3)
+    """
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    if a.shape != b.shape or a.ndim != 1:
+        raise ValueError("a and b must be 1-d score arrays over the same folds")
+    d = a - b
+    t, p = corrected_paired_ttest(a, b, test_train_ratio)
+    lo, hi = corrected_interval(d, test_train_ratio, level=level)
+    return {
+        "mean_difference": float(d.mean()) if d.size else math.nan,
+        "ci_low": lo,
+        "ci_high": hi,
+        "t": t,
+        "df": int(d.size - 1),
+        "p_value": p,
+    }
 
 
 def summarise(

@@ -17,10 +17,12 @@ import numpy as np
 
 from ..base import BaseEstimator, ClusterMixin, TransformerMixin
 from ..exceptions import ConvergenceWarning
+from ..utils._dask import DaskUnsupportedError, fit_one_block_in_memory, record_input_features
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._threads import SMALL_WORK, threads_for_work
 from ..utils.validation import check_array, check_is_fitted, check_sample_weight, validate_data
+from . import _kmeans_dask
 from . import _kmeans_kernels as _k
 
 __all__ = ["KMeans", "kmeans_plusplus"]
@@ -413,6 +415,47 @@ default='k-means++'
         self.labels_ = labels
         self.inertia_ = inertia
         self.n_iter_ = n_iter
+        return self
+
+    def _fit_dask(self, X, y=None, sample_weight=None):
+        """Fit on Dask input: k-means++ and Lloyd's iterations with one exact pass
+        over the blocks per step (see ``_kmeans_dask``); ``labels_`` stays lazy."""
+        self._validate_params()
+        if fit_one_block_in_memory(self, X, sample_weight=sample_weight) is not None:
+            return self
+        init = self.init
+        init_array = None
+        if isinstance(init, str) and init == "random" or callable(init):
+            raise DaskUnsupportedError(
+                f"KMeans(init={init!r}) has no distributed version on Dask input: use "
+                "init='k-means++' or an array of initial centres."
+            )
+        if not isinstance(init, str):
+            init_array = check_array(init, dtype=np.float64, copy=True)
+            if init_array.shape != (self.n_clusters, X.shape[1]):
+                raise ValueError(
+                    f"The shape of the initial centers {init_array.shape} does not match "
+                    f"the number of clusters {self.n_clusters} and features {X.shape[1]}."
+                )
+        n_init = 1 if self.n_init == "auto" or init_array is not None else self.n_init
+        rng = check_random_state(self.random_state)
+        centers, inertia, n_iter, counts, x_mean = _kmeans_dask.fit_kmeans_dask(
+            self, X, sample_weight, rng, n_init, init_array)
+        record_input_features(self, X)
+        self._x_mean = x_mean
+        distinct = int(np.count_nonzero(counts))
+        if distinct < self.n_clusters:
+            warnings.warn(
+                f"Number of distinct clusters ({distinct}) found smaller than "
+                f"n_clusters ({self.n_clusters}). Possibly due to duplicate points in X.",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
+        self.cluster_centers_ = centers
+        self._n_features_out = centers.shape[0]
+        self.inertia_ = float(inertia)
+        self.n_iter_ = n_iter
+        self.labels_ = self.predict(X)  # lazy: one label per row
         return self
 
     def _check_test_data(self, X):

@@ -14,6 +14,8 @@ from importlib import resources
 
 import numpy as np
 
+from ..utils._bunch import Bunch
+
 __all__ = [
     "Bunch",
     "load_breast_cancer",
@@ -24,38 +26,6 @@ __all__ = [
 ]
 
 _DATA_MODULE = "classiclearn.datasets.data"
-
-
-class Bunch(dict):
-    """A dictionary whose keys are also attributes.
-
-    Examples
-    --------
-    >>> b = Bunch(a=1, b=2)
-    >>> b.a, b["b"]
-    (1, 2)
-    >>> b.c = 3
-    >>> b["c"]
-    3
-    """
-
-    def __init__(self, **kwargs):
-        super().__init__(kwargs)
-
-    def __setattr__(self, key, value):
-        self[key] = value
-
-    def __dir__(self):
-        return list(self.keys())
-
-    def __getattr__(self, key):
-        try:
-            return self[key]
-        except KeyError as exc:
-            raise AttributeError(key) from exc
-
-    def __setstate__(self, state):
-        pass
 
 
 def _open_text(name):

@@ -25,13 +25,13 @@ import numpy as np
 from scipy import linalg
 from scipy.linalg.blas import dgemv, dsymv
 
+from .._kernels.gram import centre_lower, kernel_lower, lower_supported
 from ..base import BaseEstimator, TransformerMixin
 from ..exceptions import NotFittedError
 from ..metrics.pairwise import pairwise_kernels
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils.validation import check_is_fitted, validate_data
-from ._gram import centre_lower, kernel_lower, lower_supported
 from ._pca import _as_input_dtype, _is_float32
 
 __all__ = ["KernelPCA"]

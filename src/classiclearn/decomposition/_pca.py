@@ -20,7 +20,17 @@ import numpy as np
 from scipy import linalg
 from scipy.special import gammaln
 
+from .._kernels.work import GRAM_PASS_WORK
 from ..base import BaseEstimator, TransformerMixin
+from ..utils._dask import (
+    DaskUnsupportedError,
+    as_dask_array,
+    dask_blocks,
+    fit_one_block_in_memory,
+    record_input_features,
+    reduce_blocks,
+)
+from ..utils._moments import block_comoments, merge_comoments
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._threads import blocked_row_sums
@@ -30,7 +40,7 @@ __all__ = ["PCA"]
 
 _EPS = np.finfo(np.float64).eps
 # From this many multiply-adds (n p^2) XᵀX is summed over row blocks in threads.
-_THREADED_GRAM_WORK = 20_000_000
+_THREADED_GRAM_WORK = GRAM_PASS_WORK
 
 
 def _is_float32(X):
@@ -123,6 +133,11 @@ def _centred_gram(X, mean, gram=None):
         Xb = X[start : start + block] - mean
         C += Xb.T @ Xb
     return C
+
+
+def _finite_block_comoments(X):
+    """Centred co-moments of one row block of finite values."""
+    return block_comoments(check_array(X, dtype=np.float64, ensure_min_samples=0))
 
 
 def _covariance_eigh(X, mean, gram=None):
@@ -408,7 +423,10 @@ class PCA(TransformerMixin, BaseEstimator):
             total = evals.sum()
             ratio = evals / total if total > 0 else np.zeros_like(evals)
             nc_resolved = _resolve_n_components(nc, evals, ratio, n, lim)
-        nc = nc_resolved
+        self._store_exact(evals, ratio, S, Vt, nc_resolved, lim)
+
+    def _store_exact(self, evals, ratio, S, Vt, nc, lim):
+        """Fitted attributes of an exact solve (all eigenvalues known)."""
         Vt, _ = _flip_rows(Vt)
         self.noise_variance_ = float(evals[nc:].mean()) if nc < lim else 0.0
         self.n_components_ = nc
@@ -416,6 +434,42 @@ class PCA(TransformerMixin, BaseEstimator):
         self.explained_variance_ = evals[:nc].copy()
         self.explained_variance_ratio_ = ratio[:nc].copy()
         self.singular_values_ = S[:nc].copy()
+
+    def _fit_dask(self, X, y=None):
+        """Exact fit on Dask input by the covariance route: centred co-moments
+        merged over the row blocks in order, then the eigendecomposition."""
+        self._validate_params()
+        if fit_one_block_in_memory(self, X) is not None:
+            return self
+        X_arr = as_dask_array(X)
+        n, p = int(sum(X_arr.chunks[0])), int(X_arr.shape[1])
+        solver = self._choose_solver(n, p)
+        if solver not in ("full", "covariance_eigh") or n < p:
+            raise DaskUnsupportedError(
+                f"PCA on Dask input is fitted by the covariance route (svd_solver='auto', "
+                f"'full' or 'covariance_eigh' with n_samples >= n_features); got "
+                f"svd_solver={self.svd_solver!r} resolved to {solver!r} with {n} samples and "
+                f"{p} features. Fit on a sample in memory for the other solvers."
+            )
+        if n < 2:
+            raise ValueError(f"Found array with {n} sample(s) while a minimum of 2 is required.")
+        nc = self._check_n_components(solver, n, p)
+        total, mean, C = reduce_blocks(_finite_block_comoments, merge_comoments,
+                                       dask_blocks(X_arr))
+        record_input_features(self, X)
+        self._fit_svd_solver = "covariance_eigh"
+        self.mean_ = mean
+        evals, evecs = linalg.eigh(C / (n - 1), check_finite=False, driver="evd")
+        evals = np.maximum(evals[::-1], 0.0)
+        Vt = evecs[:, ::-1].T
+        total_var = evals.sum()
+        ratio = evals / total_var if total_var > 0 else np.zeros_like(evals)
+        lim = min(n, p)
+        nc = _resolve_n_components(nc, evals, ratio, n, lim)
+        self._store_exact(evals, ratio, np.sqrt(evals * (n - 1)), Vt, nc, lim)
+        self.n_samples_ = n
+        self._n_features_out = self.n_components_
+        return self
 
     def _fit_truncated(self, X, nc, solver):
         n, p = X.shape

@@ -31,9 +31,16 @@ from scipy import linalg
 from scipy.special import expit
 
 from ..base import BaseEstimator, ClassifierMixin, TransformerMixin
+from ..utils._dask import (
+    DaskUnsupportedError,
+    dask_blocks,
+    fit_one_block_in_memory,
+    record_input_features,
+    reduce_blocks,
+)
 from ..utils._params import HasMethods, Interval, StrOptions
 from ..utils._targets import encode_labels
-from ..utils.validation import check_is_fitted, validate_data
+from ..utils.validation import check_array, check_is_fitted, column_or_1d, validate_data
 from . import _scatter
 
 __all__ = ["LinearDiscriminantAnalysis"]
@@ -66,6 +73,16 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
     covariance_estimator : object with ``fit`` and ``covariance_``, default=None
         Estimates each class covariance instead of the empirical one
         (``lsqr`` and ``eigen`` solvers).
+    covariance_estimate : {"biased", "unbiased"}, default="biased"
+        The within-class covariance Σ of the model. ``"biased"`` is
+        scikit-learn's: Σ_k π_k S_k with S_k = (1/n_k) Σ_{y_i=k} (x_i - μ_k)(x_i - μ_k)^T
+        for ``lsqr`` / ``eigen`` (the pooled (1/n) Σ_k Σ_{y_i=k} (...) when the
+        priors are the class frequencies); the ``svd`` solver always whitens
+        with the pooled (1/n) estimate. ``"unbiased"`` is the pooled estimate of
+        seed 003, Σ = 1/(n - K) Σ_k Σ_{y_i=k} (x_i - μ_k)(x_i - μ_k)^T, for every
+        solver and whatever the priors (which then enter only as log π_k);
+        ``eigen`` keeps the between-class covariance Σ_k (n_k/n) (μ_k - μ)(μ_k - μ)^T.
+        Not with ``shrinkage`` or ``covariance_estimator``.
 
     Attributes
     ----------
@@ -73,7 +90,7 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
         Weights of the linear decision function (one row in the binary case).
     intercept_ : ndarray of shape (n_classes,) or (1,)
     covariance_ : ndarray of shape (n_features, n_features)
-        Prior-weighted within-class covariance.
+        Within-class covariance Σ (see ``covariance_estimate``).
     explained_variance_ratio_ : ndarray of shape (n_components,)
         Share of the between-class variance along each Fisher direction.
     means_ : ndarray of shape (n_classes, n_features)
@@ -114,6 +131,7 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
         "store_covariance": ["boolean"],
         "tol": [Interval(Real, 0, None, closed="left")],
         "covariance_estimator": [HasMethods("fit"), None],
+        "covariance_estimate": [StrOptions({"biased", "unbiased"})],
     }
 
     def __init__(
@@ -125,6 +143,7 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
         store_covariance=False,
         tol=1e-4,
         covariance_estimator=None,
+        covariance_estimate="biased",
     ):
         self.solver = solver
         self.shrinkage = shrinkage
@@ -133,6 +152,7 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
         self.store_covariance = store_covariance
         self.tol = tol
         self.covariance_estimator = covariance_estimator
+        self.covariance_estimate = covariance_estimate
 
     def fit(self, X, y):
         """Fit the class means, the shared covariance and the projection.
@@ -150,10 +170,37 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
         X, y = validate_data(self, X, y, ensure_min_samples=2, dtype=np.float64)
         self.classes_, y_index = encode_labels(y)
         n_samples, n_features = X.shape
-        n_classes = len(self.classes_)
+        counts = np.bincount(y_index, minlength=len(self.classes_))
+        self._check_fit_settings(n_samples, n_features, counts)
+        # per-class scatter matrices are needed only for shrinkage or custom priors
+        counts, means, scatter = _scatter.class_statistics(
+            X, y_index, len(self.classes_), per_class=self._per_class_scatter()
+        )
+        return self._fit_statistics(X, y_index, counts, means, scatter)
+
+    def _fit_dask(self, X, y):
+        """Exact fit on Dask input from per-class counts, means and scatter matrices
+        merged over the row blocks (no shrinkage or covariance estimator: those need
+        the rows again)."""
+        self._validate_params()
+        if fit_one_block_in_memory(self, X, y) is not None:
+            return self
+        classes, counts, means, scatter = dask_class_statistics(self, X, y)
+        self._check_fit_settings(int(counts.sum()), int(X.shape[1]), counts)
+        if not self._per_class_scatter():
+            scatter = ((scatter.sum(axis=0) + scatter.sum(axis=0).T) / 2.0)[None]
+        return self._fit_statistics(None, None, counts, means, scatter)
+
+    def _per_class_scatter(self):
+        return self.shrinkage is not None or (
+            self.priors is not None and (self.solver != "svd" or self.store_covariance)
+        )
+
+    def _check_fit_settings(self, n_samples, n_features, counts):
+        n_classes = len(counts)
         if n_samples == n_classes:
             raise ValueError("The number of samples must be more than the number of classes.")
-        self.priors_ = _check_priors(self.priors, y_index, n_classes)
+        self.priors_ = _check_priors(self.priors, counts)
         max_components = min(n_classes - 1, n_features)
         if self.n_components is not None and self.n_components > max_components:
             raise ValueError(
@@ -176,26 +223,35 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
                 "covariance_estimator and shrinkage parameters are not None. "
                 "Only one of the two can be set."
             )
+        if self.covariance_estimate == "unbiased" and (
+            self.shrinkage is not None or self.covariance_estimator is not None
+        ):
+            raise ValueError(
+                "covariance_estimate='unbiased' is the pooled sample covariance; it cannot be "
+                "combined with shrinkage or covariance_estimator."
+            )
         for name in ("covariance_", "xbar_", "explained_variance_ratio_"):
             self.__dict__.pop(name, None)
 
-        # per-class scatter matrices are needed only for shrinkage or custom priors
-        per_class = self.shrinkage is not None or (
-            self.priors is not None and (self.solver != "svd" or self.store_covariance)
-        )
-        counts, means, scatter = _scatter.class_statistics(
-            X, y_index, n_classes, per_class=per_class
-        )
+    def _fit_statistics(self, X, y_index, counts, means, scatter):
+        """The fit from per-class counts, means and scatter (X and y_index are used
+        only by the SVD fallback and the covariance estimators; None on Dask input)."""
+        n_samples, n_classes = int(counts.sum()), len(counts)
         self.means_ = means
         if self.solver == "svd":
             self._solve_svd(X, y_index, counts, scatter)
         else:
             cov, total = self._covariances(X, y_index, counts, scatter)
+            between = total - cov
+            if self.covariance_estimate == "unbiased":
+                pooled = scatter.sum(axis=0)
+                between = total - pooled / n_samples
+                cov = pooled / (n_samples - n_classes)
             self.covariance_ = cov
             if self.solver == "lsqr":
                 self._solve_lsqr()
             else:
-                self._solve_eigen(total)
+                self._solve_eigen(between)
         if n_classes == 2:
             self.coef_ = (self.coef_[1] - self.coef_[0]).reshape(1, -1)
             self.intercept_ = np.array([self.intercept_[1] - self.intercept_[0]])
@@ -243,9 +299,8 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
             self.priors_
         )
 
-    def _solve_eigen(self, total):
+    def _solve_eigen(self, Sb):
         Sw = self.covariance_
-        Sb = total - Sw
         if not _well_conditioned(Sw):
             ridge = _ridge_for(Sw)
             warnings.warn(
@@ -266,7 +321,8 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
         )
 
     def _solve_svd(self, X, y_index, counts, scatter):
-        n_samples = X.shape[0]
+        n_samples = int(counts.sum())
+        n_features = self.means_.shape[1]
         n_classes = len(counts)
         means = self.means_
         if self.store_covariance:
@@ -281,8 +337,14 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
         scale_ref = np.maximum(np.abs(means).max(axis=0), 1.0)
         std[std <= 1e-13 * scale_ref] = 1.0
         scalings = None
-        if n_samples > X.shape[1]:
+        if n_samples > n_features:
             scalings = _whitening_from_scatter(Sw / n_samples / np.outer(std, std), std, self.tol)
+        if scalings is None and X is None:
+            raise ValueError(
+                "The within-class scatter is too ill-conditioned for the covariance route "
+                "(collinear features); on Dask input, use solver='eigen' or fit on a sample "
+                "in memory."
+            )
         if scalings is None:  # SVD of the standardised residuals
             Xc = X - means[y_index]
             Xc /= std
@@ -290,7 +352,12 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
             _, S, Vt = linalg.svd(Xc, full_matrices=False, check_finite=False)
             rank = int(np.sum(S > self.tol))
             scalings = (Vt[:rank] / std).T / S[:rank]
-        n_dropped = X.shape[1] - scalings.shape[1]
+        if self.covariance_estimate == "unbiased":
+            # whiten with Σ = Sw / (n - K) instead of Sw / n
+            scalings = scalings * np.sqrt((n_samples - n_classes) / n_samples)
+            if self.store_covariance:
+                self.covariance_ = scatter.sum(axis=0) / (n_samples - n_classes)
+        n_dropped = n_features - scalings.shape[1]
         if n_dropped > 0:
             warnings.warn(
                 f"Variables are collinear: {n_dropped} direction(s) without within-class "
@@ -407,9 +474,10 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
         return np.asarray([f"{prefix}{i}" for i in range(self._n_features_out)], dtype=object)
 
 
-def _check_priors(priors, y_index, n_classes):
+def _check_priors(priors, counts):
+    n_classes = len(counts)
     if priors is None:
-        return np.bincount(y_index, minlength=n_classes) / float(len(y_index))
+        return counts / float(counts.sum())
     priors = np.asarray(priors, dtype=np.float64).ravel()
     if priors.shape != (n_classes,):
         raise ValueError(f"priors has {priors.size} values, but there are {n_classes} classes.")
@@ -419,6 +487,57 @@ def _check_priors(priors, y_index, n_classes):
         warnings.warn("The priors do not sum to 1. Renormalizing", UserWarning, stacklevel=3)
         priors = priors / priors.sum()
     return priors
+
+
+def dask_class_statistics(est, X, y):
+    """Classes, per-class counts, means and scatter of Dask input, merged over the
+    row blocks; sets the input features and ``classes_`` of ``est``."""
+    if est.shrinkage not in (None, 0) or est.covariance_estimator is not None:
+        raise DaskUnsupportedError(
+            f"{type(est).__name__} on Dask input supports no shrinkage and no "
+            "covariance_estimator (they need the rows again); fit on a sample in memory."
+        )
+    if y is None:
+        raise ValueError(f"{type(est).__name__} requires y to be passed, but the target y "
+                         "is None.")
+    classes, counts, means, scatter = reduce_blocks(
+        _block_class_scatter, _merge_class_scatter, dask_blocks(X, y))
+    record_input_features(est, X)
+    est.classes_ = classes
+    return classes, counts, means, scatter
+
+
+def _block_class_scatter(X, y):
+    """(classes, counts, means, per-class centred scatter) of one row block."""
+    X = check_array(X, dtype=np.float64, ensure_min_samples=0)
+    y = column_or_1d(y)
+    classes, y_index = np.unique(y, return_inverse=True)
+    counts, means, scatter = (
+        _scatter.class_statistics(X, y_index.astype(np.intp), len(classes), per_class=True)
+        if X.shape[0] else (np.zeros(0), np.zeros((0, X.shape[1])),
+                            np.zeros((0, X.shape[1], X.shape[1]))))
+    return classes, counts.astype(np.float64), means, scatter
+
+
+def _merge_class_scatter(a, b):
+    """Merge two blocks' class statistics over the union of their classes (Chan et al.)."""
+    classes = np.union1d(a[0], b[0])
+    p = a[2].shape[1]
+
+    def expand(part):
+        where = np.searchsorted(classes, part[0])
+        n, m, S = np.zeros(len(classes)), np.zeros((len(classes), p)), np.zeros((len(classes), p, p))
+        n[where], m[where], S[where] = part[1], part[2], part[3]
+        return n, m, S
+
+    (na, ma, Sa), (nb, mb, Sb) = expand(a), expand(b)
+    total = na + nb
+    safe = np.where(total > 0, total, 1.0)
+    delta = mb - ma
+    means = ma + delta * (nb / safe)[:, None]
+    scale = na * nb / safe
+    scatter = Sa + Sb + np.einsum("k,ki,kj->kij", scale, delta, delta)
+    return classes, total, means, scatter
 
 
 def _whitening_from_scatter(C, std, tol):

@@ -5,7 +5,8 @@ Every class k is a normal law N(m_k, Σ_k) with its own covariance, so
     δ_k(x) = -½ log|Σ_k| - ½ (x - m_k)^T Σ_k^{-1} (x - m_k) + log π_k
 
 is quadratic in x. Σ_k is the maximum-likelihood (1/n_k) covariance of class
-k, written Σ_k = R_k diag(s_k) R_k^T; ``reg_param`` r shrinks it to
+k (scikit-learn 1.9's estimate; ``covariance_estimate="unbiased"`` gives seed
+003's sample covariance with 1/(n_k - 1), scikit-learn's before 1.8), written Σ_k = R_k diag(s_k) R_k^T; ``reg_param`` r shrinks it to
 (1 - r) Σ_k + r I. The eigenpairs come from the p x p class scatter (BLAS
 products over the rows, then a symmetric eigensolver) instead of an SVD of
 the n_k x p class block; the SVD is kept for covariances too ill-conditioned
@@ -19,12 +20,15 @@ import numpy as np
 from scipy import linalg
 
 from ..base import BaseEstimator, ClassifierMixin, clone
+from ..utils._dask import (
+    fit_one_block_in_memory,
+)
 from ..utils._params import HasMethods, Interval, StrOptions
 from ..utils._targets import encode_labels
 from ..utils.validation import check_is_fitted, validate_data
 from . import _scatter
 from . import _scatter_kernels as _kernels
-from ._lda import _check_priors
+from ._lda import _check_priors, dask_class_statistics
 
 __all__ = ["QuadraticDiscriminantAnalysis"]
 
@@ -50,6 +54,12 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, BaseEstimator):
         largest are then raised to that value, with a warning.
     covariance_estimator : object with ``fit`` and ``covariance_``, default=None
         Estimates each class covariance (``solver="eigen"``).
+    covariance_estimate : {"biased", "unbiased"}, default="biased"
+        The class covariance S before ``reg_param``: ``"biased"`` is the
+        maximum-likelihood S_k = (1/n_k) Σ_{y_i=k} (x_i - μ_k)(x_i - μ_k)^T,
+        as scikit-learn 1.9; ``"unbiased"`` the sample covariance of seed 003,
+        S_k = 1/(n_k - 1) Σ_{y_i=k} (...), which needs two samples per class
+        and no ``shrinkage`` or ``covariance_estimator``.
 
     Attributes
     ----------
@@ -93,6 +103,7 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, BaseEstimator):
         "store_covariance": ["boolean"],
         "tol": [Interval(Real, 0, None, closed="left")],
         "covariance_estimator": [HasMethods("fit"), None],
+        "covariance_estimate": [StrOptions({"biased", "unbiased"})],
     }
 
     def __init__(
@@ -105,6 +116,7 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, BaseEstimator):
         store_covariance=False,
         tol=1.0e-4,
         covariance_estimator=None,
+        covariance_estimate="biased",
     ):
         self.solver = solver
         self.shrinkage = shrinkage
@@ -113,6 +125,7 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, BaseEstimator):
         self.store_covariance = store_covariance
         self.tol = tol
         self.covariance_estimator = covariance_estimator
+        self.covariance_estimate = covariance_estimate
 
     def fit(self, X, y):
         """Fit one Gaussian per class.
@@ -129,7 +142,22 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, BaseEstimator):
         self._validate_params()
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, y_index = encode_labels(y)
-        n_classes = len(self.classes_)
+        self._check_settings()
+        counts, means, scatter = _scatter.class_statistics(X, y_index, len(self.classes_))
+        return self._fit_statistics(X, y_index, counts, means, scatter)
+
+    def _fit_dask(self, X, y):
+        """Exact fit on Dask input from per-class counts, means and scatter matrices
+        merged over the row blocks (solver 'svd', or 'eigen' without shrinkage or a
+        covariance estimator: those need the rows again)."""
+        self._validate_params()
+        if fit_one_block_in_memory(self, X, y) is not None:
+            return self
+        _, counts, means, scatter = dask_class_statistics(self, X, y)
+        self._check_settings()
+        return self._fit_statistics(None, None, counts, means, scatter)
+
+    def _check_settings(self):
         if self.solver == "svd":
             if self.shrinkage is not None:
                 raise NotImplementedError("shrinkage not supported with 'svd' solver.")
@@ -143,8 +171,26 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, BaseEstimator):
                 "covariance_estimator and shrinkage parameters are not None. "
                 "Only one of the two can be set."
             )
-        self.priors_ = _check_priors(self.priors, y_index, n_classes)
-        counts, means, scatter = _scatter.class_statistics(X, y_index, n_classes)
+        unbiased = self.covariance_estimate == "unbiased"
+        if unbiased and (self.shrinkage is not None or self.covariance_estimator is not None):
+            raise ValueError(
+                "covariance_estimate='unbiased' is the class sample covariance; it cannot be "
+                "combined with shrinkage or covariance_estimator."
+            )
+
+    def _fit_statistics(self, X, y_index, counts, means, scatter):
+        """The fit from per-class counts, means and scatter (X and y_index are used only
+        by the SVD fallback and the eigen solver's estimators; None on Dask input)."""
+        n_classes = len(counts)
+        unbiased = self.covariance_estimate == "unbiased"
+        self.priors_ = _check_priors(self.priors, counts)
+        if unbiased and counts.min() < 2:
+            k = int(np.argmin(counts))
+            raise ValueError(
+                f"y has only {int(counts[k])} sample in class {self.classes_[k]}; "
+                "covariance_estimate='unbiased' divides by n_k - 1 and needs 2 per class."
+            )
+        divisor = counts - 1.0 if unbiased else counts
         regularised = self.reg_param > 0 or self.solver == "eigen" and (
             self.shrinkage not in (None, 0) or self.covariance_estimator is not None
         )
@@ -154,10 +200,10 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, BaseEstimator):
                     f"y has only 1 sample in class {self.classes_[k]}, covariance is ill "
                     "defined. Set reg_param > 0 to fit a class with one sample."
                 )
-        if self.solver == "eigen":
+        if self.solver == "eigen" and not unbiased:
             covs = self._eigen_covariances(X, y_index, counts, means, scatter)
         else:
-            covs = scatter / counts[:, None, None]
+            covs = scatter / divisor[:, None, None]
         r = self.reg_param
         rotations, scalings, stored = [], [], []
         for k in range(n_classes):
@@ -179,9 +225,15 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, BaseEstimator):
                 w_reg = np.maximum(w_reg, floor)
             elif self.solver == "svd" and w_reg.min() < 1e-7 * top:
                 # too ill-conditioned for eigenvalues of the scatter: SVD of the block
+                if X is None:
+                    raise ValueError(
+                        f"The covariance matrix of class {self.classes_[k]} is too "
+                        "ill-conditioned for the scatter route; on Dask input, set reg_param "
+                        "> 0 or fit on a sample in memory."
+                    )
                 block = X[y_index == k] - means[k]
                 _, S, Vt = linalg.svd(block, full_matrices=False, check_finite=False)
-                w_reg = (1.0 - r) * S**2 / counts[k] + r
+                w_reg = (1.0 - r) * S**2 / divisor[k] + r
                 V = Vt.T
             rotations.append(np.ascontiguousarray(V))
             scalings.append(w_reg)

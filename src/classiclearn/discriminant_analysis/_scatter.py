@@ -11,6 +11,7 @@ only sum_i ||z_i||^4 over the standardised rows, one more pass.
 
 import numpy as np
 
+from .._kernels.work import BLAS_THREADED_PRODUCT
 from . import _scatter_kernels as _kernels
 
 __all__ = [
@@ -22,16 +23,16 @@ __all__ = [
 ]
 
 # Row blocks of the scatter products. Small blocks keep each BLAS call on one
-# thread (OpenBLAS threads a syrk only above ~200 x p); measured on 2 busy
-# cores, threaded calls on large blocks were up to 20x slower than this, while
-# on an idle machine small blocks cost about the same as one large call.
+# thread (OpenBLAS threads a syrk only above ~200 x p): on busy cores threaded
+# calls on large blocks wait for each other, while on an idle machine small
+# blocks cost about the same as one large call.
 _BLOCK_ROWS = 128
 
 
 def single_thread_rows(n_inner, n_out):
     """Rows per block so that a (rows x n_inner) @ (n_inner x n_out) product stays on
     one BLAS thread (OpenBLAS threads products above ~2.6e5 multiply-adds)."""
-    return max(8, 200_000 // max(1, n_inner * n_out))
+    return max(8, BLAS_THREADED_PRODUCT // max(1, n_inner * n_out))
 
 
 def blocked_matmul(X, W, out=None):

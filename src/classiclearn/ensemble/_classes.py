@@ -32,8 +32,9 @@ max_leaf_nodes, min_impurity_decrease, ccp_alpha
         Score the forest on the out-of-bag samples (accuracy / R², or
         ``oob_score(y_true, y_pred)``); needs ``bootstrap=True``.
     n_jobs : int, default=None
-        Threads growing trees and predicting; -1 uses all cores. The result
-        does not depend on it.
+        Threads growing trees and predicting; -1 uses all cores; None lets
+        the library choose (all cores for large forests, one for small ones).
+        The result does not depend on it.
     random_state : int, RandomState or None, default=None
         Seeds of the bootstrap samples and of the trees.
     verbose : int, default=0
@@ -157,8 +158,9 @@ max_leaf_nodes, min_impurity_decrease, ccp_alpha
         Score the forest on the out-of-bag samples (accuracy / R², or
         ``oob_score(y_true, y_pred)``); needs ``bootstrap=True``.
     n_jobs : int, default=None
-        Threads growing trees and predicting; -1 uses all cores. The result
-        does not depend on it.
+        Threads growing trees and predicting; -1 uses all cores; None lets
+        the library choose (all cores for large forests, one for small ones).
+        The result does not depend on it.
     random_state : int, RandomState or None, default=None
         Seeds of the bootstrap samples and of the trees.
     verbose : int, default=0
@@ -268,8 +270,9 @@ max_leaf_nodes, min_impurity_decrease, ccp_alpha
         Score the forest on the out-of-bag samples (accuracy / R², or
         ``oob_score(y_true, y_pred)``); needs ``bootstrap=True``.
     n_jobs : int, default=None
-        Threads growing trees and predicting; -1 uses all cores. The result
-        does not depend on it.
+        Threads growing trees and predicting; -1 uses all cores; None lets
+        the library choose (all cores for large forests, one for small ones).
+        The result does not depend on it.
     random_state : int, RandomState or None, default=None
         Seeds of the bootstrap samples and of the trees.
     verbose : int, default=0
@@ -393,8 +396,9 @@ max_leaf_nodes, min_impurity_decrease, ccp_alpha
         Score the forest on the out-of-bag samples (accuracy / R², or
         ``oob_score(y_true, y_pred)``); needs ``bootstrap=True``.
     n_jobs : int, default=None
-        Threads growing trees and predicting; -1 uses all cores. The result
-        does not depend on it.
+        Threads growing trees and predicting; -1 uses all cores; None lets
+        the library choose (all cores for large forests, one for small ones).
+        The result does not depend on it.
     random_state : int, RandomState or None, default=None
         Seeds of the bootstrap samples and of the trees.
     verbose : int, default=0

@@ -19,6 +19,7 @@ from numbers import Integral, Real
 import numpy as np
 import scipy.sparse as sp
 
+from .._kernels.work import FOREST_FIT_ENTRIES
 from ..base import BaseEstimator, ClassifierMixin, RegressorMixin
 from ..exceptions import DataConversionWarning
 from ..tree import DecisionTreeClassifier, DecisionTreeRegressor, _binning
@@ -35,7 +36,7 @@ from ..tree._classes import (
 from ..tree._tree import apply_forest, mean_forest_value, predict_input, stack_trees
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
-from ..utils._threads import effective_n_jobs, thread_map
+from ..utils._threads import auto_n_jobs, thread_map
 from ..utils.validation import check_is_fitted, check_sample_weight
 
 __all__ = ["BaseForest"]
@@ -237,7 +238,9 @@ class BaseForest(BaseEstimator):
                     tree = tree.pruned(self.ccp_alpha)
                 return tree
 
-            trees = thread_map(build, seeds, effective_n_jobs(self.n_jobs))
+            n_threads = auto_n_jobs(self.n_jobs, n_samples * n_features * len(seeds),
+                                    FOREST_FIT_ENTRIES)
+            trees = thread_map(build, seeds, n_threads)
             for seed, tree in zip(seeds, trees, strict=True):
                 est = self._tree_template().set_params(random_state=seed)
                 est.tree_ = tree

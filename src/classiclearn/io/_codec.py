@@ -10,11 +10,12 @@ a file, unpickles, or evaluates text.
 
 import importlib
 import math
-import pkgutil
 import sys
 import types
 
 import numpy as np
+
+from ..utils.discovery import NOT_FAMILIES, family_names
 
 _ARRAY_KINDS = set("biufcUSmM")
 
@@ -30,7 +31,6 @@ def _array_dtype_ok(dtype):
     return dtype.kind in _ARRAY_KINDS
 _MAX_DEPTH = 200
 
-_NOT_FAMILIES = {"cli", "io", "utils", "base", "exceptions", "datasets", "metrics"}
 # packages without estimators whose helper objects (scorers) and public functions may be saved
 _HELPER_PACKAGES = {"metrics"}
 # Classes outside the family modules that model files may hold: a fixed table,
@@ -87,20 +87,16 @@ class UnsupportedEstimatorError(TypeError):
 
 def _allowed_classes():
     """Map ``classiclearn.<family>.<Name>`` to every public class of the family modules."""
-    import classiclearn
-
     table = {}
-    for info in pkgutil.iter_modules(classiclearn.__path__):
-        if info.name.startswith("_") or info.name in _NOT_FAMILIES:
-            continue
+    for family in family_names():
         try:
-            module = importlib.import_module(f"classiclearn.{info.name}")
+            module = importlib.import_module(f"classiclearn.{family}")
         except Exception:  # a family that cannot be imported has nothing to load
             continue
         for name in getattr(module, "__all__", []):
             obj = getattr(module, name, None)
             if isinstance(obj, type):
-                table[f"classiclearn.{info.name}.{name}"] = obj
+                table[f"classiclearn.{family}.{name}"] = obj
     return table
 
 
@@ -111,7 +107,7 @@ def _family_module(module_name):
         len(parts) >= 2
         and parts[0] == "classiclearn"
         and not parts[1].startswith("_")
-        and (parts[1] not in _NOT_FAMILIES or parts[1] in _HELPER_PACKAGES)
+        and (parts[1] not in NOT_FAMILIES or parts[1] in _HELPER_PACKAGES)
         and all(p.isidentifier() for p in parts)
     )
 

@@ -10,6 +10,7 @@ import threading
 
 import numpy as np
 
+from .._kernels.work import GRAM_PASS_WORK
 from ..utils._threads import blocked_row_sums
 from ..utils.validation import check_array, check_is_fitted, validate_data
 from . import _cd_kernels as _cdk
@@ -171,10 +172,8 @@ def _centre_gram(X, G, x_mean):
 
 # Row blocks of the threaded Gram pass (:func:`moments_and_gram`): a block of
 # 1024 rows x 200 features (1.6 MB) stays in a core's L2 cache between the
-# moments kernel and the BLAS product that read it. Measured at 50,000 x 200
-# (CPU time, load ~7, four processes): 1024 rows 59.7-60.7 ms single-thread,
-# 61.9-62.8 on two threads; 4096 rows 61.2-63.2 and 63.5-63.9; 2048 rows
-# 64-67 (OpenBLAS dsyrk on 512-row blocks is ~25% slower).
+# moments kernel and the BLAS product that read it (larger and smaller blocks
+# measured slower; see "Measurements behind constants" in benchmarks/RESULTS.md).
 _GRAM_BLOCK_ROWS = 1024
 # Consecutive blocks are summed in a fixed number of lanes (the work units
 # handed to threads), then the lanes in order: memory of a few p x p partial
@@ -183,7 +182,7 @@ _GRAM_LANES = 8
 # Below this many multiply-adds (n p^2) the threaded pass is not worth it;
 # above _GRAM_MAX_FEATURES the multi-threaded BLAS product on the whole of X
 # splits its large output well by itself.
-_GRAM_THREADED_WORK = 20_000_000
+_GRAM_THREADED_WORK = GRAM_PASS_WORK
 _GRAM_MAX_FEATURES = 512
 
 
@@ -237,9 +236,8 @@ def moments_and_gram(est, X, Y, fit_intercept, n_threads=None):
 
 # Row blocks of the float32 Gram pass (:func:`moments_and_gram32`): the
 # float32 copy of a block (1.6 MB at 200 features) stays in a core's L2 cache
-# for the BLAS product that reads it. Measured single-thread at 50,000 x 200
-# (load ~7.5): 2048 rows in 8 lanes 33-36 ms, 1024 in 8 lanes 34-37, 1024 in
-# 16 lanes 35-39, 768 in 16 lanes 36-39.
+# for the BLAS product that reads it (block sizes compared in "Measurements
+# behind constants", benchmarks/RESULTS.md).
 _GRAM32_BLOCK_ROWS = 2048
 _GRAM32_LANES = 8
 
@@ -329,13 +327,6 @@ def centered_copy(X, x_mean, sw, order="C"):
     return A
 
 
-def as_2d_target(y):
-    """y as (n, t) and whether it was 1-D."""
-    if y.ndim == 1:
-        return y[:, None], True
-    return y, False
-
-
 def set_coef(est, W, x_mean, y_mean, fit_intercept, was_1d):
     """Store ``coef_`` (t, p) or (p,) and ``intercept_`` from W (p, t)."""
     coef = np.ascontiguousarray(W.T)
@@ -390,6 +381,11 @@ class LinearClassifierMixin:
     Expects ``coef_`` of shape (1, p) for two classes (the positive class is
     ``classes_[1]``) or (K, p), ``intercept_`` and ``classes_``.
     """
+
+    def __classiclearn_tags__(self):
+        tags = super().__classiclearn_tags__()
+        tags.linear_decision = True
+        return tags
 
     def decision_function(self, X):
         """Signed distance to the decision boundary, per class.

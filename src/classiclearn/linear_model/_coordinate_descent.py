@@ -29,11 +29,12 @@ from ..base import BaseEstimator, RegressorMixin
 from ..exceptions import ConvergenceWarning
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
+from ..utils._targets import as_2d_target
 from ..utils.validation import check_array, check_sample_weight, validate_data
 from . import _cd_kernels as _k
+from . import _dask_fit
 from ._base import (
     LinearPredictMixin,
-    as_2d_target,
     centered_gram,
     exact_residual_products,
     fast_centered_gram,
@@ -88,6 +89,16 @@ def _switch_after(precompute, n, p):
 
 class _Problem:
     """The centred, weighted problem in the form the kernels take."""
+
+    @classmethod
+    def from_gram(cls, G, XtY, yy):
+        """The problem given its centred Gram matrix, X'y and y'y (no data)."""
+        problem = cls.__new__(cls)
+        problem.mode, problem.switch_after = "gram", None
+        problem.p = G.shape[0]
+        problem.pf = np.ones(problem.p)
+        problem.G, problem.XtY, problem.yy = G, XtY, yy
+        return problem
 
     def __init__(self, X, Y, x_mean, y_mean, sw, mode, switch_after=None, moments=None,
                  gram=None):
@@ -200,6 +211,22 @@ class _Certified:
                                     float(self.yy[k]), l1, l2, self.pf, positive,
                                     max(max_iter - n_iter, 1), abs_tol, orders)
         return n_iter + int(more), gap
+
+
+def _solve_enet_dask(est, G, XtY, stats):
+    """ElasticNet / Lasso from merged moments (see ``_dask_fit``)."""
+    n = stats["n_rows"]
+    scale = n / stats["total"]  # weights rescaled to sum to n_samples
+    G *= scale
+    XtY = XtY * scale
+    yy = np.diag(stats["comoments"])[stats["n_features"]:] * scale
+    problem = _Problem.from_gram(G, XtY, yy)
+    l1r = est._get_l1_ratio()
+    l1 = est.alpha * l1r * n
+    l2 = est.alpha * (1.0 - l1r) * n
+    orders = _orders(est.selection, problem.p, est.max_iter, est.random_state)
+    est._solve_targets(problem, stats["x_mean"], stats["y_mean"], n, stats["was_1d"], l1, l2,
+                       orders)
 
 
 class ElasticNet(LinearPredictMixin, RegressorMixin, BaseEstimator):
@@ -357,6 +384,17 @@ class ElasticNet(LinearPredictMixin, RegressorMixin, BaseEstimator):
         if pass32 is None:
             problem = _Problem(X, Y, x_mean, y_mean, sw, mode,
                                _switch_after(self.precompute, n, p), moments, gram)
+        return self._solve_targets(problem, x_mean, y_mean, n, was_1d, l1, l2, orders)
+
+    def _fit_dask(self, X, y, sample_weight=None):
+        """Exact fit on Dask input: merged centred moments (weights rescaled to sum
+        to n_samples, as in memory), then coordinate descent on the Gram matrix."""
+        self._validate_params()
+        return _dask_fit.fit_least_squares_dask(self, X, y, sample_weight, _solve_enet_dask)
+
+    def _solve_targets(self, problem, x_mean, y_mean, n, was_1d, l1, l2, orders):
+        """Coordinate descent for every target, convergence warnings, fitted attributes."""
+        p, t = len(x_mean), len(y_mean)
         W = np.zeros((p, t))
         if self.warm_start and hasattr(self, "coef_"):
             prev = np.asarray(self.coef_, dtype=np.float64).reshape(t, -1)

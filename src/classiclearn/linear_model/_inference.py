@@ -2,13 +2,23 @@
 
 For each coefficient and the intercept: the estimate, its standard error,
 the t (OLS) or z (logistic, Wald) statistic, the two-sided p-value and a
-confidence interval, as in seed 004's South African heart disease table.
+confidence interval, as in seed 004's South African heart disease table;
+optionally odds ratios with their interval (seed 004's reading of tobacco),
+and the statistics of the whole fit (log-likelihood, deviance, AIC, BIC,
+likelihood-ratio test against the null model, R-squared, F test).
 """
 
 import numpy as np
 from scipy import stats
 
 __all__ = ["CoefficientTable"]
+
+# Statistics of the whole fit that a table may carry (None when not defined).
+FIT_STATISTICS = (
+    "n_obs", "df_model", "df_resid", "log_likelihood", "null_log_likelihood",
+    "deviance", "null_deviance", "aic", "bic", "lr_test", "pseudo_r2", "r2",
+    "r2_adj", "f_test", "cov_type", "n_groups",
+)
 
 
 class CoefficientTable:
@@ -26,10 +36,27 @@ class CoefficientTable:
     alpha : float, default=0.05
         1 - confidence level of the intervals.
     title : str, default=""
+    odds_ratios : bool, default=False
+        Add ``exp(estimate)`` and its interval ``exp(conf_low), exp(conf_high)``
+        (logistic regression: the factor on the odds per unit of the feature).
+    fit_stats : dict, optional
+        Statistics of the whole fit; the keys of ``FIT_STATISTICS`` become
+        attributes (None when absent).
+    cov : ndarray of shape (n_terms, n_terms), optional
+        The covariance matrix of the estimates behind ``std_err``.
 
     Attributes
     ----------
     names, estimate, std_err, statistic_values, p_value, conf_low, conf_high
+    odds_ratio, odds_ratio_low, odds_ratio_high : ndarray or None
+    n_obs, df_model, df_resid, log_likelihood, null_log_likelihood, deviance,
+    null_deviance, aic, bic, pseudo_r2, r2, r2_adj, cov_type, n_groups
+        Fit statistics (None where the model does not define them).
+    lr_test, f_test : TestResult or None
+        Likelihood-ratio test against the null model; F test (OLS).
+    cov : ndarray or None
+    inference_df : float or None
+        Degrees of freedom of the t distribution (None for z).
 
     Examples
     --------
@@ -40,7 +67,7 @@ class CoefficientTable:
     """
 
     def __init__(self, names, estimate, std_err, *, statistic="z", df_resid=None,
-                 alpha=0.05, title=""):
+                 alpha=0.05, title="", odds_ratios=False, fit_stats=None, cov=None):
         self.names = list(names)
         self.estimate = np.asarray(estimate, dtype=np.float64)
         self.std_err = np.asarray(std_err, dtype=np.float64)
@@ -48,6 +75,9 @@ class CoefficientTable:
         self.df_resid = df_resid
         self.alpha = alpha
         self.title = title
+        self.cov = cov
+        self.interval = "wald"
+        self.inference_df = df_resid if statistic == "t" else None
         with np.errstate(divide="ignore", invalid="ignore"):
             self.statistic_values = self.estimate / self.std_err
         if statistic == "t":
@@ -58,11 +88,21 @@ class CoefficientTable:
         q = dist.ppf(1.0 - alpha / 2.0)
         self.conf_low = self.estimate - q * self.std_err
         self.conf_high = self.estimate + q * self.std_err
+        self.odds_ratio = self.odds_ratio_low = self.odds_ratio_high = None
+        if odds_ratios:
+            self.odds_ratio = np.exp(self.estimate)
+            self.odds_ratio_low = np.exp(self.conf_low)
+            self.odds_ratio_high = np.exp(self.conf_high)
+        fit_stats = {} if fit_stats is None else fit_stats
+        for key in FIT_STATISTICS:
+            setattr(self, key, fit_stats.get(key))
+        if fit_stats.get("df_resid") is None:
+            self.df_resid = df_resid
 
     def _columns(self):
         lo = f"[{self.alpha / 2:g}"
         hi = f"{1 - self.alpha / 2:g}]"
-        return {
+        cols = {
             "coef": self.estimate,
             "std err": self.std_err,
             self.statistic: self.statistic_values,
@@ -70,6 +110,24 @@ class CoefficientTable:
             lo: self.conf_low,
             hi: self.conf_high,
         }
+        if self.odds_ratio is not None:
+            cols["odds ratio"] = self.odds_ratio
+            cols["OR " + lo] = self.odds_ratio_low
+            cols["OR " + hi] = self.odds_ratio_high
+        return cols
+
+    def set_intervals(self, low, high, kind="profile"):
+        """Replace the Wald intervals (e.g. by profile-likelihood ones)."""
+        self.conf_low = np.asarray(low, dtype=np.float64)
+        self.conf_high = np.asarray(high, dtype=np.float64)
+        self.interval = kind
+        if self.odds_ratio is not None:
+            self.odds_ratio_low = np.exp(self.conf_low)
+            self.odds_ratio_high = np.exp(self.conf_high)
+
+    def fit_statistics(self):
+        """The statistics of the whole fit that are defined, as a dict."""
+        return {k: getattr(self, k) for k in FIT_STATISTICS if getattr(self, k) is not None}
 
     def to_dict(self):
         """The table as ``{"term": names, column: list of floats, ...}``."""
@@ -92,19 +150,31 @@ class CoefficientTable:
     def __str__(self):
         cols = self._columns()
         width = max(9, *(len(n) for n in self.names))
-        head = " " * width + "".join(f"{k:>11}" for k in cols)
+        head = " " * width + "".join(f"{k:>12}" for k in cols)
         lines = [self.title] if self.title else []
         lines += [head, "-" * len(head)]
         for i, name in enumerate(self.names):
             row = f"{name:<{width}}"
             for key, values in cols.items():
-                fmt = "{:>11.4f}" if not key.startswith("P>") else "{:>11.3g}"
+                fmt = "{:>12.4f}" if not key.startswith("P>") else "{:>12.3g}"
                 row += fmt.format(values[i])
             lines.append(row)
+        lines += _format_fit_statistics(self.fit_statistics())
         return "\n".join(lines)
 
     def __repr__(self):
         return self.__str__()
+
+
+def _format_fit_statistics(stats):
+    if not stats:
+        return []
+    lines = ["-" * 40]
+    for key, value in stats.items():
+        if isinstance(value, float):
+            value = f"{value:.6g}"
+        lines.append(f"{key:<22}{value}")
+    return lines
 
 
 def term_names(est, fit_intercept):

@@ -14,18 +14,28 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
-from scipy import linalg
 
 from ..base import BaseEstimator, ClassifierMixin
 from ..exceptions import ConvergenceWarning
 from ..utils._params import Interval, StrOptions
 from ..utils._targets import compute_class_weight, encode_labels
 from ..utils.validation import check_is_fitted, check_sample_weight, validate_data
+from . import _dask_fit, _dask_logistic
 from ._base import LinearClassifierMixin
-from ._inference import CoefficientTable, term_names
-from ._logistic_solvers import LogisticObjective, fit_lbfgs, fit_newton, fit_newton_cd
+from ._logistic_inference import firth_dispatch, logistic_summary, unpenalised_checks
+from ._logistic_solvers import (
+    LogisticObjective,
+    fit_lbfgs,
+    fit_liblinear,
+    fit_newton,
+    fit_newton_cd,
+    fit_newton_cg,
+)
+from ._sag import fit_sag, sag_generator
 
-_SMOOTH_SOLVERS = {"lbfgs", "newton", "newton-cholesky"}
+_SMOOTH_SOLVERS = {"lbfgs", "newton", "newton-cholesky", "newton-cg", "sag"}
+_SOLVERS = {"lbfgs", "newton", "newton-cholesky", "newton-cd", "newton-cg", "sag", "saga",
+            "liblinear"}
 
 
 class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
@@ -33,26 +43,51 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
 
     Parameters
     ----------
-    penalty : {"l2", "l1", "elasticnet", None}, default="l2"
-        Penalty on the coefficients (not on the intercept).
+    penalty : {"l2", "l1", "elasticnet", "firth", None}, default="l2"
+        Penalty on the coefficients (not on the intercept). "firth" (two
+        classes) is Firth's bias-reduced likelihood (Jeffreys prior), finite
+        under separation; solver "newton" runs its modified-score iteration,
+        "lbfgs" L-BFGS on the penalised likelihood; C does not apply.
     dual : bool, default=False
-        Only False (the primal) is supported; kept for compatibility.
+        True only with solver="liblinear" and penalty="l2" (see ``solver``).
     tol : float, default=1e-4
-        Stopping tolerance (gradient for lbfgs / newton, coefficient change
-        for newton-cd).
+        Stopping tolerance: largest gradient entry of the mean loss for
+        lbfgs / newton / newton-cg, coefficient change for newton-cd, and
+        largest weight change over the largest weight after an epoch for sag
+        / saga.
     C : float, default=1.0
         Inverse penalty strength (> 0); ``C=np.inf`` means no penalty.
     fit_intercept : bool, default=True
     intercept_scaling : float, default=1
-        Unused; kept for compatibility.
+        Value of the constant feature carrying the (penalised) intercept of
+        solver="liblinear"; unused by the other solvers.
     class_weight : dict or "balanced", default=None
         Multiplies the sample weights of each class.
     random_state : int, RandomState instance or None, default=None
-        Unused (the solvers are deterministic); kept for compatibility.
-    solver : {"lbfgs", "newton", "newton-cholesky", "newton-cd"}, default="lbfgs"
-        "newton" (alias "newton-cholesky") is IRLS (seed 004); "newton-cd" is
-        proximal Newton with coordinate descent and handles "l1" and
-        "elasticnet". lbfgs and newton take "l2" or None only.
+        Seeds the sample draws of "sag" and "saga" (the other solvers are
+        deterministic).
+    solver : {"lbfgs", "newton", "newton-cholesky", "newton-cd", "newton-cg", \
+"sag", "saga", "liblinear"}, default="lbfgs"
+        - "newton" (alias "newton-cholesky") is IRLS (seed 004): Newton steps
+          solved through the Cholesky factor of the Hessian;
+        - "newton-cg": truncated Newton, each step by conjugate gradients on
+          Hessian-vector products (the Hessian is never formed);
+        - "newton-cd": proximal Newton with coordinate descent, handles "l1"
+          and "elasticnet";
+        - "sag": stochastic average gradient (Schmidt, Le Roux and Bach);
+        - "saga": SAGA (Defazio, Bach and Lacoste-Julien), with a proximal
+          step for "l1" and "elasticnet". sag / saga draw samples with
+          replacement from ``random_state``, step size and stopping rule as
+          scikit-learn's (largest weight change over the largest weight
+          below ``tol`` after an epoch); they converge fast on scaled features;
+        - "liblinear": liblinear's objective, two classes only, where the
+          intercept is the weight of a constant feature ``intercept_scaling``
+          and is penalised like the others. liblinear solves it by trust-
+          region Newton-CG ("l2") or newGLMNET ("l1"); here "l2" runs
+          "newton-cg" and "l1" runs "newton-cd" (the same kinds of methods,
+          reaching the same optimum). ``dual=True`` is accepted with "l2": the
+          dual has the same solution, which is computed in the primal.
+        lbfgs, newton, newton-cg and sag take "l2" or None only.
     max_iter : int, default=100
     verbose : int, default=0
         Unused.
@@ -91,7 +126,7 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
     """
 
     _parameter_constraints = {
-        "penalty": [StrOptions({"l1", "l2", "elasticnet", "none"}), None],
+        "penalty": [StrOptions({"l1", "l2", "elasticnet", "none", "firth"}), None],
         "dual": ["boolean"],
         "tol": [Interval(Real, 0, None, closed="left")],
         "C": [Interval(Real, 0, None, closed="neither")],
@@ -99,7 +134,7 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         "intercept_scaling": [Interval(Real, 0, None, closed="neither")],
         "class_weight": [dict, StrOptions({"balanced"}), None],
         "random_state": ["random_state"],
-        "solver": [StrOptions({"lbfgs", "newton", "newton-cholesky", "newton-cd"})],
+        "solver": [StrOptions(_SOLVERS)],
         "max_iter": [Interval(Integral, 0, None, closed="left")],
         "verbose": [Interval(Integral, 0, None, closed="left"), "boolean"],
         "warm_start": ["boolean"],
@@ -126,9 +161,19 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         self.l1_ratio = l1_ratio
 
     def _penalty_strengths(self):
+        if self.penalty == "firth":
+            return "firth", 0.0, 0.0
         penalty = "none" if self.penalty is None or np.isinf(self.C) else self.penalty
-        if self.dual:
-            raise ValueError("dual=True is not supported; use dual=False.")
+        if self.dual and not (self.solver == "liblinear" and penalty == "l2"):
+            raise ValueError(
+                f"dual=True is supported only by solver='liblinear' with penalty='l2'; got "
+                f"solver={self.solver!r}, penalty={penalty!r}."
+            )
+        if self.solver == "liblinear" and penalty in ("none", "elasticnet"):
+            raise ValueError(
+                "solver='liblinear' takes penalty 'l1' or 'l2' with a finite C (liblinear "
+                "penalises the intercept and has no elastic net)."
+            )
         if penalty == "elasticnet" and self.l1_ratio is None:
             raise ValueError("penalty='elasticnet' needs l1_ratio (a float in [0, 1]).")
         if penalty in ("l1", "elasticnet") and self.solver in _SMOOTH_SOLVERS:
@@ -177,15 +222,15 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         if self.warm_start and hasattr(self, "coef_") and self.coef_.shape == (n_out, p):
             W0[:] = self.coef_
             b0[:] = self.intercept_
-        if self.max_iter == 0:
-            W, b, n_iter, ok = W0, b0, 0, True
-        elif self.solver == "lbfgs":
-            W, b, n_iter, ok = fit_lbfgs(obj, W0, b0, l2, self.max_iter, self.tol,
-                                         1.0 / sw.sum())
-        elif self.solver in ("newton", "newton-cholesky"):
-            W, b, n_iter, ok = fit_newton(obj, W0, b0, l2, self.max_iter, self.tol)
+        if self.solver == "liblinear" and K > 2:
+            raise ValueError(
+                "The 'liblinear' solver does not support multiclass classification "
+                "(n_classes >= 3); use another solver or OneVsRestClassifier."
+            )
+        if penalty == "firth":
+            W, b, n_iter, ok = firth_dispatch(self, X, y_idx, sw, K, W0, b0)
         else:
-            W, b, n_iter, ok = fit_newton_cd(obj, W0, b0, l1, l2, self.max_iter, self.tol)
+            W, b, n_iter, ok = self._run_solver(obj, X, y_idx, sw, W0, b0, l1, l2)
         if penalty == "none" and n_out > 1:
             # Softmax is unchanged by a shift shared by all classes: report the
             # solution whose coefficients sum to zero over the classes.
@@ -205,57 +250,81 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         self.coef_ = np.ascontiguousarray(W)
         self.intercept_ = np.asarray(b, dtype=np.float64)
         self.n_iter_ = np.array([n_iter], dtype=np.intp)
-        self._summary_cov = None
-        if penalty == "none":
-            self._check_separation(X, y_idx, sw)
-            if n_out == 1 and p <= 2000:
-                self._summary_cov = self._fisher_inverse(X, sw)
+        # Separation check (warns) and what summary() needs (see _logistic_inference).
+        self._inference = unpenalised_checks(self, X, y_idx, sw, penalty)
         return self
 
-    def _check_separation(self, X, y_idx, sw):
-        scores = X @ self.coef_.T + self.intercept_
-        if scores.shape[1] == 1:
-            margin = np.where(y_idx == 1, scores[:, 0], -scores[:, 0])
-        else:
-            own = scores[np.arange(len(y_idx)), y_idx]
-            other = scores.copy()
-            other[np.arange(len(y_idx)), y_idx] = -np.inf
-            margin = own - other.max(axis=1)
-        if np.all(margin[sw > 0] > 0):
-            warnings.warn(
-                "The classes are perfectly separated: without a penalty the maximum "
-                "likelihood estimate does not exist (coefficients grow without bound). "
-                "Use penalty='l2' or a finite C.",
-                ConvergenceWarning,
-                stacklevel=3,
-            )
+    def _fit_dask(self, X, y, sample_weight=None):
+        """Fit on Dask input by Newton's method, one exact pass over the blocks per
+        step (l2 or no penalty; see ``_dask_logistic``)."""
+        self._validate_params()
+        penalty, _, l2 = self._penalty_strengths()
+        if penalty in ("l1", "elasticnet"):
+            _dask_fit.refuse(self, f"penalty={penalty!r}")
+        return _dask_logistic.fit_logistic_dask(self, X, y, sample_weight, l2)
 
-    def _fisher_inverse(self, X, sw):
-        z = X @ self.coef_[0] + self.intercept_[0]
-        prob = 1.0 / (1.0 + np.exp(-z))
-        h = sw * prob * (1.0 - prob)
-        A = np.column_stack([np.ones(len(z)), X]) if self.fit_intercept else X
-        info = (A * h[:, None]).T @ A
-        try:
-            return linalg.inv(info, check_finite=False)
-        except linalg.LinAlgError:
-            return linalg.pinvh(info, check_finite=False)
+    def _run_solver(self, obj, X, y_idx, sw, W0, b0, l1, l2):
+        """Dispatch on ``solver``; returns (W, b, n_iter, converged)."""
+        solver, max_iter, tol = self.solver, self.max_iter, self.tol
+        if max_iter == 0:
+            return W0, b0, 0, True
+        if solver == "lbfgs":
+            return fit_lbfgs(obj, W0, b0, l2, max_iter, tol, 1.0 / sw.sum())
+        if solver in ("newton", "newton-cholesky"):
+            return fit_newton(obj, W0, b0, l2, max_iter, tol)
+        if solver == "newton-cg":
+            return fit_newton_cg(obj, W0, b0, l2, max_iter, tol)
+        if solver in ("sag", "saga"):
+            loss = "log" if obj.n_out == 1 else "multinomial"
+            return fit_sag(X, y_idx, sw, W0, b0, loss=loss, alpha=l2, beta=l1,
+                           fit_intercept=self.fit_intercept, max_iter=max_iter, tol=tol,
+                           rng=sag_generator(self.random_state), saga=solver == "saga")
+        if solver == "liblinear":
+            return fit_liblinear(X, y_idx, sw, W0, b0, l1, l2, self.fit_intercept,
+                                 self.intercept_scaling, max_iter, tol)
+        return fit_newton_cd(obj, W0, b0, l1, l2, max_iter, tol)
 
-    def summary(self, alpha=0.05):
-        """Coefficient table of the unpenalised binary fit (seed 004).
+    def summary(self, alpha=0.05, *, cov_type="nonrobust", groups=None, X=None, y=None,
+                sample_weight=None, odds_ratios=False, ci="wald"):
+        """Coefficient table and fit statistics (seed 004; statsmodels' Logit / MNLogit).
 
-        Standard errors are the square roots of the diagonal of the inverse
-        Fisher information ``(X'WX)^{-1}``, ``W = diag(sw p (1 - p))``; z is the
-        Wald statistic, p-values and intervals use the normal distribution.
+        Defined for unpenalised fits (penalty=None or C=inf) and for
+        penalty="firth"; penalised fits raise (their Wald tables have no
+        standard meaning), as do fits whose maximum-likelihood estimate does
+        not exist (separation). Standard errors are the square roots of the
+        diagonal of the inverse Fisher information ``(A'WA)^{-1}``,
+        ``W = diag(sw p (1 - p))``; z is the Wald statistic. With more than
+        two classes the table is in the reference parametrisation of
+        statsmodels' ``MNLogit`` (``classes_[0]`` the base; rows named
+        ``"class:term"``).
 
         Parameters
         ----------
         alpha : float, default=0.05
             Intervals have confidence ``1 - alpha``.
+        cov_type : {"nonrobust", "HC0", "HC1", "HC2", "HC3", "cluster"}, default="nonrobust"
+            Model-based, heteroscedasticity-robust (sandwich) or cluster-robust
+            covariance; see ``classiclearn.linear_model._inference_stats``.
+            HC2 and HC3 need two classes; robust types need X and y.
+        groups : array-like of shape (n_samples,), default=None
+            Cluster labels for ``cov_type="cluster"``.
+        X, y, sample_weight : training data, default=None
+            Needed by the robust covariances and by ``ci="profile"``; checked
+            against the fit.
+        odds_ratios : bool, default=False
+            Add ``exp(coef)`` and its interval (seed 004: tobacco's 1.084 per kg).
+        ci : {"wald", "profile"}, default="wald"
+            Interval type (two classes); "profile" inverts the likelihood-ratio
+            test (R's ``confint`` on a ``glm``), penalised for Firth fits as
+            Heinze and Schemper recommend (logistf). It needs X and y; the
+            p-values stay Wald's.
 
         Returns
         -------
         CoefficientTable
+            With ``log_likelihood``, ``deviance``, ``null_deviance``, ``aic``,
+            ``bic``, ``pseudo_r2`` (McFadden) and ``lr_test`` against the
+            intercept-only model (penalised likelihoods for Firth fits).
 
         Examples
         --------
@@ -263,21 +332,15 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         >>> rng = np.random.default_rng(0)
         >>> X = rng.normal(size=(200, 1))
         >>> y = (X[:, 0] + rng.logistic(size=200) > 0).astype(int)
-        >>> LogisticRegression(penalty=None).fit(X, y).summary().names
+        >>> table = LogisticRegression(penalty=None).fit(X, y).summary(odds_ratios=True)
+        >>> table.names
         ['intercept', 'x0']
+        >>> bool(table.odds_ratio[1] > 1) and bool(table.lr_test.p_value < 1e-6)
+        True
         """
         check_is_fitted(self)
-        cov = getattr(self, "_summary_cov", None)
-        if cov is None:
-            raise ValueError(
-                "summary() is available for an unpenalised (penalty=None) fit with two "
-                "classes and at most 2000 features."
-            )
-        coef = self.coef_[0]
-        est = np.concatenate([self.intercept_, coef]) if self.fit_intercept else coef
-        se = np.sqrt(np.maximum(np.diag(cov), 0.0))
-        return CoefficientTable(term_names(self, self.fit_intercept), est, se, statistic="z",
-                                alpha=alpha, title="Logistic regression coefficients")
+        return logistic_summary(self, alpha, cov_type, groups, X, y, sample_weight,
+                                odds_ratios, ci)
 
     def predict_proba(self, X):
         """Class probabilities.

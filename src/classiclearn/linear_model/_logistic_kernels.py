@@ -173,3 +173,55 @@ def multinomial_fused_loss_grad(X, W, b, y, sw, grad):
                     gr[j] += gk * xi[j]
                 gr[p] += gk
     return total
+
+
+@njit(cache=True, nogil=True, error_model="numpy", fastmath=_FAST)
+def multinomial_hessian_product(X, P, sw, V, vb, out):
+    """Softmax nll Hessian times a direction, in one pass over the rows of X.
+
+    Parameters
+    ----------
+    X : float64 (n, p) C-contiguous; P : float64 (n, K) class probabilities;
+    sw : float64 (n,); V : float64 (K, p) C-contiguous and vb : float64 (K,),
+        the direction; out : float64 (K, p + 1) output, ``H [V, vb]`` (last
+        column: the intercept part), without the penalty.
+    """
+    n, p = X.shape
+    K = V.shape[0]
+    for k in range(K):
+        for j in range(p + 1):
+            out[k, j] = 0.0
+    z = np.empty(K)
+    for i in range(n):
+        xi = X[i]
+        s = 0.0
+        for k in range(K):
+            z[k] = vb[k] + _dot(xi, V[k])
+            s += P[i, k] * z[k]
+        for k in range(K):
+            r = sw[i] * P[i, k] * (z[k] - s)
+            if r != 0.0:
+                ok = out[k]
+                for j in range(p):
+                    ok[j] += r * xi[j]
+                ok[p] += r
+
+
+@njit(cache=True, nogil=True, error_model="numpy", fastmath=_FAST)
+def binary_hessian_product(X, h, v, vb, out):
+    """Binomial nll Hessian times (v, vb) in one pass: ``out = X' diag(h) (X v + vb)``.
+
+    X : float64 (n, p) C-contiguous; h : float64 (n,) ``sw p (1 - p)``;
+    v : float64 (p,); vb : float; out : float64 (p + 1,) output (last entry:
+    the intercept part).
+    """
+    n, p = X.shape
+    for j in range(p + 1):
+        out[j] = 0.0
+    for i in range(n):
+        xi = X[i]
+        r = h[i] * (vb + _dot(xi, v))
+        if r != 0.0:
+            for j in range(p):
+                out[j] += r * xi[j]
+            out[p] += r

@@ -256,7 +256,7 @@ def fit_newton_cd(obj, W0, b0, l1, l2, max_iter, tol, inner_max_iter=1000):
                 x_mean = zeros_p
             G, _, _ = centered_gram(X, x_mean, h)
             qv = r @ X - x_mean * r.sum()
-            v = np.ascontiguousarray(W[k])
+            v = W[k].copy()  # the kernel writes into v: never a view of W
             _cdk.enet_cd_gram(v, G, qv, -1.0, l1, l2, pf, False, inner_max_iter, inner_tol,
                               orders)
             c = (r.sum() / hsum - x_mean @ v) if fi else 0.0
@@ -283,3 +283,172 @@ def fit_newton_cd(obj, W0, b0, l1, l2, max_iter, tol, inner_max_iter=1000):
             converged = True
             break
     return W, b, n_iter, converged
+
+
+def _hessian_product(obj, P, h, V, vb):
+    """Hessian of the nll times the direction (V (K', p), vb (K',)).
+
+    P: class probabilities (n, K) for softmax; h: ``sw p (1 - p)`` (n,) for
+    two classes. Returns (HV, Hvb) without the penalty term; one fused pass
+    over a C-contiguous X (the products are memory-bound for few classes).
+    """
+    X, sw = obj.X, obj.sw
+    if X.flags.c_contiguous:
+        p = X.shape[1]
+        out = np.empty((obj.n_out, p + 1))
+        if obj.n_out == 1:
+            _k.binary_hessian_product(X, h, np.ascontiguousarray(V[0]), float(vb[0]), out[0])
+        else:
+            _k.multinomial_hessian_product(X, P, sw, np.ascontiguousarray(V), vb, out)
+        return out[:, :p], out[:, p]
+    if obj.n_out == 1:
+        r = h * (X @ V[0] + vb[0])
+        return (r @ X)[None, :], np.array([r.sum()])
+    Z = X @ V.T + vb
+    R = P * (Z - np.einsum("ik,ik->i", P, Z)[:, None])
+    R *= sw[:, None]
+    return R.T @ X, R.sum(axis=0)
+
+
+def _probabilities(obj, W, b):
+    Z = obj.linear(W, b)
+    if obj.n_out == 1:
+        prob = np.empty_like(Z)
+        pos = Z >= 0
+        prob[pos] = 1.0 / (1.0 + np.exp(-Z[pos]))
+        e = np.exp(Z[~pos])
+        prob[~pos] = e / (1.0 + e)
+        return None, obj.sw * prob * (1.0 - prob)
+    Z -= Z.max(axis=1, keepdims=True)
+    P = np.exp(Z)
+    P /= P.sum(axis=1, keepdims=True)
+    return P, None
+
+
+def _truncated_cg(hess_prod, grad, tol, max_inner):
+    """Approximate ``H d = -grad`` by conjugate gradients (H symmetric PSD).
+
+    Stops when the residual's L1 norm is at most ``tol`` or on a direction
+    of non-positive curvature (then returns the iterate so far, or the
+    steepest-descent direction on the first step).
+    """
+    d = np.zeros_like(grad)
+    r = -grad
+    q = r.copy()
+    rr = r @ r
+    for i in range(max_inner):
+        if np.abs(r).sum() <= tol:
+            break
+        Hq = hess_prod(q)
+        curv = q @ Hq
+        if curv <= 1e-16 * (q @ q):
+            if i == 0:
+                d = -grad
+            break
+        a = rr / curv
+        d += a * q
+        r -= a * Hq
+        rr_new = r @ r
+        q = r + (rr_new / rr) * q
+        rr = rr_new
+    return d
+
+
+def fit_newton_cg(obj, W0, b0, l2, max_iter, tol, max_inner=200):
+    """Truncated Newton (Newton-CG) on ``F / sum(sw)`` (smooth problems only).
+
+    Each outer step solves the Newton system approximately by conjugate
+    gradients on Hessian-vector products (two passes over X per product,
+    the Hessian is never formed), to the forcing tolerance
+    ``min(0.5, sqrt(|g|_1)) |g|_1``, then backtracks (Armijo) along the
+    direction. Stops when the largest gradient entry is at most ``tol``, or
+    when the objective no longer changes in float64 (a tighter ``tol`` than
+    the rounding of F allows).
+    """
+    K, p = W0.shape
+    W, b = W0.copy(), b0.copy()
+    scale = 1.0 / obj.sw.sum()
+    fi = obj.fit_intercept
+
+    def value_grad(W, b):
+        nll, gW, gb = obj.nll_grad(W, b)
+        f = (nll + 0.5 * l2 * np.vdot(W, W)) * scale
+        g = np.concatenate([(gW + l2 * W).ravel(), gb if fi else np.zeros(0)]) * scale
+        return f, g
+
+    def split(v):
+        V = v[:K * p].reshape(K, p)
+        vb = v[K * p:] if fi else np.zeros(K)
+        return V, vb
+
+    f, grad = value_grad(W, b)
+    converged = False
+    n_iter = 0
+    for n_iter in range(1, max_iter + 1):
+        absgrad = np.abs(grad)
+        if absgrad.max() <= tol:
+            converged = True
+            n_iter -= 1
+            break
+        P, h = _probabilities(obj, W, b)
+
+        def hess_prod(v, P=P, h=h):
+            V, vb = split(v)
+            HV, Hvb = _hessian_product(obj, P, h, V, vb)
+            out = (HV + l2 * V).ravel()
+            if fi:
+                out = np.concatenate([out, Hvb])
+            return out * scale
+
+        gsum = absgrad.sum()
+        d = _truncated_cg(hess_prod, grad, min(0.5, np.sqrt(gsum)) * gsum, max_inner)
+        slope = grad @ d
+        if slope >= 0:
+            d, slope = -grad, -(grad @ grad)
+        Dw, db = split(d)
+        t = 1.0
+        for _ in range(60):
+            Wn, bn = W + t * Dw, b + t * db
+            fn, gn = value_grad(Wn, bn)
+            if np.isfinite(fn) and fn <= f + 1e-4 * t * slope:
+                break
+            t *= 0.5
+        else:
+            converged = absgrad.max() <= max(tol, 1e-8)
+            break
+        W, b, f_old, f, grad = Wn, bn, f, fn, gn
+        if abs(f_old - f) <= 64 * np.finfo(float).eps * max(abs(f), 1.0):
+            converged = True  # the objective no longer changes in float64
+            break
+    return W, b, n_iter, converged
+
+
+def fit_liblinear(X, y, sw, W0, b0, l1, l2, fit_intercept, intercept_scaling, max_iter,
+                  tol):
+    """liblinear's binary objective: the intercept is a penalised weight.
+
+    Minimises ``sum_i sw_i nll_i + l1 |v|_1 + l2 / 2 |v|^2`` over
+    ``v = (w, b / s)``, i.e. X gets a constant column ``s = intercept_scaling``
+    and the intercept ``b = s v_p`` is shrunk with the weights. liblinear
+    solves it by a trust-region Newton-CG (L2) or newGLMNET, a proximal
+    Newton method with coordinate descent (L1); here the L2 problem goes to
+    :func:`fit_newton_cg` (line-search Newton-CG) and the L1 problem to
+    :func:`fit_newton_cd` (proximal Newton with coordinate descent): the same
+    optimum by the same kind of method.
+    """
+    if fit_intercept:
+        Xa = np.empty((X.shape[0], X.shape[1] + 1))
+        Xa[:, :-1] = X
+        Xa[:, -1] = intercept_scaling
+        Wa = np.concatenate([W0, b0[:, None] / intercept_scaling], axis=1)
+    else:
+        Xa, Wa = X, W0
+    obj = LogisticObjective(Xa, y, sw, 1, False)
+    zero = np.zeros(1)
+    if l1 > 0:
+        V, _, n_iter, ok = fit_newton_cd(obj, Wa, zero, l1, l2, max_iter, tol)
+    else:
+        V, _, n_iter, ok = fit_newton_cg(obj, Wa, zero, l2, max_iter, tol)
+    if fit_intercept:
+        return V[:, :-1].copy(), V[:, -1] * intercept_scaling, n_iter, ok
+    return V, zero, n_iter, ok

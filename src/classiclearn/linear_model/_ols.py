@@ -15,15 +15,17 @@ from scipy import linalg, optimize
 
 from ..base import BaseEstimator, RegressorMixin
 from ..utils._params import Interval
+from ..utils._targets import as_2d_target
 from ..utils.validation import check_is_fitted, check_sample_weight, validate_data
+from . import _dask_fit
 from ._base import (
     LinearPredictMixin,
-    as_2d_target,
     centered_gram,
     set_coef,
     weighted_means,
 )
-from ._inference import CoefficientTable, intercept_cov, term_names
+from ._inference import intercept_cov
+from ._inference_models import ols_inference, ols_summary, target_moments
 
 _MAX_SUMMARY_FEATURES = 2000
 
@@ -119,6 +121,37 @@ def _solve_ols(X, Y, x_mean, y_mean, sw, rcond):
     W, rss, rank, s, Vt, sk = lstsq_qr(A, p, rcond)
     M = (Vt.T / sk**2) @ Vt if p <= _MAX_SUMMARY_FEATURES else None
     return W, rss, rank, s, M
+
+
+def _solve_ols_dask(est, G, XtY, stats):
+    """Coefficients and inference of OLS from merged moments (see ``_dask_fit``)."""
+    p = G.shape[0]
+    x_mean, y_mean = stats["x_mean"], stats["y_mean"]
+    d = np.sqrt(np.diag(G))
+    well_posed = False
+    if np.all(d > 0):
+        ev = linalg.eigvalsh(G / d / d[:, None], check_finite=False)
+        well_posed = ev[0] > 1e-10 * ev[-1]
+    if well_posed:
+        cho = linalg.cho_factor(G, lower=False, check_finite=False)
+        W = linalg.cho_solve(cho, XtY, check_finite=False)
+        W, rss = _dask_fit.refine_and_rss(stats, W, cho)
+        rank = p
+        s = np.sqrt(np.maximum(linalg.eigvalsh(G, check_finite=False)[::-1], 0.0))
+        M = linalg.cho_solve(cho, np.eye(p), check_finite=False)
+    else:
+        W, rank, s, M = _dask_fit.min_norm_solve(G, XtY, est.tol)
+        _, rss = _dask_fit.reduce_blocks(
+            _dask_fit._residual_block(W, x_mean, y_mean), _dask_fit._add_pairs, stats["blocks"])
+    est.rank_ = rank
+    est.singular_ = s
+    set_coef(est, W, x_mean, y_mean, est.fit_intercept, stats["was_1d"])
+    est._inference = None
+    if stats["was_1d"] and p <= _MAX_SUMMARY_FEATURES:
+        cov = intercept_cov(M, x_mean, stats["total"]) if est.fit_intercept else M
+        tss = float(stats["comoments"][p, p])  # about the mean, or zero without intercept
+        est._inference = ols_inference(rss[0], tss, _dask_fit.half_sum_log_weights(stats),
+                                       stats["n_rows"], rank, cov, est.fit_intercept)
 
 
 class LinearRegression(LinearPredictMixin, RegressorMixin, BaseEstimator):
@@ -230,30 +263,58 @@ class LinearRegression(LinearPredictMixin, RegressorMixin, BaseEstimator):
         self.rank_ = rank
         self.singular_ = s
         set_coef(self, W, x_mean, y_mean, self.fit_intercept, was_1d)
-        # What summary() needs: the unscaled covariance and the residual variance.
+        # What summary() needs: the unscaled covariance, RSS, TSS, log-likelihoods.
         self._inference = None
         if was_1d and M is not None:
-            n_eff = n
-            df = n_eff - rank - int(self.fit_intercept)
             total = float(n if sw is None else sw.sum())
             cov = intercept_cov(M, x_mean, total) if self.fit_intercept else M
-            self._inference = {"cov": cov, "rss": float(rss[0]), "df": df}
+            tss, half_log_w = target_moments(Y[:, 0], float(y_mean[0]), sw,
+                                             self.fit_intercept)
+            self._inference = ols_inference(rss[0], tss, half_log_w, n, rank, cov,
+                                            self.fit_intercept)
         return self
 
-    def summary(self, alpha=0.05):
-        """Coefficient table: estimate, standard error, t, p-value, interval.
+    def _fit_dask(self, X, y, sample_weight=None):
+        """Exact fit on Dask input: merged centred moments, Cholesky refined by a pass."""
+        self._validate_params()
+        if self.positive:
+            _dask_fit.refuse(self, "positive=True")
+        return _dask_fit.fit_least_squares_dask(self, X, y, sample_weight, _solve_ols_dask)
 
-        The residual variance is ``RSS / (n - rank - 1)``; the covariance is
-        ``sigma^2 (X'WX)^+`` with the intercept column included.
+    def summary(self, alpha=0.05, *, cov_type="nonrobust", groups=None, X=None, y=None,
+                sample_weight=None):
+        """Coefficient table and fit statistics (seed 004; statsmodels' OLS/WLS).
+
+        The residual variance is ``RSS / (n - k)`` (k coefficients with the
+        intercept); the model-based covariance is ``sigma^2 (X'WX)^+``. With
+        sample weights the statistics are those of weighted least squares
+        (statsmodels ``WLS``: n counts rows, the log-likelihood gains
+        ``1/2 sum log w``). Defined for single-target, unconstrained fits;
+        penalised models (Ridge, Lasso) have no such table.
 
         Parameters
         ----------
         alpha : float, default=0.05
             The intervals have confidence ``1 - alpha``.
+        cov_type : {"nonrobust", "HC0", "HC1", "HC2", "HC3", "cluster"}, default="nonrobust"
+            Covariance of the estimates: model-based, heteroscedasticity-robust
+            (White's HC0, its ``n / (n - k)`` version HC1, leverage-corrected
+            HC2 and HC3) or cluster-robust (CRV1, t on ``G - 1`` degrees of
+            freedom); statsmodels' ``get_robustcov_results``.
+        groups : array-like of shape (n_samples,), default=None
+            Cluster labels for ``cov_type="cluster"``.
+        X, y, sample_weight : training data, default=None
+            Needed by the robust covariances (per-sample residuals); checked
+            against the fit.
 
         Returns
         -------
         CoefficientTable
+            With ``log_likelihood``, ``deviance`` (RSS), ``null_deviance``
+            (TSS), ``aic``, ``bic``, ``r2``, ``r2_adj``, ``f_test`` (Wald F of
+            all slopes with the chosen covariance: the classical F when
+            nonrobust) and ``lr_test`` (against the intercept-only model, or
+            the zero model without an intercept).
 
         Examples
         --------
@@ -261,24 +322,20 @@ class LinearRegression(LinearPredictMixin, RegressorMixin, BaseEstimator):
         >>> rng = np.random.default_rng(0)
         >>> X = rng.normal(size=(50, 2))
         >>> y = X @ [1.0, 0.0] + rng.normal(size=50)
-        >>> table = LinearRegression().fit(X, y).summary()
+        >>> reg = LinearRegression().fit(X, y)
+        >>> table = reg.summary()
         >>> table.names
         ['intercept', 'x0', 'x1']
+        >>> bool(table.r2 > 0.3)
+        True
+        >>> robust = reg.summary(cov_type="HC3", X=X, y=y)
+        >>> robust.std_err.shape
+        (3,)
         """
         check_is_fitted(self)
-        info = getattr(self, "_inference", None)
-        if info is None:
+        if getattr(self, "_inference", None) is None:
             raise ValueError(
                 "summary() needs a single-target, unconstrained fit with at most "
                 f"{_MAX_SUMMARY_FEATURES} features."
             )
-        if info["df"] <= 0:
-            raise ValueError("summary() needs more samples than coefficients (df_resid <= 0).")
-        sigma2 = info["rss"] / info["df"]
-        se = np.sqrt(np.maximum(np.diag(info["cov"]) * sigma2, 0.0))
-        coef = np.asarray(self.coef_, dtype=np.float64)
-        est = np.concatenate([[self.intercept_], coef]) if self.fit_intercept else coef
-        return CoefficientTable(
-            term_names(self, self.fit_intercept), est, se, statistic="t",
-            df_resid=info["df"], alpha=alpha, title="OLS coefficients",
-        )
+        return ols_summary(self, alpha, cov_type, groups, X, y, sample_weight)

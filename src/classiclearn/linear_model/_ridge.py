@@ -3,29 +3,37 @@
 Closed form ``w = (Xc'WXc + alpha I)^{-1} Xc'WYc``. The Cholesky solver
 builds the Gram matrix of the centred data block by block (X is never
 copied) when n >= p and the kernel matrix ``Xc Xc'`` (the dual) when p > n;
-the SVD solver shrinks the singular values, ``s / (s^2 + alpha)``.
+the SVD solver shrinks the singular values, ``s / (s^2 + alpha)``. The
+iterative solvers (lsqr, sparse_cg, sag, saga, lbfgs) are in
+:mod:`._ridge_solvers`.
 """
 
+import warnings
 from contextlib import nullcontext
-from numbers import Real
+from numbers import Integral, Real
 
 import numpy as np
 from scipy import linalg, optimize
 
 from ..base import BaseEstimator, RegressorMixin
+from ..exceptions import ConvergenceWarning
 from ..utils._params import Interval, StrOptions
+from ..utils._targets import as_2d_target
 from ..utils._threads import blas_single_thread
 from ..utils.validation import check_array, check_sample_weight, validate_data
+from . import _dask_fit
 from ._base import (
     _GRAM_MAX_FEATURES,
     LinearPredictMixin,
-    as_2d_target,
     centered_copy,
     centered_gram,
     moments_and_gram,
     set_coef,
     weighted_means,
 )
+from ._ridge_solvers import centered_operator, solve_lbfgs, solve_lsqr, solve_sag, solve_sparse_cg
+
+_ITERATIVE = {"lsqr", "sparse_cg", "sag", "saga", "lbfgs"}
 
 
 def ridge_solve(X, Y, alphas, x_mean, y_mean, sw, solver):
@@ -80,7 +88,7 @@ def solve_gram(G, XtY, alphas):
 
     Small systems are solved with BLAS on one thread: a multi-threaded
     factorisation of a few hundred unknowns spends its time synchronising
-    (on a loaded machine, hundreds of milliseconds spinning).
+    (and, on a loaded machine, spinning).
     """
     p = XtY.shape[0]
     with blas_single_thread() if p <= _GRAM_MAX_FEATURES else nullcontext():
@@ -104,6 +112,31 @@ def _solve_gram(G, XtY, alphas):
     return W
 
 
+def _target_alphas(alpha, n_targets):
+    """One penalty per target from a scalar or an array of penalties."""
+    alphas = np.asarray(alpha, dtype=np.float64).ravel()
+    if alphas.size == 1:
+        alphas = np.full(n_targets, alphas[0])
+    if alphas.size != n_targets:
+        raise ValueError(
+            "Number of targets and number of penalties do not correspond: "
+            f"{alphas.size} != {n_targets}"
+        )
+    if np.any(alphas < 0) or not np.all(np.isfinite(alphas)):
+        raise ValueError("alpha must be finite and non-negative.")
+    return alphas
+
+
+def _solve_ridge_dask(est, G, XtY, stats):
+    t = XtY.shape[1]
+    alphas = _target_alphas(est.alpha, t)
+    W = solve_gram(G, XtY, alphas)
+    was_1d = stats["was_1d"]
+    set_coef(est, W, stats["x_mean"], stats["y_mean"], est.fit_intercept, was_1d)
+    est.n_iter_ = 1 if was_1d else np.ones(t, dtype=np.intp)
+    est.solver_ = "cholesky"
+
+
 class Ridge(LinearPredictMixin, RegressorMixin, BaseEstimator):
     """Linear least squares with L2 regularisation.
 
@@ -117,23 +150,36 @@ class Ridge(LinearPredictMixin, RegressorMixin, BaseEstimator):
     copy_X : bool, default=True
         Kept for compatibility; X is never modified.
     max_iter : int, default=None
-        Kept for compatibility (the solvers are direct).
+        Iteration limit of the iterative solvers (None: their default, 1000
+        epochs for sag / saga); unused by the direct ones.
     tol : float, default=1e-4
-        Kept for compatibility.
-    solver : {"auto", "cholesky", "svd"}, default="auto"
-        "auto" is "cholesky" (normal equations, or the dual when p > n).
+        Stopping tolerance of the iterative solvers: lsqr's ``atol`` and
+        ``btol``, sparse_cg's relative residual, sag / saga's largest weight
+        change over the largest weight after an epoch, lbfgs's ``tol``.
+    solver : {"auto", "cholesky", "svd", "lsqr", "sparse_cg", "sag", "saga", \
+"lbfgs"}, default="auto"
+        - "auto": "cholesky", or non-negative least squares on the augmented
+          system when ``positive=True`` (exact);
+        - "cholesky": normal equations, or the dual when p > n;
+        - "svd": shrunk singular values;
+        - "lsqr": scipy's LSQR with ``damp = sqrt(alpha)``;
+        - "sparse_cg": conjugate gradients on the normal equations (the dual
+          ones when p > n), the Gram matrix never formed;
+        - "sag" / "saga": stochastic average gradient on the centred data
+          (seeded by ``random_state``);
+        - "lbfgs": L-BFGS-B, only with ``positive=True`` (as scikit-learn).
     positive : bool, default=False
-        Non-negative coefficients (solved as non-negative least squares on
-        the augmented system).
+        Non-negative coefficients; only with solver "auto" or "lbfgs".
     random_state : int, RandomState instance or None, default=None
-        Unused; kept for compatibility.
+        Seeds the sample draws of "sag" and "saga".
 
     Attributes
     ----------
     coef_ : ndarray of shape (n_features,) or (n_targets, n_features)
     intercept_ : float or ndarray of shape (n_targets,)
     n_iter_ : int or ndarray of shape (n_targets,)
-        1: the solvers are direct (one step).
+        Iterations of the iterative solvers (epochs for sag / saga); 1 for
+        the direct ones.
     solver_ : str
     n_features_in_ : int
     feature_names_in_ : ndarray of str
@@ -158,9 +204,9 @@ class Ridge(LinearPredictMixin, RegressorMixin, BaseEstimator):
         "alpha": [Interval(Real, 0, None, closed="left"), np.ndarray, list, tuple],
         "fit_intercept": ["boolean"],
         "copy_X": ["boolean"],
-        "max_iter": [Interval(Real, 1, None, closed="left"), None],
+        "max_iter": [Interval(Integral, 1, None, closed="left"), None],
         "tol": [Interval(Real, 0, None, closed="left")],
-        "solver": [StrOptions({"auto", "cholesky", "svd"})],
+        "solver": [StrOptions({"auto", "cholesky", "svd"} | _ITERATIVE)],
         "positive": ["boolean"],
         "random_state": ["random_state"],
     }
@@ -200,7 +246,7 @@ class Ridge(LinearPredictMixin, RegressorMixin, BaseEstimator):
         y = np.asarray(y, dtype=np.float64)
         sw = None if sample_weight is None else check_sample_weight(sample_weight, X,
                                                                     dtype=np.float64)
-        solver = "cholesky" if self.solver == "auto" else self.solver
+        solver = self._resolve_solver()
         # Unweighted normal equations: X is checked for finiteness on the
         # way (moments_and_gram); every other route checks it here.
         fast = (sw is None and solver == "cholesky" and not self.positive
@@ -210,15 +256,7 @@ class Ridge(LinearPredictMixin, RegressorMixin, BaseEstimator):
         Y, was_1d = as_2d_target(y)
         n, p = X.shape
         t = Y.shape[1]
-        alphas = np.asarray(self.alpha, dtype=np.float64).ravel()
-        if alphas.size == 1:
-            alphas = np.full(t, alphas[0])
-        if alphas.size != t:
-            raise ValueError(
-                f"Number of targets and number of penalties do not correspond: {alphas.size} != {t}"
-            )
-        if np.any(alphas < 0) or not np.all(np.isfinite(alphas)):
-            raise ValueError("alpha must be finite and non-negative.")
+        alphas = _target_alphas(self.alpha, t)
         if fast:
             # One threaded pass: means, X'Y, the finiteness of X and X'X.
             x_mean, y_mean, XtY, _, G = moments_and_gram(self, X, Y, self.fit_intercept)
@@ -226,8 +264,11 @@ class Ridge(LinearPredictMixin, RegressorMixin, BaseEstimator):
             x_mean, y_mean = weighted_means(X, Y, sw)
         else:
             x_mean, y_mean = np.zeros(p), np.zeros(t)
+        n_iter = np.ones(t, dtype=np.intp)
         if fast:
             W = solve_gram(G, XtY, alphas)
+        elif solver in _ITERATIVE:
+            W, n_iter = self._solve_iterative(solver, X, Y, alphas, x_mean, y_mean, sw)
         elif self.positive:
             A = centered_copy(X, x_mean, sw)
             B = Y - y_mean
@@ -241,6 +282,53 @@ class Ridge(LinearPredictMixin, RegressorMixin, BaseEstimator):
         else:
             W = ridge_solve(X, Y, alphas, x_mean, y_mean, sw, solver)
         set_coef(self, W, x_mean, y_mean, self.fit_intercept, was_1d)
-        self.n_iter_ = 1 if was_1d else np.ones(t, dtype=np.intp)
+        self.n_iter_ = int(n_iter[0]) if was_1d else n_iter
         self.solver_ = solver
         return self
+
+    def _fit_dask(self, X, y, sample_weight=None):
+        """Exact fit on Dask input: merged centred moments, then the normal equations
+        ``(Xc'WXc + alpha I) w = Xc'Wyc`` (the optimum every solver reaches)."""
+        self._validate_params()
+        if self.positive:
+            _dask_fit.refuse(self, "positive=True")
+        if self.solver not in ("auto", "cholesky"):
+            _dask_fit.refuse(self, f"solver={self.solver!r} (use 'auto' or 'cholesky')")
+        return _dask_fit.fit_least_squares_dask(self, X, y, sample_weight, _solve_ridge_dask)
+
+    def _resolve_solver(self):
+        solver = self.solver
+        if self.positive and solver not in ("auto", "lbfgs"):
+            raise ValueError(
+                f"When positive=True, only 'lbfgs' (or 'auto') solver can be used; got "
+                f"solver={solver!r}."
+            )
+        if solver == "lbfgs" and not self.positive:
+            raise ValueError("'lbfgs' solver can be used only when positive=True.")
+        return "cholesky" if solver == "auto" else solver
+
+    def _solve_iterative(self, solver, X, Y, alphas, x_mean, y_mean, sw):
+        """W (p, t) and the iteration counts of an iterative solver."""
+        if solver in ("sag", "saga"):
+            max_iter = 1000 if self.max_iter is None else self.max_iter
+            W, n_iter, ok = solve_sag(centered_copy(X, x_mean, None), Y - y_mean, sw, alphas,
+                                      self.tol, max_iter, self.random_state, solver == "saga")
+        else:
+            B = Y - y_mean
+            if sw is not None:
+                B = B * np.sqrt(sw)[:, None]
+            if solver == "lbfgs":
+                A = centered_copy(X, x_mean, sw)
+                W, n_iter, ok = solve_lbfgs(A, B, alphas, self.tol, self.max_iter, True)
+            else:
+                A = centered_operator(X, x_mean, sw)
+                solve = solve_lsqr if solver == "lsqr" else solve_sparse_cg
+                W, n_iter, ok = solve(A, B, alphas, self.tol, self.max_iter)
+        if not ok.all():
+            warnings.warn(
+                f"Ridge solver {solver!r} did not converge within max_iter={self.max_iter} "
+                f"(tol={self.tol}) for {int((~ok).sum())} target(s); increase max_iter.",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
+        return W, n_iter

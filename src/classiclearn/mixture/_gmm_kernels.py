@@ -18,6 +18,8 @@ import math
 import numpy as np
 from numba import njit, prange
 
+from .._kernels.exp import exp_nonpositive_scalar
+
 _LOG_2PI = math.log(2.0 * math.pi)
 _TILE = 128  # rows per tile: fewer per-tile reductions; the tile buffers stay in L1/L2 (64 was slower)
 # reassociation lets the row reductions vectorise; no finite-math assumptions
@@ -79,17 +81,6 @@ def _tile_log_prob(XT, m, means, prec, full, const, DT, lp, s, y):
             lp[c, r] = cc - 0.5 * s[r]
 
 
-# exp(t) for t <= 0 by Cody-Waite range reduction t = j ln 2 + q (|q| <= ln 2 / 2), a
-# degree-13 Taylor polynomial for exp(q) (truncation < 1e-17) and 2^j from a table: about
-# one ulp, and plain arithmetic, so a loop of it vectorises (math.exp does not).
-_EXP_CUT = -40.0  # below, a term is < 1e-17 of the row's largest (1): it counts as 0
-_INV_LN2 = 1.4426950408889634
-_LN2_HI = 6.93147180369123816490e-01  # ln 2 with trailing zero bits: j * _LN2_HI is exact
-_LN2_LO = 1.90821492927058770002e-10
-_POW2_NEG = np.array([2.0**-j for j in range(64)])
-_C2, _C3, _C4, _C5, _C6, _C7, _C8, _C9, _C10, _C11, _C12, _C13 = (
-    1.0 / math.factorial(j) for j in range(2, 14)
-)
 _LOG_GROUP = 16  # rows whose sums are multiplied before one log (each sum is in [1, k])
 
 
@@ -111,15 +102,7 @@ def _tile_responsibilities(lp, m, mx, s):
         s[r] = 0.0
     for c in range(k):
         for r in range(m):
-            t = lp[c, r] - mx[r]
-            tc = t if t > _EXP_CUT else _EXP_CUT
-            j = math.floor(tc * _INV_LN2 + 0.5)
-            q = (tc - j * _LN2_HI) - j * _LN2_LO
-            e = ((((((((((((_C13 * q + _C12) * q + _C11) * q + _C10) * q + _C9) * q + _C8)
-                      * q + _C7) * q + _C6) * q + _C5) * q + _C4) * q + _C3) * q + _C2)
-                 * q + 1.0) * q + 1.0
-            e = e * _POW2_NEG[np.intp(-j)]
-            e = e if t > _EXP_CUT else 0.0
+            e = exp_nonpositive_scalar(lp[c, r] - mx[r])
             lp[c, r] = e
             s[r] += e
     ll = 0.0

@@ -13,8 +13,10 @@ from itertools import product
 
 import numpy as np
 
+from .._tags import Tags, get_tags
 from ..base import BaseEstimator, clone, is_classifier
 from ..metrics._scorer import _PassthroughScorer, check_scoring
+from ..utils._available_if import available_if
 from ..utils._random import check_random_state
 from ..utils.validation import check_is_fitted
 from ._split import _indexable, check_cv
@@ -164,12 +166,11 @@ class ParameterSampler:
 
 
 def _requires_y(estimator):
-    if hasattr(estimator, "__classiclearn_tags__"):
-        return estimator.__classiclearn_tags__().requires_y
-    try:
-        return estimator.__sklearn_tags__().target_tags.required
-    except AttributeError:
+    if not hasattr(estimator, "__classiclearn_tags__") and not hasattr(
+        estimator, "__sklearn_tags__"
+    ):
         return False
+    return get_tags(estimator).requires_y
 
 
 def _rank(scores):
@@ -183,20 +184,8 @@ class _BaseSearchCV(BaseEstimator):
     """Shared fit / refit / delegation of the search estimators."""
 
     def __classiclearn_tags__(self):
-        from .._tags import Tags
-
         est = self.__dict__.get("estimator")
-        if est is None:
-            return Tags()
-        if hasattr(est, "__classiclearn_tags__"):
-            import copy
-
-            tags = copy.deepcopy(est.__classiclearn_tags__())
-        else:
-            from ..pipeline import _tags_from_sklearn
-
-            tags = _tags_from_sklearn(est)
-        return tags
+        return Tags() if est is None else get_tags(est)
 
     def _candidates(self):
         raise NotImplementedError
@@ -390,9 +379,7 @@ def _search_method(name):
 
     method.__name__ = name
     method.__doc__ = f"``{name}`` of the refitted best estimator."
-    from ..pipeline import _AvailableIf
-
-    return _AvailableIf(method, check)
+    return available_if(check, "its estimator does not provide it")(method)
 
 
 for _name in ("predict", "predict_proba", "predict_log_proba", "decision_function",

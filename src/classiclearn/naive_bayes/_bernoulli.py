@@ -14,24 +14,19 @@ gives the seed's maximum-likelihood estimates). The log-posterior
 is linear in x, so the class boundaries are hyperplanes (seed 004).
 """
 
-import warnings
 from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
 
-from ..base import BaseEstimator, ClassifierMixin
 from ..utils._params import Interval
-from ..utils._targets import check_classification_targets
-from ..utils.validation import check_is_fitted, check_sample_weight, column_or_1d, validate_data
-from ._posterior import PosteriorMixin
+from ..utils.validation import check_is_fitted, validate_data
+from ._discrete import DiscreteNB, class_feature_sums, linear_scores
 
 __all__ = ["BernoulliNB"]
 
-_ALPHA_MIN = 1e-10
 
-
-class BernoulliNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
+class BernoulliNB(DiscreteNB):
     """Naive Bayes for binary features.
 
     Parameters
@@ -79,11 +74,8 @@ class BernoulliNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
     """
 
     _parameter_constraints = {
-        "alpha": [Interval(Real, 0, None, closed="left"), "array-like"],
-        "force_alpha": ["boolean"],
+        **DiscreteNB._parameter_constraints,
         "binarize": [None, Interval(Real, None, None, closed="neither")],
-        "fit_prior": ["boolean"],
-        "class_prior": ["array-like", None],
     }
 
     def __init__(
@@ -98,93 +90,28 @@ class BernoulliNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
     def __classiclearn_tags__(self):
         tags = super().__classiclearn_tags__()
         tags.sparse = True
-        tags.poor_score = True  # binarising the generic check data at 0 loses the classes
         return tags
 
-    # ----------------------------------------------------------------- fitting
-    def fit(self, X, y, sample_weight=None):
-        """Count the ones of each feature in each class.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,)
-        sample_weight : array-like of shape (n_samples,), default=None
-            Weights acting as repetition counts.
-
-        Returns
-        -------
-        self
-        """
-        self._validate_params()
-        X, y = validate_data(self, X, y, dtype=np.float64, accept_sparse=True)
-        y = column_or_1d(y)
-        check_classification_targets(y)
-        self.classes_ = np.unique(y)
-        if len(self.classes_) < 2:
+    def _check_classes(self, classes):
+        if len(classes) < 2:
             raise ValueError(
                 "BernoulliNB needs samples of at least 2 classes, but the data contains only "
-                f"one class: {self.classes_[0]!r}."
+                f"one class: {classes[0]!r}."
             )
-        self._reset_counts(X.shape[1])
-        return self._update(X, y, sample_weight)
 
-    def partial_fit(self, X, y, classes=None, sample_weight=None):
-        """Add a batch of samples to the counts.
+    def _check_X_y(self, X, y, reset):
+        return validate_data(self, X, y, dtype=np.float64, accept_sparse=True, reset=reset)
 
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,)
-        classes : array-like of shape (n_classes,), default=None
-            All the classes; required on the first call only.
-        sample_weight : array-like of shape (n_samples,), default=None
-
-        Returns
-        -------
-        self
-        """
-        first = not hasattr(self, "classes_")
-        if first:
-            self._validate_params()
-            if classes is None:
-                raise ValueError("classes must be passed on the first call to partial_fit.")
-        X, y = validate_data(self, X, y, dtype=np.float64, accept_sparse=True, reset=first)
-        y = column_or_1d(y)
-        check_classification_targets(y)
-        if first:
-            self.classes_ = np.unique(np.asarray(classes))
-            self._reset_counts(X.shape[1])
-        elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
-            raise ValueError(
-                f"classes={np.unique(classes)!r} is not the same as on the first call to "
-                f"partial_fit, which was {self.classes_!r}."
-            )
-        return self._update(X, y, sample_weight)
-
-    def _reset_counts(self, n_features):
+    def _init_counters(self, n_features):
         n_classes = len(self.classes_)
         self.class_count_ = np.zeros(n_classes)
         self.feature_count_ = np.zeros((n_classes, n_features))
 
-    def _update(self, X, y, sample_weight):
-        weight = check_sample_weight(sample_weight, X, dtype=np.float64)
-        y_index = np.searchsorted(self.classes_, y)
-        y_index = np.clip(y_index, 0, len(self.classes_) - 1)
-        unknown = self.classes_[y_index] != y
-        if unknown.any():
-            raise ValueError(
-                f"The target label(s) {np.unique(y[unknown])!r} in y do not exist in the "
-                f"initial classes {self.classes_!r}."
-            )
-        Xb = self._binarized(X)
+    def _count(self, X, y_index, weight):
         n_classes = len(self.classes_)
-        Y = np.zeros((X.shape[0], n_classes))
-        Y[np.arange(X.shape[0]), y_index] = weight
-        self.feature_count_ += np.asarray(Xb.T @ Y).T
-        self.class_count_ += Y.sum(axis=0)
-        self._set_log_probabilities()
-        return self
+        sums, _ = class_feature_sums(self._binarized(X), y_index, weight, n_classes)
+        self.feature_count_ += sums
+        self.class_count_ += np.bincount(y_index, weights=weight, minlength=n_classes)
 
     def _binarized(self, X):
         if self.binarize is None:
@@ -198,46 +125,12 @@ class BernoulliNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
             return Xb
         return (X > self.binarize).astype(np.float64)
 
-    def _alpha(self, n_features):
-        alpha = np.asarray(self.alpha, dtype=np.float64)
-        if alpha.ndim > 0 and alpha.shape != (n_features,):
-            raise ValueError(
-                f"When alpha is an array, it should contain `n_features`. Got {alpha.shape[0]} "
-                f"elements instead of {n_features}."
-            )
-        if np.any(alpha < 0):
-            raise ValueError("All values in alpha must be greater than 0.")
-        if np.min(alpha) < _ALPHA_MIN and not self.force_alpha:
-            warnings.warn(
-                f"alpha too small will result in numeric errors, setting alpha = {_ALPHA_MIN:.1e}"
-                ". Use `force_alpha=True` to keep alpha unchanged.",
-                UserWarning,
-                stacklevel=4,
-            )
-            alpha = np.maximum(alpha, _ALPHA_MIN)
-        return alpha
-
-    def _set_log_probabilities(self):
-        n_classes, n_features = self.feature_count_.shape
-        alpha = self._alpha(n_features)
+    def _update_feature_log_prob(self, alpha):
         with np.errstate(divide="ignore", invalid="ignore"):
             num = self.feature_count_ + alpha
             den = self.class_count_[:, None] + 2.0 * alpha
             self.feature_log_prob_ = np.log(num) - np.log(den)
             neg = np.log(den - num) - np.log(den)
-        if self.class_prior is not None:
-            prior = np.asarray(self.class_prior, dtype=np.float64).ravel()
-            if prior.shape != (n_classes,):
-                raise ValueError("Number of priors must match number of classes.")
-            with np.errstate(divide="ignore"):
-                self.class_log_prior_ = np.log(prior)
-        elif self.fit_prior:
-            with np.errstate(divide="ignore"):
-                self.class_log_prior_ = np.log(self.class_count_) - np.log(
-                    self.class_count_.sum()
-                )
-        else:
-            self.class_log_prior_ = np.full(n_classes, -np.log(n_classes))
         with np.errstate(invalid="ignore"):
             self.coef_ = self.feature_log_prob_ - neg
             self.intercept_ = neg.sum(axis=1) + self.class_log_prior_
@@ -255,7 +148,7 @@ class BernoulliNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
         X = validate_data(self, X, reset=False, dtype=np.float64, accept_sparse=True)
         Xb = self._binarized(X)
         if np.isfinite(self.coef_).all():
-            return np.asarray(Xb @ self.coef_.T) + self.intercept_
+            return linear_scores(Xb, self.coef_) + self.intercept_
         # alpha = 0 with a frequency of 0 or 1: sum the two terms separately so that
         # 0 * log 0 counts as 0
         ones = _masked_dot(Xb, self.feature_log_prob_)

@@ -5,10 +5,25 @@ theta_kj and variance sigma²_kj; features are independent given the class, so
 
     log P(k | x) = log P(k) - ½ Σ_j [log(2π σ²_kj) + (x_j - θ_kj)² / σ²_kj] + const.
 
-With ``shared_variance=True`` every class uses the pooled within-class
-variance of each feature, σ²_j; the quadratic terms then cancel between
-classes and the decision function is linear in x (the special case §10.1
-points out, a diagonal-covariance LDA).
+``variance`` chooses how the covariance Σ_k = diag(σ²_k1, ..., σ²_kp) of each
+class is tied (all are maximum-likelihood estimates, divisor N_k or N, with
+weights as repetition counts):
+
+- ``"per_feature"`` (scikit-learn's model): σ²_kj, the variance of feature j
+  within class k;
+- ``"shared_feature"``: σ²_j = Σ_k N_k σ²_kj / N, the pooled within-class
+  variance of feature j, the same in every class; the quadratic terms cancel
+  and the decision is linear (a diagonal-covariance LDA);
+- ``"per_class"``: the chapter's naive Bayes, Σ_k = σ_k² I with
+  σ_k² = Σ_j σ²_kj / p = Σ_{i in k} ||x_i - μ_k||² / (p N_k), so
+  log P(k | x) = -||x||²/(2σ_k²) + x·μ_k/σ_k² - ||μ_k||²/(2σ_k²) - p log σ_k
+  + log P(k) + const (seed 000 §10.1 writes -log σ_k for the p log σ_k of
+  the normal density's ½ log|σ_k² I_p|), a quadratic model;
+- ``"scalar"``: Σ_k = σ² I with σ² = Σ_k N_k σ_k² / N, one variance shared
+  by all classes and features (§10.1's second case); then
+  log P(k | x) = x·μ_k/σ² - ||μ_k||²/(2σ²) + log P(k) + const, linear in x.
+
+``epsilon_`` is added to the variance in every case.
 """
 
 from numbers import Real
@@ -16,11 +31,19 @@ from numbers import Real
 import numpy as np
 
 from ..base import BaseEstimator, ClassifierMixin
-from ..utils._params import Interval
+from ..utils._dask import dask_blocks, fit_one_block_in_memory, record_input_features, reduce_blocks
+from ..utils._params import Interval, StrOptions
 from ..utils._targets import check_classification_targets
 from ..utils._threads import threads_for_work
-from ..utils.validation import check_is_fitted, check_sample_weight, column_or_1d, validate_data
+from ..utils.validation import (
+    check_array,
+    check_is_fitted,
+    check_sample_weight,
+    column_or_1d,
+    validate_data,
+)
 from . import _gaussian_kernels as _k
+from ._discrete import class_indices
 from ._posterior import PosteriorMixin
 
 __all__ = ["GaussianNB"]
@@ -37,9 +60,17 @@ class GaussianNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
     var_smoothing : float, default=1e-9
         Fraction of the largest feature variance added to every variance,
         for numerical stability.
+    variance : {"per_feature", "shared_feature", "per_class", "scalar"}, \
+            default="per_feature"
+        How the variances are tied (module docstring): one per class and
+        feature (scikit-learn), one per feature pooled over the classes
+        (linear decision), one per class for all features (Σ_k = σ_k² I,
+        seed 000 §10.1) or one for all classes and features (Σ_k = σ² I,
+        linear decision).
     shared_variance : bool, default=False
-        Use one variance per feature shared by all classes (the pooled
-        within-class variance), which makes the classifier linear.
+        The older spelling of ``variance="shared_feature"``: True pools the
+        per-feature variances over the classes. Only valid with
+        ``variance="per_feature"`` or ``"shared_feature"``.
 
     Attributes
     ----------
@@ -52,7 +83,8 @@ class GaussianNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
     theta_ : ndarray of shape (n_classes, n_features)
         Per-class feature means.
     var_ : ndarray of shape (n_classes, n_features)
-        Variances used in the decision (pooled when ``shared_variance``),
+        Variances used in the decision, tied as ``variance`` says (constant
+        along a row for ``"per_class"``, everywhere for ``"scalar"``),
         including ``epsilon_``.
     class_var_ : ndarray of shape (n_classes, n_features)
         Per-class feature variances, before pooling and smoothing.
@@ -84,13 +116,28 @@ class GaussianNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
     _parameter_constraints = {
         "priors": ["array-like", None],
         "var_smoothing": [Interval(Real, 0, None, closed="left")],
+        "variance": [StrOptions({"per_feature", "shared_feature", "per_class", "scalar"})],
         "shared_variance": ["boolean"],
     }
 
-    def __init__(self, *, priors=None, var_smoothing=1e-9, shared_variance=False):
+    def __init__(
+        self, *, priors=None, var_smoothing=1e-9, variance="per_feature", shared_variance=False
+    ):
         self.priors = priors
         self.var_smoothing = var_smoothing
+        self.variance = variance
         self.shared_variance = shared_variance
+
+    def _variance_model(self):
+        if not self.shared_variance:
+            return self.variance
+        if self.variance not in ("per_feature", "shared_feature"):
+            raise ValueError(
+                f"shared_variance=True pools per-feature variances; it cannot be combined "
+                f"with variance={self.variance!r}. Use variance='scalar' alone for one "
+                "variance shared by all classes and features."
+            )
+        return "shared_feature"
 
     def fit(self, X, y, sample_weight=None):
         """Fit the class means and variances.
@@ -106,6 +153,7 @@ class GaussianNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
         self
         """
         self._validate_params()
+        self._variance_model()
         X, y = validate_data(self, X, y, dtype=np.float64)
         for name in ("classes_", "class_count_", "theta_", "class_var_"):
             self.__dict__.pop(name, None)
@@ -129,6 +177,7 @@ class GaussianNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
         first = not hasattr(self, "classes_")
         if first:
             self._validate_params()
+            self._variance_model()
             if classes is None:
                 raise ValueError("classes must be passed on the first call to partial_fit.")
         X, y = validate_data(self, X, y, dtype=np.float64, reset=first)
@@ -149,7 +198,7 @@ class GaussianNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
                 f"classes={np.unique(classes)!r} is not the same as on the first call to "
                 f"partial_fit, which was {self.classes_!r}."
             )
-        y_index = _class_indices(y, self.classes_)
+        y_index = class_indices(y, self.classes_)
         if first and classes is None and len(self.classes_) < 2:
             raise ValueError(
                 "GaussianNB needs samples of at least 2 classes, but the data contains only "
@@ -161,6 +210,32 @@ class GaussianNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
             # the variance of each feature over all rows, from the class moments
             # (law of total variance): no further pass over X
             self.epsilon_ = self.var_smoothing * _total_variance(count, mean, m2).max()
+        self._merge_moments(count, mean, m2)
+        self._set_decision_parameters()
+        return self
+
+    def _fit_dask(self, X, y, sample_weight=None):
+        """Exact fit on Dask input: per-block class moments (classes found on the
+        way), merged in block order."""
+        self._validate_params()
+        if fit_one_block_in_memory(self, X, y, sample_weight) is not None:
+            return self
+        if y is None:
+            raise ValueError("GaussianNB requires y to be passed, but the target y is None.")
+        blocks = dask_blocks(X, y, sample_weight)
+        classes, count, mean, m2 = reduce_blocks(_block_class_moments, _merge_class_moments,
+                                                 blocks)
+        if len(classes) < 2:
+            raise ValueError(
+                "GaussianNB needs samples of at least 2 classes, but the data contains only "
+                f"one class: {classes[0]!r}."
+            )
+        record_input_features(self, X)
+        self.classes_ = classes
+        self.class_count_ = np.zeros(len(classes))
+        self.theta_ = np.zeros_like(mean)
+        self.class_var_ = np.zeros_like(mean)
+        self.epsilon_ = self.var_smoothing * _total_variance(count, mean, m2).max()
         self._merge_moments(count, mean, m2)
         self._set_decision_parameters()
         return self
@@ -178,12 +253,14 @@ class GaussianNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
         self.class_count_ = total[:, 0]
 
     def _set_decision_parameters(self):
-        if self.shared_variance:
-            pooled = (self.class_var_ * self.class_count_[:, None]).sum(axis=0)
-            pooled /= self.class_count_.sum()
-            self.var_ = np.tile(pooled + self.epsilon_, (len(self.classes_), 1))
-        else:
-            self.var_ = self.class_var_ + self.epsilon_
+        model = self._variance_model()
+        var = self.class_var_
+        if model in ("per_class", "scalar"):
+            var = np.repeat(var.mean(axis=1, keepdims=True), var.shape[1], axis=1)
+        if model in ("shared_feature", "scalar"):
+            pooled = (var * self.class_count_[:, None]).sum(axis=0) / self.class_count_.sum()
+            var = np.tile(pooled, (len(self.classes_), 1))
+        self.var_ = var + self.epsilon_
         self.class_prior_ = self._class_prior()
 
     def _class_prior(self):
@@ -216,6 +293,39 @@ class GaussianNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
             return _k.gaussian_joint_log_likelihood(X, self.theta_, self.var_, log_prior)
 
 
+def _block_class_moments(X, y, w=None):
+    """(classes, weight, mean, squared deviations per class and feature) of one block."""
+    X = check_array(X, dtype=np.float64, ensure_min_samples=0)
+    y = column_or_1d(y)
+    classes = np.unique(y)
+    weight = check_sample_weight(w, X, dtype=np.float64)
+    count, mean, m2 = _k.class_weighted_moments(X, class_indices(y, classes), weight,
+                                                len(classes))
+    return classes, count, mean, m2
+
+
+def _merge_class_moments(a, b):
+    """Merge two blocks' class moments over the union of their classes (Chan et al.)."""
+    classes = np.union1d(a[0], b[0])
+    n_features = a[2].shape[1]
+
+    def expand(part):
+        where = np.searchsorted(classes, part[0])
+        count = np.zeros(len(classes))
+        mean = np.zeros((len(classes), n_features))
+        m2 = np.zeros((len(classes), n_features))
+        count[where], mean[where], m2[where] = part[1], part[2], part[3]
+        return count, mean, m2
+
+    (na, ma, sa), (nb, mb, sb) = expand(a), expand(b)
+    total = (na + nb)[:, None]
+    safe = np.where(total > 0, total, 1.0)
+    delta = mb - ma
+    mean = np.where(total > 0, ma + delta * (nb[:, None] / safe), 0.0)
+    m2 = sa + sb + delta**2 * (na[:, None] * nb[:, None] / safe)
+    return classes, total[:, 0], mean, m2
+
+
 def _total_variance(count, mean, m2):
     """Weighted variance of each feature over all rows, from per-class summed
     weights, means and sums of squared deviations."""
@@ -225,15 +335,3 @@ def _total_variance(count, mean, m2):
     grand = (count[:, None] * mean).sum(axis=0) / total
     between = (count[:, None] * (mean - grand) ** 2).sum(axis=0)
     return (m2.sum(axis=0) + between) / total
-
-
-def _class_indices(y, classes):
-    y_index = np.searchsorted(classes, y)
-    y_index = np.clip(y_index, 0, len(classes) - 1)
-    unknown = classes[y_index] != y
-    if unknown.any():
-        raise ValueError(
-            f"The target label(s) {np.unique(y[unknown])!r} in y do not exist in the initial "
-            f"classes {classes!r}."
-        )
-    return y_index.astype(np.intp)

@@ -5,7 +5,6 @@ Bayes' rule turns it into the class, the log-posterior and the posterior.
 """
 
 import numpy as np
-from scipy.special import logsumexp
 
 __all__ = ["PosteriorMixin"]
 
@@ -31,7 +30,7 @@ class PosteriorMixin:
         ndarray of shape (n_samples, n_classes)
         """
         jll = self.predict_joint_log_proba(X)
-        return jll - logsumexp(jll, axis=1, keepdims=True)
+        return jll - _log_sum_exp_rows(jll)
 
     def predict_proba(self, X):
         """Posterior class probabilities.
@@ -41,3 +40,12 @@ class PosteriorMixin:
         ndarray of shape (n_samples, n_classes)
         """
         return np.exp(self.predict_log_proba(X))
+
+
+def _log_sum_exp_rows(jll):
+    """log Σ_k exp(jll[:, k]) for each row, shifted by the row maximum (kept as a
+    column); a row that is -inf throughout gives -inf."""
+    top = jll.max(axis=1, keepdims=True)
+    top = np.where(np.isfinite(top), top, 0.0)
+    with np.errstate(divide="ignore"):
+        return np.log(np.exp(jll - top).sum(axis=1, keepdims=True)) + top

@@ -517,9 +517,3 @@ def segment_sum(values, offsets):
     return out
 
 
-def as_2d_target(y):
-    """(y as 2-D, whether y was 2-D) for multi-output estimators."""
-    if y.ndim == 1:
-        return y.reshape(-1, 1), False
-    return y, True
-

@@ -15,7 +15,7 @@ from ._brute import sort_segments
 from ._metrics import TREE_METRICS, resolve_metric, to_reduced, weight_scale
 
 # Training sets up to this size (16 MB) get a tree-ordered copy: contiguous
-# leaves make queries up to ~2x faster, at a memory cost that stays small.
+# leaves keep a query's reads sequential, at a memory cost that stays small.
 _COPY_MAX_BYTES = 16 << 20
 
 

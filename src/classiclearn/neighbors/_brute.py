@@ -24,6 +24,7 @@ radius), count, then fill.
 import numpy as np
 
 from .._kernels.distances import COSINE, EUCLIDEAN, SQEUCLIDEAN
+from .._kernels.work import BRUTE_QUERY_ROWS
 from ..utils._threads import blas_can_be_limited, blas_single_thread, thread_map
 from . import _brute_kernels as _k
 from ._metrics import to_reduced
@@ -31,11 +32,11 @@ from ._metrics import to_reduced
 # Query rows per block (at most) and training rows per chunk for the fused
 # GEMM + top-k: a float32 tile of 1024 x 128 is 512 kB and stays in a 1 MB L2
 # cache; with the short inner dimension of the GEMM (d + 1), tall narrow
-# tiles run the GEMM ~10% faster than square ones (256 x 512).
+# tiles suit the GEMM better than square ones (256 x 512).
 _QUERY_BLOCK = 1024
 _TRAIN_CHUNK = 128
 # Fewest query rows per worker thread.
-_MIN_PIECE = 256
+_MIN_PIECE = BRUTE_QUERY_ROWS
 # Query rows centred at a time when preparing them.
 _PREP_BLOCK = 2048
 # Candidates kept beyond k so that the float32 ranking can be certified.

@@ -35,8 +35,8 @@ _STRIP = 64
 @njit(cache=True, nogil=True, inline="always")
 def _any_below_strip(row, j0, top):
     """Whether some ``row[j0:j0 + _STRIP]`` is ``< top``: a constant trip count,
-    so the loop compiles to a few packed compares (about 10x faster than a
-    loop with a run-time bound)."""
+    so the loop compiles to a few packed compares instead of a scalar loop
+    with a run-time bound)."""
     hit = np.int32(0)
     for j in range(_STRIP):
         hit |= np.int32(row[j0 + j] < top)

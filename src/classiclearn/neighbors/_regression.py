@@ -8,12 +8,12 @@ zero-distance rule of ``weights="distance"``.
 import numpy as np
 
 from ..base import RegressorMixin
+from ..utils._targets import as_2d_target
 from ._base import (
     KNeighborsMixin,
     RadiusNeighborsMixin,
     _SupervisedNeighborsBase,
     _warn_no_neighbors,
-    as_2d_target,
     segment_sum,
 )
 
@@ -94,7 +94,7 @@ class KNeighborsRegressor(KNeighborsMixin, _NeighborsRegressorBase):
         ndarray of shape (n_queries,) or (n_queries, n_outputs)
         """
         ind, weights = self._knn_weights(X)
-        y, was_2d = as_2d_target(self._y)
+        y, was_1d = as_2d_target(self._y)
         if weights is None:
             pred = np.mean(y[ind], axis=1)
         else:
@@ -102,7 +102,7 @@ class KNeighborsRegressor(KNeighborsMixin, _NeighborsRegressorBase):
             denom = np.sum(weights, axis=1)
             for j in range(y.shape[1]):
                 pred[:, j] = np.sum(y[ind, j] * weights, axis=1) / denom
-        return pred if was_2d else pred[:, 0]
+        return pred[:, 0] if was_1d else pred
 
 
 class RadiusNeighborsRegressor(RadiusNeighborsMixin, _NeighborsRegressorBase):
@@ -166,7 +166,7 @@ class RadiusNeighborsRegressor(RadiusNeighborsMixin, _NeighborsRegressorBase):
         """
         ind, offsets, w = self._radius_weights(X)
         counts = np.diff(offsets)
-        y, was_2d = as_2d_target(self._y)
+        y, was_1d = as_2d_target(self._y)
         yn = y[ind].astype(np.float64)
         with np.errstate(divide="ignore", invalid="ignore"):
             if w is None:
@@ -177,4 +177,4 @@ class RadiusNeighborsRegressor(RadiusNeighborsMixin, _NeighborsRegressorBase):
         if empty.any():
             pred[empty] = np.nan
             _warn_no_neighbors()
-        return pred if was_2d else pred[:, 0]
+        return pred[:, 0] if was_1d else pred

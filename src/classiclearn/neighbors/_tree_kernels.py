@@ -32,6 +32,7 @@ from .._kernels.distances import (
     reduced_distance_bounded,
     reduced_to_distance,
 )
+from .._kernels.work import TREE_QUERY_ROWS
 
 KD = 0
 BALL = 1
@@ -40,7 +41,7 @@ _SLACK = 1e-12
 # Levels at the bottom of a ball tree whose radii are exact (see ball_node_bounds).
 _EXACT_RADIUS_LEVELS = 6
 # Fewer query rows than this are answered on the calling thread (no thread start-up).
-_SERIAL_QUERIES = 32
+_SERIAL_QUERIES = TREE_QUERY_ROWS
 
 
 # ---------------------------------------------------------------------------

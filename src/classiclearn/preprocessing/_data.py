@@ -9,8 +9,11 @@ missing); batches are merged exactly (weighted Chan-Golub-LeVeque update), so
 import numpy as np
 
 from ..base import BaseEstimator, TransformerMixin
+from ..utils._dask import dask_blocks, record_input_features, reduce_blocks
+from ..utils._scale import handle_zeros_in_scale
 from ..utils.validation import (
     FLOAT_DTYPES,
+    check_array,
     check_is_fitted,
     check_sample_weight,
     validate_data,
@@ -19,13 +22,6 @@ from . import _scaling_kernels as _k
 from ._common import OutputMixin, feature_names_in
 
 __all__ = ["MinMaxScaler", "StandardScaler"]
-
-
-def _handle_zeros(scale):
-    """Replace (near-)zero scales by 1 so constant features pass through."""
-    scale = np.asarray(scale, dtype=np.float64).copy()
-    scale[scale < 10 * np.finfo(np.float64).eps] = 1.0
-    return scale
 
 
 def _weighted_moments(X, w):
@@ -48,6 +44,28 @@ def _merge(n_a, mean_a, m2_a, n_b, mean_b, m2_b):
     mean = mean_a + delta * n_b / safe
     m2 = m2_a + m2_b + delta**2 * n_a * n_b / safe
     return n, np.where(n > 0, mean, 0.0), np.where(n > 0, m2, 0.0)
+
+
+def _block_moments(X, w):
+    """(weight, mean, squared deviations) per feature of one row block."""
+    X = check_array(X, dtype=FLOAT_DTYPES, ensure_all_finite="allow-nan", ensure_min_samples=0)
+    return _weighted_moments(X, check_sample_weight(w, X, dtype=np.float64))
+
+
+def _merge_moments(a, b):
+    return _merge(*a, *b)
+
+
+def _block_min_max(X):
+    """(rows, minimum, maximum) per feature of one row block, ignoring NaN."""
+    X = check_array(X, dtype=FLOAT_DTYPES, ensure_all_finite="allow-nan", ensure_min_samples=0)
+    if X.shape[0] == 0:  # an empty block: NaN, which fmin / fmax ignore
+        return 0, np.full(X.shape[1], np.nan), np.full(X.shape[1], np.nan)
+    return (X.shape[0],) + _column_min_max(X)
+
+
+def _merge_min_max(a, b):
+    return a[0] + b[0], np.fmin(a[1], b[1]), np.fmax(a[2], b[2])
 
 
 def _samples_seen(count, weighted):
@@ -160,6 +178,19 @@ class StandardScaler(OutputMixin, TransformerMixin, BaseEstimator):
         if not first:
             count, mean, m2 = _merge(self._count, self._mean, self._m2, count, mean, m2)
             weighted = weighted or self._weighted
+        return self._set_moments(count, mean, m2, weighted)
+
+    def _fit_dask(self, X, y=None, sample_weight=None):
+        """Exact fit on a Dask collection: per-block moments merged in block order."""
+        self._reset()
+        self._validate_params()
+        blocks = dask_blocks(X, sample_weight)
+        count, mean, m2 = reduce_blocks(_block_moments, _merge_moments, blocks)
+        record_input_features(self, X)
+        return self._set_moments(count, mean, m2, sample_weight is not None)
+
+    def _set_moments(self, count, mean, m2, weighted):
+        """Fitted attributes from the merged moments of everything seen."""
         self._count, self._mean, self._m2, self._weighted = count, mean, m2, weighted
         self.n_samples_seen_ = _samples_seen(count, weighted)
         if self.with_mean or self.with_std:
@@ -173,7 +204,7 @@ class StandardScaler(OutputMixin, TransformerMixin, BaseEstimator):
             eps = np.finfo(np.float64).eps
             constant = var <= count * eps * var + (count * mean * eps) ** 2
             self.var_ = var
-            self.scale_ = np.where(constant, 1.0, _handle_zeros(np.sqrt(var)))
+            self.scale_ = np.where(constant, 1.0, handle_zeros_in_scale(np.sqrt(var)))
         else:
             self.var_ = None
             self.scale_ = None
@@ -295,9 +326,12 @@ class MinMaxScaler(OutputMixin, TransformerMixin, BaseEstimator):
         -------
         self
         """
+        self._reset()
+        return self.partial_fit(X, y)
+
+    def _reset(self):
         for name in ("data_min_", "data_max_", "n_samples_seen_"):
             self.__dict__.pop(name, None)
-        return self.partial_fit(X, y)
 
     def partial_fit(self, X, y=None):
         """Update the minimum and maximum with a batch.
@@ -324,11 +358,29 @@ class MinMaxScaler(OutputMixin, TransformerMixin, BaseEstimator):
             data_min = np.fmin(self.data_min_, data_min)
             data_max = np.fmax(self.data_max_, data_max)
             self.n_samples_seen_ += X.shape[0]
+        return self._set_range(data_min, data_max)
+
+    def _fit_dask(self, X, y=None):
+        """Exact fit on a Dask collection: per-block minima and maxima, merged."""
+        self._reset()
+        self._validate_params()
+        lo, hi = self.feature_range
+        if lo >= hi:
+            raise ValueError(
+                "Minimum of desired feature range must be smaller than maximum. Got "
+                f"{self.feature_range}."
+            )
+        n, data_min, data_max = reduce_blocks(_block_min_max, _merge_min_max, dask_blocks(X))
+        record_input_features(self, X)
+        self.n_samples_seen_ = int(n)
+        return self._set_range(data_min, data_max)
+
+    def _set_range(self, data_min, data_max):
         lo, hi = self.feature_range
         self.data_min_ = data_min
         self.data_max_ = data_max
         self.data_range_ = data_max - data_min
-        self.scale_ = (hi - lo) / _handle_zeros(self.data_range_)
+        self.scale_ = (hi - lo) / handle_zeros_in_scale(self.data_range_)
         self.min_ = lo - data_min * self.scale_
         return self
 

@@ -14,6 +14,13 @@ from collections import Counter
 import numpy as np
 
 from ..base import BaseEstimator, TransformerMixin
+from ..utils._dask import (
+    DaskUnsupportedError,
+    dask_blocks,
+    fit_one_block_in_memory,
+    record_input_features,
+    reduce_blocks,
+)
 from ..utils._params import StrOptions
 from ..utils.validation import check_is_fitted
 from . import _scaling_kernels as _k
@@ -31,6 +38,52 @@ def _most_frequent(values):
     counts = Counter(values.tolist())
     best = max(counts.values())
     return min(v for v, c in counts.items() if c == best)
+
+
+def _most_frequent_of_counts(counts):
+    """Most frequent value of a Counter (ties to the smallest), NaN when empty."""
+    if not counts:
+        return np.nan
+    best = max(counts.values())
+    return min(v for v, c in counts.items() if c == best)
+
+
+def _imputer_block(est):
+    """Per block and column: observed count, mean, value counts (most_frequent) and
+    whether a value is missing."""
+    import copy
+
+    template = copy.copy(est)
+
+    def block(X):
+        X = np.asarray(X)
+        p = X.shape[1]
+        if X.shape[0] == 0:
+            return np.zeros(p), np.zeros(p), [Counter() for _ in range(p)], np.zeros(p, bool)
+        model = copy.copy(template)
+        X = model._validate(X, reset=True)
+        if X.dtype.kind not in "iuf":
+            raise DaskUnsupportedError(
+                "SimpleImputer on Dask input takes numeric data; encode other columns first."
+            )
+        mask = model._mask(X)
+        count = (~mask).sum(axis=0).astype(np.float64)
+        sums = np.where(mask, 0.0, X).sum(axis=0)
+        mean = np.where(count > 0, sums / np.where(count > 0, count, 1.0), 0.0)
+        counters = [Counter(X[~mask[:, j], j].tolist()) if est.strategy == "most_frequent"
+                    else Counter() for j in range(p)]
+        return count, mean, counters, mask.any(axis=0)
+
+    return block
+
+
+def _merge_imputer_stats(a, b):
+    na, ma, ca, ia = a
+    nb, mb, cb, ib = b
+    n = na + nb
+    safe = np.where(n > 0, n, 1.0)
+    mean = np.where(n > 0, ma + (mb - ma) * (nb / safe), 0.0)
+    return n, mean, [x + y for x, y in zip(ca, cb, strict=True)], ia | ib
 
 
 class SimpleImputer(OutputMixin, TransformerMixin, BaseEstimator):
@@ -96,6 +149,7 @@ class SimpleImputer(OutputMixin, TransformerMixin, BaseEstimator):
     def __classiclearn_tags__(self):
         tags = super().__classiclearn_tags__()
         tags.allow_nan = _is_nan_like(self.missing_values)
+        tags.imputes_nan = tags.allow_nan
         tags.preserves_dtype = ["float64", "float32"]
         return tags
 
@@ -187,6 +241,39 @@ class SimpleImputer(OutputMixin, TransformerMixin, BaseEstimator):
             self.indicator_features_ = np.flatnonzero(mask.any(axis=0))
         else:
             self.indicator_features_ = None
+        return self
+
+    def _fit_dask(self, X, y=None):
+        """Fit on Dask input from per-block column statistics merged in block order:
+        exact for "mean" (counts and means merged), "most_frequent" (value counts
+        added) and "constant"; "median" would need every value of a column at once
+        and is refused."""
+        self._validate_params()
+        if fit_one_block_in_memory(self, X) is not None:
+            return self
+        if self.strategy not in ("mean", "most_frequent", "constant"):
+            raise DaskUnsupportedError(
+                f"SimpleImputer(strategy={self.strategy!r}) on Dask input: an exact median "
+                "needs every value of a column at once; use strategy='mean', "
+                "'most_frequent' or 'constant', or fit on a sample in memory."
+            )
+        count, mean, counters, any_missing = reduce_blocks(
+            _imputer_block(self), _merge_imputer_stats, dask_blocks(X))
+        record_input_features(self, X)
+        n_features = len(count)
+        fill = self.fill_value
+        if self.strategy == "constant":
+            stats = np.full(n_features, 0.0 if fill is None else fill, dtype=np.float64)
+        elif self.strategy == "mean":
+            stats = np.where(count > 0, mean, np.nan)
+        else:
+            stats = np.array([_most_frequent_of_counts(c) for c in counters], dtype=np.float64)
+        empty = count == 0
+        if empty.any() and self.keep_empty_features and self.strategy != "constant":
+            stats[empty] = 0
+        self.statistics_ = stats
+        self._empty = empty & (not self.keep_empty_features)
+        self.indicator_features_ = np.flatnonzero(any_missing) if self.add_indicator else None
         return self
 
     def _nan_fast_path(self, X):

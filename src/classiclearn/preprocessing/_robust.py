@@ -7,17 +7,25 @@ from numbers import Real
 import numpy as np
 
 from ..base import BaseEstimator, TransformerMixin
-from ..utils.validation import FLOAT_DTYPES, check_is_fitted, validate_data
+from ..utils._dask import dask_blocks, record_input_features, reduce_blocks
+from ..utils._scale import handle_zeros_in_scale
+from ..utils.validation import FLOAT_DTYPES, check_array, check_is_fitted, validate_data
 from . import _scaling_kernels as _k
 from ._common import OutputMixin, feature_names_in
 
 __all__ = ["MaxAbsScaler", "RobustScaler"]
 
 
-def _handle_zeros(scale):
-    scale = np.asarray(scale, dtype=np.float64).copy()
-    scale[~(scale >= 10 * np.finfo(np.float64).eps)] = 1.0
-    return scale
+def _block_max_abs(X):
+    """(rows, largest absolute value per feature ignoring NaN) of one row block."""
+    X = check_array(X, dtype=FLOAT_DTYPES, ensure_all_finite="allow-nan", ensure_min_samples=0)
+    if X.shape[0] == 0:  # an empty block: NaN, which fmax ignores
+        return 0, np.full(X.shape[1], np.nan)
+    return X.shape[0], np.fmax.reduce(np.abs(X), axis=0).astype(np.float64)
+
+
+def _merge_max_abs(a, b):
+    return a[0] + b[0], np.fmax(a[1], b[1])
 
 
 class _OneToOne(OutputMixin, TransformerMixin, BaseEstimator):
@@ -105,14 +113,25 @@ class MaxAbsScaler(_OneToOne):
             self._validate_params()
         X = validate_data(self, X, reset=first, dtype=FLOAT_DTYPES,
                           ensure_all_finite="allow-nan")
-        max_abs = np.fmax.reduce(np.abs(X), axis=0).astype(np.float64)
+        max_abs = _block_max_abs(X)[1]
         if first:
             self.n_samples_seen_ = X.shape[0]
         else:
             max_abs = np.fmax(self.max_abs_, max_abs)
             self.n_samples_seen_ += X.shape[0]
+        return self._set_max_abs(max_abs)
+
+    def _fit_dask(self, X, y=None):
+        """Exact fit on a Dask collection: per-block largest absolute values, merged."""
+        self._validate_params()
+        n, max_abs = reduce_blocks(_block_max_abs, _merge_max_abs, dask_blocks(X))
+        record_input_features(self, X)
+        self.n_samples_seen_ = int(n)
+        return self._set_max_abs(max_abs)
+
+    def _set_max_abs(self, max_abs):
         self.max_abs_ = max_abs
-        self.scale_ = _handle_zeros(max_abs)
+        self.scale_ = handle_zeros_in_scale(max_abs)
         return self
 
     def transform(self, X):
@@ -200,7 +219,7 @@ class RobustScaler(_OneToOne):
                 self.center_ = None
             if self.with_scaling:
                 lo, hi = np.nanpercentile(X, [q_min, q_max], axis=0)
-                scale = _handle_zeros(hi - lo)
+                scale = handle_zeros_in_scale(hi - lo)
                 if self.unit_variance:
                     from scipy.stats import norm
 

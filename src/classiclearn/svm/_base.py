@@ -17,31 +17,6 @@ KERNEL_IDS = {
 }
 
 
-class available_if:
-    """Descriptor exposing a method only when ``check(self)`` is true.
-
-    ``hasattr(estimator, name)`` is then False when the method is unavailable
-    (e.g. ``predict_proba`` of an SVC fitted without ``probability=True``).
-    """
-
-    def __init__(self, check):
-        self.check = check
-
-    def __call__(self, fn):
-        self.fn = fn
-        self.__doc__ = fn.__doc__
-        return self
-
-    def __set_name__(self, owner, name):
-        self.name = name
-
-    def __get__(self, obj, owner=None):
-        if obj is None:
-            return self.fn
-        self.check(obj)  # raises AttributeError when unavailable
-        return self.fn.__get__(obj, owner)
-
-
 def resolve_gamma(gamma, X):
     """Numeric gamma from 'scale', 'auto' or a float."""
     if isinstance(gamma, str):

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..base import BaseEstimator, ClassifierMixin, RegressorMixin
 from ..exceptions import ConvergenceWarning
+from ..utils._available_if import available_if
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._targets import compute_class_weight, encode_labels
@@ -460,7 +461,7 @@ class SVC(ClassifierMixin, _KernelSVM):
             )
         return True
 
-    @_base.available_if(_check_proba)
+    @available_if(_check_proba)
     def predict_proba(self, X):
         """Class probabilities by Platt scaling (and pairwise coupling).
 
@@ -484,7 +485,7 @@ class SVC(ClassifierMixin, _KernelSVM):
             return np.column_stack([r[:, 0], 1.0 - r[:, 0]])
         return couple(r, k)
 
-    @_base.available_if(_check_proba)
+    @available_if(_check_proba)
     def predict_log_proba(self, X):
         """Logarithm of :meth:`predict_proba`.
 

@@ -12,7 +12,10 @@ Solvers:
 - a finite Newton method on the primal (L2 penalty, squared hinge): the
   objective is piecewise quadratic, so Newton steps with an exact line search
   on the active set converge in a handful of BLAS-heavy iterations,
-- coordinate descent with Newton steps (L1 penalty, squared hinge).
+- coordinate descent with Newton steps (L1 penalty, squared hinge),
+- ``multi_class="crammer_singer"``: one joint multiclass problem (Crammer
+  and Singer, JMLR 2001) solved in the dual one sample at a time (Keerthi et
+  al., KDD 2008), as liblinear's MCSVM_CS.
 """
 
 import warnings
@@ -95,6 +98,17 @@ def _cg(Xa, Ca, grad, tol):
     return s
 
 
+def _crammer_singer(Xa, y_idx, C, k, tol, max_iter, seed):
+    """Weights (K, d) of the Crammer-Singer SVM, or (1, d) ``w_1 - w_0`` for two classes."""
+    W = np.zeros((k, Xa.shape[1]))
+    alpha = np.zeros((Xa.shape[0], k))
+    n_iter, _ = _k.crammer_singer_dual_cd(Xa, y_idx.astype(np.intp), C, tol, max_iter, seed,
+                                          W, alpha)
+    if k == 2:
+        W = (W[1] - W[0])[None, :]
+    return W, int(n_iter)
+
+
 class LinearSVC(ClassifierMixin, BaseEstimator):
     """Linear support-vector classification (one-vs-rest for several classes).
 
@@ -110,8 +124,12 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         Stopping tolerance.
     C : float, default=1.0
         Weight of the loss (> 0).
-    multi_class : {'ovr'}, default='ovr'
-        One-vs-rest.
+    multi_class : {'ovr', 'crammer_singer'}, default='ovr'
+        'ovr': one binary problem per class. 'crammer_singer': one joint
+        problem, ``1/2 sum_m |w_m|^2 + sum_i C_i max_m ([m != y_i] + w_m'x_i -
+        w_{y_i}'x_i)``, solved by dual coordinate descent over the samples
+        (``penalty``, ``loss`` and ``dual`` are then ignored, as in
+        scikit-learn). With two classes ``coef_`` is ``w_1 - w_0``.
     fit_intercept : bool, default=True
     intercept_scaling : float, default=1.0
         Value of the constant feature carrying the (penalised) intercept.
@@ -154,7 +172,7 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         "dual": ["boolean", StrOptions({"auto"})],
         "tol": [Interval(Real, 0.0, None, closed="neither")],
         "C": [Interval(Real, 0.0, None, closed="neither")],
-        "multi_class": [StrOptions({"ovr"})],
+        "multi_class": [StrOptions({"ovr", "crammer_singer"})],
         "fit_intercept": ["boolean"],
         "intercept_scaling": [Interval(Real, 0, None, closed="neither")],
         "class_weight": [StrOptions({"balanced"}), dict, None],
@@ -234,7 +252,8 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         X, y = validate_data(self, X, y, dtype=np.float64, order="C")
         sw = check_sample_weight(sample_weight, X, dtype=np.float64)
         self.classes_, y_idx = encode_labels(y)
-        dual = self._resolve_dual(X)
+        crammer_singer = self.multi_class == "crammer_singer"
+        dual = True if crammer_singer else self._resolve_dual(X)
         cw = compute_class_weight(self.class_weight, self.classes_, y_idx)
         Cs = self.C * sw
         keep = (Cs > 0) & (cw[y_idx] > 0)
@@ -249,11 +268,16 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         else:
             Xa = X
         Xa = np.ascontiguousarray(Xa)
-        XT = np.ascontiguousarray(Xa.T) if (self.penalty == "l1") else None
         k = len(self.classes_)
-        targets = [1] if k == 2 else range(k)
         rng = check_random_state(self.random_state)
         seed = int(rng.randint(np.iinfo(np.int32).max))
+        if crammer_singer:
+            W, n_iter = _crammer_singer(Xa, y_idx, Cs * cw[y_idx], k, float(self.tol),
+                                        int(self.max_iter), seed)
+            self._set_fitted(W, n_iter)
+            return self
+        XT = np.ascontiguousarray(Xa.T) if (self.penalty == "l1") else None
+        targets = [1] if k == 2 else range(k)
         W, n_iters = [], []
         for c in targets:
             yc = np.where(y_idx == c, 1.0, -1.0)
@@ -269,13 +293,16 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
                 w, it = _newton_squared_hinge(Xa, yc, Cc, float(self.tol), int(self.max_iter))
             W.append(w)
             n_iters.append(it)
-        W = np.asarray(W)
-        self.n_iter_ = int(max(n_iters))
+        self._set_fitted(np.asarray(W), int(max(n_iters)))
+        return self
+
+    def _set_fitted(self, W, n_iter):
+        self.n_iter_ = n_iter
         if self.n_iter_ >= self.max_iter:
             warnings.warn(
                 "Liblinear failed to converge, increase the number of iterations.",
                 ConvergenceWarning,
-                stacklevel=2,
+                stacklevel=3,
             )
         if self.fit_intercept:
             self.coef_ = np.ascontiguousarray(W[:, :-1])
@@ -283,7 +310,6 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         else:
             self.coef_ = W
             self.intercept_ = 0.0
-        return self
 
     def decision_function(self, X):
         """Signed distance to the hyperplane(s).

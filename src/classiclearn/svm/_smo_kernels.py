@@ -32,51 +32,22 @@ shrunk variables before the final optimality check.
 import numpy as np
 from numba import njit, prange
 
+from .._kernels.exp import exp_nonpositive_inplace
+from .._kernels.work import KERNEL_ROW_WORK
+
 LINEAR, POLY, RBF, SIGMOID, PRECOMPUTED = 0, 1, 2, 3, 4
 TAU = 1e-12
 
 
-_LOG2E = 1.4426950408889634
-_LN2_HI = 0.6931471803691238
-_LN2_LO = 1.9082149292705877e-10
-_MAGIC = 6755399441055744.0  # 1.5 * 2**52: adding it rounds to an integer
-_MAGIC_BITS = 0x4338000000000000
-
-
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, fastmath={"contract"})
 def exp_inplace(x, scratch):
-    """``x = exp(x)`` for x <= 0, in a form the compiler vectorises.
-
-    Cody-Waite reduction ``x = k ln2 + r`` with |r| <= ln2 / 2, a degree-12
-    Taylor polynomial for ``exp(r)`` (relative error below 1e-15) and
-    ``2**k`` built from its bits. Several times faster than a libm call per
-    element; the RBF kernel spends most of its time here.
-    """
-    n = x.shape[0]
-    for j in range(n):
-        v = x[j]
-        under = v < -708.0
-        if under:
-            v = -708.0
-        kf = v * _LOG2E + _MAGIC
-        k = kf - _MAGIC
-        r = (v - k * _LN2_HI) - k * _LN2_LO
-        p = 1.0 + r * (1.0 + r * (0.5 + r * (1.0 / 6.0 + r * (1.0 / 24.0 + r * (
-            1.0 / 120.0 + r * (1.0 / 720.0 + r * (1.0 / 5040.0 + r * (1.0 / 40320.0 + r * (
-                1.0 / 362880.0 + r * (1.0 / 3628800.0 + r * (1.0 / 39916800.0 + r * (
-                    1.0 / 479001600.0))))))))))))
-        x[j] = 0.0 if under else p
-        scratch[j] = kf
-    bits = scratch[:n].view(np.int64)
-    for j in range(n):
-        bits[j] = (bits[j] - np.int64(_MAGIC_BITS) + np.int64(1023)) << np.int64(52)
-    scale = bits.view(np.float64)
-    for j in range(n):
-        x[j] *= scale[j]
+    """``x = exp(x)`` for x <= 0 (``scratch``: float64, at least as long as x), by
+    the shared vectorisable exponential; the RBF kernel spends most of its time here."""
+    exp_nonpositive_inplace(x, x.shape[0], scratch, scratch.view(np.int64))
 
 
 # multiply-adds of a kernel-row segment above which it is split over threads
-PAR_WORK = 2_000_000
+PAR_WORK = KERNEL_ROW_WORK
 
 
 @njit(nogil=True, cache=True, fastmath=True)
@@ -269,8 +240,8 @@ def _get_q(i, length, kp, y, sid, cs):
                 krow[k] = tmp[k]
         row_len[slot] = n
     # read the row in order first (one entry per cache line): the gather's
-    # scattered reads then hit lines the hardware prefetcher brought in,
-    # about twice faster on a row that is not cached; the sum is stored
+    # scattered reads then hit lines the hardware prefetcher brought in
+    # (a row that is not cached gains most); the sum is stored
     # only so that the reads are kept
     touch = np.float32(0.0)
     for k in range(0, n, 16):

@@ -21,6 +21,7 @@ import scipy.sparse as sp
 
 from ..base import BaseEstimator, ClassifierMixin, RegressorMixin
 from ..exceptions import InvalidParameterError
+from ..utils._bunch import Bunch
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._targets import check_classification_targets, compute_class_weight
@@ -41,16 +42,6 @@ CRITERIA = {
     "absolute_error": 12,
 }
 _MAX_DEPTH = np.iinfo(np.int32).max
-
-
-class Bunch(dict):
-    """A dict whose keys are also attributes."""
-
-    def __getattr__(self, key):
-        try:
-            return self[key]
-        except KeyError as exc:
-            raise AttributeError(key) from exc
 
 
 def tree_seed(random_state):

@@ -35,8 +35,8 @@ from numba.extending import intrinsic
 
 # rows per block of :func:`apply_trees`
 _BLOCK = 16384
-# rows ahead whose cache lines :func:`apply_trees` prefetches (about 20% faster walks of
-# one tree; no gain measured when many trees sum their values)
+# rows ahead whose cache lines :func:`apply_trees` prefetches (walks of one tree gain;
+# forests summing many trees do not)
 _AHEAD = 32
 
 
@@ -144,11 +144,10 @@ def walk_tree(X, nodes, r, lo, hi, leaves):
     Eight slots each walk one row; every four steps (branch-free, a leaf stays
     put) a slot whose row has reached its leaf records it and takes the next
     row, so the slots stay busy and eight chains of loads are in flight. An
-    idle slot keeps its last row and re-records the same leaf. About 1.35x
-    faster than walking groups of eight rows in lock-step until all eight are
-    at their leaves, which wastes a third of the steps, when a forest sums its
-    trees; for a single tree the lock-step walk with rows prefetched
-    (:func:`apply_trees`) measured faster.
+    idle slot keeps its last row and re-records the same leaf. Walking groups
+    of eight rows in lock-step until all eight are at their leaves wastes a
+    third of the steps when a forest sums its trees; for a single tree the
+    lock-step walk with rows prefetched (:func:`apply_trees`) is the faster one.
     """
     s0 = lo
     s1 = lo + 1 if lo + 1 < hi else lo
@@ -349,9 +348,8 @@ def walk_tree_narrow(X, nodes, bits, fb, r, lo, hi, leaves):
     """:func:`walk_tree` on the 8-byte records of :func:`narrow_nodes`; ``leaves``
     receives indices in ``packed`` (global).
 
-    Half the bytes per node: more of a tree stays in the near caches (about
-    1.2x faster forest sums than the 16-byte records, 1.1x more from reading
-    the leaf's ``packed`` index off its record instead of a map).
+    Half the bytes per node: more of a tree stays in the near caches, and the
+    leaf's ``packed`` index is read off its record instead of through a map.
     """
     fm = np.uint32((1 << fb) - 1)
     s0 = lo

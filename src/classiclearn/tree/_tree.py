@@ -22,6 +22,7 @@ scikit-learn trees works on ours.
 import numpy as np
 import scipy.sparse as sp
 
+from .._kernels.work import TREE_WALK_ROWS
 from ..utils._threads import effective_n_jobs, row_chunks, thread_map
 from ..utils.validation import validate_data
 from . import _predict_kernels as _pk
@@ -30,15 +31,15 @@ from . import _prune_kernels as _prk
 __all__ = ["Tree"]
 
 # rows from which a single tree's walk is split over threads
-_PARALLEL_ROWS = 20_000
+_PARALLEL_ROWS = TREE_WALK_ROWS
 # entries of a float64 X above which prediction casts it in threads (predict_input)
 _FAST_CAST = 1 << 20
 # least rows of a chunk of a forest's walk: a chunk walks every tree, and each tree's
-# leaf values are fetched once per chunk (12,500-row chunks measured 1.1x slower)
+# leaf values are fetched once per chunk, so chunks must not be too small
 _FOREST_CHUNK = 25_000
 # below (rows x trees x this) nodes, walking ``packed`` directly beats building the
-# compact records first (1-row forest predict 30 -> 0.06 ms on 926k nodes; even at
-# about 100 rows of 100 trees)
+# compact records first: building them costs a pass over every node, which a few
+# rows never pay back
 _PLAIN_STEPS = 64
 
 

@@ -1,6 +1,6 @@
 """Utilities shared by the estimators: validation, parameters, targets, randomness."""
 
-from ..datasets._base import Bunch
+from ._bunch import Bunch
 from ._random import check_random_state
 from .discovery import all_estimators
 from .validation import check_array, check_is_fitted, check_X_y, validate_data

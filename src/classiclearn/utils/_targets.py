@@ -3,6 +3,7 @@
 import numpy as np
 
 __all__ = [
+    "as_2d_target",
     "check_classification_targets",
     "compute_class_weight",
     "encode_labels",
@@ -144,6 +145,31 @@ def compute_class_weight(class_weight, classes, y_index):
             raise ValueError(f"The class label {label!r} in class_weight is not in y.")
         weights[known[label]] = float(w)
     return weights
+
+
+def as_2d_target(y):
+    """A target as a 2-D array, and whether it was 1-D.
+
+    Parameters
+    ----------
+    y : ndarray of shape (n_samples,) or (n_samples, n_targets)
+
+    Returns
+    -------
+    Y : ndarray of shape (n_samples, n_targets)
+        A view of ``y`` with one column when ``y`` is 1-D, else ``y`` itself.
+    was_1d : bool
+        Whether ``y`` was 1-D (so predictions should be raveled back).
+
+    Examples
+    --------
+    >>> Y, was_1d = as_2d_target(np.array([1.0, 2.0]))
+    >>> Y.shape, was_1d
+    ((2, 1), True)
+    """
+    if y.ndim == 1:
+        return y.reshape(-1, 1), True
+    return y, False
 
 
 def check_partial_fit_classes(estimator, classes):

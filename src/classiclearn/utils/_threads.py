@@ -1,4 +1,20 @@
-"""``n_jobs`` for numba's thread pool, and Python threads over GIL-free kernels."""
+"""``n_jobs`` for numba's thread pool, and Python threads over GIL-free kernels.
+
+One thread policy for the whole library:
+
+- ``n_jobs=None`` lets the library choose: all available cores (the CPU
+  affinity of the process) for a pass whose work is above its threshold in
+  the one table of thresholds (:mod:`classiclearn._kernels.work`), one thread
+  below it (:func:`auto_n_jobs`, :func:`threads_for_work`). An explicit
+  ``n_jobs`` is obeyed, except that small passes still run on one thread.
+- Loops over whole fits (cross-validation folds, search candidates) follow
+  scikit-learn: ``n_jobs=None`` runs them one at a time and lets each fit use
+  the cores.
+- When work items run in several Python threads (:func:`thread_map`), the
+  work inside each item runs on one thread (numba and BLAS), so that thread
+  pools never compete.
+- Results never depend on the number of threads.
+"""
 
 import os
 import threading
@@ -7,11 +23,15 @@ from contextlib import contextmanager, nullcontext
 
 import numpy as np
 
+from .._kernels.work import NUMBA_PASS_WORK
+
 __all__ = [
     "SMALL_WORK",
     "blas_can_be_limited",
     "blas_single_thread",
     "blocked_row_sums",
+    "auto_n_jobs",
+    "available_cores",
     "effective_n_jobs",
     "numba_thread_safe",
     "numba_threads",
@@ -20,7 +40,48 @@ __all__ = [
     "threads_for_work",
 ]
 
-SMALL_WORK = 4_000_000
+# work below which a numba pass runs on one thread (the table: _kernels/work.py)
+SMALL_WORK = NUMBA_PASS_WORK
+
+
+def available_cores():
+    """Number of cores this process may run on (its CPU affinity where the OS
+    reports one, else the machine's count).
+
+    Examples
+    --------
+    >>> available_cores() >= 1
+    True
+    """
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # no affinity on this platform
+        return os.cpu_count() or 1
+
+
+def auto_n_jobs(n_jobs, work, threshold):
+    """Threads for a pass of ``work`` units under the library's policy.
+
+    Parameters
+    ----------
+    n_jobs : int or None
+        None: all available cores when ``work >= threshold``, else 1.
+        Otherwise as :func:`effective_n_jobs`, but 1 below the threshold.
+    work, threshold : int
+        The pass's work and its threshold from :mod:`classiclearn._kernels.work`.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> auto_n_jobs(None, 10, 100), auto_n_jobs(4, 10, 100), auto_n_jobs(4, 100, 100)
+    (1, 1, 4)
+    """
+    if work < threshold:
+        return 1
+    return available_cores() if n_jobs is None else effective_n_jobs(n_jobs)
 
 
 def effective_n_jobs(n_jobs):
@@ -40,13 +101,13 @@ def effective_n_jobs(n_jobs):
     --------
     >>> effective_n_jobs(None)
     1
-    >>> effective_n_jobs(3), effective_n_jobs(-1) == (os.cpu_count() or 1)
+    >>> effective_n_jobs(3), effective_n_jobs(-1) == available_cores()
     (3, True)
     """
     if n_jobs is None:
         return 1
-    if n_jobs < 0:  # os.cpu_count() reads sysfs: only when asked for
-        return max(1, (os.cpu_count() or 1) + 1 + n_jobs)
+    if n_jobs < 0:  # the core count is a system call: only when asked for
+        return max(1, available_cores() + 1 + n_jobs)
     if n_jobs == 0:
         raise ValueError("n_jobs == 0 has no meaning; use None, a positive int or -1.")
     return int(n_jobs)
@@ -124,7 +185,10 @@ def thread_map(func, items, n_threads):
     """``[func(item) for item in items]``, in up to ``n_threads`` Python threads.
 
     For kernels that release the GIL. Results come back in ``items`` order, and
-    with one thread (or one item) no pool is started.
+    with one thread (or one item) no pool is started. With several threads the
+    work inside each item runs on one thread (numba's pool, which is set per
+    thread, and BLAS for the duration of the map), so that nested pools never
+    compete for the cores.
 
     Examples
     --------
@@ -135,8 +199,12 @@ def thread_map(func, items, n_threads):
     n_threads = min(n_threads, len(items))
     if n_threads <= 1:
         return [func(item) for item in items]
-    with ThreadPoolExecutor(n_threads) as pool:
-        return list(pool.map(func, items))
+    def run_on_one_thread(item):
+        with numba_threads(1):
+            return func(item)
+
+    with blas_single_thread(), ThreadPoolExecutor(n_threads) as pool:
+        return list(pool.map(run_on_one_thread, items))
 
 
 def row_chunks(n_rows, n_threads, min_rows):

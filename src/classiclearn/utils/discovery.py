@@ -8,9 +8,10 @@ import importlib
 import inspect
 import pkgutil
 
-__all__ = ["all_estimators"]
+__all__ = ["NOT_FAMILIES", "all_estimators", "family_names"]
 
-_NOT_FAMILIES = {"cli", "io", "utils", "base", "exceptions", "datasets", "metrics"}
+# top-level modules of the package that hold no estimator family
+NOT_FAMILIES = frozenset({"cli", "io", "utils", "base", "exceptions", "datasets", "metrics"})
 
 
 def _kind_mixins():
@@ -24,13 +25,32 @@ def _kind_mixins():
     }
 
 
-def _family_modules():
+def family_names():
+    """Names of the estimator families (``neighbors``, ``linear_model``, ...).
+
+    Returns
+    -------
+    list of str
+        The public subpackages and modules of ``classiclearn`` that hold
+        estimators, sorted.
+
+    Examples
+    --------
+    >>> "tree" in family_names()
+    True
+    """
     import classiclearn
 
-    for info in pkgutil.iter_modules(classiclearn.__path__):
-        if info.name.startswith("_") or info.name in _NOT_FAMILIES:
-            continue
-        yield importlib.import_module(f"classiclearn.{info.name}")
+    return sorted(
+        info.name
+        for info in pkgutil.iter_modules(classiclearn.__path__)
+        if not info.name.startswith("_") and info.name not in NOT_FAMILIES
+    )
+
+
+def _family_modules():
+    for name in family_names():
+        yield importlib.import_module(f"classiclearn.{name}")
 
 
 def _is_estimator_class(obj):

@@ -14,52 +14,7 @@ do not depend on the number of threads.
 import numpy as np
 from numba import njit, prange
 
-# exp(x) for x <= 0 by Cody-Waite reduction x = k ln2 + r, |r| <= ln2 / 2, a
-# degree-13 Taylor polynomial for exp(r) (truncation < 5e-18 relative) and the
-# scale 2^k built from the bits of k + 1.5 * 2^52; every step is branch-free so
-# a row vectorises (libm's scalar exp does not). Within 2-3 ulp of exp. Its
-# callers compile with fastmath 'contract' only: the Horner steps become fused
-# multiply-adds (half the dependent latency, about twice the throughput; no
-# reassociation, so the rounding tricks hold).
-_LOG2E = 1.4426950408889634
-_LN2_HI = 0.693147180369123816490  # ln 2 with the low 32 bits of its mantissa zero
-_LN2_LO = 1.90821492927058770002e-10
-_ROUND = 6755399441055744.0  # 1.5 * 2^52: adding it rounds to an integer
-_ROUND_BITS = np.float64(_ROUND).view(np.int64)
-_X_MIN = -708.3964185322641  # exp below this is 2^-1022: clamp (result < 1e-307)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _exp_inplace(row, m, fbuf, ibuf):
-    """row[:m] = exp(row[:m]) for values <= 0 (``fbuf`` / ``ibuf``: one scratch
-    buffer of at least m float64 seen as float64 and as int64)."""
-    for i in range(m):
-        x = row[i]
-        under = x < _X_MIN
-        x = max(x, _X_MIN)
-        y = x * _LOG2E + _ROUND
-        fbuf[i] = y
-        kf = y - _ROUND
-        r = (x - kf * _LN2_HI) - kf * _LN2_LO
-        p = 1.0 / 6227020800.0
-        p = p * r + 1.0 / 479001600.0
-        p = p * r + 1.0 / 39916800.0
-        p = p * r + 1.0 / 3628800.0
-        p = p * r + 1.0 / 362880.0
-        p = p * r + 1.0 / 40320.0
-        p = p * r + 1.0 / 5040.0
-        p = p * r + 1.0 / 720.0
-        p = p * r + 1.0 / 120.0
-        p = p * r + 1.0 / 24.0
-        p = p * r + 1.0 / 6.0
-        p = p * r + 0.5
-        p = p * r + 1.0
-        p = p * r + 1.0
-        row[i] = 0.0 if under else p
-    for i in range(m):
-        ibuf[i] = (ibuf[i] - _ROUND_BITS + 1023) << 52
-    for i in range(m):
-        row[i] *= fbuf[i]
+from .exp import exp_nonpositive_inplace
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -73,18 +28,8 @@ def _rbf_row(gram, row, sq_norms, gamma, j, fbuf, ibuf):
         d += nj
         d = max(d, 0.0)
         row[i] = d * -gamma
-    _exp_inplace(row, j, fbuf, ibuf)
+    exp_nonpositive_inplace(row, j, fbuf, ibuf)
     row[j] = 1.0
-
-
-@njit(cache=True, nogil=True, fastmath={"contract"})
-def exp_nonpositive(x):
-    """The exponential of :func:`rbf_lower` on a 1-D array of x <= 0
-    (a new array; to test it against ``np.exp``)."""
-    out = x.copy()
-    fbuf = np.empty(x.shape[0])
-    _exp_inplace(out, x.shape[0], fbuf, fbuf.view(np.int64))
-    return out
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -2,7 +2,7 @@
 
 Kernel ridge regression and kernel PCA only need one triangle of the n x n
 training kernel: rbf is built by numba in row tiles (a small BLAS GEMM per
-tile, turned into kernel values while in cache, see :mod:`._gram_kernels`),
+tile, turned into kernel values while in cache, see :mod:`.gram_kernels`),
 linear by BLAS ``syrk`` (half the products of a GEMM); no n x n temporaries. The result ``T`` is C-contiguous with the kernel in its lower
 triangle; ``T.T`` is the same memory seen as a Fortran matrix holding the
 kernel in its upper triangle, the layout LAPACK ``potrf`` and BLAS ``symv``
@@ -13,7 +13,7 @@ import numpy as np
 from scipy.linalg.blas import dsymv, dsyrk
 
 from ..utils._threads import blas_single_thread
-from . import _gram_kernels as _k
+from . import gram_kernels as _k
 
 __all__ = ["centre_lower", "kernel_lower", "lower_supported"]
 

@@ -1,0 +1,131 @@
+"""The cost of the Dask path: each distributed fit on in-memory data against the NumPy fit.
+
+Usage::
+
+    python -m benchmarks.dask_overhead [--rows N] [--chunks K] [--repeats R] [--out FILE]
+
+The same data are fitted from a NumPy array and from a Dask array of ``K``
+row chunks on one local worker (Dask's threaded scheduler by default, one
+thread per core; ``--scheduler synchronous`` for no parallelism at all). The ratio Dask / NumPy is the
+overhead bound of issue 19 (goal <= 1.3). Fitted models are compared too, so a
+fast but different result would show.
+"""
+
+import argparse
+import time
+
+import numpy as np
+
+from ._runner import environment_lines
+
+
+def _cases(rng, n, p):
+    from classiclearn.cluster import KMeans
+    from classiclearn.decomposition import PCA
+    from classiclearn.linear_model import (
+        ElasticNet,
+        Lasso,
+        LinearRegression,
+        LogisticRegression,
+        Ridge,
+    )
+    from classiclearn.naive_bayes import BernoulliNB, GaussianNB, MultinomialNB
+    from classiclearn.preprocessing import MaxAbsScaler, MinMaxScaler, StandardScaler
+
+    X = rng.normal(size=(n, p)) + 3.0
+    y_reg = X @ rng.normal(size=p) + rng.normal(size=n)
+    y_clf = (y_reg > np.median(y_reg)).astype(int)
+    counts = rng.poisson(1.0, size=(n, p)).astype(float)
+    return [
+        ("StandardScaler", StandardScaler(), X, None),
+        ("MinMaxScaler", MinMaxScaler(), X, None),
+        ("MaxAbsScaler", MaxAbsScaler(), X, None),
+        ("LinearRegression", LinearRegression(), X, y_reg),
+        ("Ridge", Ridge(alpha=1.0), X, y_reg),
+        ("Lasso", Lasso(alpha=0.05), X, y_reg),
+        ("ElasticNet", ElasticNet(alpha=0.05, l1_ratio=0.5), X, y_reg),
+        ("LogisticRegression", LogisticRegression(), X, y_clf),
+        ("GaussianNB", GaussianNB(), X, y_clf),
+        ("BernoulliNB", BernoulliNB(binarize=3.0), X, y_clf),
+        ("MultinomialNB", MultinomialNB(), counts, y_clf),
+        ("PCA", PCA(n_components=5), X, None),
+        ("KMeans", KMeans(8, random_state=0), X, None),
+    ]
+
+
+def _best_time(fn, repeats):
+    best = np.inf
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def main(argv=None):
+    import dask.array as da
+
+    import dask
+    from classiclearn.base import clone
+
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.dask_overhead")
+    parser.add_argument("--rows", type=int, default=200_000)
+    parser.add_argument("--features", type=int, default=20)
+    parser.add_argument("--chunks", type=int, default=4)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--scheduler", default="threads", choices=["threads", "synchronous"],
+                        help="threads: one local worker with a thread per core (default)")
+    parser.add_argument("--out")
+    args = parser.parse_args(argv)
+    rng = np.random.default_rng(0)
+    rows = []
+    size = -(-args.rows // args.chunks)
+    with dask.config.set(scheduler=args.scheduler):
+        for name, est, X, y in _cases(rng, args.rows, args.features):
+            Xd = da.from_array(X, chunks=(size, X.shape[1]))
+            yd = None if y is None else da.from_array(y, chunks=(size,))
+            def fit_np(e=est, X=X, y=y):
+                return clone(e).fit(X) if y is None else clone(e).fit(X, y)
+
+            def fit_dk(e=est, X=Xd, y=yd):
+                return clone(e).fit(X) if y is None else clone(e).fit(X, y)
+
+            fit_np()
+            fit_dk()  # warm both (numba compiles, dask imports)
+            t_np = _best_time(fit_np, args.repeats)
+            t_dk = _best_time(fit_dk, args.repeats)
+            a, b = fit_np(), fit_dk()
+            diff = max(
+                float(np.max(np.abs(np.asarray(v, float) - np.asarray(getattr(b, k), float)))
+                      / max(1e-12, float(np.max(np.abs(np.asarray(v, float))))))
+                for k, v in vars(a).items()
+                if k.endswith("_") and not k.startswith("_") and k != "labels_"
+                and np.asarray(v).dtype.kind in "fiu"
+            )
+            rows.append((name, t_np, t_dk, t_dk / t_np, diff))
+            print(f"{name}: numpy {t_np:.4f}s dask {t_dk:.4f}s ratio {t_dk / t_np:.2f}",
+                  flush=True)
+    command = "python -m benchmarks.dask_overhead " + " ".join(argv or [])
+    lines = environment_lines(command.strip())
+    lines += [
+        f"- data: {args.rows} x {args.features} in memory, {args.chunks} row chunks, "
+        f"{args.scheduler} scheduler (one local worker); best of "
+        f"{args.repeats} fits each",
+        "",
+        "| estimator | NumPy fit (s) | Dask fit (s) | ratio | goal | max rel. difference |",
+        "|---|---|---|---|---|---|",
+    ]
+    for name, t_np, t_dk, ratio, diff in rows:
+        ok = "ok" if ratio <= 1.3 else "MISSED"
+        lines.append(f"| {name} | {t_np:.4f} | {t_dk:.4f} | {ratio:.2f} | <= 1.3 {ok} | "
+                     f"{diff:.1e} |")
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

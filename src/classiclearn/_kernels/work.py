@@ -1,0 +1,31 @@
+"""The one table of thread thresholds: how much work a pass needs before threads pay.
+
+Starting or waking a thread pool costs more than it saves on small passes (on
+a loaded machine, far more), so every parallel path runs on the calling
+thread below its threshold here. Results never depend on the thread count, so
+these numbers change speed only. Kernel modules read them directly; estimator
+code through :mod:`classiclearn.utils._threads`. The measurements behind them
+are in ``benchmarks/constants.md``.
+"""
+
+# multiply-adds of one numba ``prange`` pass (k-means, mixtures, scalers, ...)
+NUMBA_PASS_WORK = 4_000_000
+# multiply-adds (n p^2) of the blocked X'X pass of the linear models and PCA
+GRAM_PASS_WORK = 20_000_000
+# multiply-adds of one SVM kernel-row segment computed in parallel
+KERNEL_ROW_WORK = 2_000_000
+# entries (n x p) of X from which a multiclass wrapper fits its binary
+# problems in threads when ``n_jobs`` is None
+WRAPPER_ENTRIES = 100_000
+# entries (n x p x trees) from which a forest grows its trees in threads when
+# ``n_jobs`` is None
+FOREST_FIT_ENTRIES = 1_000_000
+# rows from which one tree's walk is split over threads
+TREE_WALK_ROWS = 20_000
+# query rows below which a KD / ball tree answers on the calling thread
+TREE_QUERY_ROWS = 32
+# fewest query rows handed to one thread by brute-force neighbours
+BRUTE_QUERY_ROWS = 256
+# multiply-adds of one BLAS product above which OpenBLAS itself starts threads
+# (the scatter products of LDA/QDA stay below it, block by block)
+BLAS_THREADED_PRODUCT = 200_000

@@ -1,0 +1,144 @@
+"""Least squares on Dask collections: merged centred moments, then the in-memory solve.
+
+One pass over the row blocks gives the total weight, the means of X and y and
+the centred co-moments of ``[X, y]`` (``utils._moments``, merged in block
+order); ordinary least squares then refines its Cholesky solution with one
+more pass of exact residual products (as the in-memory fit does) and takes
+the residual sum of squares from a last pass; ridge solves its normal
+equations directly. A collection with a single row block is computed and fitted
+in memory, so it gives the in-memory result bit for bit.
+"""
+
+import numpy as np
+from scipy import linalg
+
+from ..utils._dask import (
+    DaskUnsupportedError,
+    as_dask_array,
+    dask_blocks,
+    fit_one_block_in_memory,
+    record_input_features,
+    reduce_blocks,
+)
+from ..utils._moments import block_comoments, merge_comoments
+from ..utils.validation import check_array
+
+__all__ = ["fit_least_squares_dask"]
+
+
+def _block_arrays(X, y, w):
+    X = check_array(X, dtype=np.float64, ensure_min_samples=0)
+    Y = np.asarray(y, dtype=np.float64)
+    Y = Y.reshape(-1, 1) if Y.ndim == 1 else Y
+    if not np.all(np.isfinite(Y)):
+        raise ValueError("Input y contains NaN or infinity.")
+    w = None if w is None else np.asarray(w, dtype=np.float64)
+    return X, Y, w
+
+
+def _comoment_block(center):
+    def block(X, y, w=None):
+        X, Y, w = _block_arrays(X, y, w)
+        return block_comoments(np.hstack([X, Y]), w, center=center)
+
+    return block
+
+
+def _residual_block(W, x_mean, y_mean):
+    """Per block: (Xc' w R, sum w R^2) for the residuals R = Yc - Xc W."""
+
+    def block(X, y, w=None):
+        X, Y, w = _block_arrays(X, y, w)
+        Xc = X - x_mean
+        R = (Y - y_mean) - Xc @ W
+        wR = R if w is None else R * w[:, None]
+        return Xc.T @ wR, np.einsum("ij,ij->j", wR, R)
+
+    return block
+
+
+def _add_pairs(a, b):
+    return a[0] + b[0], a[1] + b[1]
+
+
+def fit_least_squares_dask(est, X, y, sample_weight, solve):
+    """Fit ``est`` (LinearRegression or Ridge) on Dask input.
+
+    Parameters
+    ----------
+    est : estimator
+        Has ``fit_intercept``; receives the fitted attributes.
+    X, y, sample_weight : Dask collections (sample_weight may be None or NumPy)
+    solve : callable
+        ``solve(est, G, XtY, stats) -> None`` sets the coefficients from the
+        centred Gram matrix, X'y and the moments; ``stats`` holds ``x_mean``,
+        ``y_mean``, ``total``, ``was_1d``, ``blocks`` and ``n_features``.
+
+    Returns
+    -------
+    est
+    """
+    if y is None:
+        raise ValueError(f"{type(est).__name__} requires y to be passed, but the target y is None.")
+    if fit_one_block_in_memory(est, X, y, sample_weight) is not None:
+        return est
+    X_arr = as_dask_array(X)
+    blocks = dask_blocks(X_arr, y, sample_weight)
+    total, mean, C = reduce_blocks(_comoment_block(est.fit_intercept), merge_comoments, blocks)
+    if total <= 0:
+        raise ValueError("The sample weights sum to zero; at least one must be positive.")
+    p = int(X.shape[1])
+    stats = {
+        "x_mean": mean[:p], "y_mean": mean[p:], "total": total,
+        "was_1d": getattr(y, "ndim", 1) == 1, "blocks": blocks, "n_features": p,
+        "n_rows": int(sum(X_arr.chunks[0])), "comoments": C,
+    }
+    solve(est, C[:p, :p].copy(), C[:p, p:].copy(), stats)
+    record_input_features(est, X)
+    return est
+
+
+def half_sum_log_weights(stats):
+    """``1/2 sum log w`` over the positive sample weights (0 without weights): the
+    weighted least-squares log-likelihood's term, from one pass over the blocks."""
+
+    def block(X, y, w=None):
+        if w is None:
+            return (0.0,)
+        w = np.asarray(w, dtype=np.float64)
+        return (float(np.sum(np.log(w[w > 0]))),)
+
+    (total,) = reduce_blocks(block, lambda a, b: (a[0] + b[0],), stats["blocks"])
+    return 0.5 * total
+
+
+def refine_and_rss(stats, W, cho):
+    """One refinement step of a Cholesky solution and the residual sum of squares,
+    each from a pass over the blocks."""
+    x_mean, y_mean, blocks = stats["x_mean"], stats["y_mean"], stats["blocks"]
+    XtR, _ = reduce_blocks(_residual_block(W, x_mean, y_mean), _add_pairs, blocks)
+    W = W + linalg.cho_solve(cho, XtR, check_finite=False)
+    _, rss = reduce_blocks(_residual_block(W, x_mean, y_mean), _add_pairs, blocks)
+    return W, rss
+
+
+def min_norm_solve(G, XtY, rcond):
+    """Minimum-norm solution of the normal equations by an eigendecomposition of G.
+
+    Returns W, rank, singular values of the (centred, weighted) design, M = G^+.
+    """
+    lam, V = linalg.eigh(G, check_finite=False)
+    lam, V = lam[::-1], V[:, ::-1]
+    lam = np.maximum(lam, 0.0)
+    s = np.sqrt(lam)
+    keep = s > rcond * (s[0] if s.size else 0.0)
+    inv = np.where(keep, 1.0 / np.where(keep, lam, 1.0), 0.0)
+    M = (V * inv) @ V.T
+    return M @ XtY, int(keep.sum()), s, M
+
+
+def refuse(est, what):
+    raise DaskUnsupportedError(
+        f"{type(est).__name__} with {what} has no distributed fit on Dask input; fit it on "
+        "a sample that fits in memory, or use the default settings."
+    )

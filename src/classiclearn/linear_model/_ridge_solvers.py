@@ -1,0 +1,138 @@
+"""Iterative ridge solvers: lsqr, sparse_cg, sag, saga, lbfgs (seed 000 §7).
+
+Each solves, per target column, ``min ||A w - B||^2 + alpha ||w||^2`` where
+A is the centred X scaled by ``sqrt(sw)`` and B the centred target scaled
+the same way (sag / saga take the centred X and the weights themselves).
+lsqr and sparse_cg see A only through products (:func:`centered_operator`),
+so X is never copied. Each returns (W (p, t), n_iter (t,), converged (t,)
+bool).
+"""
+
+import numpy as np
+from scipy import optimize
+from scipy.sparse import linalg as splinalg
+
+from ._sag import fit_sag, sag_generator
+
+
+def centered_operator(X, x_mean, sw):
+    """``A = diag(sqrt(sw)) (X - 1 x_mean')`` as a LinearOperator (X not copied)."""
+    n, p = X.shape
+    root = None if sw is None else np.sqrt(sw)
+
+    def matvec(v):
+        v = np.ravel(v)
+        out = X @ v - x_mean @ v
+        return out if root is None else out * root
+
+    def rmatvec(u):
+        u = np.ravel(u)
+        if root is not None:
+            u = u * root
+        return X.T @ u - x_mean * u.sum()
+
+    return splinalg.LinearOperator((n, p), matvec=matvec, rmatvec=rmatvec, dtype=np.float64)
+
+
+def solve_lsqr(A, B, alphas, tol, max_iter):
+    """LSQR (Paige and Saunders) on the damped least-squares problem.
+
+    ``damp = sqrt(alpha)`` makes LSQR minimise ``||A w - b||^2 + alpha ||w||^2``;
+    ``atol = btol = tol`` as scikit-learn.
+    """
+    p, t = A.shape[1], B.shape[1]
+    W = np.empty((p, t))
+    n_iter = np.empty(t, dtype=np.intp)
+    ok = np.empty(t, dtype=bool)
+    for k in range(t):
+        out = splinalg.lsqr(A, B[:, k], damp=np.sqrt(alphas[k]), atol=tol, btol=tol,
+                            iter_lim=max_iter)
+        W[:, k] = out[0]
+        n_iter[k] = out[2]
+        ok[k] = out[1] in (0, 1, 2, 4, 5)
+    return W, n_iter, ok
+
+
+def solve_sparse_cg(A, B, alphas, tol, max_iter):
+    """Conjugate gradients on the normal equations, never forming ``A'A``.
+
+    A is a LinearOperator. Primal ``(A'A + alpha I) w = A'b`` when p <= n, else the dual
+    ``(A A' + alpha I) d = b``, ``w = A'd`` (scikit-learn's choice);
+    relative residual tolerance ``tol``.
+    """
+    n, p = A.shape
+    t = B.shape[1]
+    W = np.empty((p, t))
+    n_iter = np.zeros(t, dtype=np.intp)
+    ok = np.empty(t, dtype=bool)
+    dual = p > n
+    size = n if dual else p
+    for k in range(t):
+        alpha = alphas[k]
+        if dual:
+            def matvec(v, alpha=alpha):
+                return A.matvec(A.rmatvec(v)) + alpha * np.ravel(v)
+            rhs = B[:, k]
+        else:
+            def matvec(v, alpha=alpha):
+                return A.rmatvec(A.matvec(v)) + alpha * np.ravel(v)
+            rhs = A.rmatvec(B[:, k])
+        op = splinalg.LinearOperator((size, size), matvec=matvec, dtype=np.float64)
+        counter = _Counter()
+        sol, info = splinalg.cg(op, rhs, rtol=tol, atol=0.0, maxiter=max_iter,
+                                callback=counter)
+        if info < 0:
+            raise ValueError(f"sparse_cg failed (scipy cg error code {info}).")
+        W[:, k] = A.rmatvec(sol) if dual else sol
+        n_iter[k] = counter.count
+        ok[k] = info == 0
+    return W, n_iter, ok
+
+
+class _Counter:
+    def __init__(self):
+        self.count = 0
+
+    def __call__(self, _):
+        self.count += 1
+
+
+def solve_sag(Xc, Yc, sw, alphas, tol, max_iter, random_state, saga):
+    """SAG / SAGA on the half squared error (centred data, no intercept)."""
+    p, t = Xc.shape[1], Yc.shape[1]
+    W = np.empty((p, t))
+    n_iter = np.empty(t, dtype=np.intp)
+    ok = np.empty(t, dtype=bool)
+    Xc = np.ascontiguousarray(Xc)
+    rng = sag_generator(random_state)
+    sw = np.ones(Xc.shape[0]) if sw is None else sw
+    for k in range(t):
+        w, _, n_iter[k], ok[k] = fit_sag(Xc, Yc[:, k], sw, np.zeros((1, p)), np.zeros(1),
+                                         loss="squared", alpha=alphas[k], beta=0.0,
+                                         fit_intercept=False, max_iter=max_iter, tol=tol,
+                                         rng=rng, saga=saga)
+        W[:, k] = w[0]
+    return W, n_iter, ok
+
+
+def solve_lbfgs(A, B, alphas, tol, max_iter, positive):
+    """L-BFGS-B on ``1/2 ||A w - b||^2 + alpha/2 ||w||^2``, bounds ``w >= 0`` if positive."""
+    p, t = A.shape[1], B.shape[1]
+    W = np.empty((p, t))
+    n_iter = np.empty(t, dtype=np.intp)
+    ok = np.empty(t, dtype=bool)
+    bounds = [(0.0, np.inf)] * p if positive else None
+    options = {} if max_iter is None else {"maxiter": max_iter}
+    for k in range(t):
+        b, alpha = B[:, k], alphas[k]
+
+        def fun(w, b=b, alpha=alpha):
+            r = A @ w - b
+            return 0.5 * (r @ r) + 0.5 * alpha * (w @ w), A.T @ r + alpha * w
+
+        res = optimize.minimize(fun, np.zeros(p), method="L-BFGS-B", jac=True, tol=tol,
+                                bounds=bounds, options=options)
+        W[:, k] = res.x
+        n_iter[k] = res.nit
+        ok[k] = res.success
+    return W, n_iter, ok

@@ -1,0 +1,204 @@
+"""LogisticRegression solvers newton-cg, sag, saga, liblinear: parity with scikit-learn."""
+
+import warnings
+
+import numpy as np
+import pytest
+from sklearn import linear_model as sk
+
+from classiclearn.exceptions import ConvergenceWarning
+from classiclearn.linear_model import LogisticRegression
+from classiclearn.linear_model import _sag_kernels as _k
+from classiclearn.linear_model._sag import sag_step_size
+
+TIGHT = {"tol": 1e-10, "max_iter": 20_000}
+
+
+def _data(rng, n=200, p=4, k=2):
+    X = rng.normal(size=(n, p))
+    y = rng.integers(0, k, n)
+    X[:, 0] += y
+    X[:, 1] -= 0.5 * y
+    return X, y
+
+
+def _sklearn(X, y, sample_weight=None, penalty="l2", **kw):
+    """scikit-learn's fit, its penalty given in the 1.8+ spelling."""
+    if penalty == "l1":
+        kw["l1_ratio"] = 1.0
+    elif penalty is None:
+        kw["C"] = np.inf
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return sk.LogisticRegression(**kw).fit(X, y, sample_weight=sample_weight)
+
+
+def _assert_same_model(ours, theirs, X, rtol):
+    scale = max(np.max(np.abs(theirs.coef_)), 1.0)
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, rtol=0, atol=rtol * scale)
+    np.testing.assert_allclose(ours.intercept_, theirs.intercept_, rtol=0, atol=rtol * scale)
+    np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X), atol=rtol)
+
+
+SOLVER_CASES = [
+    ("newton-cg", "l2", None),
+    ("newton-cg", None, None),
+    ("sag", "l2", None),
+    ("saga", "l2", None),
+    ("saga", "l1", None),
+    ("saga", "elasticnet", 0.5),
+]
+
+
+@pytest.mark.parametrize("solver,penalty,l1_ratio", SOLVER_CASES)
+@pytest.mark.parametrize("k", [2, 3])
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize("C", [0.05, 2.0])
+def test_solver_parity(rng, solver, penalty, l1_ratio, k, fit_intercept, C):
+    X, y = _data(rng, k=k)
+    kw = dict(solver=solver, C=C, fit_intercept=fit_intercept, random_state=0, **TIGHT)
+    ours_kw = dict(kw, penalty=penalty)
+    theirs_kw = dict(kw)
+    if l1_ratio is not None:
+        ours_kw["l1_ratio"] = theirs_kw["l1_ratio"] = l1_ratio
+    if penalty is None:
+        ours_kw.pop("C")
+        theirs_kw.pop("C")
+    ours = LogisticRegression(**ours_kw).fit(X, y)
+    theirs = _sklearn(X, y, penalty=penalty, **theirs_kw)
+    _assert_same_model(ours, theirs, X, 1e-6)
+
+
+@pytest.mark.parametrize("solver", ["newton-cg", "sag", "saga", "liblinear"])
+@pytest.mark.parametrize("k", [2, 3])
+def test_sample_and_class_weight_parity(rng, solver, k):
+    if solver == "liblinear" and k > 2:
+        pytest.skip("liblinear is binary only")
+    X, y = _data(rng, k=k)
+    sw = rng.uniform(0.2, 2.0, len(y))
+    cw = {c: 1.0 + 0.5 * c for c in range(k)}
+    kw = dict(solver=solver, C=0.7, class_weight=cw, random_state=1, **TIGHT)
+    ours = LogisticRegression(**kw).fit(X, y, sample_weight=sw)
+    theirs = _sklearn(X, y, sample_weight=sw, **kw)
+    _assert_same_model(ours, theirs, X, 1e-6)
+
+
+@pytest.mark.parametrize("penalty", ["l1", "l2"])
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize("intercept_scaling", [1.0, 3.0])
+def test_liblinear_penalised_intercept_parity(rng, penalty, fit_intercept, intercept_scaling):
+    X, y = _data(rng)
+    X[:, 2] += 2.0  # a clear intercept, shrunk by liblinear
+    kw = dict(solver="liblinear", C=0.3, fit_intercept=fit_intercept,
+              intercept_scaling=intercept_scaling, **TIGHT)
+    ours = LogisticRegression(penalty=penalty, **kw).fit(X, y)
+    theirs = _sklearn(X, y, penalty=penalty, **kw)
+    _assert_same_model(ours, theirs, X, 1e-6)
+    if fit_intercept:
+        free = LogisticRegression(penalty=penalty, solver="newton-cd", C=0.3, **TIGHT).fit(X, y)
+        assert abs(free.intercept_[0] - ours.intercept_[0]) > 1e-4  # it is penalised
+
+
+def test_liblinear_dual_and_refusals(rng):
+    X, y = _data(rng)
+    primal = LogisticRegression(solver="liblinear", **TIGHT).fit(X, y)
+    dual = LogisticRegression(solver="liblinear", dual=True, **TIGHT).fit(X, y)
+    np.testing.assert_allclose(dual.coef_, primal.coef_, atol=1e-10)
+    X3, y3 = _data(rng, k=3)
+    with pytest.raises(ValueError, match="multiclass"):
+        LogisticRegression(solver="liblinear").fit(X3, y3)
+    with pytest.raises(ValueError, match="liblinear"):
+        LogisticRegression(solver="liblinear", penalty=None).fit(X, y)
+    with pytest.raises(ValueError, match="dual=True"):
+        LogisticRegression(solver="saga", dual=True).fit(X, y)
+    for solver in ["sag", "newton-cg"]:
+        with pytest.raises(ValueError, match="supports only 'l2' or None"):
+            LogisticRegression(solver=solver, penalty="l1").fit(X, y)
+
+
+@pytest.mark.parametrize("solver", ["sag", "saga", "newton-cg"])
+def test_convergence_warning_when_max_iter_small(rng, solver):
+    X, y = _data(rng, k=3)
+    with pytest.warns(ConvergenceWarning, match="failed to converge"):
+        est = LogisticRegression(solver=solver, max_iter=2, tol=1e-12, random_state=0).fit(X, y)
+    assert est.n_iter_[0] == 2
+
+
+@pytest.mark.parametrize("solver", ["sag", "saga"])
+def test_sag_determinism_and_seed_effect(rng, solver):
+    X, y = _data(rng, k=3)
+    kw = dict(solver=solver, tol=1e-3, max_iter=1000)
+    a = LogisticRegression(random_state=3, **kw).fit(X, y)
+    b = LogisticRegression(random_state=3, **kw).fit(X, y)
+    c = LogisticRegression(random_state=4, **kw).fit(X, y)
+    np.testing.assert_array_equal(a.coef_, b.coef_)
+    assert not np.array_equal(a.coef_, c.coef_)  # the draws depend on the seed
+    np.testing.assert_allclose(a.coef_, c.coef_, atol=1e-2)  # ... the optimum does not
+
+
+def test_sag_step_size_rule():
+    # 1 / L for SAG, 1 / (2L + min(2 alpha, L)) for SAGA; L / 4 for the log loss
+    assert sag_step_size(3.0, 0.01, "log", True, 100, False) == pytest.approx(1 / (1.0 + 0.01))
+    assert sag_step_size(3.0, 0.01, "squared", False, 100, False) == pytest.approx(1 / 3.01)
+    L = 0.25 * 4.0 + 0.01
+    assert sag_step_size(3.0, 0.01, "log", True, 100, True) == pytest.approx(1 / (2 * L + L))
+    assert sag_step_size(3.0, 0.001, "log", True, 100, True) == pytest.approx(
+        1 / (2 * (1.0 + 0.001) + 0.2))
+
+
+def _naive_sag_step(X, y, W, b, mem, sum_g, sum_b, i, num_seen, step, alpha, saga):
+    """One SAG(A) step for the squared loss, written from the papers' formulas."""
+    g = (X[i] @ W[0] + b[0]) - y[i]
+    d = g - mem[i]
+    sum_g = sum_g + d * X[i]
+    sum_b = sum_b + d
+    avg = sum_g / num_seen
+    extra = (1 - 1 / num_seen) * d * X[i] if saga else 0.0
+    W = (1 - step * alpha) * W - step * (avg + extra)
+    b = b - step * (sum_b / num_seen + ((1 - 1 / num_seen) * d if saga else 0.0))
+    mem = mem.copy()
+    mem[i] = g
+    return W, b, mem, sum_g, sum_b
+
+
+@pytest.mark.parametrize("saga", [False, True])
+def test_sag_kernel_matches_naive_steps(rng, saga):
+    n, p = 7, 3
+    X = rng.normal(size=(n, p))
+    y = rng.normal(size=n)
+    order = np.array([[0, 3, 3, 5, 1, 0, 6]], dtype=np.intp)
+    step, alpha = 0.1, 0.05
+    W, b = np.zeros((1, p)), np.zeros(1)
+    sum_g, sum_b, mem = np.zeros((1, p)), np.zeros(1), np.zeros((n, 1))
+    seen = np.zeros(n, dtype=bool)
+    _k.sag_epochs(X, y, np.ones(n), W, b, sum_g, sum_b, mem, seen, 0, order, _k.LOSS_SQUARED,
+                  step, alpha, 0.0, saga, True, 0.0, np.zeros((1, p)))
+    Wn, bn, memn, sgn, sbn = np.zeros((1, p)), np.zeros(1), np.zeros(n), np.zeros(p), 0.0
+    drawn = set()
+    for i in order[0]:
+        drawn.add(int(i))
+        Wn, bn, memn, sgn, sbn = _naive_sag_step(X, y, Wn, bn, memn, sgn, sbn, i, len(drawn),
+                                                 step, alpha, saga)
+    np.testing.assert_allclose(W, Wn, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(b, bn, rtol=1e-12, atol=1e-14)
+
+
+def test_hessian_product_kernels_match_numpy(rng):
+    from classiclearn.linear_model import _logistic_kernels as lk
+
+    n, p, K = 50, 4, 3
+    X = rng.normal(size=(n, p))
+    sw = rng.uniform(0.5, 2.0, n)
+    P = rng.dirichlet(np.ones(K), n)
+    V, vb = rng.normal(size=(K, p)), rng.normal(size=K)
+    out = np.empty((K, p + 1))
+    lk.multinomial_hessian_product(X, P, sw, V, vb, out)
+    Z = X @ V.T + vb
+    R = sw[:, None] * P * (Z - (P * Z).sum(axis=1, keepdims=True))
+    np.testing.assert_allclose(out[:, :p], R.T @ X, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(out[:, p], R.sum(axis=0), rtol=1e-12, atol=1e-12)
+    h = rng.uniform(0.0, 0.25, n)
+    out1 = np.empty(p + 1)
+    lk.binary_hessian_product(X, h, V[0].copy(), 0.3, out1)
+    r = h * (X @ V[0] + 0.3)
+    np.testing.assert_allclose(out1, np.append(r @ X, r.sum()), rtol=1e-12, atol=1e-12)

@@ -1,0 +1,94 @@
+"""Ridge iterative solvers lsqr, sparse_cg, sag, saga, lbfgs: parity with scikit-learn."""
+
+import warnings
+
+import numpy as np
+import pytest
+from sklearn import linear_model as sk
+
+from classiclearn.exceptions import ConvergenceWarning
+from classiclearn.linear_model import Ridge
+
+SOLVERS = ["lsqr", "sparse_cg", "sag", "saga", "lbfgs"]
+
+
+def _data(rng, n, p, t):
+    X = rng.normal(size=(n, p)) + 1.0
+    Y = X @ rng.normal(size=(p, t)) + rng.normal(size=(n, t)) + 3.0
+    return X, (Y[:, 0] if t == 1 else Y)
+
+
+def _fit_both(X, y, sw=None, **kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = sk.Ridge(**kw).fit(X, y, sample_weight=sw)
+        # lbfgs at tol=1e-14 stops on its line search at the rounding limit
+        ours = Ridge(**kw).fit(X, y, sample_weight=sw)
+    return ours, theirs
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+@pytest.mark.parametrize("shape", [(120, 5), (25, 40)])
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("alpha", [0.1, 5.0])
+def test_parity(rng, solver, shape, fit_intercept, weighted, alpha):
+    n, p = shape
+    X, y = _data(rng, n, p, 2)
+    sw = rng.uniform(0.3, 2.0, n) if weighted else None
+    tol = 1e-14 if solver == "lbfgs" else 1e-12
+    kw = dict(alpha=alpha, solver=solver, tol=tol, fit_intercept=fit_intercept,
+              random_state=0, max_iter=100_000, positive=solver == "lbfgs")
+    ours, theirs = _fit_both(X, y, sw, **kw)
+    scale = np.max(np.abs(theirs.coef_))
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, rtol=0, atol=1e-8 * scale)
+    np.testing.assert_allclose(ours.intercept_, theirs.intercept_, rtol=0, atol=1e-8 * scale)
+    np.testing.assert_allclose(ours.predict(X), theirs.predict(X), rtol=1e-8)
+
+
+@pytest.mark.parametrize("solver", ["lsqr", "sparse_cg", "sag", "saga"])
+def test_same_optimum_as_cholesky_and_one_target(rng, solver):
+    X, y = _data(rng, 80, 4, 1)
+    direct = Ridge(alpha=2.0).fit(X, y)
+    est = Ridge(alpha=2.0, solver=solver, tol=1e-12, max_iter=100_000, random_state=0).fit(X, y)
+    np.testing.assert_allclose(est.coef_, direct.coef_, rtol=1e-8)
+    assert isinstance(est.n_iter_, int) and est.n_iter_ > 1
+    assert est.solver_ == solver
+
+
+def test_lbfgs_positive_bounds_and_refusals(rng):
+    X, y = _data(rng, 60, 5, 1)
+    y = y - 4.0 * X[:, 2]  # a coefficient the bound must clip
+    est = Ridge(alpha=0.5, solver="lbfgs", positive=True, tol=1e-12).fit(X, y)
+    exact = Ridge(alpha=0.5, positive=True).fit(X, y)  # non-negative least squares
+    assert np.all(est.coef_ >= 0) and est.coef_[2] == 0.0
+    np.testing.assert_allclose(est.coef_, exact.coef_, atol=1e-6)
+    with pytest.raises(ValueError, match="only when positive=True"):
+        Ridge(solver="lbfgs").fit(X, y)
+    with pytest.raises(ValueError, match="positive=True"):
+        Ridge(solver="sag", positive=True).fit(X, y)
+
+
+@pytest.mark.parametrize("solver", ["lsqr", "sparse_cg", "sag", "saga"])
+def test_convergence_warning_when_max_iter_small(rng, solver):
+    X, y = _data(rng, 60, 20, 1)
+    with pytest.warns(ConvergenceWarning, match="did not converge"):
+        Ridge(alpha=1e-3, solver=solver, max_iter=2, tol=1e-14, random_state=0).fit(X, y)
+
+
+@pytest.mark.parametrize("solver", ["sag", "saga"])
+def test_sag_determinism(rng, solver):
+    X, y = _data(rng, 60, 4, 1)
+    kw = dict(alpha=1.0, solver=solver, tol=1e-3)
+    a = Ridge(random_state=5, **kw).fit(X, y)
+    b = Ridge(random_state=5, **kw).fit(X, y)
+    c = Ridge(random_state=6, **kw).fit(X, y)
+    np.testing.assert_array_equal(a.coef_, b.coef_)
+    assert not np.array_equal(a.coef_, c.coef_)
+
+
+def test_sag_overflow_is_a_clear_error(rng):
+    X, y = _data(rng, 40, 3, 1)
+    sw = np.full(40, 1e4)  # the step size ignores the weights, as scikit-learn's: diverges
+    with pytest.raises(ValueError, match="non-finite"):
+        Ridge(solver="sag", max_iter=500).fit(X, y, sample_weight=sw)
