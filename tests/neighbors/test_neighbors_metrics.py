@@ -430,3 +430,26 @@ def test_weighted_minkowski_errors_and_ball_tree():
     assert_array_equal(ind, ind_sk)
     assert_array_equal(ours.query_radius(X[:10], r=0.8, count_only=True),
                        theirs.query_radius(X[:10], r=0.8, count_only=True))
+
+
+@pytest.mark.parametrize("metric", sorted(set(BOOLEAN) - {"yule", "sokalmichener"}))
+def test_boolean_brute_product_path_equals_pair_kernel(metric):
+    # brute force computes boolean distances from one matrix product per block;
+    # the ball tree from the per-pair kernel: the values must agree to the bit
+    X = _data(metric, 70, 18)
+    Q = _data(metric, 25, 19)
+    Q[0] = 0.0
+    X[5] = 0.0
+    brute = _quiet(ccn.NearestNeighbors(metric=metric, algorithm="brute").fit, X)
+    tree = ccn.NearestNeighbors(metric=metric, algorithm="ball_tree", leaf_size=3).fit(X)
+    D_brute = _quiet(_full_matrix, brute, Q, 70)
+    D_tree = _full_matrix(tree, Q, 70)
+    assert_array_equal(D_brute, D_tree)
+    dist, ind = _quiet(brute.kneighbors, Q, n_neighbors=6)
+    dist_t, ind_t = tree.kneighbors(Q, n_neighbors=6)
+    assert_array_equal(ind, ind_t)
+    assert_array_equal(dist, dist_t)
+    r = 0.55
+    counts = [len(i) for i in _quiet(brute.radius_neighbors, Q, radius=r)[1]]
+    counts_t = [len(i) for i in tree.radius_neighbors(Q, radius=r)[1]]
+    assert counts == counts_t

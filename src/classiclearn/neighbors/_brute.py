@@ -14,7 +14,10 @@ is further than the ``k``-th by more than twice the rounding bound, the true
 ``k`` nearest are among the candidates, whose exact float64 distances are recomputed and sorted by
 (distance, index); rows that cannot be certified (near-ties, huge norms) are
 searched again exactly. Results are therefore exact, ties included, and memory
-stays at one tile per thread. Other metrics scan the training rows in numba,
+stays at one tile per thread. Boolean metrics take the (True, True) counts of
+a block of queries from one product of 0/1 matrices (exact integers), so
+their distances are those of the per-pair kernel to the bit. Other metrics
+scan the training rows in numba,
 stopping each distance early once it cannot enter the heap. Radius queries
 build a float64 tile of full rows per query block (exact recheck near the
 radius), count, then fill.
@@ -23,6 +26,7 @@ radius), count, then fill.
 
 import numpy as np
 
+from .._kernels import distances as _d
 from .._kernels.distances import COSINE, EUCLIDEAN, SQEUCLIDEAN
 from .._kernels.work import BRUTE_QUERY_ROWS
 from ..utils._threads import blas_can_be_limited, blas_single_thread, thread_map
@@ -155,6 +159,58 @@ def _gemm_knn(Q, index, k, p, n_threads):
     return dist, ind
 
 
+_BOOLEAN_CODES = (_d.JACCARD, _d.DICE, _d.ROGERSTANIMOTO, _d.RUSSELLRAO, _d.SOKALSNEATH,
+                  _d.YULE)
+
+
+def _boolean_tile(Bq, By, nq, ny, code):
+    """Boolean distances of the rows ``Bq`` (0/1 floats) to ``By`` from one
+    product: ``tt = Bq By'`` counts (True, True) coordinates exactly, and
+    ``tf = nq - tt``, ``ft = ny - tt`` (row counts of True). The formulas
+    are those of ``_kernels.distances`` term by term, so the values are the
+    kernels' to the last bit; an undefined one (0 / 0) is ``inf``."""
+    d = Bq.shape[1]
+    tt = Bq @ By.T
+    tf = nq[:, None] - tt
+    ft = ny[None, :] - tt
+    neq = tf + ft
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if code == _d.JACCARD:
+            out = np.where(tt + neq > 0, neq / (tt + neq), 0.0)
+        elif code == _d.DICE:
+            out = np.where(tt + neq > 0, neq / (2.0 * tt + neq), np.inf)
+        elif code == _d.ROGERSTANIMOTO:
+            out = 2.0 * neq / (d + neq)
+        elif code == _d.RUSSELLRAO:
+            out = (d - tt) / d
+        elif code == _d.SOKALSNEATH:
+            out = np.where(tt + neq > 0, neq / (0.5 * tt + neq), np.inf)
+        else:  # yule
+            half_r = tf * ft
+            ff = d - tt - neq
+            out = np.where(half_r == 0, 0.0, 2.0 * half_r / (tt * ff + half_r))
+    return out
+
+
+def _boolean_knn(Q, Y, k, code):
+    """k nearest by a boolean metric: query blocks of distance tiles from one
+    product each, ranked by (distance, index) with a heap per row; undefined
+    distances last, reported as NaN."""
+    By = (Y != 0).astype(np.float64)
+    ny = By.sum(axis=1)
+    m, n = Q.shape[0], Y.shape[0]
+    dist = np.empty((m, k))
+    ind = np.empty((m, k), dtype=np.intp)
+    block = max(1, min(m, _RADIUS_TILE // max(n, 1)))
+    for q0 in range(0, m, block):
+        q1 = min(m, q0 + block)
+        Bq = (Q[q0:q1] != 0).astype(np.float64)
+        D = _boolean_tile(Bq, By, Bq.sum(axis=1), ny, code)
+        dist[q0:q1], ind[q0:q1] = _k.tile_knn(D, k)
+    dist[np.isinf(dist)] = np.nan
+    return dist, ind
+
+
 def _precomputed_knn(D, k):
     """k smallest entries of each row of ``D`` by (value, column), in row blocks."""
     m, n = D.shape
@@ -203,6 +259,8 @@ def brute_kneighbors(Q, Y, k, code, p, *, index=None, n_threads=1):
         if index is None:
             index = GemmIndex(Y, code)
         return _gemm_knn(Q, index, k, p, n_threads)
+    if code in _BOOLEAN_CODES:
+        return _boolean_knn(Q, Y, k, code)
     return _k.scan_knn(Q, Y, k, code, p)
 
 
@@ -242,6 +300,7 @@ def brute_radius(Q, Y, r, code, p, *, sort_results=False, Y_unit=None):
         slack_all = np.zeros(m)
         Qx, Yx, scale, recompute = Q, Y, 1.0, False
     block = max(1, min(m, _RADIUS_TILE // max(n, 1)))
+    By = ny = None
     parts_i, parts_d, parts_c = [], [], []
     for q0 in range(0, m, block):
         q1 = min(m, q0 + block)
@@ -249,6 +308,12 @@ def brute_radius(Q, Y, r, code, p, *, sort_results=False, Y_unit=None):
             tile = Q[q0:q1]
         elif recompute:
             tile = Qx[q0:q1] @ Yx.T
+        elif code in _BOOLEAN_CODES:
+            if By is None:
+                By = (Yx != 0).astype(np.float64)
+                ny = By.sum(axis=1)
+            Bq = (Qx[q0:q1] != 0).astype(np.float64)
+            tile = _boolean_tile(Bq, By, Bq.sum(axis=1), ny, code)
         else:
             tile = _k.pairwise_reduced(Qx[q0:q1], Yx, code, p)
         args = (tile, add, scale, Qn[q0:q1], r_red[q0:q1], slack_all[q0:q1],
