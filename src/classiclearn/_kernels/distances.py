@@ -159,10 +159,10 @@ def _select_extended(X, i, Y, j, metric):
     return classic_only
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def other_reduced_distance(X, i, Y, j, metric):
-    """Reduced distance for the codes from ``BRAYCURTIS`` on (a call, not
-    inlined: the common metrics keep a small inlined body)."""
+    """Reduced distance for the codes from ``BRAYCURTIS`` on (inlined only into
+    the int32 specialisation of the kernels, see :func:`kernel_code`)."""
     d = X.shape[1]
     if metric == BRAYCURTIS:
         num = 0.0
