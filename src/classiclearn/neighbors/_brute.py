@@ -16,7 +16,8 @@ is further than the ``k``-th by more than twice the rounding bound, the true
 searched again exactly. Results are therefore exact, ties included, and memory
 stays at one tile per thread. Boolean metrics take the (True, True) counts of
 a block of queries from one product of 0/1 matrices (exact integers), so
-their distances are those of the per-pair kernel to the bit. Other metrics
+their distances are those of the per-pair kernel to the bit; correlation
+takes one product of row-centred blocks. Other metrics
 scan the training rows in numba,
 stopping each distance early once it cannot enter the heap. Radius queries
 build a float64 tile of full rows per query block (exact recheck near the
@@ -161,6 +162,8 @@ def _gemm_knn(Q, index, k, p, n_threads):
 
 _BOOLEAN_CODES = (_d.JACCARD, _d.DICE, _d.ROGERSTANIMOTO, _d.RUSSELLRAO, _d.SOKALSNEATH,
                   _d.YULE)
+# Metrics whose brute-force tiles come from one matrix product per block.
+_PRODUCT_CODES = (*_BOOLEAN_CODES, _d.CORRELATION)
 
 
 def _boolean_tile(Bq, By, nq, ny, code):
@@ -192,21 +195,45 @@ def _boolean_tile(Bq, By, nq, ny, code):
     return out
 
 
-def _boolean_knn(Q, Y, k, code):
-    """k nearest by a boolean metric: query blocks of distance tiles from one
-    product each, ranked by (distance, index) with a heap per row; undefined
-    distances last, reported as NaN."""
-    By = (Y != 0).astype(np.float64)
-    ny = By.sum(axis=1)
+class _ProductTiles:
+    """Distance tiles of a boolean metric or correlation from one matrix
+    product per block of queries (boolean: 0/1 rows, exact (True, True)
+    counts; correlation: rows centred on their mean, over the product of
+    their norms; an undefined distance is ``inf``)."""
+
+    def __init__(self, Y, code):
+        self.code = code
+        self.Y, self.y_stat = self._prepare(Y)
+
+    def _prepare(self, A):
+        if self.code == _d.CORRELATION:
+            C = A - A.mean(axis=1, keepdims=True)
+            return C, np.sqrt(np.einsum("ij,ij->i", C, C))
+        B = (A != 0).astype(np.float64)
+        return B, B.sum(axis=1)
+
+    def tile(self, Q):
+        Qp, q_stat = self._prepare(Q)
+        if self.code != _d.CORRELATION:
+            return _boolean_tile(Qp, self.Y, q_stat, self.y_stat, self.code)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out = 1.0 - (Qp @ self.Y.T) / (q_stat[:, None] * self.y_stat[None, :])
+        np.clip(out, 0.0, 2.0, out=out)
+        out[(q_stat == 0.0)[:, None] | (self.y_stat == 0.0)[None, :]] = np.inf
+        return out
+
+
+def _product_knn(Q, Y, k, code):
+    """k nearest from :class:`_ProductTiles` (query blocks), ranked by
+    (distance, index) with a heap per row; undefined distances last, as NaN."""
+    tiles = _ProductTiles(Y, code)
     m, n = Q.shape[0], Y.shape[0]
     dist = np.empty((m, k))
     ind = np.empty((m, k), dtype=np.intp)
     block = max(1, min(m, _RADIUS_TILE // max(n, 1)))
     for q0 in range(0, m, block):
         q1 = min(m, q0 + block)
-        Bq = (Q[q0:q1] != 0).astype(np.float64)
-        D = _boolean_tile(Bq, By, Bq.sum(axis=1), ny, code)
-        dist[q0:q1], ind[q0:q1] = _k.tile_knn(D, k)
+        dist[q0:q1], ind[q0:q1] = _k.tile_knn(tiles.tile(Q[q0:q1]), k)
     dist[np.isinf(dist)] = np.nan
     return dist, ind
 
@@ -259,8 +286,8 @@ def brute_kneighbors(Q, Y, k, code, p, *, index=None, n_threads=1):
         if index is None:
             index = GemmIndex(Y, code)
         return _gemm_knn(Q, index, k, p, n_threads)
-    if code in _BOOLEAN_CODES:
-        return _boolean_knn(Q, Y, k, code)
+    if code in _PRODUCT_CODES:
+        return _product_knn(Q, Y, k, code)
     return _k.scan_knn(Q, Y, k, code, p)
 
 
@@ -300,7 +327,7 @@ def brute_radius(Q, Y, r, code, p, *, sort_results=False, Y_unit=None):
         slack_all = np.zeros(m)
         Qx, Yx, scale, recompute = Q, Y, 1.0, False
     block = max(1, min(m, _RADIUS_TILE // max(n, 1)))
-    By = ny = None
+    tiles = None
     parts_i, parts_d, parts_c = [], [], []
     for q0 in range(0, m, block):
         q1 = min(m, q0 + block)
@@ -308,12 +335,10 @@ def brute_radius(Q, Y, r, code, p, *, sort_results=False, Y_unit=None):
             tile = Q[q0:q1]
         elif recompute:
             tile = Qx[q0:q1] @ Yx.T
-        elif code in _BOOLEAN_CODES:
-            if By is None:
-                By = (Yx != 0).astype(np.float64)
-                ny = By.sum(axis=1)
-            Bq = (Qx[q0:q1] != 0).astype(np.float64)
-            tile = _boolean_tile(Bq, By, Bq.sum(axis=1), ny, code)
+        elif code in _PRODUCT_CODES:
+            if tiles is None:
+                tiles = _ProductTiles(Yx, code)
+            tile = tiles.tile(Qx[q0:q1])
         else:
             tile = _k.pairwise_reduced(Qx[q0:q1], Yx, code, p)
         args = (tile, add, scale, Qn[q0:q1], r_red[q0:q1], slack_all[q0:q1],
