@@ -1,9 +1,11 @@
 """Forest benchmark cases (issue 7): RandomForest and ExtraTrees classifiers on 100,000 x 50
 with 100 trees and n_jobs=-1 for both libraries (exact and histogram mode), and
-RandomForestRegressor on 100,000 x 20; predictions of 100,000 rows."""
+RandomForestRegressor on 100,000 x 20; predictions of 100,000 rows. Issue 16:
+RandomForestClassifier on 50,000 x 20 with 20% missing values (NaN) in 5 columns."""
 
 from benchmarks import _data
 from benchmarks._case import Case
+from benchmarks.cases.tree import _data_nan
 
 
 def _cls(quick):
@@ -51,4 +53,6 @@ CASES = [
                  (0.67, 0.5)),
     _forest_case("RandomForestRegressor 100000x20 100 trees", "RandomForestRegressor", _reg,
                  (1.0, 0.5)),
+    _forest_case("RandomForestClassifier NaN 20% 50000x20 100 trees", "RandomForestClassifier",
+                 _data_nan, (1.0, 1.0)),
 ]

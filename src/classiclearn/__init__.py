@@ -33,7 +33,10 @@ _SUBMODULES = {
     "utils",
 }
 
-__all__ = ["all_estimators", "clone", "__version__", *sorted(_SUBMODULES)]
+__all__ = [
+    "all_estimators", "clone", "config_context", "get_config", "set_config", "__version__",
+    *sorted(_SUBMODULES),
+]
 
 
 def __getattr__(name):
@@ -43,6 +46,10 @@ def __getattr__(name):
         from .utils.discovery import all_estimators
 
         return all_estimators
+    if name in ("config_context", "get_config", "set_config"):
+        from . import _config
+
+        return getattr(_config, name)
     if name == "clone":
         from .base import clone
 

@@ -8,8 +8,10 @@ scikit-learn's ``clone``, ``Pipeline``, ``GridSearchCV`` and
 import copy
 import functools
 import inspect
+import sys
 
 import numpy as np
+import scipy.sparse as sp
 
 from ._tags import Tags, get_tags, to_sklearn_tags
 from .utils._dask import DaskUnsupportedError, is_dask_collection, lazy_method
@@ -208,16 +210,47 @@ class BaseEstimator:
             self._parameter_constraints, self.get_params(deep=False), type(self).__name__
         )
 
-    def __repr__(self):
+    def _changed_params(self):
+        """The parameters whose values differ from the ``__init__`` defaults."""
         defaults = {
             p.name: p.default for p in inspect.signature(type(self).__init__).parameters.values()
         }
-        shown = []
+        changed = {}
         for name in self._get_param_names():
             value = getattr(self, name, None)
             if not _same_default(value, defaults.get(name, inspect.Parameter.empty)):
-                shown.append(f"{name}={value!r}")
+                changed[name] = value
+        return changed
+
+    def __repr__(self):
+        shown = [f"{name}={value!r}" for name, value in self._changed_params().items()]
         return f"{type(self).__name__}({', '.join(shown)})"
+
+    @property
+    def _repr_html_(self):
+        """HTML block for Jupyter: class, changed parameters, fitted or not, nested
+        estimators. Absent (AttributeError) under ``set_config(display="text")``."""
+        from ._config import get_config
+
+        if get_config()["display"] != "diagram":
+            raise AttributeError(
+                "_repr_html_ is only defined when the 'display' configuration is 'diagram'"
+            )
+        return self._html_repr
+
+    def _html_repr(self):
+        from .utils._estimator_html import estimator_html
+
+        return estimator_html(self)
+
+    def _repr_mimebundle_(self, **kwargs):
+        """The text repr, plus HTML when ``display`` is "diagram" (Jupyter's rich display)."""
+        from ._config import get_config
+
+        bundle = {"text/plain": repr(self)}
+        if get_config()["display"] == "diagram":
+            bundle["text/html"] = self._html_repr()
+        return bundle
 
     def __sklearn_is_fitted__(self):
         return any(k.endswith("_") and not k.startswith("__") for k in vars(self))
@@ -286,8 +319,99 @@ class RegressorMixin:
         return r2_score(y, self.predict(X), sample_weight=sample_weight)
 
 
+_OUTPUT_METHODS = ("transform", "fit_transform")
+
+
+def _wrap_output_method(method):
+    @functools.wraps(method)
+    def wrapped(self, X, *args, **kwargs):
+        return _wrap_output(self, method(self, X, *args, **kwargs), X)
+
+    wrapped._wraps_output = True
+    return wrapped
+
+
+def _output_container(estimator):
+    """"default", "pandas" or "polars": the estimator's ``set_output`` choice, else
+    classiclearn's global ``transform_output``, else scikit-learn's when it is loaded."""
+    chosen = getattr(estimator, "_sklearn_output_config", {}).get("transform")
+    if chosen is not None:
+        return chosen
+    from ._config import get_config
+
+    chosen = get_config()["transform_output"]
+    if chosen == "default" and "sklearn" in sys.modules:
+        get_sklearn_config = getattr(sys.modules["sklearn"], "get_config", None)
+        if get_sklearn_config is not None:
+            chosen = get_sklearn_config().get("transform_output", "default")
+    return chosen
+
+
+def _wrap_output(estimator, out, X):
+    if not hasattr(type(estimator), "get_feature_names_out"):
+        return out
+    container = _output_container(estimator)
+    if container == "default" or not (isinstance(out, np.ndarray) or sp.issparse(out)):
+        return out  # default, or already a data frame (an inner wrapped call)
+    if sp.issparse(out):
+        raise ValueError(
+            f"{container.capitalize()} output does not support sparse data. Set "
+            "sparse_output=False."
+        )
+    try:
+        names = estimator.get_feature_names_out()
+    except AttributeError:  # e.g. FunctionTransformer without feature_names_out
+        return out
+    names = [str(name) for name in names]
+    if container == "pandas":
+        import pandas as pd
+
+        index = X.index if isinstance(X, pd.DataFrame) and len(X.index) == len(out) else None
+        return pd.DataFrame(out, columns=names, index=index, copy=False)
+    import polars as pl
+
+    return pl.DataFrame(out, schema=names, orient="row")
+
+
 class TransformerMixin:
-    """Mixin for transformers: ``fit_transform`` fits then transforms."""
+    """Mixin for transformers: ``fit_transform`` fits then transforms.
+
+    Transformers with ``get_feature_names_out`` also get ``set_output``: the
+    ``transform`` and ``fit_transform`` a subclass defines are wrapped so
+    that their output is a pandas or polars data frame named by
+    ``get_feature_names_out()`` when asked, by ``set_output`` or globally by
+    :func:`classiclearn.set_config` (or scikit-learn's ``set_config``).
+    """
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        for name in _OUTPUT_METHODS:
+            method = cls.__dict__.get(name)
+            if callable(method) and not getattr(method, "_wraps_output", False):
+                setattr(cls, name, _wrap_output_method(method))
+
+    @property
+    def set_output(self):
+        """``set_output(*, transform=None)``: choose the container of ``transform`` and
+        ``fit_transform`` outputs ("default", "pandas" or "polars"; None keeps the
+        current choice); returns the estimator. Only on transformers with
+        ``get_feature_names_out``."""
+        if not hasattr(type(self), "get_feature_names_out"):
+            raise AttributeError(
+                f"{type(self).__name__!r} has no attribute 'set_output' (it has no "
+                "get_feature_names_out)"
+            )
+        return self._set_output
+
+    def _set_output(self, *, transform=None):
+        if transform is None:
+            return self
+        if transform not in ("default", "pandas", "polars"):
+            raise ValueError(
+                f"output config must be 'default', 'pandas' or 'polars'; got {transform!r}"
+            )
+        self._sklearn_output_config = {"transform": transform}
+        return self
 
     def __classiclearn_tags__(self):
         tags = super().__classiclearn_tags__()
@@ -363,6 +487,8 @@ def clone(estimator, *, safe=True):
     params = estimator.get_params(deep=False)
     new_params = {k: clone(v, safe=False) for k, v in params.items()}
     new = type(estimator)(**new_params)
+    if hasattr(estimator, "_sklearn_output_config"):  # set_output survives cloning
+        new._sklearn_output_config = copy.deepcopy(estimator._sklearn_output_config)
     got = new.get_params(deep=False)
     for name in new_params:
         if got[name] is not new_params[name]:

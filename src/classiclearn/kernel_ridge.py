@@ -19,9 +19,16 @@ from scipy.linalg import lapack
 
 from ._kernels.gram import kernel_lower
 from .base import BaseEstimator, RegressorMixin
-from .metrics.pairwise import pairwise_kernels
+from .metrics.pairwise import _check_kernel_range, pairwise_kernels
 from .utils._params import Interval, StrOptions
-from .utils.validation import check_is_fitted, check_sample_weight, validate_data
+from .utils.validation import (
+    cast_float_attributes,
+    check_is_fitted,
+    check_sample_weight,
+    input_float_dtype,
+    output_in_dtype,
+    validate_data,
+)
 
 __all__ = ["KernelRidge"]
 
@@ -93,7 +100,8 @@ class KernelRidge(RegressorMixin, BaseEstimator):
     ----------
     alpha : float or array-like of shape (n_targets,), default=1.0
         Ridge penalty; one per target when an array.
-    kernel : {'linear', 'poly', 'rbf', 'sigmoid', 'cosine', 'laplacian', 'precomputed'} \
+    kernel : {'linear', 'poly', 'rbf', 'sigmoid', 'cosine', 'laplacian', 'additive_chi2', \
+'chi2', 'precomputed'} \
 or callable, default='linear'
     gamma : float, default=None
         Coefficient of rbf, laplacian, poly and sigmoid kernels; 1 / n_features when None.
@@ -135,7 +143,7 @@ or callable, default='linear'
         "kernel": [
             StrOptions(
                 {"linear", "poly", "polynomial", "rbf", "sigmoid", "cosine", "laplacian",
-                 "precomputed"}
+                 "additive_chi2", "chi2", "precomputed"}
             ),
             "callable",
         ],
@@ -181,7 +189,9 @@ or callable, default='linear'
         self
         """
         self._validate_params()
+        x_dtype, y_dtype = input_float_dtype(X), input_float_dtype(y)
         X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True)
+        _check_kernel_range(X, self, self.kernel, self.degree, fit=True)
         if sample_weight is not None and not isinstance(sample_weight, float):
             sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
         elif isinstance(sample_weight, float):
@@ -203,6 +213,10 @@ or callable, default='linear'
         )
         self.dual_coef_ = dual.ravel() if ravel else dual
         self.X_fit_ = X
+        # as scikit-learn: X_fit_ in X's dtype, the dual coefficients in float32
+        # when both X and y are float32
+        cast_float_attributes(self, x_dtype, ("X_fit_",))
+        cast_float_attributes(self, np.promote_types(x_dtype, y_dtype), ("dual_coef_",))
         return self
 
     def predict(self, X):
@@ -217,5 +231,8 @@ or callable, default='linear'
         ndarray of shape (n_samples,) or (n_samples, n_targets)
         """
         check_is_fitted(self)
+        X_in = X
         X = validate_data(self, X, reset=False, dtype=np.float64)
-        return self._get_kernel(X, self.X_fit_) @ self.dual_coef_
+        _check_kernel_range(X, self, self.kernel, self.degree, fit=False)
+        pred = self._get_kernel(X, np.asarray(self.X_fit_, dtype=np.float64)) @ self.dual_coef_
+        return output_in_dtype(pred, X_in, self.dual_coef_)

@@ -406,7 +406,8 @@ class OneVsRestClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
         if len(columns) == 1:
             columns = [1.0 - columns[0], columns[0]]
         # classes as contiguous rows (normalised along them), returned transposed
-        Yt = np.array(columns, dtype=np.float64)
+        # in the estimators' float dtype (float32 models give float32, as scikit-learn)
+        Yt = np.array(columns, dtype=np.result_type(np.float16, *columns))
         if not self.multilabel_:
             sums = Yt.sum(axis=0)
             sums[sums == 0] = 1.0  # an all-zero row stays zero

@@ -197,6 +197,24 @@ class Pipeline(BaseEstimator):
         """The fitted steps after fit, the templates before."""
         return self.steps_ if hasattr(self, "steps_") else self.steps
 
+    def set_output(self, *, transform=None):
+        """Set the output container of every step that has ``set_output``.
+
+        Parameters
+        ----------
+        transform : {"default", "pandas", "polars"} or None
+            See :meth:`classiclearn.base.TransformerMixin.set_output`.
+
+        Returns
+        -------
+        self
+        """
+        steps = list(self.steps) + (list(self.steps_) if hasattr(self, "steps_") else [])
+        for _, step in steps:
+            if hasattr(step, "set_output"):
+                step.set_output(transform=transform)
+        return self
+
     @property
     def _final_estimator(self):
         steps = self._active_steps()

@@ -184,3 +184,16 @@ def test_group_kfold_shuffle():
     c = [te.tolist() for _, te in GroupKFold(5).split(groups, groups=groups)]
     assert a == b and a != c
     assert all(len(t) == 6 for t in a)
+
+
+@pytest.mark.parametrize("shuffle", [False, True])
+def test_stratified_kfold_folds_are_sklearns(shuffle):
+    sk_split = pytest.importorskip("sklearn.model_selection")
+    rng = np.random.default_rng(5)
+    for y in (np.arange(80) % 2, rng.integers(0, 4, 97), np.array(list("bbaacccaabbcbacbcbac"))):
+        X = np.zeros((len(y), 1))
+        kw = {"shuffle": shuffle, "random_state": 3 if shuffle else None}
+        ours = [test for _, test in StratifiedKFold(3, **kw).split(X, y)]
+        theirs = [test for _, test in sk_split.StratifiedKFold(3, **kw).split(X, y)]
+        for a, b in zip(ours, theirs, strict=True):
+            np.testing.assert_array_equal(a, b)

@@ -327,3 +327,16 @@ def test_function_transformer(X):
     pipe = make_pipeline(FunctionTransformer(np.log1p), StandardScaler()).fit(Xp)
     np.testing.assert_allclose(pipe.transform(Xp),
                                skp.StandardScaler().fit_transform(np.log1p(Xp)), atol=1e-12)
+
+
+def test_one_hot_feature_name_combiner():
+    X = np.array([["a", 1], ["b", 2], ["a", 3]], dtype=object)
+
+    def combine(feature, category):
+        return f"{feature}={category}"
+
+    ours = OneHotEncoder(feature_name_combiner=combine).fit(X).get_feature_names_out()
+    theirs = skp.OneHotEncoder(feature_name_combiner=combine).fit(X).get_feature_names_out()
+    assert list(ours) == list(theirs) == ["x0=a", "x0=b", "x1=1", "x1=2", "x1=3"]
+    with pytest.raises(TypeError, match="should return a Python string"):
+        OneHotEncoder(feature_name_combiner=lambda f, c: 1).fit(X).get_feature_names_out()

@@ -3,9 +3,11 @@
 Every classifier (or regressor) in ``classiclearn.all_estimators()`` that can be
 built without arguments is a candidate, so new families appear in ``compare``
 as soon as they are registered. Each runs in a pipeline
-``TabularEncoder -> [StandardScaler] -> model``: imputation and one-hot
-encoding for every model, standardisation for the methods whose results depend
-on the scale of the features (distances, kernels, penalties, projections).
+``TabularEncoder -> [StandardScaler] -> model``: one-hot encoding for every
+model, imputation of missing numbers for the models that cannot take NaN (trees
+and forests learn where missing values go, and get them as NaN), standardisation
+for the methods whose results depend on the scale of the features (distances,
+kernels, penalties, projections).
 """
 
 import difflib
@@ -265,9 +267,11 @@ def build_pipeline(name, cls, X, *, seed=None, params=None):
         est.set_params(min_categories=_category_count(X, numeric))
     scale = name not in NO_SCALING
     scaler = _scaler() if scale else None
+    # models that learn where missing values go (trees, forests) see them as NaN
     encoder = TabularEncoder(
         numeric_columns=numeric,
         categorical_columns=categorical,
+        numeric_impute=None if get_tags(est).allow_nan else "median",
         standardize=scale and scaler is None,
     )
     steps = [("prep", encoder)]

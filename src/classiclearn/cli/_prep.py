@@ -11,6 +11,8 @@ This module imports only NumPy: model files that hold a ``TabularEncoder`` load
 without pandas.
 """
 
+import warnings
+
 import numpy as np
 
 from ..base import BaseEstimator, TransformerMixin
@@ -88,9 +90,11 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
     categorical_columns : list of str or int, default=None
         Columns one-hot encoded (one 0/1 column per category seen in ``fit``;
         a category not seen in ``fit`` encodes as all zeros).
-    numeric_impute : {"median", "mean"}, default="median"
-        Value that replaces a missing number (learned in ``fit``). A missing
-        category is replaced by the most frequent category.
+    numeric_impute : {"median", "mean"} or None, default="median"
+        Value that replaces a missing number (learned in ``fit``); None keeps
+        missing numbers as NaN (for models that learn where they go, such as
+        trees and forests). A missing category is replaced by the most frequent
+        category.
     standardize : bool, default=False
         Centre and scale every output column to unit variance (constant
         columns are only centred).
@@ -158,9 +162,10 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
         -------
         self
         """
-        if self.numeric_impute not in ("median", "mean"):
+        if self.numeric_impute not in ("median", "mean", None):
             raise ValueError(
-                f"numeric_impute must be 'median' or 'mean'; got {self.numeric_impute!r}"
+                "numeric_impute must be 'median', 'mean' or None; got "
+                f"{self.numeric_impute!r}"
             )
         if not _is_frame(X):
             X = np.asarray(X)
@@ -172,7 +177,9 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
         for name in numeric:
             values = _numeric(X, name)
             finite = values[~np.isnan(values)]
-            if finite.size == 0:
+            if self.numeric_impute is None:
+                fills.append(np.nan)
+            elif finite.size == 0:
                 fills.append(0.0)
             elif self.numeric_impute == "median":
                 fills.append(float(np.median(finite)))
@@ -206,8 +213,15 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
         self.mean_ = self.scale_ = None
         if self.standardize:
             Z = self._encode(X)
-            self.mean_ = Z.mean(axis=0)
-            scale = Z.std(axis=0)
+            if self.numeric_impute is None:
+                with warnings.catch_warnings():
+                    # a column with no value at all (kept NaN) is centred by 0
+                    warnings.simplefilter("ignore", RuntimeWarning)
+                    self.mean_ = np.nan_to_num(np.nanmean(Z, axis=0))
+                    scale = np.nan_to_num(np.nanstd(Z, axis=0))
+            else:
+                self.mean_ = Z.mean(axis=0)
+                scale = Z.std(axis=0)
             scale[scale == 0.0] = 1.0
             self.scale_ = scale
         return self

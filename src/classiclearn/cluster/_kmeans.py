@@ -21,7 +21,17 @@ from ..utils._dask import DaskUnsupportedError, fit_one_block_in_memory, record_
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._threads import SMALL_WORK, threads_for_work
-from ..utils.validation import check_array, check_is_fitted, check_sample_weight, validate_data
+from ..utils.validation import (
+    cast_float_attributes,
+    check_array,
+    check_is_fitted,
+    check_magnitude,
+    check_sample_weight,
+    input_float_dtype,
+    output_in_dtype,
+    power_of_two_unit,
+    validate_data,
+)
 from . import _kmeans_dask
 from . import _kmeans_kernels as _k
 
@@ -357,6 +367,7 @@ default='k-means++'
         self
         """
         self._validate_params()
+        dtype = input_float_dtype(X)
         X = validate_data(self, X, dtype=np.float64)
         sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
         n_samples = X.shape[0]
@@ -383,6 +394,13 @@ default='k-means++'
             n_init = 1
         rng = check_random_state(self.random_state)
         best = None
+        # values near 1e300 or 1e-300: cluster X divided by a power of two (exact,
+        # the same clustering), so that the squared distances stay representable
+        unit = power_of_two_unit(X)
+        if unit != 1.0:
+            X = X / unit
+            if is_array:
+                self._init_array = self._init_array / unit
         with _threads(self.n_jobs, X.size * self.n_clusters):
             # Work on centred data: the assignment uses ||c||² - 2 <x, c>, accurate near 0.
             centred = np.empty(X.shape)
@@ -400,8 +418,10 @@ default='k-means++'
         if is_array:
             del self._init_array
         labels, inertia, centers, n_iter = best
-        centers = centers + x_mean
-        self._x_mean = x_mean
+        centers = (centers + x_mean) * unit
+        self._x_mean, self._unit = x_mean * unit, unit
+        with np.errstate(over="ignore", under="ignore"):  # inf (0) if not representable
+            inertia = float(np.float64(inertia) * np.float64(unit) * np.float64(unit))
         distinct = int(np.count_nonzero(np.bincount(labels, minlength=self.n_clusters)))
         if distinct < self.n_clusters:
             warnings.warn(
@@ -415,6 +435,7 @@ default='k-means++'
         self.labels_ = labels
         self.inertia_ = inertia
         self.n_iter_ = n_iter
+        cast_float_attributes(self, dtype, ("cluster_centers_",))
         return self
 
     def _fit_dask(self, X, y=None, sample_weight=None):
@@ -465,7 +486,19 @@ default='k-means++'
     def _origin_and_centres(self, X):
         """The training mean and the centres relative to it (for accurate assignments)."""
         origin = getattr(self, "_x_mean", np.zeros(X.shape[1]))
-        return origin, np.ascontiguousarray(self.cluster_centers_ - origin)
+        return origin, np.ascontiguousarray(self.cluster_centers_ - origin, dtype=np.float64)
+
+    def _in_fit_units(self, X):
+        """X, origin and relative centres divided by the fit's power-of-two unit
+        (1 unless the training data were near 1e300 or 1e-300), and the unit;
+        data too large for the squared distances are refused."""
+        origin, centers = self._origin_and_centres(X)
+        unit = getattr(self, "_unit", 1.0)
+        if unit != 1.0:
+            X, origin, centers = X / unit, origin / unit, centers / unit
+        check_magnitude(X - origin if unit != 1.0 else X, self, "squared distances",
+                        check_small=False)
+        return X, origin, centers, unit
 
     def predict(self, X):
         """Index of the closest centre for each sample.
@@ -478,8 +511,7 @@ default='k-means++'
         -------
         labels : ndarray of shape (n_samples,)
         """
-        X = self._check_test_data(X)
-        origin, centers = self._origin_and_centres(X)
+        X, origin, centers, _ = self._in_fit_units(self._check_test_data(X))
         with _threads(self.n_jobs, X.size * self.n_clusters):
             return _assign(X, origin, centers)[0]
 
@@ -503,8 +535,10 @@ default='k-means++'
         -------
         ndarray of shape (n_samples, n_clusters)
         """
+        X_in = X
         X = self._check_test_data(X)
-        return _distances(X, self.cluster_centers_)
+        origin, centers = self._origin_and_centres(X)
+        return output_in_dtype(_distances(X, origin, centers), X_in, self.cluster_centers_)
 
     def fit_transform(self, X, y=None, sample_weight=None):
         """Fit, then return the distances to the centres.
@@ -513,9 +547,7 @@ default='k-means++'
         -------
         ndarray of shape (n_samples, n_clusters)
         """
-        self.fit(X, sample_weight=sample_weight)
-        X = validate_data(self, X, reset=False, dtype=np.float64)
-        return _distances(X, self.cluster_centers_)
+        return self.fit(X, sample_weight=sample_weight).transform(X)
 
     def score(self, X, y=None, sample_weight=None):
         """Opposite of the inertia of X on the fitted centres.
@@ -526,9 +558,17 @@ default='k-means++'
         """
         X = self._check_test_data(X)
         sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
-        origin, centers = self._origin_and_centres(X)
+        X, origin, centers, unit = self._in_fit_units(X)
         with _threads(self.n_jobs, X.size * self.n_clusters):
-            return -_assign(X, origin, centers, sample_weight)[1]
+            inertia = _assign(X, origin, centers, sample_weight)[1]
+        with np.errstate(over="ignore", under="ignore"):
+            inertia = float(np.float64(inertia) * np.float64(unit) * np.float64(unit))
+        if not np.isfinite(inertia):
+            raise ValueError(
+                "The inertia of X on the fitted centres is too large to represent "
+                "(beyond 1.8e308); scale the features (e.g. with StandardScaler)."
+            )
+        return -inertia
 
     def get_feature_names_out(self, input_features=None):
         """Output names ``kmeans0``, ``kmeans1``, ...
@@ -541,9 +581,26 @@ default='k-means++'
         return np.asarray([f"kmeans{i}" for i in range(self._n_features_out)], dtype=object)
 
 
-def _distances(X, centers):
-    xx = (X**2).sum(axis=1)[:, None]
-    cc = (centers**2).sum(axis=1)[None, :]
-    d2 = xx - 2.0 * (X @ centers.T) + cc
+def _distances(X, origin, centers):
+    """Euclidean distances of the rows of X to the centres (given relative to ``origin``).
+
+    X is shifted by ``origin`` (the training mean, so that ``|a|^2 - 2 <a, c>
+    + |c|^2`` does not cancel) and everything divided by the largest absolute
+    value, so the squares neither overflow near 1e308 nor underflow near
+    1e-308; the distances are scaled back at the end.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        A = X - origin
+    scale = max(np.abs(A).max(initial=0.0), np.abs(centers).max(initial=0.0))
+    if not np.isfinite(scale):
+        raise ValueError(
+            "X contains values too large for the distances of KMeans (max |x| = "
+            f"{np.abs(X).max():.3g} relative to the training mean); scale the features."
+        )
+    if scale == 0.0:
+        return np.zeros((X.shape[0], centers.shape[0]))
+    A /= scale
+    C = centers / scale
+    d2 = (A**2).sum(axis=1)[:, None] - 2.0 * (A @ C.T) + (C**2).sum(axis=1)[None, :]
     np.maximum(d2, 0.0, out=d2)
-    return np.sqrt(d2)
+    return np.sqrt(d2) * scale

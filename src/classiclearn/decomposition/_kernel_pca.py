@@ -28,10 +28,15 @@ from scipy.linalg.blas import dgemv, dsymv
 from .._kernels.gram import centre_lower, kernel_lower, lower_supported
 from ..base import BaseEstimator, TransformerMixin
 from ..exceptions import NotFittedError
-from ..metrics.pairwise import pairwise_kernels
+from ..metrics.pairwise import _check_kernel_range, pairwise_kernels
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
-from ..utils.validation import check_is_fitted, validate_data
+from ..utils.validation import (
+    cast_float_attributes,
+    check_is_fitted,
+    input_float_dtype,
+    validate_data,
+)
 from ._pca import _as_input_dtype, _is_float32
 
 __all__ = ["KernelPCA"]
@@ -439,7 +444,9 @@ default='linear'
         self._validate_params()
         if self.fit_inverse_transform and self.kernel == "precomputed":
             raise ValueError("Cannot fit_inverse_transform with a precomputed kernel.")
+        dtype = input_float_dtype(X)
         X = validate_data(self, X, dtype=np.float64, copy=True)
+        _check_kernel_range(X, self, self.kernel, self.degree, fit=True)
         self.gamma_ = 1.0 / X.shape[1] if self.gamma is None else self.gamma
         n = X.shape[0]
         n_components = n if self.n_components is None else min(n, self.n_components)
@@ -481,6 +488,10 @@ default='linear'
         self._n_features_out = evals.shape[0]
         if self.fit_inverse_transform:
             self._fit_inverse(self.eigenvectors_ * np.sqrt(self.eigenvalues_), X)
+        # float32 input: the fitted arrays in float32, as scikit-learn keeps them
+        # (transform computes with float64 copies)
+        cast_float_attributes(self, dtype, ("eigenvalues_", "eigenvectors_", "dual_coef_",
+                                            "X_transformed_fit_", "X_fit_"))
         return self
 
     def fit_transform(self, X, y=None, **params):
@@ -507,13 +518,16 @@ default='linear'
         check_is_fitted(self)
         f32 = _is_float32(X)
         X = validate_data(self, X, reset=False, dtype=np.float64)
-        K = self._get_kernel(X, self.X_fit_)
+        _check_kernel_range(X, self, self.kernel, self.degree, fit=False)
+        K = self._get_kernel(X, np.asarray(self.X_fit_, dtype=np.float64))
         Kc = K - self._K_fit_rows[None, :]
         Kc -= K.mean(axis=1)[:, None]
         Kc += self._K_fit_all
-        nz = self.eigenvalues_ > 0
-        scaled = np.zeros_like(self.eigenvectors_)
-        scaled[:, nz] = self.eigenvectors_[:, nz] / np.sqrt(self.eigenvalues_[nz])
+        evals = np.asarray(self.eigenvalues_, dtype=np.float64)
+        evecs = np.asarray(self.eigenvectors_, dtype=np.float64)
+        nz = evals > 0
+        scaled = np.zeros_like(evecs)
+        scaled[:, nz] = evecs[:, nz] / np.sqrt(evals[nz])
         return _as_input_dtype(Kc @ scaled, f32)
 
     def inverse_transform(self, X):
@@ -533,7 +547,8 @@ default='linear'
                 "and hence the inverse transform is not available."
             )
         check_is_fitted(self)
-        K = self._get_kernel(np.asarray(X, dtype=np.float64), self.X_transformed_fit_)
+        K = self._get_kernel(np.asarray(X, dtype=np.float64),
+                             np.asarray(self.X_transformed_fit_, dtype=np.float64))
         return _as_input_dtype(K @ self.dual_coef_, _is_float32(X))
 
     def get_feature_names_out(self, input_features=None):

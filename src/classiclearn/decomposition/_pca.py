@@ -34,7 +34,15 @@ from ..utils._moments import block_comoments, merge_comoments
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._threads import blocked_row_sums
-from ..utils.validation import check_array, check_is_fitted, validate_data
+from ..utils.validation import (
+    cast_float_attributes,
+    check_array,
+    check_is_fitted,
+    input_float_dtype,
+    output_in_dtype,
+    power_of_two_unit,
+    validate_data,
+)
 
 __all__ = ["PCA"]
 
@@ -150,6 +158,19 @@ def _covariance_eigh(X, mean, gram=None):
     Vt = evecs[:, ::-1].T
     np.maximum(evals, 0.0, out=evals)
     return evals, Vt
+
+
+def _extreme_unit(X, gram):
+    """1.0, or a power of two to divide X by when its squares overflow or underflow.
+
+    On the covariance route the Gram matrix shows it (not finite, or a
+    largest diagonal below the normal range); elsewhere X is scanned.
+    """
+    if gram is not None:
+        top = np.max(np.diag(gram), initial=0.0)
+        if np.isfinite(top) and top > np.finfo(np.float64).tiny / _EPS:
+            return 1.0
+    return power_of_two_unit(X)
 
 
 def _covariance_route(solver, n, p):
@@ -382,6 +403,7 @@ class PCA(TransformerMixin, BaseEstimator):
         self._validate_params()
         # finiteness is checked below: on the covariance route the column sums of
         # the Gram pass show it without a separate scan of X
+        dtype = input_float_dtype(X)
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2,
                           ensure_all_finite=False)
         n, p = X.shape
@@ -390,19 +412,53 @@ class PCA(TransformerMixin, BaseEstimator):
         self._fit_svd_solver = solver
         gram = sums = None
         if _covariance_route(solver, n, p):
-            gram, sums = _gram_and_column_sums(X)
+            with np.errstate(over="ignore", invalid="ignore"):  # extreme values: below
+                gram, sums = _gram_and_column_sums(X)
         if sums is None or not np.all(np.isfinite(sums)):
             # the usual error for NaN / inf (finite sums mean finite entries)
             check_array(X, dtype=np.float64, estimator=self, input_name="X")
             gram, sums = None, X.sum(axis=0)
+        X_given, unit = X, _extreme_unit(X, gram)
+        if unit != 1.0:
+            # values near 1e300 or 1e-300: fit on X divided by a power of two
+            # (exact), then give the attributes back in X's units
+            X = X / unit
+            gram, sums = (_gram_and_column_sums(X) if gram is not None
+                          else (None, X.sum(axis=0)))
         self.mean_ = sums / n
         if solver in ("full", "covariance_eigh"):
             self._fit_exact(X, nc, solver, gram)
         else:
             self._fit_truncated(X, nc, solver)
+        if unit != 1.0:
+            self._to_data_units(unit)
+        X = X_given
         self.n_samples_ = n
         self._n_features_out = self.n_components_
+        cast_float_attributes(self, dtype, ("mean_", "components_", "explained_variance_",
+                                            "explained_variance_ratio_", "singular_values_",
+                                            "noise_variance_"))
         return X
+
+    def _to_data_units(self, unit):
+        """Attributes of a fit on ``X / unit`` turned into those of X (variances
+        may round to inf or 0: then whitening uses the singular values)."""
+        unit = np.float64(unit)
+        self.mean_ = self.mean_ * unit
+        self.singular_values_ = self.singular_values_ * unit
+        with np.errstate(over="ignore", under="ignore"):
+            self.explained_variance_ = self.explained_variance_ * unit * unit
+            self.noise_variance_ = self.noise_variance_ * unit * unit
+
+    def _component_scales(self):
+        """Standard deviation along each component, ``sqrt(explained_variance_)``,
+        from the singular values when the variance itself is not representable."""
+        scale = np.sqrt(np.asarray(self.explained_variance_, dtype=np.float64))
+        lost = ~np.isfinite(scale) | ((scale == 0) & (self.singular_values_ > 0))
+        if lost.any():
+            scale[lost] = (np.asarray(self.singular_values_, dtype=np.float64)[lost]
+                           / np.sqrt(max(self.n_samples_ - 1, 1)))
+        return scale
 
     def _fit_exact(self, X, nc, solver, gram=None):
         n, p = X.shape
@@ -540,7 +596,7 @@ class PCA(TransformerMixin, BaseEstimator):
     def _project(self, X):
         CT = self.components_.T
         offset = self.mean_ @ CT
-        if np.all(np.abs(offset) <= 16.0 * np.sqrt(self.explained_variance_)):
+        if np.all(np.abs(offset) <= 16.0 * self._component_scales()):
             # X C' - mean C' (no centred copy of X): the mean's projection is within
             # 16 standard deviations of each component, so at most ~4 bits cancel
             Xt = X @ CT
@@ -548,7 +604,7 @@ class PCA(TransformerMixin, BaseEstimator):
         else:
             Xt = (X - self.mean_) @ CT
         if self.whiten:
-            scale = np.sqrt(self.explained_variance_)
+            scale = self._component_scales()
             scale[scale < 1e-300] = 1.0
             Xt /= scale
         return Xt
@@ -584,7 +640,7 @@ class PCA(TransformerMixin, BaseEstimator):
         f32 = _is_float32(X)
         X = np.asarray(X, dtype=np.float64)
         if self.whiten:
-            out = X @ (np.sqrt(self.explained_variance_)[:, None] * self.components_) + self.mean_
+            out = X @ (self._component_scales()[:, None] * self.components_) + self.mean_
         else:
             out = X @ self.components_ + self.mean_
         return _as_input_dtype(out, f32)
@@ -645,12 +701,24 @@ class PCA(TransformerMixin, BaseEstimator):
         ndarray of shape (n_samples,)
         """
         check_is_fitted(self)
+        X_in = X
         X = validate_data(self, X, reset=False, dtype=np.float64)
         Xr = X - self.mean_
         p = X.shape[1]
-        prec = self.get_precision()
-        _, logdet = np.linalg.slogdet(prec)
-        return -0.5 * np.sum(Xr * (Xr @ prec), axis=1) - 0.5 * (p * np.log(2 * np.pi) - logdet)
+        with np.errstate(all="ignore"):
+            try:
+                prec = self.get_precision()
+            except ValueError:  # singular or non-finite model covariance: the message below
+                prec = np.full((p, p), np.nan)
+            _, logdet = np.linalg.slogdet(prec)
+            ll = -0.5 * np.sum(Xr * (Xr @ prec), axis=1) - 0.5 * (p * np.log(2 * np.pi) - logdet)
+        if not np.all(np.isfinite(ll)):
+            raise ValueError(
+                "The log-likelihoods of PCA are not finite: the model variances of these "
+                f"data are not representable (explained variances {self.explained_variance_!r},"
+                f" noise variance {self.noise_variance_!r}); scale the features."
+            )
+        return output_in_dtype(ll, X_in, self.components_)
 
     def score(self, X, y=None):
         """Mean log-likelihood of X under the probabilistic PCA model.

@@ -40,7 +40,16 @@ from ..utils._dask import (
 )
 from ..utils._params import HasMethods, Interval, StrOptions
 from ..utils._targets import encode_labels
-from ..utils.validation import check_array, check_is_fitted, column_or_1d, validate_data
+from ..utils.validation import (
+    cast_float_attributes,
+    check_array,
+    check_is_fitted,
+    column_or_1d,
+    input_float_dtype,
+    output_in_dtype,
+    power_of_two_unit,
+    validate_data,
+)
 from . import _scatter
 
 __all__ = ["LinearDiscriminantAnalysis"]
@@ -167,7 +176,13 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
         self
         """
         self._validate_params()
+        dtype = input_float_dtype(X)
         X, y = validate_data(self, X, y, ensure_min_samples=2, dtype=np.float64)
+        # values near 1e300 or 1e-300: fit X divided by a power of two (exact, the
+        # same classifier) so that the scatter matrices stay representable
+        unit = power_of_two_unit(X)
+        if unit != 1.0:
+            X = X / unit
         self.classes_, y_index = encode_labels(y)
         n_samples, n_features = X.shape
         counts = np.bincount(y_index, minlength=len(self.classes_))
@@ -176,7 +191,17 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
         counts, means, scatter = _scatter.class_statistics(
             X, y_index, len(self.classes_), per_class=self._per_class_scatter()
         )
-        return self._fit_statistics(X, y_index, counts, means, scatter)
+        self._fit_statistics(X, y_index, counts, means, scatter)
+        if unit != 1.0:
+            self._to_data_units(np.float64(unit))
+        # float32 input: scikit-learn keeps the whole svd model in float32, and
+        # only the priors and means with the eigen and lsqr solvers
+        float32_names = ("priors_", "means_")
+        if self.solver == "svd":
+            float32_names += ("xbar_", "explained_variance_ratio_", "scalings_", "coef_",
+                              "intercept_")
+        cast_float_attributes(self, dtype, float32_names)
+        return self
 
     def _fit_dask(self, X, y):
         """Exact fit on Dask input from per-class counts, means and scatter matrices
@@ -257,6 +282,20 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
             self.intercept_ = np.array([self.intercept_[1] - self.intercept_[0]])
         self._n_features_out = self._max_components
         return self
+
+    def _to_data_units(self, unit):
+        """Attributes of a fit on ``X / unit`` turned into those of X (a
+        covariance beyond the floating-point range reads inf, or 0 below it)."""
+        self.means_ = self.means_ * unit
+        self.coef_ = self.coef_ / unit
+        for name in ("xbar_",):
+            if hasattr(self, name):
+                setattr(self, name, getattr(self, name) * unit)
+        if getattr(self, "scalings_", None) is not None:
+            self.scalings_ = self.scalings_ / unit
+        if getattr(self, "covariance_", None) is not None:
+            with np.errstate(over="ignore", under="ignore"):
+                self.covariance_ = self.covariance_ * unit * unit
 
     # ------------------------------------------------------------------ solvers
     def _covariances(self, X, y_index, counts, scatter):
@@ -398,12 +437,13 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
                 "transform not implemented for 'lsqr' solver (use 'svd' or 'eigen')."
             )
         check_is_fitted(self)
+        X_in = X
         X = validate_data(self, X, reset=False, dtype=np.float64)
-        W = np.ascontiguousarray(self.scalings_[:, : self._max_components])
+        W = np.ascontiguousarray(self.scalings_[:, : self._max_components], dtype=np.float64)
         X_new = _scatter.blocked_matmul(X, W)
         if self.solver == "svd":
             X_new -= self.xbar_ @ W
-        return X_new
+        return output_in_dtype(X_new, X_in, self.scalings_)
 
     def decision_function(self, X):
         """Linear discriminant scores ``X @ coef_.T + intercept_``.
@@ -418,9 +458,11 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
             In the binary case, the log-odds of the second class.
         """
         check_is_fitted(self)
+        X_in = X
         X = validate_data(self, X, reset=False, dtype=np.float64)
-        scores = _scatter.blocked_matmul(X, np.ascontiguousarray(self.coef_.T))
+        scores = _scatter.blocked_matmul(X, np.ascontiguousarray(self.coef_.T, dtype=np.float64))
         scores += self.intercept_
+        scores = output_in_dtype(scores, X_in, self.coef_)
         return scores[:, 0] if scores.shape[1] == 1 else scores
 
     def predict(self, X):

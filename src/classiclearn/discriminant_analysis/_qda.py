@@ -25,7 +25,12 @@ from ..utils._dask import (
 )
 from ..utils._params import HasMethods, Interval, StrOptions
 from ..utils._targets import encode_labels
-from ..utils.validation import check_is_fitted, validate_data
+from ..utils.validation import (
+    cast_float_attributes,
+    check_is_fitted,
+    input_float_dtype,
+    validate_data,
+)
 from . import _scatter
 from . import _scatter_kernels as _kernels
 from ._lda import _check_priors, dask_class_statistics
@@ -140,11 +145,14 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, BaseEstimator):
         self
         """
         self._validate_params()
+        dtype = input_float_dtype(X)
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, y_index = encode_labels(y)
         self._check_settings()
         counts, means, scatter = _scatter.class_statistics(X, y_index, len(self.classes_))
-        return self._fit_statistics(X, y_index, counts, means, scatter)
+        self._fit_statistics(X, y_index, counts, means, scatter)
+        cast_float_attributes(self, dtype, ("means_",))  # as scikit-learn: only the means
+        return self
 
     def _fit_dask(self, X, y):
         """Exact fit on Dask input from per-class counts, means and scatter matrices

@@ -52,6 +52,11 @@ max_leaf_nodes, min_impurity_decrease, ccp_alpha
     max_bins : int in [2, 255] or None, default=None
         Histogram splitter: features binned once into at most ``max_bins``
         bins, shared by all trees.
+    monotonic_cst : array-like of int of shape (n_features,), default=None
+        Monotonicity constraint per feature: 1 increasing, -1 decreasing, 0
+        none (as scikit-learn's; binary classification constrains the
+        probability of the positive class; not with multiple outputs, more
+        than two classes or ``criterion="absolute_error"``).
 
     Attributes
     ----------
@@ -114,6 +119,7 @@ max_leaf_nodes, min_impurity_decrease, ccp_alpha
         max_samples=None,
         voting="soft",
         max_bins=None,
+        monotonic_cst=None,
     ):
         self.n_estimators = n_estimators
         self.criterion = criterion
@@ -135,6 +141,7 @@ max_leaf_nodes, min_impurity_decrease, ccp_alpha
         self.max_samples = max_samples
         self.voting = voting
         self.max_bins = max_bins
+        self.monotonic_cst = monotonic_cst
 
 
 class RandomForestRegressor(_ForestRegressor):
@@ -172,6 +179,11 @@ max_leaf_nodes, min_impurity_decrease, ccp_alpha
     max_bins : int in [2, 255] or None, default=None
         Histogram splitter: features binned once into at most ``max_bins``
         bins, shared by all trees.
+    monotonic_cst : array-like of int of shape (n_features,), default=None
+        Monotonicity constraint per feature: 1 increasing, -1 decreasing, 0
+        none (as scikit-learn's; binary classification constrains the
+        probability of the positive class; not with multiple outputs, more
+        than two classes or ``criterion="absolute_error"``).
 
     Attributes
     ----------
@@ -228,6 +240,7 @@ max_leaf_nodes, min_impurity_decrease, ccp_alpha
         ccp_alpha=0.0,
         max_samples=None,
         max_bins=None,
+        monotonic_cst=None,
     ):
         self.n_estimators = n_estimators
         self.criterion = criterion
@@ -247,6 +260,7 @@ max_leaf_nodes, min_impurity_decrease, ccp_alpha
         self.ccp_alpha = ccp_alpha
         self.max_samples = max_samples
         self.max_bins = max_bins
+        self.monotonic_cst = monotonic_cst
 
 
 class ExtraTreesClassifier(_ForestClassifier):
@@ -290,6 +304,11 @@ max_leaf_nodes, min_impurity_decrease, ccp_alpha
     max_bins : int in [2, 255] or None, default=None
         Histogram splitter: features binned once into at most ``max_bins``
         bins, shared by all trees.
+    monotonic_cst : array-like of int of shape (n_features,), default=None
+        Monotonicity constraint per feature: 1 increasing, -1 decreasing, 0
+        none (as scikit-learn's; binary classification constrains the
+        probability of the positive class; not with multiple outputs, more
+        than two classes or ``criterion="absolute_error"``).
 
     Attributes
     ----------
@@ -352,6 +371,7 @@ max_leaf_nodes, min_impurity_decrease, ccp_alpha
         max_samples=None,
         voting="soft",
         max_bins=None,
+        monotonic_cst=None,
     ):
         self.n_estimators = n_estimators
         self.criterion = criterion
@@ -373,6 +393,7 @@ max_leaf_nodes, min_impurity_decrease, ccp_alpha
         self.max_samples = max_samples
         self.voting = voting
         self.max_bins = max_bins
+        self.monotonic_cst = monotonic_cst
 
 
 class ExtraTreesRegressor(_ForestRegressor):
@@ -410,6 +431,11 @@ max_leaf_nodes, min_impurity_decrease, ccp_alpha
     max_bins : int in [2, 255] or None, default=None
         Histogram splitter: features binned once into at most ``max_bins``
         bins, shared by all trees.
+    monotonic_cst : array-like of int of shape (n_features,), default=None
+        Monotonicity constraint per feature: 1 increasing, -1 decreasing, 0
+        none (as scikit-learn's; binary classification constrains the
+        probability of the positive class; not with multiple outputs, more
+        than two classes or ``criterion="absolute_error"``).
 
     Attributes
     ----------
@@ -466,6 +492,7 @@ max_leaf_nodes, min_impurity_decrease, ccp_alpha
         ccp_alpha=0.0,
         max_samples=None,
         max_bins=None,
+        monotonic_cst=None,
     ):
         self.n_estimators = n_estimators
         self.criterion = criterion
@@ -485,3 +512,4 @@ max_leaf_nodes, min_impurity_decrease, ccp_alpha
         self.ccp_alpha = ccp_alpha
         self.max_samples = max_samples
         self.max_bins = max_bins
+        self.monotonic_cst = monotonic_cst

@@ -10,7 +10,9 @@ estimate of the generalisation score (``oob_score``).
 
 Trees grow in threads over one float32 copy of the data; each tree has its
 own seed drawn in a fixed order (the same sequence as scikit-learn), so the
-forest does not depend on ``n_jobs``.
+forest does not depend on ``n_jobs``. Missing values (NaN) and
+``monotonic_cst`` are handled by the trees, as in scikit-learn 1.9 (see
+``classiclearn.tree``); which features hold NaN is found once on the whole X.
 """
 
 import warnings
@@ -29,11 +31,19 @@ from ..tree._classes import (
     encode_class_targets,
     expanded_class_weight,
     grow_tree,
+    missing_mask,
+    monotonic_constraints,
     resolve_params,
     tree_seed,
     validate_X_y,
 )
-from ..tree._tree import apply_forest, mean_forest_value, predict_input, stack_trees
+from ..tree._tree import (
+    apply_forest,
+    forest_missing,
+    mean_forest_value,
+    predict_input,
+    stack_trees,
+)
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._threads import auto_n_jobs, thread_map
@@ -45,7 +55,7 @@ _MAX_INT = np.iinfo(np.int32).max
 
 _TREE_PARAMS = ("criterion", "max_depth", "min_samples_split", "min_samples_leaf",
                 "min_weight_fraction_leaf", "max_features", "max_leaf_nodes",
-                "min_impurity_decrease", "ccp_alpha", "max_bins")
+                "min_impurity_decrease", "ccp_alpha", "max_bins", "monotonic_cst")
 
 _CONSTRAINTS = {
     "n_estimators": [Interval(Integral, 1, None, closed="left")],
@@ -80,6 +90,7 @@ _CONSTRAINTS = {
     "min_impurity_decrease": [Interval(Real, 0.0, None, closed="left")],
     "ccp_alpha": [Interval(Real, 0.0, None, closed="left")],
     "max_bins": [Interval(Integral, 2, 255, closed="both"), None],
+    "monotonic_cst": ["array-like", None],
 }
 _CONSTRAINTS.pop("verbose")
 
@@ -135,6 +146,7 @@ class BaseForest(BaseEstimator):
     def __classiclearn_tags__(self):
         tags = super().__classiclearn_tags__()
         tags.multi_output = True
+        tags.allow_nan = True
         return tags
 
     def _tree_template(self):
@@ -215,12 +227,15 @@ class BaseForest(BaseEstimator):
             template = self._tree_template()
             check_max_bins(template)
             p = resolve_params(template, n_samples, n_features, 1.0)
+            p["monotonic"] = monotonic_constraints(template, n_features, self.n_outputs_,
+                                                   n_classes, self._is_clf)
             binned = None
             if self.max_bins is not None:
                 mapper = _binning.fit_bins(X, self.max_bins, seeds[0])
                 binned = (_binning.transform_bins(X, mapper),) + mapper
             Xt = np.ascontiguousarray(X.T)
             X = _plain(X, np.float32)  # once here, not a copy per tree
+            nan_mask = missing_mask(X)
             balanced_sub = self._is_clf and self.class_weight == "balanced_subsample"
 
             def build(seed):
@@ -233,7 +248,7 @@ class BaseForest(BaseEstimator):
                 q = dict(p)
                 q["min_weight_leaf"] = float(template.min_weight_fraction_leaf * w.sum())
                 tree = grow_tree(Xt, X, codes, w, n_classes, q, tree_seed(seed), self._is_clf,
-                                 n_features, binned)
+                                 n_features, binned, nan_mask)
                 if self.ccp_alpha > 0.0:
                     tree = tree.pruned(self.ccp_alpha)
                 return tree
@@ -285,6 +300,10 @@ class BaseForest(BaseEstimator):
             self._stack = stack
         return stack[1]
 
+    def _missing_go_to_left(self):
+        # the trees' missing_go_to_left in the order of _stacked (read when X holds NaN)
+        return forest_missing([e.tree_ for e in self.estimators_])
+
     def _X_predict(self, X):
         check_is_fitted(self)
         return predict_input(self, X, self.n_jobs if self.n_jobs is not None else -1)
@@ -296,7 +315,8 @@ class BaseForest(BaseEstimator):
         if not self._is_clf:
             n_classes = np.ones(self.n_outputs_, dtype=np.intp)
         out = mean_forest_value(X, packed, value, roots, hard, n_classes,
-                                self.n_jobs if self.n_jobs is not None else -1)
+                                self.n_jobs if self.n_jobs is not None else -1,
+                                self._missing_go_to_left)
         return out.reshape(X.shape[0], self.n_outputs_, -1)
 
     def apply(self, X):
@@ -308,7 +328,8 @@ class BaseForest(BaseEstimator):
         """
         X = self._X_predict(X)
         packed, _, roots = self._stacked()
-        leaves = apply_forest(X, packed, roots, self.n_jobs if self.n_jobs is not None else -1)
+        leaves = apply_forest(X, packed, roots, self.n_jobs if self.n_jobs is not None else -1,
+                              self._missing_go_to_left)
         return leaves - roots[None, :]
 
     def decision_path(self, X):

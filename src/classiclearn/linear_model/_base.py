@@ -12,7 +12,13 @@ import numpy as np
 
 from .._kernels.work import GRAM_PASS_WORK
 from ..utils._threads import blocked_row_sums
-from ..utils.validation import check_array, check_is_fitted, validate_data
+from ..utils.validation import (
+    FLOAT_DTYPES,
+    cast_float_attributes,
+    check_array,
+    check_is_fitted,
+    validate_data,
+)
 from . import _cd_kernels as _cdk
 
 _BLOCK_ROWS = 4096
@@ -327,8 +333,12 @@ def centered_copy(X, x_mean, sw, order="C"):
     return A
 
 
-def set_coef(est, W, x_mean, y_mean, fit_intercept, was_1d):
-    """Store ``coef_`` (t, p) or (p,) and ``intercept_`` from W (p, t)."""
+def set_coef(est, W, x_mean, y_mean, fit_intercept, was_1d, dtype=np.float64):
+    """Store ``coef_`` (t, p) or (p,) and ``intercept_`` from W (p, t).
+
+    ``dtype`` is the input's float dtype (:func:`input_float_dtype`): with
+    float32 input both are stored in float32, as scikit-learn does.
+    """
     coef = np.ascontiguousarray(W.T)
     if fit_intercept:
         intercept = y_mean - coef @ x_mean
@@ -340,20 +350,39 @@ def set_coef(est, W, x_mean, y_mean, fit_intercept, was_1d):
     else:
         est.coef_ = coef
         est.intercept_ = intercept
+    cast_float_attributes(est, dtype, ("coef_", "intercept_"))
 
 
 def validate_predict_X(est, X):
     """Validate X for prediction, with a cheap finiteness test.
 
-    ``X.sum()`` is finite for every finite X short of overflow, and needs no
-    n x p temporary; only when it is not is the full check (and its standard
-    error message) run.
+    float32 input stays float32, so a model fitted in float32 predicts in
+    float32 (as scikit-learn's). ``X.sum()`` is finite for every finite X
+    short of overflow, and needs no n x p temporary; only when it is not is
+    the full check (and its standard error message) run.
     """
-    X = validate_data(est, X, reset=False, dtype=np.float64, ensure_all_finite=False,
+    X = validate_data(est, X, reset=False, dtype=FLOAT_DTYPES, ensure_all_finite=False,
                       order=None)
-    if not np.isfinite(X.sum()):
-        check_array(X, dtype=np.float64, estimator=est)
+    with np.errstate(over="ignore"):
+        total = X.sum()
+    if not np.isfinite(total):
+        check_array(X, dtype=FLOAT_DTYPES, estimator=est)
     return X
+
+
+def finite_linear_output(est, out, X):
+    """``out`` (``X @ coef_.T + intercept_``), or a ValueError when it overflowed:
+    X is finite (validated), so a non-finite value means |x| times |coef| went
+    past the floating-point range."""
+    with np.errstate(invalid="ignore"):
+        finite = np.isfinite(out).all()
+    if not finite:
+        raise ValueError(
+            f"The linear outputs of {type(est).__name__} overflow on X (max |x| = "
+            f"{np.abs(X).max():.3g} with max |coef| = {np.abs(est.coef_).max():.3g}); "
+            "scale the features (e.g. with StandardScaler)."
+        )
+    return out
 
 
 class LinearPredictMixin:
@@ -372,7 +401,9 @@ class LinearPredictMixin:
         """
         check_is_fitted(self)
         X = validate_predict_X(self, X)
-        return X @ self.coef_.T + self.intercept_
+        with np.errstate(over="ignore", invalid="ignore"):
+            out = X @ self.coef_.T + self.intercept_
+        return finite_linear_output(self, out, X)
 
 
 class LinearClassifierMixin:
@@ -400,7 +431,9 @@ class LinearClassifierMixin:
         """
         check_is_fitted(self)
         X = validate_predict_X(self, X)
-        scores = X @ self.coef_.T + self.intercept_
+        with np.errstate(over="ignore", invalid="ignore"):
+            scores = X @ self.coef_.T + self.intercept_
+        scores = finite_linear_output(self, scores, X)
         return scores[:, 0] if scores.shape[1] == 1 else scores
 
     def predict(self, X):

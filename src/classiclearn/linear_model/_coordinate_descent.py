@@ -30,7 +30,14 @@ from ..exceptions import ConvergenceWarning
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._targets import as_2d_target
-from ..utils.validation import check_array, check_sample_weight, validate_data
+from ..utils.validation import (
+    cast_float_attributes,
+    check_array,
+    check_magnitude,
+    check_sample_weight,
+    input_float_dtype,
+    validate_data,
+)
 from . import _cd_kernels as _k
 from . import _dask_fit
 from ._base import (
@@ -340,8 +347,10 @@ class ElasticNet(LinearPredictMixin, RegressorMixin, BaseEstimator):
         self
         """
         self._validate_params()
+        dtype = input_float_dtype(X)
         X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True,
                              ensure_all_finite=False, order=None)
+        check_magnitude(X, self, "penalised least squares", power=2, check_small=False)
         y = np.asarray(y, dtype=np.float64)
         n, p = X.shape
         sw = None
@@ -384,7 +393,9 @@ class ElasticNet(LinearPredictMixin, RegressorMixin, BaseEstimator):
         if pass32 is None:
             problem = _Problem(X, Y, x_mean, y_mean, sw, mode,
                                _switch_after(self.precompute, n, p), moments, gram)
-        return self._solve_targets(problem, x_mean, y_mean, n, was_1d, l1, l2, orders)
+        self._solve_targets(problem, x_mean, y_mean, n, was_1d, l1, l2, orders)
+        cast_float_attributes(self, dtype, ("coef_", "intercept_"))
+        return self
 
     def _fit_dask(self, X, y, sample_weight=None):
         """Exact fit on Dask input: merged centred moments (weights rescaled to sum

@@ -11,7 +11,13 @@ import numpy as np
 from ..base import BaseEstimator, ClassifierMixin
 from ..utils._params import Interval, StrOptions
 from ..utils._targets import compute_class_weight, encode_labels
-from ..utils.validation import check_sample_weight, validate_data
+from ..utils.validation import (
+    cast_float_attributes,
+    check_magnitude,
+    check_sample_weight,
+    input_float_dtype,
+    validate_data,
+)
 from ._base import LinearClassifierMixin, weighted_means
 from ._ols import _solve_ols
 from ._ridge import ridge_solve
@@ -80,7 +86,10 @@ class LeastSquaresClassifier(LinearClassifierMixin, ClassifierMixin, BaseEstimat
         self
         """
         self._validate_params()
+        dtype = input_float_dtype(X)
         X, y = validate_data(self, X, y, dtype=np.float64)
+        if self.alpha > 0:  # the ridge normal equations (alpha = 0 rescales exactly)
+            check_magnitude(X, self, "penalised normal equations", power=2, check_small=False)
         classes, y_idx = encode_labels(y)
         n, p = X.shape
         K = len(classes)
@@ -106,4 +115,5 @@ class LeastSquaresClassifier(LinearClassifierMixin, ClassifierMixin, BaseEstimat
         self.classes_ = classes
         self.coef_ = np.ascontiguousarray(coef)
         self.intercept_ = np.asarray(intercept, dtype=np.float64)
+        cast_float_attributes(self, dtype, ("coef_", "intercept_"))
         return self

@@ -19,7 +19,14 @@ from ..base import BaseEstimator, ClassifierMixin
 from ..exceptions import ConvergenceWarning
 from ..utils._params import Interval, StrOptions
 from ..utils._targets import compute_class_weight, encode_labels
-from ..utils.validation import check_is_fitted, check_sample_weight, validate_data
+from ..utils.validation import (
+    cast_float_attributes,
+    check_is_fitted,
+    check_magnitude,
+    check_sample_weight,
+    input_float_dtype,
+    validate_data,
+)
 from . import _dask_fit, _dask_logistic
 from ._base import LinearClassifierMixin
 from ._logistic_inference import firth_dispatch, logistic_summary, unpenalised_checks
@@ -208,7 +215,9 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         """
         self._validate_params()
         penalty, l1, l2 = self._penalty_strengths()
+        dtype = input_float_dtype(X)
         X, y = validate_data(self, X, y, dtype=np.float64)
+        check_magnitude(X, self, "penalised likelihood", power=2, check_small=False)
         classes, y_idx = encode_labels(y)
         sw = check_sample_weight(sample_weight, X, dtype=np.float64)
         sw = sw * compute_class_weight(self.class_weight, classes, y_idx)[y_idx]
@@ -249,6 +258,8 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         self.classes_ = classes
         self.coef_ = np.ascontiguousarray(W)
         self.intercept_ = np.asarray(b, dtype=np.float64)
+        if self.solver != "liblinear":  # scikit-learn's liblinear returns float64
+            cast_float_attributes(self, dtype, ("coef_", "intercept_"))
         self.n_iter_ = np.array([n_iter], dtype=np.intp)
         # Separation check (warns) and what summary() needs (see _logistic_inference).
         self._inference = unpenalised_checks(self, X, y_idx, sw, penalty)

@@ -16,7 +16,14 @@ from scipy import linalg, optimize
 from ..base import BaseEstimator, RegressorMixin
 from ..utils._params import Interval
 from ..utils._targets import as_2d_target
-from ..utils.validation import check_is_fitted, check_sample_weight, validate_data
+from ..utils.validation import (
+    cast_float_attributes,
+    check_is_fitted,
+    check_sample_weight,
+    input_float_dtype,
+    power_of_two_scales,
+    validate_data,
+)
 from . import _dask_fit
 from ._base import (
     LinearPredictMixin,
@@ -94,6 +101,30 @@ def _residual_products(X, Y, W, x_mean, y_mean, sw):
 
 
 def _solve_ols(X, Y, x_mean, y_mean, sw, rcond):
+    """Least squares on X with extreme columns divided by powers of two first.
+
+    A column with values near 1e300 (or 1e-300) would overflow (or
+    underflow) the Gram matrix; dividing it by a power of two is exact, the
+    solution on the scaled columns maps back exactly (``W / d``), so the
+    result is the least-squares solution of the data as given.
+
+    Returns W (p, t), rss (t,), rank, singular values, M = (Xc'WXc)^+ or None.
+    """
+    d = power_of_two_scales(X, means=x_mean)
+    if d is None:
+        return _solve_ols_scaled(X, Y, x_mean, y_mean, sw, rcond)
+    W, rss, rank, s, M = _solve_ols_scaled(X / d, Y, x_mean / d, y_mean, sw, rcond)
+    if np.all(d == d[0]):
+        s = s * d[0]
+    else:  # singular values of the design as given (LAPACK scales internally)
+        s = linalg.svdvals(_design(X, np.zeros((X.shape[0], 0)), x_mean, np.zeros(0), sw),
+                           check_finite=False)
+    with np.errstate(over="ignore", under="ignore"):
+        M = None if M is None else M / np.outer(d, d)
+    return W / d[:, None], rss, rank, s, M
+
+
+def _solve_ols_scaled(X, Y, x_mean, y_mean, sw, rcond):
     """Least squares: Cholesky on the Gram matrix with one refinement step when
     X is well conditioned (half the flops of QR, same accuracy after refining),
     otherwise the minimum-norm QR/SVD solution.
@@ -238,6 +269,7 @@ class LinearRegression(LinearPredictMixin, RegressorMixin, BaseEstimator):
         self
         """
         self._validate_params()
+        dtype = input_float_dtype(X)
         X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True)
         y = np.asarray(y, dtype=np.float64)
         sw = None if sample_weight is None else check_sample_weight(sample_weight, X,
@@ -262,7 +294,8 @@ class LinearRegression(LinearPredictMixin, RegressorMixin, BaseEstimator):
             W, rss, rank, s, M = _solve_ols(X, Y, x_mean, y_mean, sw, self.tol)
         self.rank_ = rank
         self.singular_ = s
-        set_coef(self, W, x_mean, y_mean, self.fit_intercept, was_1d)
+        set_coef(self, W, x_mean, y_mean, self.fit_intercept, was_1d, dtype)
+        cast_float_attributes(self, dtype, ("singular_",))
         # What summary() needs: the unscaled covariance, RSS, TSS, log-likelihoods.
         self._inference = None
         if was_1d and M is not None:

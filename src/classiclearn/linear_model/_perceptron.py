@@ -22,7 +22,13 @@ from ..exceptions import ConvergenceWarning
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._targets import check_partial_fit_classes, compute_class_weight, encode_labels
-from ..utils.validation import check_sample_weight, validate_data
+from ..utils.validation import (
+    cast_float_attributes,
+    check_magnitude,
+    check_sample_weight,
+    input_float_dtype,
+    validate_data,
+)
 from . import _perceptron_kernels as _k
 from ._base import LinearClassifierMixin
 
@@ -183,7 +189,10 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         self
         """
         self._validate_params()
+        dtype = input_float_dtype(X)
         X, y = validate_data(self, X, y, dtype=np.float64)
+        # the weights grow like X and meet it in x.w: squares must be representable
+        check_magnitude(X, self, "decision values", power=2)
         classes, y_idx = encode_labels(y)
         sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
         sw = sample_weight * compute_class_weight(self.class_weight, classes, y_idx)[y_idx]
@@ -204,7 +213,7 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         if intercept_init is not None:
             b[:] = np.asarray(intercept_init, dtype=np.float64).reshape(n_out)
         if self.algorithm == "online" and not self.early_stopping:
-            return self._fit_sgd(X, y_idx, classes, sample_weight, W, b)
+            return self._fit_sgd(X, y_idx, classes, sample_weight, W, b, dtype)
         penalty = self.penalty
         rho = {"l1": 1.0, "l2": 0.0, "elasticnet": self.l1_ratio}.get(penalty, 0.0)
         l1 = self.alpha * rho if penalty else 0.0
@@ -278,6 +287,9 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         self.classes_ = classes
         self.coef_ = W
         self.intercept_ = b if self.fit_intercept else np.zeros(n_out)
+        # scikit-learn's SGD keeps float32 weights, and a float32 intercept
+        # only for more than two classes (its binary intercept is float64)
+        cast_float_attributes(self, dtype, ("coef_", "intercept_") if n_out > 1 else ("coef_",))
         self.n_iter_ = epochs
         self.t_ = float(epochs * train.size + 1)
         return self
@@ -303,7 +315,7 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
                 self.penalty in ("l2", "elasticnet"), self.penalty in ("l1", "elasticnet"),
                 bool(self.fit_intercept))
 
-    def _fit_sgd(self, X, y_idx, classes, sample_weight, W, b):
+    def _fit_sgd(self, X, y_idx, classes, sample_weight, W, b, dtype):
         """The online fit as scikit-learn's SGD runs it (see :meth:`partial_fit`
         for one epoch): every output on its own, stopped on its loss."""
         n = X.shape[0]
@@ -322,6 +334,10 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         self.classes_ = classes
         self.coef_ = W
         self.intercept_ = b if self.fit_intercept else np.zeros(W.shape[0])
+        # scikit-learn's SGD keeps float32 weights, and a float32 intercept
+        # only for more than two classes (its binary intercept is float64)
+        n_out = W.shape[0]
+        cast_float_attributes(self, dtype, ("coef_", "intercept_") if n_out > 1 else ("coef_",))
         self.n_iter_ = int(n_iter.max())
         self.t_ = float(self.n_iter_ * n + 1)
         if self.tol is not None and self.n_iter_ == self.max_iter:
@@ -381,6 +397,7 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
             if self.early_stopping:
                 raise ValueError("early_stopping should be False with partial_fit")
         check_partial_fit_classes(self, classes)
+        dtype = input_float_dtype(X)
         X, y = validate_data(self, X, y, dtype=np.float64, reset=first_call)
         y = np.asarray(y)
         classes = self.classes_
@@ -413,6 +430,7 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         _k.sgd_perceptron_epoch(W, b, X, Y, SW, orders, *self._sgd_penalty())
         self.coef_ = W
         self.intercept_ = b if self.fit_intercept else np.zeros(n_out)
+        cast_float_attributes(self, dtype, ("coef_", "intercept_") if n_out > 1 else ("coef_",))
         self.n_iter_ = 1
         self.t_ += n
         return self

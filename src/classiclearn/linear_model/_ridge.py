@@ -20,7 +20,13 @@ from ..exceptions import ConvergenceWarning
 from ..utils._params import Interval, StrOptions
 from ..utils._targets import as_2d_target
 from ..utils._threads import blas_single_thread
-from ..utils.validation import check_array, check_sample_weight, validate_data
+from ..utils.validation import (
+    check_array,
+    check_magnitude,
+    check_sample_weight,
+    input_float_dtype,
+    validate_data,
+)
 from . import _dask_fit
 from ._base import (
     _GRAM_MAX_FEATURES,
@@ -241,8 +247,10 @@ class Ridge(LinearPredictMixin, RegressorMixin, BaseEstimator):
         self
         """
         self._validate_params()
+        dtype = input_float_dtype(X)
         X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True,
                              ensure_all_finite=False, order=None)
+        check_magnitude(X, self, "penalised normal equations", power=2, check_small=False)
         y = np.asarray(y, dtype=np.float64)
         sw = None if sample_weight is None else check_sample_weight(sample_weight, X,
                                                                     dtype=np.float64)
@@ -281,7 +289,7 @@ class Ridge(LinearPredictMixin, RegressorMixin, BaseEstimator):
             solver = "nnls"
         else:
             W = ridge_solve(X, Y, alphas, x_mean, y_mean, sw, solver)
-        set_coef(self, W, x_mean, y_mean, self.fit_intercept, was_1d)
+        set_coef(self, W, x_mean, y_mean, self.fit_intercept, was_1d, dtype)
         self.n_iter_ = int(n_iter[0]) if was_1d else n_iter
         self.solver_ = solver
         return self

@@ -1,18 +1,24 @@
-"""Regression scores: R², explained variance, mean squared and absolute errors (seed 000 §2, §4)."""
+"""Regression scores: R², explained variance, D², mean squared, log and absolute errors,
+Poisson and gamma deviances (seed 000 §2, §4)."""
 
 import numpy as np
 
 from ..utils.validation import check_consistent_length
 
 __all__ = [
+    "d2_absolute_error_score",
     "explained_variance_score",
     "max_error",
     "mean_absolute_error",
     "mean_absolute_percentage_error",
+    "mean_gamma_deviance",
+    "mean_poisson_deviance",
     "mean_squared_error",
+    "mean_squared_log_error",
     "median_absolute_error",
     "r2_score",
     "root_mean_squared_error",
+    "root_mean_squared_log_error",
 ]
 
 _MULTIOUTPUT = ("raw_values", "uniform_average", "variance_weighted")
@@ -287,3 +293,176 @@ def explained_variance_score(y_true, y_pred, *, sample_weight=None,
     den = np.average((yt - yt_mean) ** 2, axis=0, weights=w)
     scores = _force_finite(num, den, force_finite)
     return _aggregate(scores, multioutput, den)
+
+
+def mean_squared_log_error(y_true, y_pred, *, sample_weight=None,
+                           multioutput="uniform_average"):
+    """Mean squared error of ``log1p`` of the targets and predictions.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        Values above -1.
+    sample_weight : array-like of shape (n_samples,), optional
+    multioutput : {"raw_values", "uniform_average"} or array-like of shape (n_outputs,)
+
+    Returns
+    -------
+    float or ndarray
+
+    Examples
+    --------
+    >>> round(mean_squared_log_error([3.0, 5.0], [2.5, 5.0]), 6)
+    0.008915
+    """
+    yt, yp = _log1p_targets(y_true, y_pred)
+    return mean_squared_error(yt, yp, sample_weight=sample_weight, multioutput=multioutput)
+
+
+def root_mean_squared_log_error(y_true, y_pred, *, sample_weight=None,
+                                multioutput="uniform_average"):
+    """Square root of :func:`mean_squared_log_error` (per output, then averaged).
+
+    Returns
+    -------
+    float or ndarray
+
+    Examples
+    --------
+    >>> round(root_mean_squared_log_error([3.0, 5.0], [2.5, 5.0]), 6)
+    0.094421
+    """
+    yt, yp = _log1p_targets(y_true, y_pred)
+    return root_mean_squared_error(yt, yp, sample_weight=sample_weight,
+                                   multioutput=multioutput)
+
+
+def _log1p_targets(y_true, y_pred):
+    yt = np.asarray(y_true, dtype=np.float64)
+    yp = np.asarray(y_pred, dtype=np.float64)
+    if (yt <= -1).any() or (yp <= -1).any():
+        raise ValueError(
+            "Mean Squared Logarithmic Error cannot be used when targets contain values less "
+            "than or equal to -1."
+        )
+    return np.log1p(yt), np.log1p(yp)
+
+
+def _tweedie_deviance(y, mu, power):
+    """Unit deviance of a Tweedie distribution for power 0 (normal), 1 (Poisson),
+    2 (gamma)."""
+    if power == 0:
+        return (y - mu) ** 2
+    if power == 1:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ylogy = np.where(y > 0, y * np.log(np.where(y > 0, y, 1.0) / mu), 0.0)
+        return 2.0 * (ylogy - y + mu)
+    return 2.0 * (np.log(mu / y) + y / mu - 1.0)
+
+
+def _mean_deviance(y_true, y_pred, sample_weight, power):
+    yt, yp, w, _ = _check_reg_targets(y_true, y_pred, sample_weight, "uniform_average")
+    if yt.shape[1] != 1:
+        raise ValueError("Multioutput not supported in mean_tweedie_deviance")
+    if power == 1 and ((yt < 0).any() or (yp <= 0).any()):
+        raise ValueError(
+            "Mean Tweedie deviance error with power=1 can only be used on non-negative y and "
+            "strictly positive y_pred."
+        )
+    if power == 2 and ((yt <= 0).any() or (yp <= 0).any()):
+        raise ValueError(
+            "Mean Tweedie deviance error with power=2 can only be used on strictly positive "
+            "y and y_pred."
+        )
+    return float(np.average(_tweedie_deviance(yt[:, 0], yp[:, 0], power), weights=w))
+
+
+def mean_poisson_deviance(y_true, y_pred, *, sample_weight=None):
+    """Mean Poisson deviance ``2 (y log(y / mu) - y + mu)``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Non-negative.
+    y_pred : array-like of shape (n_samples,)
+        Strictly positive.
+    sample_weight : array-like of shape (n_samples,), optional
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> round(mean_poisson_deviance([2.0, 0.0, 1.0], [0.5, 0.5, 2.0]), 4)
+    1.3863
+    """
+    return _mean_deviance(y_true, y_pred, sample_weight, 1)
+
+
+def mean_gamma_deviance(y_true, y_pred, *, sample_weight=None):
+    """Mean gamma deviance ``2 (log(mu / y) + y / mu - 1)``.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n_samples,)
+        Strictly positive.
+    sample_weight : array-like of shape (n_samples,), optional
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> round(mean_gamma_deviance([2.0, 0.5, 1.0], [0.5, 0.5, 2.0]), 4)
+    1.2046
+    """
+    return _mean_deviance(y_true, y_pred, sample_weight, 2)
+
+
+def d2_absolute_error_score(y_true, y_pred, *, sample_weight=None,
+                            multioutput="uniform_average"):
+    """Share of absolute error explained, against predicting the median.
+
+    ``1 - sum |y - y_pred| / sum |y - median(y)|`` (weighted); 1.0 when both
+    sums are 0, 0.0 when only the second is. Undefined (NaN) for fewer than
+    two samples.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n_samples,) or (n_samples, n_outputs)
+    sample_weight : array-like of shape (n_samples,), optional
+    multioutput : {"raw_values", "uniform_average"} or array-like of shape (n_outputs,)
+
+    Returns
+    -------
+    float or ndarray
+
+    Examples
+    --------
+    >>> round(d2_absolute_error_score([3.0, -0.5, 2.0, 7.0], [2.5, 0.0, 2.0, 8.0]), 4)
+    0.7647
+    """
+    yt, yp, w, multioutput = _check_reg_targets(y_true, y_pred, sample_weight, multioutput,
+                                                ("raw_values", "uniform_average"))
+    if yt.shape[0] < 2:
+        import warnings
+
+        warnings.warn("D^2 score is not well-defined with less than two samples.",
+                      UserWarning, stacklevel=2)
+        return float("nan")
+    if w is None:
+        median = np.percentile(yt, 50, axis=0)
+    else:
+        median = np.array([_weighted_lower_median(yt[:, j], w) for j in range(yt.shape[1])])
+    num = np.average(np.abs(yt - yp), axis=0, weights=w)
+    den = np.average(np.abs(yt - median), axis=0, weights=w)
+    return _aggregate(_force_finite(num, den, True), multioutput)
+
+
+def _weighted_lower_median(values, weights):
+    """Smallest value whose cumulative weight reaches half the total (inverted CDF)."""
+    order = np.argsort(values, kind="stable")
+    cum = np.cumsum(weights[order])
+    return float(values[order][min(np.searchsorted(cum, 0.5 * cum[-1]), len(cum) - 1)])

@@ -11,6 +11,7 @@ import copy
 import numpy as np
 
 from . import _classification as C
+from . import _classification_extra as E
 from . import _cluster as K
 from . import _ranking as R
 from . import _regression as G
@@ -182,9 +183,27 @@ def _build_scorers():
             G.mean_absolute_percentage_error, greater_is_better=False),
         "adjusted_rand_score": make_scorer(K.adjusted_rand_score),
         "rand_score": make_scorer(K.rand_score),
+        "neg_mean_squared_log_error": make_scorer(G.mean_squared_log_error,
+                                                  greater_is_better=False),
+        "neg_root_mean_squared_log_error": make_scorer(G.root_mean_squared_log_error,
+                                                       greater_is_better=False),
+        "neg_mean_poisson_deviance": make_scorer(G.mean_poisson_deviance,
+                                                 greater_is_better=False),
+        "neg_mean_gamma_deviance": make_scorer(G.mean_gamma_deviance, greater_is_better=False),
+        "d2_absolute_error_score": make_scorer(G.d2_absolute_error_score),
+        "d2_log_loss_score": _ProbaScorer(E.d2_log_loss_score, 1, {}, _PROBA),
+        "d2_brier_score": _ProbaScorer(E.d2_brier_score, 1, {}, _PROBA),
+        "positive_likelihood_ratio": make_scorer(E.positive_likelihood_ratio),
+        "neg_negative_likelihood_ratio": make_scorer(E.negative_likelihood_ratio,
+                                                     greater_is_better=False),
+        "top_k_accuracy": make_scorer(E.top_k_accuracy_score, response_method=_DF_PROBA),
     }
+    for name in ("mutual_info_score", "normalized_mutual_info_score",
+                 "adjusted_mutual_info_score", "homogeneity_score", "completeness_score",
+                 "v_measure_score", "fowlkes_mallows_score"):
+        s[name] = make_scorer(getattr(K, name))
     for name, func in (("precision", C.precision_score), ("recall", C.recall_score),
-                       ("f1", C.f1_score)):
+                       ("f1", C.f1_score), ("jaccard", E.jaccard_score)):
         s[name] = make_scorer(func, average="binary")
         for avg in ("micro", "macro", "weighted", "samples"):
             s[f"{name}_{avg}"] = make_scorer(func, average=avg)

@@ -19,11 +19,13 @@ exactly zero on the diagonal when ``Y`` is None.
 
 import numpy as np
 
-from ..utils.validation import check_array
+from ..utils.validation import check_array, check_magnitude
 
 __all__ = [
     "PAIRWISE_KERNEL_FUNCTIONS",
+    "additive_chi2_kernel",
     "check_pairwise_arrays",
+    "chi2_kernel",
     "cosine_similarity",
     "euclidean_distances",
     "laplacian_kernel",
@@ -34,6 +36,27 @@ __all__ = [
     "rbf_kernel",
     "sigmoid_kernel",
 ]
+
+
+# Kernels that do not square the data (laplacian: |x - y|; chi2: (x - y)^2 / (x + y)).
+_LINEAR_KERNELS = {"laplacian", "chi2", "additive_chi2"}
+
+
+def _check_kernel_range(X, estimator, kernel, degree=3, *, fit):
+    """A ValueError for data whose kernel would overflow, or in fit underflow.
+
+    ``x.x'`` and ``|x - x'|^2`` (their ``degree``-th powers for 'poly') of
+    data near 1e300 overflow, and near 1e-300 underflow to a constant kernel
+    whose model means nothing; callables and precomputed kernels are the
+    caller's business.
+    """
+    if callable(kernel) or kernel == "precomputed":
+        return
+    if kernel in ("poly", "polynomial"):
+        power = max(2.0 * degree, 1.0)
+    else:
+        power = 1.0 if kernel in _LINEAR_KERNELS else 2.0
+    check_magnitude(X, estimator, f"{kernel} kernel", power=power, check_small=fit)
 
 
 def _float_dtype(*arrays):
@@ -359,7 +382,66 @@ def cosine_similarity(X, Y=None, dense_output=True):
     return Xn @ Yn.T
 
 
+def additive_chi2_kernel(X, Y=None):
+    """Additive chi-squared kernel ``k(x, y) = -sum_i (x_i - y_i)^2 / (x_i + y_i)``.
+
+    Terms with ``x_i + y_i = 0`` count zero. Defined for non-negative data
+    (histograms).
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples_X, n_features)
+    Y : array-like of shape (n_samples_Y, n_features), default=None (``Y = X``)
+
+    Returns
+    -------
+    ndarray of shape (n_samples_X, n_samples_Y)
+
+    Examples
+    --------
+    >>> additive_chi2_kernel([[1.0, 0.0]], [[1.0, 2.0]]).tolist()
+    [[-2.0]]
+    """
+    X, Y = check_pairwise_arrays(X, Y)
+    if (X < 0).any():
+        raise ValueError("X contains negative values.")
+    if Y is not X and (Y < 0).any():
+        raise ValueError("Y contains negative values.")
+    K = np.empty((X.shape[0], Y.shape[0]), dtype=X.dtype)
+    for i in range(X.shape[0]):
+        diff = X[i] - Y
+        total = X[i] + Y
+        ratio = np.divide(diff * diff, total, out=np.zeros_like(total), where=total != 0)
+        K[i] = -ratio.sum(axis=1)
+    return K
+
+
+def chi2_kernel(X, Y=None, gamma=1.0):
+    """Exponential chi-squared kernel ``exp(gamma * additive_chi2_kernel(X, Y))``.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples_X, n_features)
+    Y : array-like of shape (n_samples_Y, n_features), default=None
+    gamma : float, default=1.0
+
+    Returns
+    -------
+    ndarray of shape (n_samples_X, n_samples_Y)
+
+    Examples
+    --------
+    >>> round(float(chi2_kernel([[1.0, 0.0]], [[1.0, 2.0]], gamma=0.5)[0, 0]), 6)
+    0.367879
+    """
+    K = additive_chi2_kernel(X, Y)
+    K *= gamma
+    return np.exp(K, out=K)
+
+
 PAIRWISE_KERNEL_FUNCTIONS = {
+    "additive_chi2": additive_chi2_kernel,
+    "chi2": chi2_kernel,
     "linear": linear_kernel,
     "poly": polynomial_kernel,
     "polynomial": polynomial_kernel,
@@ -370,6 +452,8 @@ PAIRWISE_KERNEL_FUNCTIONS = {
 }
 
 _KERNEL_PARAMS = {
+    "additive_chi2": (),
+    "chi2": ("gamma",),
     "linear": (),
     "poly": ("gamma", "degree", "coef0"),
     "polynomial": ("gamma", "degree", "coef0"),

@@ -31,7 +31,15 @@ from ..utils._moments import block_comoments, merge_comoments
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._threads import threads_for_work
-from ..utils.validation import check_array, check_is_fitted, validate_data
+from ..utils.validation import (
+    cast_float_attributes,
+    check_array,
+    check_is_fitted,
+    check_magnitude,
+    input_float_dtype,
+    output_in_dtype,
+    validate_data,
+)
 from . import _gmm_kernels as _k
 
 __all__ = ["GaussianMixture"]
@@ -448,17 +456,20 @@ class GaussianMixture(BaseEstimator):
         """(means, prec, full, const) for :func:`_gmm_kernels.em_pass`."""
         n_features = self.means_.shape[1]
         prec, full, log_det = _kernel_precisions(
-            self.precisions_cholesky_, self.covariance_type, n_features
+            np.asarray(self.precisions_cholesky_, dtype=np.float64), self.covariance_type,
+            n_features
         )
-        const = np.log(self.weights_) + log_det - 0.5 * n_features * np.log(2.0 * np.pi)
-        return np.ascontiguousarray(self.means_), prec, full, const
+        weights = np.asarray(self.weights_, dtype=np.float64)
+        const = np.log(weights) + log_det - 0.5 * n_features * np.log(2.0 * np.pi)
+        return np.ascontiguousarray(self.means_, dtype=np.float64), prec, full, const
 
     def _tied_args(self, shift):
         """(proj_means, U, const) for :func:`_gmm_kernels.tied_pass`."""
-        U = np.ascontiguousarray(self.precisions_cholesky_)
+        U = np.ascontiguousarray(self.precisions_cholesky_, dtype=np.float64)
         p = U.shape[0]
-        proj = np.ascontiguousarray((self.means_ - shift) @ U)
-        const = np.log(self.weights_) + np.log(np.diag(U)).sum() - 0.5 * p * np.log(2.0 * np.pi)
+        proj = np.ascontiguousarray((self.means_ - shift) @ U, dtype=np.float64)
+        const = (np.log(np.asarray(self.weights_, dtype=np.float64)) + np.log(np.diag(U)).sum()
+                 - 0.5 * p * np.log(2.0 * np.pi))
         return proj, U, const
 
     def _em_step(self, X, tied, buffers):
@@ -520,9 +531,13 @@ class GaussianMixture(BaseEstimator):
         self
         """
         self._validate_params()
+        dtype = input_float_dtype(X)
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        # reg_covar is absolute, so no rescaling gives the same model: refuse instead
+        check_magnitude(X, self, "covariances", power=2, check_small=False)
         with threads_for_work(None, self._work(X, moments=True)):
             self._fit(X)
+        self._keep_input_dtype(dtype)
         return self
 
     def fit_predict(self, X, y=None):
@@ -538,10 +553,22 @@ class GaussianMixture(BaseEstimator):
         labels : ndarray of shape (n_samples,)
         """
         self._validate_params()
+        dtype = input_float_dtype(X)
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        # reg_covar is absolute, so no rescaling gives the same model: refuse instead
+        check_magnitude(X, self, "covariances", power=2, check_small=False)
         with threads_for_work(None, self._work(X, moments=True)):
             self._fit(X)
-        return self._weighted_log_prob(X).argmax(axis=1)
+        labels = self._weighted_log_prob(X).argmax(axis=1)
+        self._keep_input_dtype(dtype)
+        return labels
+
+    def _keep_input_dtype(self, dtype):
+        """float32 input: the fitted parameters in float32, as scikit-learn stores them
+        (the kernels read float64 copies, see :meth:`_kernel_args`)."""
+        cast_float_attributes(self, dtype, ("weights_", "means_", "covariances_",
+                                            "precisions_cholesky_", "precisions_",
+                                            "lower_bound_"))
 
     def _work(self, X, moments=False):
         """Multiply-adds of one pass (decides whether threads pay).
@@ -671,7 +698,7 @@ class GaussianMixture(BaseEstimator):
         no_ll, no_nk, no_s1 = np.empty(1), np.empty((1, k)), np.empty((1, k, p))
         with threads_for_work(None, self._work(X)):
             if self.covariance_type == "tied":
-                shift = self.means_.mean(axis=0)
+                shift = np.asarray(self.means_, dtype=np.float64).mean(axis=0)
                 proj, U, const = self._tied_args(shift)
                 _k.tied_pass(X, shift, proj, U, const, mode, out, no_ll, no_nk, no_s1)
             else:
@@ -685,7 +712,9 @@ class GaussianMixture(BaseEstimator):
 
     def _check_X(self, X):
         check_is_fitted(self)
-        return validate_data(self, X, reset=False, dtype=np.float64)
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        check_magnitude(X, self, "log densities", power=2, check_small=False)
+        return X
 
     def score_samples(self, X):
         """Log density of each sample under the mixture.
@@ -698,7 +727,7 @@ class GaussianMixture(BaseEstimator):
         -------
         ndarray of shape (n_samples,)
         """
-        return self._inference_pass(self._check_X(X), 4)[:, 0]
+        return output_in_dtype(self._inference_pass(self._check_X(X), 4)[:, 0], X, self.means_)
 
     def score(self, X, y=None):
         """Mean log-likelihood of X.
@@ -725,7 +754,7 @@ class GaussianMixture(BaseEstimator):
         -------
         ndarray of shape (n_samples, n_components)
         """
-        return self._inference_pass(self._check_X(X), 3)
+        return output_in_dtype(self._inference_pass(self._check_X(X), 3), X, self.means_)
 
     def _n_parameters(self):
         k, p = self.means_.shape

@@ -25,6 +25,35 @@ from ._validation import _fit_and_score, _parallel_map, _warn_failures
 __all__ = ["GridSearchCV", "ParameterGrid", "ParameterSampler", "RandomizedSearchCV"]
 
 
+def _sample_without_replacement(n_population, n_samples, rng):
+    """``n_samples`` distinct indices below ``n_population``, drawn as scikit-learn draws
+    them (so a ``random_state`` gives the same candidates in the same order).
+
+    A random permutation's head when the share drawn is between 1% and 99%;
+    otherwise reservoir sampling (shares of 20% and more: the first indices,
+    each later one replacing a random slot) or repeated draws skipping
+    repeats (below 20%).
+    """
+    ratio = n_samples / n_population if n_population else 1.0
+    if 0.01 < ratio < 0.99:
+        return rng.permutation(n_population)[:n_samples]
+    if ratio >= 0.2:
+        out = np.arange(n_samples)
+        for i in range(n_samples, n_population):
+            j = rng.randint(0, i + 1)
+            if j < n_samples:
+                out[j] = i
+        return out
+    chosen, out = set(), []
+    for _ in range(n_samples):
+        j = rng.randint(n_population)
+        while j in chosen:
+            j = rng.randint(n_population)
+        chosen.add(j)
+        out.append(j)
+    return np.asarray(out, dtype=np.intp)
+
+
 class ParameterGrid:
     """Every combination of parameter values, in a fixed order.
 
@@ -145,7 +174,7 @@ class ParameterSampler:
                     stacklevel=2,
                 )
                 n_iter = n
-            for i in rng.choice(n, n_iter, replace=False):
+            for i in _sample_without_replacement(n, n_iter, rng):
                 yield grid[int(i)]
             return
         for _ in range(self.n_iter):
@@ -433,7 +462,7 @@ class GridSearchCV(_BaseSearchCV):
     >>> X, y = load_iris(return_X_y=True)
     >>> search = GridSearchCV(GaussianNB(), {"var_smoothing": [1e-9, 1e-1]}, cv=3).fit(X, y)
     >>> search.best_params_
-    {'var_smoothing': 1e-09}
+    {'var_smoothing': 0.1}
     """
 
     def __init__(self, estimator, param_grid, *, scoring=None, n_jobs=None, refit=True, cv=None,

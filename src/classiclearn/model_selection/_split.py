@@ -188,12 +188,40 @@ def _encode_y_for_stratification(y, n_splits=None, check_members=True):
     return y_index.ravel(), counts
 
 
+def _stratified_folds(y_index, n_classes, n_splits, rng):
+    """Test fold of each sample, with scikit-learn's allocation (same folds, same seeds).
+
+    Classes are numbered in order of first appearance; the labels, sorted by
+    that number, are dealt round-robin over the folds, which fixes how many
+    members of each class every fold receives. Each class's members then fill
+    the folds in order (fold 0 first), after a shuffle of that fold sequence
+    when ``rng`` is given.
+    """
+    _, first_seen = np.unique(y_index, return_index=True)
+    rank = np.empty(n_classes, dtype=np.intp)
+    rank[np.argsort(first_seen, kind="stable")] = np.arange(n_classes)
+    y_ranked = rank[y_index]
+    dealt = np.sort(y_ranked)
+    per_fold = np.array(
+        [np.bincount(dealt[k::n_splits], minlength=n_classes) for k in range(n_splits)]
+    )
+    fold = np.empty(len(y_index), dtype=np.intp)
+    for c in range(n_classes):
+        sequence = np.repeat(np.arange(n_splits), per_fold[:, c])
+        if rng is not None:
+            rng.shuffle(sequence)
+        fold[y_ranked == c] = sequence
+    return fold
+
+
 class StratifiedKFold(_Splitter):
     """K-fold cross-validation keeping each class's share in every fold.
 
-    Each class is dealt out over the folds in turn, so every fold holds
-    ``count / n_splits`` members of every class to within one, and fold
-    sizes differ by at most one.
+    Each fold holds ``count / n_splits`` members of every class to within
+    one, and fold sizes differ by at most one; the folds are scikit-learn's
+    (the sorted labels dealt round-robin fix each fold's share of each class,
+    whose members then fill the folds in order), for the same ``random_state``
+    too.
 
     Parameters
     ----------
@@ -242,16 +270,7 @@ class StratifiedKFold(_Splitter):
             )
         y_index, counts = _encode_y_for_stratification(y, self.n_splits)
         rng = check_random_state(self.random_state) if self.shuffle else None
-        # deal the classes out in turn: class 0's members, then class 1's, ...
-        order = []
-        for c in range(len(counts)):
-            members = np.flatnonzero(y_index == c)
-            if rng is not None:
-                rng.shuffle(members)
-            order.append(members)
-        order = np.concatenate(order)
-        fold = np.empty(n, dtype=np.intp)
-        fold[order] = np.arange(n) % self.n_splits
+        fold = _stratified_folds(y_index, len(counts), self.n_splits, rng)
         for k in range(self.n_splits):
             yield fold == k
 

@@ -44,6 +44,24 @@ def _score_all(scorers, estimator, X, y, score_params):
     return _as_number(scorers(estimator, X, y, **score_params), "score")
 
 
+def _score_or_error(scorers, estimator, X, y, score_params, error_score):
+    """Score as ``_score_all``; a failing single scorer gives ``error_score`` with a
+    warning unless ``error_score="raise"`` (scikit-learn's rule; a dict of scorers
+    raises)."""
+    if isinstance(scorers, dict) or (isinstance(error_score, str) and error_score == "raise"):
+        return _score_all(scorers, estimator, X, y, score_params)
+    try:
+        return _score_all(scorers, estimator, X, y, score_params)
+    except Exception:
+        warnings.warn(
+            f"Scoring failed. The score on this train-test partition for these parameters "
+            f"will be set to {error_score}. Details: \n{traceback.format_exc()}",
+            UserWarning,
+            stacklevel=2,
+        )
+        return error_score
+
+
 def _as_number(value, name):
     if hasattr(value, "item") and np.ndim(value) == 0:
         value = value.item()
@@ -98,10 +116,11 @@ def _fit_and_score(estimator, X, y, scorers, train, test, fit_params, score_para
         return result
     result["fit_time"] = time.perf_counter() - start
     start = time.perf_counter()
-    result["test_scores"] = _score_all(scorers, est, X_test, y_test, sp_test)
+    result["test_scores"] = _score_or_error(scorers, est, X_test, y_test, sp_test, error_score)
     result["score_time"] = time.perf_counter() - start
     if return_train_score:
-        result["train_scores"] = _score_all(scorers, est, X_train, y_train, sp_train)
+        result["train_scores"] = _score_or_error(scorers, est, X_train, y_train, sp_train,
+                                                 error_score)
     if return_estimator:
         result["estimator"] = est
     return result

@@ -36,10 +36,15 @@ from ..utils._params import Interval, StrOptions
 from ..utils._targets import check_classification_targets
 from ..utils._threads import threads_for_work
 from ..utils.validation import (
+    cast_float_attributes,
     check_array,
     check_is_fitted,
     check_sample_weight,
     column_or_1d,
+    input_float_dtype,
+    output_in_dtype,
+    power_of_two_unit,
+    squares_out_of_range,
     validate_data,
 )
 from . import _gaussian_kernels as _k
@@ -153,11 +158,12 @@ class GaussianNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
         self
         """
         self._validate_params()
+        dtype = input_float_dtype(X)
         self._variance_model()
         X, y = validate_data(self, X, y, dtype=np.float64)
-        for name in ("classes_", "class_count_", "theta_", "class_var_"):
+        for name in ("classes_", "class_count_", "theta_", "class_var_", "_theta", "_class_var"):
             self.__dict__.pop(name, None)
-        return self._update(X, y, sample_weight, classes=None, first=True)
+        return self._update(X, y, sample_weight, classes=None, first=True, dtype=dtype)
 
     def partial_fit(self, X, y, classes=None, sample_weight=None):
         """Update the model with a batch of samples.
@@ -180,10 +186,11 @@ class GaussianNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
             self._variance_model()
             if classes is None:
                 raise ValueError("classes must be passed on the first call to partial_fit.")
+        dtype = input_float_dtype(X) if first else self.theta_.dtype
         X, y = validate_data(self, X, y, dtype=np.float64, reset=first)
-        return self._update(X, y, sample_weight, classes=classes, first=first)
+        return self._update(X, y, sample_weight, classes=classes, first=first, dtype=dtype)
 
-    def _update(self, X, y, sample_weight, classes, first):
+    def _update(self, X, y, sample_weight, classes, first, dtype=np.float64):
         y = column_or_1d(y)
         check_classification_targets(y)
         weight = check_sample_weight(sample_weight, X, dtype=np.float64)
@@ -191,8 +198,12 @@ class GaussianNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
             self.classes_ = np.unique(y) if classes is None else np.unique(np.asarray(classes))
             n_classes, n_features = len(self.classes_), X.shape[1]
             self.class_count_ = np.zeros(n_classes)
-            self.theta_ = np.zeros((n_classes, n_features))
-            self.class_var_ = np.zeros((n_classes, n_features))
+            # the moments are kept in units of a power of two (1 unless the first
+            # batch has values near 1e300 or 1e-300, whose variances would
+            # overflow or underflow): exact, and the same classifier
+            self._unit = 1.0
+            self._theta = np.zeros((n_classes, n_features))
+            self._class_var = np.zeros((n_classes, n_features))
         elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
             raise ValueError(
                 f"classes={np.unique(classes)!r} is not the same as on the first call to "
@@ -204,14 +215,28 @@ class GaussianNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
                 "GaussianNB needs samples of at least 2 classes, but the data contains only "
                 f"one class: {self.classes_[0]!r}."
             )
+        if self._unit != 1.0:
+            X = X / self._unit
         with threads_for_work(None, X.size):
             count, mean, m2 = _k.class_weighted_moments(X, y_index, weight, len(self.classes_))
+        if first and squares_out_of_range(mean, m2):
+            # values near 1e300 or 1e-300: the moments of X divided by a power of
+            # two (exact, the same classifier), kept in that unit for later batches
+            self._unit = power_of_two_unit(X)
+            X = X / self._unit
+            with threads_for_work(None, X.size):
+                count, mean, m2 = _k.class_weighted_moments(X, y_index, weight,
+                                                            len(self.classes_))
         if first:
             # the variance of each feature over all rows, from the class moments
             # (law of total variance): no further pass over X
-            self.epsilon_ = self.var_smoothing * _total_variance(count, mean, m2).max()
+            self._epsilon = self.var_smoothing * _total_variance(count, mean, m2).max()
         self._merge_moments(count, mean, m2)
         self._set_decision_parameters()
+        self._set_public_moments()
+        # float32 input: fitted floats in float32, as scikit-learn stores them
+        cast_float_attributes(self, dtype, ("theta_", "var_", "class_var_", "class_count_",
+                                            "class_prior_", "epsilon_"))
         return self
 
     def _fit_dask(self, X, y, sample_weight=None):
@@ -233,11 +258,13 @@ class GaussianNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
         record_input_features(self, X)
         self.classes_ = classes
         self.class_count_ = np.zeros(len(classes))
-        self.theta_ = np.zeros_like(mean)
-        self.class_var_ = np.zeros_like(mean)
-        self.epsilon_ = self.var_smoothing * _total_variance(count, mean, m2).max()
+        self._unit = 1.0
+        self._theta = np.zeros_like(mean)
+        self._class_var = np.zeros_like(mean)
+        self._epsilon = self.var_smoothing * _total_variance(count, mean, m2).max()
         self._merge_moments(count, mean, m2)
         self._set_decision_parameters()
+        self._set_public_moments()
         return self
 
     def _merge_moments(self, count, mean, m2):
@@ -245,23 +272,33 @@ class GaussianNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
         new_n = count[:, None]
         total = old_n + new_n
         safe_total = np.where(total > 0, total, 1.0)
-        delta = mean - self.theta_
-        merged_mean = self.theta_ + delta * (new_n / safe_total)
-        merged_m2 = self.class_var_ * old_n + m2 + delta**2 * (old_n * new_n / safe_total)
-        self.theta_ = np.where(total > 0, merged_mean, 0.0)
-        self.class_var_ = np.where(total > 0, merged_m2 / safe_total, 0.0)
+        delta = mean - self._theta
+        merged_mean = self._theta + delta * (new_n / safe_total)
+        merged_m2 = self._class_var * old_n + m2 + delta**2 * (old_n * new_n / safe_total)
+        self._theta = np.where(total > 0, merged_mean, 0.0)
+        self._class_var = np.where(total > 0, merged_m2 / safe_total, 0.0)
         self.class_count_ = total[:, 0]
 
     def _set_decision_parameters(self):
         model = self._variance_model()
-        var = self.class_var_
+        var = self._class_var
         if model in ("per_class", "scalar"):
             var = np.repeat(var.mean(axis=1, keepdims=True), var.shape[1], axis=1)
         if model in ("shared_feature", "scalar"):
             pooled = (var * self.class_count_[:, None]).sum(axis=0) / self.class_count_.sum()
             var = np.tile(pooled, (len(self.classes_), 1))
-        self.var_ = var + self.epsilon_
+        self._var = var + self._epsilon
         self.class_prior_ = self._class_prior()
+
+    def _set_public_moments(self):
+        """theta_, class_var_, var_ and epsilon_ in the data's units (a variance
+        beyond the floating-point range reads inf, or 0 below it)."""
+        unit = np.float64(self._unit)
+        self.theta_ = self._theta * unit
+        with np.errstate(over="ignore", under="ignore"):
+            self.class_var_ = self._class_var * unit * unit
+            self.var_ = self._var * unit * unit
+            self.epsilon_ = float(self._epsilon * unit * unit)
 
     def _class_prior(self):
         n_classes = len(self.classes_)
@@ -286,11 +323,23 @@ class GaussianNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
         ndarray of shape (n_samples, n_classes)
         """
         check_is_fitted(self)
+        X_in = X
         X = validate_data(self, X, reset=False, dtype=np.float64)
         with np.errstate(divide="ignore"):
-            log_prior = np.log(self.class_prior_)
+            log_prior = np.log(self.class_prior_.astype(np.float64))
+        if self._unit != 1.0:
+            X = X / self._unit
         with threads_for_work(None, X.size * len(self.classes_)):
-            return _k.gaussian_joint_log_likelihood(X, self.theta_, self.var_, log_prior)
+            jll = _k.gaussian_joint_log_likelihood(X, self._theta, self._var, log_prior)
+        if self._unit != 1.0:  # the densities of X, not of X / unit
+            jll -= X.shape[1] * np.log(self._unit)
+        if not np.all(np.isfinite(jll) | np.isneginf(log_prior)):  # -inf for a zero prior
+            raise ValueError(
+                "X contains values too large for the Gaussian log-likelihoods of GaussianNB "
+                f"(max |x| = {np.abs(X).max() * self._unit:.3g}); scale the features "
+                "(e.g. with StandardScaler)."
+            )
+        return output_in_dtype(jll, X_in, self.theta_)
 
 
 def _block_class_moments(X, y, w=None):

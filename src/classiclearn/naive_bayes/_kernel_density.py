@@ -35,7 +35,7 @@ from ..base import BaseEstimator, ClassifierMixin
 from ..utils._params import Interval, StrOptions
 from ..utils._targets import encode_labels
 from ..utils._threads import numba_threads
-from ..utils.validation import check_is_fitted, validate_data
+from ..utils.validation import check_is_fitted, check_magnitude, validate_data
 from . import _kde_kernels as _k
 from ._posterior import PosteriorMixin
 
@@ -133,6 +133,7 @@ class KernelDensityNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
         """
         self._validate_params()
         X, y = validate_data(self, X, y, dtype=np.float64)
+        check_magnitude(X, self, "kernel densities", power=2)
         self.classes_, y_index = encode_labels(y)
         n_classes = len(self.classes_)
         counts = np.bincount(y_index, minlength=n_classes)
@@ -249,6 +250,7 @@ class KernelDensityNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
         """
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=np.float64)
+        check_magnitude(X, self, "kernel densities", power=2, check_small=False)
         with np.errstate(divide="ignore"):
             log_prior = np.log(self.class_prior_)
         with numba_threads(self.n_jobs):

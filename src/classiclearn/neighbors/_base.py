@@ -35,7 +35,12 @@ from ..base import BaseEstimator
 from ..exceptions import DataConversionWarning
 from ..utils._params import Interval, StrOptions
 from ..utils._threads import effective_n_jobs, numba_threads
-from ..utils.validation import check_consistent_length, check_is_fitted, validate_data
+from ..utils.validation import (
+    check_consistent_length,
+    check_is_fitted,
+    check_magnitude,
+    validate_data,
+)
 from ._ball_tree import BallTree
 from ._binary_tree import _rows_to_objects
 from ._brute import GemmIndex, brute_kneighbors, brute_radius
@@ -101,6 +106,23 @@ def _check_n_neighbors(n_neighbors):
     if n_neighbors <= 0:
         raise ValueError(f"Expected n_neighbors > 0. Got {n_neighbors}")
     return int(n_neighbors)
+
+
+# Metrics that raise coordinates (or their differences) to a power: values near
+# 1e300 overflow them, values near 1e-300 underflow them to ties at zero.
+_POWER_METRICS = {"euclidean", "l2", "sqeuclidean", "minkowski", "seuclidean", "mahalanobis",
+                  "cosine", "correlation"}
+
+
+def _check_distance_range(est, X, *, fit):
+    """A clear ValueError for data whose distances would overflow (or, in fit,
+    underflow) rather than neighbours chosen among inf or zero distances."""
+    name = est.effective_metric_
+    if name not in _POWER_METRICS:
+        return
+    p = est._p if name == "minkowski" else 2.0
+    power = p if np.isfinite(p) else 1.0
+    check_magnitude(X, est, f"{name} distances", power=power, check_small=fit)
 
 
 class _NeighborsBase(BaseEstimator):
@@ -183,6 +205,7 @@ class _NeighborsBase(BaseEstimator):
             self.algorithm if self.algorithm == "auto" else method, n_features=X.shape[1],
         )
         self.effective_metric_ = name
+        _check_distance_range(self, X, fit=True)
         if w is not None:
             self.effective_metric_params_ = {"p": self._p, "w": w}
         else:
@@ -232,6 +255,8 @@ class _NeighborsBase(BaseEstimator):
                           ensure_all_finite=self._finite())
         if self.metric == "precomputed":
             _check_precomputed_values(X)
+        else:
+            _check_distance_range(self, X, fit=False)
         self._warn_boolean(is_bool)
         return X
 

@@ -177,4 +177,6 @@ class RadiusNeighborsRegressor(RadiusNeighborsMixin, _NeighborsRegressorBase):
         if empty.any():
             pred[empty] = np.nan
             _warn_no_neighbors()
+        if self._y.dtype == np.float32:  # as scikit-learn: float32 targets, float32 predictions
+            pred = pred.astype(np.float32)
         return pred[:, 0] if was_1d else pred

@@ -1,5 +1,6 @@
-"""Shared helpers of the preprocessing transformers: feature names out, pandas
-output, and validation of categorical (string or numeric) input."""
+"""Shared helpers of the preprocessing transformers: feature names out and
+validation of categorical (string or numeric) input. (Pandas / polars output
+comes from :class:`classiclearn.base.TransformerMixin`.)"""
 
 import numbers
 
@@ -13,7 +14,7 @@ from ..utils.validation import (
     check_is_fitted,
 )
 
-__all__ = ["OutputMixin", "check_categorical_X", "feature_names_in", "is_missing"]
+__all__ = ["check_categorical_X", "feature_names_in", "is_missing"]
 
 
 def feature_names_in(estimator, input_features=None):
@@ -44,43 +45,6 @@ def feature_names_in(estimator, input_features=None):
             f"{len(names)}"
         )
     return names
-
-
-class OutputMixin:
-    """``set_output(transform="pandas")``: give DataFrames with the output feature names."""
-
-    def set_output(self, *, transform=None):
-        """Choose the container of ``transform`` and ``fit_transform`` outputs.
-
-        Parameters
-        ----------
-        transform : {"default", "pandas"} or None
-            "pandas" returns a DataFrame whose columns are
-            ``get_feature_names_out()``; "default" (or None) NumPy arrays.
-
-        Returns
-        -------
-        self
-        """
-        if transform not in (None, "default", "pandas"):
-            raise ValueError(
-                f"output config must be 'default' or 'pandas'; got {transform!r}"
-            )
-        if transform is not None:
-            self._output_transform = transform
-        return self
-
-    def _wrap(self, out, X):
-        if getattr(self, "_output_transform", "default") != "pandas":
-            return out
-        import pandas as pd
-
-        if sp.issparse(out):
-            raise ValueError(
-                "Pandas output does not support sparse data. Set sparse_output=False."
-            )
-        index = X.index if _is_pandas_df(X) else None
-        return pd.DataFrame(out, columns=self.get_feature_names_out(), index=index)
 
 
 def is_missing(values, missing_values):

@@ -13,13 +13,16 @@ from ..utils._dask import dask_blocks, record_input_features, reduce_blocks
 from ..utils._scale import handle_zeros_in_scale
 from ..utils.validation import (
     FLOAT_DTYPES,
+    cast_float_attributes,
     check_array,
     check_is_fitted,
     check_sample_weight,
+    power_of_two_scales,
+    squares_out_of_range,
     validate_data,
 )
 from . import _scaling_kernels as _k
-from ._common import OutputMixin, feature_names_in
+from ._common import feature_names_in
 
 __all__ = ["MinMaxScaler", "StandardScaler"]
 
@@ -75,7 +78,7 @@ def _samples_seen(count, weighted):
     return count if weighted else count.astype(np.int64)
 
 
-class StandardScaler(OutputMixin, TransformerMixin, BaseEstimator):
+class StandardScaler(TransformerMixin, BaseEstimator):
     """Standardise features: subtract the mean and divide by the standard deviation.
 
     Parameters
@@ -174,7 +177,17 @@ class StandardScaler(OutputMixin, TransformerMixin, BaseEstimator):
                           ensure_all_finite="allow-nan")
         weighted = sample_weight is not None
         w = check_sample_weight(sample_weight, X, dtype=np.float64)
+        if first:
+            self._unit = None
+        if self._unit is not None:
+            X = X / self._unit
         count, mean, m2 = _weighted_moments(X, w)
+        if first and squares_out_of_range(mean, m2):
+            # features near 1e300 or 1e-300: moments of X divided by powers of two
+            # (exact), so that squares neither overflow nor underflow
+            self._unit = power_of_two_scales(X, means=mean)
+            if self._unit is not None:
+                count, mean, m2 = _weighted_moments(X / self._unit, w)
         if not first:
             count, mean, m2 = _merge(self._count, self._mean, self._m2, count, mean, m2)
             weighted = weighted or self._weighted
@@ -187,14 +200,17 @@ class StandardScaler(OutputMixin, TransformerMixin, BaseEstimator):
         blocks = dask_blocks(X, sample_weight)
         count, mean, m2 = reduce_blocks(_block_moments, _merge_moments, blocks)
         record_input_features(self, X)
+        self._unit = None
         return self._set_moments(count, mean, m2, sample_weight is not None)
 
     def _set_moments(self, count, mean, m2, weighted):
-        """Fitted attributes from the merged moments of everything seen."""
+        """Fitted attributes from the merged moments of everything seen (in the
+        units ``self._unit``: per-feature powers of two, None for 1)."""
+        unit = 1.0 if self._unit is None else self._unit
         self._count, self._mean, self._m2, self._weighted = count, mean, m2, weighted
         self.n_samples_seen_ = _samples_seen(count, weighted)
         if self.with_mean or self.with_std:
-            self.mean_ = mean.copy()
+            self.mean_ = mean * unit
         else:
             self.mean_ = None
         if self.with_std:
@@ -203,8 +219,9 @@ class StandardScaler(OutputMixin, TransformerMixin, BaseEstimator):
             # rounding leaves a tiny variance on a constant feature: treat it as zero
             eps = np.finfo(np.float64).eps
             constant = var <= count * eps * var + (count * mean * eps) ** 2
-            self.var_ = var
-            self.scale_ = np.where(constant, 1.0, handle_zeros_in_scale(np.sqrt(var)))
+            with np.errstate(over="ignore", under="ignore"):
+                self.var_ = var * unit * unit  # inf (0) when not representable
+            self.scale_ = np.where(constant, 1.0, handle_zeros_in_scale(np.sqrt(var)) * unit)
         else:
             self.var_ = None
             self.scale_ = None
@@ -231,7 +248,7 @@ class StandardScaler(OutputMixin, TransformerMixin, BaseEstimator):
         scale = self.scale_ if self.with_std else np.ones(p)
         out = np.empty_like(Xv)
         _k.center_scale(Xv, offset.astype(Xv.dtype), scale.astype(Xv.dtype), out)
-        return self._wrap(out, X)
+        return out
 
     def inverse_transform(self, X, copy=None):
         """Undo :meth:`transform`.
@@ -273,7 +290,7 @@ class StandardScaler(OutputMixin, TransformerMixin, BaseEstimator):
         return feature_names_in(self, input_features)
 
 
-class MinMaxScaler(OutputMixin, TransformerMixin, BaseEstimator):
+class MinMaxScaler(TransformerMixin, BaseEstimator):
     """Scale each feature to a given range, by default [0, 1].
 
     ``X_scaled = (X - data_min_) * scale_ + feature_range[0]``.
@@ -358,7 +375,7 @@ class MinMaxScaler(OutputMixin, TransformerMixin, BaseEstimator):
             data_min = np.fmin(self.data_min_, data_min)
             data_max = np.fmax(self.data_max_, data_max)
             self.n_samples_seen_ += X.shape[0]
-        return self._set_range(data_min, data_max)
+        return self._set_range(data_min, data_max, X.dtype)
 
     def _fit_dask(self, X, y=None):
         """Exact fit on a Dask collection: per-block minima and maxima, merged."""
@@ -375,13 +392,18 @@ class MinMaxScaler(OutputMixin, TransformerMixin, BaseEstimator):
         self.n_samples_seen_ = int(n)
         return self._set_range(data_min, data_max)
 
-    def _set_range(self, data_min, data_max):
+    def _set_range(self, data_min, data_max, dtype=np.float64):
+        """Fitted attributes from the minima and maxima (in ``dtype``, the input's
+        float dtype, as scikit-learn stores them)."""
         lo, hi = self.feature_range
         self.data_min_ = data_min
         self.data_max_ = data_max
         self.data_range_ = data_max - data_min
-        self.scale_ = (hi - lo) / handle_zeros_in_scale(self.data_range_)
+        magnitude = np.fmax(np.abs(data_min), np.abs(data_max))
+        self.scale_ = (hi - lo) / handle_zeros_in_scale(self.data_range_, magnitude)
         self.min_ = lo - data_min * self.scale_
+        cast_float_attributes(self, dtype, ("data_min_", "data_max_", "data_range_", "scale_",
+                                              "min_"))
         return self
 
     def transform(self, X):
@@ -400,7 +422,7 @@ class MinMaxScaler(OutputMixin, TransformerMixin, BaseEstimator):
         X = X_in
         if self.clip:
             np.clip(Xv, self.feature_range[0], self.feature_range[1], out=Xv)
-        return self._wrap(Xv, X)
+        return Xv
 
     def inverse_transform(self, X):
         """Undo :meth:`transform`.

@@ -14,7 +14,7 @@ import scipy.sparse as sp
 from ..base import BaseEstimator, TransformerMixin
 from ..utils._params import Interval, StrOptions
 from ..utils.validation import check_is_fitted
-from ._common import OutputMixin, check_categorical_X, feature_names_in, is_missing
+from ._common import check_categorical_X, feature_names_in, is_missing
 
 __all__ = ["OneHotEncoder"]
 
@@ -90,7 +90,7 @@ def _encode_column(col, cats):
     return idx, found
 
 
-class OneHotEncoder(OutputMixin, TransformerMixin, BaseEstimator):
+class OneHotEncoder(TransformerMixin, BaseEstimator):
     """Encode categorical features as one-hot (dummy) columns.
 
     Parameters
@@ -117,6 +117,10 @@ class OneHotEncoder(OutputMixin, TransformerMixin, BaseEstimator):
         At most this many output columns per feature, the infrequent column
         included; the least frequent categories (ties: the smaller ones) are
         grouped first.
+    feature_name_combiner : "concat" or callable, default="concat"
+        How an output column is named from an input feature name and a
+        category: "concat" gives ``f"{feature}_{category}"``; a callable
+        ``(feature, category) -> str`` gives its own names.
 
     Attributes
     ----------
@@ -149,11 +153,12 @@ class OneHotEncoder(OutputMixin, TransformerMixin, BaseEstimator):
         "min_frequency": [Interval(Integral, 1, None, closed="left"),
                           Interval(Real, 0, 1, closed="neither"), None],
         "max_categories": [Interval(Integral, 1, None, closed="left"), None],
+        "feature_name_combiner": [StrOptions({"concat"}), "callable"],
     }
 
     def __init__(self, *, categories="auto", drop=None, sparse_output=False,
                  dtype=np.float64, handle_unknown="error", min_frequency=None,
-                 max_categories=None):
+                 max_categories=None, feature_name_combiner="concat"):
         self.categories = categories
         self.drop = drop
         self.sparse_output = sparse_output
@@ -161,6 +166,7 @@ class OneHotEncoder(OutputMixin, TransformerMixin, BaseEstimator):
         self.handle_unknown = handle_unknown
         self.min_frequency = min_frequency
         self.max_categories = max_categories
+        self.feature_name_combiner = feature_name_combiner
 
     def __classiclearn_tags__(self):
         tags = super().__classiclearn_tags__()
@@ -326,7 +332,6 @@ class OneHotEncoder(OutputMixin, TransformerMixin, BaseEstimator):
         ndarray or scipy.sparse CSR matrix of shape (n_samples, n_encoded_features)
         """
         check_is_fitted(self)
-        Xin = X
         X = check_categorical_X(self, X, reset=False)
         n = X.shape[0]
         rows, cols = [], []
@@ -366,7 +371,7 @@ class OneHotEncoder(OutputMixin, TransformerMixin, BaseEstimator):
             return sp.csr_matrix((data, (rows, cols)), shape=(n, offset))
         out = np.zeros((n, offset), dtype=self.dtype)
         out.reshape(-1)[rows * offset + cols] = 1  # flat indices: one scatter pass
-        return self._wrap(out, Xin)
+        return out
 
     def inverse_transform(self, X):
         """Categories back from one-hot columns (all-zero blocks give None).
@@ -393,7 +398,9 @@ class OneHotEncoder(OutputMixin, TransformerMixin, BaseEstimator):
             )
         dtypes = {c.dtype.kind for c in self.categories_}
         numeric = dtypes <= set("biuf") and all(r is None for r in self._infrequent_idx)
-        out = np.empty((X.shape[0], len(widths)), dtype=np.float64 if numeric else object)
+        # numeric categories come back in their common dtype (float32 stays float32)
+        out_dtype = np.result_type(*[c.dtype for c in self.categories_]) if numeric else object
+        out = np.empty((X.shape[0], len(widths)), dtype=out_dtype)
         start = 0
         for j, width in enumerate(widths):
             block = X[:, start:start + width]
@@ -420,7 +427,7 @@ class OneHotEncoder(OutputMixin, TransformerMixin, BaseEstimator):
         return out
 
     def get_feature_names_out(self, input_features=None):
-        """Output feature names ``<feature>_<category>``.
+        """Output feature names ``<feature>_<category>`` (or ``feature_name_combiner``'s).
 
         Returns
         -------
@@ -428,8 +435,18 @@ class OneHotEncoder(OutputMixin, TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self)
         names = feature_names_in(self, input_features)
+        combine = self.feature_name_combiner
         out = []
         for j, name in enumerate(names):
             for label in self._columns(j)[1]:
-                out.append(f"{name}_{label}")
+                if combine == "concat":
+                    out.append(f"{name}_{label}")
+                    continue
+                combined = combine(name, label)
+                if not isinstance(combined, str):
+                    raise TypeError(
+                        "When `feature_name_combiner` is a callable, it should return a "
+                        f"Python string. Got {type(combined)} instead."
+                    )
+                out.append(combined)
         return np.asarray(out, dtype=object)

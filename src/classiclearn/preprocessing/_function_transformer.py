@@ -11,12 +11,12 @@ from ..utils.validation import (
     check_array,
     validate_data,
 )
-from ._common import OutputMixin, feature_names_in
+from ._common import feature_names_in
 
 __all__ = ["FunctionTransformer"]
 
 
-class FunctionTransformer(OutputMixin, TransformerMixin, BaseEstimator):
+class FunctionTransformer(TransformerMixin, BaseEstimator):
     """Apply a function to X (stateless unless the function keeps state).
 
     Parameters
@@ -132,10 +132,7 @@ class FunctionTransformer(OutputMixin, TransformerMixin, BaseEstimator):
         array-like
         """
         Xv = self._check_input(X, reset=False)
-        out = Xv if self.func is None else self.func(Xv, **(self.kw_args or {}))
-        if self.feature_names_out is not None:
-            return self._wrap(out, X)
-        return out
+        return Xv if self.func is None else self.func(Xv, **(self.kw_args or {}))
 
     def inverse_transform(self, X):
         """``inverse_func(X, **inv_kw_args)``.

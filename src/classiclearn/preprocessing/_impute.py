@@ -24,7 +24,7 @@ from ..utils._dask import (
 from ..utils._params import StrOptions
 from ..utils.validation import check_is_fitted
 from . import _scaling_kernels as _k
-from ._common import OutputMixin, check_categorical_X, feature_names_in, is_missing
+from ._common import check_categorical_X, feature_names_in, is_missing
 
 __all__ = ["SimpleImputer"]
 
@@ -86,7 +86,7 @@ def _merge_imputer_stats(a, b):
     return n, mean, [x + y for x, y in zip(ca, cb, strict=True)], ia | ib
 
 
-class SimpleImputer(OutputMixin, TransformerMixin, BaseEstimator):
+class SimpleImputer(TransformerMixin, BaseEstimator):
     """Replace missing values by a per-feature statistic.
 
     Parameters
@@ -315,11 +315,10 @@ class SimpleImputer(OutputMixin, TransformerMixin, BaseEstimator):
             indicator columns are appended with ``add_indicator``.
         """
         check_is_fitted(self)
-        Xin = X
         X = self._validate(X, reset=False)
         stats = self.statistics_
         if self._nan_fast_path(X) and stats.dtype.kind == "f":
-            return self._wrap(self._transform_numeric_nan(X), Xin)
+            return self._transform_numeric_nan(X)
         mask = self._mask(X)
         if X.dtype.kind in "iub" and stats.dtype.kind == "f" and mask.any():
             X = X.astype(np.float64)
@@ -345,7 +344,7 @@ class SimpleImputer(OutputMixin, TransformerMixin, BaseEstimator):
                                                            else np.float64)
             out = np.hstack([out, ind.astype(out.dtype)]) if out.dtype != object else \
                 np.hstack([out, ind.astype(object)])
-        return self._wrap(out, Xin)
+        return out
 
     def _transform_numeric_nan(self, X):
         X = np.ascontiguousarray(X)

@@ -7,7 +7,7 @@ import numpy as np
 from ..base import BaseEstimator, TransformerMixin
 from ..utils._params import StrOptions
 from ..utils.validation import FLOAT_DTYPES, check_array, validate_data
-from ._common import OutputMixin, feature_names_in
+from ._common import feature_names_in
 
 __all__ = ["Binarizer", "Normalizer", "normalize"]
 
@@ -54,7 +54,7 @@ def normalize(X, norm="l2", *, axis=1, copy=True, return_norm=False):
     return (out, norms) if return_norm else out
 
 
-class _Stateless(OutputMixin, TransformerMixin, BaseEstimator):
+class _Stateless(TransformerMixin, BaseEstimator):
     def __classiclearn_tags__(self):
         tags = super().__classiclearn_tags__()
         tags.requires_fit = False
@@ -116,7 +116,7 @@ class Normalizer(_Stateless):
         ndarray of shape (n_samples, n_features)
         """
         Xv = validate_data(self, X, reset=False, dtype=FLOAT_DTYPES)
-        return self._wrap(normalize(Xv, norm=self.norm), X)
+        return normalize(Xv, norm=self.norm)
 
 
 class Binarizer(_Stateless):
@@ -153,4 +153,4 @@ class Binarizer(_Stateless):
         ndarray of shape (n_samples, n_features), X's float dtype
         """
         Xv = validate_data(self, X, reset=False, dtype=FLOAT_DTYPES)
-        return self._wrap((Xv > self.threshold).astype(Xv.dtype), X)
+        return (Xv > self.threshold).astype(Xv.dtype)

@@ -16,13 +16,13 @@ import numpy as np
 
 from ..base import BaseEstimator, TransformerMixin
 from ..utils._params import Interval, StrOptions
-from ..utils.validation import FLOAT_DTYPES, check_is_fitted, validate_data
-from ._common import OutputMixin, feature_names_in
+from ..utils.validation import FLOAT_DTYPES, check_is_fitted, check_magnitude, validate_data
+from ._common import feature_names_in
 
 __all__ = ["PolynomialFeatures"]
 
 
-class PolynomialFeatures(OutputMixin, TransformerMixin, BaseEstimator):
+class PolynomialFeatures(TransformerMixin, BaseEstimator):
     """All products of features up to a given degree.
 
     Parameters
@@ -152,9 +152,10 @@ class PolynomialFeatures(OutputMixin, TransformerMixin, BaseEstimator):
         ndarray of shape (n_samples, n_output_features_), X's float dtype
         """
         check_is_fitted(self)
-        Xin = X
         X = validate_data(self, X, reset=False, dtype=FLOAT_DTYPES)
         lo, hi = self._degrees()
+        if hi > 1:  # products that overflow: an error rather than inf features
+            check_magnitude(X, self, f"degree-{hi} products", power=hi, check_small=False)
         n, p = X.shape
         out = np.empty((n, self.n_output_features_), dtype=X.dtype, order=self.order)
         col = 0
@@ -162,7 +163,7 @@ class PolynomialFeatures(OutputMixin, TransformerMixin, BaseEstimator):
             out[:, 0] = 1
             col = 1
         if hi == 0:
-            return self._wrap(out, Xin)
+            return out
         if lo <= 1:
             out[:, col:col + p] = X
             col += p
@@ -185,7 +186,7 @@ class PolynomialFeatures(OutputMixin, TransformerMixin, BaseEstimator):
             prev, first = block, np.asarray(new_first)
             if d >= lo:
                 col += width
-        return self._wrap(out, Xin)
+        return out
 
     def get_feature_names_out(self, input_features=None):
         """Names like ``x0``, ``x0^2``, ``x0 x1``, and ``1`` for the bias.

@@ -9,9 +9,15 @@ import numpy as np
 from ..base import BaseEstimator, TransformerMixin
 from ..utils._dask import dask_blocks, record_input_features, reduce_blocks
 from ..utils._scale import handle_zeros_in_scale
-from ..utils.validation import FLOAT_DTYPES, check_array, check_is_fitted, validate_data
+from ..utils.validation import (
+    FLOAT_DTYPES,
+    cast_float_attributes,
+    check_array,
+    check_is_fitted,
+    validate_data,
+)
 from . import _scaling_kernels as _k
-from ._common import OutputMixin, feature_names_in
+from ._common import feature_names_in
 
 __all__ = ["MaxAbsScaler", "RobustScaler"]
 
@@ -28,7 +34,7 @@ def _merge_max_abs(a, b):
     return a[0] + b[0], np.fmax(a[1], b[1])
 
 
-class _OneToOne(OutputMixin, TransformerMixin, BaseEstimator):
+class _OneToOne(TransformerMixin, BaseEstimator):
     """Shared tags and names of scalers that map each feature to itself."""
 
     def __classiclearn_tags__(self):
@@ -46,13 +52,15 @@ class _OneToOne(OutputMixin, TransformerMixin, BaseEstimator):
         """
         return feature_names_in(self, input_features)
 
-    def _apply(self, X, offset, scale):
+    def _apply(self, X, offset, scale, clip=False):
         check_is_fitted(self)
         Xv = validate_data(self, X, reset=False, dtype=FLOAT_DTYPES,
                            ensure_all_finite="allow-nan")
         out = np.empty_like(Xv)
         _k.center_scale(Xv, offset.astype(Xv.dtype), scale.astype(Xv.dtype), out)
-        return self._wrap(out, X)
+        if clip:
+            np.clip(out, -1.0, 1.0, out=out)
+        return out
 
     def _unapply(self, X, offset, scale):
         check_is_fitted(self)
@@ -70,6 +78,8 @@ class MaxAbsScaler(_OneToOne):
     ----------
     copy : bool, default=True
         Accepted for compatibility; inputs are never modified.
+    clip : bool, default=False
+        Clip transformed values of new data to [-1, 1].
 
     Attributes
     ----------
@@ -86,10 +96,11 @@ class MaxAbsScaler(_OneToOne):
     [-1.0, 0.5]
     """
 
-    _parameter_constraints = {"copy": ["boolean"]}
+    _parameter_constraints = {"copy": ["boolean"], "clip": ["boolean"]}
 
-    def __init__(self, *, copy=True):
+    def __init__(self, *, copy=True, clip=False):
         self.copy = copy
+        self.clip = clip
 
     def fit(self, X, y=None):
         """Compute the largest absolute value of each feature.
@@ -119,7 +130,7 @@ class MaxAbsScaler(_OneToOne):
         else:
             max_abs = np.fmax(self.max_abs_, max_abs)
             self.n_samples_seen_ += X.shape[0]
-        return self._set_max_abs(max_abs)
+        return self._set_max_abs(max_abs, X.dtype)
 
     def _fit_dask(self, X, y=None):
         """Exact fit on a Dask collection: per-block largest absolute values, merged."""
@@ -129,9 +140,10 @@ class MaxAbsScaler(_OneToOne):
         self.n_samples_seen_ = int(n)
         return self._set_max_abs(max_abs)
 
-    def _set_max_abs(self, max_abs):
+    def _set_max_abs(self, max_abs, dtype=np.float64):
         self.max_abs_ = max_abs
-        self.scale_ = handle_zeros_in_scale(max_abs)
+        self.scale_ = handle_zeros_in_scale(max_abs, max_abs)
+        cast_float_attributes(self, dtype, ("max_abs_", "scale_"))  # the input's dtype
         return self
 
     def transform(self, X):
@@ -142,7 +154,7 @@ class MaxAbsScaler(_OneToOne):
         ndarray of shape (n_samples, n_features)
         """
         return self._apply(X, np.zeros(len(self.scale_)) if hasattr(self, "scale_") else None,
-                           getattr(self, "scale_", None))
+                           getattr(self, "scale_", None), clip=self.clip)
 
     def inverse_transform(self, X):
         """Undo :meth:`transform`.
@@ -219,7 +231,7 @@ class RobustScaler(_OneToOne):
                 self.center_ = None
             if self.with_scaling:
                 lo, hi = np.nanpercentile(X, [q_min, q_max], axis=0)
-                scale = handle_zeros_in_scale(hi - lo)
+                scale = handle_zeros_in_scale(hi - lo, np.fmax(np.abs(lo), np.abs(hi)))
                 if self.unit_variance:
                     from scipy.stats import norm
 
@@ -228,6 +240,7 @@ class RobustScaler(_OneToOne):
                 self.scale_ = scale
             else:
                 self.scale_ = None
+        cast_float_attributes(self, X.dtype, ("center_",))  # scikit-learn: scale_ float64
         return self
 
     def _offset_scale(self):

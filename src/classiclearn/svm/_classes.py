@@ -19,7 +19,13 @@ from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._targets import compute_class_weight, encode_labels
 from ..utils._threads import effective_n_jobs, thread_map
-from ..utils.validation import check_is_fitted, check_sample_weight, validate_data
+from ..utils.validation import (
+    check_is_fitted,
+    check_magnitude,
+    check_sample_weight,
+    power_of_two_unit,
+    validate_data,
+)
 from . import _base
 from ._probability import couple, fit_sigmoid, sigmoid_predict
 
@@ -59,6 +65,15 @@ class _KernelSVM(BaseEstimator):
     def _prepare(self, X, y, sample_weight, y_numeric):
         self._validate_params()
         X, y = validate_data(self, X, y, dtype=np.float64, order="C", y_numeric=y_numeric)
+        self._unit = 1.0
+        if self.kernel == "rbf" and isinstance(self.gamma, str) and self.gamma == "scale":
+            # exp(-gamma |x - x'|^2) with gamma = 1 / (p var X) does not change when X
+            # is divided by a power of two: data near 1e300 or 1e-300 are fitted
+            # (and predicted) in that unit, the same model exactly
+            self._unit = power_of_two_unit(X)
+            if self._unit != 1.0:
+                X = X / self._unit
+        self._check_kernel_range(X, fit=True)
         sw = check_sample_weight(sample_weight, X, dtype=np.float64)
         self._gamma = _base.resolve_gamma(self.gamma, X) if not callable(self.kernel) else 0.0
         if self.kernel == "precomputed":
@@ -74,13 +89,24 @@ class _KernelSVM(BaseEstimator):
             self._sv_for_kernel = None
             self._sv_sqnorm = None
         else:
-            self.support_vectors_ = X[support]
-            self._sv_for_kernel = self.support_vectors_
+            self._sv_for_kernel = X[support]  # in the fit's unit
+            self.support_vectors_ = self._sv_for_kernel * getattr(self, "_unit", 1.0)
             self._sv_sqnorm = np.einsum("ij,ij->i", X[support], X[support])
+
+    def _check_kernel_range(self, X, *, fit):
+        """A ValueError for data whose kernel products (x.x', |x - x'|^2, their
+        powers for 'poly') overflow, or in fit underflow to a constant kernel."""
+        if callable(self.kernel) or self.kernel == "precomputed":
+            return
+        power = 2 * self.degree if self.kernel == "poly" else 2
+        check_magnitude(X, self, f"{self.kernel} kernel", power=power, check_small=fit)
 
     def _check_X(self, X):
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=np.float64, order="C")
+        if getattr(self, "_unit", 1.0) != 1.0:
+            X = X / self._unit
+        self._check_kernel_range(X, fit=False)
         if self.kernel == "precomputed" and X.shape[1] != self.shape_fit_[0]:
             raise ValueError(
                 f"X.shape[1] = {X.shape[1]} should be equal to {self.shape_fit_[0]}, "

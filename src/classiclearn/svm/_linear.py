@@ -28,7 +28,12 @@ from ..exceptions import ConvergenceWarning
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._targets import compute_class_weight, encode_labels
-from ..utils.validation import check_is_fitted, check_sample_weight, validate_data
+from ..utils.validation import (
+    check_is_fitted,
+    check_magnitude,
+    check_sample_weight,
+    validate_data,
+)
 from . import _linear_kernels as _k
 
 
@@ -250,6 +255,7 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         """
         self._validate_params()
         X, y = validate_data(self, X, y, dtype=np.float64, order="C")
+        check_magnitude(X, self, "penalised hinge loss", power=2, check_small=False)
         sw = check_sample_weight(sample_weight, X, dtype=np.float64)
         self.classes_, y_idx = encode_labels(y)
         crammer_singer = self.multi_class == "crammer_singer"

@@ -182,13 +182,17 @@ def _gini_proxy(sl, parent_stats, nc0, wl, wr):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _partition_rows(M, f, thr, samples, a, b, yw, swap_yw):
+def _partition_rows(M, f, thr, samples, a, b, yw, swap_yw, nan_left, nan_code):
     """Move the rows of ``samples[a:b]`` with ``M[row, f] <= thr`` to the front
-    (unstable, Hoare style; ``yw`` follows when ``swap_yw``); return the split position."""
+    (unstable, Hoare style; ``yw`` follows when ``swap_yw``); return the split position.
+
+    Missing values (NaN in raw rows, the bin ``nan_code`` in binned rows) go to the
+    front when ``nan_left``, else to the back."""
     lo = a
     hi = b
     while lo < hi:
-        if M[samples[lo], f] <= thr:
+        v = M[samples[lo], f]
+        if v <= thr or (nan_left and (v != v or v == nan_code)):
             lo += 1
         else:
             hi -= 1
@@ -198,11 +202,85 @@ def _partition_rows(M, f, thr, samples, a, b, yw, swap_yw):
     return hi
 
 @njit(cache=True, nogil=True)
+def _move_nan_last(vals, samples, a, b):
+    """Move the NaN entries of ``vals[a:b]`` (``samples`` alike) to the end, with
+    scikit-learn's order of swaps; return their number."""
+    nm = np.intp(0)
+    i = a
+    ce = b - 1
+    while i <= ce:
+        if vals[ce] != vals[ce]:
+            nm += 1
+            ce -= 1
+            continue
+        if vals[i] != vals[i]:
+            samples[i], samples[ce] = samples[ce], samples[i]
+            vals[i], vals[ce] = vals[ce], vals[i]
+            nm += 1
+            ce -= 1
+        i += 1
+    return nm
+
+
+@njit(cache=True, nogil=True)
+def _range_without_nan(vals, a, b):
+    """(number of NaN, min, max) of ``vals[a:b]`` over the non-NaN values, the first one
+    setting both bounds (scikit-learn's random splitter); (n, inf, -inf) if all NaN."""
+    nm = np.intp(0)
+    mn = np.float32(np.inf)
+    mx = np.float32(-np.inf)
+    seen = False
+    for i in range(a, b):
+        v = vals[i]
+        if v != v:
+            nm += 1
+        elif not seen:
+            mn = v
+            mx = v
+            seen = True
+        elif v < mn:
+            mn = v
+        elif v > mx:
+            mx = v
+    return nm, mn, mx
+
+
+@njit(cache=True, nogil=True)
+def _shift_missing_left(samples, vals, a, b, nm, tmp_s, tmp_v):
+    """Move the last ``nm`` entries of ``samples[a:b]`` / ``vals[a:b]`` to the front, both
+    blocks keeping their order."""
+    e = b - nm
+    for i in range(nm):
+        tmp_s[i] = samples[e + i]
+        tmp_v[i] = vals[e + i]
+    for i in range(e - 1, a - 1, -1):
+        samples[i + nm] = samples[i]
+        vals[i + nm] = vals[i]
+    for i in range(nm):
+        samples[a + i] = tmp_s[i]
+        vals[a + i] = tmp_v[i]
+
+
+@njit(cache=True, nogil=True)
 def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_stats, crit,
                 splitter, n_outputs, K, n_classes, max_features, min_samples_leaf,
                 min_weight_leaf, rng, features, const_features, n_const, vals, sl, sr,
-                scratch, rkeys, ridx, rcnt, fast_rand, yw, ywtmp, vals_b, kb, sbest):
+                scratch, rkeys, ridx, rcnt, fast_rand, yw, ywtmp, vals_b, kb, sbest,
+                nan_mask, tmp_s, tmp_v, mono, use_mono, lower, upper):
     """Best split of ``samples[a:b]``; reorders it so the left part comes first.
+
+    Monotonicity constraints (``use_mono``; ``mono[f]`` in {-1, 0, 1}, on the first
+    statistic: first class's fraction or mean): a candidate on a constrained
+    feature whose children values are out of order or outside ``[lower, upper]``
+    is rejected, as in scikit-learn.
+
+    Missing values (features with ``nan_mask[f]``), as scikit-learn >= 1.9 does:
+    the best splitter moves the node's NaN rows to the end, scans the sorted
+    values with them on the right (the last candidate puts every non-missing
+    value left: threshold +inf), then moves them to the front (``tmp_s`` /
+    ``tmp_v`` scratch) and scans again with them on the left; the random
+    splitter draws which side they take. Without missing values at the node,
+    missing values at prediction follow the larger child (by sample count).
 
     ``fast_rand`` (random splitter, one output, classification, integer weights:
     unit, bootstrap counts): the class counts left of each random threshold are
@@ -214,7 +292,9 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
     ``vals_b`` receives the best candidate's values (buffers swapped with ``vals``).
 
     Returns (pos, feature, threshold, improvement, impurity_left, impurity_right,
-    n_constant_features); ``pos == b`` when no valid split exists.
+    n_constant_features, missing_go_to_left, middle_value); ``pos == b`` when no valid
+    split exists; ``middle_value`` (the mean of the children's first-statistic values)
+    bounds the children under a constraint.
     """
     n_features = Xt.shape[0]
     best_proxy = -np.inf
@@ -222,7 +302,9 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
     best_thr = 0.0
     best_wl = 0.0
     best_pos = b
+    best_ml = np.intp(0)
     last_f = -1
+    nan_left = False
     S = sl.shape[0]
     use_abs = crit == _c.ABSOLUTE_ERROR
     is_clf = crit < 10
@@ -249,10 +331,11 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
         f = features[f_j]
         last_f = f
         xf = Xt[f]
+        nm = np.intp(0)
         # gather the node's values: from the row-major copy for small and middle-sized
         # nodes (a sample's features share cache lines that stay warm over the feature
         # loop), from the transposed one for large nodes
-        if splitter == SPLIT_RANDOM:
+        if splitter == SPLIT_RANDOM and not nan_mask[f]:
             # the random splitter needs only the range: gathered in the same pass
             if b - a <= ROW_GATHER_MAX:
                 mn = Xr[samples[a], f]
@@ -276,16 +359,22 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
         else:
             for i in range(a, b):
                 vals[i] = xf[samples[i]]
-        if splitter == SPLIT_BEST:
-            if b - a >= RADIX_MIN:
-                radix_sort_pairs(vals, samples, a, b, rkeys[0], rkeys[1], ridx, rcnt)
+        if nan_mask[f]:
+            if splitter == SPLIT_RANDOM:
+                nm, mn, mx = _range_without_nan(vals, a, b)
             else:
-                sort_pairs(vals, samples, a, b)
-            constant = vals[b - 1] <= vals[a] + FEATURE_THRESHOLD
+                nm = _move_nan_last(vals, samples, a, b)
+        e = b - nm
+        if splitter == SPLIT_BEST:
+            if e - a >= RADIX_MIN:
+                radix_sort_pairs(vals, samples, a, e, rkeys[0], rkeys[1], ridx, rcnt)
+            elif e > a:
+                sort_pairs(vals, samples, a, e)
+            constant = e == a or (nm == 0 and vals[e - 1] <= vals[a] + FEATURE_THRESHOLD)
             mn = vals[a]
-            mx = vals[b - 1]
+            mx = vals[e - 1]
         else:
-            constant = mx <= mn + FEATURE_THRESHOLD
+            constant = e == a or (nm == 0 and mx <= mn + FEATURE_THRESHOLD)
         if constant:
             features[f_j], features[n_total] = features[n_total], features[f_j]
             n_found += 1
@@ -295,85 +384,81 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
         features[f_i], features[f_j] = features[f_j], features[f_i]
 
         if splitter == SPLIT_BEST:
-            if use_abs:
-                _c.abs_split_costs(y, w, samples, a, b, n_outputs, scratch[0], scratch[1],
-                                   scratch[2], scratch[3], scratch[4], scratch[5],
-                                   scratch[6], scratch[7])
-            fill(sl, 0.0)
-            wl = 0.0
-            cur = a
-            q = a
-            while True:
-                q += 1
-                while q < b and vals[q] <= vals[q - 1] + FEATURE_THRESHOLD:
+            # pass 0: missing values (samples[e:b]) right, the last candidate (q == e) putting
+            # every non-missing value left; pass 1: missing values moved to the front, left
+            for ps in range(1 if nm == 0 else 2):
+                if ps == 1:
+                    _shift_missing_left(samples, vals, a, b, nm, tmp_s, tmp_v)
+                q = a if ps == 0 else a + nm
+                q_end = e if ps == 0 else b
+                inf_q = e if (nm > 0 and ps == 0) else np.intp(-1)
+                if use_abs:
+                    _c.abs_split_costs(y, w, samples, a, b, n_outputs, scratch[0], scratch[1],
+                                       scratch[2], scratch[3], scratch[4], scratch[5],
+                                       scratch[6], scratch[7])
+                fill(sl, 0.0)
+                wl = 0.0
+                cur = a
+                while q < q_end:
                     q += 1
-                if q >= b:
-                    break
-                if q - a < min_samples_leaf or b - q < min_samples_leaf:
-                    continue
-                if one_out and q - cur <= b - q:
-                    # the common forward step, written out for one output (a call to
-                    # _move_left per position costs several times the update itself)
-                    if is_clf:
-                        for p in range(cur, q):
-                            s = samples[p]
-                            ws = w[s]
-                            sl[np.intp(y[s, 0])] += ws
-                            wl += ws
+                    while q < q_end and vals[q] <= vals[q - 1] + FEATURE_THRESHOLD:
+                        q += 1
+                    if q >= b:
+                        break
+                    if q - a < min_samples_leaf or b - q < min_samples_leaf:
+                        continue
+                    if one_out and q - cur <= b - q:
+                        # the common forward step, written out for one output (a call to
+                        # _move_left per position costs several times the update itself)
+                        if is_clf:
+                            for p in range(cur, q):
+                                s = samples[p]
+                                ws = w[s]
+                                sl[np.intp(y[s, 0])] += ws
+                                wl += ws
+                        else:
+                            # the sum of squares is not needed by the proxy
+                            for p in range(cur, q):
+                                s = samples[p]
+                                ws = w[s]
+                                sl[0] += ws * y[s, 0]
+                                wl += ws
                     else:
-                        # the sum of squares is not needed by the proxy
-                        for p in range(cur, q):
-                            s = samples[p]
-                            ws = w[s]
-                            sl[0] += ws * y[s, 0]
-                            wl += ws
-                else:
-                    wl = _move_left(sl, wl, cur, q, b, samples, y, w, parent_stats, wn, crit,
-                                    n_outputs, K)
-                cur = q
-                wr = wn - wl
-                if wl < min_weight_leaf or wr < min_weight_leaf:
-                    continue
-                if one_out and crit == _c.GINI:
-                    proxy = _gini_proxy(sl, parent_stats, nc0, wl, wr)
-                    if proxy > best_proxy:
+                        wl = _move_left(sl, wl, cur, q, b, samples, y, w, parent_stats, wn, crit,
+                                        n_outputs, K)
+                    cur = q
+                    wr = wn - wl
+                    if wl < min_weight_leaf or wr < min_weight_leaf:
+                        continue
+                    if one_out and crit == _c.GINI:
+                        proxy = _gini_proxy(sl, parent_stats, nc0, wl, wr)
+                    elif one_out and crit == _c.SQUARED_ERROR:
+                        # _c.mse_proxy
+                        s_l = sl[0]
+                        s_r = parent_stats[0] - s_l
+                        proxy = s_l * s_l / wl + s_r * s_r / wr
+                    elif use_abs:
+                        proxy = -scratch[0][q - a]
+                    else:
+                        for k in range(S):
+                            sr[k] = parent_stats[k] - sl[k]
+                        proxy = _c.proxy_improvement(sl, sr, wl, wr, crit, n_outputs, K,
+                                                     n_classes)
+                    # a constrained candidate is checked only when it would be the best:
+                    # the same choice as rejecting it first (scikit-learn's order)
+                    if proxy > best_proxy and (not use_mono or _c.monotone_ok(
+                            sl, parent_stats, wl, wr, mono[f], lower, upper)):
                         best_proxy = proxy
                         best_f = f
-                        best_thr = vals[q - 1] / 2.0 + vals[q] / 2.0
-                    continue
-                if one_out and crit == _c.SQUARED_ERROR:
-                    # _c.mse_proxy
-                    s_l = sl[0]
-                    s_r = parent_stats[0] - s_l
-                    proxy = s_l * s_l / wl + s_r * s_r / wr
-                    if proxy > best_proxy:
-                        best_proxy = proxy
-                        best_f = f
-                        best_thr = vals[q - 1] / 2.0 + vals[q] / 2.0
-                    continue
-                for k in range(S):
-                    sr[k] = parent_stats[k] - sl[k]
-                if crit == _c.GINI:
-                    proxy = -wr * _c.gini(sr, wr, n_outputs, K, n_classes) - wl * _c.gini(
-                        sl, wl, n_outputs, K, n_classes)
-                elif crit == _c.ENTROPY:
-                    proxy = -wr * _c.entropy(sr, wr, n_outputs, K, n_classes) - wl * (
-                        _c.entropy(sl, wl, n_outputs, K, n_classes))
-                elif crit == _c.MISCLASSIFICATION:
-                    proxy = -wr * _c.misclassification(sr, wr, n_outputs, K, n_classes) - wl * (
-                        _c.misclassification(sl, wl, n_outputs, K, n_classes))
-                elif crit == _c.SQUARED_ERROR:
-                    proxy = _c.mse_proxy(sl, sr, wl, wr, n_outputs)
-                elif crit == _c.FRIEDMAN_MSE:
-                    proxy = _c.friedman_proxy(sl, sr, wl, wr, n_outputs)
-                else:
-                    proxy = -scratch[0][q - a]
-                if proxy > best_proxy:
-                    best_proxy = proxy
-                    best_f = f
-                    best_thr = vals[q - 1] / 2.0 + vals[q] / 2.0
+                        # sum of halves between two values, or +inf for the candidate
+                        # that sends exactly the missing values right; missing values go
+                        # the scan's side, or (none at the node) to the larger child
+                        best_thr = np.inf if q == inf_q else vals[q - 1] / 2.0 + vals[q] / 2.0
+                        best_ml = ps if nm > 0 else (1 if q - a > b - q else 0)
         else:
             thr = rand_uniform(rng, np.float64(mn), np.float64(mx))
+            # missing values at the node: their side is drawn too (after the threshold)
+            ml = nm > 0 and rand_int(rng, np.intp(0), np.intp(2)) == 1
             if thr == mx:
                 thr = np.float64(mn)
             if fast_rand:
@@ -385,7 +470,8 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
                     # class-1 weight; class 0 = total - class 1
                     w1 = np.int64(0)
                     for i in range(a, b):
-                        m = np.float64(vals[i]) <= thr
+                        v = vals[i]
+                        m = (np.float64(v) <= thr) | (ml & (v != v))
                         key = yw[i]
                         wi = key >> kb
                         nl += np.int64(1) if m else np.int64(0)
@@ -396,7 +482,8 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
                 else:
                     fill(sl, 0.0)
                     for i in range(a, b):
-                        if np.float64(vals[i]) <= thr:
+                        v = vals[i]
+                        if np.float64(v) <= thr or (ml and v != v):
                             key = yw[i]
                             wi = key >> kb
                             nl += 1
@@ -416,10 +503,12 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
                         sr[k] = parent_stats[k] - sl[k]
                     proxy = _c.proxy_improvement(sl, sr, wl, wr, crit, n_outputs, K,
                                                  n_classes)
-                if proxy > best_proxy:
+                if proxy > best_proxy and (not use_mono or _c.monotone_ok(
+                        sl, parent_stats, wl, wr, mono[f], lower, upper)):
                     best_proxy = proxy
                     best_f = f
                     best_thr = thr
+                    best_ml = (1 if ml else 0) if nm > 0 else (1 if pos - a > b - pos else 0)
                     best_wl = wl
                     for k in range(S):
                         sbest[k] = sl[k]
@@ -429,7 +518,8 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
             lo = a
             hi = b
             while lo < hi:
-                if vals[lo] <= thr:
+                v = vals[lo]
+                if v <= thr or (ml and v != v):
                     lo += 1
                 else:
                     hi -= 1
@@ -453,18 +543,21 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
                 proxy = -wl * il - wr * ir
             else:
                 proxy = _c.proxy_improvement(sl, sr, wl, wr, crit, n_outputs, K, n_classes)
-            if proxy > best_proxy:
+            if proxy > best_proxy and (not use_mono or _c.monotone_ok(
+                    sl, parent_stats, wl, wr, mono[f], lower, upper)):
                 best_proxy = proxy
                 best_f = f
                 best_thr = thr
+                best_ml = (1 if ml else 0) if nm > 0 else (1 if pos - a > b - pos else 0)
                 best_pos = pos
     for i in range(n_known):
         features[i] = const_features[i]
     for i in range(n_known, n_known + n_found):
         const_features[i] = features[i]
     if best_f < 0:
-        return b, -2, -2.0, 0.0, 0.0, 0.0, n_total
+        return b, -2, -2.0, 0.0, 0.0, 0.0, n_total, np.intp(0), 0.0
     # partition samples[a:b] on the chosen split
+    nan_left = best_ml != 0
     if fast_rand:
         # stable (branch-free, right parts through ridx / ywtmp) on the kept values of the
         # best candidate: the samples of every node stay in ascending row order, so the
@@ -476,7 +569,8 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
         for i in range(a, b):
             s = samples[i]
             t = yw[i]
-            m = np.float64(vals_b[i]) <= best_thr
+            v = vals_b[i]
+            m = (np.float64(v) <= best_thr) | (nan_left & (v != v))
             samples[lo] = s
             yw[lo] = t
             ridx[k] = s
@@ -492,7 +586,8 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
         # as scikit-learn does, so the children's samples keep its order
         pos = best_pos
     else:
-        pos = _partition_rows(Xr, best_f, best_thr, samples, a, b, yw, False)
+        pos = _partition_rows(Xr, best_f, best_thr, samples, a, b, yw, False, nan_left,
+                              np.float32(np.nan))
     if fast_rand:
         # the left statistics of the chosen candidate (exact integer sums)
         wl = best_wl
@@ -508,13 +603,14 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
     il, ir = _children_impurity(y, w, samples, a, pos, b, sl, sr, wl, wr, parent_stats, crit,
                                 n_outputs, K, n_classes, scratch)
     improvement = (wn / wn_total) * (imp_parent - wr / wn * ir - wl / wn * il)
-    return pos, best_f, best_thr, improvement, il, ir, n_total
+    middle = sl[0] / (2.0 * wl) + sr[0] / (2.0 * wr)
+    return pos, best_f, best_thr, improvement, il, ir, n_total, np.intp(best_ml), middle
 
 
 @njit(cache=True, nogil=True)
 def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features, max_depth,
                min_samples_leaf, min_samples_split, min_weight_leaf, min_impurity_decrease,
-               max_leaf_nodes, seed, Xb, edges, n_bins):
+               max_leaf_nodes, seed, Xb, edges, n_bins, nan_mask, mono):
     """Grow one tree; depth-first, or best-first when ``max_leaf_nodes > 0``.
 
     Parameters are scalars as in the estimator (``max_depth`` a large int for
@@ -528,6 +624,13 @@ def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features
 
     One compiled function serves every estimator: the arguments always have
     the same types, so numba compiles it (and its helpers) once.
+
+    ``nan_mask`` (uint8, n_features) marks the features with missing values (NaN)
+    in the rows used; ``inodes`` then holds in column 4 whether a node's missing
+    values go left (see :func:`_split_node`). ``mono`` (intp, n_features, or empty):
+    monotonicity constraints, -1 / 0 / 1 per feature on the first statistic (one
+    output; binary classification: the first class's fraction); node values are
+    clipped to the bounds the constrained splits above them set.
 
     Returns (inodes, fnodes, value, max_depth_reached).
     """
@@ -559,6 +662,19 @@ def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features
     # the random splitter's stable partition also uses ridx
     ridx = np.empty(n if splitter == SPLIT_RANDOM else r, dtype=np.intp)
     rcnt = np.empty((4, 256), dtype=np.intp)
+    # a flag computed (not a literal False later set True): numba would otherwise
+    # compile the splitters a second time for the literal
+    n_mono = 0
+    for f in range(mono.shape[0]):
+        if mono[f] != 0:
+            n_mono += 1
+    use_mono = n_mono > 0
+    any_nan = False
+    for f in range(n_features):
+        if nan_mask[f]:
+            any_nan = True
+    tmp_s = np.empty(n if any_nan else 1, dtype=np.intp)
+    tmp_v = np.empty(n if any_nan else 1, dtype=Xt.dtype)
     wn_total = 0.0
     int_w = True
     for i in range(n):
@@ -591,7 +707,7 @@ def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features
     n_free = n_pool
 
     cap = np.intp(64)
-    inodes = np.empty((cap, 4), dtype=np.intp)
+    inodes = np.empty((cap, 5), dtype=np.intp)
     fnodes = np.empty((cap, 3))
     value = np.empty((cap, V))
     count = np.intp(0)
@@ -602,7 +718,8 @@ def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features
     # nodes waiting for evaluation (popped last-first): start, end, depth, parent, is_left,
     # n_constant_features, histogram id (-1: none) ; impurity (-1: unknown)
     st_i = np.empty((64, 7), dtype=np.intp)
-    st_f = np.empty(64)
+    # impurity (-1: unknown), lower and upper bound of the node value (monotonic_cst)
+    st_f = np.empty((64, 3))
     # children's statistics and weight from the parent's split (classification with
     # integer weights: exact sums, equal to a fresh pass); column 0 < 0: unknown
     reuse_stats = crit < 10 and int_w
@@ -620,14 +737,16 @@ def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features
     st_i[0, 4] = 0
     st_i[0, 5] = 0
     st_i[0, 6] = root_h
-    st_f[0] = -1.0
+    st_f[0, 0] = -1.0
+    st_f[0, 1] = -np.inf
+    st_f[0, 2] = np.inf
     st_s[0, 0] = -1.0
     top = np.intp(1)
     # best-first frontier of evaluated nodes, a max-heap on the improvement:
     # node, start, end, pos, depth, n_const, left hist, right hist ;
     # improvement, impurity_left, impurity_right, is_leaf
     fr_i = np.empty((64, 8), dtype=np.intp)
-    fr_f = np.empty((64, 4))
+    fr_f = np.empty((64, 7))
     n_front = np.intp(0)
     while True:
         # depth-first: evaluate a node when popped; best-first: evaluate both children
@@ -669,7 +788,20 @@ def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features
             else:
                 for o in range(n_outputs):
                     vrow[o] = stats[o] / wn
-            imp = st_f[top]
+            lower = st_f[top, 1]
+            upper = st_f[top, 2]
+            if use_mono:
+                # clip the value (binary classification: the first class's fraction,
+                # counts here) to the bounds of the constrained splits above
+                v0 = vrow[0] / wn if crit < 10 else vrow[0]
+                if v0 < lower or v0 > upper:
+                    v0 = lower if v0 < lower else upper
+                    if crit < 10:
+                        vrow[0] = v0 * wn
+                        vrow[1] = (1.0 - v0) * wn
+                    else:
+                        vrow[0] = v0
+            imp = st_f[top, 0]
             if imp < 0.0:
                 if crit == _c.ABSOLUTE_ERROR:
                     imp = _c.abs_impurity(y, w, samples, a, b, n_outputs, scratch[2],
@@ -689,28 +821,34 @@ def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features
             pos = b
             f = minus1
             thr = -2.0
+            ml = zero
+            middle = 0.0
             improvement = 0.0
             il = 0.0
             ir = 0.0
             if not is_leaf and hid >= 0:
-                f, bn, thr, improvement, il, ir = _hk.hist_split(
+                f, bn, thr, improvement, il, ir, h_ml, middle = _hk.hist_split(
                     pool[hid], n_bins, edges, stats, wn, float(nn), wn_total, imp, crit,
                     splitter, n_outputs, K, n_classes, max_features, min_samples_leaf,
-                    min_weight_leaf, rng, features, sl, sr)
+                    min_weight_leaf, rng, features, sl, sr, mono, use_mono, lower, upper)
                 if f >= 0 and improvement + EPSILON >= min_impurity_decrease:
-                    pos = _partition_rows(Xb, f, bn, samples, a, b, yw, fast_rand)
+                    pos = _partition_rows(Xb, f, bn, samples, a, b, yw, fast_rand, h_ml,
+                                          np.float32(n_bins[f]))
+                    ml = one if h_ml else zero
                 else:
                     is_leaf = True
             elif not is_leaf:
-                pos, f, thr, improvement, il, ir, n_const = _split_node(
+                pos, f, thr, improvement, il, ir, n_const, ml, middle = _split_node(
                     Xt, Xr, y, w, samples, a, b, wn, wn_total, imp, stats, crit, splitter,
                     n_outputs, K, n_classes, max_features, min_samples_leaf, min_weight_leaf,
                     rng, features, const_features, n_const, vals, sl, sr, scratch, rkeys,
-                    ridx, rcnt, fast_rand, yw, ywtmp, vals_b, kb, sbest)
+                    ridx, rcnt, fast_rand, yw, ywtmp, vals_b, kb, sbest, nan_mask, tmp_s,
+                    tmp_v, mono, use_mono, lower, upper)
                 if pos >= b or improvement + EPSILON < min_impurity_decrease:
                     is_leaf = True
             if is_leaf:
                 pos = b
+                ml = zero
                 f = minus1 - 1
                 thr = -2.0
                 improvement = 0.0
@@ -724,6 +862,7 @@ def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features
             inodes[node, 1] = -1
             inodes[node, 2] = f
             inodes[node, 3] = b - a
+            inodes[node, 4] = ml
             fnodes[node, 0] = thr
             fnodes[node, 1] = imp
             fnodes[node, 2] = wn
@@ -776,7 +915,7 @@ def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features
             if best_first:
                 if n_front >= fr_i.shape[0]:
                     bigger_i = np.empty((2 * fr_i.shape[0], 8), dtype=np.intp)
-                    bigger_f = np.empty((2 * fr_i.shape[0], 4))
+                    bigger_f = np.empty((2 * fr_i.shape[0], 7))
                     copy_rows(bigger_i, fr_i, n_front)
                     copy_rows(bigger_f, fr_f, n_front)
                     fr_i = bigger_i
@@ -795,6 +934,9 @@ def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features
                 fr_f[k, 1] = il
                 fr_f[k, 2] = ir
                 fr_f[k, 3] = 1.0 if is_leaf else 0.0
+                fr_f[k, 4] = lower
+                fr_f[k, 5] = upper
+                fr_f[k, 6] = middle
                 while k > 0:
                     par = (k - 1) // 2
                     if fr_f[par, 0] < fr_f[k, 0]:
@@ -809,11 +951,13 @@ def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features
                     bigger_s = np.empty((st_i.shape[0], S + 1))
                     copy_rows(bigger_s, st_s, top)
                     st_s = bigger_s
+                ll, lu, rl, ru = _child_bounds(mono[f] if use_mono else zero, lower, upper,
+                                               middle)
                 # right first so that the left child is processed (numbered) first
                 _push_child(st_i, st_f, top, pos, b, depth + 1, node, zero, n_const, right_h,
-                            ir)
+                            ir, rl, ru)
                 _push_child(st_i, st_f, top + 1, a, pos, depth + 1, node, one, n_const, left_h,
-                            il)
+                            il, ll, lu)
                 if reuse_stats:
                     wl = 0.0
                     wr = 0.0
@@ -858,14 +1002,19 @@ def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features
                 inodes[node, 0] = -1
                 inodes[node, 1] = -1
                 inodes[node, 2] = -2
+                inodes[node, 4] = 0
                 fnodes[node, 0] = -2.0
                 continue
             max_split_nodes -= 1
-            # right below left on the stack: the left child is evaluated (numbered) first
+            # right below left on the stack: the left child is evaluated (numbered) first;
+            # no constant features are passed down (scikit-learn's best-first builder
+            # starts each split search from zero known constants)
+            ll, lu, rl, ru = _child_bounds(mono[inodes[node, 2]] if use_mono else zero,
+                                           rec_f[4], rec_f[5], rec_f[6])
             _push_child(st_i, st_f, zero, rec_i[3], rec_i[2], rec_i[4] + 1, node, zero,
-                        rec_i[5], rec_i[7], rec_f[2])
+                        zero, rec_i[7], rec_f[2], rl, ru)
             _push_child(st_i, st_f, one, rec_i[1], rec_i[3], rec_i[4] + 1, node, one,
-                        rec_i[5], rec_i[6], rec_f[1])
+                        zero, rec_i[6], rec_f[1], ll, lu)
             st_s[0, 0] = -1.0
             st_s[1, 0] = -1.0
             top = 2
@@ -873,7 +1022,7 @@ def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features
             break
         if not expanded:
             break
-    out_i = np.empty((count, 4), dtype=np.intp)
+    out_i = np.empty((count, 5), dtype=np.intp)
     out_f = np.empty((count, 3))
     out_v = np.empty((count, V))
     copy_rows(out_i, inodes, count)
@@ -883,7 +1032,8 @@ def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features
 
 
 @njit(cache=True, nogil=True)
-def _push_child(st_i, st_f, t, a, b, depth, parent, is_left, n_const, hid, imp):
+def _push_child(st_i, st_f, t, a, b, depth, parent, is_left, n_const, hid, imp, lower,
+                upper):
     st_i[t, 0] = a
     st_i[t, 1] = b
     st_i[t, 2] = depth
@@ -891,14 +1041,27 @@ def _push_child(st_i, st_f, t, a, b, depth, parent, is_left, n_const, hid, imp):
     st_i[t, 4] = is_left
     st_i[t, 5] = n_const
     st_i[t, 6] = hid
-    st_f[t] = imp
+    st_f[t, 0] = imp
+    st_f[t, 1] = lower
+    st_f[t, 2] = upper
 
 
 @njit(cache=True, nogil=True)
 def _grow_stack(st_i, st_f, top):
     bigger_i = np.empty((2 * st_i.shape[0], st_i.shape[1]), dtype=np.intp)
-    bigger_f = np.empty(2 * st_i.shape[0])
+    bigger_f = np.empty((2 * st_i.shape[0], st_f.shape[1]))
     copy_rows(bigger_i, st_i, top)
-    for i in range(top):
-        bigger_f[i] = st_f[i]
+    copy_rows(bigger_f, st_f, top)
     return bigger_i, bigger_f
+
+
+@njit(cache=True, nogil=True)
+def _child_bounds(cst, lower, upper, middle):
+    """(left lower, left upper, right lower, right upper) value bounds of the children of
+    a split on a feature with monotonicity constraint ``cst`` (scikit-learn's rule)."""
+    if cst > 0:
+        return lower, middle, middle, upper
+    if cst < 0:
+        return middle, upper, lower, middle
+    return lower, upper, lower, upper
+

@@ -11,6 +11,9 @@ one uniform threshold per candidate feature (extremely randomized trees,
 §11.3). ``max_bins`` switches to the histogram splitter: features are binned
 once into at most ``max_bins`` quantile bins and splits are searched over
 per-node histograms, which is faster on large data and nearly as accurate.
+Missing values (NaN) are learned per split, as scikit-learn 1.9 does (in the
+histogram splitter they have their own bin); ``monotonic_cst`` rejects splits
+against the constraints and clips node values, as scikit-learn's.
 """
 
 import math
@@ -19,13 +22,19 @@ from numbers import Integral, Real
 import numpy as np
 import scipy.sparse as sp
 
+from .._tags import get_tags
 from ..base import BaseEstimator, ClassifierMixin, RegressorMixin
 from ..exceptions import InvalidParameterError
 from ..utils._bunch import Bunch
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._targets import check_classification_targets, compute_class_weight
-from ..utils.validation import check_is_fitted, check_sample_weight, validate_data
+from ..utils.validation import (
+    check_float32_columns,
+    check_is_fitted,
+    check_sample_weight,
+    validate_data,
+)
 from . import _binning
 from . import _build_kernels as _bk
 from ._tree import Tree, predict_input
@@ -97,7 +106,42 @@ def resolve_params(est, n_samples, n_features, w_sum):
     )
 
 
+def monotonic_constraints(est, n_features, n_outputs, n_classes, is_clf):
+    """``est.monotonic_cst`` checked (scikit-learn's errors) and in the kernels' form: an
+    intp array, -1 / 0 / 1 per feature on the value the builder constrains (the first
+    class's fraction for classifiers, hence the sign flip), or empty for None."""
+    if est.monotonic_cst is None:
+        return np.empty(0, dtype=np.intp)
+    if n_outputs > 1:
+        raise ValueError("Monotonicity constraints are not supported with multiple outputs.")
+    cst = np.asarray(est.monotonic_cst)
+    if cst.ndim != 1 or cst.shape[0] != n_features:
+        raise ValueError(
+            f"monotonic_cst has shape {cst.shape[0] if cst.ndim else cst.shape} but the input "
+            f"data X has {n_features} features."
+        )
+    if not np.all(np.isin(cst, (-1, 0, 1))):
+        raise ValueError(
+            "monotonic_cst must be None or an array-like of -1, 0 or 1, but got "
+            f"{np.unique(cst)}"
+        )
+    if est.criterion == "absolute_error":
+        # a deliberate gap: the constraint would need the children's medians per candidate
+        raise ValueError("monotonic_cst is not supported with criterion='absolute_error'.")
+    cst = cst.astype(np.intp)
+    if is_clf:
+        if int(np.max(n_classes)) > 2:
+            raise ValueError(
+                "Monotonicity constraints are not supported with multiclass classification"
+            )
+        cst = -cst
+    return np.ascontiguousarray(cst)
+
+
 _NO_BINS = (np.empty((0, 0), dtype=np.uint8), np.empty((0, 0)), np.empty(0, dtype=np.intp))
+
+
+_NO_MONO = np.empty(0, dtype=np.intp)
 
 
 def _plain(a, dtype):
@@ -108,14 +152,25 @@ def _plain(a, dtype):
     return a
 
 
-def grow_tree(Xt, X, y, w, n_classes, p, seed, is_clf, n_features, binned=None):
+def missing_mask(X):
+    """uint8 per feature: whether the column holds a NaN (scikit-learn's
+    ``missing_values_in_feature_mask``)."""
+    with np.errstate(over="ignore"):
+        return np.ascontiguousarray(np.isnan(X.sum(axis=0, dtype=np.float64)), dtype=np.uint8)
+
+
+def grow_tree(Xt, X, y, w, n_classes, p, seed, is_clf, n_features, binned=None,
+              nan_mask=None):
     """Grow one :class:`Tree` on prepared arrays (see ``_build_kernels.build_tree``).
 
     ``Xt`` is the float32 data transposed (n_features, n_samples) and ``X`` the same
     data row-major (both C-contiguous; the builder gathers from whichever layout is
     cheaper for a node's size). ``binned`` is ``(X_binned, bin_thresholds, n_bins)`` for the histogram
-    splitter, else None. Rows with zero weight are left out. Releases the GIL.
+    splitter, else None. ``nan_mask`` (see :func:`missing_mask`) is computed from X
+    when None. Rows with zero weight are left out. Releases the GIL.
     """
+    if nan_mask is None:
+        nan_mask = missing_mask(X)
     samples = np.flatnonzero(w > 0).astype(np.intp)
     Xb, edges, n_bins = _NO_BINS if binned is None else binned
     n_classes = _plain(n_classes, np.intp)
@@ -127,6 +182,7 @@ def grow_tree(Xt, X, y, w, n_classes, p, seed, is_clf, n_features, binned=None):
         int(p["min_samples_split"]), float(p["min_weight_leaf"]),
         float(p["min_impurity_decrease"]), int(p["max_leaf_nodes"]), np.uint64(seed),
         _plain(Xb, np.uint8), _plain(edges, np.float64), _plain(n_bins, np.intp),
+        _plain(nan_mask, np.uint8), _plain(p.get("monotonic", _NO_MONO), np.intp),
     )
     return Tree(inodes, fnodes, value, n_features, n_classes, depth, is_clf)
 
@@ -154,6 +210,7 @@ _COMMON_CONSTRAINTS = {
     "min_impurity_decrease": [Interval(Real, 0.0, None, closed="left")],
     "ccp_alpha": [Interval(Real, 0.0, None, closed="left")],
     "max_bins": [Interval(Integral, 2, 255, closed="both"), None],
+    "monotonic_cst": ["array-like", None],
 }
 
 
@@ -211,7 +268,8 @@ def expanded_class_weight(class_weight, classes, codes, sample_weight=None):
 
 
 def validate_X_y(est, X, y, numeric_y):
-    """X as float32 C-contiguous (recording n_features_in_) and y as a 1-D or 2-D array.
+    """X as float32 C-contiguous (recording n_features_in_; NaN allowed when the
+    estimator's tags allow it) and y as a 1-D or 2-D array.
 
     y keeps its labels (strings included) for classifiers and becomes float64
     for regressors.
@@ -220,7 +278,9 @@ def validate_X_y(est, X, y, numeric_y):
         raise ValueError(
             f"{type(est).__name__} requires y to be passed, but the target y is None."
         )
-    X = validate_data(est, X, dtype=np.float32)
+    check_float32_columns(X, est)
+    finite = "allow-nan" if get_tags(est).allow_nan else True
+    X = validate_data(est, X, dtype=np.float32, ensure_all_finite=finite)
     X = np.ascontiguousarray(X, dtype=np.float32)
     if sp.issparse(y):
         raise TypeError("Sparse data was passed for y, but dense data is required.")
@@ -251,6 +311,7 @@ class BaseDecisionTree(BaseEstimator):
     def __classiclearn_tags__(self):
         tags = super().__classiclearn_tags__()
         tags.multi_output = True
+        tags.allow_nan = True
         return tags
 
     def _prepare_X(self, X, reset):
@@ -277,6 +338,8 @@ class BaseDecisionTree(BaseEstimator):
             raise ValueError("Sum of sample_weight must be positive.")
         self.n_outputs_ = codes.shape[1]
         p = resolve_params(self, n_samples, n_features, sw.sum())
+        p["monotonic"] = monotonic_constraints(self, n_features, self.n_outputs_, n_classes,
+                                               self._is_clf)
         self.max_features_ = p["max_features"]
         seed = tree_seed(self.random_state)
         binned = None
@@ -285,7 +348,8 @@ class BaseDecisionTree(BaseEstimator):
             mapper = _binning.fit_bins(X, self.max_bins, seed)
             binned = (_binning.transform_bins(X, mapper),) + mapper
         Xt = np.ascontiguousarray(X.T)
-        tree = grow_tree(Xt, X, codes, sw, n_classes, p, seed, self._is_clf, n_features, binned)
+        tree = grow_tree(Xt, X, codes, sw, n_classes, p, seed, self._is_clf, n_features, binned,
+                         missing_mask(X))
         if self.ccp_alpha > 0.0:
             tree = tree.pruned(self.ccp_alpha)
         self.tree_ = tree
@@ -410,6 +474,11 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
         If set, the histogram splitter: features binned once into at most
         ``max_bins`` quantile bins (the ``splitter`` parameter then only
         chooses between the best bin boundary and a random one).
+    monotonic_cst : array-like of int of shape (n_features,), default=None
+        Monotonicity constraint per feature: 1 increasing, -1 decreasing, 0
+        none (as scikit-learn's; binary classification constrains the
+        probability of the positive class; not with multiple outputs, more
+        than two classes or ``criterion="absolute_error"``).
 
     Attributes
     ----------
@@ -433,6 +502,14 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
     X is converted to float32 once (as scikit-learn does), so thresholds are
     midpoints of float32 values.
 
+    Missing values (NaN in X) are handled as scikit-learn 1.9 does: at each
+    split the samples missing the split feature go to the side that improves
+    the criterion most (or, with the random splitter, a side drawn at random),
+    recorded in ``tree_.missing_go_to_left``; a split may also separate the
+    missing values from all others (threshold +inf, missing values right). At
+    prediction, a NaN in a feature never missing at a node during training
+    goes to the child that received more samples.
+
     Examples
     --------
     >>> from classiclearn.tree import DecisionTreeClassifier
@@ -452,7 +529,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
     def __init__(self, *, criterion="gini", splitter="best", max_depth=None,
                  min_samples_split=2, min_samples_leaf=1, min_weight_fraction_leaf=0.0,
                  max_features=None, random_state=None, max_leaf_nodes=None,
-                 min_impurity_decrease=0.0, class_weight=None, ccp_alpha=0.0, max_bins=None):
+                 min_impurity_decrease=0.0, class_weight=None, ccp_alpha=0.0, max_bins=None,
+                 monotonic_cst=None):
         self.criterion = criterion
         self.splitter = splitter
         self.max_depth = max_depth
@@ -466,6 +544,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
         self.class_weight = class_weight
         self.ccp_alpha = ccp_alpha
         self.max_bins = max_bins
+        self.monotonic_cst = monotonic_cst
 
     def fit(self, X, y, sample_weight=None, check_input=True):
         """Grow (and prune) the tree.
@@ -533,8 +612,9 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
         error (leaf weighted median).
     splitter, max_depth, min_samples_split, min_samples_leaf, \
 min_weight_fraction_leaf, max_features, random_state, max_leaf_nodes, \
-min_impurity_decrease, ccp_alpha, max_bins
-        As in :class:`DecisionTreeClassifier`.
+min_impurity_decrease, ccp_alpha, max_bins, monotonic_cst
+        As in :class:`DecisionTreeClassifier` (``monotonic_cst`` constrains the
+        prediction).
 
     Attributes
     ----------
@@ -567,7 +647,7 @@ min_impurity_decrease, ccp_alpha, max_bins
     def __init__(self, *, criterion="squared_error", splitter="best", max_depth=None,
                  min_samples_split=2, min_samples_leaf=1, min_weight_fraction_leaf=0.0,
                  max_features=None, random_state=None, max_leaf_nodes=None,
-                 min_impurity_decrease=0.0, ccp_alpha=0.0, max_bins=None):
+                 min_impurity_decrease=0.0, ccp_alpha=0.0, max_bins=None, monotonic_cst=None):
         self.criterion = criterion
         self.splitter = splitter
         self.max_depth = max_depth
@@ -580,6 +660,7 @@ min_impurity_decrease, ccp_alpha, max_bins
         self.min_impurity_decrease = min_impurity_decrease
         self.ccp_alpha = ccp_alpha
         self.max_bins = max_bins
+        self.monotonic_cst = monotonic_cst
 
     fit = DecisionTreeClassifier.fit
 

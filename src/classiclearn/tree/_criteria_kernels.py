@@ -245,3 +245,17 @@ def abs_split_costs(y, w, idx, a, b, n_outputs, cost, tmp, yv, wv, h1, h2, h3, h
         prefix_abs_costs(yv, wv, n, tmp, h1, h2, h3, h4)
         for k in range(n + 1):
             cost[k] += tmp[n - k]
+
+
+@njit(cache=True, nogil=True)
+def monotone_ok(sl, parent_stats, wl, wr, cst, lower, upper):
+    """Whether a candidate split respects the monotonicity constraint ``cst`` (-1, 0, 1)
+    of its feature: the children's values (first statistic over weight: the first
+    class's fraction, or the mean) in order and inside the node's ``[lower, upper]``
+    (scikit-learn's ``check_monotonicity``; always true for ``cst == 0``)."""
+    if cst == 0:
+        return True
+    vl = sl[0] / wl
+    vr = (parent_stats[0] - sl[0]) / wr
+    return (vl >= lower and vr >= lower and vl <= upper and vr <= upper
+            and (vl - vr) * cst <= 0.0)

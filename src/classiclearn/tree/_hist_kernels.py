@@ -29,8 +29,9 @@ HYBRID_MIN = 128
 @njit(cache=True, nogil=True)
 def fill_hist(Xb, n_bins, y, w, samples, a, b, crit, n_outputs, K, H):
     p = Xb.shape[1]
+    # bins 0 .. n_bins[f] - 1 hold values, bin n_bins[f] the missing ones
     for f in range(p):
-        for bb in range(n_bins[f]):
+        for bb in range(n_bins[f] + 1):
             for k in range(H.shape[2]):
                 H[f, bb, k] = 0.0
     is_clf = crit < 10
@@ -51,20 +52,37 @@ def fill_hist(Xb, n_bins, y, w, samples, a, b, crit, n_outputs, K, H):
                     h[2 + n_outputs + o] += ws * v * v
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _add_bin(h, sl, S):
+    for k in range(S):
+        sl[k] += h[2 + k]
+    return h[0], h[1]
+
+
 @njit(cache=True, nogil=True)
 def hist_split(H, n_bins, edges, parent_stats, wn, n_node, wn_total, imp_parent, crit,
                 splitter, n_outputs, K, n_classes, max_features, min_samples_leaf,
-                min_weight_leaf, rng, features, sl, sr):
+                min_weight_leaf, rng, features, sl, sr, mono, use_mono, lower, upper):
     """Best (feature, bin) split from the node histogram.
 
-    Returns (feature, bin, threshold, improvement, impurity_left, impurity_right)
-    with feature -1 when no valid split exists.
+    Monotonicity constraints (``mono``, ``use_mono``, the node's value bounds
+    ``lower`` / ``upper``) reject candidates as ``_build_kernels._split_node`` does.
+
+    Bin ``n_bins[f]`` of feature ``f`` holds its missing values (NaN). With some
+    at the node, the best splitter scans the bins with them on the right (the
+    last candidate sends exactly the missing values right, threshold +inf), then
+    on the left; the random splitter draws one bin boundary and the side of the
+    missing values. Without, missing values at prediction follow the larger child.
+
+    Returns (feature, bin, threshold, improvement, impurity_left, impurity_right,
+    missing_go_to_left, middle_value) with feature -1 when no valid split exists.
     """
     p = H.shape[0]
     S = sl.shape[0]
     best_proxy = -np.inf
     best_f = -1
     best_bin = -1
+    best_ml = False
     n_visited = 0
     n_found = np.intp(0)
     f_i = p
@@ -73,6 +91,7 @@ def hist_split(H, n_bins, edges, parent_stats, wn, n_node, wn_total, imp_parent,
         f_j = rand_int(rng, n_found, f_i)
         f = features[f_j]
         nb = n_bins[f]
+        nm = H[f, nb, 0]
         lo_bin = np.intp(-1)
         hi_bin = np.intp(-1)
         for bb in range(nb):
@@ -80,87 +99,120 @@ def hist_split(H, n_bins, edges, parent_stats, wn, n_node, wn_total, imp_parent,
                 if lo_bin < 0:
                     lo_bin = bb
                 hi_bin = bb
-        if lo_bin == hi_bin:
+        if lo_bin < 0 or (lo_bin == hi_bin and nm == 0.0):
             features[f_j], features[n_found] = features[n_found], features[f_j]
             n_found += 1
             continue
         f_i -= 1
         features[f_i], features[f_j] = features[f_j], features[f_i]
+        # candidate bins of each pass (missing values right, then left): a split is
+        # "bin <= bb" among the non-missing values
+        last0 = hi_bin + 1 if nm > 0.0 else hi_bin
+        first0 = lo_bin
+        pass_lo = 0
+        pass_hi = 2 if nm > 0.0 else 1
         if splitter == 1:
-            first = rand_int(rng, lo_bin, hi_bin)
-            last = first + 1
-        else:
-            first = lo_bin
-            last = hi_bin
-        for k in range(S):
-            sl[k] = 0.0
-        wl = 0.0
-        nl = 0.0
-        for bb in range(lo_bin, first):
-            h = H[f, bb]
-            nl += h[0]
-            wl += h[1]
+            # one random boundary; the side of the missing values drawn too
+            if hi_bin > lo_bin:
+                first0 = rand_int(rng, lo_bin, hi_bin)
+                last0 = first0 + 1
+                go_left = nm > 0.0 and rand_int(rng, np.intp(0), np.intp(2)) == 1
+            else:
+                first0 = hi_bin
+                last0 = hi_bin + 1
+                go_left = False
+            pass_lo = 1 if go_left else 0
+            pass_hi = pass_lo + 1
+        for ps in range(pass_lo, pass_hi):
+            ml = ps == 1
+            first = first0
+            last = min(last0, hi_bin) if ml else last0
             for k in range(S):
-                sl[k] += h[2 + k]
-        for bb in range(first, last):
-            h = H[f, bb]
-            nl += h[0]
-            wl += h[1]
-            for k in range(S):
-                sl[k] += h[2 + k]
-            if h[0] == 0.0:
-                continue
-            nr = n_node - nl
-            if nl < min_samples_leaf or nr < min_samples_leaf:
-                continue
-            wr = wn - wl
-            if wl < min_weight_leaf or wr < min_weight_leaf:
-                continue
-            for k in range(S):
-                sr[k] = parent_stats[k] - sl[k]
-            proxy = _c.proxy_improvement(sl, sr, wl, wr, crit, n_outputs, K, n_classes)
-            if proxy > best_proxy:
-                best_proxy = proxy
-                best_f = f
-                best_bin = bb
+                sl[k] = 0.0
+            wl = 0.0
+            nl = 0.0
+            if ml:
+                c, ww = _add_bin(H[f, nb], sl, S)
+                nl += c
+                wl += ww
+            for bb in range(lo_bin, first):
+                c, ww = _add_bin(H[f, bb], sl, S)
+                nl += c
+                wl += ww
+            for bb in range(first, last):
+                h = H[f, bb]
+                c, ww = _add_bin(h, sl, S)
+                nl += c
+                wl += ww
+                if c == 0.0:
+                    continue
+                nr = n_node - nl
+                if nl < min_samples_leaf or nr < min_samples_leaf:
+                    continue
+                wr = wn - wl
+                if wl < min_weight_leaf or wr < min_weight_leaf:
+                    continue
+                for k in range(S):
+                    sr[k] = parent_stats[k] - sl[k]
+                proxy = _c.proxy_improvement(sl, sr, wl, wr, crit, n_outputs, K, n_classes)
+                if proxy > best_proxy and (not use_mono or _c.monotone_ok(
+                        sl, parent_stats, wl, wr, mono[f], lower, upper)):
+                    best_proxy = proxy
+                    best_f = f
+                    best_bin = bb
+                    best_ml = ml if nm > 0.0 else nl > nr
     if best_f < 0:
-        return -1, -1, 0.0, 0.0, 0.0, 0.0
+        return -1, -1, 0.0, 0.0, 0.0, 0.0, False, 0.0
     for k in range(S):
         sl[k] = 0.0
     wl = 0.0
+    nb = n_bins[best_f]
+    nm = H[best_f, nb, 0]
+    if best_ml and nm > 0.0:
+        wl += _add_bin(H[best_f, nb], sl, S)[1]
+    hi_bin = np.intp(-1)
     for bb in range(best_bin + 1):
         h = H[best_f, bb]
-        wl += h[1]
-        for k in range(S):
-            sl[k] += h[2 + k]
+        wl += _add_bin(h, sl, S)[1]
+    for bb in range(nb):
+        if H[best_f, bb, 0] > 0.0:
+            hi_bin = bb
     wr = wn - wl
     for k in range(S):
         sr[k] = parent_stats[k] - sl[k]
     il = _c.stats_impurity(sl, wl, crit, n_outputs, K, n_classes)
     ir = _c.stats_impurity(sr, wr, crit, n_outputs, K, n_classes)
     improvement = (wn / wn_total) * (imp_parent - wr / wn * ir - wl / wn * il)
-    return best_f, best_bin, edges[best_f, best_bin], improvement, il, ir
+    # every non-missing value left and the missing ones right: threshold +inf
+    thr = edges[best_f, best_bin]
+    if nm > 0.0 and not best_ml and best_bin == hi_bin:
+        thr = np.inf
+    middle = sl[0] / (2.0 * wl) + sr[0] / (2.0 * wr)
+    return best_f, best_bin, thr, improvement, il, ir, best_ml, middle
 
 
 @njit(cache=True, nogil=True)
 def subtract_hist(big, small, n_bins):
     """``big -= small`` over the used bins (the sibling histogram by subtraction)."""
     for f in range(big.shape[0]):
-        for bb in range(n_bins[f]):
+        for bb in range(n_bins[f] + 1):
             for k in range(big.shape[2]):
                 big[f, bb, k] -= small[f, bb, k]
 
 
 @njit(cache=True, nogil=True)
-def bin_rows(X, edges, out):
+def bin_rows(X, edges, nan_bin, out):
     """``out[i, j]`` = the number of ``edges[j]`` below ``X[i, j]`` (``searchsorted``, side
-    left): the bin of each value. ``X`` float32 (n, p); ``edges`` float64 (p, 256), each
-    row ascending and padded with +inf; ``out`` uint8 (n, p). A branch-free binary search
-    of 8 fixed steps per value."""
+    left): the bin of each value, ``nan_bin[j]`` for NaN. ``X`` float32 (n, p); ``edges``
+    float64 (p, 256), each row ascending and padded with +inf; ``out`` uint8 (n, p). A
+    branch-free binary search of 8 fixed steps per value."""
     n, p = X.shape
     for i in range(n):
         for j in range(p):
             x = np.float64(X[i, j])
+            if x != x:
+                out[i, j] = nan_bin[j]
+                continue
             lo = np.intp(0)
             step = np.intp(128)
             while step > 0:

@@ -25,6 +25,16 @@ release the GIL; ``_tree.walk_rows`` runs row chunks in Python threads. A
 chunk is walked tree by tree (a tree's nodes stay in cache for all its rows;
 smaller row blocks measured slower), each row summing the trees in their
 fixed order, so results do not depend on the thread count.
+
+Missing values cost the compact and narrow walks nothing per step: an X holding
+NaN is walked as ``[X with NaN -> -inf | X with NaN -> +inf]`` (2 p columns),
+and a node whose missing values go right reads its feature from the second half
+(``shift``), so a NaN goes where ``missing_go_to_left`` says with the same single
+comparison. A threshold of +inf (the split "NaN against the rest") is stored
+as the largest float32, which every finite value passes and +inf does not.
+:func:`plain_apply` / :func:`plain_sum_value` (few rows) read
+``missing_go_to_left`` directly (one extra test, made only when
+``x <= threshold`` fails).
 """
 
 import numpy as np
@@ -38,11 +48,16 @@ _BLOCK = 16384
 # rows ahead whose cache lines :func:`apply_trees` prefetches (walks of one tree gain;
 # forests summing many trees do not)
 _AHEAD = 32
+# the largest float32: stands for a threshold of +inf in the walk records
+FLOAT32_MAX = float(np.finfo(np.float32).max)
 
 
 @njit(cache=True, nogil=True)
-def compact_nodes(packed, roots, nodes, orig):
+def compact_nodes(packed, roots, nodes, orig, miss, shift):
     """Fill the compact records ``nodes`` and the map ``orig`` (see the module notes).
+
+    ``shift`` > 0 (rows with NaN, walked doubled): nodes with ``miss[node] == 0``
+    read feature ``feature + shift``; ``miss`` is not read when ``shift`` is 0.
 
     ``packed``: (left, right, feature, threshold) records, children local to the
     tree, left < 0 at leaves. Each tree keeps its slot range; nodes are visited
@@ -70,8 +85,8 @@ def compact_nodes(packed, roots, nodes, orig):
                 nodes[c].feature = 0
                 nodes[c].left = c
                 continue
-            nodes[c].threshold = rec.threshold
-            nodes[c].feature = rec.feature
+            nodes[c].threshold = min(rec.threshold, FLOAT32_MAX)
+            nodes[c].feature = rec.feature + (shift if shift != 0 and miss[o] == 0 else 0)
             nodes[c].left = nxt
             if sp + 2 > stack_o.shape[0]:
                 stack_o = np.concatenate((stack_o, np.empty_like(stack_o)))
@@ -282,7 +297,7 @@ def threshold32(t):
 
 
 @njit(cache=True, nogil=True)
-def narrow_nodes(packed, roots, k0, k1, fb, nodes, bits):
+def narrow_nodes(packed, roots, k0, k1, fb, nodes, bits, miss, shift):
     """Fill the 8-byte records ``nodes`` of trees ``k0:k1`` (``bits``: their uint32 view).
 
     The same layout as :func:`compact_nodes` (children adjacent, depth first,
@@ -294,7 +309,8 @@ def narrow_nodes(packed, roots, k0, k1, fb, nodes, bits):
     22 payload bits hold the leaf's index in ``packed`` local to its tree, so a
     walk reads its leaf's ``packed`` index from the record it stops on (no map
     back). Callers check that the local indices and features fit in 32 bits
-    and that trees have at most ``2**22`` nodes.
+    and that trees have at most ``2**22`` nodes. ``miss``, ``shift``: as in
+    :func:`compact_nodes`.
     """
     stack_o = np.empty(64, dtype=np.intp)
     stack_c = np.empty(64, dtype=np.intp)
@@ -313,8 +329,9 @@ def narrow_nodes(packed, roots, k0, k1, fb, nodes, bits):
                 bits[2 * c] = np.uint32(0x7FC00000 | (o - r))
                 nodes[c].w = np.uint32((c - r) << fb)
                 continue
-            nodes[c].thr = threshold32(rec.threshold)
-            nodes[c].w = np.uint32(((nxt - r) << fb) | rec.feature)
+            nodes[c].thr = threshold32(min(rec.threshold, FLOAT32_MAX))
+            feat = rec.feature + (shift if shift != 0 and miss[o] == 0 else 0)
+            nodes[c].w = np.uint32(((nxt - r) << fb) | feat)
             if sp + 2 > stack_o.shape[0]:
                 stack_o = np.concatenate((stack_o, np.empty_like(stack_o)))
                 stack_c = np.concatenate((stack_c, np.empty_like(stack_c)))
@@ -446,35 +463,46 @@ def apply_trees_narrow(X, nodes, bits, fb, roots, lo, hi, out):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _plain_leaf(X, i, packed, r):
+def _plain_leaf(X, i, packed, miss, r):
+    # a NaN fails ``x <= threshold`` and then goes left where ``miss`` says so: the
+    # missing-value test costs nothing on the rows that go left
     node = r
     while packed[node].left >= 0:
         rec = packed[node]
-        node = r + (rec.left if np.float32(X[i, rec.feature]) <= rec.threshold else rec.right)
+        x = np.float32(X[i, rec.feature])
+        if x <= rec.threshold or (x != x and miss[node]):
+            node = r + rec.left
+        else:
+            node = r + rec.right
     return node
 
 
 @njit(cache=True, nogil=True)
-def plain_apply(X, packed, roots, out):
-    """Global leaf of every row in every tree, walked on ``packed`` itself (no compact
-    copy to build: cheaper when there are few rows for the nodes)."""
-    for i in range(X.shape[0]):
+def plain_apply(X, packed, miss, roots, lo, hi, out):
+    """Global leaf of rows ``lo:hi`` in every tree, walked on ``packed`` itself (no compact
+    copy to build: cheaper when there are few rows for the nodes). ``miss`` (uint8 per
+    node, as ``packed``): whether a node sends missing values (NaN) left; rows with NaN
+    walk only here. Serial and GIL-free."""
+    for i in range(lo, hi):
         for k in range(roots.shape[0]):
-            out[i, k] = _plain_leaf(X, i, packed, roots[k])
+            out[i, k] = _plain_leaf(X, i, packed, miss, roots[k])
 
 
 @njit(cache=True, nogil=True)
-def plain_sum_value(X, packed, roots, value, hard, n_classes, out):
-    """:func:`sum_value` of all rows walked on ``packed`` itself (see :func:`plain_apply`)."""
+def plain_sum_value(X, packed, miss, roots, value, hard, n_classes, lo, hi, out):
+    """:func:`sum_value` of rows ``lo:hi`` walked on ``packed`` itself (see
+    :func:`plain_apply`)."""
     K = value.shape[1] // n_classes.shape[0]
-    for i in range(X.shape[0]):
+    for i in range(lo, hi):
         for k in range(roots.shape[0]):
-            _add_leaf(out, i, value, _plain_leaf(X, i, packed, roots[k]), hard, n_classes, K)
+            _add_leaf(out, i, value, _plain_leaf(X, i, packed, miss, roots[k]), hard,
+                      n_classes, K)
 
 
 @njit(cache=True, nogil=True)
-def path_indicator(X, packed):
-    """CSR pieces (indptr, indices) of the nodes each row visits in one tree."""
+def path_indicator(X, packed, miss):
+    """CSR pieces (indptr, indices) of the nodes each row visits in one tree (``miss``:
+    see :func:`plain_apply`)."""
     n = X.shape[0]
     indptr = np.zeros(n + 1, dtype=np.intp)
     for i in range(n):
@@ -482,7 +510,8 @@ def path_indicator(X, packed):
         c = 1
         while packed[node].left >= 0:
             rec = packed[node]
-            node = rec.left if np.float32(X[i, rec.feature]) <= rec.threshold else rec.right
+            x = np.float32(X[i, rec.feature])
+            node = rec.left if x <= rec.threshold or (x != x and miss[node]) else rec.right
             c += 1
         indptr[i + 1] = indptr[i] + c
     indices = np.empty(indptr[n], dtype=np.intp)
@@ -492,15 +521,33 @@ def path_indicator(X, packed):
         indices[p] = 0
         while packed[node].left >= 0:
             rec = packed[node]
-            node = rec.left if np.float32(X[i, rec.feature]) <= rec.threshold else rec.right
+            x = np.float32(X[i, rec.feature])
+            node = rec.left if x <= rec.threshold or (x != x and miss[node]) else rec.right
             p += 1
             indices[p] = node
     return indptr, indices
 
 
 @njit(cache=True, nogil=True)
-def cast_rows_float32(X, out, lo, hi):
-    """Write rows ``lo:hi`` of float64 ``X`` into float32 ``out``; count non-finite results.
+def split_missing_rows(X, out, lo, hi):
+    """Rows ``lo:hi`` of float32 ``X`` (n, p) into ``out`` (n, 2 p): NaN as -inf in the
+    first p columns, as +inf in the last p (see the module notes)."""
+    p = X.shape[1]
+    for i in range(lo, hi):
+        for j in range(p):
+            v = X[i, j]
+            if v != v:
+                out[i, j] = -np.inf
+                out[i, p + j] = np.inf
+            else:
+                out[i, j] = v
+                out[i, p + j] = v
+
+
+@njit(cache=True, nogil=True)
+def cast_rows_float32(X, out, lo, hi, allow_nan):
+    """Write rows ``lo:hi`` of float64 ``X`` into float32 ``out``; count non-finite results
+    (infinities only with ``allow_nan``).
 
     A value beyond float32's range becomes infinite and is counted, as it is
     when the whole array is cast and then checked.
@@ -512,5 +559,5 @@ def cast_rows_float32(X, out, lo, hi):
             v = np.float32(X[i, j])
             out[i, j] = v
             # v - v is 0 for finite v, NaN for NaN and infinities
-            bad += (v - v) != 0.0
+            bad += ((v - v) != 0.0) & ~(allow_nan & (v != v))
     return bad

@@ -8,11 +8,15 @@ it without pickle and numba kernels walk it directly:
 - ``impurity``, ``n_node_samples``, ``weighted_n_node_samples``;
 - ``value`` (n_nodes, n_outputs, max_n_classes): class fractions per output for
   classifiers, means (or medians for absolute_error) for regressors;
-- ``missing_go_to_left`` (uint8 per node) and ``category_offset`` /
-  ``category_bitsets``: room for missing values and categorical splits. For now
-  every split is numeric with no missing values, ``category_offset`` is None
-  (when categorical splits come it becomes an intp array, -1 for a numeric
-  split, else the first uint64 word of the node's category bitset).
+- ``missing_go_to_left`` (uint8 per node): whether samples with a missing value
+  (NaN) in the split feature go left, as scikit-learn's; a split may be "NaN
+  against the rest" (threshold +inf, missing values right). Model files written
+  before missing values were learned hold zeros here, which is what those trees
+  did with NaN (none reached them: NaN was refused);
+- ``category_offset`` / ``category_bitsets``: room for categorical splits. For
+  now every split is numeric, ``category_offset`` is None (when categorical
+  splits come it becomes an intp array, -1 for a numeric split, else the first
+  uint64 word of the node's category bitset).
 
 The attribute names follow scikit-learn's ``tree_`` so that code inspecting
 scikit-learn trees works on ours.
@@ -23,6 +27,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._kernels.work import TREE_WALK_ROWS
+from .._tags import get_tags
 from ..utils._threads import effective_n_jobs, row_chunks, thread_map
 from ..utils.validation import validate_data
 from . import _predict_kernels as _pk
@@ -48,8 +53,9 @@ class Tree:
 
     Parameters
     ----------
-    inodes : ndarray of shape (n_nodes, 4), dtype intp
-        left child, right child, feature, n_node_samples.
+    inodes : ndarray of shape (n_nodes, 4 or 5), dtype intp
+        left child, right child, feature, n_node_samples and, if present,
+        missing_go_to_left.
     fnodes : ndarray of shape (n_nodes, 3)
         threshold, impurity, weighted_n_node_samples.
     value : ndarray of shape (n_nodes, n_outputs * K)
@@ -88,6 +94,8 @@ class Tree:
             value = value / totals
         self.value = np.ascontiguousarray(value)
         self.missing_go_to_left = np.zeros(n_nodes, dtype=np.uint8)
+        if inodes.shape[1] > 4:
+            self.missing_go_to_left[:] = inodes[:, 4] != 0
         self.category_offset = None
         self.category_bitsets = None
         self.max_depth = int(max_depth)
@@ -144,7 +152,8 @@ class Tree:
         """
         n = X.shape[0]
         return apply_forest(X, self.packed, np.zeros(1, dtype=np.intp),
-                            1 if n < _PARALLEL_ROWS else -1).reshape(n)
+                            1 if n < _PARALLEL_ROWS else -1,
+                            lambda: self.missing_go_to_left).reshape(n)
 
     def predict(self, X):
         """Leaf value of each row: array (n_samples, n_outputs, max_n_classes)."""
@@ -152,7 +161,7 @@ class Tree:
 
     def decision_path(self, X):
         """Sparse CSR indicator (n_samples, n_nodes) of the nodes each row visits."""
-        indptr, indices = _pk.path_indicator(X, self.packed)
+        indptr, indices = _pk.path_indicator(X, self.packed, self.missing_go_to_left)
         data = np.ones(indices.shape[0], dtype=np.intp)
         return sp.csr_matrix((data, indices, indptr), shape=(X.shape[0], self.node_count))
 
@@ -211,11 +220,12 @@ class Tree:
         new_id = np.full(self.node_count, -1, dtype=np.intp)
         new_id[order] = np.arange(order.size)
         internal = (self.children_left[order] >= 0) & ~leafed[order]
-        inodes = np.empty((order.size, 4), dtype=np.intp)
+        inodes = np.empty((order.size, 5), dtype=np.intp)
         inodes[:, 0] = np.where(internal, new_id[self.children_left[order]], -1)
         inodes[:, 1] = np.where(internal, new_id[self.children_right[order]], -1)
         inodes[:, 2] = np.where(internal, self.feature[order], -2)
         inodes[:, 3] = self.n_node_samples[order]
+        inodes[:, 4] = np.where(internal, self.missing_go_to_left[order], 0)
         fnodes = np.empty((order.size, 3))
         fnodes[:, 0] = np.where(internal, self.threshold[order], -2.0)
         fnodes[:, 1] = self.impurity[order]
@@ -261,34 +271,38 @@ def stack_trees(trees):
     return packed, value, roots
 
 
-def float32_rows(X, n_jobs):
-    """Float64 C-contiguous ``X`` cast to float32 in threads, or None if it is not finite.
+def float32_rows(X, n_jobs, allow_nan=False):
+    """Float64 C-contiguous ``X`` cast to float32 in threads, or None if it is not finite
+    (NaN accepted with ``allow_nan``).
 
     One pass instead of numpy's cast then finiteness check; None sends the
     caller to the standard validation, which raises the usual error.
     """
     out = np.empty(X.shape, dtype=np.float32)
     counts = []
-    walk_rows(lambda lo, hi: counts.append(_pk.cast_rows_float32(X, out, lo, hi)),
+    walk_rows(lambda lo, hi: counts.append(_pk.cast_rows_float32(X, out, lo, hi,
+                                                                 bool(allow_nan))),
               X.shape[0], n_jobs)
     return None if sum(counts) else out
 
 
 def predict_input(estimator, X, n_jobs=-1):
-    """``X`` validated for prediction: float32, C-contiguous, finite.
+    """``X`` validated for prediction: float32, C-contiguous, finite (NaN allowed when
+    the estimator's tags allow it).
 
     The same checks and errors as ``validate_data(estimator, X, reset=False,
     dtype=np.float32)``; a large float64 array is cast and checked in one
     threaded pass (:func:`float32_rows`) instead of a cast and a check.
     """
+    finite = "allow-nan" if get_tags(estimator).allow_nan else True
     if (isinstance(X, np.ndarray) and X.dtype == np.float64 and X.ndim == 2
             and X.flags.c_contiguous and X.size >= _FAST_CAST):
         checked = validate_data(estimator, X, reset=False, ensure_all_finite=False)
         if checked.dtype == np.float64 and checked.flags.c_contiguous:
-            out = float32_rows(checked, n_jobs)
+            out = float32_rows(checked, n_jobs, finite == "allow-nan")
             if out is not None:
                 return out
-    X = validate_data(estimator, X, reset=False, dtype=np.float32)
+    X = validate_data(estimator, X, reset=False, dtype=np.float32, ensure_all_finite=finite)
     return np.ascontiguousarray(X, dtype=np.float32)
 
 
@@ -306,8 +320,9 @@ COMPACT_RECORD = np.dtype([("threshold", np.float64), ("feature", np.int32),
                            ("left", np.int32)])
 
 
-def compact_forest(packed, roots):
-    """Compact walk records and their map back to ``packed`` (see ``_predict_kernels``).
+def compact_forest(packed, roots, miss=None, shift=0):
+    """Compact walk records and their map back to ``packed`` (see ``_predict_kernels``;
+    ``miss`` and ``shift`` > 0 for rows with NaN walked doubled, :func:`missing_rows`).
 
     Built for each prediction call and then dropped (about 1% of a walk's time),
     so the fitted model keeps a single copy of its nodes.
@@ -316,19 +331,50 @@ def compact_forest(packed, roots):
         raise ValueError("Too many nodes in the trees for prediction (2**31 or more).")
     nodes = np.empty(packed.shape[0], dtype=COMPACT_RECORD)
     orig = np.empty(packed.shape[0], dtype=np.intp)
-    _pk.compact_nodes(packed, roots, nodes, orig)
+    _pk.compact_nodes(packed, roots, nodes, orig, _NO_MISSING if miss is None else miss,
+                      int(shift))
     return nodes, orig
 
 
-def apply_forest(X, packed, roots, n_jobs):
-    """Global leaf index of every row in every tree: array (n_samples, n_trees)."""
+# ``missing_go_to_left`` stand-in for rows without NaN (the walks never read it then)
+_NO_MISSING = np.zeros(1, dtype=np.uint8)
+
+
+def missing_rows(X, n_jobs):
+    """``([X with NaN -> -inf | X with NaN -> +inf], p)``: the doubled rows that the
+    compact walks read for X holding NaN (see ``_predict_kernels``)."""
+    out = np.empty((X.shape[0], 2 * X.shape[1]), dtype=np.float32)
+    walk_rows(lambda lo, hi: _pk.split_missing_rows(X, out, lo, hi), X.shape[0], n_jobs)
+    return out, X.shape[1]
+
+
+def has_nan(X):
+    """Whether float32 ``X`` holds a NaN (``min`` propagates NaN: one fast pass)."""
+    return X.size > 0 and bool(np.isnan(X.min()))
+
+
+def forest_missing(trees):
+    """The trees' ``missing_go_to_left`` concatenated (as :func:`stack_trees` orders them)."""
+    return np.concatenate([t.missing_go_to_left for t in trees])
+
+
+def apply_forest(X, packed, roots, n_jobs, miss):
+    """Global leaf index of every row in every tree: array (n_samples, n_trees).
+
+    ``miss``: a callable returning the nodes' ``missing_go_to_left`` (as ``packed``),
+    called only when X holds NaN: X is then walked doubled (:func:`missing_rows`).
+    """
     out = np.empty((X.shape[0], roots.shape[0]), dtype=np.intp)
+    nan = has_nan(X)
+    m = miss() if nan else _NO_MISSING
     if X.shape[0] * roots.shape[0] * _PLAIN_STEPS < packed.shape[0]:
-        _pk.plain_apply(X, packed, roots, out)
+        walk_rows(lambda lo, hi: _pk.plain_apply(X, packed, m, roots, lo, hi, out),
+                  X.shape[0], n_jobs)
         return out
-    narrow = narrow_forest(packed, roots, X.shape[1], effective_n_jobs(n_jobs))
+    X, shift = missing_rows(X, n_jobs) if nan else (X, 0)
+    narrow = narrow_forest(packed, roots, X.shape[1], effective_n_jobs(n_jobs), m, shift)
     if narrow is None:
-        nodes, orig = compact_forest(packed, roots)
+        nodes, orig = compact_forest(packed, roots, m, shift)
         walk_rows(lambda lo, hi: _pk.apply_trees(X, nodes, orig, roots, lo, hi, out),
                   X.shape[0], n_jobs)
     else:
@@ -341,7 +387,7 @@ def apply_forest(X, packed, roots, n_jobs):
 NARROW_RECORD = np.dtype([("thr", np.float32), ("w", np.uint32)])
 
 
-def narrow_forest(packed, roots, n_features, n_threads):
+def narrow_forest(packed, roots, n_features, n_threads, miss=None, shift=0):
     """8-byte walk records, their uint32 view and the feature bit count (see
     ``_predict_kernels.narrow_nodes``), or None when a tree's local node indices
     and the features do not fit in 32 bits together or a tree has more than
@@ -361,21 +407,32 @@ def narrow_forest(packed, roots, n_features, n_threads):
     t = roots.shape[0]
     n_parts = min(t, 4 * n_threads) if n >= 100_000 else 1
     parts = [(t * p // n_parts, t * (p + 1) // n_parts) for p in range(n_parts)]
-    thread_map(lambda b: _pk.narrow_nodes(packed, roots, b[0], b[1], fb, nodes, bits), parts,
+    m = _NO_MISSING if miss is None else miss
+    thread_map(lambda b: _pk.narrow_nodes(packed, roots, b[0], b[1], fb, nodes, bits, m,
+                                          int(shift)), parts,
                n_threads)
     return nodes, bits, fb
 
 
-def mean_forest_value(X, packed, value, roots, hard, n_classes, n_jobs):
-    """Mean over trees of each row's leaf value (or one-hot votes): array (n_samples, V)."""
+def mean_forest_value(X, packed, value, roots, hard, n_classes, n_jobs, miss):
+    """Mean over trees of each row's leaf value (or one-hot votes): array (n_samples, V).
+
+    ``miss``: a callable returning the nodes' ``missing_go_to_left`` (as ``packed``),
+    called only when X holds NaN (see :func:`apply_forest`).
+    """
     out = np.zeros((X.shape[0], value.shape[1]))
+    nan = has_nan(X)
+    m = miss() if nan else _NO_MISSING
     if X.shape[0] * roots.shape[0] * _PLAIN_STEPS < packed.shape[0]:
-        _pk.plain_sum_value(X, packed, roots, value, hard, n_classes, out)
+        walk_rows(lambda lo, hi: _pk.plain_sum_value(X, packed, m, roots, value, hard,
+                                                     n_classes, lo, hi, out),
+                  X.shape[0], n_jobs)
         out /= roots.shape[0]
         return out
-    narrow = narrow_forest(packed, roots, X.shape[1], effective_n_jobs(n_jobs))
+    X, shift = missing_rows(X, n_jobs) if nan else (X, 0)
+    narrow = narrow_forest(packed, roots, X.shape[1], effective_n_jobs(n_jobs), m, shift)
     if narrow is None:
-        nodes, orig = compact_forest(packed, roots)
+        nodes, orig = compact_forest(packed, roots, m, shift)
         walk_rows(lambda lo, hi: _pk.sum_value(X, nodes, orig, roots, value, hard, n_classes,
                                                lo, hi, out),
                   X.shape[0], n_jobs)

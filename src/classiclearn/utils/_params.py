@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..exceptions import InvalidParameterError
+from ._unsupported import unsupported_reason
 
 __all__ = [
     "HasMethods",
@@ -222,6 +223,12 @@ def validate_parameter_constraints(constraints, params, owner):
             continue
         if any(_satisfies(rule, value) for rule in rules):
             continue
+        reason = unsupported_reason(owner, name, value)
+        if reason is not None:
+            raise InvalidParameterError(
+                f"The {name!r} parameter of {owner} value {value!r} is accepted by "
+                f"scikit-learn but not supported by classiclearn: {reason}"
+            )
         allowed = [_describe(rule) for rule in rules]
         if len(allowed) == 1:
             wanted = allowed[0]

@@ -23,7 +23,15 @@ __all__ = [
     "check_is_fitted",
     "check_sample_weight",
     "check_X_y",
+    "cast_float_attributes",
+    "check_float32_columns",
+    "check_magnitude",
     "column_or_1d",
+    "input_float_dtype",
+    "output_in_dtype",
+    "power_of_two_scales",
+    "power_of_two_unit",
+    "squares_out_of_range",
     "num_samples",
     "validate_data",
 ]
@@ -453,6 +461,283 @@ def validate_data(
     if not reset or not (isinstance(X, str) and X == "no_validation"):
         _check_n_features(estimator, checked_X, reset=reset)
     return out
+
+
+def input_float_dtype(X):
+    """The float dtype scikit-learn keeps for ``X``: float32 when X holds float32 only.
+
+    Estimators that compute in float64 call this on the raw input (array,
+    sparse matrix or DataFrame) before validation, then cast their fitted
+    floats (:func:`cast_float_attributes`) and outputs (:func:`output_in_dtype`)
+    to it, so float32 in gives float32 out as in scikit-learn.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> input_float_dtype(np.zeros((2, 2), dtype=np.float32))
+    dtype('float32')
+    >>> input_float_dtype([[1, 2]])
+    dtype('float64')
+    """
+    dtype = getattr(X, "dtype", None)
+    if dtype is None and hasattr(X, "dtypes"):  # a DataFrame: one dtype for all columns
+        kinds = {str(d) for d in X.dtypes}
+        dtype = kinds.pop() if len(kinds) == 1 else None
+    try:
+        is_32 = dtype is not None and np.dtype(dtype) == np.float32
+    except TypeError:  # an extension dtype numpy does not know
+        is_32 = False
+    return np.dtype(np.float32) if is_32 else np.dtype(np.float64)
+
+
+def cast_float_attributes(estimator, dtype, names):
+    """Cast the fitted floating attributes ``names`` of ``estimator`` to float32.
+
+    Nothing happens unless ``dtype`` is float32; arrays of another kind
+    (labels, counts of integers) and missing attributes are left alone, a
+    Python float becomes a NumPy float32 as in scikit-learn.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> class Model:
+    ...     coef_ = np.array([1.0, 2.0])
+    >>> model = Model()
+    >>> cast_float_attributes(model, np.float32, ("coef_", "intercept_"))
+    >>> model.coef_.dtype
+    dtype('float32')
+    """
+    if np.dtype(dtype) != np.float32:
+        return
+    for name in names:
+        value = getattr(estimator, name, None)
+        if isinstance(value, np.ndarray) and value.dtype.kind == "f":
+            setattr(estimator, name, value.astype(np.float32))
+        elif isinstance(value, float):
+            setattr(estimator, name, np.float32(value))
+
+
+def output_in_dtype(result, X, fitted):
+    """``result`` cast to float32 when both the input ``X`` and the model are float32.
+
+    ``fitted`` is a fitted float array (or its dtype) that tells the model's
+    dtype; the output dtype is NumPy's promotion of it and X's float dtype,
+    which is what scikit-learn's own arithmetic gives.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.ones((2, 2), dtype=np.float32)
+    >>> output_in_dtype(np.zeros(2), X, np.zeros(2, dtype=np.float32)).dtype
+    dtype('float32')
+    >>> output_in_dtype(np.zeros(2), X, np.zeros(2)).dtype
+    dtype('float64')
+    """
+    model = fitted if isinstance(fitted, np.dtype) else np.asarray(fitted).dtype
+    if (isinstance(result, np.ndarray) and result.dtype == np.float64
+            and model == np.float32 and input_float_dtype(X) == np.float32):
+        return result.astype(np.float32)
+    return result
+
+
+def _max_abs(X):
+    """Largest |x| of a dense or sparse array (0 when empty), without an |X| temporary."""
+    data = X.data if sp.issparse(X) else X
+    if data.size == 0:
+        return 0.0
+    return float(max(np.max(data), -np.min(data)))
+
+
+def _out_of_range(max_abs, power, n_terms, check_small, info=np.finfo(np.float64)):
+    """'large' when ``n_terms * max_abs**power`` overflows, 'small' when
+    ``max_abs**power`` falls below the normal range (every product or square
+    of the data would lose all precision), else None."""
+    if not np.isfinite(max_abs) or max_abs == 0.0:
+        return None
+    log_size = power * np.log(max_abs) + np.log(max(n_terms, 1))
+    if log_size > np.log(info.max):
+        return "large"
+    if check_small and power * np.log(max_abs) < np.log(info.tiny) - np.log(info.eps):
+        return "small"
+    return None
+
+
+def check_magnitude(X, estimator, what, *, power=2, check_small=True):
+    """Raise a ValueError when X's values are too large or too small for ``what``.
+
+    For methods that square the data (distances, variances, kernels, Gram
+    matrices): when ``n_features * max|x|**power`` overflows, or when even
+    ``max|x|**power`` is below the normal floating-point range, the
+    computation would return inf, NaN or all-zero results; this names the
+    problem instead. Finite values only (non-finite input is the business of
+    :func:`check_array`).
+
+    Parameters
+    ----------
+    X : ndarray or sparse matrix, validated.
+    estimator : estimator instance or name (for the message).
+    what : str
+        What overflows, e.g. "squared distances".
+    power : int, default=2
+    check_small : bool, default=True
+        Also refuse data whose every value is too small.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> check_magnitude(np.ones((2, 2)), "KMeans", "squared distances")
+    >>> check_magnitude(np.full((2, 2), 1e300), "KMeans", "squared distances")
+    Traceback (most recent call last):
+    ...
+    ValueError: X contains values too large for the squared distances of KMeans \
+(max |x| = 1e+300); scale the features (e.g. with StandardScaler).
+    """
+    max_abs = _max_abs(X)
+    info = np.finfo(X.dtype if X.dtype.kind == "f" else np.float64)  # float32 overflows sooner
+    n_terms = X.shape[1] if X.ndim == 2 else 1
+    problem = _out_of_range(max_abs, power, n_terms, check_small, info)
+    if problem is not None:
+        name = _bare_name(estimator)
+        raise ValueError(
+            f"X contains values too {problem} for the {what} of {name} "
+            f"(max |x| = {max_abs:.3g}); scale the features (e.g. with StandardScaler)."
+        )
+
+
+def check_float32_columns(X, estimator):
+    """Refuse float64 data with a feature wholly below float32's precise range.
+
+    Estimators that compare features in float32 (the trees, as scikit-learn's)
+    would see such a feature (every |x| below about 1e-31, e.g. data near
+    1e-300) rounded to zero or to a few bits, and learn nothing from it
+    without a word. Values too large for float32 are refused by
+    :func:`check_array` when X is cast.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> check_float32_columns(np.ones((2, 2)), "DecisionTreeClassifier")
+    >>> check_float32_columns(np.full((2, 2), 1e-300), "DecisionTreeClassifier")
+    Traceback (most recent call last):
+    ...
+    ValueError: X has 2 feature(s) with values too small for the float32 comparisons ...
+    """
+    if not (isinstance(X, np.ndarray) and X.dtype == np.float64 and X.ndim == 2 and X.size):
+        return
+    with np.errstate(invalid="ignore"):  # NaN (missing values) ignored
+        col_max = np.fmax(np.fmax.reduce(X, axis=0), -np.fmin.reduce(X, axis=0))
+    limit = np.finfo(np.float32).tiny / np.finfo(np.float32).eps
+    lost = np.flatnonzero((col_max > 0) & (col_max < limit))
+    if lost.size:
+        j = lost[0]
+        raise ValueError(
+            f"X has {lost.size} feature(s) with values too small for the float32 comparisons "
+            f"of {_bare_name(estimator)} (feature {j}: max |x| = {col_max[j]:.3g}, below "
+            f"{limit:.3g}); scale the features (e.g. with StandardScaler)."
+        )
+
+
+def _nan_max_abs(X, axis=None):
+    """Largest |x| ignoring NaN (fast min/max first; NaN-aware only when needed)."""
+    top, bottom = np.max(X, axis=axis), np.min(X, axis=axis)
+    if np.isnan(top).any() or np.isnan(bottom).any():
+        with np.errstate(invalid="ignore"):
+            top, bottom = np.fmax.reduce(X, axis=axis), np.fmin.reduce(X, axis=axis)
+        top, bottom = np.nan_to_num(top, nan=0.0), np.nan_to_num(bottom, nan=0.0)
+    return np.maximum(top, -bottom)
+
+
+def _power_of_two_above(max_abs):
+    """The power of two nearest above each |value| (1 for 0)."""
+    _, exponents = np.frexp(max_abs)
+    return np.where(max_abs > 0, np.ldexp(1.0, exponents), 1.0)
+
+
+def squares_out_of_range(mean, sq):
+    """Whether moments taken in place say the data's squares left the float range.
+
+    ``mean`` and ``sq`` (sums or means of squared deviations, any shape): not
+    finite (overflow), a positive ``sq`` below the normal range, or a zero
+    ``sq`` beside a nonzero mean too small to square (underflow). A caller that
+    sees True rescales (:func:`power_of_two_scales`) and recomputes; the
+    common case costs nothing more than the moments themselves.
+
+    Examples
+    --------
+    >>> squares_out_of_range([1.0], [2.0])
+    False
+    >>> squares_out_of_range([1e-300], [0.0])
+    True
+    """
+    info = np.finfo(np.float64)
+    mean, sq = np.abs(np.asarray(mean, dtype=np.float64)), np.asarray(sq, dtype=np.float64)
+    if not (np.all(np.isfinite(mean)) and np.all(np.isfinite(sq))):
+        return True
+    small = info.tiny / info.eps
+    return bool(np.any((sq > 0) & (sq < small))
+                or np.any((sq == 0) & (mean > 0) & (mean < np.sqrt(small))))
+
+
+def power_of_two_unit(X, *, power=2):
+    """One power of two to divide X by when its squares would leave the float range, else 1.0.
+
+    For methods equivariant to a global scale (PCA, k-means, LDA): dividing
+    by a power of two is exact in floating point, so the fit on ``X / unit``
+    maps back exactly. 1.0 (no copy needed) unless ``n_features * max|x|**power``
+    overflows or ``max|x|**power`` underflows; costs one read of X.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> power_of_two_unit(np.ones((3, 2)))
+    1.0
+    >>> power_of_two_unit(np.full((3, 2), 1e300)) == 2.0 ** 997
+    True
+    """
+    if X.size == 0:
+        return 1.0
+    max_abs = float(_nan_max_abs(X))
+    if not np.isfinite(max_abs) or _out_of_range(max_abs, power, X.shape[1], True) is None:
+        return 1.0
+    return float(_power_of_two_above(np.array(max_abs)))
+
+
+def power_of_two_scales(X, *, power=2, means=None):
+    """Per-column powers of two that bring X's columns into a safe range, or None.
+
+    None when every column's ``max|x|**power`` (times the number of rows) is
+    representable, which is the common case. Otherwise each column's scale
+    is the power of two nearest above its largest |value| (1 for a zero
+    column): dividing by it is exact in floating point, so a method
+    equivariant to per-feature scales (least squares, standardisation) fitted
+    on ``X / scales`` gives the exact result for X once mapped back.
+
+    A first read of X finds the overall largest |x|; only when it is out of
+    range, or when a column mean in ``means`` (optional, e.g. already
+    computed by the caller) is tiny, are the columns scanned one by one.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> power_of_two_scales(np.ones((3, 2))) is None
+    True
+    >>> power_of_two_scales(np.array([[1e300, 1.0], [-1e300, 3.0]]))[1]
+    np.float64(4.0)
+    """
+    if X.size == 0:
+        return None
+    n = X.shape[0]
+    overall = float(_nan_max_abs(X))
+    if not np.isfinite(overall):
+        return None
+    tiny_means = means is not None and any(
+        _out_of_range(abs(float(m)), power, n, True) == "small" for m in np.ravel(means))
+    if _out_of_range(overall, power, n, True) is None and not tiny_means:
+        return None
+    max_abs = _nan_max_abs(X, axis=0)
+    if all(_out_of_range(m, power, n, True) is None for m in max_abs):
+        return None
+    return _power_of_two_above(max_abs)
 
 
 def check_is_fitted(estimator, attributes=None, *, msg=None):
