@@ -9,38 +9,17 @@ nested cross-validation, the search confined to each outer training set.
 """
 
 import time
-import warnings
 
 import numpy as np
 
+from . import _runner
 from ._errors import CLIError
 from ._models import build_pipeline
 from ._prep import _categorical
-from ._scoring import BOUNDS, score
+from ._scoring import BOUNDS
 from ._stats import corrected_interval, summarise
 
 __all__ = ["make_splits", "run_compare"]
-
-
-def _fallback_splits(y, k, repeats, seed, stratified):
-    """Repeated (stratified) k-fold, used only if classiclearn.model_selection is absent."""
-    rng = np.random.default_rng(seed)
-    n = len(y)
-    out = []
-    for _ in range(repeats):
-        fold = np.empty(n, dtype=np.intp)
-        if stratified:
-            start = 0
-            for c in sorted(set(y.tolist()), key=str):
-                idx = np.flatnonzero(y == c)
-                idx = idx[rng.permutation(idx.size)]
-                fold[idx] = (start + np.arange(idx.size)) % k
-                start += idx.size
-        else:
-            fold[rng.permutation(n)] = np.arange(n) % k
-        for f in range(k):
-            out.append((np.flatnonzero(fold != f), np.flatnonzero(fold == f)))
-    return out
 
 
 def make_splits(y, k, repeats, seed, task):
@@ -60,52 +39,12 @@ def make_splits(y, k, repeats, seed, task):
                 f"the smallest class has {counts.min()} rows, fewer than --cv {k} folds; "
                 f"use --cv {max(2, int(counts.min()))} or less"
             )
-    try:
-        from ..model_selection import RepeatedKFold, RepeatedStratifiedKFold
-    except ImportError:
-        return _fallback_splits(np.asarray(y), k, repeats, seed, stratified)
+    from ..model_selection import RepeatedKFold, RepeatedStratifiedKFold
+
     cls = RepeatedStratifiedKFold if stratified else RepeatedKFold
     splitter = cls(n_splits=k, n_repeats=repeats, random_state=seed)
     X_dummy = np.zeros((n, 1))
     return [(np.asarray(tr), np.asarray(te)) for tr, te in splitter.split(X_dummy, y)]
-
-
-def _run_one(pipeline, X, y, train, test, scorings, classes):
-    """Fit on the training rows, predict the test rows; never raises."""
-    from ..base import clone
-
-    out = {
-        "scores": None,
-        "fit_time": np.nan,
-        "predict_time": np.nan,
-        "pred": None,
-        "error": None,
-        "n_warnings": 0,
-        "params": None,
-    }
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            model = clone(pipeline)
-            Xtr, Xte = X.iloc[train], X.iloc[test]
-            t0 = time.perf_counter()
-            model.fit(Xtr, y[train])
-            t1 = time.perf_counter()
-            pred = np.asarray(model.predict(Xte))
-            t2 = time.perf_counter()
-            out["fit_time"], out["predict_time"] = t1 - t0, t2 - t1
-            out["pred"] = pred
-            out["params"] = getattr(model, "best_params_", None)  # --tune: the inner choice
-            out["scores"] = score(scorings, model, Xte, y[test], pred, classes)
-        except Exception as exc:  # one model failing must not stop the comparison
-            message = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-            out["error"] = f"{type(exc).__name__}: {message}"[:300]
-    out["n_warnings"] = len(caught)
-    return out
-
-
-def _run_many(args):
-    return [_run_one(*a) for a in args]
 
 
 def _progress(enabled, total):
@@ -270,7 +209,7 @@ def _run_serial(pipelines, X, y, splits, scorings, classes, results, progress, w
             pipe = pipelines[name]
             for j, (train, test) in enumerate(splits):
                 cpu = time.process_time()
-                results[name].append(_run_one(pipe, X, y, train, test, scorings, classes))
+                results[name].append(_runner.run_one(pipe, X, y, train, test, scorings, classes))
                 if helper is not None and i == j == 0 and time.process_time() - cpu < WARM_PROBE:
                     # the costliest model loaded its kernels from the cache: nothing
                     # to compile, so the helper would only take CPU from this process
@@ -300,7 +239,7 @@ def _run_parallel(pipelines, X, y, splits, scorings, classes, jobs, results, pro
                 for name in names
                 for tr, te in splits
             ]
-            futures[pool.submit(_run_many, args)] = names
+            futures[pool.submit(_runner.run_many, args)] = names
         for future in as_completed(futures):
             names = futures[future]
             runs = future.result()

@@ -165,7 +165,7 @@ def warmup_useful(names):
 
 def _warm_worker(pipelines, X, y, train, test, scorings, classes, status):
     """Helper process: the first fold of each model from the back, until meeting the main one."""
-    from ._compare import _run_one
+    from ._runner import run_one
 
     warnings.simplefilter("ignore")
     try:
@@ -175,7 +175,7 @@ def _warm_worker(pipelines, X, y, train, test, scorings, classes, status):
                     return
                 status[i] = HELPER
             try:
-                _run_one(pipelines[i], X, y, train, test, scorings, classes)
+                run_one(pipelines[i], X, y, train, test, scorings, classes)
             finally:
                 status[i] = WARM
     except KeyboardInterrupt:  # pragma: no cover - SIGINT is ignored in the helper
@@ -203,7 +203,7 @@ class WarmUp:
     pipelines : list
         Pipelines in the order the main process runs them.
     X, y, train, test, scorings, classes
-        The data and the first fold, as for ``_run_one``.
+        The data and the first fold, as for ``_runner.run_one``.
 
     Use :meth:`claim` before running model ``i`` in the main process and
     :meth:`close` at the end (or use it as a context manager).

@@ -1,4 +1,5 @@
-"""Scores the command line reports, computed from a fold's predictions.
+"""Scores the command line reports, computed from a fold's predictions by
+:mod:`classiclearn.metrics`.
 
 Every score is "greater is better" (errors are negated, as scikit-learn's
 ``neg_*`` scorers), so one ranking rule serves all.
@@ -6,36 +7,22 @@ Every score is "greater is better" (errors are negated, as scikit-learn's
 
 import numpy as np
 
+from .. import metrics
 from ._errors import CLIError
 
 __all__ = ["BOUNDS", "SCORINGS", "DEFAULT_SCORING", "check_scorings", "needs", "score"]
 
 
 def _accuracy(y, pred, extra):
-    return float(np.mean(y == pred))
-
-
-def _per_class(y, pred):
-    classes = np.unique(
-        np.concatenate([np.asarray(y, dtype=object), np.asarray(pred, dtype=object)])
-    )
-    for c in classes:
-        tp = float(np.sum((pred == c) & (y == c)))
-        yield tp, float(np.sum(pred == c)), float(np.sum(y == c))
+    return float(metrics.accuracy_score(y, pred))
 
 
 def _balanced_accuracy(y, pred, extra):
-    recalls = [tp / true for tp, _, true in _per_class(y, pred) if true > 0]
-    return float(np.mean(recalls))
+    return float(metrics.balanced_accuracy_score(y, pred))
 
 
 def _f1_macro(y, pred, extra):
-    f1 = []
-    for tp, predicted, true in _per_class(y, pred):
-        if true == 0 and predicted == 0:
-            continue
-        f1.append(2.0 * tp / (predicted + true) if predicted + true > 0 else 0.0)
-    return float(np.mean(f1))
+    return float(metrics.f1_score(y, pred, average="macro", zero_division=0.0))
 
 
 def _roc_auc(y, pred, extra):
@@ -43,47 +30,29 @@ def _roc_auc(y, pred, extra):
     if len(classes) != 2:
         raise ValueError("roc_auc is defined here for binary targets only")
     positive = np.asarray(y) == classes[1]
-    n_pos, n_neg = int(positive.sum()), int((~positive).sum())
-    if n_pos == 0 or n_neg == 0:
+    if positive.all() or not positive.any():  # one class in the test fold: undefined
         return float("nan")
-    # Mann-Whitney U with mid-ranks for ties
-    order = np.argsort(scores, kind="mergesort")
-    ranks = np.empty(len(scores))
-    sorted_scores = scores[order]
-    i = 0
-    while i < len(scores):
-        j = i
-        while j + 1 < len(scores) and sorted_scores[j + 1] == sorted_scores[i]:
-            j += 1
-        ranks[order[i : j + 1]] = 0.5 * (i + j) + 1.0
-        i = j + 1
-    u = ranks[positive].sum() - n_pos * (n_pos + 1) / 2.0
-    return float(u / (n_pos * n_neg))
+    return float(metrics.roc_auc_score(positive, scores))
 
 
 def _neg_log_loss(y, pred, extra):
-    proba, classes = extra["proba"], list(extra["classes"])
-    index = np.array([classes.index(v) for v in y])
-    p = np.clip(proba[np.arange(len(index)), index], 1e-15, 1.0)
-    return float(np.mean(np.log(p)))
+    return -float(metrics.log_loss(y, extra["proba"], labels=list(extra["classes"])))
 
 
 def _r2(y, pred, extra):
-    ss_res = float(np.sum((y - pred) ** 2))
-    ss_tot = float(np.sum((y - np.mean(y)) ** 2))
-    return 1.0 - ss_res / ss_tot if ss_tot > 0 else float("nan")
+    return float(metrics.r2_score(y, pred, force_finite=False))
 
 
 def _neg_mse(y, pred, extra):
-    return -float(np.mean((y - pred) ** 2))
+    return -float(metrics.mean_squared_error(y, pred))
 
 
 def _neg_rmse(y, pred, extra):
-    return -float(np.sqrt(np.mean((y - pred) ** 2)))
+    return -float(metrics.root_mean_squared_error(y, pred))
 
 
 def _neg_mae(y, pred, extra):
-    return -float(np.mean(np.abs(y - pred)))
+    return -float(metrics.mean_absolute_error(y, pred))
 
 
 # name -> (function, task, what it needs besides predictions)
