@@ -28,7 +28,11 @@ from .base import BaseEstimator, ClassifierMixin, clone, is_classifier, is_regre
 from .utils._available_if import available_if
 from .utils._params import HasMethods, Interval
 from .utils._random import check_random_state
-from .utils._targets import check_classification_targets, type_of_target
+from .utils._targets import (
+    check_classification_targets,
+    check_partial_fit_classes,
+    type_of_target,
+)
 from .utils._threads import effective_n_jobs, numba_thread_safe, thread_map
 from .utils.validation import check_is_fitted, column_or_1d, num_samples, validate_data
 
@@ -72,6 +76,10 @@ def _fit_binary(estimator, X, y, fit_params, label=None):
             warnings.warn(f"Label {label} is present in all training examples.", stacklevel=3)
         return _ConstantPredictor().fit(X, y)
     return clone(estimator).fit(X, y, **fit_params)
+
+
+def _partial_fit_one(estimator, X, y, classes, params):
+    return estimator.partial_fit(X, y, classes=classes, **params)
 
 
 def _predict_binary(estimator, X, regressor=None):
@@ -291,6 +299,68 @@ class OneVsRestClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
         self.estimators_ = _run(tasks, self.n_jobs, _auto_threads(self.estimator, X))
         return self
 
+    def _partial_fit(self, X, y, classes=None, **partial_fit_params):
+        """One ``partial_fit`` call of every binary classifier on a batch.
+
+        As scikit-learn's: the first call needs ``classes`` and clones the
+        estimator once per class (once for two classes); each binary classifier
+        gets ``partial_fit(X, y == class, classes=[0, 1])``. The estimator must
+        have ``partial_fit`` (ours or scikit-learn's).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Labels of the batch, all among ``classes``.
+        classes : array-like of shape (n_classes,), default=None
+            Every class of the whole data; required on the first call.
+        **partial_fit_params
+            Passed to each binary classifier's ``partial_fit``.
+
+        Returns
+        -------
+        self
+        """
+        first_call = not hasattr(self, "estimators_")
+        if first_call:
+            self._validate_params()
+            for attr in ("classes_", "_y_type"):
+                if hasattr(self, attr):
+                    delattr(self, attr)
+        check_partial_fit_classes(self, classes)
+        if len(self.classes_) < 2:
+            raise ValueError(
+                f"{type(self).__name__} needs at least 2 classes, got {self.classes_!r}."
+            )
+        X = _shared_X(self.estimator, validate_data(self, X, reset=first_call, **_X_CHECKS))
+        y = column_or_1d(y)
+        if y.shape[0] != X.shape[0]:
+            raise ValueError(
+                "Found input variables with inconsistent numbers of samples: "
+                f"[{X.shape[0]}, {y.shape[0]}]"
+            )
+        unknown = np.setdiff1d(y, self.classes_)
+        if unknown.size:
+            raise ValueError(
+                f"Mini-batch contains {np.unique(y)} while classes must be subset of "
+                f"{self.classes_}"
+            )
+        n_classes = len(self.classes_)
+        if first_call:
+            n_estimators = 1 if n_classes == 2 else n_classes
+            self.estimators_ = [clone(self.estimator) for _ in range(n_estimators)]
+            self._y_type = "binary" if n_classes == 2 else "multiclass"
+        positives = self.classes_[1:] if n_classes == 2 else self.classes_
+        binary = np.array([0, 1])
+        tasks = [
+            (_partial_fit_one, (e, X, (y == c).astype(np.intp), binary, partial_fit_params))
+            for e, c in zip(self.estimators_, positives)
+        ]
+        self.estimators_ = _run(tasks, self.n_jobs)
+        return self
+
+    partial_fit = _available_if_estimator_has("partial_fit")(_partial_fit)
+
     @property
     def multilabel_(self):
         """Whether this is a multilabel classifier."""
@@ -483,6 +553,70 @@ class OneVsOneClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
         self.estimators_ = [est for est, _ in fitted]
         self.pairwise_indices_ = [rows for _, rows in fitted] if pairwise else None
         return self
+
+    def _partial_fit(self, X, y, classes=None, **partial_fit_params):
+        """One ``partial_fit`` call of every pairwise classifier on a batch.
+
+        As scikit-learn's: the first call needs ``classes`` and clones the
+        estimator once per pair of classes; the classifier of pair (i, j)
+        gets the batch's samples of those two classes (labels 0 for i, 1 for
+        j, ``classes=[0, 1]``), and no call when the batch has none. Row-aligned
+        arrays in ``partial_fit_params`` (``sample_weight``) are sliced alike.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        classes : array-like of shape (n_classes,), default=None
+            Every class of the whole data; required on the first call.
+        **partial_fit_params
+            Passed to each pairwise classifier's ``partial_fit``.
+
+        Returns
+        -------
+        self
+        """
+        first_call = not hasattr(self, "estimators_")
+        if first_call:
+            self._validate_params()
+            if hasattr(self, "classes_"):
+                del self.classes_
+        check_partial_fit_classes(self, classes)
+        n_classes = len(self.classes_)
+        if n_classes < 2:
+            raise ValueError("OneVsOneClassifier can not be fit when only one class is present.")
+        X, y = validate_data(self, X, y, reset=first_call, **_X_CHECKS)
+        X = _shared_X(self.estimator, X)
+        check_classification_targets(y)
+        unknown = np.setdiff1d(y, self.classes_)
+        if unknown.size:
+            raise ValueError(
+                f"Mini-batch contains {np.unique(y)} while it must be subset of {self.classes_}"
+            )
+        if first_call:
+            self.estimators_ = [
+                clone(self.estimator) for _ in range(n_classes * (n_classes - 1) // 2)
+            ]
+        n = X.shape[0]
+        binary = np.array([0, 1])
+        tasks = []
+        pairs = [(i, j) for i in range(n_classes) for j in range(i + 1, n_classes)]
+        for e, (i, j) in zip(self.estimators_, pairs):
+            rows = np.flatnonzero((y == self.classes_[i]) | (y == self.classes_[j]))
+            if rows.size == 0:
+                tasks.append((lambda est: est, (e,)))
+                continue
+            params = {
+                k: (np.asarray(v)[rows] if hasattr(v, "__len__") and len(v) == n else v)
+                for k, v in partial_fit_params.items()
+            }
+            y_pair = (y[rows] == self.classes_[j]).astype(np.intp)
+            tasks.append((_partial_fit_one, (e, X[rows], y_pair, binary, params)))
+        self.estimators_ = _run(tasks, self.n_jobs)
+        self.pairwise_indices_ = None
+        return self
+
+    partial_fit = _available_if_estimator_has("partial_fit")(_partial_fit)
 
     @property
     def n_classes_(self):

@@ -175,3 +175,33 @@ def test_bad_input():
     Xc = X.copy()
     KMeans(2, random_state=0).fit(X)
     assert_array_equal(X, Xc)
+
+
+@pytest.mark.parametrize("init", ["bogus", "k-means", b"random", 3, 2.5, np.float64(1.0)])
+def test_unknown_init_is_a_parameter_error(init):
+    from classiclearn.exceptions import InvalidParameterError
+
+    X = _blobs(12, n=20)
+    with pytest.raises(InvalidParameterError, match="The 'init' parameter of KMeans"):
+        KMeans(2, init=init).fit(X)
+    # scikit-learn refuses them as well
+    with pytest.raises(ValueError, match="The 'init' parameter of KMeans"):
+        sk_cluster.KMeans(2, init=init).fit(X)
+
+
+@pytest.mark.parametrize("algorithm", ["lloyd", "elkan"])
+def test_callable_and_list_init_match_sklearn(algorithm):
+    X = _blobs(13, n=120, k=3)
+
+    def pick(X, n_clusters, random_state):
+        # a copy: scikit-learn updates the centres it is given in place
+        rows = random_state.permutation(X.shape[0])[:n_clusters]
+        return X[rows].copy()
+
+    for init, n_init in ((pick, 4), (X[[0, 50, 100]].tolist(), 1)):
+        ours = KMeans(3, init=init, n_init=n_init, algorithm=algorithm, random_state=5).fit(X)
+        theirs = sk_cluster.KMeans(3, init=init, n_init=n_init, algorithm=algorithm,
+                                   random_state=5).fit(X)
+        assert_allclose(ours.cluster_centers_, theirs.cluster_centers_, atol=1e-8, rtol=0)
+        assert_allclose(ours.inertia_, theirs.inertia_, rtol=1e-10)
+        assert_array_equal(ours.labels_, theirs.labels_)

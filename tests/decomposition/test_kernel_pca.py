@@ -1,5 +1,7 @@
 """KernelPCA: parity with scikit-learn (up to sign) for every kernel and solver."""
 
+import warnings
+
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose
@@ -227,3 +229,28 @@ def test_auto_falls_back_to_arpack(monkeypatch):
     assert_allclose(ours.eigenvalues_, theirs.eigenvalues_, rtol=1e-8)
     _same_up_to_sign(ours.eigenvectors_, ref.eigenvectors_, 1e-8)
     _same_up_to_sign(ours.transform(X[:9]), theirs.transform(X[:9]), 1e-8)
+
+
+@pytest.mark.parametrize("n_samples", [2, 3, 4, 6, 9])
+@pytest.mark.parametrize("n_components", [None, 1, 2, 3, 5, 12])
+@pytest.mark.parametrize("kernel", ["rbf", "linear", "precomputed"])
+def test_arpack_on_small_data_matches_sklearn(n_samples, n_components, kernel):
+    # n_components >= n_samples: ARPACK cannot run, so (as scikit-learn, through
+    # scipy's eigsh on a dense matrix) LAPACK solves it, with scipy's warning
+    X = np.random.default_rng(n_samples).normal(size=(n_samples, 3))
+    data = X @ X.T if kernel == "precomputed" else X
+    params = dict(n_components=n_components, kernel=kernel, eigen_solver="arpack",
+                  random_state=0)
+    falls_back = n_components is None or n_components >= n_samples
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ours = KernelPCA(**params).fit(data)
+    with warnings.catch_warnings(record=True) as caught_sk:
+        warnings.simplefilter("always")
+        theirs = sk_dec.KernelPCA(**params).fit(data)
+    messages = [str(w.message) for w in caught if issubclass(w.category, RuntimeWarning)]
+    messages_sk = [str(w.message) for w in caught_sk if issubclass(w.category, RuntimeWarning)]
+    assert bool(messages) == falls_back == bool(messages_sk)
+    assert ours.eigenvalues_.shape == theirs.eigenvalues_.shape
+    assert_allclose(ours.eigenvalues_, theirs.eigenvalues_, rtol=1e-9, atol=1e-12)
+    _same_up_to_sign(ours.transform(data), theirs.transform(data), 1e-9)

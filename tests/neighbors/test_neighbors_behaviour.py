@@ -140,7 +140,7 @@ def test_bad_input_errors():
     with pytest.raises(ValueError, match="Negative values"):
         NearestNeighbors(metric="precomputed").fit(-np.eye(3))
     with pytest.raises(ValueError, match="metric"):
-        NearestNeighbors(metric="hamming").fit(X)
+        NearestNeighbors(metric="haversine").fit(X)
 
 
 def test_n_jobs_and_algorithm_do_not_change_results():

@@ -18,6 +18,7 @@ runs ARPACK on the same triangle, centred in place once. With a precomputed
 kernel the centring is always applied implicitly.
 """
 
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -316,7 +317,7 @@ default='linear'
         self._K_fit_all = allm
         if solver == "auto":
             solver = "arpack" if n > 200 and n_components < 10 else "dense"
-        if solver == "arpack":
+        if solver == "arpack" and n_components < n:
             from scipy.sparse.linalg import eigsh
 
             v0 = rng.uniform(-1, 1, size=n)
@@ -324,6 +325,15 @@ default='linear'
                 _centred_operator(K, col, allm, symmetric=self.kernel != "precomputed"),
                 n_components, which="LA", tol=self.tol,
                 maxiter=self.max_iter, v0=v0,
+            )
+        if solver == "arpack":
+            # ARPACK needs n_components < n_samples; scipy's eigsh on a dense
+            # matrix then solves it with LAPACK and warns, and so do we (as
+            # scikit-learn, which hands eigsh the dense kernel)
+            warnings.warn(
+                "k >= N for N * N square matrix. Attempting to use scipy.linalg.eigh instead.",
+                RuntimeWarning,
+                stacklevel=4,
             )
         if solver == "randomized":
             n_iter = self.iterated_power
@@ -452,7 +462,10 @@ default='linear'
             result = self._solve_lanczos(X, n_components, rng)
         if result is not None:
             evals, evecs = result
-        elif solver == "arpack" and self.kernel != "precomputed" and not callable(self.kernel):
+        elif (
+            solver == "arpack" and n_components < n
+            and self.kernel != "precomputed" and not callable(self.kernel)
+        ):
             evals, evecs = self._solve_lower(X, n_components, rng)
         else:
             K = np.ascontiguousarray(self._get_kernel(X), dtype=np.float64)

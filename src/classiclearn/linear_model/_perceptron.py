@@ -4,6 +4,12 @@ Rosenblatt's rule: cycle through the (shuffled) samples and, whenever one is
 misclassified, move the hyperplane towards it by ``eta0`` times the sample.
 More than two classes are handled one-vs-rest (one hyperplane per class, the
 largest score wins).
+
+The online fit (without early stopping) and ``partial_fit`` run the pass
+exactly as scikit-learn's SGD does for its Perceptron (hinge loss with
+threshold 0, constant learning rate): the same per-output class weights,
+per-sample penalty steps, shuffling draws from ``random_state`` and stopping
+rule, so the same data and parameters give its coefficients.
 """
 
 import warnings
@@ -15,7 +21,7 @@ from ..base import BaseEstimator, ClassifierMixin
 from ..exceptions import ConvergenceWarning
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
-from ..utils._targets import compute_class_weight, encode_labels
+from ..utils._targets import check_partial_fit_classes, compute_class_weight, encode_labels
 from ..utils.validation import (
     cast_float_attributes,
     check_magnitude,
@@ -27,6 +33,8 @@ from . import _perceptron_kernels as _k
 from ._base import LinearClassifierMixin
 
 _CHUNK = 5
+# Largest int32: the range of the seeds drawn for every SGD pass (as scikit-learn).
+_MAX_INT = np.iinfo(np.int32).max
 
 
 def _batch_epoch(W, b, X, Y, sw, eta, l1, l2, fit_intercept):
@@ -51,7 +59,9 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
     Parameters
     ----------
     penalty : {"l2", "l1", "elasticnet", None}, default=None
-        Optional shrinkage applied at every step.
+        Optional shrinkage applied at every step: L2 as weight decay
+        ``w *= 1 - (1 - l1_ratio) eta0 alpha``, L1 as the cumulative
+        truncated gradient (Tsuruoka et al., 2009), as scikit-learn's SGD.
     alpha : float, default=1e-4
         Penalty strength.
     l1_ratio : float, default=0.15
@@ -60,11 +70,14 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
     max_iter : int, default=1000
         Maximum number of epochs.
     tol : float or None, default=1e-3
-        Stop when the epoch loss has not improved by ``tol * n_samples`` for
-        ``n_iter_no_change`` epochs; None runs ``max_iter`` epochs (or until
-        an epoch makes no mistake).
+        Online: stop an output when its epoch objective (mean loss plus
+        penalty) has not dropped by ``tol`` below the best for
+        ``n_iter_no_change`` epochs; None runs ``max_iter`` epochs. Batch:
+        the same on the summed loss (``tol * n_samples``), or until an epoch
+        makes no mistake.
     shuffle : bool, default=True
-        Shuffle the samples every epoch.
+        Shuffle the samples every epoch (online), with scikit-learn's
+        generator (a 32-bit xorshift) seeded from ``random_state``.
     verbose : int, default=0
         Unused.
     eta0 : float, default=1.0
@@ -72,16 +85,18 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
     n_jobs : int, default=None
         Unused.
     random_state : int, RandomState instance or None, default=0
-        Seed of the shuffling.
+        Seed of the shuffling (drawn as scikit-learn draws it).
     early_stopping : bool, default=False
         Hold out ``validation_fraction`` of the data and stop when its
-        accuracy stops improving.
+        accuracy stops improving (our split and passes: this mode does not
+        reproduce scikit-learn's numbers).
     validation_fraction : float, default=0.1
     n_iter_no_change : int, default=5
     class_weight : dict or "balanced", default=None
     warm_start : bool, default=False
     algorithm : {"online", "batch"}, default="online"
-        "online" updates after every misclassified sample (Rosenblatt);
+        "online" updates after every misclassified sample (Rosenblatt; one
+        output at a time, as scikit-learn);
         "batch" takes one gradient step on the perceptron criterion per epoch,
         ``w += eta0 * sum_{misclassified} s_i y_i x_i`` (seed 002's batch rule;
         deterministic, and a weight of 2 is exactly a repeated sample); the
@@ -179,8 +194,8 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         # the weights grow like X and meet it in x.w: squares must be representable
         check_magnitude(X, self, "decision values", power=2)
         classes, y_idx = encode_labels(y)
-        sw = check_sample_weight(sample_weight, X, dtype=np.float64)
-        sw = sw * compute_class_weight(self.class_weight, classes, y_idx)[y_idx]
+        sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
+        sw = sample_weight * compute_class_weight(self.class_weight, classes, y_idx)[y_idx]
         n, p = X.shape
         K = len(classes)
         n_out = 1 if K == 2 else K
@@ -197,6 +212,8 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
             W[:] = np.asarray(coef_init, dtype=np.float64).reshape(n_out, p)
         if intercept_init is not None:
             b[:] = np.asarray(intercept_init, dtype=np.float64).reshape(n_out)
+        if self.algorithm == "online" and not self.early_stopping:
+            return self._fit_sgd(X, y_idx, classes, sample_weight, W, b, dtype)
         penalty = self.penalty
         rho = {"l1": 1.0, "l2": 0.0, "elasticnet": self.l1_ratio}.get(penalty, 0.0)
         l1 = self.alpha * rho if penalty else 0.0
@@ -276,3 +293,161 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         self.n_iter_ = epochs
         self.t_ = float(epochs * train.size + 1)
         return self
+
+    def _sgd_targets(self, y_idx, classes, sample_weight):
+        """(Y, SW): per-output targets in {-1, +1} and per-output weights, with
+        scikit-learn's class weights (two classes: each class its own; more:
+        an output's own class its weight, the other samples 1)."""
+        K = len(classes)
+        class_w = compute_class_weight(self.class_weight, classes, y_idx)
+        if K == 2:
+            Y = np.where(y_idx == 1, 1.0, -1.0)[:, None]
+            SW = (sample_weight * class_w[y_idx])[:, None]
+        else:
+            own = y_idx[:, None] == np.arange(K)
+            Y = np.where(own, 1.0, -1.0)
+            SW = sample_weight[:, None] * np.where(own, class_w[None, :], 1.0)
+        return np.ascontiguousarray(Y), np.ascontiguousarray(SW)
+
+    def _sgd_penalty(self):
+        rho = {"l1": 1.0, "l2": 0.0, "elasticnet": self.l1_ratio}.get(self.penalty, 0.0)
+        return (float(self.eta0), float(self.alpha), float(rho),
+                self.penalty in ("l2", "elasticnet"), self.penalty in ("l1", "elasticnet"),
+                bool(self.fit_intercept))
+
+    def _fit_sgd(self, X, y_idx, classes, sample_weight, W, b, dtype):
+        """The online fit as scikit-learn's SGD runs it (see :meth:`partial_fit`
+        for one epoch): every output on its own, stopped on its loss."""
+        n = X.shape[0]
+        Y, SW = self._sgd_targets(y_idx, classes, sample_weight)
+        n_iter = np.zeros(W.shape[0], dtype=np.intp)
+        tol = -np.inf if self.tol is None else float(self.tol)
+        _k.sgd_perceptron_fit(
+            W, b, X, Y, SW, self._sgd_seeds(W.shape[0]), bool(self.shuffle),
+            int(self.max_iter), tol, int(self.n_iter_no_change), *self._sgd_penalty(), n_iter,
+        )
+        if np.any(n_iter < 0):
+            raise ValueError(
+                "Floating-point under-/overflow occurred during the perceptron's fit. "
+                "Scaling input data with StandardScaler or MinMaxScaler might help."
+            )
+        self.classes_ = classes
+        self.coef_ = W
+        self.intercept_ = b if self.fit_intercept else np.zeros(W.shape[0])
+        # scikit-learn's SGD keeps float32 weights, and a float32 intercept
+        # only for more than two classes (its binary intercept is float64)
+        n_out = W.shape[0]
+        cast_float_attributes(self, dtype, ("coef_", "intercept_") if n_out > 1 else ("coef_",))
+        self.n_iter_ = int(n_iter.max())
+        self.t_ = float(self.n_iter_ * n + 1)
+        if self.tol is not None and self.n_iter_ == self.max_iter:
+            warnings.warn(
+                f"Maximum number of iterations ({self.max_iter}) reached before the "
+                "perceptron converged; increase max_iter.",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
+        return self
+
+    def partial_fit(self, X, y, classes=None, sample_weight=None):
+        """One epoch of stochastic gradient descent on the given samples.
+
+        The same pass as scikit-learn's ``Perceptron.partial_fit`` (SGD on the
+        perceptron loss, constant learning rate ``eta0``): one visit of every
+        sample, one-vs-rest outputs for more than two classes (the class weight
+        applies to an output's own class, the other samples keep weight 1),
+        penalties applied per sample (L2 as weight decay, L1 as the cumulative
+        truncated gradient), and with ``shuffle=True`` the visiting order drawn
+        as scikit-learn draws it from ``random_state`` (an int seed gives the
+        same order in every call of a given batch size). So the same sequence
+        of batches gives scikit-learn's coefficients. Convergence checks and
+        early stopping are left to the caller.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        classes : array-like of shape (n_classes,), default=None
+            Every class of the whole data; required on the first call, and if
+            given later it must be the same.
+        sample_weight : array-like of shape (n_samples,), default=None
+
+        Returns
+        -------
+        self
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> X = np.array([[0.0, 0.0], [0.0, 1.0], [2.0, 2.0], [2.0, 3.0]])
+        >>> clf = Perceptron(shuffle=False)
+        >>> clf = clf.partial_fit(X[:2], [0, 1], classes=[0, 1]).partial_fit(X[2:], [1, 1])
+        >>> clf.coef_.tolist(), clf.t_
+        ([[0.0, 1.0]], 5.0)
+        """
+        first_call = not hasattr(self, "classes_")
+        if first_call:
+            self._validate_params()
+            if self.class_weight == "balanced":
+                raise ValueError(
+                    "class_weight 'balanced' is not supported for partial_fit: the class "
+                    "frequencies of the whole data are unknown. Compute the weights on the "
+                    "full target (or a large sample of it) and pass them as a dict."
+                )
+            if self.early_stopping:
+                raise ValueError("early_stopping should be False with partial_fit")
+        check_partial_fit_classes(self, classes)
+        dtype = input_float_dtype(X)
+        X, y = validate_data(self, X, y, dtype=np.float64, reset=first_call)
+        y = np.asarray(y)
+        classes = self.classes_
+        K = len(classes)
+        if K < 2:
+            raise ValueError(
+                f"The number of classes has to be greater than one; got {K} class"
+            )
+        unknown = np.setdiff1d(y, classes)
+        if unknown.size:
+            raise ValueError(
+                f"y contains labels {unknown.tolist()} that are not in classes {classes.tolist()}."
+            )
+        y_idx = np.searchsorted(classes, y)
+        sw = check_sample_weight(sample_weight, X, dtype=np.float64)
+        n, p = X.shape
+        n_out = 1 if K == 2 else K
+        if getattr(self, "coef_", None) is None:
+            self.coef_ = np.zeros((n_out, p))
+            self.intercept_ = np.zeros(n_out)
+        if not hasattr(self, "t_"):
+            self.t_ = 1.0
+        Y, SW = self._sgd_targets(y_idx, classes, sw)
+        if self.shuffle:
+            orders = np.stack([_k.xorshift_order(n, s) for s in self._sgd_seeds(n_out)])
+        else:
+            orders = np.tile(np.arange(n, dtype=np.intp), (n_out, 1))
+        W = np.array(self.coef_, dtype=np.float64, order="C")
+        b = np.array(self.intercept_, dtype=np.float64)
+        _k.sgd_perceptron_epoch(W, b, X, Y, SW, orders, *self._sgd_penalty())
+        self.coef_ = W
+        self.intercept_ = b if self.fit_intercept else np.zeros(n_out)
+        cast_float_attributes(self, dtype, ("coef_", "intercept_") if n_out > 1 else ("coef_",))
+        self.n_iter_ = 1
+        self.t_ += n
+        return self
+
+    def _sgd_seeds(self, n_out):
+        """Shuffling seed of each output (intp (n_out,)), drawn from
+        ``random_state`` as scikit-learn draws them: two numbers (a data-set
+        seed, then the shuffling seed) from the estimator's generator for one
+        output; for several, one seed per output first, each seeding a
+        generator that then draws its two."""
+        rng = check_random_state(self.random_state)
+        if n_out == 1:
+            generators = [rng]
+        else:
+            generators = [np.random.RandomState(s) for s in rng.randint(_MAX_INT, size=n_out)]
+        seeds = np.empty(n_out, dtype=np.intp)
+        for k, gen in enumerate(generators):
+            gen.randint(1, _MAX_INT)  # scikit-learn's data-set seed (unused by a pass)
+            seeds[k] = gen.randint(_MAX_INT)
+        return seeds

@@ -6,6 +6,9 @@ misclassified sample (``y_ik f_k(x_i) <= 0``) moves the hyperplane:
 gradient step on the perceptron criterion ``sum max(0, -y f(x))``.
 """
 
+import math
+
+import numpy as np
 from numba import njit
 
 
@@ -59,3 +62,193 @@ def perceptron_epochs(W, b, X, Y, sw, orders, eta, l1, l2, fit_intercept, losses
                             W[k, j] = 0.0
         losses[e, 0] = total
         losses[e, 1] = mistakes
+
+
+_MASK32 = 0xFFFFFFFF
+_RAND_MAX_PLUS_ONE = 2147483648
+
+
+@njit(cache=True, nogil=True)
+def xorshift_shuffle(order, seed):
+    """Shuffle ``order`` (intp) in place as scikit-learn's SGD shuffles its samples.
+
+    A Fisher-Yates shuffle whose draws come from the 32-bit xorshift
+    generator (shifts 13, 17, 5; each draw reduced modulo 2^31; a zero state
+    becomes 1) started at ``seed``: position ``i`` is swapped with
+    ``i + draw % (n - i)``. Every epoch reshuffles the previous order with the
+    same seed. Reproducing it lets the perceptron give scikit-learn's
+    coefficients with ``shuffle=True``.
+    """
+    n = order.shape[0]
+    s = seed & _MASK32
+    for i in range(n - 1):
+        if s == 0:
+            s = 1
+        s ^= (s << 13) & _MASK32
+        s ^= s >> 17
+        s ^= (s << 5) & _MASK32
+        j = i + (s % _RAND_MAX_PLUS_ONE) % (n - i)
+        t = order[i]
+        order[i] = order[j]
+        order[j] = t
+
+
+@njit(cache=True, nogil=True)
+def xorshift_order(n, seed):
+    """``0 .. n - 1`` shuffled once by :func:`xorshift_shuffle` (intp (n,))."""
+    order = np.arange(n)
+    xorshift_shuffle(order, seed)
+    return order
+
+
+@njit(cache=True, nogil=True)
+def _sgd_pass(W, b, k, X, Y, SW, order, eta, alpha, l1_ratio, use_l2, use_l1,
+              fit_intercept, q, total_l1, norms):
+    """One pass of output ``k`` over the samples in ``order``.
+
+    Returns (objective, running L1 total): the objective sums, before each
+    update, the unweighted loss ``max(0, -y f)`` plus, when penalised,
+    ``alpha ((1 - l1_ratio) |w|^2 / 2 + l1_ratio |w|_1)``, with the norms
+    ``norms = [|w|^2, |w|_1]`` kept as scikit-learn keeps them (scaled by the
+    L2 decay, recomputed after an update, left as they are by the L1 step).
+    """
+    p = W.shape[1]
+    shrink = 1.0 - (1.0 - l1_ratio) * eta * alpha
+    if shrink < 0.0:
+        shrink = 0.0
+    penalised = use_l2 or use_l1
+    objective = 0.0
+    for ii in range(order.shape[0]):
+        i = order[ii]
+        f = 0.0
+        for j in range(p):
+            f += W[k, j] * X[i, j]
+        f += b[k]
+        y = Y[i, k]
+        update = 0.0
+        if y * f <= 0.0:
+            objective -= y * f
+            update = eta * y * SW[i, k]
+        if penalised:
+            norm = math.sqrt(norms[0])
+            objective += alpha * ((1.0 - l1_ratio) * 0.5 * norm * norm + l1_ratio * norms[1])
+        if use_l2:
+            for j in range(p):
+                W[k, j] *= shrink
+            norms[0] *= shrink * shrink
+            norms[1] *= shrink
+        if update != 0.0:
+            sq = 0.0
+            l1 = 0.0
+            for j in range(p):
+                W[k, j] += update * X[i, j]
+                sq += W[k, j] * W[k, j]
+                l1 += abs(W[k, j])
+            norms[0] = sq
+            norms[1] = l1
+        if fit_intercept:
+            b[k] += update
+        if use_l1:
+            total_l1 += l1_ratio * eta * alpha
+            for j in range(p):
+                z = W[k, j]
+                if z > 0.0:
+                    W[k, j] = max(0.0, z - (total_l1 + q[j]))
+                elif z < 0.0:
+                    W[k, j] = min(0.0, z + (total_l1 - q[j]))
+                q[j] += W[k, j] - z
+    return objective, total_l1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _initial_norms(W, k, norms):
+    norms[0] = 0.0
+    norms[1] = 0.0
+    for j in range(W.shape[1]):
+        norms[0] += W[k, j] * W[k, j]
+        norms[1] += abs(W[k, j])
+
+
+@njit(cache=True, nogil=True)
+def sgd_perceptron_epoch(W, b, X, Y, SW, orders, eta, alpha, l1_ratio, use_l2, use_l1,
+                         fit_intercept):
+    """One epoch of stochastic gradient descent on the perceptron loss
+    ``max(0, -y f(x))`` for each one-vs-rest output, as scikit-learn's SGD runs it.
+
+    Output ``k`` visits the samples in the order ``orders[k]``; per sample:
+    ``f = <w_k, x> + b_k``; ``u = eta * y * SW[i, k]`` if ``y f <= 0`` else 0;
+    with an L2 part ``w_k *= max(0, 1 - (1 - l1_ratio) eta alpha)``; then
+    ``w_k += u x``, ``b_k += u``; with an L1 part, the cumulative truncated
+    gradient of Tsuruoka et al. (2009): the running total ``U += l1_ratio eta
+    alpha`` and each weight's applied penalty ``q_j``, restarted every call.
+
+    Parameters
+    ----------
+    W : float64 (K, p), b : float64 (K,): updated in place.
+    X : float64 (n, p) C-contiguous; Y : float64 (n, K) in {-1, +1};
+    SW : float64 (n, K) per-output sample weights (class weight times sample weight);
+    orders : intp (K, n).
+    """
+    K, p = W.shape
+    norms = np.empty(2)
+    for k in range(K):
+        q = np.zeros(p)
+        _initial_norms(W, k, norms)
+        _sgd_pass(W, b, k, X, Y, SW, orders[k], eta, alpha, l1_ratio, use_l2, use_l1,
+                  fit_intercept, q, 0.0, norms)
+
+
+@njit(cache=True, nogil=True)
+def _sgd_fit_output(W, b, k, X, Y, SW, seed, shuffle, max_iter, tol, n_iter_no_change,
+                    eta, alpha, l1_ratio, use_l2, use_l1, fit_intercept):
+    """Epochs of output ``k`` (see :func:`sgd_perceptron_fit`); returns its
+    epoch count, negated if a weight became non-finite."""
+    n, p = X.shape
+    order = np.arange(n)
+    q = np.zeros(p)
+    norms = np.empty(2)
+    _initial_norms(W, k, norms)
+    total_l1 = 0.0
+    best = np.inf
+    stall = 0
+    epochs = 0
+    for epoch in range(max_iter):
+        if shuffle:
+            xorshift_shuffle(order, seed)
+        objective, total_l1 = _sgd_pass(W, b, k, X, Y, SW, order, eta, alpha, l1_ratio,
+                                        use_l2, use_l1, fit_intercept, q, total_l1, norms)
+        epochs = epoch + 1
+        if not np.isfinite(b[k]) or not np.all(np.isfinite(W[k])):
+            return -epochs
+        mean = objective / n
+        if tol > -np.inf and mean > best - tol:
+            stall += 1
+        else:
+            stall = 0
+        if mean < best:
+            best = mean
+        if stall >= n_iter_no_change:
+            break
+    return epochs
+
+
+@njit(cache=True, nogil=True)
+def sgd_perceptron_fit(W, b, X, Y, SW, seeds, shuffle, max_iter, tol, n_iter_no_change,
+                       eta, alpha, l1_ratio, use_l2, use_l1, fit_intercept, n_iter):
+    """Up to ``max_iter`` epochs of :func:`sgd_perceptron_epoch` per output,
+    as scikit-learn's SGD fit runs them, one output after the other (serial:
+    on a shared machine threads over a few outputs cost more than they save).
+
+    Each output ``k`` runs on its own: its order starts as ``0 .. n - 1`` and
+    is reshuffled every epoch with ``seeds[k]`` (when ``shuffle``); the L1
+    state and the norms carry over epochs; it stops once the epoch's mean
+    objective (of :func:`_sgd_pass`) has failed ``n_iter_no_change`` times in
+    a row to drop below the best so far minus ``tol`` (``tol = -inf``:
+    never). Writes each output's epoch count to ``n_iter`` (intp (K,),
+    negative if a weight became non-finite).
+    """
+    K = W.shape[0]
+    for k in range(K):
+        n_iter[k] = _sgd_fit_output(W, b, k, X, Y, SW, seeds[k], shuffle, max_iter, tol,
+                                    n_iter_no_change, eta, alpha, l1_ratio, use_l2, use_l1,
+                                    fit_intercept)

@@ -4,6 +4,7 @@ import numpy as np
 
 from . import _tree_kernels as _k
 from ._binary_tree import _BinaryTree
+from ._metrics import BALL_METRICS
 
 
 class BallTree(_BinaryTree):
@@ -20,9 +21,16 @@ class BallTree(_BinaryTree):
     X : array-like of shape (n_samples, n_features)
     leaf_size : int, default=40
     metric : str, default="minkowski"
-        One of ``BallTree.valid_metrics``.
+        One of ``BallTree.valid_metrics``. The boolean metrics (dice,
+        jaccard, rogerstanimoto, russellrao, sokalmichener, sokalsneath) read
+        nonzero values as True. braycurtis and dice lack the triangle
+        inequality, so no node can be pruned for them: the search visits
+        every row (exact, at brute-force cost).
     p : float, default=2
         Minkowski exponent (>= 1).
+    w : array-like of shape (n_features,), optional
+        Non-negative feature weights of the minkowski metric,
+        ``(sum_f w_f |x_f - y_f|^p)^(1/p)``.
 
     Attributes
     ----------
@@ -44,6 +52,7 @@ class BallTree(_BinaryTree):
     """
 
     _kind = _k.BALL
+    valid_metrics = sorted(BALL_METRICS)
 
     def _build_bounds(self):
         self._lower, self._radius = _k.ball_node_bounds(

@@ -11,6 +11,17 @@ index, lower first, so the ``k`` nearest are the ``k`` smallest
 some neighbours of a query are at distance 0, they share the whole weight
 (weight 1 each) and the others get 0, so a query equal to a training point
 gets that point's label or value.
+
+Metrics: scikit-learn 1.9's names, on the algorithms its ``VALID_METRICS``
+allows (the KD-tree: the Minkowski family; the ball tree: also braycurtis,
+canberra, hamming and the boolean metrics; brute force: also correlation,
+cosine, nan_euclidean, sqeuclidean, yule). ``algorithm="auto"`` follows
+scikit-learn's choice for the metrics beyond the Minkowski family. Boolean
+metrics read nonzero as True; brute force warns, as scikit-learn does, that
+non-boolean data were converted. nan_euclidean accepts NaN in X (missing
+coordinates). An undefined distance (0 / 0) is NaN and sorts last.
+Weighted minkowski (``metric_params={"w": w}``) searches rows scaled by
+``w ** (1 / p)``, where the plain distance is the weighted one.
 """
 
 import warnings
@@ -19,7 +30,9 @@ from numbers import Integral, Real
 import numpy as np
 import scipy.sparse as sp
 
+from .._kernels.distances import COSINE, EUCLIDEAN, MANHATTAN, SQEUCLIDEAN
 from ..base import BaseEstimator
+from ..exceptions import DataConversionWarning
 from ..utils._params import Interval, StrOptions
 from ..utils._threads import effective_n_jobs, numba_threads
 from ..utils.validation import (
@@ -32,9 +45,19 @@ from ._ball_tree import BallTree
 from ._binary_tree import _rows_to_objects
 from ._brute import GemmIndex, brute_kneighbors, brute_radius
 from ._kd_tree import KDTree
-from ._metrics import ALL_METRICS, PRECOMPUTED, resolve_metric
+from ._metrics import (
+    ALL_METRICS,
+    BALL_METRICS,
+    BOOLEAN_METRICS,
+    PRECOMPUTED,
+    TREE_METRICS,
+    resolve_metric,
+    weight_scale,
+)
 
 _ALGORITHMS = {"auto", "ball_tree", "kd_tree", "brute"}
+# Metrics searched with GEMM tiles by brute force.
+_GEMM_CODES = (EUCLIDEAN, COSINE, SQEUCLIDEAN)
 # Above this many features `auto` uses brute force: the GEMM tiles beat the trees.
 _AUTO_BRUTE_FEATURES = 15
 # Below this many training rows `auto` uses brute force (no tree to build).
@@ -121,38 +144,48 @@ class _NeighborsBase(BaseEstimator):
         tags.pairwise = self.metric == "precomputed"
         # precomputed distances are non-negative
         tags.positive_only_X = tags.pairwise
+        tags.allow_nan = self.metric == "nan_euclidean"
         return tags
+
+    def _finite(self):
+        """``ensure_all_finite`` for the data: NaN is a missing value for nan_euclidean."""
+        return "allow-nan" if self.metric == "nan_euclidean" else True
 
     # -- fit ---------------------------------------------------------------
 
-    def _choose_algorithm(self, X):
+    def _choose_algorithm(self, X, p, name, w):
         if self.algorithm != "auto":
             return self.algorithm
         n, d = X.shape
-        metric_code, p, _ = resolve_metric(self.metric, self.p, self.metric_params, "brute")
-        if self.metric in ("precomputed", "cosine") or p < 1:
-            return "brute"
         n_neighbors = getattr(self, "n_neighbors", None)
-        if (
-            d > _AUTO_BRUTE_FEATURES
-            or n < _AUTO_BRUTE_SAMPLES
-            or (n_neighbors is not None and n_neighbors >= n // 2)
-        ):
+        many_neighbors = n_neighbors is not None and n_neighbors >= n // 2
+        if self.metric not in TREE_METRICS or w is not None:
+            # scikit-learn's rule: its ball tree for the metrics it has (weighted
+            # minkowski too), unless many features or neighbours; else brute force
+            if self.metric in BALL_METRICS and not (d > 15 or many_neighbors or p < 1):
+                return "ball_tree"
+            return "brute"
+        if name == "cosine" or p < 1:
+            return "brute"
+        if d > _AUTO_BRUTE_FEATURES or n < _AUTO_BRUTE_SAMPLES or many_neighbors:
             return "brute"
         return "kd_tree"
 
     def _fit(self, X, y="no_validation", *, y_numeric=False):
         """Validate and index ``X``; return the validated ``y`` (None if not given)."""
         self._validate_params()
+        finite = self._finite()
+        self._bool_input = self.metric in BOOLEAN_METRICS and _is_bool_input(X)
         if isinstance(y, str) and y == "no_validation":
-            X = validate_data(self, X, dtype=np.float64)
+            X = validate_data(self, X, dtype=np.float64, ensure_all_finite=finite)
             y = None
         elif not y_numeric:
-            X = validate_data(self, X, dtype=np.float64)
+            X = validate_data(self, X, dtype=np.float64, ensure_all_finite=finite)
             y = _check_class_target(self, X, y)
         else:
             X, y = validate_data(
-                self, X, y, dtype=np.float64, multi_output=True, y_numeric=y_numeric
+                self, X, y, dtype=np.float64, multi_output=True, y_numeric=y_numeric,
+                ensure_all_finite=finite,
             )
         if self.metric == "precomputed":
             if X.shape[0] != X.shape[1]:
@@ -161,56 +194,92 @@ class _NeighborsBase(BaseEstimator):
                     "matrix."
                 )
             _check_precomputed_values(X)
-        method = self._choose_algorithm(X)
-        self._metric_code, self._p, name = resolve_metric(
-            self.metric, self.p, self.metric_params, method
+        # checked as scikit-learn does ("auto": against its ball tree's list
+        # for the metrics it has), then for the algorithm chosen
+        _, p, name, w = resolve_metric(
+            self.metric, self.p, self.metric_params, self.algorithm, n_features=X.shape[1]
+        )
+        method = self._choose_algorithm(X, p, name, w)
+        self._metric_code, self._p, name, w = resolve_metric(
+            self.metric, self.p, self.metric_params,
+            self.algorithm if self.algorithm == "auto" else method, n_features=X.shape[1],
         )
         self.effective_metric_ = name
         _check_distance_range(self, X, fit=True)
-        self.effective_metric_params_ = {"p": self._p} if name == "minkowski" else {}
+        if w is not None:
+            self.effective_metric_params_ = {"p": self._p, "w": w}
+        else:
+            self.effective_metric_params_ = {"p": self._p} if name == "minkowski" else {}
         self._fit_method = method
         self._fit_X = X
+        # weighted minkowski: the plain distance between rows scaled by w^(1/p)
+        self._scale = None if w is None else weight_scale(w, self._p)
+        search_X = self._scaled(X)
         self.n_samples_fit_ = X.shape[0]
         self._tree = None
         self._gemm_index = None
         with numba_threads(self.n_jobs):
             if method == "kd_tree":
-                self._tree = KDTree(X, self.leaf_size, metric=name, p=self._p)
+                self._tree = KDTree(search_X, self.leaf_size, metric=name, p=self._p)
             elif method == "ball_tree":
-                self._tree = BallTree(X, self.leaf_size, metric=name, p=self._p)
-            elif name in ("euclidean", "cosine"):
-                self._gemm_index = GemmIndex(X, self._metric_code)
+                self._tree = BallTree(
+                    search_X, self.leaf_size, metric=name if w is None else _code_name(
+                        self._metric_code), p=self._p,
+                )
+            elif self._metric_code in _GEMM_CODES:
+                self._gemm_index = GemmIndex(search_X, self._metric_code)
+        self._search_X = search_X
         return y
+
+    def _scaled(self, X):
+        return X if self._scale is None else X * self._scale
+
+    def _warn_boolean(self, X_is_bool):
+        """scikit-learn's brute force converts data to booleans for its boolean
+        metrics and says so when either side was not boolean."""
+        if (
+            self._fit_method == "brute" and self.metric in BOOLEAN_METRICS
+            and not (X_is_bool and self._bool_input)
+        ):
+            warnings.warn(
+                f"Data was converted to boolean for metric {self.metric}",
+                DataConversionWarning,
+                stacklevel=4,
+            )
 
     # -- queries -----------------------------------------------------------
 
     def _check_query_X(self, X):
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        is_bool = self.metric in BOOLEAN_METRICS and _is_bool_input(X)
+        X = validate_data(self, X, reset=False, dtype=np.float64,
+                          ensure_all_finite=self._finite())
         if self.metric == "precomputed":
             _check_precomputed_values(X)
         else:
             _check_distance_range(self, X, fit=False)
+        self._warn_boolean(is_bool)
         return X
 
     def _kneighbors_raw(self, X, k):
         with numba_threads(self.n_jobs):
             if self._tree is not None:
-                return self._tree.query(X, k)
+                return self._tree.query(self._scaled(X), k)
             if self.metric == "precomputed":
                 return brute_kneighbors(X, None, k, PRECOMPUTED, 2.0)
             return brute_kneighbors(
-                X, self._fit_X, k, self._metric_code, self._p,
+                self._scaled(X), self._search_X, k, self._metric_code, self._p,
                 index=self._gemm_index, n_threads=effective_n_jobs(self.n_jobs),
             )
 
     def _radius_raw(self, X, radius, sort_results):
         with numba_threads(self.n_jobs):
             if self._tree is not None:
-                return self._tree._radius_flat(X, radius, sort_results=sort_results)
+                return self._tree._radius_flat(self._scaled(X), radius, sort_results=sort_results)
             if self.metric == "precomputed":
                 return brute_radius(X, None, radius, PRECOMPUTED, 2.0, sort_results=sort_results)
             return brute_radius(
-                X, self._fit_X, radius, self._metric_code, self._p, sort_results=sort_results,
+                self._scaled(X), self._search_X, radius, self._metric_code, self._p,
+                sort_results=sort_results,
                 Y_unit=None if self._gemm_index is None else self._gemm_index.exact,
             )
 
@@ -280,6 +349,20 @@ def _check_class_target(estimator, X, y):
     return y
 
 
+def _is_bool_input(X):
+    """Whether the data as given are boolean (scikit-learn keeps their dtype)."""
+    dtype = getattr(X, "dtype", None)
+    if dtype is None and hasattr(X, "dtypes"):
+        return all(np.dtype(t) == np.bool_ for t in X.dtypes)
+    if dtype is None:
+        dtype = np.asarray(X).dtype
+    return dtype == np.bool_
+
+
+def _code_name(code):
+    return {EUCLIDEAN: "euclidean", MANHATTAN: "manhattan"}.get(code, "minkowski")
+
+
 def _check_precomputed_values(X):
     if np.any(X < 0):
         raise ValueError("Negative values in data passed to precomputed distance matrix.")
@@ -314,6 +397,7 @@ class KNeighborsMixin:
         query_is_train = X is None
         if query_is_train:
             X = self._fit_X
+            self._warn_boolean(self._bool_input)
             n_neighbors += 1
         else:
             X = self._check_query_X(X)
@@ -372,7 +456,11 @@ class RadiusNeighborsMixin:
         if isinstance(radius, bool) or not isinstance(radius, Real) or not radius > 0:
             raise ValueError(f"radius must be a positive number, got {radius!r}.")
         query_is_train = X is None
-        X = self._fit_X if query_is_train else self._check_query_X(X)
+        if query_is_train:
+            X = self._fit_X
+            self._warn_boolean(self._bool_input)
+        else:
+            X = self._check_query_X(X)
         ind, dist, offsets = self._radius_raw(X, float(radius), sort_results)
         if query_is_train:
             rows = np.repeat(np.arange(X.shape[0]), np.diff(offsets))

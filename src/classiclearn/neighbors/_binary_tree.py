@@ -12,7 +12,7 @@ import numpy as np
 from ..utils.validation import check_array
 from . import _tree_kernels as _k
 from ._brute import sort_segments
-from ._metrics import TREE_METRICS, resolve_metric, to_reduced
+from ._metrics import TREE_METRICS, resolve_metric, to_reduced, weight_scale
 
 # Training sets up to this size (16 MB) get a tree-ordered copy: contiguous
 # leaves keep a query's reads sequential, at a memory cost that stays small.
@@ -65,6 +65,8 @@ class _BinaryTree:
     def __init__(self, X, leaf_size=40, metric="minkowski", **kwargs):
         p = kwargs.pop("p", 2)
         metric_params = kwargs.pop("metric_params", None)
+        if "w" in kwargs:
+            metric_params = {**(metric_params or {}), "w": kwargs.pop("w")}
         if kwargs:
             raise TypeError(f"Unexpected keyword arguments {sorted(kwargs)}.")
         if (
@@ -76,11 +78,15 @@ class _BinaryTree:
         if p is not None and not isinstance(p, Real):
             raise TypeError(f"p must be a real number, got {p!r}.")
         algorithm = "kd_tree" if self._kind == _k.KD else "ball_tree"
-        self._metric_code, self._p, self.metric = resolve_metric(
-            metric, p, metric_params, algorithm
-        )
         X = check_array(X, dtype=np.float64, estimator=type(self).__name__)
+        self._metric_code, self._p, self.metric, w = resolve_metric(
+            metric, p, metric_params, algorithm, n_features=X.shape[1]
+        )
         self.data = X
+        # weighted minkowski: plain minkowski between rows scaled by w^(1/p)
+        self._scale = None if w is None else weight_scale(w, self._p)
+        if w is not None:
+            X = X * self._scale
         self.leaf_size = int(leaf_size)
         n = X.shape[0]
         self.n_levels = _n_levels(n, self.leaf_size)
@@ -101,6 +107,9 @@ class _BinaryTree:
 
     def _build_bounds(self):
         raise NotImplementedError
+
+    def _scaled(self, X):
+        return X if self._scale is None else X * self._scale
 
     def _kernel_args(self):
         return (
@@ -159,6 +168,7 @@ class _BinaryTree:
                 "k must be less than or equal to the number of training points: "
                 f"got k={k}, n_samples={self.data.shape[0]}."
             )
+        X = self._scaled(X)
         dist, ind = _k.query_knn(*self._kernel_args(), X, _query_order(X), int(k),
                                  self._metric_code, self._p)
         return (dist, ind) if return_distance else ind
@@ -211,7 +221,7 @@ class _BinaryTree:
             raise ValueError("count_only and return_distance cannot both be true")
         if sort_results and not return_distance:
             raise ValueError("return_distance must be True if sort_results is True")
-        X = self._check_query(X)
+        X = self._scaled(self._check_query(X))
         if count_only:
             return self._radius_flat(X, r, count_only=True)
         ind, dist, offsets = self._radius_flat(X, r, sort_results=sort_results)

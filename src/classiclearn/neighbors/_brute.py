@@ -14,7 +14,11 @@ is further than the ``k``-th by more than twice the rounding bound, the true
 ``k`` nearest are among the candidates, whose exact float64 distances are recomputed and sorted by
 (distance, index); rows that cannot be certified (near-ties, huge norms) are
 searched again exactly. Results are therefore exact, ties included, and memory
-stays at one tile per thread. Other metrics scan the training rows in numba,
+stays at one tile per thread. Boolean metrics take the (True, True) counts of
+a block of queries from one product of 0/1 matrices (exact integers), so
+their distances are those of the per-pair kernel to the bit; correlation
+takes one product of row-centred blocks. Other metrics
+scan the training rows in numba,
 stopping each distance early once it cannot enter the heap. Radius queries
 build a float64 tile of full rows per query block (exact recheck near the
 radius), count, then fill.
@@ -23,7 +27,8 @@ radius), count, then fill.
 
 import numpy as np
 
-from .._kernels.distances import COSINE, EUCLIDEAN
+from .._kernels import distances as _d
+from .._kernels.distances import COSINE, EUCLIDEAN, SQEUCLIDEAN
 from .._kernels.work import BRUTE_QUERY_ROWS
 from ..utils._threads import blas_can_be_limited, blas_single_thread, thread_map
 from . import _brute_kernels as _k
@@ -72,7 +77,7 @@ class GemmIndex:
     def __init__(self, Y, code):
         self.code = code
         self.n, self.d = Y.shape
-        if code == EUCLIDEAN:
+        if code in (EUCLIDEAN, SQEUCLIDEAN):
             self.mean = Y.mean(axis=0)
             centred = Y - self.mean
             norms = squared_norms(centred)
@@ -91,7 +96,7 @@ class GemmIndex:
     def prepare_queries(self, Q):
         """(float32 rows for the GEMM, float64 rows for exact distances, error bound)."""
         m = Q.shape[0]
-        if self.code == EUCLIDEAN:
+        if self.code in (EUCLIDEAN, SQEUCLIDEAN):
             exact = Q
             q_norm = np.empty(m)
             low = np.empty((m, self.d + 1), dtype=np.float32)
@@ -155,6 +160,84 @@ def _gemm_knn(Q, index, k, p, n_threads):
     return dist, ind
 
 
+_BOOLEAN_CODES = (_d.JACCARD, _d.DICE, _d.ROGERSTANIMOTO, _d.RUSSELLRAO, _d.SOKALSNEATH,
+                  _d.YULE)
+# Metrics whose brute-force tiles come from one matrix product per block.
+_PRODUCT_CODES = (*_BOOLEAN_CODES, _d.CORRELATION)
+
+
+def _boolean_tile(Bq, By, nq, ny, code):
+    """Boolean distances of the rows ``Bq`` (0/1 floats) to ``By`` from one
+    product: ``tt = Bq By'`` counts (True, True) coordinates exactly, and
+    ``tf = nq - tt``, ``ft = ny - tt`` (row counts of True). The formulas
+    are those of ``_kernels.distances`` term by term, so the values are the
+    kernels' to the last bit; an undefined one (0 / 0) is ``inf``."""
+    d = Bq.shape[1]
+    tt = Bq @ By.T
+    tf = nq[:, None] - tt
+    ft = ny[None, :] - tt
+    neq = tf + ft
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if code == _d.JACCARD:
+            out = np.where(tt + neq > 0, neq / (tt + neq), 0.0)
+        elif code == _d.DICE:
+            out = np.where(tt + neq > 0, neq / (2.0 * tt + neq), np.inf)
+        elif code == _d.ROGERSTANIMOTO:
+            out = 2.0 * neq / (d + neq)
+        elif code == _d.RUSSELLRAO:
+            out = (d - tt) / d
+        elif code == _d.SOKALSNEATH:
+            out = np.where(tt + neq > 0, neq / (0.5 * tt + neq), np.inf)
+        else:  # yule
+            half_r = tf * ft
+            ff = d - tt - neq
+            out = np.where(half_r == 0, 0.0, 2.0 * half_r / (tt * ff + half_r))
+    return out
+
+
+class _ProductTiles:
+    """Distance tiles of a boolean metric or correlation from one matrix
+    product per block of queries (boolean: 0/1 rows, exact (True, True)
+    counts; correlation: rows centred on their mean, over the product of
+    their norms; an undefined distance is ``inf``)."""
+
+    def __init__(self, Y, code):
+        self.code = code
+        self.Y, self.y_stat = self._prepare(Y)
+
+    def _prepare(self, A):
+        if self.code == _d.CORRELATION:
+            C = A - A.mean(axis=1, keepdims=True)
+            return C, np.sqrt(np.einsum("ij,ij->i", C, C))
+        B = (A != 0).astype(np.float64)
+        return B, B.sum(axis=1)
+
+    def tile(self, Q):
+        Qp, q_stat = self._prepare(Q)
+        if self.code != _d.CORRELATION:
+            return _boolean_tile(Qp, self.Y, q_stat, self.y_stat, self.code)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out = 1.0 - (Qp @ self.Y.T) / (q_stat[:, None] * self.y_stat[None, :])
+        np.clip(out, 0.0, 2.0, out=out)
+        out[(q_stat == 0.0)[:, None] | (self.y_stat == 0.0)[None, :]] = np.inf
+        return out
+
+
+def _product_knn(Q, Y, k, code):
+    """k nearest from :class:`_ProductTiles` (query blocks), ranked by
+    (distance, index) with a heap per row; undefined distances last, as NaN."""
+    tiles = _ProductTiles(Y, code)
+    m, n = Q.shape[0], Y.shape[0]
+    dist = np.empty((m, k))
+    ind = np.empty((m, k), dtype=np.intp)
+    block = max(1, min(m, _RADIUS_TILE // max(n, 1)))
+    for q0 in range(0, m, block):
+        q1 = min(m, q0 + block)
+        dist[q0:q1], ind[q0:q1] = _k.tile_knn(tiles.tile(Q[q0:q1]), k)
+    dist[np.isinf(dist)] = np.nan
+    return dist, ind
+
+
 def _precomputed_knn(D, k):
     """k smallest entries of each row of ``D`` by (value, column), in row blocks."""
     m, n = D.shape
@@ -199,10 +282,12 @@ def brute_kneighbors(Q, Y, k, code, p, *, index=None, n_threads=1):
     """
     if Y is None:
         return _precomputed_knn(Q, k)
-    if code in (EUCLIDEAN, COSINE):
+    if code in (EUCLIDEAN, COSINE, SQEUCLIDEAN):
         if index is None:
             index = GemmIndex(Y, code)
         return _gemm_knn(Q, index, k, p, n_threads)
+    if code in _PRODUCT_CODES:
+        return _product_knn(Q, Y, k, code)
     return _k.scan_knn(Q, Y, k, code, p)
 
 
@@ -226,7 +311,7 @@ def brute_radius(Q, Y, r, code, p, *, sort_results=False, Y_unit=None):
     else:
         r_red = to_reduced(r, code, p)
     zeros_n = np.zeros(n)
-    if code == EUCLIDEAN and Y is not None:
+    if code in (EUCLIDEAN, SQEUCLIDEAN) and Y is not None:
         add = squared_norms(Y)
         Qn = squared_norms(Q)
         slack_all = 4.0 * (Q.shape[1] + 4) * _EPS * (Qn + (add.max() if n else 0.0))
@@ -242,6 +327,7 @@ def brute_radius(Q, Y, r, code, p, *, sort_results=False, Y_unit=None):
         slack_all = np.zeros(m)
         Qx, Yx, scale, recompute = Q, Y, 1.0, False
     block = max(1, min(m, _RADIUS_TILE // max(n, 1)))
+    tiles = None
     parts_i, parts_d, parts_c = [], [], []
     for q0 in range(0, m, block):
         q1 = min(m, q0 + block)
@@ -249,6 +335,10 @@ def brute_radius(Q, Y, r, code, p, *, sort_results=False, Y_unit=None):
             tile = Q[q0:q1]
         elif recompute:
             tile = Qx[q0:q1] @ Yx.T
+        elif code in _PRODUCT_CODES:
+            if tiles is None:
+                tiles = _ProductTiles(Yx, code)
+            tile = tiles.tile(Qx[q0:q1])
         else:
             tile = _k.pairwise_reduced(Qx[q0:q1], Yx, code, p)
         args = (tile, add, scale, Qn[q0:q1], r_red[q0:q1], slack_all[q0:q1],

@@ -10,6 +10,10 @@ of the expansion. Other metrics scan the training rows directly. Heaps are
 keyed on (distance, training index), so ties go to the lower index. All
 drivers are parallel over query rows, write only their own rows, and never
 write into their inputs (except the heap arrays they are handed).
+
+The metric code's type selects a specialisation (see
+``_kernels.distances.kernel_code``): the extra metrics (braycurtis ... yule)
+come as int32 and compile their own copy of each driver when first used.
 """
 
 import numpy as np
@@ -261,3 +265,25 @@ def tile_radius_fill(tile, add, scale, qadd, r, slack, Q, Y, metric, p, recomput
         for t in range(offsets[i], offsets[i + 1]):
             out_dist[t] = reduced_to_distance(out_dist[t], metric, p)
     return out_ind, out_dist
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def tile_knn(D, k):
+    """The k smallest (value, column) pairs of each row of ``D`` (float64 (m, n),
+    k <= n), ascending, ties by column; returns values (m, k) and columns
+    (m, k) intp. Parallel over rows."""
+    m, n = D.shape
+    dist = np.empty((m, k))
+    ind = np.empty((m, k), dtype=np.intp)
+    for i in prange(m):
+        hd = dist[i]
+        hi = ind[i]
+        for c in range(k):
+            hd[c] = np.inf
+            hi[c] = n
+        for j in range(n):
+            v = D[i, j]
+            if v < hd[0] or (v == hd[0] and j < hi[0]):
+                sift_down(hd, hi, 0, k, v, j)
+        _sort_pairs(hd, hi)
+    return dist, ind

@@ -5,6 +5,7 @@ import warnings
 
 import numpy as np
 
+from .._kernels import distances as _d
 from .._kernels.distances import CHEBYSHEV, COSINE, EUCLIDEAN, MANHATTAN, MINKOWSKI
 
 TREE_METRICS = {
@@ -18,13 +19,49 @@ TREE_METRICS = {
     "minkowski": MINKOWSKI,
     "p": MINKOWSKI,
 }
-BRUTE_METRICS = {**TREE_METRICS, "cosine": COSINE}
-ALL_METRICS = sorted(BRUTE_METRICS) + ["precomputed"]
+# Boolean metrics: nonzero is True (scikit-learn converts the data to booleans
+# on the brute-force path, with a warning, and reads nonzero as True in its
+# ball tree; the kernels do the latter for both).
+BOOLEAN_METRICS = {
+    "dice": _d.DICE,
+    "jaccard": _d.JACCARD,
+    "rogerstanimoto": _d.ROGERSTANIMOTO,
+    "russellrao": _d.RUSSELLRAO,
+    "sokalmichener": _d.ROGERSTANIMOTO,  # the same formula, as in scikit-learn
+    "sokalsneath": _d.SOKALSNEATH,
+    "yule": _d.YULE,
+}
+# Metrics of scikit-learn's BallTree beyond the KD-tree's (braycurtis and dice
+# lack the triangle inequality: the ball tree visits every node for them, so
+# its answer stays exact).
+_BALL_EXTRA = {
+    "braycurtis": _d.BRAYCURTIS,
+    "canberra": _d.CANBERRA,
+    "hamming": _d.HAMMING,
+    **{name: BOOLEAN_METRICS[name] for name in (
+        "dice", "jaccard", "rogerstanimoto", "russellrao", "sokalmichener", "sokalsneath"
+    )},
+}
+BALL_METRICS = {**TREE_METRICS, **_BALL_EXTRA}
+# scikit-learn 1.9's brute-force list (with SciPy >= 1.17 it has no
+# sokalmichener, which only its ball tree computes)
+BRUTE_METRICS = {
+    **TREE_METRICS,
+    **{name: code for name, code in _BALL_EXTRA.items() if name != "sokalmichener"},
+    "cosine": COSINE,
+    "correlation": _d.CORRELATION,
+    "nan_euclidean": _d.NAN_EUCLIDEAN,
+    "sqeuclidean": _d.SQEUCLIDEAN,
+    "yule": _d.YULE,
+}
+_CODES = {**BALL_METRICS, **BRUTE_METRICS}
+ALL_METRICS = sorted(_CODES) + ["precomputed"]
 VALID_METRICS = {
     "kd_tree": sorted(TREE_METRICS),
-    "ball_tree": sorted(TREE_METRICS),
-    "brute": ALL_METRICS,
+    "ball_tree": sorted(BALL_METRICS),
+    "brute": sorted(BRUTE_METRICS) + ["precomputed"],
 }
+_TABLES = {"kd_tree": TREE_METRICS, "ball_tree": BALL_METRICS, "brute": BRUTE_METRICS}
 # Pseudo-code used for precomputed distances: the values are used as they are.
 PRECOMPUTED = MANHATTAN
 
@@ -32,7 +69,17 @@ _NAMES = {EUCLIDEAN: "euclidean", MANHATTAN: "manhattan", CHEBYSHEV: "chebyshev"
           MINKOWSKI: "minkowski", COSINE: "cosine"}
 
 
-def resolve_metric(metric, p=2, metric_params=None, algorithm="brute"):
+def checked_algorithm(metric, algorithm):
+    """The table a metric is checked against, as scikit-learn does: with
+    ``"auto"``, the ball tree's for its metrics, else brute force's."""
+    if algorithm != "auto":
+        return algorithm
+    if metric in BALL_METRICS:
+        return "ball_tree"
+    return "brute"
+
+
+def resolve_metric(metric, p=2, metric_params=None, algorithm="brute", n_features=None):
     """Kernel code and exponent for a metric name, checked against an algorithm.
 
     Parameters
@@ -42,8 +89,11 @@ def resolve_metric(metric, p=2, metric_params=None, algorithm="brute"):
         Minkowski exponent (ignored by other metrics); ``metric_params["p"]``
         takes precedence, with a warning, as in scikit-learn.
     metric_params : dict or None
-        Only ``{"p": value}`` is understood.
-    algorithm : {"brute", "kd_tree", "ball_tree"}
+        ``"p"``, and ``"w"`` (non-negative feature weights) for minkowski.
+    algorithm : {"brute", "kd_tree", "ball_tree", "auto"}
+        ``"auto"`` checks the metric as scikit-learn does before choosing.
+    n_features : int, optional
+        Checked against the length of ``w``.
 
     Returns
     -------
@@ -52,7 +102,12 @@ def resolve_metric(metric, p=2, metric_params=None, algorithm="brute"):
     p : float
         The Minkowski exponent (2.0 when irrelevant).
     name : str
-        The effective metric name ("minkowski" with p=2 becomes "euclidean").
+        The effective metric name ("minkowski" with p=2 becomes "euclidean",
+        unless weighted).
+    w : ndarray or None
+        Minkowski weights. The weighted distance ``(sum w_f |x_f - y_f|^p)^(1/p)``
+        is the plain one between rows scaled by ``w ** (1 / p)``: callers
+        scale, and search with ``code``.
     """
     params = dict(metric_params or {})
     if "p" in params:
@@ -64,46 +119,91 @@ def resolve_metric(metric, p=2, metric_params=None, algorithm="brute"):
                 stacklevel=3,
             )
         p = params.pop("p")
+    w = params.pop("w", None) if metric in ("minkowski", "p") else None
     if params:
         raise ValueError(
-            f"metric_params {sorted(params)} are not supported; only 'p' is understood."
+            f"metric_params {sorted(params)} are not supported for metric {metric!r}; only "
+            "'p' (and 'w' for minkowski) are understood."
         )
     if metric == "precomputed":
-        if algorithm != "brute":
+        if algorithm not in ("brute", "auto"):
             raise ValueError(
                 f"metric='precomputed' needs algorithm='brute' (or 'auto'), got {algorithm!r}."
             )
-        return PRECOMPUTED, 2.0, "precomputed"
-    table = BRUTE_METRICS if algorithm == "brute" else TREE_METRICS
-    if metric not in table:
+        return PRECOMPUTED, 2.0, "precomputed", None
+    checked = checked_algorithm(metric, algorithm)
+    if metric not in _TABLES[checked]:
         raise ValueError(
-            f"Metric {metric!r} is not valid for algorithm {algorithm!r}; valid metrics are "
-            f"{VALID_METRICS[algorithm]}."
+            f"Metric {metric!r} is not valid for algorithm {checked!r}; valid metrics are "
+            f"{VALID_METRICS[checked]}."
         )
-    code = table[metric]
+    # the extra metrics' codes as np.int32: their own kernel specialisation
+    code = _d.kernel_code(_CODES[metric])
     if code != MINKOWSKI:
-        return code, 2.0, _NAMES[code]
+        return code, 2.0, _NAMES.get(code, metric), None
     p = 2.0 if p is None else float(p)
     if not p > 0 or math.isnan(p):
         raise ValueError(f"p must be greater than 0 for the minkowski metric, got {p}.")
-    if p < 1 and algorithm != "brute":
+    if p < 1 and algorithm in ("kd_tree", "ball_tree"):
         raise ValueError(
             f"p={p} < 1 does not give a metric (no triangle inequality), so "
             f"algorithm={algorithm!r} cannot use it; use algorithm='brute'."
         )
+    if w is not None:
+        return (*_weighted_code(p, algorithm), "minkowski", _check_weights(w, n_features))
     if p == 1:
-        return MANHATTAN, 2.0, "manhattan"
+        return MANHATTAN, 2.0, "manhattan", None
     if p == 2:
-        return EUCLIDEAN, 2.0, "euclidean"
+        return EUCLIDEAN, 2.0, "euclidean", None
     if math.isinf(p):
-        return CHEBYSHEV, 2.0, "chebyshev"
-    return MINKOWSKI, p, "minkowski"
+        return CHEBYSHEV, 2.0, "chebyshev", None
+    return MINKOWSKI, p, "minkowski", None
+
+
+def _weighted_code(p, algorithm):
+    if algorithm == "kd_tree":
+        raise ValueError(
+            "algorithm='kd_tree' is not valid for metric='minkowski' with a weight "
+            "parameter 'w': try algorithm='ball_tree' or algorithm='brute' instead."
+        )
+    if math.isinf(p):
+        raise ValueError(
+            "Weighted minkowski needs a finite p (for p=inf use metric='chebyshev' "
+            "without weights)."
+        )
+    # p itself is kept (the kernels ignore it for these codes): it scales w
+    if p == 1:
+        return MANHATTAN, p
+    if p == 2:
+        return EUCLIDEAN, p
+    return MINKOWSKI, p
+
+
+def _check_weights(w, n_features):
+    w = np.asarray(w, dtype=np.float64)
+    if w.ndim != 1:
+        raise ValueError(f"w must be 1-dimensional, got shape {w.shape}.")
+    if not np.all(np.isfinite(w)):
+        raise ValueError("w must contain only finite values.")
+    if np.any(w < 0):
+        raise ValueError("w cannot contain negative weights")
+    if n_features is not None and w.shape[0] != n_features:
+        raise ValueError(
+            f"The size of w must match the number of features ({n_features}). "
+            f"Currently len(w)={w.shape[0]}."
+        )
+    return w
+
+
+def weight_scale(w, p):
+    """Column factors ``w ** (1 / p)`` turning weighted minkowski into plain."""
+    return w ** (1.0 / p)
 
 
 def to_reduced(r, code, p):
     """Reduced distance (see ``_kernels.distances``) of a distance ``r``."""
     r = np.asarray(r, dtype=np.float64)
-    if code == EUCLIDEAN:
+    if code in (EUCLIDEAN, _d.NAN_EUCLIDEAN):
         return r * r
     if code == MINKOWSKI:
         return r**p

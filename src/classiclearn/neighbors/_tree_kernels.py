@@ -27,6 +27,7 @@ from numba import njit, prange
 from .._kernels.distances import (
     combine_gap,
     distance_to_reduced,
+    has_triangle_inequality,
     reduced_distance,
     reduced_distance_bounded,
     reduced_to_distance,
@@ -344,6 +345,9 @@ def _min_reduced(kind, node, Q, i, lower, upper, radius, metric, p):
                     g = 0.0
             acc = combine_gap(acc, g, metric, p)
         return acc
+    if not has_triangle_inequality(metric):
+        # no ball bound without the triangle inequality: visit every node
+        return 0.0
     dc = reduced_to_distance(reduced_distance(Q, i, lower, node, metric, p), metric, p)
     g = dc - radius[node]
     if g <= 0.0:
@@ -362,6 +366,8 @@ def _max_reduced(kind, node, Q, i, lower, upper, radius, metric, p):
             h = abs(q - upper[node, f])
             acc = combine_gap(acc, g if g > h else h, metric, p)
         return acc
+    if not has_triangle_inequality(metric):
+        return np.inf
     dc = reduced_to_distance(reduced_distance(Q, i, lower, node, metric, p), metric, p)
     return distance_to_reduced((dc + radius[node]) * (1.0 + _SLACK), metric, p)
 

@@ -142,9 +142,11 @@ def _format_number(x):
 def _named_constraint_ok(name, value):
     if name == "boolean":
         return isinstance(value, bool | np.bool_)
-    if name == "array-like":  # a string is a scalar, not an array-like
-        return (hasattr(value, "__len__") or hasattr(value, "shape")) and not isinstance(
-            value, str | bytes)
+    if name == "array-like":
+        # as scikit-learn: sized or shaped, but not a scalar (a string is not an array)
+        return (
+            hasattr(value, "__len__") or hasattr(value, "shape") or hasattr(value, "__array__")
+        ) and not np.isscalar(value)
     if name == "random_state":
         return (
             value is None

@@ -170,3 +170,44 @@ def as_2d_target(y):
     if y.ndim == 1:
         return y.reshape(-1, 1), True
     return y, False
+
+
+def check_partial_fit_classes(estimator, classes):
+    """Set ``classes_`` on the first ``partial_fit`` call, check it on later ones.
+
+    Parameters
+    ----------
+    estimator : estimator instance
+        Gets ``classes_`` (the sorted unique ``classes``) on the first call.
+    classes : array-like or None
+        Required on the first call; when given later, it must be the same.
+
+    Returns
+    -------
+    bool
+        Whether this was the first call.
+
+    Examples
+    --------
+    >>> class Est:
+    ...     pass
+    >>> est = Est()
+    >>> check_partial_fit_classes(est, [2, 1]), est.classes_
+    (True, array([1, 2]))
+    >>> check_partial_fit_classes(est, None)
+    False
+    """
+    first_call = not hasattr(estimator, "classes_")
+    if classes is None:
+        if first_call:
+            raise ValueError("classes must be passed on the first call to partial_fit.")
+        return False
+    classes = np.unique(np.asarray(classes))
+    if first_call:
+        estimator.classes_ = classes
+    elif not np.array_equal(estimator.classes_, classes):
+        raise ValueError(
+            f"`classes={classes!r}` is not the same as on last call to partial_fit, "
+            f"was: {estimator.classes_!r}"
+        )
+    return first_call
