@@ -45,10 +45,10 @@ def _pending():
             "pending: issue 16 item 1 (Poisson splitting criterion of regression trees)"
         )
     for name in _NEIGHBOURS:
-        for metric in ("haversine", "mahalanobis", "seuclidean", "pyfunc"):
+        for metric in ("haversine", "pyfunc"):
             table[name, "metric", metric] = (
                 "pending: issue 16 item 1 (neighbour metrics beyond the 13: haversine, "
-                "mahalanobis / seuclidean with metric_params, pyfunc = a callable metric)"
+                "pyfunc = a callable metric)"
             )
     return table
 
@@ -169,10 +169,13 @@ VALUE_PARAMS = {
     ("LogisticRegression", "dual", True): {"solver": "liblinear"},
     ("Ridge", "solver", "lbfgs"): {"positive": True},
     ("KernelRidge", "kernel", "chi2"): {"gamma": 0.5},
-    **{(name, "metric", "mahalanobis"): {"metric_params": {"VI": _eye(4)}, "algorithm": "brute"}
-       for name in _NEIGHBOURS},
-    **{(name, "metric", "seuclidean"): {"metric_params": {"V": _ones(4)}, "algorithm": "brute"}
-       for name in _NEIGHBOURS},
+    # one variance per feature: the neighbours data have 4 features, NearestNeighbors' 5
+    **{(name, "metric", "mahalanobis"): {
+        "metric_params": {"VI": _eye(5 if name == "NearestNeighbors" else 4)},
+        "algorithm": "brute"} for name in _NEIGHBOURS},
+    **{(name, "metric", "seuclidean"): {
+        "metric_params": {"V": _ones(5 if name == "NearestNeighbors" else 4)},
+        "algorithm": "brute"} for name in _NEIGHBOURS},
     **{(name, "metric", "pyfunc"): {"metric_params": {"func": _manhattan}, "algorithm": "brute"}
        for name in _NEIGHBOURS},
     ("LinearSVC", "penalty", "l1"): {"dual": False},

@@ -49,8 +49,10 @@ from ._metrics import (
     ALL_METRICS,
     BALL_METRICS,
     BOOLEAN_METRICS,
+    LINEAR_MAP_METRICS,
     PRECOMPUTED,
     TREE_METRICS,
+    map_rows,
     resolve_metric,
     weight_scale,
 )
@@ -206,7 +208,9 @@ class _NeighborsBase(BaseEstimator):
         )
         self.effective_metric_ = name
         _check_distance_range(self, X, fit=True)
-        if w is not None:
+        if name in LINEAR_MAP_METRICS:
+            self.effective_metric_params_ = dict(self.metric_params or {})
+        elif w is not None:
             self.effective_metric_params_ = {"p": self._p, "w": w}
         else:
             self.effective_metric_params_ = {"p": self._p} if name == "minkowski" else {}
@@ -232,7 +236,7 @@ class _NeighborsBase(BaseEstimator):
         return y
 
     def _scaled(self, X):
-        return X if self._scale is None else X * self._scale
+        return map_rows(X, self._scale)
 
     def _warn_boolean(self, X_is_bool):
         """scikit-learn's brute force converts data to booleans for its boolean

@@ -12,7 +12,7 @@ import numpy as np
 from ..utils.validation import check_array
 from . import _tree_kernels as _k
 from ._brute import sort_segments
-from ._metrics import TREE_METRICS, resolve_metric, to_reduced, weight_scale
+from ._metrics import TREE_METRICS, map_rows, resolve_metric, to_reduced, weight_scale
 
 # Training sets up to this size (16 MB) get a tree-ordered copy: contiguous
 # leaves keep a query's reads sequential, at a memory cost that stays small.
@@ -85,8 +85,7 @@ class _BinaryTree:
         self.data = X
         # weighted minkowski: plain minkowski between rows scaled by w^(1/p)
         self._scale = None if w is None else weight_scale(w, self._p)
-        if w is not None:
-            X = X * self._scale
+        X = map_rows(X, self._scale)
         self.leaf_size = int(leaf_size)
         n = X.shape[0]
         self.n_levels = _n_levels(n, self.leaf_size)
@@ -109,7 +108,7 @@ class _BinaryTree:
         raise NotImplementedError
 
     def _scaled(self, X):
-        return X if self._scale is None else X * self._scale
+        return map_rows(X, self._scale)
 
     def _kernel_args(self):
         return (

@@ -54,6 +54,13 @@ BRUTE_METRICS = {
     "sqeuclidean": _d.SQEUCLIDEAN,
     "yule": _d.YULE,
 }
+# Metrics that are the euclidean distance after a linear map of the rows (scipy's
+# and scikit-learn's definitions): seuclidean with variances V is euclidean on
+# x / sqrt(V); mahalanobis with VI = L L' is euclidean on x L. The kernels search
+# with the euclidean code on mapped rows.
+LINEAR_MAP_METRICS = {"seuclidean": EUCLIDEAN, "mahalanobis": EUCLIDEAN}
+BALL_METRICS.update(LINEAR_MAP_METRICS)
+BRUTE_METRICS.update(LINEAR_MAP_METRICS)
 _CODES = {**BALL_METRICS, **BRUTE_METRICS}
 ALL_METRICS = sorted(_CODES) + ["precomputed"]
 VALID_METRICS = {
@@ -120,10 +127,19 @@ def resolve_metric(metric, p=2, metric_params=None, algorithm="brute", n_feature
             )
         p = params.pop("p")
     w = params.pop("w", None) if metric in ("minkowski", "p") else None
+    if metric in LINEAR_MAP_METRICS:
+        checked = checked_algorithm(metric, algorithm)
+        if metric not in _TABLES[checked]:
+            raise ValueError(
+                f"Metric {metric!r} is not valid for algorithm {checked!r}; valid metrics are "
+                f"{VALID_METRICS[checked]}."
+            )
+        return EUCLIDEAN, 2.0, metric, _linear_map(metric, params, n_features)
     if params:
         raise ValueError(
             f"metric_params {sorted(params)} are not supported for metric {metric!r}; only "
-            "'p' (and 'w' for minkowski) are understood."
+            "'p' (and 'w' for minkowski, 'V' for seuclidean, 'VI' or 'V' for mahalanobis) "
+            "are understood."
         )
     if metric == "precomputed":
         if algorithm not in ("brute", "auto"):
@@ -195,9 +211,51 @@ def _check_weights(w, n_features):
     return w
 
 
+def _linear_map(metric, params, n_features):
+    """What turns ``metric`` into the euclidean distance: weights 1 / V (seuclidean:
+    rows scaled by 1 / sqrt(V)), or a matrix L with L L' = VI (mahalanobis: rows
+    mapped to x L)."""
+    if metric == "seuclidean":
+        if set(params) != {"V"}:
+            raise ValueError("metric='seuclidean' needs metric_params={'V': variances} (one "
+                             "positive variance per feature).")
+        V = np.asarray(params["V"], dtype=np.float64)
+        if V.ndim != 1 or (n_features is not None and V.shape[0] != n_features):
+            raise ValueError(f"V must be a 1-D array with one variance per feature; got shape "
+                             f"{V.shape}.")
+        if not np.all(np.isfinite(V)) or np.any(V <= 0):
+            raise ValueError("V must hold finite, positive variances.")
+        return 1.0 / V  # euclidean weights: the rows are scaled by their square roots
+    if set(params) not in ({"VI"}, {"V"}):
+        raise ValueError("metric='mahalanobis' needs metric_params={'VI': inverse covariance} "
+                         "or {'V': covariance} (a positive definite matrix).")
+    M = np.asarray(params.get("VI", params.get("V")), dtype=np.float64)
+    if M.ndim != 2 or M.shape[0] != M.shape[1] or (
+            n_features is not None and M.shape[0] != n_features):
+        raise ValueError(f"The mahalanobis matrix must be square with one row per feature; got "
+                         f"shape {M.shape}.")
+    if "V" in params:
+        M = np.linalg.inv(M)
+    try:
+        return np.linalg.cholesky((M + M.T) / 2.0)
+    except np.linalg.LinAlgError as exc:
+        raise ValueError("The mahalanobis matrix must be positive definite.") from exc
+
+
 def weight_scale(w, p):
-    """Column factors ``w ** (1 / p)`` turning weighted minkowski into plain."""
+    """The map of the rows that turns a weighted metric into the plain one: column
+    factors ``w ** (1 / p)`` (weighted minkowski, seuclidean), or the matrix of
+    mahalanobis from :func:`resolve_metric` as it is."""
+    if w.ndim == 2:
+        return w
     return w ** (1.0 / p)
+
+
+def map_rows(X, scale):
+    """Rows of X under the map of :func:`weight_scale` (None: X itself)."""
+    if scale is None:
+        return X
+    return X @ scale if scale.ndim == 2 else X * scale
 
 
 def to_reduced(r, code, p):
