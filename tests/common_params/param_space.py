@@ -44,12 +44,6 @@ def _pending():
         table[tree, "criterion", "poisson"] = (
             "pending: issue 16 item 1 (Poisson splitting criterion of regression trees)"
         )
-    for name in _NEIGHBOURS:
-        for metric in ("haversine", "pyfunc"):
-            table[name, "metric", metric] = (
-                "pending: issue 16 item 1 (neighbour metrics beyond the 13: haversine, "
-                "pyfunc = a callable metric)"
-            )
     return table
 
 

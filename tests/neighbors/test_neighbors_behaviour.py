@@ -140,7 +140,8 @@ def test_bad_input_errors():
     with pytest.raises(ValueError, match="Negative values"):
         NearestNeighbors(metric="precomputed").fit(-np.eye(3))
     with pytest.raises(ValueError, match="metric"):
-        NearestNeighbors(metric="haversine").fit(X)
+        NearestNeighbors(metric="pyfunc", algorithm="brute",
+                         metric_params={"func": lambda a, b: 0.0}).fit(X)
 
 
 def test_n_jobs_and_algorithm_do_not_change_results():

@@ -52,6 +52,7 @@ from ._metrics import (
     LINEAR_MAP_METRICS,
     PRECOMPUTED,
     TREE_METRICS,
+    distance_function,
     map_rows,
     resolve_metric,
     weight_scale,
@@ -136,7 +137,7 @@ class _NeighborsBase(BaseEstimator):
         "algorithm": [StrOptions(_ALGORITHMS)],
         "leaf_size": [Interval(Integral, 1, None, closed="left")],
         "p": [Interval(Real, 0, None, closed="neither"), None],
-        "metric": [StrOptions(set(ALL_METRICS))],
+        "metric": [StrOptions(set(ALL_METRICS)), "callable"],
         "metric_params": [dict, None],
         "n_jobs": [Integral, None],
     }
@@ -196,6 +197,11 @@ class _NeighborsBase(BaseEstimator):
                     "matrix."
                 )
             _check_precomputed_values(X)
+        self._function_metric = (
+            distance_function(self.metric, self.metric_params, X.shape[1], self.algorithm)
+            is not None)
+        if self._function_metric:
+            return self._fit_function_metric(X, y)
         # checked as scikit-learn does ("auto": against its ball tree's list
         # for the metrics it has), then for the algorithm chosen
         _, p, name, w = resolve_metric(
@@ -235,6 +241,31 @@ class _NeighborsBase(BaseEstimator):
         self._search_X = search_X
         return y
 
+    def _fit_function_metric(self, X, y):
+        """A metric given by a function (a callable, 'pyfunc') or haversine: queries
+        compute their distances to every training row and search them as precomputed
+        distances. With algorithm='ball_tree' this is the ball tree's answer (exact
+        search); 'kd_tree' is refused, as scikit-learn does."""
+        if self.algorithm == "kd_tree":
+            raise ValueError(
+                f"Metric {self.metric!r} is not valid for algorithm 'kd_tree'; use 'brute', "
+                "'ball_tree' or 'auto'."
+            )
+        self.effective_metric_ = self.metric
+        self.effective_metric_params_ = dict(self.metric_params or {})
+        self._metric_code, self._p, self._scale = PRECOMPUTED, 2.0, None
+        self._fit_method = "brute"
+        self._fit_X = self._search_X = X
+        self.n_samples_fit_ = X.shape[0]
+        self._tree = self._gemm_index = None
+        return y
+
+    def _function_distances(self, X):
+        """Distances of the query rows to every training row, by the metric's function
+        (rebuilt from the parameters, so a fitted model pickles)."""
+        dist = distance_function(self.metric, self.metric_params, self._fit_X.shape[1])
+        return dist(X, self._fit_X)
+
     def _scaled(self, X):
         return map_rows(X, self._scale)
 
@@ -270,6 +301,8 @@ class _NeighborsBase(BaseEstimator):
                 return self._tree.query(self._scaled(X), k)
             if self.metric == "precomputed":
                 return brute_kneighbors(X, None, k, PRECOMPUTED, 2.0)
+            if self._function_metric:
+                return brute_kneighbors(self._function_distances(X), None, k, PRECOMPUTED, 2.0)
             return brute_kneighbors(
                 self._scaled(X), self._search_X, k, self._metric_code, self._p,
                 index=self._gemm_index, n_threads=effective_n_jobs(self.n_jobs),
@@ -281,6 +314,9 @@ class _NeighborsBase(BaseEstimator):
                 return self._tree._radius_flat(self._scaled(X), radius, sort_results=sort_results)
             if self.metric == "precomputed":
                 return brute_radius(X, None, radius, PRECOMPUTED, 2.0, sort_results=sort_results)
+            if self._function_metric:
+                return brute_radius(self._function_distances(X), None, radius, PRECOMPUTED,
+                                    2.0, sort_results=sort_results)
             return brute_radius(
                 self._scaled(X), self._search_X, radius, self._metric_code, self._p,
                 sort_results=sort_results,

@@ -62,7 +62,11 @@ LINEAR_MAP_METRICS = {"seuclidean": EUCLIDEAN, "mahalanobis": EUCLIDEAN}
 BALL_METRICS.update(LINEAR_MAP_METRICS)
 BRUTE_METRICS.update(LINEAR_MAP_METRICS)
 _CODES = {**BALL_METRICS, **BRUTE_METRICS}
-ALL_METRICS = sorted(_CODES) + ["precomputed"]
+# Metrics given by a function of two rows, or haversine: their distance matrix is
+# computed (by the function, or vectorised for haversine) and searched as
+# precomputed distances.
+FUNCTION_METRICS = ("haversine", "pyfunc")
+ALL_METRICS = sorted(_CODES) + ["precomputed", *FUNCTION_METRICS]
 VALID_METRICS = {
     "kd_tree": sorted(TREE_METRICS),
     "ball_tree": sorted(BALL_METRICS),
@@ -74,6 +78,67 @@ PRECOMPUTED = MANHATTAN
 
 _NAMES = {EUCLIDEAN: "euclidean", MANHATTAN: "manhattan", CHEBYSHEV: "chebyshev",
           MINKOWSKI: "minkowski", COSINE: "cosine"}
+
+
+def distance_function(metric, metric_params, n_features, algorithm="auto"):
+    """For haversine, ``"pyfunc"`` (``metric_params["func"]``) or a callable metric:
+    a function ``(Q, X) -> distance matrix`` (else None).
+
+    A callable (or ``func``) is called on every pair of rows, with the other
+    ``metric_params`` as keyword arguments, as scikit-learn does. Haversine takes
+    two features, latitude and longitude in radians.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> d = distance_function("haversine", None, 2)
+    >>> round(float(d(np.array([[0.0, 0.0]]), np.array([[0.0, np.pi / 2]]))[0, 0]), 6)
+    1.570796
+    """
+    params = dict(metric_params or {})
+    if metric == "haversine":
+        if params:
+            raise ValueError(f"metric='haversine' takes no metric_params; got {sorted(params)}.")
+        if n_features != 2:
+            raise ValueError(
+                f"metric='haversine' needs two features (latitude, longitude in radians); "
+                f"X has {n_features}."
+            )
+        return _haversine_matrix
+    if metric == "pyfunc":
+        if algorithm == "brute":  # scikit-learn: 'pyfunc' names its ball tree's metric
+            raise ValueError(
+                "Metric 'pyfunc' is not valid for algorithm 'brute' (it is the ball tree's "
+                "name for a function metric); pass the function itself as metric=, or use "
+                "algorithm='ball_tree' or 'auto'."
+            )
+        func = params.pop("func", None)
+        if not callable(func):
+            raise ValueError("metric='pyfunc' needs metric_params={'func': callable(x, y)}.")
+    elif callable(metric):
+        func = metric
+    else:
+        return None
+
+    def pairwise(Q, X):
+        out = np.empty((Q.shape[0], X.shape[0]))
+        for i in range(Q.shape[0]):
+            for j in range(X.shape[0]):
+                out[i, j] = func(Q[i], X[j], **params)
+        if not np.all(np.isfinite(out)) or np.any(out < 0):
+            raise ValueError("The metric function returned a negative or non-finite distance.")
+        return out
+
+    return pairwise
+
+
+def _haversine_matrix(Q, X):
+    """Great-circle distances (radians on the unit sphere) between rows (lat, lon)."""
+    dlat = Q[:, None, 0] - X[None, :, 0]
+    dlon = Q[:, None, 1] - X[None, :, 1]
+    a = np.sin(dlat / 2.0) ** 2 + np.cos(Q[:, None, 0]) * np.cos(X[None, :, 0]) * np.sin(
+        dlon / 2.0) ** 2
+    return 2.0 * np.arcsin(np.sqrt(np.clip(a, 0.0, 1.0)))
 
 
 def checked_algorithm(metric, algorithm):
