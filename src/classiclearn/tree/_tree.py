@@ -367,7 +367,10 @@ def apply_forest(X, packed, roots, n_jobs, miss):
     out = np.empty((X.shape[0], roots.shape[0]), dtype=np.intp)
     nan = has_nan(X)
     m = miss() if nan else _NO_MISSING
-    if X.shape[0] * roots.shape[0] * _PLAIN_STEPS < packed.shape[0]:
+    # a single tree on rows with NaN: the plain walk's NaN test per node costs less
+    # than doubling the rows for the compact walk
+    if (nan and roots.shape[0] == 1) or X.shape[0] * roots.shape[0] * _PLAIN_STEPS < \
+            packed.shape[0]:
         walk_rows(lambda lo, hi: _pk.plain_apply(X, packed, m, roots, lo, hi, out),
                   X.shape[0], n_jobs)
         return out
