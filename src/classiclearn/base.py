@@ -14,7 +14,13 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._tags import Tags, get_tags, to_sklearn_tags
-from .utils._dask import DaskUnsupportedError, is_dask_collection, lazy_method
+from .utils._dask import (
+    DaskUnsupportedError,
+    dask_arrays,
+    is_dask_collection,
+    lazy_method,
+    record_input_features,
+)
 from .utils._params import validate_parameter_constraints
 
 __all__ = [
@@ -85,7 +91,12 @@ def _fit_dask(est, name, X, args, kwargs):
             "sample_weight is; pass all of them as Dask (or all as NumPy) arrays."
         )
     y = args[0] if args else kwargs.pop("y", None)
-    est = dask_fit(X, y, **kwargs)
+    # DataFrames become arrays once here (finding their chunk sizes reads the data)
+    X_arr, y, kwargs = dask_arrays(X, y, kwargs)
+    est = dask_fit(X_arr, y, **kwargs)
+    names = getattr(X, "columns", None)
+    if names is not None:
+        record_input_features(est, X)
     if name == "fit_transform":
         return est.transform(X)
     if name == "fit_predict":

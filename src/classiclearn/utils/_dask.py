@@ -22,6 +22,7 @@ import numpy as np
 __all__ = [
     "DaskUnsupportedError",
     "as_dask_array",
+    "dask_arrays",
     "dask_blocks",
     "fit_one_block_in_memory",
     "record_input_features",
@@ -66,6 +67,27 @@ def as_dask_array(X, name="X"):
     if X.ndim == 2 and len(X.chunks[1]) > 1:
         X = X.rechunk({1: -1})
     return X
+
+
+def dask_arrays(X, y, kwargs):
+    """X, y and the Dask keyword arguments of a fit as Dask arrays, converted once:
+    a DataFrame's (or Series') chunk sizes cost a pass over its data, and its
+    partitions are aligned with X's row blocks."""
+    X = as_dask_array(X)
+    y = _as_aligned_array(y, X.chunks[0], "y")
+    kwargs = {k: _as_aligned_array(v, X.chunks[0], k) for k, v in kwargs.items()}
+    return X, y, kwargs
+
+
+def _as_aligned_array(other, rows, name):
+    import dask.array as da
+
+    if not is_dask_collection(other) or isinstance(other, da.Array):
+        return other
+    other = as_dask_array(other, name)
+    if sum(other.chunks[0]) == sum(rows):
+        other = other.rechunk({0: tuple(rows)})
+    return other
 
 
 def dask_blocks(X, *others, names=("X", "y", "sample_weight")):
