@@ -103,6 +103,8 @@ def _locate_block(x_mean, centers, targets, offsets):
 
 
 def _trial_block(x_mean, chosen, candidates):
+    """Per block: Σ w D² with each candidate added to the chosen centres."""
+
     def block(X, w=None):
         Xc, w = _block(X, w, x_mean)
         closest = _closest(Xc, chosen)
@@ -110,7 +112,7 @@ def _trial_block(x_mean, chosen, candidates):
         for t in range(candidates.shape[0]):
             d = _closest(Xc, candidates[t:t + 1])
             out[t] = np.sum(w * np.minimum(closest, d))
-        return (out,)
+        return [out]
 
     return block
 
@@ -133,9 +135,11 @@ def _block_sums(blocks, x_mean, centers):
     return np.asarray(sums)
 
 
-def _locate(blocks, x_mean, centers, targets):
-    """The rows at which the running sum over all blocks first reaches each target."""
-    sums = _block_sums(blocks, x_mean, centers)
+def _locate(blocks, x_mean, centers, targets, sums=None):
+    """The rows at which the running sum over all blocks first reaches each target
+    (``sums``: each block's Σ w D², when a previous pass has them)."""
+    if sums is None:
+        sums = _block_sums(blocks, x_mean, centers)
     offsets = np.concatenate([[0.0], np.cumsum(sums)[:-1]])
     found = reduce_blocks(_locate_block(x_mean, centers, targets, offsets), _concat,
                           _with_block_index(blocks))
@@ -154,13 +158,20 @@ def _kmeans_plusplus(blocks, x_mean, n_clusters, total_w, rng):
     u0 = rng.random_sample()
     first, _ = _locate(blocks, x_mean, None, [u0 * total_w])
     chosen = first
-    potential = _block_sums(blocks, x_mean, chosen).sum()
+    sums = _block_sums(blocks, x_mean, chosen)
+    potential = sums.sum()
     uniforms = rng.uniform(size=(n_clusters - 1, n_local_trials))
     for c in range(1, n_clusters):
-        candidates, _ = _locate(blocks, x_mean, chosen, uniforms[c - 1] * potential)
-        (totals,) = reduce_blocks(_trial_block(x_mean, chosen, candidates), _add, blocks)
+        candidates, _ = _locate(blocks, x_mean, chosen, uniforms[c - 1] * potential, sums)
+        # each block's potentials: the best candidate's are the next step's block sums
+        per_block = np.array(reduce_blocks(_trial_block(x_mean, chosen, candidates), _concat,
+                                           blocks))
+        totals = per_block[0].copy()
+        for row in per_block[1:]:  # in block order, as the totals were always added
+            totals += row
         best = int(np.argmin(totals))
         potential = totals[best]
+        sums = per_block[:, best]
         chosen = np.vstack([chosen, candidates[best:best + 1]])
     return chosen
 
