@@ -123,7 +123,17 @@ def dask_blocks(X, *others, names=("X", "y", "sample_weight")):
     for k, other in enumerate(others):
         name = names[k + 1] if k + 1 < len(names) else f"array {k + 1}"
         columns.append(_aligned_blocks(other, rows, bounds, name, names[0]))
-    return list(zip(*columns, strict=True))
+    return [tuple(_as_delayed(part) for part in block) for block in zip(*columns, strict=True)]
+
+
+def _as_delayed(part):
+    """A one-block Dask array as a delayed object, made once: tasks built from it
+    in every pass of an iterative fit then skip unpacking the array's graph."""
+    import dask.array as da
+
+    import dask
+
+    return dask.delayed(part) if isinstance(part, da.Array) else part
 
 
 def _aligned_blocks(other, rows, bounds, name, x_name):
