@@ -22,7 +22,7 @@ one entry per row, so it is not computed behind the user's back.
 
 import numpy as np
 
-from ..utils._dask import dask_blocks, reduce_blocks
+from ..utils._dask import concat_parts, dask_blocks, reduce_blocks
 from ..utils.validation import check_array
 from . import _kmeans_kernels as _k
 
@@ -34,14 +34,6 @@ def _block(X, w, x_mean):
     Xc = check_array(X, dtype=np.float64, ensure_min_samples=0) - x_mean
     w = np.ones(Xc.shape[0]) if w is None else np.asarray(w, dtype=np.float64)
     return np.ascontiguousarray(Xc), w
-
-
-def _add(a, b):
-    return tuple(x + y for x, y in zip(a, b, strict=True))
-
-
-def _concat(a, b):
-    return a + b
 
 
 # ------------------------------------------------------------------ moments
@@ -141,7 +133,7 @@ def _locate(blocks, x_mean, centers, targets, sums=None):
     if sums is None:
         sums = _block_sums(blocks, x_mean, centers)
     offsets = np.concatenate([[0.0], np.cumsum(sums)[:-1]])
-    found = reduce_blocks(_locate_block(x_mean, centers, targets, offsets), _concat,
+    found = reduce_blocks(_locate_block(x_mean, centers, targets, offsets), concat_parts,
                           _with_block_index(blocks))
     rows = []
     for t in range(len(targets)):
@@ -164,7 +156,7 @@ def _kmeans_plusplus(blocks, x_mean, n_clusters, total_w, rng):
     for c in range(1, n_clusters):
         candidates, _ = _locate(blocks, x_mean, chosen, uniforms[c - 1] * potential, sums)
         # each block's potentials: the best candidate's are the next step's block sums
-        per_block = np.array(reduce_blocks(_trial_block(x_mean, chosen, candidates), _concat,
+        per_block = np.array(reduce_blocks(_trial_block(x_mean, chosen, candidates), concat_parts,
                                            blocks))
         totals = per_block[0].copy()
         for row in per_block[1:]:  # in block order, as the totals were always added

@@ -14,6 +14,7 @@ from scipy import linalg
 
 from ..utils._dask import (
     DaskUnsupportedError,
+    add_parts,
     as_dask_array,
     dask_blocks,
     fit_one_block_in_memory,
@@ -55,10 +56,6 @@ def _residual_block(W, x_mean, y_mean):
         return Xc.T @ wR, np.einsum("ij,ij->j", wR, R)
 
     return block
-
-
-def _add_pairs(a, b):
-    return a[0] + b[0], a[1] + b[1]
 
 
 def fit_least_squares_dask(est, X, y, sample_weight, solve):
@@ -116,9 +113,9 @@ def refine_and_rss(stats, W, cho):
     """One refinement step of a Cholesky solution and the residual sum of squares,
     each from a pass over the blocks."""
     x_mean, y_mean, blocks = stats["x_mean"], stats["y_mean"], stats["blocks"]
-    XtR, _ = reduce_blocks(_residual_block(W, x_mean, y_mean), _add_pairs, blocks)
+    XtR, _ = reduce_blocks(_residual_block(W, x_mean, y_mean), add_parts, blocks)
     W = W + linalg.cho_solve(cho, XtR, check_finite=False)
-    _, rss = reduce_blocks(_residual_block(W, x_mean, y_mean), _add_pairs, blocks)
+    _, rss = reduce_blocks(_residual_block(W, x_mean, y_mean), add_parts, blocks)
     return W, rss
 
 

@@ -18,6 +18,7 @@ from scipy import linalg
 
 from ..exceptions import ConvergenceWarning
 from ..utils._dask import (
+    add_parts,
     dask_blocks,
     fit_one_block_in_memory,
     record_input_features,
@@ -109,10 +110,6 @@ def _pack_hessian(H, n_out, p, fit_intercept):
     return flat[np.ix_(order, order)]
 
 
-def _add(a, b):
-    return tuple(x + y for x, y in zip(a, b, strict=True))
-
-
 def _pinv_solve(H, g):
     lam, V = linalg.eigh(H, check_finite=False)
     keep = lam > 1e-12 * max(lam[-1], 1e-300)
@@ -143,7 +140,7 @@ def fit_logistic_dask(est, X, y, sample_weight, l2):
 
     def evaluate(th):
         loss, grad, H, total = reduce_blocks(
-            _newton_block(th, classes, class_weight, n_out, est.fit_intercept), _add, blocks)
+            _newton_block(th, classes, class_weight, n_out, est.fit_intercept), add_parts, blocks)
         W = th[: n_out * p]
         return (loss + 0.5 * l2 * W @ W, grad + penalised * th,
                 H + np.diag(penalised), total)
@@ -203,7 +200,7 @@ def _inference(est, nll, H, classes, class_weight, blocks, p):
         sw = sw * class_weight[y_idx]
         return np.bincount(y_idx, weights=sw, minlength=len(classes)), len(y_idx)
 
-    class_totals, n_rows = reduce_blocks(totals, _add, blocks)
+    class_totals, n_rows = reduce_blocks(totals, add_parts, blocks)
     m = p + int(est.fit_intercept)
     out = logistic_likelihoods(-nll, class_totals, n_rows, est.fit_intercept,
                                (len(classes) - 1) * m)
@@ -223,7 +220,7 @@ def _class_weights(class_weight, classes, blocks):
             return (np.bincount(np.searchsorted(classes, column_or_1d(y)),
                                 minlength=len(classes)),)
 
-        (count,) = reduce_blocks(counts, _add, blocks)
+        (count,) = reduce_blocks(counts, add_parts, blocks)
         y_idx = np.repeat(np.arange(len(classes)), count)
         return compute_class_weight("balanced", classes, y_idx)
     return compute_class_weight(class_weight, classes, np.arange(len(classes)))

@@ -14,6 +14,7 @@ import numpy as np
 from scipy import linalg, optimize
 
 from ..base import BaseEstimator, RegressorMixin
+from ..utils._dask import add_parts
 from ..utils._params import Interval
 from ..utils._targets import as_2d_target
 from ..utils.validation import (
@@ -173,7 +174,7 @@ def _solve_ols_dask(est, G, XtY, stats):
     else:
         W, rank, s, M = _dask_fit.min_norm_solve(G, XtY, est.tol)
         _, rss = _dask_fit.reduce_blocks(
-            _dask_fit._residual_block(W, x_mean, y_mean), _dask_fit._add_pairs, stats["blocks"])
+            _dask_fit._residual_block(W, x_mean, y_mean), add_parts, stats["blocks"])
     est.rank_ = rank
     est.singular_ = s
     set_coef(est, W, x_mean, y_mean, est.fit_intercept, stats["was_1d"])

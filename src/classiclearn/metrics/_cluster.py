@@ -193,6 +193,12 @@ def _generalized_mean(a, b, method):
     raise ValueError("'average_method' must be 'min', 'geometric', 'arithmetic', or 'max'")
 
 
+def _one_cluster_each(labels_true, labels_pred):
+    """Both labellings put everything in one cluster (or are empty): a perfect match."""
+    n_true, n_pred = len(np.unique(labels_true)), len(np.unique(labels_pred))
+    return n_true == n_pred == 1 or n_true == n_pred == 0
+
+
 def normalized_mutual_info_score(labels_true, labels_pred, *, average_method="arithmetic"):
     """Mutual information divided by a mean of the two entropies (0 to 1).
 
@@ -211,8 +217,7 @@ def normalized_mutual_info_score(labels_true, labels_pred, *, average_method="ar
     1.0
     """
     labels_true, labels_pred = _check_labelings(labels_true, labels_pred)
-    n_true, n_pred = len(np.unique(labels_true)), len(np.unique(labels_pred))
-    if n_true == n_pred == 1 or n_true == n_pred == 0:
+    if _one_cluster_each(labels_true, labels_pred):
         return 1.0
     mi = mutual_info_score(labels_true, labels_pred)
     if mi == 0:
@@ -266,8 +271,7 @@ def adjusted_mutual_info_score(labels_true, labels_pred, *, average_method="arit
     1.0
     """
     labels_true, labels_pred = _check_labelings(labels_true, labels_pred)
-    n_true, n_pred = len(np.unique(labels_true)), len(np.unique(labels_pred))
-    if n_true == n_pred == 1 or n_true == n_pred == 0:
+    if _one_cluster_each(labels_true, labels_pred):
         return 1.0
     contingency = contingency_matrix(labels_true, labels_pred)
     mi = mutual_info_score(None, None, contingency=contingency)

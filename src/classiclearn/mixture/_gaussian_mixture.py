@@ -21,6 +21,7 @@ from ..base import BaseEstimator
 from ..exceptions import ConvergenceWarning
 from ..utils._dask import (
     DaskUnsupportedError,
+    add_parts,
     as_dask_array,
     dask_blocks,
     fit_one_block_in_memory,
@@ -52,10 +53,6 @@ _ILL_DEFINED = (
     "covariance (for instance caused by singleton or collapsed samples). Try to decrease "
     "the number of components, increase reg_covar, or scale the input data."
 )
-
-
-def _add(a, b):
-    return tuple(None if x is None else x + y for x, y in zip(a, b, strict=True))
 
 
 def _finite_comoments(X):
@@ -628,12 +625,12 @@ class GaussianMixture(BaseEstimator):
             km = KMeans(self.n_components, n_init=1, random_state=rng).fit(X_arr)
             full = self.covariance_type in ("full", "tied")
             centers = np.ascontiguousarray(km.cluster_centers_)
-            nk, s1, s2 = reduce_blocks(_label_moments_block(centers, full), _add,
+            nk, s1, s2 = reduce_blocks(_label_moments_block(centers, full), add_parts,
                                        dask_blocks(X_arr, km.labels_))
             self._set_initial(n, *self._m_step_from_moments(nk, s1, s2, centers))
 
         def em_step():
-            sums = reduce_blocks(_e_pass_block(self, tied), _add, blocks)
+            sums = reduce_blocks(_e_pass_block(self, tied), add_parts, blocks)
             return self._m_step_from_sums(n, tied, *sums)
 
         self._run_em(n, p, initialize, em_step)

@@ -21,7 +21,9 @@ import numpy as np
 
 __all__ = [
     "DaskUnsupportedError",
+    "add_parts",
     "as_dask_array",
+    "concat_parts",
     "dask_arrays",
     "dask_blocks",
     "fit_one_block_in_memory",
@@ -140,14 +142,7 @@ def _aligned_blocks(other, rows, bounds, name, x_name):
     if other is None:
         return [None] * len(rows)
     if is_dask_collection(other):
-        import dask.array as da
-
-        from_frame = not isinstance(other, da.Array)
-        other = as_dask_array(other, name)
-        if from_frame and sum(other.chunks[0]) == bounds[-1]:
-            # a DataFrame's partitions are dask's choice (column projection may
-            # merge them): align them with X's rows
-            other = other.rechunk({0: tuple(rows)})
+        other = _as_aligned_array(other, rows, name)
         if tuple(other.chunks[0]) != tuple(rows):
             raise ValueError(
                 f"{name} and {x_name} must have the same row chunks; got "
@@ -209,6 +204,17 @@ def _check_columns(estimator, X):
             "The feature names should match those that were passed during fit: "
             f"got {list(columns)}, expected {list(fitted)}."
         )
+
+
+def add_parts(a, b):
+    """Merge of two blocks' statistics given as tuples: element by element sums
+    (None entries stay None)."""
+    return tuple(None if x is None else x + y for x, y in zip(a, b, strict=True))
+
+
+def concat_parts(a, b):
+    """Merge of two blocks' results given as lists: one list, in block order."""
+    return a + b
 
 
 def _single_threaded(block_fn):
