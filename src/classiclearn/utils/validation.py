@@ -164,8 +164,15 @@ def check_array(
         Raise on NaN or infinity.
     ensure_min_samples, ensure_min_features : int, default=1
         Minimum sizes.
-    accept_sparse : bool, default=False
-        Whether scipy sparse input is returned as CSR instead of rejected.
+    accept_sparse : bool, str or list of str, default=False
+        Which scipy sparse formats are accepted instead of rejected. True
+        accepts any format and returns CSR; a format name ("csr", "csc",
+        "coo") or a list of them keeps an input already in one of those formats
+        and converts any other to the first. Sparse results are always scipy
+        sparse *arrays* (``csr_array`` ...), whatever the input container, so
+        that estimator code has one set of operator semantics; transformers
+        hand their output back in the caller's container with
+        :func:`classiclearn.utils._sparse.like_input`.
     copy : bool, default=False
         Always return a new array.
     order : {"C", "F", None}, default="C"
@@ -196,7 +203,7 @@ def check_array(
                 f"Sparse data was passed for {input_name}, but dense data is required{owner}. "
                 "Use '.toarray()' to convert to a dense numpy array."
             )
-        array = sp.csr_array(array, dtype=_pick_dtype(array.dtype, dtype) or array.dtype, copy=copy)
+        array = _as_sparse_array(array, accept_sparse, _pick_dtype(array.dtype, dtype), copy)
         _check_sizes(array, input_name, ensure_min_samples, ensure_min_features, owner)
         if ensure_all_finite:
             _assert_finite(array.data, input_name, ensure_all_finite == "allow-nan")
@@ -250,6 +257,41 @@ def check_array(
         if copy or not result.flags.writeable:
             result = result.copy(order="K")
     return result
+
+
+_SPARSE_ARRAY_TYPES = {"csr": sp.csr_array, "csc": sp.csc_array, "coo": sp.coo_array}
+
+
+def _accepted_formats(accept_sparse):
+    if accept_sparse is True:
+        return ("csr", "csc", "coo")
+    formats = (accept_sparse,) if isinstance(accept_sparse, str) else tuple(accept_sparse)
+    unknown = [f for f in formats if f not in _SPARSE_ARRAY_TYPES]
+    if unknown or not formats:
+        raise ValueError(
+            f"accept_sparse must be a bool or formats among {sorted(_SPARSE_ARRAY_TYPES)}, "
+            f"got {accept_sparse!r}."
+        )
+    return formats
+
+
+def _as_sparse_array(array, accept_sparse, dtype, copy):
+    """One sparse array in an accepted format and dtype; a new one whenever anything changes."""
+    formats = _accepted_formats(accept_sparse)
+    if accept_sparse is True:
+        formats = ("csr",)
+    fmt = array.format if array.format in formats else formats[0]
+    converted = _SPARSE_ARRAY_TYPES[fmt](array, dtype=dtype or array.dtype)
+    if copy and converted is not array and _shares_sparse_buffers(converted, array):
+        converted = converted.copy()
+    return converted
+
+
+def _shares_sparse_buffers(a, b):
+    data_a, data_b = getattr(a, "data", None), getattr(b, "data", None)
+    return isinstance(data_a, np.ndarray) and isinstance(data_b, np.ndarray) and (
+        np.may_share_memory(data_a, data_b)
+    )
 
 
 def _shares_memory(a, b):

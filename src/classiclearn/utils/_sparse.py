@@ -1,0 +1,94 @@
+"""Helpers for scipy sparse input shared by every family.
+
+Validation (:func:`classiclearn.utils.validation.check_array` with
+``accept_sparse``) turns any sparse input into a scipy sparse *array* in the
+format an estimator asked for; the helpers here compute the statistics several
+families need from such an array without densifying it, and hand transformer
+output back in the caller's container (``csr_matrix`` in, ``csr_matrix`` out).
+"""
+
+import numpy as np
+import scipy.sparse as sp
+
+__all__ = ["column_mean_var", "is_sparse", "like_input", "row_squared_norms", "safe_dot"]
+
+_MATRIX_TYPES = {"csr": sp.csr_matrix, "csc": sp.csc_matrix, "coo": sp.coo_matrix}
+
+
+def is_sparse(X):
+    """Whether ``X`` is a scipy sparse matrix or array."""
+    return sp.issparse(X)
+
+
+def like_input(result, original):
+    """``result`` in the sparse container kind of ``original`` (matrix or array).
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> type(like_input(sp.csr_array([[1.0]]), sp.csr_matrix([[2.0]]))).__name__
+    'csr_matrix'
+    """
+    if not sp.issparse(result) or not sp.issparse(original):
+        return result
+    if isinstance(original, sp.spmatrix) and not isinstance(result, sp.spmatrix):
+        return _MATRIX_TYPES.get(result.format, sp.csr_matrix)(result)
+    if not isinstance(original, sp.spmatrix) and isinstance(result, sp.spmatrix):
+        return sp.csr_array(result) if result.format == "csr" else sp.csc_array(result)
+    return result
+
+
+def row_squared_norms(X):
+    """Squared Euclidean norm of each row of a dense or sparse 2-D array.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> row_squared_norms(sp.csr_array([[3.0, 4.0], [0.0, 1.0]])).tolist()
+    [25.0, 1.0]
+    """
+    if sp.issparse(X):
+        X = sp.csr_array(X)
+        return np.bincount(
+            np.repeat(np.arange(X.shape[0]), np.diff(X.indptr)),
+            weights=X.data.astype(np.float64) ** 2, minlength=X.shape[0],
+        )
+    X = np.asarray(X, dtype=np.float64)
+    return np.einsum("ij,ij->i", X, X)
+
+
+def column_mean_var(X, sample_weight=None):
+    """Weighted mean and (biased) variance of each column of a sparse array.
+
+    The implicit zeros count as values, as in the dense matrix; the variance
+    is computed around the mean (two passes), so a large mean costs no
+    precision.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> mean, var = column_mean_var(sp.csc_array([[1.0, 0.0], [3.0, 2.0]]))
+    >>> mean.tolist(), var.tolist()
+    ([2.0, 1.0], [1.0, 1.0])
+    """
+    X = sp.csc_array(X)
+    n, p = X.shape
+    w = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    total = w.sum()
+    col = np.repeat(np.arange(p), np.diff(X.indptr))
+    wi = w[X.indices]
+    vals = X.data.astype(np.float64)
+    mean = np.bincount(col, weights=wi * vals, minlength=p) / total
+    dev = vals - mean[col]
+    weight_nonzero = np.bincount(col, weights=wi, minlength=p)
+    sq = np.bincount(col, weights=wi * dev * dev, minlength=p)
+    sq += (total - weight_nonzero) * mean**2
+    return mean, sq / total
+
+
+def safe_dot(a, b):
+    """``a @ b`` for any mix of dense and sparse operands, dense when either is dense."""
+    out = a @ b
+    if sp.issparse(out) and not (sp.issparse(a) and sp.issparse(b)):
+        out = out.toarray()
+    return out
