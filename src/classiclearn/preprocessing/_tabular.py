@@ -15,6 +15,7 @@ without pandas.
 import warnings
 
 import numpy as np
+import scipy.sparse as sp
 
 from ..base import BaseEstimator, TransformerMixin
 from ..utils.validation import check_is_fitted
@@ -98,7 +99,13 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
         category.
     standardize : bool, default=False
         Centre and scale every output column to unit variance (constant
-        columns are only centred).
+        columns are only centred). With sparse output the columns are only
+        scaled, since centring would fill in the zeros.
+    sparse_output : bool or "auto", default=False
+        Return a scipy ``csr_array`` instead of a dense array. "auto" does so
+        when the one-hot columns number at least ``SPARSE_MIN_CATEGORIES``,
+        so a table with high-cardinality columns does not become a dense
+        matrix with one column per category.
 
     Attributes
     ----------
@@ -130,6 +137,8 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
            [3., 6.]])
     """
 
+    SPARSE_MIN_CATEGORIES = 100
+
     def __init__(
         self,
         numeric_columns=None,
@@ -137,11 +146,13 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
         *,
         numeric_impute="median",
         standardize=False,
+        sparse_output=False,
     ):
         self.numeric_columns = numeric_columns
         self.categorical_columns = categorical_columns
         self.numeric_impute = numeric_impute
         self.standardize = standardize
+        self.sparse_output = sparse_output
 
     def _columns(self, X):
         if _is_frame(X):
@@ -211,9 +222,13 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
         for name, cats in zip(categorical, categories):
             out_names.extend(f"{name}={c}" for c in cats)
         self.feature_names_out_ = np.asarray(out_names, dtype=object)
+        self.sparse_output_ = self._decide_sparse(categories)
         self.mean_ = self.scale_ = None
         if self.standardize:
             Z = self._encode(X)
+            if self.sparse_output_:
+                self._fit_sparse_scale(Z)
+                return self
             if self.numeric_impute is None:
                 with warnings.catch_warnings():
                     # a column with no value at all (kept NaN) is centred by 0
@@ -227,6 +242,26 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
             self.scale_ = scale
         return self
 
+    def _decide_sparse(self, categories):
+        if self.sparse_output not in (True, False, "auto"):
+            raise ValueError(
+                f"sparse_output must be True, False or 'auto'; got {self.sparse_output!r}"
+            )
+        if self.sparse_output == "auto":
+            return sum(len(c) for c in categories) >= self.SPARSE_MIN_CATEGORIES
+        return bool(self.sparse_output)
+
+    def _fit_sparse_scale(self, Z):
+        from ..utils._sparse import column_mean_var
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            _, var = column_mean_var(sp.csc_array(Z))
+        scale = np.sqrt(var)
+        scale[~(scale > 0.0)] = 1.0
+        self.mean_ = np.zeros_like(scale)
+        self.scale_ = scale
+
     def _check_present(self, X, names):
         if _is_frame(X):
             missing = [n for n in names if n not in X.columns]
@@ -237,33 +272,52 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
             raise ValueError(f"the data lack the column(s) {missing}")
 
     def _encode(self, X):
+        """The encoded matrix: dense, or CSR when ``sparse_output_``."""
         n = X.shape[0]
-        width = len(self.numeric_columns_) + sum(len(c) for c in self.categories_)
-        Z = np.zeros((n, width), dtype=np.float64)
+        n_numeric = len(self.numeric_columns_)
+        width = n_numeric + sum(len(c) for c in self.categories_)
+        numbers = np.empty((n, n_numeric), dtype=np.float64)
         for j, name in enumerate(self.numeric_columns_):
             values = _numeric(X, name)
             values[np.isnan(values)] = self.fill_values_[j]
-            Z[:, j] = values
-        offset = len(self.numeric_columns_)
+            numbers[:, j] = values
+        hot_rows, hot_cols = self._one_hot_positions(X, n_numeric)
+        if getattr(self, "sparse_output_", False):
+            rows, cols = np.nonzero(numbers)
+            rows = np.concatenate([rows, hot_rows])
+            cols = np.concatenate([cols, hot_cols])
+            data = np.concatenate([numbers[np.nonzero(numbers)], np.ones(len(hot_rows))])
+            return sp.csr_array((data, (rows, cols)), shape=(n, width))
+        Z = np.zeros((n, width), dtype=np.float64)
+        Z[:, :n_numeric] = numbers
+        Z[hot_rows, hot_cols] = 1.0
+        return Z
+
+    def _one_hot_positions(self, X, offset):
+        """Row and output-column index of every 1 of the one-hot block."""
+        all_rows, all_cols = [], []
         for name, cats, fill in zip(
             self.categorical_columns_, self.categories_, self.fill_categories_
         ):
             labels = _as_labels(_column(X, name))
             labels[[v is None for v in labels]] = fill
             index = {c: k for k, c in enumerate(cats)}
-            for i, v in enumerate(labels):
-                k = index.get(v)
-                if k is not None:
-                    Z[i, offset + k] = 1.0
+            codes = np.fromiter((index.get(v, -1) for v in labels), dtype=np.int64,
+                                count=len(labels))
+            known = np.flatnonzero(codes >= 0)
+            all_rows.append(known)
+            all_cols.append(offset + codes[known])
             offset += len(cats)
-        return Z
+        if not all_rows:
+            return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
+        return np.concatenate(all_rows), np.concatenate(all_cols)
 
     def transform(self, X):
         """Encode X with what ``fit`` learned.
 
         Returns
         -------
-        ndarray of shape (n_samples, n_features_out)
+        ndarray or csr_array of shape (n_samples, n_features_out)
         """
         check_is_fitted(self)
         if not _is_frame(X):
@@ -272,6 +326,8 @@ class TabularEncoder(TransformerMixin, BaseEstimator):
                 raise ValueError(f"Expected 2D array, got {X.ndim}D array instead.")
         self._check_present(X, self.numeric_columns_ + self.categorical_columns_)
         Z = self._encode(X)
+        if self.standardize and sp.issparse(Z):
+            return sp.csr_array(Z @ sp.diags_array(1.0 / self.scale_))
         if self.standardize:
             Z -= self.mean_
             Z /= self.scale_
