@@ -34,6 +34,7 @@ from ..utils.validation import (
 )
 from . import _kmeans_dask
 from . import _kmeans_kernels as _k
+from ._kmeans_parallel import kmeans_parallel
 
 __all__ = ["KMeans", "kmeans_plusplus"]
 
@@ -55,6 +56,17 @@ def _kmeans_plusplus(X, n_clusters, sample_weight, random_state, n_local_trials=
     uniforms = random_state.uniform(size=(n_clusters - 1, n_local_trials))
     _k.kpp_seed(X, x_sq, sample_weight, first, uniforms, indices)
     return X[indices], indices
+
+
+def recluster_candidates(candidates, weights, n_clusters, rng):
+    """The last step of k-means||: weighted greedy k-means++ on the candidates, then
+    Lloyd's iterations on them (tolerance 1e-4 of their mean variance)."""
+    centers, _ = _kmeans_plusplus(candidates, n_clusters, weights, rng)
+    spread = np.average((candidates - np.average(candidates, axis=0, weights=weights)) ** 2,
+                        axis=0, weights=weights)
+    _, _, centers, _ = _kmeans_single(candidates, weights, centers, 300,
+                                      1e-4 * float(spread.mean()), "lloyd")
+    return centers
 
 
 def kmeans_plusplus(
@@ -229,9 +241,14 @@ class KMeans(ClusterMixin, TransformerMixin, BaseEstimator):
     ----------
     n_clusters : int, default=8
         Number of clusters.
-    init : {'k-means++', 'random'}, callable or array-like of shape (n_clusters, n_features), \
-default='k-means++'
-        'k-means++': greedy k-means++ seeding; 'random': ``n_clusters`` distinct
+    init : {'k-means++', 'k-means||', 'random'}, callable or array-like of shape \
+(n_clusters, n_features), default='k-means++'
+        'k-means++': greedy k-means++ seeding; 'k-means||': the scalable
+        approximation of k-means++ (Bahmani et al., 2012; not in scikit-learn):
+        a few passes that each sample about ``2 n_clusters`` candidates, then
+        an in-memory k-means of the weighted candidates; on Dask input it takes
+        about a dozen passes over the data instead of one per centre, and its
+        result does not depend on the chunking; 'random': ``n_clusters`` distinct
         rows drawn at random; an array: the initial centres; a callable
         ``init(X, n_clusters, random_state)`` returning centres.
     n_init : 'auto' or int, default='auto'
@@ -287,7 +304,7 @@ default='k-means++'
 
     _parameter_constraints = {
         "n_clusters": [Interval(Integral, 1, None, closed="left")],
-        "init": [StrOptions({"k-means++", "random"}), "callable", "array-like"],
+        "init": [StrOptions({"k-means++", "k-means||", "random"}), "callable", "array-like"],
         "n_init": [StrOptions({"auto"}), Interval(Integral, 1, None, closed="left")],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "tol": [Interval(Real, 0, None, closed="left")],
@@ -327,6 +344,9 @@ default='k-means++'
         init = self.init
         if isinstance(init, str) and init == "k-means++":
             centers, _ = _kmeans_plusplus(X, self.n_clusters, sample_weight, rng)
+        elif isinstance(init, str) and init == "k-means||":
+            centers = kmeans_parallel(lambda block_fn, merge_fn: block_fn(X, sample_weight, 0),
+                                      self.n_clusters, rng, recluster_candidates)
         elif isinstance(init, str) and init == "random":
             idx = rng.choice(
                 X.shape[0], size=self.n_clusters, replace=False,

@@ -22,9 +22,10 @@ one entry per row, so it is not computed behind the user's back.
 
 import numpy as np
 
-from ..utils._dask import concat_parts, dask_blocks, reduce_blocks
+from ..utils._dask import as_dask_array, concat_parts, dask_blocks, reduce_blocks
 from ..utils.validation import check_array
 from . import _kmeans_kernels as _k
+from ._kmeans_parallel import kmeans_parallel
 
 __all__ = ["fit_kmeans_dask"]
 
@@ -168,6 +169,27 @@ def _kmeans_plusplus(blocks, x_mean, n_clusters, total_w, rng):
     return chosen
 
 
+# ------------------------------------------------------------------ k-means||
+def _block_starts(X):
+    """Global index of the first row of each row block."""
+    rows = as_dask_array(X).chunks[0]
+    return np.concatenate([[0], np.cumsum(rows)[:-1]]).astype(np.int64)
+
+
+def _kmeans_parallel(blocks, starts, x_mean, n_clusters, rng):
+    from ._kmeans import recluster_candidates
+
+    def run(block_fn, merge_fn):
+        def block(X, w=None, start=0):
+            Xc, w = _block(X, w, x_mean)
+            return block_fn(Xc, w, int(start))
+
+        with_starts = [b + (s,) for b, s in zip(blocks, starts, strict=True)]
+        return reduce_blocks(block, merge_fn, with_starts)
+
+    return kmeans_parallel(run, n_clusters, rng, recluster_candidates)
+
+
 # ------------------------------------------------------------------ Lloyd
 def _lloyd_block(x_mean, centers, with_distances):
     centers_t = np.ascontiguousarray(centers.T)
@@ -265,6 +287,8 @@ def fit_kmeans_dask(est, X, sample_weight, rng, n_init, init_array):
     for _ in range(n_init):
         if init_array is not None:
             centers0 = init_array - x_mean
+        elif est.init == "k-means||":
+            centers0 = _kmeans_parallel(blocks, _block_starts(X), x_mean, est.n_clusters, rng)
         else:
             centers0 = _kmeans_plusplus(blocks, x_mean, est.n_clusters, total_w, rng)
         run = _run(blocks, x_mean, np.ascontiguousarray(centers0), est.max_iter, tol)
