@@ -38,6 +38,7 @@ from ..utils._dask import (
     record_input_features,
     reduce_blocks,
 )
+from ..utils._linear import LinearClassifierMixin
 from ..utils._params import HasMethods, Interval, StrOptions
 from ..utils._targets import encode_labels
 from ..utils.validation import (
@@ -55,7 +56,8 @@ from . import _scatter
 __all__ = ["LinearDiscriminantAnalysis"]
 
 
-class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimator):
+class LinearDiscriminantAnalysis(LinearClassifierMixin, ClassifierMixin, TransformerMixin,
+                                 BaseEstimator):
     """Linear discriminant analysis: classifier and Fisher projection.
 
     Parameters
@@ -445,37 +447,12 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
             X_new -= self.xbar_ @ W
         return output_in_dtype(X_new, X_in, self.scalings_)
 
-    def decision_function(self, X):
-        """Linear discriminant scores ``X @ coef_.T + intercept_``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples,) or (n_samples, n_classes)
-            In the binary case, the log-odds of the second class.
-        """
-        check_is_fitted(self)
-        X_in = X
-        X = validate_data(self, X, reset=False, dtype=np.float64)
-        scores = _scatter.blocked_matmul(X, np.ascontiguousarray(self.coef_.T, dtype=np.float64))
-        scores += self.intercept_
-        scores = output_in_dtype(scores, X_in, self.coef_)
-        return scores[:, 0] if scores.shape[1] == 1 else scores
-
-    def predict(self, X):
-        """Class of largest discriminant score.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-        """
-        scores = self.decision_function(X)
-        if scores.ndim == 1:
-            return self.classes_[(scores > 0).astype(np.intp)]
-        return self.classes_[np.argmax(scores, axis=1)]
+    def _linear_product(self, X):
+        """``X @ coef_.T`` in row blocks that each stay on one BLAS thread."""
+        X64 = np.asarray(X, dtype=np.float64)
+        scores = _scatter.blocked_matmul(X64, np.ascontiguousarray(self.coef_.T,
+                                                                   dtype=np.float64))
+        return output_in_dtype(scores, X, self.coef_)
 
     def predict_proba(self, X):
         """Posterior class probabilities.

@@ -1,8 +1,8 @@
 """Shared pieces of the linear models (seed 000 §4, §5).
 
 Weighted centring without copying X (the Gram matrix of the centred data is
-accumulated block by block with BLAS), the intercept from the means, and the
-decision / predict methods shared by the linear classifiers.
+accumulated block by block with BLAS), the intercept from the means, and ``predict`` of the linear regressors (the linear
+classifiers' decision function is in :mod:`classiclearn.utils._linear`).
 """
 
 import os
@@ -11,13 +11,16 @@ import threading
 import numpy as np
 
 from .._kernels.work import GRAM_PASS_WORK
+from ..utils._linear import (  # noqa: F401 (the linear models' shared decision function)
+    LinearClassifierMixin,
+    finite_linear_output,
+    validate_predict_X,
+)
 from ..utils._threads import blocked_row_sums
 from ..utils.validation import (
-    FLOAT_DTYPES,
     cast_float_attributes,
     check_array,
     check_is_fitted,
-    validate_data,
 )
 from . import _cd_kernels as _cdk
 
@@ -353,38 +356,6 @@ def set_coef(est, W, x_mean, y_mean, fit_intercept, was_1d, dtype=np.float64):
     cast_float_attributes(est, dtype, ("coef_", "intercept_"))
 
 
-def validate_predict_X(est, X):
-    """Validate X for prediction, with a cheap finiteness test.
-
-    float32 input stays float32, so a model fitted in float32 predicts in
-    float32 (as scikit-learn's). ``X.sum()`` is finite for every finite X
-    short of overflow, and needs no n x p temporary; only when it is not is
-    the full check (and its standard error message) run.
-    """
-    X = validate_data(est, X, reset=False, dtype=FLOAT_DTYPES, ensure_all_finite=False,
-                      order=None)
-    with np.errstate(over="ignore"):
-        total = X.sum()
-    if not np.isfinite(total):
-        check_array(X, dtype=FLOAT_DTYPES, estimator=est)
-    return X
-
-
-def finite_linear_output(est, out, X):
-    """``out`` (``X @ coef_.T + intercept_``), or a ValueError when it overflowed:
-    X is finite (validated), so a non-finite value means |x| times |coef| went
-    past the floating-point range."""
-    with np.errstate(invalid="ignore"):
-        finite = np.isfinite(out).all()
-    if not finite:
-        raise ValueError(
-            f"The linear outputs of {type(est).__name__} overflow on X (max |x| = "
-            f"{np.abs(X).max():.3g} with max |coef| = {np.abs(est.coef_).max():.3g}); "
-            "scale the features (e.g. with StandardScaler)."
-        )
-    return out
-
-
 class LinearPredictMixin:
     """``predict`` for the linear regressors: ``X @ coef_.T + intercept_``."""
 
@@ -404,50 +375,3 @@ class LinearPredictMixin:
         with np.errstate(over="ignore", invalid="ignore"):
             out = X @ self.coef_.T + self.intercept_
         return finite_linear_output(self, out, X)
-
-
-class LinearClassifierMixin:
-    """Decision function and prediction of linear classifiers.
-
-    Expects ``coef_`` of shape (1, p) for two classes (the positive class is
-    ``classes_[1]``) or (K, p), ``intercept_`` and ``classes_``.
-    """
-
-    def __classiclearn_tags__(self):
-        tags = super().__classiclearn_tags__()
-        tags.linear_decision = True
-        return tags
-
-    def decision_function(self, X):
-        """Signed distance to the decision boundary, per class.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples,) for two classes, else (n_samples, n_classes)
-        """
-        check_is_fitted(self)
-        X = validate_predict_X(self, X)
-        with np.errstate(over="ignore", invalid="ignore"):
-            scores = X @ self.coef_.T + self.intercept_
-        scores = finite_linear_output(self, scores, X)
-        return scores[:, 0] if scores.shape[1] == 1 else scores
-
-    def predict(self, X):
-        """Predict the class of each sample.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-        """
-        scores = self.decision_function(X)
-        if scores.ndim == 1:
-            return self.classes_[(scores > 0).astype(np.intp)]
-        return self.classes_[np.argmax(scores, axis=1)]

@@ -25,11 +25,11 @@ import numpy as np
 
 from ..base import BaseEstimator, ClassifierMixin
 from ..exceptions import ConvergenceWarning
+from ..utils._linear import LinearClassifierMixin
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._targets import compute_class_weight, encode_labels
 from ..utils.validation import (
-    check_is_fitted,
     check_magnitude,
     check_sample_weight,
     validate_data,
@@ -114,7 +114,7 @@ def _crammer_singer(Xa, y_idx, C, k, tol, max_iter, seed):
     return W, int(n_iter)
 
 
-class LinearSVC(ClassifierMixin, BaseEstimator):
+class LinearSVC(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
     """Linear support-vector classification (one-vs-rest for several classes).
 
     Parameters
@@ -317,36 +317,7 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
             self.coef_ = W
             self.intercept_ = 0.0
 
-    def decision_function(self, X):
-        """Signed distance to the hyperplane(s).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples,) or (n_samples, n_classes)
-        """
-        check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=np.float64, order="C")
-        # einsum, not BLAS: a product with so few columns is memory-bound and a
-        # threaded BLAS call only adds synchronisation cost
-        scores = np.einsum("ij,kj->ik", X, self.coef_) + self.intercept_
-        return scores[:, 0] if scores.shape[1] == 1 else scores
-
-    def predict(self, X):
-        """Predicted class labels.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-        """
-        scores = self.decision_function(X)
-        if scores.ndim == 1:
-            return self.classes_[(scores > 0).astype(np.intp)]
-        return self.classes_[np.argmax(scores, axis=1)]
+    def _linear_product(self, X):
+        """``X @ coef_.T`` by einsum, not BLAS: a product with so few columns is
+        memory-bound and a threaded BLAS call only adds synchronisation cost."""
+        return np.einsum("ij,kj->ik", X, self.coef_)
