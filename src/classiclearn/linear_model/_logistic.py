@@ -14,6 +14,7 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
+import scipy.sparse as sp
 
 from ..base import BaseEstimator, ClassifierMixin
 from ..exceptions import ConvergenceWarning
@@ -43,6 +44,8 @@ from ._sag import fit_sag, sag_generator
 _SMOOTH_SOLVERS = {"lbfgs", "newton", "newton-cholesky", "newton-cg", "sag"}
 _SOLVERS = {"lbfgs", "newton", "newton-cholesky", "newton-cd", "newton-cg", "sag", "saga",
             "liblinear"}
+# solvers whose every pass is a product with X, which scipy computes for sparse X
+_SPARSE_SOLVERS = {"lbfgs", "newton", "newton-cholesky", "newton-cg"}
 
 
 class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
@@ -132,6 +135,8 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
     [0, 1]
     """
 
+    _sparse_input = True
+
     _parameter_constraints = {
         "penalty": [StrOptions({"l1", "l2", "elasticnet", "none", "firth"}), None],
         "dual": ["boolean"],
@@ -216,8 +221,16 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         self._validate_params()
         penalty, l1, l2 = self._penalty_strengths()
         dtype = input_float_dtype(X)
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        X, y = validate_data(self, X, y, dtype=np.float64, accept_sparse="csr")
         check_magnitude(X, self, "penalised likelihood", power=2, check_small=False)
+        if sp.issparse(X) and penalty == "firth":
+            raise TypeError("LogisticRegression(penalty='firth') does not take sparse input; "
+                            "pass a dense array.")
+        if sp.issparse(X) and self.solver not in _SPARSE_SOLVERS:
+            raise TypeError(
+                f"LogisticRegression(solver={self.solver!r}) does not take sparse input in "
+                f"classiclearn yet; use one of {sorted(_SPARSE_SOLVERS)} or pass a dense array."
+            )
         classes, y_idx = encode_labels(y)
         sw = check_sample_weight(sample_weight, X, dtype=np.float64)
         sw = sw * compute_class_weight(self.class_weight, classes, y_idx)[y_idx]

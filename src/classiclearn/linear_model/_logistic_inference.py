@@ -8,6 +8,7 @@ after an unpenalised fit (separation, what ``summary()`` needs) and the
 import warnings
 
 import numpy as np
+import scipy.sparse as sp
 
 from ..exceptions import SeparationWarning
 from ._firth import firth_null_loglik, fit_firth, profile_intervals
@@ -91,6 +92,10 @@ def unpenalised_checks(est, X, y_idx, sw, penalty):
     """
     if penalty not in ("none", "firth"):
         return None
+    if sp.issparse(X):
+        if X.shape[0] * (X.shape[1] + 1) > MAX_LP_ENTRIES:
+            return _sparse_checks(est, X, y_idx, sw)
+        X = X.toarray()  # small: the LP and the covariance are dense anyway
     if penalty == "none":
         found = _check_separation(est, X, y_idx, sw)
         if found is not None:
@@ -101,6 +106,19 @@ def unpenalised_checks(est, X, y_idx, sw, penalty):
                               firth_null=null)
 
 
+def _sparse_checks(est, X, y_idx, sw):
+    """A large sparse fit: the margins' separation check; no summary() state."""
+    if _complete_separation_in_margins(est, X, y_idx, sw):
+        warnings.warn(
+            "The classes are completely separated (complete separation): without a "
+            "penalty the maximum-likelihood estimate does not exist (coefficients grow "
+            "without bound). Use an 'l2' penalty.",
+            SeparationWarning, stacklevel=4,
+        )
+        return {"separation": {"kind": "complete", "terms": []}}
+    return {"sparse": X.shape}
+
+
 def logistic_summary(est, alpha, cov_type, groups, X, y, sample_weight, odds_ratios, ci):
     """``LogisticRegression.summary``: checks, the table, profile intervals."""
     info = getattr(est, "_inference", None)
@@ -108,6 +126,13 @@ def logistic_summary(est, alpha, cov_type, groups, X, y, sample_weight, odds_rat
         raise ValueError(
             "summary() is available for an unpenalised (penalty=None) or penalty='firth' "
             "fit; a penalised fit has no standard errors of this kind."
+        )
+    if "sparse" in info:
+        n, p = info["sparse"]
+        raise ValueError(
+            f"summary() needs the fit's {p} x {p} covariance and separation LP, which "
+            f"classiclearn computes for sparse X only up to {MAX_LP_ENTRIES} entries "
+            f"(this X: {n} x {p}); refit on a dense X with fewer features."
         )
     if "separation" in info:
         raise ValueError(

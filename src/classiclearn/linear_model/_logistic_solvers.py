@@ -19,6 +19,7 @@ Each returns (W, b, n_iter, converged) with W (K', p) and b (K',).
 import warnings
 
 import numpy as np
+import scipy.sparse as sp
 from scipy import linalg, optimize
 
 from . import _cd_kernels as _cdk
@@ -31,6 +32,8 @@ class LogisticObjective:
 
     def __init__(self, X, y, sw, n_out, fit_intercept):
         self.X, self.sw = X, sw
+        # the fused numba passes need dense rows; sparse X goes through scipy's products
+        self.fused = not sp.issparse(X) and X.flags.c_contiguous
         self.n_out = n_out
         self.fit_intercept = fit_intercept
         self.p = X.shape[1]
@@ -47,6 +50,10 @@ class LogisticObjective:
             return self.X @ W[0] + b[0]
         return self.X @ W.T + b
 
+    def t_product(self, G):
+        """``G.T @ X`` (G of shape (n,) or (n, k)), dense."""
+        return G.T @ self.X
+
     def nll_from_z(self, Z):
         """Weighted negative log-likelihood and dF/dZ (in ``self.g``)."""
         if self.n_out == 1:
@@ -55,7 +62,7 @@ class LogisticObjective:
 
     def nll_grad(self, W, b):
         """(nll, grad_W (K', p), grad_b (K',))."""
-        if self.X.flags.c_contiguous:
+        if self.fused:
             grad = np.empty((self.n_out, self.p + 1))
             if self.n_out == 1:
                 nll = _k.binary_fused_loss_grad(self.X, np.ascontiguousarray(W[0]),
@@ -67,10 +74,10 @@ class LogisticObjective:
             return nll, grad[:, :self.p], gb
         nll = self.nll_from_z(self.linear(W, b))
         if self.n_out == 1:
-            gW = (self.g @ self.X)[None, :]
+            gW = self.t_product(self.g)[None, :]
             gb = np.array([self.g.sum()])
         else:
-            gW = self.g.T @ self.X
+            gW = self.t_product(self.g)
             gb = self.g.sum(axis=0)
         if not self.fit_intercept:
             gb = np.zeros_like(gb)
@@ -125,7 +132,9 @@ def _hessian(obj, W, b):
 def _block(X, h, hsum, hX):
     p = X.shape[1]
     out = np.empty((p + 1, p + 1))
-    if np.all(h >= 0):
+    if sp.issparse(X):  # the p x p block is dense whatever X is
+        out[:p, :p] = (X.T @ sp.csr_array(X.multiply(h[:, None]))).toarray()
+    elif np.all(h >= 0):
         A = X * np.sqrt(h)[:, None]
         out[:p, :p] = A.T @ A  # symmetric product: BLAS syrk, half the flops
     else:
@@ -293,7 +302,7 @@ def _hessian_product(obj, P, h, V, vb):
     over a C-contiguous X (the products are memory-bound for few classes).
     """
     X, sw = obj.X, obj.sw
-    if X.flags.c_contiguous:
+    if obj.fused:
         p = X.shape[1]
         out = np.empty((obj.n_out, p + 1))
         if obj.n_out == 1:
@@ -302,12 +311,12 @@ def _hessian_product(obj, P, h, V, vb):
             _k.multinomial_hessian_product(X, P, sw, np.ascontiguousarray(V), vb, out)
         return out[:, :p], out[:, p]
     if obj.n_out == 1:
-        r = h * (X @ V[0] + vb[0])
-        return (r @ X)[None, :], np.array([r.sum()])
-    Z = X @ V.T + vb
+        r = h * obj.linear(V, vb)
+        return obj.t_product(r)[None, :], np.array([r.sum()])
+    Z = obj.linear(V, vb)
     R = P * (Z - np.einsum("ik,ik->i", P, Z)[:, None])
     R *= sw[:, None]
-    return R.T @ X, R.sum(axis=0)
+    return obj.t_product(R), R.sum(axis=0)
 
 
 def _probabilities(obj, W, b):

@@ -22,6 +22,7 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
+import scipy.sparse as sp
 
 from ..base import BaseEstimator, ClassifierMixin
 from ..exceptions import ConvergenceWarning
@@ -125,6 +126,9 @@ class LinearSVC(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         Solve the dual (coordinate descent) or the primal (Newton for the L2
         penalty, coordinate descent for L1). 'auto' picks the primal when
         there are more samples than features and the combination allows it.
+        On sparse input the L2 problem is always solved through its dual
+        (the same coefficients: the primal Newton method builds a dense
+        features x features Hessian, which sparse problems cannot afford).
     tol : float, default=1e-4
         Stopping tolerance.
     C : float, default=1.0
@@ -170,6 +174,8 @@ class LinearSVC(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
     >>> LinearSVC().fit(X, [0, 1, 0, 1]).predict([[0.9, 0.1]]).tolist()
     [1]
     """
+
+    _sparse_input = True
 
     _parameter_constraints = {
         "penalty": [StrOptions({"l1", "l2"})],
@@ -254,8 +260,14 @@ class LinearSVC(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         self
         """
         self._validate_params()
-        X, y = validate_data(self, X, y, dtype=np.float64, order="C")
+        X, y = validate_data(self, X, y, dtype=np.float64, order="C", accept_sparse="csr")
         check_magnitude(X, self, "penalised hinge loss", power=2, check_small=False)
+        if sp.issparse(X) and (self.multi_class == "crammer_singer" or self.penalty == "l1"):
+            raise TypeError(
+                f"LinearSVC(penalty={self.penalty!r}, multi_class={self.multi_class!r}) does "
+                "not take sparse input in classiclearn yet; the l2 penalty with one-vs-rest "
+                "does, or pass a dense array."
+            )
         sw = check_sample_weight(sample_weight, X, dtype=np.float64)
         self.classes_, y_idx = encode_labels(y)
         crammer_singer = self.multi_class == "crammer_singer"
@@ -267,13 +279,8 @@ class LinearSVC(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
             X, y_idx, Cs = X[keep], y_idx[keep], Cs[keep]
         if X.shape[0] == 0:
             raise ValueError("Invalid input - all samples have zero or negative weights.")
-        if self.fit_intercept:
-            Xa = np.empty((X.shape[0], X.shape[1] + 1))
-            Xa[:, :-1] = X
-            Xa[:, -1] = self.intercept_scaling
-        else:
-            Xa = X
-        Xa = np.ascontiguousarray(Xa)
+        rows = _Rows(X, self.intercept_scaling if self.fit_intercept else 0.0)
+        Xa = rows.dense
         k = len(self.classes_)
         rng = check_random_state(self.random_state)
         seed = int(rng.randint(np.iinfo(np.int32).max))
@@ -292,8 +299,9 @@ class LinearSVC(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
             if self.penalty == "l1":
                 w, it = _k.l1_coordinate_descent(XT, yc, Cc, float(self.tol),
                                                  int(self.max_iter), seed)
-            elif dual:
-                w, it = _k.dual_coordinate_descent(Xa, yc, Cc, self.loss == "squared_hinge",
+            elif dual or rows.sparse:
+                w, it = _k.dual_coordinate_descent(*rows.arrays(), yc, Cc,
+                                                   self.loss == "squared_hinge",
                                                    float(self.tol), int(self.max_iter), seed)
             else:
                 w, it = _newton_squared_hinge(Xa, yc, Cc, float(self.tol), int(self.max_iter))
@@ -320,4 +328,40 @@ class LinearSVC(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
     def _linear_product(self, X):
         """``X @ coef_.T`` by einsum, not BLAS: a product with so few columns is
         memory-bound and a threaded BLAS call only adds synchronisation cost."""
+        if sp.issparse(X):
+            return X @ self.coef_.T
         return np.einsum("ij,kj->ik", X, self.coef_)
+
+
+class _Rows:
+    """The training rows as the dual coordinate descent reads them: a dense
+    array with the intercept column appended, or the CSR arrays of sparse X
+    with the intercept as a virtual last column of value ``bias``."""
+
+    _NO_INDEX = np.empty(0, dtype=np.int32)
+
+    def __init__(self, X, bias):
+        self.sparse = sp.issparse(X)
+        self.bias = float(bias)
+        self.n_coef = X.shape[1] + (1 if bias > 0 else 0)
+        if self.sparse:
+            self.csr = X
+            self.dense = None
+            return
+        if bias > 0:
+            Xa = np.empty((X.shape[0], X.shape[1] + 1))
+            Xa[:, :-1] = X
+            Xa[:, -1] = bias
+        else:
+            Xa = X
+        self.dense = np.ascontiguousarray(Xa)
+
+    def arrays(self):
+        """(X, indptr, indices, data, bias, d) for the kernel."""
+        if not self.sparse:
+            empty = self._NO_INDEX
+            return self.dense, empty, empty, np.empty(0), 0.0, self.n_coef
+        X = self.csr
+        index_type = np.int32 if X.nnz < np.iinfo(np.int32).max else np.int64
+        return (np.empty((0, 0)), X.indptr.astype(index_type, copy=False),
+                X.indices.astype(index_type, copy=False), X.data, self.bias, self.n_coef)

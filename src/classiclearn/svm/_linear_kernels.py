@@ -37,14 +37,63 @@ def _shuffle(a, n, state):
         a[r] = tmp
 
 
+@njit(nogil=True, cache=True, inline="always")
+def _row_dot(X, indptr, indices, data, bias, i, w):
+    """``w . x_i`` for a dense row of X, or a CSR row (with ``bias`` as the
+    value of a virtual last column when positive); dense when indptr is empty."""
+    s = 0.0
+    if indptr.size == 0:
+        for f in range(X.shape[1]):
+            s += w[f] * X[i, f]
+        return s
+    for jj in range(indptr[i], indptr[i + 1]):
+        s += data[jj] * w[indices[jj]]
+    if bias > 0.0:
+        s += bias * w[w.size - 1]
+    return s
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _row_axpy(X, indptr, indices, data, bias, i, step, w):
+    """``w += step * x_i`` (row forms as in :func:`_row_dot`)."""
+    if indptr.size == 0:
+        for f in range(X.shape[1]):
+            w[f] += step * X[i, f]
+        return
+    for jj in range(indptr[i], indptr[i + 1]):
+        w[indices[jj]] += step * data[jj]
+    if bias > 0.0:
+        w[w.size - 1] += step * bias
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _row_sq_norm(X, indptr, indices, data, bias, i):
+    s = 0.0
+    if indptr.size == 0:
+        for f in range(X.shape[1]):
+            s += X[i, f] * X[i, f]
+        return s
+    for jj in range(indptr[i], indptr[i + 1]):
+        s += data[jj] * data[jj]
+    return s + bias * bias
+
+
 @njit(nogil=True, cache=True)
-def dual_coordinate_descent(X, y, C, squared, tol, max_iter, seed):
+def dual_coordinate_descent(X, indptr, indices, data, bias, d, y, C, squared, tol, max_iter,
+                            seed):
     """Dual CD for ``min_w 1/2 ||w||^2 + sum_i C_i loss(y_i w'x_i)``.
 
     Parameters
     ----------
     X : ndarray of shape (n, d), C order
-        Samples (with the intercept column appended when fitted).
+        Dense samples (with the intercept column appended when fitted), or an
+        empty array when the samples are given in CSR form.
+    indptr, indices, data : ndarray
+        The CSR arrays of sparse samples (empty for dense X).
+    bias : float
+        For CSR samples: the value of the virtual intercept column (0: none).
+    d : int
+        Number of coefficients (columns, with the intercept column).
     y : ndarray of shape (n,) of +1 / -1
     C : ndarray of shape (n,)
         Per-sample penalty weight.
@@ -60,16 +109,14 @@ def dual_coordinate_descent(X, y, C, squared, tol, max_iter, seed):
     w : ndarray of shape (d,)
     n_iter : int
     """
-    n, d = X.shape
+    n = y.shape[0]
     w = np.zeros(d)
     alpha = np.zeros(n)
     QD = np.empty(n)
     U = np.empty(n)
     Dii = np.empty(n)
     for i in range(n):
-        s = 0.0
-        for f in range(d):
-            s += X[i, f] * X[i, f]
+        s = _row_sq_norm(X, indptr, indices, data, bias, i)
         if squared:
             Dii[i] = 0.5 / C[i]
             U[i] = np.inf
@@ -90,9 +137,7 @@ def dual_coordinate_descent(X, y, C, squared, tol, max_iter, seed):
         s = 0
         while s < active:
             i = index[s]
-            g = 0.0
-            for f in range(d):
-                g += w[f] * X[i, f]
+            g = _row_dot(X, indptr, indices, data, bias, i, w)
             g = y[i] * g - 1.0 + Dii[i] * alpha[i]
             pg = 0.0
             if alpha[i] == 0.0:
@@ -119,11 +164,12 @@ def dual_coordinate_descent(X, y, C, squared, tol, max_iter, seed):
                 pg_min_new = pg
             if abs(pg) > 1e-12:
                 old = alpha[i]
-                new = min(max(old - g / QD[i], 0.0), U[i])
+                if QD[i] > 0.0:
+                    new = min(max(old - g / QD[i], 0.0), U[i])
+                else:  # an all-zero row with the hinge loss: the step is infinite
+                    new = U[i] if g < 0.0 else 0.0
                 alpha[i] = new
-                step = (new - old) * y[i]
-                for f in range(d):
-                    w[f] += step * X[i, f]
+                _row_axpy(X, indptr, indices, data, bias, i, (new - old) * y[i], w)
             s += 1
         it += 1
         if pg_max_new - pg_min_new <= tol:

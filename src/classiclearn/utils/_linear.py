@@ -23,12 +23,13 @@ def validate_predict_X(est, X):
     short of overflow, and needs no n x p temporary; only when it is not is
     the full check (and its standard error message) run.
     """
+    sparse = getattr(est, "_sparse_input", False) and "csr"
     X = validate_data(est, X, reset=False, dtype=FLOAT_DTYPES, ensure_all_finite=False,
-                      order=None)
+                      order=None, accept_sparse=sparse)
     with np.errstate(over="ignore"):
         total = X.sum()
     if not np.isfinite(total):
-        check_array(X, dtype=FLOAT_DTYPES, estimator=est)
+        check_array(X, dtype=FLOAT_DTYPES, estimator=est, accept_sparse=sparse)
     return X
 
 
@@ -54,9 +55,13 @@ class LinearClassifierMixin:
     ``classes_[1]``) or (K, p), ``intercept_`` and ``classes_``.
     """
 
+    # whether fit and predict take scipy sparse input (CSR); the ``sparse`` tag
+    _sparse_input = False
+
     def __classiclearn_tags__(self):
         tags = super().__classiclearn_tags__()
         tags.linear_decision = True
+        tags.sparse = self._sparse_input
         return tags
 
     def decision_function(self, X):

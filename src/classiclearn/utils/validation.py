@@ -282,6 +282,10 @@ def _as_sparse_array(array, accept_sparse, dtype, copy):
         formats = ("csr",)
     fmt = array.format if array.format in formats else formats[0]
     converted = _SPARSE_ARRAY_TYPES[fmt](array, dtype=dtype or array.dtype)
+    if fmt != "coo" and not converted.has_sorted_indices:
+        # one order of the entries of a row (column) whatever the input container,
+        # so that every container gives the same sums, hence the same model
+        converted = converted.sorted_indices()
     if copy and converted is not array and _shares_sparse_buffers(converted, array):
         converted = converted.copy()
     return converted

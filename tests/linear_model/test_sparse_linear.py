@@ -1,0 +1,108 @@
+"""Sparse input for the linear classifiers: the same fits as scikit-learn and as dense input."""
+
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn import linear_model as sk_linear
+from sklearn import svm as sk_svm
+
+from classiclearn.linear_model import LogisticRegression
+from classiclearn.svm import LinearSVC
+
+
+def _data(n_classes, density, seed=0, n=300, p=50):
+    rng = np.random.default_rng(seed)
+    X = sp.random(n, p, density=density, random_state=seed, format="csr") * 3
+    score = X @ rng.normal(size=p) + 0.2 * rng.normal(size=n)
+    y = (score > 0).astype(int) if n_classes == 2 else np.digitize(score, [-0.3, 0.3])
+    return sp.csr_array(X), y
+
+
+def _quiet_fit(est, X, y):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return est.fit(X, y)
+
+
+@pytest.mark.parametrize("solver", ["lbfgs", "newton-cg", "newton-cholesky"])
+@pytest.mark.parametrize("n_classes", [2, 3])
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize("density", [0.02, 0.2])
+def test_logistic_matches_sklearn_and_dense(solver, n_classes, fit_intercept, density):
+    X, y = _data(n_classes, density)
+    kw = dict(solver=solver, tol=1e-10, max_iter=10_000, fit_intercept=fit_intercept, C=2.0)
+    ours = _quiet_fit(LogisticRegression(**kw), X, y)
+    theirs = _quiet_fit(sk_linear.LogisticRegression(**kw), X, y)
+    dense = _quiet_fit(LogisticRegression(**kw), X.toarray(), y)
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, atol=1e-7)
+    np.testing.assert_allclose(ours.coef_, dense.coef_, atol=1e-7)
+    np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X), atol=1e-8)
+
+
+def test_logistic_sample_weight_and_unpenalised_summary():
+    X, y = _data(2, 0.2, seed=1)
+    w = np.random.default_rng(1).uniform(0.5, 2.0, X.shape[0])
+    ours = LogisticRegression(tol=1e-10, max_iter=5000).fit(X, y, sample_weight=w)
+    theirs = sk_linear.LogisticRegression(tol=1e-10, max_iter=5000).fit(X, y, sample_weight=w)
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, atol=1e-7)
+    rng = np.random.default_rng(2)
+    X = sp.csr_array(sp.random(400, 8, density=0.5, random_state=2, format="csr"))
+    y = (X @ rng.normal(size=8) + rng.normal(size=400) > 0).astype(int)
+    plain = _quiet_fit(LogisticRegression(penalty=None, max_iter=5000), X, y)
+    table = plain.summary()
+    dense = _quiet_fit(LogisticRegression(penalty=None, max_iter=5000), X.toarray(), y)
+    np.testing.assert_allclose(np.asarray(table.std_err), np.asarray(dense.summary().std_err),
+                               rtol=1e-6)
+
+
+@pytest.mark.parametrize("solver", ["sag", "saga", "liblinear", "newton-cd"])
+def test_logistic_solvers_without_sparse_support_say_so(solver):
+    X, y = _data(2, 0.1)
+    with pytest.raises(TypeError, match="sparse input"):
+        LogisticRegression(solver=solver).fit(X, y)
+
+
+@pytest.mark.parametrize("n_classes", [2, 3])
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize("loss", ["hinge", "squared_hinge"])
+def test_linear_svc_matches_sklearn_and_dense(n_classes, fit_intercept, loss):
+    X, y = _data(n_classes, 0.08)
+    kw = dict(tol=1e-10, max_iter=100_000, fit_intercept=fit_intercept, C=0.7, loss=loss,
+              dual=True)
+    ours = _quiet_fit(LinearSVC(**kw), X, y)
+    theirs = _quiet_fit(sk_svm.LinearSVC(**kw), X, y)
+    dense = _quiet_fit(LinearSVC(**kw), X.toarray(), y)
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, atol=1e-8)
+    np.testing.assert_allclose(ours.coef_, dense.coef_, atol=1e-8)
+    np.testing.assert_allclose(ours.intercept_, theirs.intercept_, atol=1e-8)
+
+
+def test_linear_svc_auto_dual_on_sparse_reaches_the_primal_optimum():
+    X, y = _data(2, 0.1, n=400, p=30)  # more rows than columns: scikit-learn goes primal
+    ours = LinearSVC(tol=1e-10, max_iter=100_000).fit(X, y)
+    theirs = sk_svm.LinearSVC(tol=1e-10, max_iter=100_000).fit(X, y)
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, atol=1e-6)
+
+
+def test_linear_svc_l1_and_crammer_singer_refuse_sparse_input():
+    X, y = _data(3, 0.1)
+    with pytest.raises(TypeError, match="sparse input"):
+        LinearSVC(penalty="l1", dual=False).fit(X, y)
+    with pytest.raises(TypeError, match="sparse input"):
+        LinearSVC(multi_class="crammer_singer").fit(X, y)
+
+
+@pytest.mark.parametrize("container", [sp.csr_matrix, sp.csc_matrix, sp.coo_matrix,
+                                       sp.csr_array, sp.coo_array])
+@pytest.mark.parametrize("cls", [LogisticRegression, LinearSVC], ids=lambda c: c.__name__)
+def test_every_sparse_container_gives_the_same_model(container, cls):
+    X, y = _data(3, 0.1)
+    reference = _quiet_fit(cls(random_state=0), X, y)
+    Xc = container(X)
+    before = Xc.copy()
+    est = _quiet_fit(cls(random_state=0), Xc, y)
+    np.testing.assert_allclose(est.coef_, reference.coef_, rtol=1e-10, atol=1e-12)
+    np.testing.assert_array_equal(est.predict(Xc), reference.predict(X))
+    assert (abs(Xc - before)).sum() == 0  # the input is untouched
