@@ -6,6 +6,7 @@ import scipy.sparse as sp
 
 pd = pytest.importorskip("pandas")
 
+from classiclearn.cli._models import build_pipeline, find_model  # noqa: E402
 from classiclearn.preprocessing import TabularEncoder  # noqa: E402
 
 
@@ -64,3 +65,19 @@ def test_unseen_category_encodes_as_zeros_in_sparse_output():
 def test_bad_sparse_output_is_named():
     with pytest.raises(ValueError, match="sparse_output"):
         TabularEncoder(sparse_output="yes").fit(_table())
+def test_compare_pipeline_is_sparse_for_models_that_take_sparse_input():
+    X = _table(n_categories=300)
+    y = (X["x"] > 0).astype(int).to_numpy()
+    name, cls = find_model("BernoulliNB", "classification")
+    pipe = build_pipeline(name, cls, X, seed=0)
+    assert pipe.steps[0][1].sparse_output
+    pipe.fit(X, y)
+    assert isinstance(pipe[0].transform(X.head()), sp.csr_array)
+    assert pipe.score(X, y) > 0.5
+
+
+def test_compare_pipeline_stays_dense_for_dense_only_models():
+    X = _table(n_categories=300)
+    name, cls = find_model("GaussianNB", "classification")
+    pipe = build_pipeline(name, cls, X, seed=0)
+    assert not pipe.steps[0][1].sparse_output

@@ -241,12 +241,27 @@ def _category_count(X, numeric):
     return int(max([1.0, *highest])) + 1
 
 
-def _scaler():
+def _scaler(*, sparse=False):
     try:
         from ..preprocessing import StandardScaler
     except ImportError:
         return None
-    return StandardScaler()
+    # centring a sparse matrix would fill in its zeros; the models given
+    # sparse input are translation-invariant or fit an intercept
+    return StandardScaler(with_mean=not sparse)
+
+
+def keeps_one_hot_sparse(est, n_categories):
+    """Whether the pipeline of ``est`` encodes categories as a sparse matrix.
+
+    So it does when the table has many categories (at least
+    ``TabularEncoder.SPARSE_MIN_CATEGORIES`` one-hot columns) and the model
+    takes sparse input; otherwise the encoded table is dense.
+    """
+    return (
+        n_categories >= TabularEncoder.SPARSE_MIN_CATEGORIES
+        and get_tags(est).sparse
+    )
 
 
 def build_pipeline(name, cls, X, *, seed=None, params=None):
@@ -260,19 +275,22 @@ def build_pipeline(name, cls, X, *, seed=None, params=None):
 
     probe = TabularEncoder()
     numeric, categorical = probe._columns(X)
-    n_features = len(numeric) + sum(int(X[c].nunique()) for c in categorical)
+    n_categories = sum(int(X[c].nunique()) for c in categorical)
+    n_features = len(numeric) + n_categories
     est = make_estimator(name, cls, n_features=n_features, seed=seed, params=params)
     if name in INTEGER_CATEGORIES_ONLY and not (params or {}).get("min_categories"):
         # every fold knows the table's categories (the domain, not the labels)
         est.set_params(min_categories=_category_count(X, numeric))
+    sparse = keeps_one_hot_sparse(est, n_categories)
     scale = name not in NO_SCALING
-    scaler = _scaler() if scale else None
+    scaler = _scaler(sparse=sparse) if scale else None
     # models that learn where missing values go (trees, forests) see them as NaN
     encoder = TabularEncoder(
         numeric_columns=numeric,
         categorical_columns=categorical,
         numeric_impute=None if get_tags(est).allow_nan else "median",
         standardize=scale and scaler is None,
+        sparse_output=sparse,
     )
     steps = [("prep", encoder)]
     if scaler is not None:

@@ -7,10 +7,12 @@ missing); batches are merged exactly (weighted Chan-Golub-LeVeque update), so
 """
 
 import numpy as np
+import scipy.sparse as sp
 
 from ..base import BaseEstimator, TransformerMixin
 from ..utils._dask import dask_blocks, record_input_features, reduce_blocks
 from ..utils._scale import handle_zeros_in_scale
+from ..utils._sparse import column_moments, like_input, scale_columns
 from ..utils.validation import (
     FLOAT_DTYPES,
     cast_float_attributes,
@@ -134,6 +136,7 @@ class StandardScaler(TransformerMixin, BaseEstimator):
     def __classiclearn_tags__(self):
         tags = super().__classiclearn_tags__()
         tags.allow_nan = True
+        tags.sparse = not self.with_mean  # centring would fill in the zeros
         tags.preserves_dtype = ["float64", "float32"]
         return tags
 
@@ -174,11 +177,22 @@ class StandardScaler(TransformerMixin, BaseEstimator):
         if first:
             self._validate_params()
         X = validate_data(self, X, reset=first, dtype=FLOAT_DTYPES,
-                          ensure_all_finite="allow-nan")
+                          ensure_all_finite="allow-nan", accept_sparse=("csr", "csc"))
         weighted = sample_weight is not None
         w = check_sample_weight(sample_weight, X, dtype=np.float64)
         if first:
             self._unit = None
+        if sp.issparse(X):
+            self._refuse_sparse_centring()
+            count, mean, m2 = column_moments(X, w)
+        else:
+            count, mean, m2 = self._dense_moments(X, w, first)
+        if not first:
+            count, mean, m2 = _merge(self._count, self._mean, self._m2, count, mean, m2)
+            weighted = weighted or self._weighted
+        return self._set_moments(count, mean, m2, weighted)
+
+    def _dense_moments(self, X, w, first):
         if self._unit is not None:
             X = X / self._unit
         count, mean, m2 = _weighted_moments(X, w)
@@ -188,10 +202,14 @@ class StandardScaler(TransformerMixin, BaseEstimator):
             self._unit = power_of_two_scales(X, means=mean)
             if self._unit is not None:
                 count, mean, m2 = _weighted_moments(X / self._unit, w)
-        if not first:
-            count, mean, m2 = _merge(self._count, self._mean, self._m2, count, mean, m2)
-            weighted = weighted or self._weighted
-        return self._set_moments(count, mean, m2, weighted)
+        return count, mean, m2
+
+    def _refuse_sparse_centring(self):
+        if self.with_mean:
+            raise ValueError(
+                "Cannot center sparse matrices: pass `with_mean=False` instead. See "
+                "docstring for motivation and alternatives."
+            )
 
     def _fit_dask(self, X, y=None, sample_weight=None):
         """Exact fit on a Dask collection: per-block moments merged in block order."""
@@ -242,7 +260,12 @@ class StandardScaler(TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self)
         Xv = validate_data(self, X, reset=False, dtype=FLOAT_DTYPES,
-                           ensure_all_finite="allow-nan")
+                           ensure_all_finite="allow-nan", accept_sparse=("csr", "csc"))
+        if sp.issparse(Xv):
+            self._refuse_sparse_centring()
+            if not self.with_std:
+                return like_input(Xv.copy(), X)
+            return like_input(scale_columns(Xv, 1.0 / self.scale_), X)
         p = Xv.shape[1]
         offset = self.mean_ if self.with_mean else np.zeros(p)
         scale = self.scale_ if self.with_std else np.ones(p)
@@ -264,7 +287,11 @@ class StandardScaler(TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self)
         Xv = validate_data(self, X, reset=False, dtype=FLOAT_DTYPES,
-                           ensure_all_finite="allow-nan", copy=True)
+                           ensure_all_finite="allow-nan", copy=True,
+                           accept_sparse=("csr", "csc"))
+        if sp.issparse(Xv):
+            self._refuse_sparse_centring()
+            return like_input(scale_columns(Xv, self.scale_) if self.with_std else Xv, X)
         if self.with_std:
             Xv *= self.scale_.astype(Xv.dtype)
         if self.with_mean:

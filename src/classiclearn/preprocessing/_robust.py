@@ -5,10 +5,12 @@ import warnings
 from numbers import Real
 
 import numpy as np
+import scipy.sparse as sp
 
 from ..base import BaseEstimator, TransformerMixin
 from ..utils._dask import dask_blocks, record_input_features, reduce_blocks
 from ..utils._scale import handle_zeros_in_scale
+from ..utils._sparse import column_max_abs, like_input, scale_columns
 from ..utils.validation import (
     FLOAT_DTYPES,
     cast_float_attributes,
@@ -123,8 +125,8 @@ class MaxAbsScaler(_OneToOne):
         if first:
             self._validate_params()
         X = validate_data(self, X, reset=first, dtype=FLOAT_DTYPES,
-                          ensure_all_finite="allow-nan")
-        max_abs = _block_max_abs(X)[1]
+                          ensure_all_finite="allow-nan", accept_sparse=("csr", "csc"))
+        max_abs = column_max_abs(X) if sp.issparse(X) else _block_max_abs(X)[1]
         if first:
             self.n_samples_seen_ = X.shape[0]
         else:
@@ -146,13 +148,27 @@ class MaxAbsScaler(_OneToOne):
         cast_float_attributes(self, dtype, ("max_abs_", "scale_"))  # the input's dtype
         return self
 
+    def __classiclearn_tags__(self):
+        tags = super().__classiclearn_tags__()
+        tags.sparse = True
+        return tags
+
     def transform(self, X):
         """Divide each feature by its largest absolute value.
 
         Returns
         -------
-        ndarray of shape (n_samples, n_features)
+        ndarray or sparse array of shape (n_samples, n_features)
+            Sparse (in X's format and container) for sparse X.
         """
+        if sp.issparse(X):
+            check_is_fitted(self)
+            Xv = validate_data(self, X, reset=False, dtype=FLOAT_DTYPES,
+                               ensure_all_finite="allow-nan", accept_sparse=("csr", "csc"))
+            out = scale_columns(Xv, 1.0 / self.scale_)
+            if self.clip:
+                np.clip(out.data, -1.0, 1.0, out=out.data)
+            return like_input(out, X)
         return self._apply(X, np.zeros(len(self.scale_)) if hasattr(self, "scale_") else None,
                            getattr(self, "scale_", None), clip=self.clip)
 
@@ -164,6 +180,10 @@ class MaxAbsScaler(_OneToOne):
         ndarray of shape (n_samples, n_features)
         """
         check_is_fitted(self)
+        if sp.issparse(X):
+            Xv = validate_data(self, X, reset=False, dtype=FLOAT_DTYPES,
+                               ensure_all_finite="allow-nan", accept_sparse=("csr", "csc"))
+            return like_input(scale_columns(Xv, self.scale_), X)
         return self._unapply(X, np.zeros(len(self.scale_)), self.scale_)
 
 

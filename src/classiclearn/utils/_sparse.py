@@ -10,7 +10,16 @@ output back in the caller's container (``csr_matrix`` in, ``csr_matrix`` out).
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["column_mean_var", "is_sparse", "like_input", "row_squared_norms", "safe_dot"]
+__all__ = [
+    "column_max_abs",
+    "column_mean_var",
+    "column_moments",
+    "is_sparse",
+    "like_input",
+    "row_squared_norms",
+    "safe_dot",
+    "scale_columns",
+]
 
 _MATRIX_TYPES = {"csr": sp.csr_matrix, "csc": sp.csc_matrix, "coo": sp.coo_matrix}
 
@@ -91,4 +100,79 @@ def safe_dot(a, b):
     out = a @ b
     if sp.issparse(out) and not (sp.issparse(a) and sp.issparse(b)):
         out = out.toarray()
+    return out
+
+
+def _entry_columns(X):
+    """Column index of every stored entry of a CSR or CSC array."""
+    if X.format == "csc":
+        return np.repeat(np.arange(X.shape[1]), np.diff(X.indptr))
+    return X.indices
+
+
+def _entry_rows(X):
+    if X.format == "csc":
+        return X.indices
+    return np.repeat(np.arange(X.shape[0]), np.diff(X.indptr))
+
+
+def column_moments(X, sample_weight=None):
+    """Per column of a CSR / CSC array: weight, mean and sum of squared deviations.
+
+    Stored NaN are ignored (their rows do not count for that column); the
+    implicit zeros count as values. The squared deviations are summed around
+    the mean (two passes).
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> n, mean, m2 = column_moments(sp.csr_array([[1.0, float("nan")], [3.0, 2.0], [0.0, 0.0]]))
+    >>> n.tolist(), mean.tolist(), m2.tolist()
+    ([3.0, 2.0], [1.3333333333333333, 1.0], [4.666666666666667, 2.0])
+    """
+    n, p = X.shape
+    w = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    cols = _entry_columns(X)
+    wi = w[_entry_rows(X)]
+    vals = X.data.astype(np.float64)
+    nan = np.isnan(vals)
+    count = w.sum() - np.bincount(cols[nan], weights=wi[nan], minlength=p)
+    vals, cols, wi = vals[~nan], cols[~nan], wi[~nan]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.bincount(cols, weights=wi * vals, minlength=p) / count
+    mean = np.where(count > 0, mean, 0.0)
+    dev = vals - mean[cols]
+    stored = np.bincount(cols, weights=wi, minlength=p)
+    m2 = np.bincount(cols, weights=wi * dev * dev, minlength=p) + (count - stored) * mean**2
+    return count, mean, np.where(count > 0, m2, 0.0)
+
+
+def column_max_abs(X):
+    """Largest |x| per column of a CSR / CSC array, ignoring stored NaN (implicit
+    zeros count).
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> column_max_abs(sp.csr_array([[-3.0, 0.0], [1.0, 0.0]])).tolist()
+    [3.0, 0.0]
+    """
+    out = np.zeros(X.shape[1])
+    values = np.abs(X.data.astype(np.float64))
+    keep = ~np.isnan(values)
+    np.maximum.at(out, _entry_columns(X)[keep], values[keep])
+    return out
+
+
+def scale_columns(X, factors):
+    """A new CSR / CSC array with column j of X multiplied by ``factors[j]``.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> scale_columns(sp.csr_array([[1.0, 2.0]]), np.array([10.0, 0.5])).toarray().tolist()
+    [[10.0, 1.0]]
+    """
+    out = X.copy()
+    out.data = out.data * np.asarray(factors, dtype=out.dtype)[_entry_columns(out)]
     return out
