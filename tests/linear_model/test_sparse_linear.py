@@ -8,7 +8,7 @@ import scipy.sparse as sp
 from sklearn import linear_model as sk_linear
 from sklearn import svm as sk_svm
 
-from classiclearn.linear_model import LogisticRegression
+from classiclearn.linear_model import LogisticRegression, Ridge
 from classiclearn.svm import LinearSVC
 
 
@@ -106,3 +106,36 @@ def test_every_sparse_container_gives_the_same_model(container, cls):
     np.testing.assert_allclose(est.coef_, reference.coef_, rtol=1e-10, atol=1e-12)
     np.testing.assert_array_equal(est.predict(Xc), reference.predict(X))
     assert (abs(Xc - before)).sum() == 0  # the input is untouched
+
+
+@pytest.mark.parametrize("shape", [(300, 40), (40, 300)])
+@pytest.mark.parametrize("solver", ["auto", "sparse_cg", "lsqr", "cholesky"])
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_ridge_matches_sklearn_and_dense(shape, solver, fit_intercept, weighted):
+    if solver == "cholesky" and fit_intercept:
+        pytest.skip("refused, as in scikit-learn (next test)")
+    n, p = shape
+    rng = np.random.default_rng(0)
+    X = sp.csr_array(sp.random(n, p, density=0.1, random_state=0, format="csr") * 3)
+    y = X @ rng.normal(size=p) + rng.normal(size=n) + 2.0
+    Y = np.column_stack([y, 2 * y + 1])
+    w = rng.uniform(0.5, 2.0, n) if weighted else None
+    kw = dict(alpha=1.5, solver=solver, fit_intercept=fit_intercept, tol=1e-12, max_iter=100_000)
+    ours = Ridge(**kw).fit(X, Y, sample_weight=w)
+    theirs = sk_linear.Ridge(**kw).fit(X, Y, sample_weight=w)
+    dense = Ridge(**kw).fit(X.toarray(), Y, sample_weight=w)
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, atol=1e-9)
+    np.testing.assert_allclose(ours.intercept_, theirs.intercept_, atol=1e-9)
+    np.testing.assert_allclose(ours.coef_, dense.coef_, atol=1e-9)
+    np.testing.assert_allclose(ours.predict(X), theirs.predict(X), atol=1e-8)
+
+
+def test_ridge_refuses_what_scikit_learn_refuses_on_sparse_input():
+    X, y = _data(2, 0.1)
+    with pytest.raises(ValueError, match="does not support fitting the intercept on sparse"):
+        Ridge(solver="cholesky").fit(X, y)
+    with pytest.raises(TypeError, match="SVD solver does not support sparse"):
+        Ridge(solver="svd").fit(X, y)
+    with pytest.raises(TypeError, match="sparse input in classiclearn yet"):
+        Ridge(solver="saga").fit(X, y)

@@ -13,6 +13,7 @@ from contextlib import nullcontext
 from numbers import Integral, Real
 
 import numpy as np
+import scipy.sparse as sp
 from scipy import linalg, optimize
 
 from ..base import BaseEstimator, RegressorMixin
@@ -86,6 +87,27 @@ def ridge_solve(X, Y, alphas, x_mean, y_mean, sw, solver):
             D[:, cols] = linalg.solve(Kk, B[:, cols], assume_a="pos", check_finite=False)
         except linalg.LinAlgError:
             D[:, cols] = linalg.lstsq(Kk, B[:, cols], check_finite=False)[0]
+    return A.T @ D
+
+
+def sparse_ridge_gram_solve(X, Y, alphas, sw):
+    """Ridge without intercept on sparse X by the normal equations: the p x p Gram
+    when p <= n, else the n x n kernel (dual), each dense, from sparse products."""
+    n, p = X.shape
+    w = np.ones(n) if sw is None else sw
+    if n >= p:
+        Xw = sp.csr_array(X.multiply(w[:, None]))
+        G = (X.T @ Xw).toarray()
+        return solve_gram(G, X.T @ (w[:, None] * Y), alphas)
+    root = np.sqrt(w)
+    A = sp.csr_array(X.multiply(root[:, None]))
+    K = (A @ A.T).toarray()
+    B = Y * root[:, None]
+    D = np.empty_like(B)
+    for k in range(B.shape[1]):
+        Kk = K.copy()
+        Kk[np.diag_indices(n)] += alphas[k]
+        D[:, k] = linalg.solve(Kk, B[:, k], assume_a="pos", check_finite=False)
     return A.T @ D
 
 
@@ -206,6 +228,8 @@ class Ridge(LinearPredictMixin, RegressorMixin, BaseEstimator):
     0.8333
     """
 
+    _sparse_input = True  # fit and predict take CSR / CSC input
+
     _parameter_constraints = {
         "alpha": [Interval(Real, 0, None, closed="left"), np.ndarray, list, tuple],
         "fit_intercept": ["boolean"],
@@ -230,6 +254,7 @@ class Ridge(LinearPredictMixin, RegressorMixin, BaseEstimator):
 
     def __classiclearn_tags__(self):
         tags = super().__classiclearn_tags__()
+        tags.sparse = self._sparse_input
         tags.multi_output = True
         return tags
 
@@ -249,18 +274,21 @@ class Ridge(LinearPredictMixin, RegressorMixin, BaseEstimator):
         self._validate_params()
         dtype = input_float_dtype(X)
         X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True,
-                             ensure_all_finite=False, order=None)
+                             ensure_all_finite=False, order=None, accept_sparse=("csr", "csc"))
         check_magnitude(X, self, "penalised normal equations", power=2, check_small=False)
         y = np.asarray(y, dtype=np.float64)
         sw = None if sample_weight is None else check_sample_weight(sample_weight, X,
                                                                     dtype=np.float64)
         solver = self._resolve_solver()
+        sparse = sp.issparse(X)
+        if sparse:
+            solver = self._sparse_solver(solver)
         # Unweighted normal equations: X is checked for finiteness on the
         # way (moments_and_gram); every other route checks it here.
         fast = (sw is None and solver == "cholesky" and not self.positive
-                and X.shape[0] >= X.shape[1])
+                and X.shape[0] >= X.shape[1] and not sparse)
         if not fast:
-            check_array(X, dtype=np.float64, estimator=self)
+            check_array(X, dtype=np.float64, estimator=self, accept_sparse=("csr", "csc"))
         Y, was_1d = as_2d_target(y)
         n, p = X.shape
         t = Y.shape[1]
@@ -287,6 +315,8 @@ class Ridge(LinearPredictMixin, RegressorMixin, BaseEstimator):
                 Aa = np.vstack([A, np.sqrt(alphas[k]) * np.eye(p)])
                 W[:, k] = optimize.nnls(Aa, np.concatenate([B[:, k], np.zeros(p)]))[0]
             solver = "nnls"
+        elif sparse:
+            W = sparse_ridge_gram_solve(X, Y, alphas, sw)
         else:
             W = ridge_solve(X, Y, alphas, x_mean, y_mean, sw, solver)
         set_coef(self, W, x_mean, y_mean, self.fit_intercept, was_1d, dtype)
@@ -314,6 +344,27 @@ class Ridge(LinearPredictMixin, RegressorMixin, BaseEstimator):
         if solver == "lbfgs" and not self.positive:
             raise ValueError("'lbfgs' solver can be used only when positive=True.")
         return "cholesky" if solver == "auto" else solver
+
+    def _sparse_solver(self, solver):
+        """The solver for sparse X, as scikit-learn picks and refuses it ("auto":
+        conjugate gradients on the implicitly centred operator)."""
+        if self.solver == "auto" and not self.positive:
+            return "sparse_cg"
+        if solver == "svd":
+            raise TypeError("SVD solver does not support sparse inputs currently")
+        if self.fit_intercept and solver == "cholesky":
+            raise ValueError(
+                f"solver='{solver}' does not support fitting the intercept on sparse data. "
+                "Please set the solver to 'auto' or 'lsqr', 'sparse_cg', 'sag', 'lbfgs' or "
+                "set `fit_intercept=False`"
+            )
+        if solver in ("sag", "saga", "lbfgs") or self.positive:
+            raise TypeError(
+                f"Ridge(solver={solver!r}, positive={self.positive}) does not take sparse "
+                "input in classiclearn yet; use solver='auto', 'sparse_cg' or 'lsqr', or "
+                "pass a dense array."
+            )
+        return solver
 
     def _solve_iterative(self, solver, X, Y, alphas, x_mean, y_mean, sw):
         """W (p, t) and the iteration counts of an iterative solver."""
