@@ -6,6 +6,7 @@ function ``sum_s c_s K(x, sv_s) + b``.
 import numpy as np
 import scipy.sparse as sp
 
+from .._kernels.kernel_functions import kernel_matrix
 from ..utils._sparse import row_squared_norms
 from ..utils._threads import effective_n_jobs
 from . import _smo_kernels as _k
@@ -130,17 +131,10 @@ def _dense(K):
     return np.asarray(K.toarray() if sp.issparse(K) else K, dtype=np.float64)
 
 
-def _kernel_matrix(est, kid, Xq, SV, sv_sqnorm):
-    """K(Xq, SV) for a built-in kernel: one BLAS product, then an in-place pass."""
-    D = Xq @ SV.T
-    if sp.issparse(D):  # both sparse: the (block x n_SV) product is dense anyway
-        D = D.toarray()
-    D = np.ascontiguousarray(D, dtype=np.float64)
-    if kid != _k.LINEAR:
-        xx = row_squared_norms(Xq) if kid == _k.RBF else np.zeros(0)
-        _k.kernel_from_dots(D, xx, sv_sqnorm, kid, float(est._gamma), float(est.coef0),
-                            int(est.degree))
-    return D
+def _kernel_matrix(est, kernel, Xq, SV, sv_sqnorm):
+    """K(Xq, SV) for a built-in kernel, dense or sparse rows (the shared kernel functions)."""
+    return kernel_matrix(Xq, SV, kernel, gamma=est._gamma, coef0=est.coef0,
+                         degree=int(est.degree), y_sq=sv_sqnorm)
 
 
 def kernel_apply(est, Xq, SV, coef_t, intercept):
@@ -149,9 +143,7 @@ def kernel_apply(est, Xq, SV, coef_t, intercept):
     intercept = np.ascontiguousarray(intercept, dtype=np.float64)
     if callable(est.kernel):
         return _dense(est.kernel(Xq, SV)) @ coef_t + intercept
-    kid = KERNEL_IDS[est.kernel]
-    yy = row_squared_norms(SV) if kid == _k.RBF else np.zeros(0)
-    return _kernel_matrix(est, kid, Xq, SV, yy) @ coef_t + intercept
+    return _kernel_matrix(est, est.kernel, Xq, SV, None) @ coef_t + intercept
 
 
 def decision_values(est, X, coef_t, intercept):
@@ -175,8 +167,7 @@ def decision_values(est, X, coef_t, intercept):
         elif callable(est.kernel):
             K = _dense(est.kernel(Xb, est._sv_for_kernel))
         else:
-            K = _kernel_matrix(est, KERNEL_IDS[est.kernel], Xb, est._sv_for_kernel,
-                               est._sv_sqnorm)
+            K = _kernel_matrix(est, est.kernel, Xb, est._sv_for_kernel, est._sv_sqnorm)
         np.matmul(K, coef_t, out=out[start:start + block])
         out[start:start + block] += intercept
     return out

@@ -33,9 +33,10 @@ import numpy as np
 from numba import njit, prange
 
 from .._kernels.exp import exp_nonpositive_inplace
+from .._kernels.kernel_function_kernels import LINEAR, POLY, PRECOMPUTED, RBF, SIGMOID
 from .._kernels.work import KERNEL_ROW_WORK
 
-LINEAR, POLY, RBF, SIGMOID, PRECOMPUTED = 0, 1, 2, 3, 4
+__all__ = ["LINEAR", "POLY", "PRECOMPUTED", "RBF", "SIGMOID", "kernel_values", "smo_solve"]
 TAU = 1e-12
 
 
@@ -782,35 +783,3 @@ def _reconstruct_gradient(active_size, sv, kp, cs):
                 for t in range(active_size, m):
                     G[t] += a * Q_i[t]
     return m
-
-
-@njit(nogil=True, parallel=True, cache=True)
-def kernel_from_dots(D, xx, yy, kernel, gamma, coef0, degree):
-    """Turn dot products ``D[i, j] = <x_i, sv_j>`` into kernel values, in place.
-
-    ``D`` is a scratch matrix owned by the caller (one BLAS product); the
-    decision values are then a second BLAS product with the dual
-    coefficients. Blocks of rows run in parallel, each value depends only on
-    its own entry, so threads never change the result.
-    """
-    n, m = D.shape
-    rows_per_block = 16
-    n_blocks = (n + rows_per_block - 1) // rows_per_block
-    for blk in prange(n_blocks):
-        scratch = np.empty(m)
-        for i in range(blk * rows_per_block, min(n, (blk + 1) * rows_per_block)):
-            v = D[i]
-            if kernel == RBF:
-                xi = xx[i]
-                for j in range(m):
-                    d2 = xi + yy[j] - 2.0 * v[j]
-                    if d2 < 0.0:
-                        d2 = 0.0
-                    v[j] = -gamma * d2
-                exp_inplace(v, scratch)
-            elif kernel == POLY:
-                for j in range(m):
-                    v[j] = (gamma * v[j] + coef0) ** degree
-            elif kernel == SIGMOID:
-                for j in range(m):
-                    v[j] = np.tanh(gamma * v[j] + coef0)
