@@ -63,3 +63,12 @@ def test_kmeans_plusplus_sparse_same_seeds():
     np.testing.assert_array_equal(ours_i, ref_i)
     assert isinstance(ours_c, np.ndarray)
     np.testing.assert_allclose(ours_c, ref_c.toarray() if sp.issparse(ref_c) else ref_c)
+
+
+def test_kmeans_parallel_init_sparse_equals_dense():
+    """k-means|| (ours only) seeds the same centres from sparse and dense rows."""
+    X = _data(seed=6)
+    sparse_fit = KMeans(5, init="k-means||", random_state=0).fit(X)
+    dense_fit = KMeans(5, init="k-means||", random_state=0).fit(X.toarray())
+    np.testing.assert_array_equal(sparse_fit.labels_, dense_fit.labels_)
+    np.testing.assert_allclose(sparse_fit.inertia_, dense_fit.inertia_, rtol=1e-10)
