@@ -190,7 +190,7 @@ or callable, default='linear'
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features), or (n_samples, n_samples) kernel
+        X : {array-like, sparse matrix} of shape (n_samples, n_features), or (n_samples, n_samples) kernel
         y : array-like of shape (n_samples,) or (n_samples, n_targets)
         sample_weight : float or array-like of shape (n_samples,), default=None
 
@@ -237,7 +237,7 @@ or callable, default='linear'
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features), or (n_samples, n_fit) kernel
+        X : {array-like, sparse matrix} of shape (n_samples, n_features), or (n_samples, n_fit) kernel
 
         Returns
         -------

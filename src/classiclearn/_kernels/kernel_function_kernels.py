@@ -69,3 +69,22 @@ def kernel_from_dots(D, xx, yy, kernel, gamma, coef0, degree):
             elif kernel == SIGMOID:
                 for j in range(m):
                     v[j] = np.tanh(gamma * v[j] + coef0)
+
+
+@njit(nogil=True, parallel=True, cache=True)
+def sparse_dots_dense(x_data, x_indices, x_indptr, yt_data, yt_indices, yt_indptr, out):
+    """``out = X Yᵀ`` for CSR X and Y given by its columns (CSC of Y), written
+    straight into the dense ``out`` (n, m): each non-zero x_if adds
+    x_if * Y[:, f] to row i, so no sparse product (with its index arrays and
+    sort) is ever built. Rows run in parallel; each row's sums are in a fixed
+    order, so results do not depend on the number of threads.
+    """
+    n = out.shape[0]
+    for i in prange(n):
+        row = out[i]
+        row[:] = 0.0
+        for q in range(x_indptr[i], x_indptr[i + 1]):
+            f = x_indices[q]
+            v = x_data[q]
+            for r in range(yt_indptr[f], yt_indptr[f + 1]):
+                row[yt_indices[r]] += v * yt_data[r]

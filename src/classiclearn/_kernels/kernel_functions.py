@@ -27,10 +27,16 @@ def supports(kernel):
 
 def dot_products(X, Y):
     """``X Yᵀ`` as a C-contiguous float64 ndarray, for dense or sparse X and Y."""
-    D = X @ Y.T
-    if sp.issparse(D):  # both sparse: the product is dense in general
-        D = D.toarray()
-    return np.ascontiguousarray(D, dtype=np.float64)
+    if sp.issparse(X) and sp.issparse(Y):
+        # both sparse: the product is dense in general; built in place (no sparse result)
+        Xr = sp.csr_array(X)
+        Yc = sp.csc_array(Y)
+        D = np.empty((X.shape[0], Y.shape[0]))
+        _k.sparse_dots_dense(np.asarray(Xr.data, dtype=np.float64), Xr.indices.astype(np.intp),
+                             Xr.indptr.astype(np.intp), np.asarray(Yc.data, dtype=np.float64),
+                             Yc.indices.astype(np.intp), Yc.indptr.astype(np.intp), D)
+        return D
+    return np.ascontiguousarray(X @ Y.T, dtype=np.float64)
 
 
 def kernel_matrix(X, Y, kernel, *, gamma, coef0=0.0, degree=3, x_sq=None, y_sq=None):

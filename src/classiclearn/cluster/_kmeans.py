@@ -177,7 +177,7 @@ def _kmeans_single(X, sample_weight, centers_init, max_iter, tol, algorithm):
     """One k-means run from ``centers_init``; returns (labels, inertia, centers, n_iter)."""
     n_samples = X.shape[0]
     n_clusters = centers_init.shape[0]
-    size, n_chunks = _k.chunk_layout(n_samples)
+    size, n_chunks = _sum_layout(X)
     sums = np.empty((n_chunks, n_clusters, X.shape[1]))
     wsums = np.empty((n_chunks, n_clusters))
     centers = np.array(centers_init, dtype=np.float64, order="C")
@@ -199,10 +199,11 @@ def _kmeans_single(X, sample_weight, centers_init, max_iter, tol, algorithm):
             next_dist = _next_center_distances(half)
             _k.elkan_pass(
                 rows, sample_weight, centers, _sq_norms(centers), half, next_dist, shift,
-                labels, upper, lower, sums, wsums, True,
+                labels, upper, lower, sums, wsums, True, size,
             )
         elif sp.issparse(X):
-            _k.sparse_lloyd_pass(*rows[1:4], sample_weight, *_t_sq(centers), labels, sums, wsums)
+            _k.sparse_lloyd_pass(*rows[1:4], sample_weight, *_t_sq(centers), labels, sums, wsums,
+                                 size)
         else:
             _k.lloyd_pass(X, sample_weight, *_t_sq(centers), labels, sums, wsums)
         total, weights = _center_stats(sums, wsums)
@@ -224,12 +225,27 @@ def _kmeans_single(X, sample_weight, centers_init, max_iter, tol, algorithm):
         half = _half_center_distances(centers)
         _k.elkan_pass(
             rows, sample_weight, centers, _sq_norms(centers), half,
-            _next_center_distances(half), shift, labels, upper, lower, sums, wsums, False,
+            _next_center_distances(half), shift, labels, upper, lower, sums, wsums, False, size,
         )
         return labels, _inertia(X, sample_weight, centers, labels), centers, n_iter
     # labels of the final centres and their inertia in one pass (dense X is centred already)
     labels, inertia = _assign(X, np.zeros(X.shape[1]), centers, sample_weight)
     return labels, inertia, centers, n_iter
+
+
+def _sum_layout(X):
+    """(rows per chunk, chunks) of the passes that sum the rows per cluster.
+
+    Dense X: the kernels' fixed layout. Sparse X: at most 8 chunks, because
+    each chunk's sums are a dense k x p block that would outweigh the sparse
+    rows (zeroing and adding 128 of them costs more than the pass). Either
+    way the layout depends on the number of rows only, never on threads.
+    """
+    n = X.shape[0]
+    if not sp.issparse(X):
+        return _k.chunk_layout(n)
+    n_chunks = max(1, min(8, n // 256))
+    return (n + n_chunks - 1) // n_chunks, n_chunks
 
 
 def _sq_norms(points):
@@ -429,7 +445,7 @@ class KMeans(ClusterMixin, TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
         y : ignored
         sample_weight : array-like of shape (n_samples,), default=None
             Weight of each sample (a weight of 2 counts the sample twice).
@@ -586,7 +602,7 @@ class KMeans(ClusterMixin, TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
 
         Returns
         -------
@@ -610,7 +626,7 @@ class KMeans(ClusterMixin, TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
 
         Returns
         -------

@@ -175,13 +175,15 @@ def _sparse_dots(data, indices, indptr, t0, t1, points_t, dots):
 
 @njit(cache=True, nogil=True, parallel=True)
 def sparse_lloyd_pass(data, indices, indptr, sample_weight, centers_t, centers_sq, labels, sums,
-                      wsums):
+                      wsums, size):
     """:func:`lloyd_pass` on CSR rows (``indices``, ``indptr`` intp): the dot
     products with the centres gather ``centers_t`` rows at the non-zeros, and
-    the per-chunk sums add the non-zeros only."""
+    the per-chunk sums add the non-zeros only. The chunks are ``size`` rows
+    each, ``sums.shape[0]`` of them (the caller keeps them few: each chunk's
+    sums are k x p, large next to sparse rows)."""
     n = labels.shape[0]
     k = centers_t.shape[1]
-    size, n_chunks = chunk_layout(n)
+    n_chunks = sums.shape[0]
     for c in prange(n_chunks):
         start = c * size
         stop = min(n, start + size)
@@ -264,7 +266,7 @@ def elkan_init_bounds(rows, centers, c_sq, half_dist, labels, upper, lower):
 @njit(cache=True, nogil=True, parallel=True)
 def elkan_pass(
     rows, sample_weight, centers, c_sq, half_dist, next_dist, shift, labels, upper, lower, sums,
-    wsums, update
+    wsums, update, size
 ):
     """One Elkan assignment pass (bounds first moved by ``shift``) with per-chunk sums.
 
@@ -276,11 +278,11 @@ def elkan_pass(
     next_dist : (k,), half the distance from each centre to its nearest other centre.
     shift : (k,), how far each centre moved since the bounds were last valid.
     labels, upper, lower : (n,), (n,), (n, k), updated in place (the state of the method).
-    sums, wsums, update : as :func:`lloyd_pass`.
+    sums, wsums, update : as :func:`lloyd_pass`; ``sums.shape[0]`` chunks of ``size`` rows.
     """
     n = labels.shape[0]
     k = centers.shape[0]
-    size, n_chunks = chunk_layout(n)
+    n_chunks = sums.shape[0]
     for c in prange(n_chunks):
         start = c * size
         stop = min(n, start + size)

@@ -448,7 +448,7 @@ default='linear'
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features), or (n_samples, n_samples) kernel
+        X : {array-like, sparse matrix} of shape (n_samples, n_features), or (n_samples, n_samples) kernel
         y : ignored
 
         Returns
@@ -521,7 +521,7 @@ default='linear'
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features), or (n_samples, n_fit) kernel
+        X : {array-like, sparse matrix} of shape (n_samples, n_features), or (n_samples, n_fit) kernel
 
         Returns
         -------

@@ -34,7 +34,6 @@ from ..utils._dask import (
 from ..utils._moments import block_comoments, merge_comoments
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
-from ..utils._sparse import column_mean_var
 from ..utils._threads import blocked_row_sums
 from ..utils.validation import (
     cast_float_attributes,
@@ -153,6 +152,21 @@ def _centred_gram(X, mean, gram=None):
 def _column_sums(X):
     """Column sums of a dense or sparse X as a 1-D ndarray."""
     return np.asarray(X.sum(axis=0)).ravel()
+
+
+def _sparse_total_variance(X, mean):
+    """Σ_j var(X[:, j]) (ddof=1) of a CSR or CSC X around its column means,
+    from the non-zeros (deviations, two-pass accurate) and the implicit zeros,
+    without converting the format."""
+    n, p = X.shape
+    if X.format == "csr":
+        col = X.indices
+    else:
+        col = np.repeat(np.arange(p), np.diff(X.indptr))
+    dev = X.data - mean[col]
+    stored = np.bincount(col, minlength=p)
+    sq = float(dev @ dev) + float((n - stored) @ (mean**2))
+    return sq / (n - 1)
 
 
 def _finite_block_comoments(X):
@@ -586,7 +600,7 @@ class PCA(TransformerMixin, BaseEstimator):
         Vt, _ = _flip_rows(Vt)
         evals = S**2 / (n - 1)
         if sp.issparse(X):
-            total = float(column_mean_var(X)[1].sum()) * n / (n - 1)
+            total = _sparse_total_variance(X, self.mean_)
         else:
             total = float(np.var(X, ddof=1, axis=0).sum())
         self.n_components_ = nc
@@ -602,7 +616,7 @@ class PCA(TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
         y : ignored
 
         Returns
@@ -645,7 +659,7 @@ class PCA(TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
 
         Returns
         -------

@@ -292,7 +292,7 @@ class SVC(ClassifierMixin, _KernelSVM):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features) or (n_samples, n_samples)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features) or (n_samples, n_samples)
             Training data, or the Gram matrix for ``kernel='precomputed'``.
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), default=None
@@ -460,7 +460,7 @@ class SVC(ClassifierMixin, _KernelSVM):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
 
         Returns
         -------
@@ -481,7 +481,7 @@ class SVC(ClassifierMixin, _KernelSVM):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
 
         Returns
         -------
@@ -519,7 +519,7 @@ class SVC(ClassifierMixin, _KernelSVM):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
 
         Returns
         -------
@@ -543,7 +543,7 @@ class SVC(ClassifierMixin, _KernelSVM):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
 
         Returns
         -------
@@ -659,7 +659,7 @@ class SVR(RegressorMixin, _KernelSVM):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features) or (n_samples, n_samples)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features) or (n_samples, n_samples)
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), default=None
             Multiplies C per sample; zero-weight samples are left out.
@@ -703,7 +703,7 @@ class SVR(RegressorMixin, _KernelSVM):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
 
         Returns
         -------
