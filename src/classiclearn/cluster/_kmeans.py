@@ -289,9 +289,13 @@ def _assign(X, origin, centers, sample_weight=None):
     else:
         inertia = np.empty(n_chunks)
     if sp.issparse(X):
-        rows = _rows(X)
+        # the rows' squared norms only enter the inertia, not the labels
+        x_sq = row_squared_norms(X) if inertia.size else np.empty(0)
         absolute = np.ascontiguousarray(centers + origin)
-        _k.sparse_assign(*rows[1:], sample_weight, *_t_sq(absolute), labels, inertia)
+        _k.sparse_assign(np.ascontiguousarray(X.data, dtype=np.float64),
+                         X.indices.astype(np.intp, copy=False),
+                         X.indptr.astype(np.intp, copy=False), x_sq, sample_weight,
+                         *_t_sq(absolute), labels, inertia)
     else:
         _k.assign_shifted(X, origin, sample_weight, *_t_sq(centers), labels, inertia)
     return labels, float(inertia.sum())
