@@ -14,13 +14,16 @@ import warnings
 from numbers import Real
 
 import numpy as np
+import scipy.sparse as sp
 from scipy import linalg
 from scipy.linalg import lapack
 
 from ._kernels.gram import kernel_lower
+from ._kernels.kernel_functions import kernel_matrix, supports
 from .base import BaseEstimator, RegressorMixin
 from .metrics.pairwise import _check_kernel_range, pairwise_kernels
 from .utils._params import Interval, StrOptions
+from .utils._sparse import like_input
 from .utils.validation import (
     cast_float_attributes,
     check_is_fitted,
@@ -166,9 +169,16 @@ or callable, default='linear'
         tags = super().__classiclearn_tags__()
         tags.pairwise = self.kernel == "precomputed"
         tags.multi_output = True
+        tags.sparse = supports(self.kernel)
         return tags
 
     def _get_kernel(self, X, Y=None):
+        if supports(self.kernel):
+            # linear / poly / rbf / sigmoid: the kernel functions shared with the SVMs
+            # and KernelPCA (dense or sparse rows)
+            gamma = 1.0 / X.shape[1] if self.gamma is None else self.gamma
+            return kernel_matrix(X, X if Y is None else Y, self.kernel, gamma=gamma,
+                                 coef0=self.coef0, degree=self.degree)
         if callable(self.kernel):
             params = self.kernel_params or {}
         else:
@@ -180,7 +190,7 @@ or callable, default='linear'
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features), or (n_samples, n_samples) kernel
+        X : {array-like, sparse matrix} of shape (n_samples, n_features), or (n_samples, n_samples) kernel
         y : array-like of shape (n_samples,) or (n_samples, n_targets)
         sample_weight : float or array-like of shape (n_samples,), default=None
 
@@ -190,14 +200,17 @@ or callable, default='linear'
         """
         self._validate_params()
         x_dtype, y_dtype = input_float_dtype(X), input_float_dtype(y)
-        X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True)
+        # sparse X (CSR) for the shared kernel functions; the others need dense X
+        X_in = X
+        X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True,
+                             accept_sparse="csr" if supports(self.kernel) else False)
         _check_kernel_range(X, self, self.kernel, self.degree, fit=True)
         if sample_weight is not None and not isinstance(sample_weight, float):
             sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
         elif isinstance(sample_weight, float):
             sample_weight = np.full(X.shape[0], sample_weight)
         K = None
-        if not callable(self.kernel) and self.kernel != "precomputed":
+        if not callable(self.kernel) and self.kernel != "precomputed" and not sp.issparse(X):
             K = kernel_lower(X, self.kernel, self.gamma)
         if K is None:
             # a fresh kernel, or a copy of the precomputed one
@@ -212,7 +225,7 @@ or callable, default='linear'
             lambda: self._get_kernel(X),
         )
         self.dual_coef_ = dual.ravel() if ravel else dual
-        self.X_fit_ = X
+        self.X_fit_ = like_input(X, X_in)  # a sparse X_fit_ in the input's container kind
         # as scikit-learn: X_fit_ in X's dtype, the dual coefficients in float32
         # when both X and y are float32
         cast_float_attributes(self, x_dtype, ("X_fit_",))
@@ -224,7 +237,7 @@ or callable, default='linear'
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features), or (n_samples, n_fit) kernel
+        X : {array-like, sparse matrix} of shape (n_samples, n_features), or (n_samples, n_fit) kernel
 
         Returns
         -------
@@ -232,7 +245,10 @@ or callable, default='linear'
         """
         check_is_fitted(self)
         X_in = X
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        X = validate_data(self, X, reset=False, dtype=np.float64,
+                          accept_sparse="csr" if supports(self.kernel) else False)
         _check_kernel_range(X, self, self.kernel, self.degree, fit=False)
-        pred = self._get_kernel(X, np.asarray(self.X_fit_, dtype=np.float64)) @ self.dual_coef_
+        X_fit = self.X_fit_
+        X_fit = X_fit.astype(np.float64) if sp.issparse(X_fit) else np.asarray(X_fit, np.float64)
+        pred = self._get_kernel(X, X_fit) @ self.dual_coef_
         return output_in_dtype(pred, X_in, self.dual_coef_)

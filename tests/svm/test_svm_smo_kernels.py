@@ -4,6 +4,7 @@ logged swaps of cached kernel rows."""
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 from classiclearn.svm import _smo_kernels as _k
 
@@ -83,17 +84,37 @@ def test_selection_matches_sequential_loops(n, ties):
         assert got == j
 
 
+def _no_csr():
+    empty = np.empty(0, dtype=np.intp)
+    return (np.empty(0), empty, empty, empty.copy(), np.empty(0))
+
+
+def _csr_of(X):
+    """The solver's sparse-sample tuple for the rows of X (identity row map)."""
+    A = sp.csr_array(X)
+    return (A.data.copy(), A.indices.astype(np.intp), A.indptr.astype(np.intp),
+            np.arange(X.shape[0]), np.zeros(X.shape[1]))
+
+
+@pytest.mark.parametrize("sparse", [False, True])
 @pytest.mark.parametrize("log_size", [1, 3, 50])
-def test_logged_swaps_match_eager_swaps(log_size):
+def test_logged_swaps_match_eager_swaps(log_size, sparse):
     """Rows replayed from the swap log (and after log flushes) equal rows whose
-    entries were swapped at once, truncation of short rows included."""
+    entries were swapped at once, truncation of short rows included; sparse
+    samples are swapped through the row map."""
     rng = np.random.default_rng(log_size)
     m, d = 30, 4
     X = rng.normal(size=(m, d))
+    if sparse:
+        X[rng.random((m, d)) < 0.5] = 0.0
     y = np.where(rng.random(m) < 0.5, 1.0, -1.0)
     n_slots = 12
     cs = _new_cache(n_slots, m, log_size)
-    kp = (X.copy(), np.einsum("ij,ij->i", X, X), _k.LINEAR, 1.0, 0.0, 3)
+    sq = np.einsum("ij,ij->i", X, X)
+    if sparse:
+        kp = (np.empty((0, 0)), sq, _k.LINEAR, 1.0, 0.0, 3, _csr_of(X))
+    else:
+        kp = (X.copy(), sq, _k.LINEAR, 1.0, 0.0, 3, _no_csr())
     sv = (y.copy(), -np.ones(m), np.ones(m), np.zeros(m), np.zeros(m), np.zeros(m),
           np.ones(m), np.arange(m), np.arange(m), np.zeros(m, dtype=np.int8))
     order = np.arange(m)  # sample at each position
@@ -110,3 +131,29 @@ def test_logged_swaps_match_eager_swaps(log_size):
             yo = y[order]
             ref = (yo[i] * yo[:length] * (Xo[:length] @ Xo[i])).astype(np.float32)
             np.testing.assert_allclose(row[:length], ref, rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("kernel", [_k.LINEAR, _k.POLY, _k.RBF, _k.SIGMOID])
+@pytest.mark.parametrize("n_chunks", [1, 3])
+def test_sparse_kernel_values_match_naive(kernel, n_chunks):
+    """Kernel rows from CSR samples (scatter / gather, serial and chunked)
+    equal the naive NumPy kernel on the dense rows, and leave the scatter
+    buffer zeroed."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 7))
+    X[rng.random(X.shape) < 0.7] = 0.0
+    sq = np.einsum("ij,ij->i", X, X)
+    gamma, coef0, degree = 0.3, 0.5, 3
+    csr = _csr_of(X)
+    dots = X @ X[5]
+    ref = {
+        _k.LINEAR: dots,
+        _k.POLY: (gamma * dots + coef0) ** degree,
+        _k.RBF: np.exp(-gamma * ((X - X[5]) ** 2).sum(axis=1)),
+        _k.SIGMOID: np.tanh(gamma * dots + coef0),
+    }[kernel]
+    out = np.empty(40 - 3)
+    _k.kernel_values(np.empty((0, 0)), sq, 5, kernel, gamma, coef0, degree, out, 3, 40,
+                     n_chunks, csr)
+    np.testing.assert_allclose(out, ref[3:], rtol=1e-12, atol=1e-14)
+    assert not csr[4].any()

@@ -8,18 +8,24 @@ on the distance to the assigned centre and a lower bound per centre, skipping
 distance computations the triangle inequality rules out; it visits the same
 sequence of centres as Lloyd's. Several initialisations (``n_init``) are run
 and the one with the lowest inertia kept.
+
+Sparse X (CSR) is clustered as it is, never densified nor centred (as in
+scikit-learn): the kernels take its non-zeros, the distances come from
+||x||² + ||c||² - 2 <x, c>.
 """
 
 import warnings
 from numbers import Integral, Real
 
 import numpy as np
+import scipy.sparse as sp
 
 from ..base import BaseEstimator, ClusterMixin, TransformerMixin
 from ..exceptions import ConvergenceWarning
 from ..utils._dask import DaskUnsupportedError, fit_one_block_in_memory, record_input_features
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
+from ..utils._sparse import column_mean_var, row_squared_norms
 from ..utils._threads import SMALL_WORK, threads_for_work
 from ..utils.validation import (
     cast_float_attributes,
@@ -44,18 +50,38 @@ def _threads(n_jobs, work=None):
     return threads_for_work(n_jobs, SMALL_WORK if work is None else work)
 
 
+_NO_INDEX = np.empty(0, dtype=np.intp)
+
+
+def _rows(X, squared_norms=False):
+    """The samples as the kernels' ``rows`` tuple (see ``_kmeans_kernels``):
+    dense X with empty CSR arrays, or the CSR arrays of a sparse X (intp
+    indices) with an empty dense part. The squared row norms are filled for
+    sparse X always (its distances need them), for dense X on request."""
+    if sp.issparse(X):
+        return (np.empty((0, X.shape[1])), np.ascontiguousarray(X.data, dtype=np.float64),
+                X.indices.astype(np.intp), X.indptr.astype(np.intp), row_squared_norms(X))
+    x_sq = np.einsum("ij,ij->i", X, X) if squared_norms else np.empty(0)
+    return (X, np.empty(0), _NO_INDEX, _NO_INDEX, x_sq)
+
+
+def _dense_rows(X, idx):
+    """Rows ``idx`` of X as a dense float64 array (centres are dense)."""
+    sub = X[idx]
+    return sub.toarray() if sp.issparse(sub) else sub
+
+
 def _kmeans_plusplus(X, n_clusters, sample_weight, random_state, n_local_trials=None):
-    """Greedy k-means++ on validated float64 data; returns (centers, indices)."""
+    """Greedy k-means++ on validated float64 data (dense or CSR); returns (centers, indices)."""
     if n_local_trials is None:
         n_local_trials = 2 + int(np.log(n_clusters))
     indices = np.full(n_clusters, -1, dtype=np.intp)
     # random_state.choice(n, p=sample_weight / sum) without its checks and copies
     first = _k.weighted_pick(sample_weight, sample_weight.sum(), random_state.random_sample())
-    x_sq = np.einsum("ij,ij->i", X, X)
     # all candidates' uniform draws at once: the same numbers as one draw per centre
     uniforms = random_state.uniform(size=(n_clusters - 1, n_local_trials))
-    _k.kpp_seed(X, x_sq, sample_weight, first, uniforms, indices)
-    return X[indices], indices
+    _k.kpp_seed(_rows(X, squared_norms=True), X.shape[1], sample_weight, first, uniforms, indices)
+    return _dense_rows(X, indices), indices
 
 
 def recluster_candidates(candidates, weights, n_clusters, rng):
@@ -83,7 +109,7 @@ def kmeans_plusplus(
 
     Parameters
     ----------
-    X : array-like of shape (n_samples, n_features)
+    X : {array-like, sparse matrix} of shape (n_samples, n_features)
     n_clusters : int
     sample_weight : array-like of shape (n_samples,), default=None
     x_squared_norms : ignored
@@ -106,7 +132,7 @@ def kmeans_plusplus(
     >>> sorted(int(i) // 2 for i in idx)
     [0, 1]
     """
-    X = check_array(X, dtype=np.float64)
+    X = check_array(X, dtype=np.float64, accept_sparse="csr")
     sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
     if X.shape[0] < n_clusters:
         raise ValueError(
@@ -128,13 +154,21 @@ def _relocate_empty(X, sample_weight, centers_old, sums, weights, labels):
     empty = np.flatnonzero(weights == 0)
     if empty.size == 0:
         return
-    d = ((X - centers_old[labels]) ** 2).sum(axis=1)
+    if sp.issparse(X):
+        # ||x||² - 2 <x, c_l> + ||c_l||² per row, from the non-zeros only
+        row = np.repeat(np.arange(X.shape[0]), np.diff(X.indptr))
+        dots = np.bincount(row, weights=X.data * centers_old[labels[row], X.indices],
+                           minlength=X.shape[0])
+        d = row_squared_norms(X) - 2.0 * dots + (centers_old**2).sum(axis=1)[labels]
+    else:
+        d = ((X - centers_old[labels]) ** 2).sum(axis=1)
     far = np.argsort(-d, kind="stable")[: empty.size]
     for new_id, idx in zip(empty, far):
         w = sample_weight[idx]
         old_id = labels[idx]
-        sums[old_id] -= w * X[idx]
-        sums[new_id] = w * X[idx]
+        x = _dense_rows(X, [idx])[0]
+        sums[old_id] -= w * x
+        sums[new_id] = w * x
         weights[new_id] = w
         weights[old_id] -= w
 
@@ -143,18 +177,19 @@ def _kmeans_single(X, sample_weight, centers_init, max_iter, tol, algorithm):
     """One k-means run from ``centers_init``; returns (labels, inertia, centers, n_iter)."""
     n_samples = X.shape[0]
     n_clusters = centers_init.shape[0]
-    size, n_chunks = _k.chunk_layout(n_samples)
+    size, n_chunks = _sum_layout(X)
     sums = np.empty((n_chunks, n_clusters, X.shape[1]))
     wsums = np.empty((n_chunks, n_clusters))
     centers = np.array(centers_init, dtype=np.float64, order="C")
     labels = np.empty(n_samples, dtype=np.intp)
     labels_old = np.full(n_samples, -1, dtype=np.intp)
     elkan = algorithm == "elkan"
+    rows = _rows(X)
     if elkan:
         upper = np.empty(n_samples)
         lower = np.empty((n_samples, n_clusters))
         half = _half_center_distances(centers)
-        _k.elkan_init_bounds(X, centers, half, labels, upper, lower)
+        _k.elkan_init_bounds(rows, centers, _sq_norms(centers), half, labels, upper, lower)
         shift = np.zeros(n_clusters)
     strict = False
     n_iter = 0
@@ -163,9 +198,12 @@ def _kmeans_single(X, sample_weight, centers_init, max_iter, tol, algorithm):
             half = _half_center_distances(centers)
             next_dist = _next_center_distances(half)
             _k.elkan_pass(
-                X, sample_weight, centers, half, next_dist, shift, labels, upper, lower,
-                sums, wsums, True,
+                rows, sample_weight, centers, _sq_norms(centers), half, next_dist, shift,
+                labels, upper, lower, sums, wsums, True, size,
             )
+        elif sp.issparse(X):
+            _k.sparse_lloyd_pass(*rows[1:4], sample_weight, *_t_sq(centers), labels, sums, wsums,
+                                 size)
         else:
             _k.lloyd_pass(X, sample_weight, *_t_sq(centers), labels, sums, wsums)
         total, weights = _center_stats(sums, wsums)
@@ -186,13 +224,32 @@ def _kmeans_single(X, sample_weight, centers_init, max_iter, tol, algorithm):
     if elkan:
         half = _half_center_distances(centers)
         _k.elkan_pass(
-            X, sample_weight, centers, half, _next_center_distances(half), shift, labels,
-            upper, lower, sums, wsums, False,
+            rows, sample_weight, centers, _sq_norms(centers), half,
+            _next_center_distances(half), shift, labels, upper, lower, sums, wsums, False, size,
         )
         return labels, _inertia(X, sample_weight, centers, labels), centers, n_iter
-    # labels of the final centres and their inertia in one pass (X is centred already)
+    # labels of the final centres and their inertia in one pass (dense X is centred already)
     labels, inertia = _assign(X, np.zeros(X.shape[1]), centers, sample_weight)
     return labels, inertia, centers, n_iter
+
+
+def _sum_layout(X):
+    """(rows per chunk, chunks) of the passes that sum the rows per cluster.
+
+    Dense X: the kernels' fixed layout. Sparse X: at most 8 chunks, because
+    each chunk's sums are a dense k x p block that would outweigh the sparse
+    rows (zeroing and adding 128 of them costs more than the pass). Either
+    way the layout depends on the number of rows only, never on threads.
+    """
+    n = X.shape[0]
+    if not sp.issparse(X):
+        return _k.chunk_layout(n)
+    n_chunks = max(1, min(8, n // 256))
+    return (n + n_chunks - 1) // n_chunks, n_chunks
+
+
+def _sq_norms(points):
+    return np.einsum("ij,ij->i", points, points)
 
 
 def _t_sq(points):
@@ -217,20 +274,30 @@ def _next_center_distances(half):
 def _inertia(X, sample_weight, centers, labels):
     size, n_chunks = _k.chunk_layout(X.shape[0])
     out = np.empty(n_chunks)
-    _k.chunk_inertia(X, sample_weight, centers, labels, out)
+    _k.chunk_inertia(_rows(X), sample_weight, centers, _sq_norms(centers), labels, out)
     return float(out.sum())
 
 
 def _assign(X, origin, centers, sample_weight=None):
     """Labels of the rows of X - origin (centres relative to origin), and with
-    ``sample_weight`` the weighted inertia; no shifted copy of X is made."""
+    ``sample_weight`` the weighted inertia; no shifted copy of X is made
+    (sparse X: the centres are moved back by ``origin`` instead)."""
     labels = np.empty(X.shape[0], dtype=np.intp)
     size, n_chunks = _k.chunk_layout(X.shape[0])
     if sample_weight is None:
         sample_weight, inertia = np.empty(0), np.empty(0)
     else:
         inertia = np.empty(n_chunks)
-    _k.assign_shifted(X, origin, sample_weight, *_t_sq(centers), labels, inertia)
+    if sp.issparse(X):
+        # the rows' squared norms only enter the inertia, not the labels
+        x_sq = row_squared_norms(X) if inertia.size else np.empty(0)
+        absolute = np.ascontiguousarray(centers + origin)
+        _k.sparse_assign(np.ascontiguousarray(X.data, dtype=np.float64),
+                         X.indices.astype(np.intp, copy=False),
+                         X.indptr.astype(np.intp, copy=False), x_sq, sample_weight,
+                         *_t_sq(absolute), labels, inertia)
+    else:
+        _k.assign_shifted(X, origin, sample_weight, *_t_sq(centers), labels, inertia)
     return labels, float(inertia.sum())
 
 
@@ -340,6 +407,11 @@ class KMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         self.algorithm = algorithm
         self.n_jobs = n_jobs
 
+    def __classiclearn_tags__(self):
+        tags = super().__classiclearn_tags__()
+        tags.sparse = True
+        return tags
+
     def _init_centers(self, X, sample_weight, rng):
         init = self.init
         if isinstance(init, str) and init == "k-means++":
@@ -352,7 +424,7 @@ class KMeans(ClusterMixin, TransformerMixin, BaseEstimator):
                 X.shape[0], size=self.n_clusters, replace=False,
                 p=sample_weight / sample_weight.sum(),
             )
-            centers = X[idx]
+            centers = _dense_rows(X, idx)
         elif callable(init):
             centers = check_array(init(X, self.n_clusters, random_state=rng), dtype=np.float64)
             self._check_init_shape(centers, X)
@@ -377,7 +449,7 @@ class KMeans(ClusterMixin, TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
         y : ignored
         sample_weight : array-like of shape (n_samples,), default=None
             Weight of each sample (a weight of 2 counts the sample twice).
@@ -388,7 +460,7 @@ class KMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         """
         self._validate_params()
         dtype = input_float_dtype(X)
-        X = validate_data(self, X, dtype=np.float64)
+        X = validate_data(self, X, dtype=np.float64, accept_sparse="csr")
         sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
         n_samples = X.shape[0]
         if n_samples < self.n_clusters:
@@ -416,18 +488,26 @@ class KMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         best = None
         # values near 1e300 or 1e-300: cluster X divided by a power of two (exact,
         # the same clustering), so that the squared distances stay representable
-        unit = power_of_two_unit(X)
+        unit = 1.0 if sp.issparse(X) else power_of_two_unit(X)
         if unit != 1.0:
             X = X / unit
             if is_array:
                 self._init_array = self._init_array / unit
-        with _threads(self.n_jobs, X.size * self.n_clusters):
-            # Work on centred data: the assignment uses ||c||² - 2 <x, c>, accurate near 0.
-            centred = np.empty(X.shape)
-            x_mean, sum_sq = _k.centre_rows(X, centred)
-            X = centred
-            # tolerance: tol times the mean feature variance
-            tol = sum_sq / X.size * self.tol if self.tol > 0 else 0.0
+        if sp.issparse(X):
+            check_magnitude(X, self, "squared distances", check_small=False)
+        work = (X.nnz if sp.issparse(X) else X.size) * self.n_clusters
+        with _threads(self.n_jobs, work):
+            if sp.issparse(X):
+                # sparse X stays as it is (centring would fill it in)
+                x_mean = np.zeros(X.shape[1])
+                tol = float(np.mean(column_mean_var(X)[1])) * self.tol
+            else:
+                # Work on centred data: the assignment uses ||c||² - 2 <x, c>, accurate near 0.
+                centred = np.empty(X.shape)
+                x_mean, sum_sq = _k.centre_rows(X, centred)
+                X = centred
+                # tolerance: tol times the mean feature variance
+                tol = sum_sq / X.size * self.tol if self.tol > 0 else 0.0
             if is_array:
                 self._init_array = self._init_array - x_mean
             for _ in range(n_init):
@@ -501,7 +581,7 @@ class KMeans(ClusterMixin, TransformerMixin, BaseEstimator):
 
     def _check_test_data(self, X):
         check_is_fitted(self)
-        return validate_data(self, X, reset=False, dtype=np.float64)
+        return validate_data(self, X, reset=False, dtype=np.float64, accept_sparse="csr")
 
     def _origin_and_centres(self, X):
         """The training mean and the centres relative to it (for accurate assignments)."""
@@ -516,7 +596,8 @@ class KMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         unit = getattr(self, "_unit", 1.0)
         if unit != 1.0:
             X, origin, centers = X / unit, origin / unit, centers / unit
-        check_magnitude(X - origin if unit != 1.0 else X, self, "squared distances",
+        shifted = unit != 1.0 and not sp.issparse(X)
+        check_magnitude(X - origin if shifted else X, self, "squared distances",
                         check_small=False)
         return X, origin, centers, unit
 
@@ -525,14 +606,14 @@ class KMeans(ClusterMixin, TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
 
         Returns
         -------
         labels : ndarray of shape (n_samples,)
         """
         X, origin, centers, _ = self._in_fit_units(self._check_test_data(X))
-        with _threads(self.n_jobs, X.size * self.n_clusters):
+        with _threads(self.n_jobs, _size(X) * self.n_clusters):
             return _assign(X, origin, centers)[0]
 
     def fit_predict(self, X, y=None, sample_weight=None):
@@ -549,7 +630,7 @@ class KMeans(ClusterMixin, TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
 
         Returns
         -------
@@ -579,7 +660,7 @@ class KMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         X = self._check_test_data(X)
         sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
         X, origin, centers, unit = self._in_fit_units(X)
-        with _threads(self.n_jobs, X.size * self.n_clusters):
+        with _threads(self.n_jobs, _size(X) * self.n_clusters):
             inertia = _assign(X, origin, centers, sample_weight)[1]
         with np.errstate(over="ignore", under="ignore"):
             inertia = float(np.float64(inertia) * np.float64(unit) * np.float64(unit))
@@ -601,14 +682,25 @@ class KMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         return np.asarray([f"kmeans{i}" for i in range(self._n_features_out)], dtype=object)
 
 
+def _size(X):
+    """Stored values of X (its non-zeros when sparse): the work of a pass."""
+    return X.nnz if sp.issparse(X) else X.size
+
+
 def _distances(X, origin, centers):
     """Euclidean distances of the rows of X to the centres (given relative to ``origin``).
 
     X is shifted by ``origin`` (the training mean, so that ``|a|^2 - 2 <a, c>
     + |c|^2`` does not cancel) and everything divided by the largest absolute
     value, so the squares neither overflow near 1e308 nor underflow near
-    1e-308; the distances are scaled back at the end.
+    1e-308; the distances are scaled back at the end. Sparse X is not shifted
+    (that would fill it in): ||x||² - 2 <x, c> + ||c||² with absolute centres.
     """
+    if sp.issparse(X):
+        C = centers + origin
+        d2 = row_squared_norms(X)[:, None] - 2.0 * np.asarray(X @ C.T) + (C**2).sum(axis=1)
+        np.maximum(d2, 0.0, out=d2)
+        return np.sqrt(d2)
     with np.errstate(over="ignore", invalid="ignore"):
         A = X - origin
     scale = max(np.abs(A).max(initial=0.0), np.abs(centers).max(initial=0.0))

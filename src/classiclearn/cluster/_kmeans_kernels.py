@@ -6,6 +6,13 @@ threads. Each chunk writes its own partial sums; the caller adds the chunk
 rows in order, so results are identical for every thread count.
 All kernels take float64 C-contiguous arrays, write only their outputs and
 are thread-safe.
+
+Sparse input: the Elkan, inertia and k-means++ kernels take the samples as a
+tuple ``rows = (X, data, indices, indptr, x_sq)``: dense X with empty CSR
+arrays, or an empty (0, p) X with the CSR arrays (intp indices) and the
+squared row norms, so one compiled signature serves both. Lloyd's pass and
+the assignment have sparse twins (``sparse_*``), whose dot products gather
+the transposed centres at each non-zero.
 """
 
 import math
@@ -28,6 +35,32 @@ def _sq_dist(X, i, C, j):
         t = X[i, f] - C[j, f]
         d += t * t
     return d
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _row_sq_dist(rows, i, C, c_sq, j):
+    """||x_i - c_j||²: exact for dense rows; ||x||² + ||c||² - 2 <x, c> (clipped
+    at 0) over the non-zeros of a sparse row."""
+    X, data, indices, indptr, x_sq = rows
+    if indptr.shape[0] == 0:
+        return _sq_dist(X, i, C, j)
+    s = 0.0
+    for q in range(indptr[i], indptr[i + 1]):
+        s += data[q] * C[j, indices[q]]
+    d = x_sq[i] + c_sq[j] - 2.0 * s
+    return d if d > 0.0 else 0.0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _add_row(rows, i, w, out):
+    """out += w x_i (dense or sparse row)."""
+    X, data, indices, indptr, _ = rows
+    if indptr.shape[0] == 0:
+        for f in range(X.shape[1]):
+            out[f] += w * X[i, f]
+    else:
+        for q in range(indptr[i], indptr[i + 1]):
+            out[indices[q]] += w * data[q]
 
 
 _TILE = 256  # rows per BLAS product: small enough that BLAS stays single-threaded
@@ -126,27 +159,102 @@ def lloyd_pass(X, sample_weight, centers_t, centers_sq, labels, sums, wsums):
                     sums[c, bj, f] += w * X[i, f]
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _sparse_dots(data, indices, indptr, t0, t1, points_t, dots):
+    """dots[r] = x_{t0 + r} · points (``points_t`` (p, m)) for the CSR rows t0:t1."""
+    m = points_t.shape[1]
+    for r in range(t1 - t0):
+        for t in range(m):
+            dots[r, t] = 0.0
+        for q in range(indptr[t0 + r], indptr[t0 + r + 1]):
+            v = data[q]
+            pt = points_t[indices[q]]
+            for t in range(m):
+                dots[r, t] += v * pt[t]
+
+
 @njit(cache=True, nogil=True, parallel=True)
-def elkan_init_bounds(X, centers, half_dist, labels, upper, lower):
+def sparse_lloyd_pass(data, indices, indptr, sample_weight, centers_t, centers_sq, labels, sums,
+                      wsums, size):
+    """:func:`lloyd_pass` on CSR rows (``indices``, ``indptr`` intp): the dot
+    products with the centres gather ``centers_t`` rows at the non-zeros, and
+    the per-chunk sums add the non-zeros only. The chunks are ``size`` rows
+    each, ``sums.shape[0]`` of them (the caller keeps them few: each chunk's
+    sums are k x p, large next to sparse rows)."""
+    n = labels.shape[0]
+    k = centers_t.shape[1]
+    n_chunks = sums.shape[0]
+    for c in prange(n_chunks):
+        start = c * size
+        stop = min(n, start + size)
+        buf = np.empty((_TILE, k))
+        sums[c, :, :] = 0.0
+        wsums[c, :] = 0.0
+        for t0 in range(start, stop, _TILE):
+            t1 = min(stop, t0 + _TILE)
+            dots = buf[: t1 - t0]
+            _sparse_dots(data, indices, indptr, t0, t1, centers_t, dots)
+            for r in range(t1 - t0):
+                bj = _nearest(dots, r, centers_sq)
+                i = t0 + r
+                labels[i] = bj
+                w = sample_weight[i]
+                wsums[c, bj] += w
+                for q in range(indptr[i], indptr[i + 1]):
+                    sums[c, bj, indices[q]] += w * data[q]
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def sparse_assign(data, indices, indptr, x_sq, sample_weight, centers_t, centers_sq, labels,
+                  inertia_out):
+    """Nearest centre of every CSR row (no centring: sparse rows stay sparse),
+    and per chunk Σ w (||x||² + ||c||² - 2 <x, c>) (clipped at 0) into
+    ``inertia_out`` when it has n_chunks entries (else skipped)."""
+    n = labels.shape[0]
+    k = centers_t.shape[1]
+    size, n_chunks = chunk_layout(n)
+    with_inertia = inertia_out.shape[0] == n_chunks
+    for c in prange(n_chunks):
+        stop = min(n, (c + 1) * size)
+        buf = np.empty((_TILE, k))
+        total = 0.0
+        for t0 in range(c * size, stop, _TILE):
+            t1 = min(stop, t0 + _TILE)
+            dots = buf[: t1 - t0]
+            _sparse_dots(data, indices, indptr, t0, t1, centers_t, dots)
+            for r in range(t1 - t0):
+                bj = _nearest(dots, r, centers_sq)
+                labels[t0 + r] = bj
+                if with_inertia:
+                    d = x_sq[t0 + r] + centers_sq[bj] - 2.0 * dots[r, bj]
+                    total += sample_weight[t0 + r] * (d if d > 0.0 else 0.0)
+        if with_inertia:
+            inertia_out[c] = total
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def elkan_init_bounds(rows, centers, c_sq, half_dist, labels, upper, lower):
     """Initial labels and Elkan bounds with the triangle inequality.
 
     Parameters
     ----------
-    X : (n, p); centers : (k, p); half_dist : (k, k), half the centre-centre distances.
+    rows : the samples (see the module docstring); centers : (k, p);
+    c_sq : (k,), the centres' squared norms (read for sparse rows only);
+    half_dist : (k, k), half the centre-centre distances.
     labels : (n,) intp, output. upper : (n,), output: distance to the assigned centre.
     lower : (n, k), output: exact distance for every centre examined, 0 otherwise.
     """
-    n = X.shape[0]
+    n = labels.shape[0]
     k = centers.shape[0]
     for i in prange(n):
         for j in range(k):
             lower[i, j] = 0.0
         best_j = 0
-        best = math.sqrt(_sq_dist(X, i, centers, 0))
+        best = math.sqrt(_row_sq_dist(rows, i, centers, c_sq, 0))
         lower[i, 0] = best
         for j in range(1, k):
             if best > half_dist[best_j, j]:
-                d = math.sqrt(_sq_dist(X, i, centers, j))
+                d = math.sqrt(_row_sq_dist(rows, i, centers, c_sq, j))
                 lower[i, j] = d
                 if d < best:
                     best = d
@@ -157,23 +265,24 @@ def elkan_init_bounds(X, centers, half_dist, labels, upper, lower):
 
 @njit(cache=True, nogil=True, parallel=True)
 def elkan_pass(
-    X, sample_weight, centers, half_dist, next_dist, shift, labels, upper, lower, sums, wsums, update
+    rows, sample_weight, centers, c_sq, half_dist, next_dist, shift, labels, upper, lower, sums,
+    wsums, update, size
 ):
     """One Elkan assignment pass (bounds first moved by ``shift``) with per-chunk sums.
 
     Parameters
     ----------
-    X, sample_weight, centers : as :func:`lloyd_pass`.
+    rows : the samples (see the module docstring).
+    sample_weight, centers : as :func:`lloyd_pass`; c_sq : (k,), as :func:`elkan_init_bounds`.
     half_dist : (k, k), half the distances between current centres.
     next_dist : (k,), half the distance from each centre to its nearest other centre.
     shift : (k,), how far each centre moved since the bounds were last valid.
     labels, upper, lower : (n,), (n,), (n, k), updated in place (the state of the method).
-    sums, wsums, update : as :func:`lloyd_pass`.
+    sums, wsums, update : as :func:`lloyd_pass`; ``sums.shape[0]`` chunks of ``size`` rows.
     """
-    n = X.shape[0]
+    n = labels.shape[0]
     k = centers.shape[0]
-    p = X.shape[1]
-    size, n_chunks = chunk_layout(n)
+    n_chunks = sums.shape[0]
     for c in prange(n_chunks):
         start = c * size
         stop = min(n, start + size)
@@ -191,12 +300,12 @@ def elkan_pass(
                 for j in range(k):
                     if j != lab and ub > lower[i, j] and ub > half_dist[lab, j]:
                         if not tight:
-                            ub = math.sqrt(_sq_dist(X, i, centers, lab))
+                            ub = math.sqrt(_row_sq_dist(rows, i, centers, c_sq, lab))
                             lower[i, lab] = ub
                             tight = True
                             if not (ub > lower[i, j] and ub > half_dist[lab, j]):
                                 continue
-                        d = math.sqrt(_sq_dist(X, i, centers, j))
+                        d = math.sqrt(_row_sq_dist(rows, i, centers, c_sq, j))
                         lower[i, j] = d
                         if d < ub:
                             lab = j
@@ -206,36 +315,38 @@ def elkan_pass(
             if update:
                 w = sample_weight[i]
                 wsums[c, lab] += w
-                for f in range(p):
-                    sums[c, lab, f] += w * X[i, f]
+                _add_row(rows, i, w, sums[c, lab])
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def chunk_inertia(X, sample_weight, centers, labels, out):
-    """Per-chunk Σ w ||x - c_label||² into ``out`` (n_chunks,)."""
-    n = X.shape[0]
+def chunk_inertia(rows, sample_weight, centers, c_sq, labels, out):
+    """Per-chunk Σ w ||x - c_label||² into ``out`` (n_chunks,); ``rows`` and
+    ``c_sq`` as :func:`elkan_init_bounds`."""
+    n = labels.shape[0]
     size, n_chunks = chunk_layout(n)
     for c in prange(n_chunks):
         s = 0.0
         for i in range(c * size, min(n, (c + 1) * size)):
-            s += sample_weight[i] * _sq_dist(X, i, centers, labels[i])
+            s += sample_weight[i] * _row_sq_dist(rows, i, centers, c_sq, labels[i])
         out[c] = s
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def kpp_trials(X, x_sq, sample_weight, cand_t, cand_sq, closest, dist_out, pot_out):
+def kpp_trials(rows, sample_weight, cand_t, cand_sq, closest, dist_out, pot_out):
     """k-means++ trials: clipped squared distances to candidate points and their potentials.
 
     Parameters
     ----------
-    X : (n, p); x_sq : (n,), squared row norms; sample_weight : (n,);
+    rows : the samples (see the module docstring; ``x_sq`` is required here);
+    sample_weight : (n,);
     cand_t : (p, m), the candidate points transposed; cand_sq : (m,), their squared norms;
     closest : (n,), current squared distance of every row to its nearest chosen centre
     (+inf before the first centre).
     dist_out : (m, n), output: min(closest, ||x - candidate||²) (expanded, clipped at 0).
     pot_out : (n_chunks, m), output: per chunk, Σ_i w_i dist_out[t, i].
     """
-    n = X.shape[0]
+    X, data, indices, indptr, x_sq = rows
+    n = x_sq.shape[0]
     m = cand_t.shape[1]
     size, n_chunks = chunk_layout(n)
     for c in prange(n_chunks):
@@ -246,7 +357,10 @@ def kpp_trials(X, x_sq, sample_weight, cand_t, cand_sq, closest, dist_out, pot_o
         for t0 in range(c * size, stop, _TILE):
             t1 = min(stop, t0 + _TILE)
             dots = buf[: t1 - t0]
-            np.dot(X[t0:t1], cand_t, dots)
+            if indptr.shape[0] == 0:
+                np.dot(X[t0:t1], cand_t, dots)
+            else:
+                _sparse_dots(data, indices, indptr, t0, t1, cand_t, dots)
             for r in range(t1 - t0):
                 i = t0 + r
                 w = sample_weight[i]
@@ -273,13 +387,31 @@ def _searchsorted_left(a, v):
     return lo
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _put_row(rows, i, out_t, t, keep):
+    """Column t of ``out_t`` (p, m) = row i (``keep`` 1), or back to zero where
+    a sparse row has entries (``keep`` 0; dense rows are simply overwritten)."""
+    X, data, indices, indptr, _ = rows
+    if indptr.shape[0] == 0:
+        if keep != 0.0:
+            for f in range(X.shape[1]):
+                out_t[f, t] = X[i, f]
+    else:
+        for q in range(indptr[i], indptr[i + 1]):
+            out_t[indices[q], t] = 0.0
+        if keep != 0.0:
+            for q in range(indptr[i], indptr[i + 1]):
+                out_t[indices[q], t] += data[q]
+
+
 @njit(cache=True, nogil=True)
-def kpp_seed(X, x_sq, sample_weight, first, uniforms, indices):
+def kpp_seed(rows, n_features, sample_weight, first, uniforms, indices):
     """Greedy k-means++ seeding after the first centre, in one call.
 
     Parameters
     ----------
-    X : (n, p); x_sq : (n,), squared row norms; sample_weight : (n,).
+    rows : the samples (see the module docstring; ``x_sq`` is required here);
+    n_features : int; sample_weight : (n,).
     first : index of the first centre (drawn by the caller).
     uniforms : (k - 1, m) uniform [0, 1) draws, row c for centre c + 1 (the
         ``m`` local trials); drawn at once they equal successive draws.
@@ -290,7 +422,8 @@ def kpp_seed(X, x_sq, sample_weight, first, uniforms, indices):
     keeps the one with the lowest resulting potential; distances come from
     :func:`kpp_trials` (threaded).
     """
-    n = X.shape[0]
+    X, data, indices_x, indptr, x_sq = rows
+    n = x_sq.shape[0]
     n_centers = indices.shape[0]
     m = uniforms.shape[1]
     size, n_chunks = chunk_layout(n)
@@ -302,8 +435,11 @@ def kpp_seed(X, x_sq, sample_weight, first, uniforms, indices):
     indices[0] = first
     dist1 = np.empty((1, n))
     pots1 = np.empty((n_chunks, 1))
-    kpp_trials(X, x_sq, sample_weight, np.ascontiguousarray(X[first:first + 1].T),
-               x_sq[first:first + 1], closest, dist1, pots1)
+    cand_t = np.zeros((n_features, m))
+    cand_sq = np.empty(m)
+    first_t = np.zeros((n_features, 1))
+    _put_row(rows, first, first_t, 0, 1.0)
+    kpp_trials(rows, sample_weight, first_t, x_sq[first:first + 1], closest, dist1, pots1)
     closest[:] = dist1[0]
     potential = 0.0
     for c in range(n_chunks):
@@ -316,13 +452,12 @@ def kpp_seed(X, x_sq, sample_weight, first, uniforms, indices):
             cumulative[i] = acc
         for t in range(m):
             cand[t] = min(_searchsorted_left(cumulative, uniforms[c - 1, t] * potential), n - 1)
-        cand_t = np.empty((X.shape[1], m))
-        cand_sq = np.empty(m)
         for t in range(m):
             cand_sq[t] = x_sq[cand[t]]
-            for f in range(X.shape[1]):
-                cand_t[f, t] = X[cand[t], f]
-        kpp_trials(X, x_sq, sample_weight, cand_t, cand_sq, closest, dist, pots)
+            _put_row(rows, cand[t], cand_t, t, 1.0)
+        kpp_trials(rows, sample_weight, cand_t, cand_sq, closest, dist, pots)
+        for t in range(m):
+            _put_row(rows, cand[t], cand_t, t, 0.0)
         for t in range(m):
             totals[t] = 0.0
         for ch in range(n_chunks):

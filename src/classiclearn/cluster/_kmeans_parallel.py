@@ -20,6 +20,9 @@ of its first row; ``merge_fn`` merges two blocks' results in block order.
 """
 
 import numpy as np
+import scipy.sparse as sp
+
+from ..utils._sparse import row_squared_norms
 
 __all__ = ["N_ROUNDS", "kmeans_parallel", "row_uniforms"]
 
@@ -45,6 +48,11 @@ def row_uniforms(key, start, stop):
     return (z >> np.uint64(11)).astype(np.float64) * (1.0 / (1 << 53))
 
 
+def _dense(rows):
+    """Selected rows (a few candidates) as a dense array; sparse X stays sparse otherwise."""
+    return rows.toarray() if sp.issparse(rows) else rows
+
+
 def _closest(Xc, centers):
     """Squared distance to, and index of, each row's nearest centre (rows in chunks)."""
     n = Xc.shape[0]
@@ -53,10 +61,11 @@ def _closest(Xc, centers):
     c_sq = np.einsum("ij,ij->i", centers, centers)
     for lo in range(0, n, _ROW_CHUNK):
         block = Xc[lo:lo + _ROW_CHUNK]
-        d = np.einsum("ij,ij->i", block, block)[:, None] + c_sq[None, :] - 2.0 * (block @ centers.T)
-        index[lo:lo + len(block)] = np.argmin(d, axis=1)
-        dist[lo:lo + len(block)] = np.maximum(d[np.arange(len(block)), index[lo:lo + len(block)]],
-                                              0.0)
+        d = (row_squared_norms(block)[:, None] + c_sq[None, :]
+             - 2.0 * np.asarray(block @ centers.T))
+        rows = block.shape[0]
+        index[lo:lo + rows] = np.argmin(d, axis=1)
+        dist[lo:lo + rows] = np.maximum(d[np.arange(rows), index[lo:lo + rows]], 0.0)
     return dist, index
 
 
@@ -71,7 +80,7 @@ def _first_centre(run, key):
         if len(keys) == 0 or not np.isfinite(keys).any():
             return (np.inf, None)
         i = int(np.argmin(keys))
-        return (float(keys[i]), Xc[i].copy())
+        return (float(keys[i]), _dense(Xc[[i]])[0].copy())
 
     best = run(block, lambda a, b: b if b[0] < a[0] else a)
     return best[1][None, :]
@@ -89,10 +98,10 @@ def _sample(run, centers, key, scale):
 
     def block(Xc, w, start):
         if len(w) == 0:
-            return [Xc[:0]]
+            return [_dense(Xc[:0])]
         u = row_uniforms(key, start, start + len(w))
         drawn = u < scale * w * _closest(Xc, centers)[0]
-        return [Xc[drawn]]
+        return [_dense(Xc[np.flatnonzero(drawn)])]
 
     parts = run(block, lambda a, b: a + b)
     return np.vstack(parts)

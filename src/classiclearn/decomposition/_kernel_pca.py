@@ -22,15 +22,18 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
+import scipy.sparse as sp
 from scipy import linalg
 from scipy.linalg.blas import dgemv, dsymv
 
 from .._kernels.gram import centre_lower, kernel_lower, lower_supported
+from .._kernels.kernel_functions import kernel_matrix, supports
 from ..base import BaseEstimator, TransformerMixin
 from ..exceptions import NotFittedError
 from ..metrics.pairwise import _check_kernel_range, pairwise_kernels
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
+from ..utils._sparse import like_input
 from ..utils.validation import (
     cast_float_attributes,
     check_is_fitted,
@@ -300,9 +303,20 @@ default='linear'
         tags = super().__classiclearn_tags__()
         tags.pairwise = self.kernel == "precomputed"
         tags.preserves_dtype = ["float64", "float32"]
+        tags.sparse = self._takes_sparse()
         return tags
 
+    def _takes_sparse(self):
+        """Sparse X for the shared kernel functions, without the pre-image fit
+        (which needs dense X)."""
+        return supports(self.kernel) and not self.fit_inverse_transform
+
     def _get_kernel(self, X, Y=None):
+        if supports(self.kernel):
+            # linear / poly / rbf / sigmoid: the kernel functions shared with the SVMs
+            # and KernelRidge (dense or sparse rows)
+            return kernel_matrix(X, X if Y is None else Y, self.kernel, gamma=self.gamma_,
+                                 coef0=self.coef0, degree=self.degree)
         if callable(self.kernel):
             params = self.kernel_params or {}
         else:
@@ -434,7 +448,7 @@ default='linear'
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features), or (n_samples, n_samples) kernel
+        X : {array-like, sparse matrix} of shape (n_samples, n_features), or (n_samples, n_samples) kernel
         y : ignored
 
         Returns
@@ -445,7 +459,9 @@ default='linear'
         if self.fit_inverse_transform and self.kernel == "precomputed":
             raise ValueError("Cannot fit_inverse_transform with a precomputed kernel.")
         dtype = input_float_dtype(X)
-        X = validate_data(self, X, dtype=np.float64, copy=True)
+        X_in = X
+        X = validate_data(self, X, dtype=np.float64, copy=True,
+                          accept_sparse="csr" if self._takes_sparse() else False)
         _check_kernel_range(X, self, self.kernel, self.degree, fit=True)
         self.gamma_ = 1.0 / X.shape[1] if self.gamma is None else self.gamma
         n = X.shape[0]
@@ -455,17 +471,13 @@ default='linear'
         if solver == "auto":
             solver = "arpack" if n > 200 and n_components < 10 else "dense"
         result = None
-        if (
-            self.eigen_solver == "auto" and solver == "arpack"
-            and self.kernel != "precomputed" and not callable(self.kernel)
-        ):
+        # the one-triangle kernels below need dense X; sparse X takes the full kernel
+        fresh = self.kernel != "precomputed" and not callable(self.kernel) and not sp.issparse(X)
+        if self.eigen_solver == "auto" and solver == "arpack" and fresh:
             result = self._solve_lanczos(X, n_components, rng)
         if result is not None:
             evals, evecs = result
-        elif (
-            solver == "arpack" and n_components < n
-            and self.kernel != "precomputed" and not callable(self.kernel)
-        ):
+        elif solver == "arpack" and n_components < n and fresh:
             evals, evecs = self._solve_lower(X, n_components, rng)
         else:
             K = np.ascontiguousarray(self._get_kernel(X), dtype=np.float64)
@@ -484,7 +496,7 @@ default='linear'
             evals, evecs = evals[keep], evecs[:, keep]
         self.eigenvalues_ = evals
         self.eigenvectors_ = np.ascontiguousarray(evecs)
-        self.X_fit_ = X
+        self.X_fit_ = like_input(X, X_in)  # a sparse X_fit_ in the input's container kind
         self._n_features_out = evals.shape[0]
         if self.fit_inverse_transform:
             self._fit_inverse(self.eigenvectors_ * np.sqrt(self.eigenvalues_), X)
@@ -509,7 +521,7 @@ default='linear'
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features), or (n_samples, n_fit) kernel
+        X : {array-like, sparse matrix} of shape (n_samples, n_features), or (n_samples, n_fit) kernel
 
         Returns
         -------
@@ -517,9 +529,12 @@ default='linear'
         """
         check_is_fitted(self)
         f32 = _is_float32(X)
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        X = validate_data(self, X, reset=False, dtype=np.float64,
+                          accept_sparse="csr" if self._takes_sparse() else False)
         _check_kernel_range(X, self, self.kernel, self.degree, fit=False)
-        K = self._get_kernel(X, np.asarray(self.X_fit_, dtype=np.float64))
+        X_fit = self.X_fit_
+        X_fit = X_fit.astype(np.float64) if sp.issparse(X_fit) else np.asarray(X_fit, np.float64)
+        K = self._get_kernel(X, X_fit)
         Kc = K - self._K_fit_rows[None, :]
         Kc -= K.mean(axis=1)[:, None]
         Kc += self._K_fit_all

@@ -17,6 +17,7 @@ import os
 from numbers import Integral, Real
 
 import numpy as np
+import scipy.sparse as sp
 from scipy import linalg
 from scipy.special import gammaln
 
@@ -108,8 +109,12 @@ def _mle_dimension(spectrum, n_samples):
 
 
 def _gram_and_column_sums(X):
-    """XᵀX and the column sums of X in one pass (threaded row blocks when X is large)."""
+    """XᵀX and the column sums of X in one pass (threaded row blocks when X is large);
+    for sparse X a sparse product whose (p, p) result is made dense."""
     n, p = X.shape
+    if sp.issparse(X):
+        gram = X.T @ X
+        return np.asarray(gram.toarray() if sp.issparse(gram) else gram), _column_sums(X)
     if X.flags.c_contiguous and n * p * p >= _THREADED_GRAM_WORK:
         return blocked_row_sums(
             lambda lo, hi: (X[lo:hi].T @ X[lo:hi], X[lo:hi].sum(axis=0)), n, os.cpu_count() or 1
@@ -132,7 +137,8 @@ def _centred_gram(X, mean, gram=None):
     n, p = X.shape
     C = _gram_and_column_sums(X)[0] if gram is None else gram
     spread = np.diag(C) - n * mean**2  # n var_j, roughly
-    if n > 1 and np.all(spread > 0) and np.all(n * mean**2 <= spread):
+    if sp.issparse(X) or (n > 1 and np.all(spread > 0) and np.all(n * mean**2 <= spread)):
+        # (sparse X is never centred: the rank-one correction, as scikit-learn)
         C -= n * np.outer(mean, mean)
         return C
     block = max(256, (1 << 19) // max(p, 1))
@@ -141,6 +147,26 @@ def _centred_gram(X, mean, gram=None):
         Xb = X[start : start + block] - mean
         C += Xb.T @ Xb
     return C
+
+
+def _column_sums(X):
+    """Column sums of a dense or sparse X as a 1-D ndarray."""
+    return np.asarray(X.sum(axis=0)).ravel()
+
+
+def _sparse_total_variance(X, mean):
+    """Σ_j var(X[:, j]) (ddof=1) of a CSR or CSC X around its column means,
+    from the non-zeros (deviations, two-pass accurate) and the implicit zeros,
+    without converting the format."""
+    n, p = X.shape
+    if X.format == "csr":
+        col = X.indices
+    else:
+        col = np.repeat(np.arange(p), np.diff(X.indptr))
+    dev = X.data - mean[col]
+    stored = np.bincount(col, minlength=p)
+    sq = float(dev @ dev) + float((n - stored) @ (mean**2))
+    return sq / (n - 1)
 
 
 def _finite_block_comoments(X):
@@ -170,6 +196,8 @@ def _extreme_unit(X, gram):
         top = np.max(np.diag(gram), initial=0.0)
         if np.isfinite(top) and top > np.finfo(np.float64).tiny / _EPS:
             return 1.0
+    if sp.issparse(X):
+        return 1.0  # the Gram matrix of sparse X is formed: its checks stand
     return power_of_two_unit(X)
 
 
@@ -345,8 +373,18 @@ class PCA(TransformerMixin, BaseEstimator):
         self.power_iteration_normalizer = power_iteration_normalizer
         self.random_state = random_state
 
-    def _choose_solver(self, n, p):
+    def _choose_solver(self, n, p, sparse=False):
         nc = self.n_components
+        if sparse:
+            # as scikit-learn: sparse X is fitted by ARPACK on the implicitly
+            # centred operator, or by the covariance matrix
+            if self.svd_solver not in ("auto", "arpack", "covariance_eigh"):
+                raise TypeError(
+                    'PCA only support sparse inputs with the "arpack" and "covariance_eigh" '
+                    f'solvers, while "{self.svd_solver}" was passed. See TruncatedSVD for a '
+                    "possible alternative."
+                )
+            return "arpack" if self.svd_solver == "auto" else self.svd_solver
         if self.svd_solver != "auto":
             return self.svd_solver
         if p <= 1_000 and n >= 10 * p:
@@ -397,6 +435,8 @@ class PCA(TransformerMixin, BaseEstimator):
     def __classiclearn_tags__(self):
         tags = super().__classiclearn_tags__()
         tags.preserves_dtype = ["float64", "float32"]
+        # as scikit-learn: the solvers that take sparse X (implicit centring)
+        tags.sparse = self.svd_solver in ("auto", "arpack", "covariance_eigh")
         return tags
 
     def _fit(self, X):
@@ -405,9 +445,9 @@ class PCA(TransformerMixin, BaseEstimator):
         # the Gram pass show it without a separate scan of X
         dtype = input_float_dtype(X)
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2,
-                          ensure_all_finite=False)
+                          ensure_all_finite=False, accept_sparse=["csr", "csc"])
         n, p = X.shape
-        solver = self._choose_solver(n, p)
+        solver = self._choose_solver(n, p, sp.issparse(X))
         nc = self._check_n_components(solver, n, p)
         self._fit_svd_solver = solver
         gram = sums = None
@@ -416,15 +456,16 @@ class PCA(TransformerMixin, BaseEstimator):
                 gram, sums = _gram_and_column_sums(X)
         if sums is None or not np.all(np.isfinite(sums)):
             # the usual error for NaN / inf (finite sums mean finite entries)
-            check_array(X, dtype=np.float64, estimator=self, input_name="X")
-            gram, sums = None, X.sum(axis=0)
+            check_array(X, dtype=np.float64, estimator=self, input_name="X",
+                        accept_sparse=["csr", "csc"])
+            gram, sums = None, _column_sums(X)
         X_given, unit = X, _extreme_unit(X, gram)
         if unit != 1.0:
             # values near 1e300 or 1e-300: fit on X divided by a power of two
             # (exact), then give the attributes back in X's units
             X = X / unit
             gram, sums = (_gram_and_column_sums(X) if gram is not None
-                          else (None, X.sum(axis=0)))
+                          else (None, _column_sums(X)))
         self.mean_ = sums / n
         if solver in ("full", "covariance_eigh"):
             self._fit_exact(X, nc, solver, gram)
@@ -558,7 +599,10 @@ class PCA(TransformerMixin, BaseEstimator):
             )
         Vt, _ = _flip_rows(Vt)
         evals = S**2 / (n - 1)
-        total = float(np.var(X, ddof=1, axis=0).sum())
+        if sp.issparse(X):
+            total = _sparse_total_variance(X, self.mean_)
+        else:
+            total = float(np.var(X, ddof=1, axis=0).sum())
         self.n_components_ = nc
         self.components_ = np.ascontiguousarray(Vt)
         self.explained_variance_ = evals
@@ -572,7 +616,7 @@ class PCA(TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
         y : ignored
 
         Returns
@@ -596,10 +640,11 @@ class PCA(TransformerMixin, BaseEstimator):
     def _project(self, X):
         CT = self.components_.T
         offset = self.mean_ @ CT
-        if np.all(np.abs(offset) <= 16.0 * self._component_scales()):
+        if sp.issparse(X) or np.all(np.abs(offset) <= 16.0 * self._component_scales()):
             # X C' - mean C' (no centred copy of X): the mean's projection is within
             # 16 standard deviations of each component, so at most ~4 bits cancel
-            Xt = X @ CT
+            # (sparse X is never centred, as in scikit-learn)
+            Xt = np.asarray(X @ CT)
             Xt -= offset
         else:
             Xt = (X - self.mean_) @ CT
@@ -614,7 +659,7 @@ class PCA(TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
 
         Returns
         -------
@@ -622,7 +667,7 @@ class PCA(TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self)
         f32 = _is_float32(X)
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        X = validate_data(self, X, reset=False, dtype=np.float64, accept_sparse=["csr", "csc"])
         return _as_input_dtype(self._project(X), f32)
 
     def inverse_transform(self, X):

@@ -4,7 +4,10 @@ function ``sum_s c_s K(x, sv_s) + b``.
 """
 
 import numpy as np
+import scipy.sparse as sp
 
+from .._kernels.kernel_functions import kernel_matrix
+from ..utils._sparse import row_squared_norms
 from ..utils._threads import effective_n_jobs
 from . import _smo_kernels as _k
 
@@ -21,7 +24,12 @@ def resolve_gamma(gamma, X):
     """Numeric gamma from 'scale', 'auto' or a float."""
     if isinstance(gamma, str):
         if gamma == "scale":
-            var = float(X.var()) if X.size else 0.0
+            if sp.issparse(X):
+                # E[x^2] - E[x]^2 over all n x p entries, zeros included
+                size = X.shape[0] * X.shape[1]
+                var = float((X.data**2).sum() / size - (X.data.sum() / size) ** 2) if size else 0.0
+            else:
+                var = float(X.var()) if X.size else 0.0
             return 1.0 / (X.shape[1] * var) if var != 0.0 else 1.0
         return 1.0 / X.shape[1]
     return float(gamma)
@@ -31,7 +39,8 @@ def training_matrix(est, X):
     """Matrix the solver works on: X itself, or a Gram matrix for precomputed / callable."""
     kernel = est.kernel
     if callable(kernel):
-        K = np.asarray(kernel(X, X), dtype=np.float64)
+        K = kernel(X, X)
+        K = np.asarray(K.toarray() if sp.issparse(K) else K, dtype=np.float64)
         if K.shape != (X.shape[0], X.shape[0]):
             raise ValueError(
                 f"The callable kernel must return an array of shape ({X.shape[0]}, "
@@ -71,9 +80,18 @@ def solve_dual(est, M, kernel_id, rows, y, p, C, sample_of=None, serial_rows=Fal
     -------
     alpha, rho, n_iter, converged
     """
+    empty_i = np.empty(0, dtype=np.intp)
+    data, indices, indptr = np.empty(0), empty_i, empty_i
     if kernel_id == _k.PRECOMPUTED:
         Xs = np.ascontiguousarray(M[np.ix_(rows, rows)])
         sq = np.zeros(len(rows))
+    elif sp.issparse(M):
+        Ms = M[rows]  # CSR rows of the sub-problem (a copy of their non-zeros only)
+        data = np.ascontiguousarray(Ms.data, dtype=np.float64)
+        indices = Ms.indices.astype(np.intp)
+        indptr = Ms.indptr.astype(np.intp)
+        Xs = np.empty((0, 0))
+        sq = row_squared_norms(Ms)
     else:
         Xs = np.ascontiguousarray(M[rows])
         sq = np.einsum("ij,ij->i", Xs, Xs)
@@ -101,17 +119,22 @@ def solve_dual(est, M, kernel_id, rows, y, p, C, sample_of=None, serial_rows=Fal
         bool(est.shrinking),
         int(n_chunks),
         per_sample,
+        data,
+        indices,
+        indptr,
+        int(M.shape[1]),
     )
 
 
-def _kernel_matrix(est, kid, Xq, SV, sv_sqnorm):
-    """K(Xq, SV) for a built-in kernel: one BLAS product, then an in-place pass."""
-    D = Xq @ SV.T
-    if kid != _k.LINEAR:
-        xx = np.einsum("ij,ij->i", Xq, Xq) if kid == _k.RBF else np.zeros(0)
-        _k.kernel_from_dots(D, xx, sv_sqnorm, kid, float(est._gamma), float(est.coef0),
-                            int(est.degree))
-    return D
+def _dense(K):
+    """A user kernel's (rows x support vectors) values as a float64 ndarray."""
+    return np.asarray(K.toarray() if sp.issparse(K) else K, dtype=np.float64)
+
+
+def _kernel_matrix(est, kernel, Xq, SV, sv_sqnorm):
+    """K(Xq, SV) for a built-in kernel, dense or sparse rows (the shared kernel functions)."""
+    return kernel_matrix(Xq, SV, kernel, gamma=est._gamma, coef0=est.coef0,
+                         degree=int(est.degree), y_sq=sv_sqnorm)
 
 
 def kernel_apply(est, Xq, SV, coef_t, intercept):
@@ -119,10 +142,8 @@ def kernel_apply(est, Xq, SV, coef_t, intercept):
     coef_t = np.ascontiguousarray(coef_t, dtype=np.float64)
     intercept = np.ascontiguousarray(intercept, dtype=np.float64)
     if callable(est.kernel):
-        return np.asarray(est.kernel(Xq, SV), dtype=np.float64) @ coef_t + intercept
-    kid = KERNEL_IDS[est.kernel]
-    yy = np.einsum("ij,ij->i", SV, SV) if kid == _k.RBF else np.zeros(0)
-    return _kernel_matrix(est, kid, Xq, SV, yy) @ coef_t + intercept
+        return _dense(est.kernel(Xq, SV)) @ coef_t + intercept
+    return _kernel_matrix(est, est.kernel, Xq, SV, None) @ coef_t + intercept
 
 
 def decision_values(est, X, coef_t, intercept):
@@ -144,10 +165,9 @@ def decision_values(est, X, coef_t, intercept):
         if est.kernel == "precomputed":
             K = Xb[:, est.support_]
         elif callable(est.kernel):
-            K = np.asarray(est.kernel(Xb, est._sv_for_kernel), dtype=np.float64)
+            K = _dense(est.kernel(Xb, est._sv_for_kernel))
         else:
-            K = _kernel_matrix(est, KERNEL_IDS[est.kernel], Xb, est._sv_for_kernel,
-                               est._sv_sqnorm)
+            K = _kernel_matrix(est, est.kernel, Xb, est._sv_for_kernel, est._sv_sqnorm)
         np.matmul(K, coef_t, out=out[start:start + block])
         out[start:start + block] += intercept
     return out

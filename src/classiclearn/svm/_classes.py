@@ -11,12 +11,14 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
+import scipy.sparse as sp
 
 from ..base import BaseEstimator, ClassifierMixin, RegressorMixin
 from ..exceptions import ConvergenceWarning
 from ..utils._available_if import available_if
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
+from ..utils._sparse import like_input, row_squared_norms
 from ..utils._targets import compute_class_weight, encode_labels
 from ..utils._threads import effective_n_jobs, thread_map
 from ..utils.validation import (
@@ -60,13 +62,23 @@ class _KernelSVM(BaseEstimator):
     def __classiclearn_tags__(self):
         tags = super().__classiclearn_tags__()
         tags.pairwise = self.kernel == "precomputed"
+        tags.sparse = self.kernel != "precomputed"
         return tags
 
     def _prepare(self, X, y, sample_weight, y_numeric):
         self._validate_params()
-        X, y = validate_data(self, X, y, dtype=np.float64, order="C", y_numeric=y_numeric)
+        if sp.issparse(X) and self.kernel == "precomputed":
+            raise TypeError("Sparse precomputed kernels are not supported.")
+        X_in = X
+        X, y = validate_data(self, X, y, dtype=np.float64, order="C", y_numeric=y_numeric,
+                             accept_sparse="csr")
+        # sparse fit: kernel rows from the CSR rows (never densified); the
+        # support vectors and dual coefficients are sparse, as in scikit-learn
+        self._sparse_fit = sp.issparse(X) and not callable(self.kernel)
+        self._input_like = X_in if sp.issparse(X_in) else None
         self._unit = 1.0
-        if self.kernel == "rbf" and isinstance(self.gamma, str) and self.gamma == "scale":
+        if (self.kernel == "rbf" and isinstance(self.gamma, str) and self.gamma == "scale"
+                and not sp.issparse(X)):
             # exp(-gamma |x - x'|^2) with gamma = 1 / (p var X) does not change when X
             # is divided by a power of two: data near 1e300 or 1e-300 are fitted
             # (and predicted) in that unit, the same model exactly
@@ -91,7 +103,19 @@ class _KernelSVM(BaseEstimator):
         else:
             self._sv_for_kernel = X[support]  # in the fit's unit
             self.support_vectors_ = self._sv_for_kernel * getattr(self, "_unit", 1.0)
-            self._sv_sqnorm = np.einsum("ij,ij->i", X[support], X[support])
+            self._sv_sqnorm = row_squared_norms(self._sv_for_kernel)
+            if sp.issparse(self.support_vectors_):
+                self.support_vectors_ = self._as_fit_sparse(self.support_vectors_)
+
+    def _as_fit_sparse(self, A):
+        """A sparse attribute in the container kind of the training X (CSR)."""
+        return like_input(sp.csr_array(A), self._input_like)
+
+    def _publish_dual(self, dual):
+        """Store the dual coefficients: dense internally, and as ``dual_coef_``
+        (a CSR matrix after a sparse fit, as scikit-learn)."""
+        self._dual = dual
+        self.dual_coef_ = self._as_fit_sparse(dual) if self._sparse_fit else dual
 
     def _check_kernel_range(self, X, *, fit):
         """A ValueError for data whose kernel products (x.x', |x - x'|^2, their
@@ -103,7 +127,8 @@ class _KernelSVM(BaseEstimator):
 
     def _check_X(self, X):
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=np.float64, order="C")
+        X = validate_data(self, X, reset=False, dtype=np.float64, order="C",
+                          accept_sparse="csr" if self.kernel != "precomputed" else False)
         if getattr(self, "_unit", 1.0) != 1.0:
             X = X / self._unit
         self._check_kernel_range(X, fit=False)
@@ -119,7 +144,8 @@ class _KernelSVM(BaseEstimator):
         """Weights of the features (linear kernel only)."""
         if self.kernel != "linear":
             raise AttributeError("coef_ is only available when using a linear kernel")
-        return self._linear_coef()
+        coef = np.asarray(self._linear_coef())
+        return self._as_fit_sparse(coef) if self._sparse_fit else coef
 
     @property
     def n_iter_(self):
@@ -266,7 +292,7 @@ class SVC(ClassifierMixin, _KernelSVM):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features) or (n_samples, n_samples)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features) or (n_samples, n_samples)
             Training data, or the Gram matrix for ``kernel='precomputed'``.
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), default=None
@@ -352,7 +378,7 @@ class SVC(ClassifierMixin, _KernelSVM):
         self._pair_intercept = intercept.copy()
         if k == 2:
             dual, intercept = -dual, -intercept
-        self.dual_coef_ = dual
+        self._publish_dual(dual)
         self.intercept_ = intercept
         self._store_support(X, support)
         self._sv_class = np.repeat(np.arange(k), self.n_support_)
@@ -407,16 +433,16 @@ class SVC(ClassifierMixin, _KernelSVM):
 
     def _linear_coef(self):
         k = len(self.classes_)
+        SV = self.support_vectors_
         if k == 2:
-            return self.dual_coef_ @ self.support_vectors_
+            return np.asarray(self._dual @ SV)
         coef = []
         for a in range(k):
             for b in range(a + 1, k):
                 sa = self._sv_class == a
                 sb = self._sv_class == b
                 coef.append(
-                    self.dual_coef_[b - 1, sa] @ self.support_vectors_[sa]
-                    + self.dual_coef_[a, sb] @ self.support_vectors_[sb]
+                    self._dual[b - 1, sa] @ SV[sa] + self._dual[a, sb] @ SV[sb]
                 )
         return np.asarray(coef)
 
@@ -425,8 +451,8 @@ class SVC(ClassifierMixin, _KernelSVM):
         if self.kernel == "linear":
             # primal weights: one product with (n_pairs, n_features) instead of
             # a kernel evaluation against every support vector
-            W = self._pair_coef @ self.support_vectors_
-            return np.einsum("ij,kj->ik", X, W) + self._pair_intercept
+            W = np.asarray(self._pair_coef @ self.support_vectors_)
+            return np.asarray(X @ W.T) + self._pair_intercept
         return _base.decision_values(self, X, self._pair_coef.T, self._pair_intercept)
 
     def decision_function(self, X):
@@ -434,7 +460,7 @@ class SVC(ClassifierMixin, _KernelSVM):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
 
         Returns
         -------
@@ -455,7 +481,7 @@ class SVC(ClassifierMixin, _KernelSVM):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
 
         Returns
         -------
@@ -493,7 +519,7 @@ class SVC(ClassifierMixin, _KernelSVM):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
 
         Returns
         -------
@@ -517,7 +543,7 @@ class SVC(ClassifierMixin, _KernelSVM):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
 
         Returns
         -------
@@ -633,7 +659,7 @@ class SVR(RegressorMixin, _KernelSVM):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features) or (n_samples, n_samples)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features) or (n_samples, n_samples)
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), default=None
             Multiplies C per sample; zero-weight samples are left out.
@@ -661,7 +687,7 @@ class SVR(RegressorMixin, _KernelSVM):
         coef = alpha[:m] - alpha[m:]
         nz = coef != 0.0
         support = rows[nz]
-        self.dual_coef_ = coef[nz][None, :]
+        self._publish_dual(coef[nz][None, :])
         self.intercept_ = np.array([-rho])
         self.n_support_ = np.array([0, support.size], dtype=np.int32)
         self._store_support(X, support)
@@ -670,14 +696,14 @@ class SVR(RegressorMixin, _KernelSVM):
         return self
 
     def _linear_coef(self):
-        return self.dual_coef_ @ self.support_vectors_
+        return np.asarray(self._dual @ self.support_vectors_)
 
     def predict(self, X):
         """Predicted targets.
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
 
         Returns
         -------
@@ -685,6 +711,6 @@ class SVR(RegressorMixin, _KernelSVM):
         """
         X = self._check_X(X)
         if self.kernel == "linear":
-            w = self.dual_coef_ @ self.support_vectors_
-            return np.einsum("ij,kj->ik", X, w)[:, 0] + self.intercept_[0]
-        return _base.decision_values(self, X, self.dual_coef_.T, self.intercept_)[:, 0]
+            w = np.asarray(self._dual @ self.support_vectors_)
+            return np.asarray(X @ w.T)[:, 0] + self.intercept_[0]
+        return _base.decision_values(self, X, self._dual.T, self.intercept_)[:, 0]

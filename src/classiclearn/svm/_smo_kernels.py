@@ -33,9 +33,10 @@ import numpy as np
 from numba import njit, prange
 
 from .._kernels.exp import exp_nonpositive_inplace
+from .._kernels.kernel_function_kernels import LINEAR, POLY, PRECOMPUTED, RBF, SIGMOID
 from .._kernels.work import KERNEL_ROW_WORK
 
-LINEAR, POLY, RBF, SIGMOID, PRECOMPUTED = 0, 1, 2, 3, 4
+__all__ = ["LINEAR", "POLY", "PRECOMPUTED", "RBF", "SIGMOID", "kernel_values", "smo_solve"]
 TAU = 1e-12
 
 
@@ -67,9 +68,39 @@ def _dots(X, a, start, stop, out):
         out[k - start] = s
 
 
+@njit(nogil=True, cache=True, fastmath=True)
+def _sparse_dots(csr, start, stop, out):
+    """``out[k - start] = <x_a, x_{rowmap[k]}>`` for k in [start, stop), row a
+    having been scattered into the dense buffer ``csr[4]`` (see :func:`_scatter`)."""
+    data, indices, indptr, rowmap, buf = csr
+    for k in range(start, stop):
+        r = rowmap[k]
+        s = 0.0
+        for q in range(indptr[r], indptr[r + 1]):
+            s += data[q] * buf[indices[q]]
+        out[k - start] = s
+
+
 @njit(nogil=True, cache=True)
-def _kernel_segment(X, sq, a, kernel, gamma, coef0, degree, out, start, stop):
-    _dots(X, a, start, stop, out)
+def _scatter(csr, a, clear):
+    """Add row ``rowmap[a]`` of the CSR matrix into the dense buffer (or zero
+    its entries again with ``clear``): the dot products of that row with
+    many rows then cost one pass over each row's non-zeros."""
+    data, indices, indptr, rowmap, buf = csr
+    r = rowmap[a]
+    for q in range(indptr[r], indptr[r + 1]):
+        if clear:
+            buf[indices[q]] = 0.0
+        else:
+            buf[indices[q]] += data[q]
+
+
+@njit(nogil=True, cache=True)
+def _kernel_segment(X, sq, a, kernel, gamma, coef0, degree, out, start, stop, csr):
+    if csr[2].shape[0] > 0:
+        _sparse_dots(csr, start, stop, out)
+    else:
+        _dots(X, a, start, stop, out)
     n = stop - start
     if kernel == RBF:
         sa = sq[a]
@@ -85,33 +116,46 @@ def _kernel_segment(X, sq, a, kernel, gamma, coef0, degree, out, start, stop):
 
 
 @njit(nogil=True, parallel=True, cache=True)
-def _kernel_parallel(X, sq, a, kernel, gamma, coef0, degree, out, start, stop, n_chunks):
+def _kernel_parallel(X, sq, a, kernel, gamma, coef0, degree, out, start, stop, n_chunks, csr):
     n = stop - start
     for c in prange(n_chunks):
         lo = start + c * n // n_chunks
         hi = start + (c + 1) * n // n_chunks
         _kernel_segment(X, sq, a, kernel, gamma, coef0, degree, out[lo - start:hi - start],
-                        lo, hi)
+                        lo, hi, csr)
 
 
 @njit(nogil=True, cache=True)
-def kernel_values(X, sq, a, kernel, gamma, coef0, degree, out, start, stop, n_chunks):
-    """Kernel values between row ``a`` of ``X`` and rows ``start:stop`` into ``out``.
+def kernel_values(X, sq, a, kernel, gamma, coef0, degree, out, start, stop, n_chunks, csr):
+    """Kernel values between row ``a`` and rows ``start:stop`` into ``out``.
 
-    ``X`` holds the samples as contiguous rows, ``sq`` their squared norms.
+    Dense samples: ``X`` holds them as contiguous rows. Sparse samples:
+    ``csr = (data, indices, indptr, rowmap, buf)`` holds them (position k is
+    CSR row ``rowmap[k]``; ``buf`` a zeroed float64 scratch of n_features)
+    and ``X`` is empty; dense callers pass empty CSR arrays, so both share
+    one compiled signature. ``sq`` holds the squared norms by position.
     With ``n_chunks > 1`` a long segment is split into chunks computed in
     parallel (a parallel region costs several microseconds, so short
     segments stay serial).
     """
-    if n_chunks > 1 and (stop - start) * X.shape[1] >= PAR_WORK:
-        _kernel_parallel(X, sq, a, kernel, gamma, coef0, degree, out, start, stop, n_chunks)
+    sparse = csr[2].shape[0] > 0
+    if sparse:
+        width = max(1, csr[0].shape[0] // max(1, csr[2].shape[0] - 1))
+        _scatter(csr, a, False)
     else:
-        _kernel_segment(X, sq, a, kernel, gamma, coef0, degree, out, start, stop)
+        width = X.shape[1]
+    if n_chunks > 1 and (stop - start) * width >= PAR_WORK:
+        _kernel_parallel(X, sq, a, kernel, gamma, coef0, degree, out, start, stop, n_chunks,
+                         csr)
+    else:
+        _kernel_segment(X, sq, a, kernel, gamma, coef0, degree, out, start, stop, csr)
+    if sparse:
+        _scatter(csr, a, True)
 
 
 @njit(nogil=True, cache=True)
 def _kernel_diag(X, sqnorm, kernel, gamma, coef0, degree):
-    n = X.shape[0]
+    n = sqnorm.shape[0]
     out = np.empty(n)
     for i in range(n):
         if kernel == PRECOMPUTED:
@@ -191,7 +235,7 @@ def _catch_up(row, length, first, n_log, swaps):
 @njit(nogil=True, cache=True)
 def _get_q(i, length, kp, y, sid, cs):
     """``Q_ik = y_i y_k K(x_i, x_k)`` for the positions ``k < length`` (float32)."""
-    X, sq, kernel, gamma, coef0, degree = kp
+    X, sq, kernel, gamma, coef0, degree, csr = kp
     cache, slot_of, owner, stamp, row_len, state, buf, scratch, swaps, applied = cs
     state[0] += 1
     if state[3] == 0:
@@ -212,7 +256,7 @@ def _get_q(i, length, kp, y, sid, cs):
                     tmp[k - have] = X[si, sid[k]]
             else:
                 kernel_values(X, sq, i, kernel, gamma, coef0, degree, tmp, have, length,
-                              state[2])
+                              state[2], csr)
             yi = y[i]
             for k in range(have, length):
                 row[k] = yi * y[k] * tmp[k - have]
@@ -235,7 +279,7 @@ def _get_q(i, length, kp, y, sid, cs):
                 krow[k] = X[s, k]
         else:
             tmp = np.empty(n)
-            kernel_values(X, sq, s, kernel, gamma, coef0, degree, tmp, 0, n, state[2])
+            kernel_values(X, sq, s, kernel, gamma, coef0, degree, tmp, 0, n, state[2], csr)
             for k in range(n):
                 krow[k] = tmp[k]
         row_len[slot] = n
@@ -271,10 +315,13 @@ def _swap(i, j, sv, kp, permute_x, cs):
     if state[3] != 0:
         state[5] = -1  # the last gathered row no longer matches the positions
         return
-    X, sq = kp[0], kp[1]
+    X, sq, rowmap = kp[0], kp[1], kp[6][3]
     if permute_x:
-        for f in range(X.shape[1]):
-            X[i, f], X[j, f] = X[j, f], X[i, f]
+        if kp[6][2].shape[0] > 0:
+            rowmap[i], rowmap[j] = rowmap[j], rowmap[i]
+        else:
+            for f in range(X.shape[1]):
+                X[i, f], X[j, f] = X[j, f], X[i, f]
         sq[i], sq[j] = sq[j], sq[i]
     si = slot_of[i]
     sj = slot_of[j]
@@ -297,14 +344,14 @@ def _swap(i, j, sv, kp, permute_x, cs):
 
 @njit(nogil=True, cache=True)
 def smo_solve(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, tol, max_iter,
-              n_slots, shrinking, n_chunks, per_sample):
+              n_slots, shrinking, n_chunks, per_sample, data, indices, indptr, n_features):
     """Solve the SVM dual by SMO; see the module docstring.
 
     Parameters
     ----------
     X : ndarray of shape (n, d) float64
         Samples as rows, or the square Gram matrix when
-        ``kernel == PRECOMPUTED``.
+        ``kernel == PRECOMPUTED``; empty (0, 0) for sparse samples.
     sqnorm : ndarray of shape (n,)
         Squared norms of the rows of ``X``.
     kernel, gamma, coef0, degree : kernel id and parameters.
@@ -327,6 +374,10 @@ def smo_solve(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, tol, max_it
     per_sample : bool
         Cache kernel rows per sample (several variables share a sample, as in
         epsilon regression) instead of per variable (``idx`` the identity).
+    data, indices, indptr : ndarray (float64, intp, intp)
+        The samples as a CSR matrix (sparse input), else empty arrays.
+    n_features : int
+        Columns of the sparse samples (size of the scatter buffer).
 
     Returns
     -------
@@ -336,7 +387,7 @@ def smo_solve(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, tol, max_it
     n_iter : int
     converged : bool
     """
-    n = X.shape[0]
+    n = sqnorm.shape[0]
     m = idx.shape[0]
     L = n if per_sample else m
     n_slots = max(2, n_slots)
@@ -358,7 +409,10 @@ def smo_solve(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, tol, max_it
     else:
         Xw = X
         sqw = sqnorm
-    kp = (Xw, sqw, kernel, gamma, coef0, degree)
+    sparse = indptr.shape[0] > 0
+    csr = (data, indices, indptr, np.arange(n if sparse else 0),
+           np.zeros(n_features if sparse else 0))
+    kp = (Xw, sqw, kernel, gamma, coef0, degree, csr)
 
     # problem state in position order; positions get swapped by shrinking
     yw = y.copy()
@@ -729,35 +783,3 @@ def _reconstruct_gradient(active_size, sv, kp, cs):
                 for t in range(active_size, m):
                     G[t] += a * Q_i[t]
     return m
-
-
-@njit(nogil=True, parallel=True, cache=True)
-def kernel_from_dots(D, xx, yy, kernel, gamma, coef0, degree):
-    """Turn dot products ``D[i, j] = <x_i, sv_j>`` into kernel values, in place.
-
-    ``D`` is a scratch matrix owned by the caller (one BLAS product); the
-    decision values are then a second BLAS product with the dual
-    coefficients. Blocks of rows run in parallel, each value depends only on
-    its own entry, so threads never change the result.
-    """
-    n, m = D.shape
-    rows_per_block = 16
-    n_blocks = (n + rows_per_block - 1) // rows_per_block
-    for blk in prange(n_blocks):
-        scratch = np.empty(m)
-        for i in range(blk * rows_per_block, min(n, (blk + 1) * rows_per_block)):
-            v = D[i]
-            if kernel == RBF:
-                xi = xx[i]
-                for j in range(m):
-                    d2 = xi + yy[j] - 2.0 * v[j]
-                    if d2 < 0.0:
-                        d2 = 0.0
-                    v[j] = -gamma * d2
-                exp_inplace(v, scratch)
-            elif kernel == POLY:
-                for j in range(m):
-                    v[j] = (gamma * v[j] + coef0) ** degree
-            elif kernel == SIGMOID:
-                for j in range(m):
-                    v[j] = np.tanh(gamma * v[j] + coef0)

@@ -1,0 +1,90 @@
+"""numba part of the kernel functions shared by SVC / SVR, KernelRidge and
+KernelPCA (seed 000 §14): kernel values from dot products, in place.
+
+The dot products come from one BLAS (or sparse) product, made by
+:mod:`.kernel_functions`; here each entry becomes a kernel value. float64
+C-contiguous arrays; thread-safe; every entry depends only on its own inputs,
+so results do not depend on the number of threads.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from .exp import exp_nonpositive_inplace
+
+LINEAR, POLY, RBF, SIGMOID, PRECOMPUTED = 0, 1, 2, 3, 4
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _power(x, degree):
+    """``x ** degree``; an integral degree by repeated squaring (as libsvm's
+    ``powi``), so an integer degree gives the same value as an integer power."""
+    if degree == np.floor(degree) and 0.0 <= degree < 2.0**31:
+        t = np.int64(degree)
+        base = x
+        result = 1.0
+        while t > 0:
+            if t % 2 == 1:
+                result *= base
+            base *= base
+            t //= 2
+        return result
+    return x**degree
+
+
+@njit(nogil=True, parallel=True, cache=True)
+def kernel_from_dots(D, xx, yy, kernel, gamma, coef0, degree):
+    """Turn dot products ``D[i, j] = <x_i, y_j>`` into kernel values, in place.
+
+    Parameters
+    ----------
+    D : ndarray of shape (n, m), float64, C-contiguous (written)
+    xx, yy : ndarray of shape (n,) and (m,)
+        Squared norms of the rows of X and Y (read for RBF only).
+    kernel : int
+        LINEAR (nothing to do), POLY ``(gamma d + coef0) ** degree``, RBF
+        ``exp(-gamma max(|x|² + |y|² - 2 d, 0))``, SIGMOID ``tanh(gamma d + coef0)``.
+    gamma, coef0, degree : float
+
+    Blocks of rows run in parallel.
+    """
+    n, m = D.shape
+    rows_per_block = 16
+    n_blocks = (n + rows_per_block - 1) // rows_per_block
+    for blk in prange(n_blocks):
+        scratch = np.empty(m)
+        for i in range(blk * rows_per_block, min(n, (blk + 1) * rows_per_block)):
+            v = D[i]
+            if kernel == RBF:
+                xi = xx[i]
+                for j in range(m):
+                    d2 = xi + yy[j] - 2.0 * v[j]
+                    if d2 < 0.0:
+                        d2 = 0.0
+                    v[j] = -gamma * d2
+                exp_nonpositive_inplace(v, m, scratch, scratch.view(np.int64))
+            elif kernel == POLY:
+                for j in range(m):
+                    v[j] = _power(gamma * v[j] + coef0, degree)
+            elif kernel == SIGMOID:
+                for j in range(m):
+                    v[j] = np.tanh(gamma * v[j] + coef0)
+
+
+@njit(nogil=True, parallel=True, cache=True)
+def sparse_dots_dense(x_data, x_indices, x_indptr, yt_data, yt_indices, yt_indptr, out):
+    """``out = X Yᵀ`` for CSR X and Y given by its columns (CSC of Y), written
+    straight into the dense ``out`` (n, m): each non-zero x_if adds
+    x_if * Y[:, f] to row i, so no sparse product (with its index arrays and
+    sort) is ever built. Rows run in parallel; each row's sums are in a fixed
+    order, so results do not depend on the number of threads.
+    """
+    n = out.shape[0]
+    for i in prange(n):
+        row = out[i]
+        row[:] = 0.0
+        for q in range(x_indptr[i], x_indptr[i + 1]):
+            f = x_indices[q]
+            v = x_data[q]
+            for r in range(yt_indptr[f], yt_indptr[f + 1]):
+                row[yt_indices[r]] += v * yt_data[r]

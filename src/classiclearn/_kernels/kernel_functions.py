@@ -1,0 +1,76 @@
+"""The kernel functions of SVC / SVR, KernelRidge and KernelPCA, in one place (seed 000 §14).
+
+``linear`` <x, y>, ``poly`` (gamma <x, y> + coef0) ** degree, ``rbf``
+exp(-gamma |x - y|²) and ``sigmoid`` tanh(gamma <x, y> + coef0), between the
+rows of two dense or scipy sparse matrices: the dot products come from one
+BLAS (or sparse) product, then one numba pass turns them into kernel values
+(:mod:`.kernel_function_kernels`). Sparse rows are never densified; the
+result (rows x rows) is dense.
+"""
+
+import numpy as np
+import scipy.sparse as sp
+
+from ..utils._sparse import row_squared_norms
+from . import kernel_function_kernels as _k
+
+__all__ = ["KERNEL_IDS", "kernel_matrix", "supports"]
+
+KERNEL_IDS = {"linear": _k.LINEAR, "poly": _k.POLY, "polynomial": _k.POLY, "rbf": _k.RBF,
+              "sigmoid": _k.SIGMOID}
+
+
+def supports(kernel):
+    """Whether :func:`kernel_matrix` computes this kernel (a name, not a callable)."""
+    return isinstance(kernel, str) and kernel in KERNEL_IDS
+
+
+def dot_products(X, Y):
+    """``X Yᵀ`` as a C-contiguous float64 ndarray, for dense or sparse X and Y."""
+    if sp.issparse(X) and sp.issparse(Y):
+        # both sparse: the product is dense in general; built in place (no sparse result)
+        Xr = sp.csr_array(X)
+        Yc = sp.csc_array(Y)
+        D = np.empty((X.shape[0], Y.shape[0]))
+        _k.sparse_dots_dense(np.asarray(Xr.data, dtype=np.float64), Xr.indices.astype(np.intp),
+                             Xr.indptr.astype(np.intp), np.asarray(Yc.data, dtype=np.float64),
+                             Yc.indices.astype(np.intp), Yc.indptr.astype(np.intp), D)
+        return D
+    return np.ascontiguousarray(X @ Y.T, dtype=np.float64)
+
+
+def kernel_matrix(X, Y, kernel, *, gamma, coef0=0.0, degree=3, x_sq=None, y_sq=None):
+    """Kernel values between the rows of X and of Y.
+
+    Parameters
+    ----------
+    X : ndarray or sparse matrix of shape (n, p)
+    Y : ndarray or sparse matrix of shape (m, p)
+    kernel : {'linear', 'poly', 'polynomial', 'rbf', 'sigmoid'}
+    gamma, coef0 : float
+    degree : float
+    x_sq, y_sq : ndarray, optional
+        Squared row norms of X and Y when at hand (rbf only).
+
+    Returns
+    -------
+    ndarray of shape (n, m), float64
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> kernel_matrix(sp.csr_array([[1.0, 0.0]]), np.array([[0.0, 1.0]]), "rbf",
+    ...               gamma=0.5).round(4).tolist()
+    [[0.3679]]
+    """
+    kid = KERNEL_IDS[kernel]
+    D = dot_products(X, Y)
+    if kid == _k.LINEAR:
+        return D
+    if kid == _k.RBF:
+        xx = row_squared_norms(X) if x_sq is None else np.asarray(x_sq, dtype=np.float64)
+        yy = row_squared_norms(Y) if y_sq is None else np.asarray(y_sq, dtype=np.float64)
+    else:
+        xx = yy = np.zeros(0)
+    _k.kernel_from_dots(D, xx, yy, kid, float(gamma), float(coef0), float(degree))
+    return D

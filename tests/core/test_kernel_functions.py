@@ -1,0 +1,51 @@
+"""The shared kernel functions (``_kernels.kernel_functions``) of SVC / SVR,
+KernelRidge and KernelPCA against naive NumPy formulas, on dense and sparse rows."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from classiclearn._kernels.kernel_functions import kernel_matrix
+
+
+def _naive(X, Y, kernel, gamma, coef0, degree):
+    if kernel == "rbf":
+        d2 = ((X[:, None, :] - Y[None, :, :]) ** 2).sum(axis=2)
+        return np.exp(-gamma * d2)
+    dots = np.array([[float(np.dot(x, y)) for y in Y] for x in X])
+    if kernel == "linear":
+        return dots
+    if kernel in ("poly", "polynomial"):
+        return (gamma * dots + coef0) ** degree
+    return np.tanh(gamma * dots + coef0)
+
+
+@pytest.mark.parametrize("kernel", ["linear", "poly", "polynomial", "rbf", "sigmoid"])
+@pytest.mark.parametrize("sparse_x,sparse_y", [(False, False), (True, False), (False, True),
+                                               (True, True)])
+@pytest.mark.parametrize("degree", [3, 2.5])
+def test_kernel_matrix_matches_naive(kernel, sparse_x, sparse_y, degree):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(37, 6))
+    Y = rng.normal(size=(21, 6))
+    X[rng.random(X.shape) < 0.6] = 0.0
+    Y[rng.random(Y.shape) < 0.6] = 0.0
+    if degree == 2.5:  # a fractional power needs a non-negative base
+        X, Y = np.abs(X), np.abs(Y)
+    gamma, coef0 = 0.4, 0.7
+    A = sp.csr_array(X) if sparse_x else X
+    B = sp.csr_matrix(Y) if sparse_y else Y
+    K = kernel_matrix(A, B, kernel, gamma=gamma, coef0=coef0, degree=degree)
+    assert isinstance(K, np.ndarray) and K.dtype == np.float64
+    np.testing.assert_allclose(K, _naive(X, Y, kernel, gamma, coef0, degree), rtol=1e-12,
+                               atol=1e-14)
+
+
+def test_integer_degree_is_repeated_squaring():
+    """An integral degree gives the value of an integer power (as libsvm's powi)."""
+    X = np.array([[1.1, 0.3], [0.2, 0.9]])
+    K = kernel_matrix(X, X, "poly", gamma=1.3, coef0=0.25, degree=5)
+    base = 1.3 * (X @ X.T) + 0.25
+    expected = base * base
+    expected = expected * expected * base
+    np.testing.assert_allclose(K, expected, rtol=1e-15)
