@@ -27,7 +27,7 @@ def validate_predict_X(est, X):
     X = validate_data(est, X, reset=False, dtype=FLOAT_DTYPES, ensure_all_finite=False,
                       order=None, accept_sparse=sparse)
     with np.errstate(over="ignore"):
-        total = X.sum()
+        total = X.data.sum() if sparse and not isinstance(X, np.ndarray) else X.sum()
     if not np.isfinite(total):
         check_array(X, dtype=FLOAT_DTYPES, estimator=est, accept_sparse=sparse)
     return X

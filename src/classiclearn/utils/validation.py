@@ -142,6 +142,7 @@ def check_array(
     copy=False,
     order="C",
     estimator=None,
+    sort_indices=True,
 ):
     """Validate an array and return a clean NumPy copy or view.
 
@@ -179,6 +180,10 @@ def check_array(
         Memory layout of the result.
     estimator : estimator or str, optional
         Used to name the estimator in messages.
+    sort_indices : bool, default=True
+        Sort the column (row) indices of each row (column) of CSR (CSC) input
+        that is not sorted, so that fits sum in one order whatever the input
+        container; :func:`validate_data` skips it outside ``fit``.
 
     Returns
     -------
@@ -203,7 +208,8 @@ def check_array(
                 f"Sparse data was passed for {input_name}, but dense data is required{owner}. "
                 "Use '.toarray()' to convert to a dense numpy array."
             )
-        array = _as_sparse_array(array, accept_sparse, _pick_dtype(array.dtype, dtype), copy)
+        array = _as_sparse_array(array, accept_sparse, _pick_dtype(array.dtype, dtype), copy,
+                                 sort_indices)
         _check_sizes(array, input_name, ensure_min_samples, ensure_min_features, owner)
         if ensure_all_finite:
             _assert_finite(array.data, input_name, ensure_all_finite == "allow-nan")
@@ -275,14 +281,14 @@ def _accepted_formats(accept_sparse):
     return formats
 
 
-def _as_sparse_array(array, accept_sparse, dtype, copy):
+def _as_sparse_array(array, accept_sparse, dtype, copy, sort_indices=True):
     """One sparse array in an accepted format and dtype; a new one whenever anything changes."""
     formats = _accepted_formats(accept_sparse)
     if accept_sparse is True:
         formats = ("csr",)
     fmt = array.format if array.format in formats else formats[0]
     converted = _SPARSE_ARRAY_TYPES[fmt](array, dtype=dtype or array.dtype)
-    if fmt != "coo" and not converted.has_sorted_indices:
+    if sort_indices and fmt != "coo" and not converted.has_sorted_indices:
         # one order of the entries of a row (column) whatever the input container,
         # so that every container gives the same sums, hence the same model
         converted = converted.sorted_indices()
@@ -497,6 +503,7 @@ def validate_data(
     _check_feature_names(estimator, X, reset=reset)
     no_y = isinstance(y, str) and y == "no_validation"
     check_params.setdefault("estimator", estimator)
+    check_params.setdefault("sort_indices", reset)
     if skip_check_array:
         out = X if no_y else (X, y)
     elif no_y:
