@@ -14,7 +14,7 @@ import pytest
 import scipy.sparse as sp
 
 from classiclearn.cluster import KMeans
-from classiclearn.linear_model import LogisticRegression, Ridge
+from classiclearn.linear_model import ElasticNet, Lasso, LogisticRegression, Ridge
 from classiclearn.naive_bayes import BernoulliNB, ComplementNB, MultinomialNB
 from classiclearn.svm import LinearSVC
 
@@ -41,6 +41,8 @@ CASES = {
     "LogisticRegression": lambda: LogisticRegression(max_iter=15),
     "LinearSVC": lambda: LinearSVC(max_iter=20),
     "Ridge": lambda: Ridge(alpha=10.0, max_iter=30),
+    "Lasso": lambda: Lasso(alpha=1e-4, max_iter=5),
+    "ElasticNet": lambda: ElasticNet(alpha=1e-4, max_iter=5),
     "MultinomialNB": lambda: MultinomialNB(),
     "ComplementNB": lambda: ComplementNB(),
     "BernoulliNB": lambda: BernoulliNB(),

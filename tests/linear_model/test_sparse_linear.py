@@ -8,7 +8,14 @@ import scipy.sparse as sp
 from sklearn import linear_model as sk_linear
 from sklearn import svm as sk_svm
 
-from classiclearn.linear_model import LogisticRegression, Ridge
+from classiclearn.linear_model import (
+    ElasticNet,
+    Lasso,
+    LogisticRegression,
+    Ridge,
+    enet_path,
+    lasso_path,
+)
 from classiclearn.svm import LinearSVC
 
 
@@ -139,3 +146,53 @@ def test_ridge_refuses_what_scikit_learn_refuses_on_sparse_input():
         Ridge(solver="svd").fit(X, y)
     with pytest.raises(TypeError, match="sparse input in classiclearn yet"):
         Ridge(solver="saga").fit(X, y)
+
+
+@pytest.mark.parametrize("shape", [(300, 40), (60, 200)])
+@pytest.mark.parametrize("model", ["lasso", "enet"])
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_coordinate_descent_matches_sklearn_and_dense(shape, model, fit_intercept, weighted):
+    n, p = shape
+    rng = np.random.default_rng(0)
+    X = sp.csr_array(sp.random(n, p, density=0.1, random_state=0, format="csr") * 3)
+    y = X @ rng.normal(size=p) + rng.normal(size=n) + 2.0
+    w = rng.uniform(0.5, 2.0, n) if weighted else None
+    kw = dict(alpha=0.05, fit_intercept=fit_intercept, tol=1e-10, max_iter=100_000)
+    ours_cls, their_cls = (Lasso, sk_linear.Lasso) if model == "lasso" else (
+        ElasticNet, sk_linear.ElasticNet)
+    if model == "enet":
+        kw["l1_ratio"] = 0.3
+    ours = ours_cls(**kw).fit(X, y, sample_weight=w)
+    theirs = their_cls(**kw).fit(X, y, sample_weight=w)
+    dense = ours_cls(**kw).fit(X.toarray(), y, sample_weight=w)
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, atol=1e-9)
+    np.testing.assert_allclose(ours.intercept_, theirs.intercept_, atol=1e-9)
+    np.testing.assert_allclose(ours.coef_, dense.coef_, atol=1e-8)
+    np.testing.assert_allclose(ours.predict(X), theirs.predict(X), atol=1e-8)
+
+
+def test_coordinate_descent_on_a_large_mean_keeps_its_precision():
+    # centring is implicit: a column mean of 1e4 must not cost the fit its digits
+    rng = np.random.default_rng(3)
+    X = sp.random(200, 10, density=0.9, random_state=3, format="csc") * 3
+    X.data += 1e4
+    y = X @ rng.normal(size=10) + rng.normal(size=200)
+    ours = Lasso(alpha=0.01, tol=1e-12, max_iter=100_000).fit(X, y)
+    dense = Lasso(alpha=0.01, tol=1e-12, max_iter=100_000).fit(X.toarray(), y)
+    np.testing.assert_allclose(ours.coef_, dense.coef_, rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("path", ["lasso", "enet"])
+def test_paths_match_sklearn_on_sparse_input(path):
+    rng = np.random.default_rng(0)
+    X = sp.csr_array(sp.random(60, 200, density=0.1, random_state=0) * 3)
+    y = X @ rng.normal(size=200) + rng.normal(size=60)
+    kw = dict(n_alphas=10, tol=1e-12, max_iter=100_000)
+    if path == "lasso":
+        ours, theirs = lasso_path(X, y, **kw), sk_linear.lasso_path(X, y, **kw)
+    else:
+        ours = enet_path(X, y, l1_ratio=0.4, **kw)
+        theirs = sk_linear.enet_path(X, y, l1_ratio=0.4, **kw)
+    np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-12)
+    np.testing.assert_allclose(ours[1], theirs[1], atol=1e-8)

@@ -24,6 +24,7 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
+import scipy.sparse as sp
 
 from ..base import BaseEstimator, RegressorMixin
 from ..exceptions import ConvergenceWarning
@@ -159,6 +160,42 @@ class _Problem:
         self.A = None
         more, gap = self.solve(k, w, l1, l2, positive, max_iter - n_iter, tol, orders)
         return n_iter + more, gap
+
+
+class _SparseProblem:
+    """The centred, weighted problem on sparse X, centred implicitly: the CSC
+    values scaled by the roots of the weights, the column sums and squared
+    norms of the centred columns, never a dense or centred copy of X."""
+
+    def __init__(self, X, Y, x_mean, y_mean, sw):
+        X = sp.csc_array(X)
+        n, self.p = X.shape
+        self.pf = np.ones(self.p)
+        self.root = np.ones(n) if sw is None else np.sqrt(sw)
+        self.indptr, self.indices = X.indptr, X.indices
+        self.S = X.data * self.root[X.indices]
+        self.cols = np.repeat(np.arange(self.p), np.diff(X.indptr))
+        self.q = np.bincount(self.cols, weights=self.S * self.root[X.indices],
+                             minlength=self.p)
+        self.mu = np.asarray(x_mean, dtype=np.float64)
+        total = float(self.root @ self.root)
+        self.col_sq = np.maximum(
+            np.bincount(self.cols, weights=self.S * self.S, minlength=self.p)
+            - 2.0 * self.mu * self.q + self.mu**2 * total, 0.0)
+        self.B = np.asfortranarray((Y - y_mean) * self.root[:, None])
+        self.yy = np.einsum("ij,ij->j", self.B, self.B)
+
+    def xty(self, k):
+        """``A'b`` of target k (for the alpha grid)."""
+        b = self.B[:, k]
+        stored = np.bincount(self.cols, weights=self.S * b[self.indices], minlength=self.p)
+        return stored - self.mu * (self.root @ b)
+
+    def solve(self, k, w, l1, l2, positive, max_iter, tol, orders):
+        """Solve for target k from start ``w`` (overwritten); return (n_iter, gap)."""
+        return _k.enet_cd_sparse(w, self.indptr, self.indices, self.S, self.q, self.mu,
+                                 np.ascontiguousarray(self.B[:, k]), self.root, self.col_sq,
+                                 l1, l2, positive, max_iter, tol, tol * self.yy[k], orders)
 
 
 # Rounds of refinement on the float32 Gram matrix before falling back to the
@@ -324,8 +361,11 @@ class ElasticNet(LinearPredictMixin, RegressorMixin, BaseEstimator):
         self.random_state = random_state
         self.selection = selection
 
+    _sparse_input = True  # fit and predict take sparse input (CSC for the fit)
+
     def __classiclearn_tags__(self):
         tags = super().__classiclearn_tags__()
+        tags.sparse = self._sparse_input
         tags.multi_output = True
         return tags
 
@@ -349,7 +389,7 @@ class ElasticNet(LinearPredictMixin, RegressorMixin, BaseEstimator):
         self._validate_params()
         dtype = input_float_dtype(X)
         X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True,
-                             ensure_all_finite=False, order=None)
+                             ensure_all_finite=False, order=None, accept_sparse="csc")
         check_magnitude(X, self, "penalised least squares", power=2, check_small=False)
         y = np.asarray(y, dtype=np.float64)
         n, p = X.shape
@@ -369,6 +409,17 @@ class ElasticNet(LinearPredictMixin, RegressorMixin, BaseEstimator):
         l2 = self.alpha * (1.0 - l1r) * n
         orders = _orders(self.selection, p, self.max_iter, self.random_state)
         pass32 = None
+        if sp.issparse(X):
+            # as scikit-learn: sparse X is always solved on the data, centred implicitly
+            check_array(X, dtype=np.float64, estimator=self, accept_sparse="csc")
+            if self.fit_intercept:
+                x_mean, y_mean = weighted_means(X, Y, sw)
+            else:
+                x_mean, y_mean = np.zeros(p), np.zeros(t)
+            problem = _SparseProblem(X, Y, x_mean, y_mean, sw)
+            self._solve_targets(problem, x_mean, y_mean, n, was_1d, l1, l2, orders)
+            cast_float_attributes(self, dtype, ("coef_", "intercept_"))
+            return self
         if sw is None and mode == "gram":
             # One threaded pass: means, X'y, the finiteness of X and a float32
             # X'X, the solution certified from the data below.
@@ -542,7 +593,8 @@ def enet_path(X, y, *, l1_ratio=0.5, eps=1e-3, n_alphas=100, alphas=None, precom
     >>> coefs.shape
     (2, 5)
     """
-    X = check_array(X, dtype=np.float64, ensure_all_finite=False, order=None)
+    X = check_array(X, dtype=np.float64, ensure_all_finite=False, order=None,
+                    accept_sparse="csc")
     y = check_array(y, dtype=np.float64, ensure_2d=False, input_name="y")
     if y.ndim != 1:
         raise ValueError("enet_path takes a 1-D y; fit one target at a time.")
@@ -556,13 +608,17 @@ def enet_path(X, y, *, l1_ratio=0.5, eps=1e-3, n_alphas=100, alphas=None, precom
     use_gram = precompute is True or (precompute == "auto" and n > p)
     # One pass: X'y, the finiteness of X (no intercept: nothing is centred)
     # and, for the Gram form, X'X.
-    if use_gram:
+    if sp.issparse(X):
+        check_array(X, dtype=np.float64, accept_sparse="csc")
+        problem = _SparseProblem(X, y[:, None], np.zeros(p), np.zeros(1), None)
+    elif use_gram:
         *_, Xty, yy, gram = moments_and_gram(None, X, y[:, None], False)
     else:
         _, _, Xty, yy = fit_moments(None, X, y[:, None], False)
         gram = None
-    problem = _Problem(X, y[:, None], np.zeros(p), np.zeros(1), None,
-                       "gram" if use_gram else "data", moments=(Xty, yy), gram=gram)
+    if not sp.issparse(X):
+        problem = _Problem(X, y[:, None], np.zeros(p), np.zeros(1), None,
+                           "gram" if use_gram else "data", moments=(Xty, yy), gram=gram)
     if alphas is None:
         if l1_ratio <= 0:
             raise ValueError("An automatic alpha grid needs l1_ratio > 0; pass alphas.")
