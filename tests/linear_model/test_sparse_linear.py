@@ -11,6 +11,7 @@ from sklearn import svm as sk_svm
 from classiclearn.linear_model import (
     ElasticNet,
     Lasso,
+    LinearRegression,
     LogisticRegression,
     Ridge,
     enet_path,
@@ -196,3 +197,22 @@ def test_paths_match_sklearn_on_sparse_input(path):
         theirs = sk_linear.enet_path(X, y, l1_ratio=0.4, **kw)
     np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-12)
     np.testing.assert_allclose(ours[1], theirs[1], atol=1e-8)
+
+
+@pytest.mark.parametrize("shape", [(300, 40), (60, 200)])
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_linear_regression_matches_sklearn(shape, fit_intercept, weighted):
+    n, p = shape
+    rng = np.random.default_rng(0)
+    X = sp.csr_array(sp.random(n, p, density=0.1, random_state=0, format="csr") * 3)
+    y = X @ rng.normal(size=p) + rng.normal(size=n) + 2.0
+    Y = np.column_stack([y, 2 * y])
+    w = rng.uniform(0.5, 2.0, n) if weighted else None
+    ours = LinearRegression(fit_intercept=fit_intercept).fit(X, Y, sample_weight=w)
+    theirs = sk_linear.LinearRegression(fit_intercept=fit_intercept).fit(X, Y, sample_weight=w)
+    # both run LSQR to atol = btol = 1e-6
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, atol=1e-6)
+    np.testing.assert_allclose(ours.predict(X), theirs.predict(X), atol=1e-5)
+    with pytest.raises(TypeError, match="sparse input"):
+        LinearRegression(positive=True).fit(X, y)

@@ -11,6 +11,7 @@ come from the same factor at no extra cost.
 from numbers import Real
 
 import numpy as np
+import scipy.sparse as sp
 from scipy import linalg, optimize
 
 from ..base import BaseEstimator, RegressorMixin
@@ -34,6 +35,7 @@ from ._base import (
 )
 from ._inference import intercept_cov
 from ._inference_models import ols_inference, ols_summary, target_moments
+from ._ridge_solvers import centered_operator, solve_lsqr
 
 _MAX_SUMMARY_FEATURES = 2000
 
@@ -235,6 +237,8 @@ class LinearRegression(LinearPredictMixin, RegressorMixin, BaseEstimator):
     (2.0, 1.0)
     """
 
+    _sparse_input = True  # fit (LSQR) and predict take CSR / CSC input
+
     _parameter_constraints = {
         "fit_intercept": ["boolean"],
         "copy_X": ["boolean"],
@@ -253,6 +257,7 @@ class LinearRegression(LinearPredictMixin, RegressorMixin, BaseEstimator):
 
     def __classiclearn_tags__(self):
         tags = super().__classiclearn_tags__()
+        tags.sparse = self._sparse_input
         tags.multi_output = True
         return tags
 
@@ -271,7 +276,8 @@ class LinearRegression(LinearPredictMixin, RegressorMixin, BaseEstimator):
         """
         self._validate_params()
         dtype = input_float_dtype(X)
-        X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True)
+        X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True,
+                             accept_sparse=("csr", "csc"))
         y = np.asarray(y, dtype=np.float64)
         sw = None if sample_weight is None else check_sample_weight(sample_weight, X,
                                                                     dtype=np.float64)
@@ -282,6 +288,8 @@ class LinearRegression(LinearPredictMixin, RegressorMixin, BaseEstimator):
             x_mean, y_mean = weighted_means(X, Y, sw)
         else:
             x_mean, y_mean = np.zeros(p), np.zeros(t)
+        if sp.issparse(X):
+            return self._fit_sparse(X, Y, x_mean, y_mean, sw, was_1d, dtype)
         if self.positive:
             A = _design(X, Y, x_mean, y_mean, sw)
             Xc, Yc = A[:, :p], A[:, p:]
@@ -306,6 +314,23 @@ class LinearRegression(LinearPredictMixin, RegressorMixin, BaseEstimator):
                                              self.fit_intercept)
             self._inference = ols_inference(rss[0], tss, half_log_w, n, rank, cov,
                                             self.fit_intercept)
+        return self
+
+    def _fit_sparse(self, X, Y, x_mean, y_mean, sw, was_1d, dtype):
+        """Sparse X, as scikit-learn: LSQR on the implicitly centred (and weighted)
+        X with ``atol = btol = tol``; no rank, singular values or summary()."""
+        if self.positive:
+            raise TypeError("LinearRegression(positive=True) does not take sparse input; "
+                            "pass a dense array.")
+        B = Y - y_mean
+        if sw is not None:
+            B = B * np.sqrt(sw)[:, None]
+        A = centered_operator(X, x_mean, sw)
+        W, _, _ = solve_lsqr(A, B, np.zeros(B.shape[1]), self.tol, None)
+        for name in ("rank_", "singular_"):
+            self.__dict__.pop(name, None)
+        set_coef(self, W, x_mean, y_mean, self.fit_intercept, was_1d, dtype)
+        self._inference = None
         return self
 
     def _fit_dask(self, X, y, sample_weight=None):
