@@ -13,6 +13,7 @@ from ._classification import KNeighborsClassifier, RadiusNeighborsClassifier
 from ._kd_tree import KDTree
 from ._metrics import VALID_METRICS
 from ._regression import KNeighborsRegressor, RadiusNeighborsRegressor
+from ._sparse import SPARSE_METRICS
 from ._unsupervised import NearestNeighbors
 
 __all__ = [
@@ -24,4 +25,9 @@ __all__ = [
     "RadiusNeighborsClassifier",
     "RadiusNeighborsRegressor",
     "VALID_METRICS",
+    "VALID_METRICS_SPARSE",
 ]
+
+# the metrics each algorithm takes on sparse input (scikit-learn's table)
+VALID_METRICS_SPARSE = {"ball_tree": [], "kd_tree": [],
+                        "brute": sorted([*SPARSE_METRICS, "precomputed"])}

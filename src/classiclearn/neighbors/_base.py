@@ -31,10 +31,11 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._kernels.distances import COSINE, EUCLIDEAN, MANHATTAN, SQEUCLIDEAN
+from .._kernels.work import NUMBA_PASS_WORK
 from ..base import BaseEstimator
 from ..exceptions import DataConversionWarning
 from ..utils._params import Interval, StrOptions
-from ..utils._threads import effective_n_jobs, numba_threads
+from ..utils._threads import auto_n_jobs, effective_n_jobs, numba_threads
 from ..utils.validation import (
     check_consistent_length,
     check_is_fitted,
@@ -57,6 +58,7 @@ from ._metrics import (
     resolve_metric,
     weight_scale,
 )
+from ._sparse import SparseIndex, sparse_kneighbors, sparse_metric, sparse_radius
 
 _ALGORITHMS = {"auto", "ball_tree", "kd_tree", "brute"}
 # Metrics searched with GEMM tiles by brute force.
@@ -148,7 +150,17 @@ class _NeighborsBase(BaseEstimator):
         # precomputed distances are non-negative
         tags.positive_only_X = tags.pairwise
         tags.allow_nan = self.metric == "nan_euclidean"
+        tags.sparse = self._sparse_metric_name() is not None
         return tags
+
+    def _sparse_metric_name(self):
+        """The distance used on sparse input, or None when the metric has none."""
+        if callable(self.metric) or self.metric == "precomputed":
+            return None
+        try:
+            return sparse_metric(self.metric, self.p)
+        except ValueError:
+            return None
 
     def _finite(self):
         """``ensure_all_finite`` for the data: NaN is a missing value for nan_euclidean."""
@@ -179,17 +191,18 @@ class _NeighborsBase(BaseEstimator):
         self._validate_params()
         finite = self._finite()
         self._bool_input = self.metric in BOOLEAN_METRICS and _is_bool_input(X)
+        checks = dict(dtype=np.float64, ensure_all_finite=finite, accept_sparse="csr")
         if isinstance(y, str) and y == "no_validation":
-            X = validate_data(self, X, dtype=np.float64, ensure_all_finite=finite)
+            X = validate_data(self, X, **checks)
             y = None
         elif not y_numeric:
-            X = validate_data(self, X, dtype=np.float64, ensure_all_finite=finite)
+            X = validate_data(self, X, **checks)
             y = _check_class_target(self, X, y)
         else:
-            X, y = validate_data(
-                self, X, y, dtype=np.float64, multi_output=True, y_numeric=y_numeric,
-                ensure_all_finite=finite,
-            )
+            X, y = validate_data(self, X, y, multi_output=True, y_numeric=y_numeric, **checks)
+        self._sparse_index = None
+        if sp.issparse(X):
+            return self._fit_sparse(X, y)
         if self.metric == "precomputed":
             if X.shape[0] != X.shape[1]:
                 raise ValueError(
@@ -241,6 +254,30 @@ class _NeighborsBase(BaseEstimator):
         self._search_X = search_X
         return y
 
+    def _fit_sparse(self, X, y):
+        """Sparse training rows: brute force with the metrics scikit-learn allows
+        on sparse input (a tree algorithm falls back to brute force, with its warning)."""
+        if callable(self.metric) or self.metric == "precomputed":
+            raise TypeError(
+                f"{type(self).__name__}(metric={self.metric!r}) does not take sparse input in "
+                "classiclearn; pass a dense array."
+            )
+        name = sparse_metric(self.metric, self.p)
+        if self.algorithm in ("kd_tree", "ball_tree"):
+            warnings.warn("cannot use tree with sparse input: using brute force", UserWarning,
+                          stacklevel=4)
+        self.effective_metric_ = name if self.metric == "minkowski" else self.metric
+        self.effective_metric_params_ = {k: v for k, v in (self.metric_params or {}).items()
+                                         if k != "p"}
+        self._function_metric = False
+        self._metric_code, self._p, self._scale = None, 2.0, None
+        self._fit_method = "brute"
+        self._fit_X = self._search_X = X
+        self.n_samples_fit_ = X.shape[0]
+        self._tree = self._gemm_index = None
+        self._sparse_index = SparseIndex(X, name)
+        return y
+
     def _fit_function_metric(self, X, y):
         """A metric given by a function (a callable, 'pyfunc') or haversine: queries
         compute their distances to every training row and search them as precomputed
@@ -286,8 +323,11 @@ class _NeighborsBase(BaseEstimator):
 
     def _check_query_X(self, X):
         is_bool = self.metric in BOOLEAN_METRICS and _is_bool_input(X)
+        sparse_fit = getattr(self, "_sparse_index", None) is not None
         X = validate_data(self, X, reset=False, dtype=np.float64,
-                          ensure_all_finite=self._finite())
+                          ensure_all_finite=self._finite(), accept_sparse=sparse_fit and "csr")
+        if sparse_fit:
+            return X
         if self.metric == "precomputed":
             _check_precomputed_values(X)
         else:
@@ -295,7 +335,14 @@ class _NeighborsBase(BaseEstimator):
         self._warn_boolean(is_bool)
         return X
 
+    def _sparse_threads(self, X):
+        """Threads of the sparse distance passes (the library's policy for n_jobs=None)."""
+        return auto_n_jobs(self.n_jobs, self._sparse_index.Y.nnz * X.shape[0], NUMBA_PASS_WORK)
+
     def _kneighbors_raw(self, X, k):
+        if getattr(self, "_sparse_index", None) is not None:
+            with numba_threads(self._sparse_threads(X)):
+                return sparse_kneighbors(self._sparse_index, sp.csr_array(X), k)
         with numba_threads(self.n_jobs):
             if self._tree is not None:
                 return self._tree.query(self._scaled(X), k)
@@ -309,6 +356,9 @@ class _NeighborsBase(BaseEstimator):
             )
 
     def _radius_raw(self, X, radius, sort_results):
+        if getattr(self, "_sparse_index", None) is not None:
+            with numba_threads(self._sparse_threads(X)):
+                return sparse_radius(self._sparse_index, sp.csr_array(X), radius, sort_results)
         with numba_threads(self.n_jobs):
             if self._tree is not None:
                 return self._tree._radius_flat(self._scaled(X), radius, sort_results=sort_results)
