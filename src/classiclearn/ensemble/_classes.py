@@ -152,7 +152,8 @@ class RandomForestRegressor(_ForestRegressor):
     n_estimators : int, default=100
         Number of trees.
     criterion : str, default='squared_error'
-        Split criterion of the trees ({"squared_error", "friedman_mse", "absolute_error"}).
+        Split criterion of the trees ({"squared_error", "friedman_mse", "absolute_error",
+        "poisson"}).
     max_depth, min_samples_split, min_samples_leaf, min_weight_fraction_leaf, \
 max_leaf_nodes, min_impurity_decrease, ccp_alpha
         Growth limits and pruning of each tree, as in
@@ -216,7 +217,8 @@ max_leaf_nodes, min_impurity_decrease, ccp_alpha
     _splitter = "best"
     _parameter_constraints = {
         **_CONSTRAINTS,
-        "criterion": [StrOptions({"squared_error", "friedman_mse", "absolute_error"})],
+        "criterion": [StrOptions({"squared_error", "friedman_mse", "absolute_error",
+                                  "poisson"})],
     }
 
     def __init__(
@@ -404,7 +406,8 @@ class ExtraTreesRegressor(_ForestRegressor):
     n_estimators : int, default=100
         Number of trees.
     criterion : str, default='squared_error'
-        Split criterion of the trees ({"squared_error", "friedman_mse", "absolute_error"}).
+        Split criterion of the trees ({"squared_error", "friedman_mse", "absolute_error",
+        "poisson"}).
     max_depth, min_samples_split, min_samples_leaf, min_weight_fraction_leaf, \
 max_leaf_nodes, min_impurity_decrease, ccp_alpha
         Growth limits and pruning of each tree, as in
@@ -468,7 +471,8 @@ max_leaf_nodes, min_impurity_decrease, ccp_alpha
     _splitter = "random"
     _parameter_constraints = {
         **_CONSTRAINTS,
-        "criterion": [StrOptions({"squared_error", "friedman_mse", "absolute_error"})],
+        "criterion": [StrOptions({"squared_error", "friedman_mse", "absolute_error",
+                                  "poisson"})],
     }
 
     def __init__(

@@ -28,6 +28,7 @@ from ..tree import DecisionTreeClassifier, DecisionTreeRegressor, _binning
 from ..tree._classes import (
     _plain,
     check_max_bins,
+    check_poisson_target,
     encode_class_targets,
     expanded_class_weight,
     grow_tree,
@@ -199,6 +200,7 @@ class BaseForest(BaseEstimator):
         else:
             codes = y.astype(np.float64).reshape(n_samples, -1)
             n_classes = np.ones(codes.shape[1], dtype=np.intp)
+            check_poisson_target(self, codes)
         codes = np.ascontiguousarray(codes)
         self.n_outputs_ = codes.shape[1]
         boot_w = sw if weighted else None

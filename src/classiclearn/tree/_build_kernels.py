@@ -147,6 +147,9 @@ def _children_impurity(y, w, samples, a, pos, b, sl, sr, wl, wr, parent_stats, c
     if crit < 10:
         return (_c.stats_impurity(sl, wl, crit, n_outputs, K, n_classes),
                 _c.stats_impurity(sr, wr, crit, n_outputs, K, n_classes))
+    if crit == _c.POISSON:
+        return (_c.poisson_loss(y, w, samples, a, pos, n_outputs, sl, wl),
+                _c.poisson_loss(y, w, samples, pos, b, n_outputs, sr, wr))
     sq_left = 0.0
     for p in range(a, pos):
         s = samples[p]
@@ -806,6 +809,8 @@ def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features
                 if crit == _c.ABSOLUTE_ERROR:
                     imp = _c.abs_impurity(y, w, samples, a, b, n_outputs, scratch[2],
                                           scratch[3])
+                elif crit == _c.POISSON:
+                    imp = _c.poisson_loss(y, w, samples, a, b, n_outputs, stats, wn)
                 else:
                     imp = _c.stats_impurity(stats, wn, crit, n_outputs, K, n_classes)
             nn = b - a

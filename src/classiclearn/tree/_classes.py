@@ -49,6 +49,7 @@ CRITERIA = {
     "squared_error": 10,
     "friedman_mse": 11,
     "absolute_error": 12,
+    "poisson": 13,
 }
 _MAX_DEPTH = np.iinfo(np.int32).max
 
@@ -215,10 +216,23 @@ _COMMON_CONSTRAINTS = {
 
 
 def check_max_bins(est):
-    """The histogram splitter does not support absolute_error."""
-    if est.max_bins is not None and est.criterion == "absolute_error":
+    """The histogram splitter does not support absolute_error nor poisson (their
+    statistics are not sums over the bins)."""
+    if est.max_bins is not None and est.criterion in ("absolute_error", "poisson"):
         raise ValueError("max_bins (histogram splitter) does not support "
-                         "criterion='absolute_error'.")
+                         f"criterion={est.criterion!r}.")
+
+
+def check_poisson_target(est, y):
+    """The Poisson criterion needs non-negative targets with a positive sum (scikit-learn's
+    checks and messages)."""
+    if getattr(est, "criterion", None) != "poisson":
+        return
+    if np.any(y < 0):
+        raise ValueError("Some value(s) of y are negative which is not allowed for Poisson "
+                         "regression.")
+    if np.sum(y) <= 0:
+        raise ValueError("Sum of y is not positive which is necessary for Poisson regression.")
 
 
 def encode_class_targets(y):
@@ -333,6 +347,7 @@ class BaseDecisionTree(BaseEstimator):
         else:
             codes = np.asarray(y, dtype=np.float64).reshape(n_samples, -1)
             n_classes = np.ones(codes.shape[1], dtype=np.intp)
+            check_poisson_target(self, codes)
         codes = np.ascontiguousarray(codes)
         if sw.sum() <= 0:
             raise ValueError("Sum of sample_weight must be positive.")
@@ -607,7 +622,8 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
 
     Parameters
     ----------
-    criterion : {"squared_error", "friedman_mse", "absolute_error"}, default="squared_error"
+    criterion : {"squared_error", "friedman_mse", "absolute_error", "poisson"}, \
+default="squared_error"
         Squared error (leaf mean), Friedman's improvement score, or absolute
         error (leaf weighted median).
     splitter, max_depth, min_samples_split, min_samples_leaf, \
@@ -641,7 +657,8 @@ min_impurity_decrease, ccp_alpha, max_bins, monotonic_cst
 
     _parameter_constraints = {
         **_COMMON_CONSTRAINTS,
-        "criterion": [StrOptions({"squared_error", "friedman_mse", "absolute_error"})],
+        "criterion": [StrOptions({"squared_error", "friedman_mse", "absolute_error",
+                                  "poisson"})],
     }
 
     def __init__(self, *, criterion="squared_error", splitter="best", max_depth=None,

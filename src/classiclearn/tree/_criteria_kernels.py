@@ -5,8 +5,8 @@ Node statistics ``stats`` are a float64 vector:
 - classification (gini, entropy, misclassification): weighted class counts,
   ``stats[o * K + c]`` for output ``o`` and class ``c`` (``K`` = largest number
   of classes over the outputs);
-- regression (squared_error, friedman_mse, absolute_error): weighted sums
-  ``stats[o]`` and weighted sums of squares ``stats[n_outputs + o]``.
+- regression (squared_error, friedman_mse, absolute_error, poisson): weighted
+  sums ``stats[o]`` and weighted sums of squares ``stats[n_outputs + o]``.
 
 Impurities follow scikit-learn's definitions (entropy in bits, averages over
 outputs) so that fitted trees agree with it.
@@ -25,6 +25,9 @@ MISCLASSIFICATION = 2
 SQUARED_ERROR = 10
 FRIEDMAN_MSE = 11
 ABSOLUTE_ERROR = 12
+POISSON = 13
+# scikit-learn's bound below which a Poisson node's sum of y counts as zero
+EPSILON = np.finfo(np.float64).eps
 
 _LN2 = math.log(2.0)
 
@@ -134,8 +137,39 @@ def squared_error(stats, wn, n_outputs):
 
 
 @njit(cache=True, nogil=True)
+def poisson_loss(y, w, samples, a, b, n_outputs, sums, wn):
+    """Half Poisson deviance of ``samples[a:b]`` per unit weight, averaged over outputs:
+    ``sum w y log(y / mean)`` summed sample by sample as scikit-learn does (0 for a
+    constant y exactly; +inf when a sum of y is not positive)."""
+    loss = 0.0
+    for o in range(n_outputs):
+        if sums[o] <= EPSILON:
+            return np.inf
+        mean = sums[o] / wn
+        for p in range(a, b):
+            s = samples[p]
+            v = y[s, o]
+            if v > 0.0:
+                loss += w[s] * v * math.log(v / mean)
+    return loss / (wn * n_outputs)
+
+
+@njit(cache=True, nogil=True)
+def poisson_proxy(sl, sr, wl, wr, n_outputs):
+    """``sum_o S_L log(S_L / w_L) + S_R log(S_R / w_R)`` (-inf when a child's sum of
+    y is not positive: such a split is never taken)."""
+    tot = 0.0
+    for o in range(n_outputs):
+        if sl[o] <= EPSILON or sr[o] <= EPSILON:
+            return -np.inf
+        tot += sl[o] * math.log(sl[o] / wl) + sr[o] * math.log(sr[o] / wr)
+    return tot
+
+
+@njit(cache=True, nogil=True)
 def stats_impurity(stats, wn, crit, n_outputs, K, n_classes):
-    """Impurity of a node from its statistics (not for absolute_error)."""
+    """Impurity of a node from its statistics (not for absolute_error and poisson,
+    which need the samples)."""
     if crit == GINI:
         return gini(stats, wn, n_outputs, K, n_classes)
     if crit == ENTROPY:
@@ -185,6 +219,8 @@ def proxy_improvement(sl, sr, wl, wr, crit, n_outputs, K, n_classes):
             misclassification(sl, wl, n_outputs, K, n_classes))
     if crit == FRIEDMAN_MSE:
         return friedman_proxy(sl, sr, wl, wr, n_outputs)
+    if crit == POISSON:
+        return poisson_proxy(sl, sr, wl, wr, n_outputs)
     return mse_proxy(sl, sr, wl, wr, n_outputs)
 
 
