@@ -191,7 +191,9 @@ class _NeighborsBase(BaseEstimator):
         self._validate_params()
         finite = self._finite()
         self._bool_input = self.metric in BOOLEAN_METRICS and _is_bool_input(X)
-        checks = dict(dtype=np.float64, ensure_all_finite=finite, accept_sparse="csr")
+        # (no index sorting: the distances do not depend on the order of stored entries)
+        checks = dict(dtype=np.float64, ensure_all_finite=finite, accept_sparse="csr",
+                      sort_indices=False)
         if isinstance(y, str) and y == "no_validation":
             X = validate_data(self, X, **checks)
             y = None

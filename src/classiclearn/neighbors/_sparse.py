@@ -3,8 +3,9 @@
 scikit-learn takes sparse input only with brute force and the metrics
 euclidean / l2 (minkowski with p=2), cosine and manhattan / l1 / cityblock
 (and precomputed). The distances of a block of query rows to every training
-row come from sparse products (euclidean, cosine: ``|x|² + |y|² - 2 x.y`` and
-``1 - x.y / (|x| |y|)``) or a numba pass over the stored entries (manhattan),
+row come from their dot products (euclidean, cosine: ``|x|² + |y|² - 2 x.y``
+and ``1 - x.y / (|x| |y|)``), accumulated over the columns each query stores,
+or from a numba pass over the stored entries (manhattan),
 never from a dense copy of either side; each block is then searched like a
 precomputed distance matrix, equal distances going to the lower training
 index.
@@ -52,12 +53,25 @@ class SparseIndex:
         self.Y = sp.csr_array(Y)
         self.metric = metric
         self.n = self.Y.shape[0]
-        if metric == "euclidean":
-            self.norms = row_squared_norms(self.Y)
-        elif metric == "cosine":
-            self.norms = np.sqrt(row_squared_norms(self.Y))
-        else:
-            self.abs_sums = np.asarray(abs(self.Y).sum(axis=1)).ravel()
+        self._row_stats = None  # computed by the first query, so fit only stores
+        self._csc = None
+
+    def _columns(self):
+        """The training rows in CSC form (O(nnz), made by the first query)."""
+        if self._csc is None:
+            self._csc = sp.csc_array(self.Y)
+        return self._csc
+
+    def _training_row_stats(self):
+        """Squared norms (euclidean), norms (cosine) or |y|_1 (manhattan) of the rows."""
+        if self._row_stats is None:
+            if self.metric == "euclidean":
+                self._row_stats = row_squared_norms(self.Y)
+            elif self.metric == "cosine":
+                self._row_stats = np.sqrt(row_squared_norms(self.Y))
+            else:
+                self._row_stats = np.asarray(abs(self.Y).sum(axis=1)).ravel()
+        return self._row_stats
 
     def distances(self, Q):
         """Dense (m, n) distances of the CSR rows ``Q`` to every training row."""
@@ -65,65 +79,56 @@ class SparseIndex:
             out = np.empty((Q.shape[0], self.n))
             _manhattan_block(Q.indptr, Q.indices, Q.data.astype(np.float64), Q.shape[1],
                              self.Y.indptr, self.Y.indices, self.Y.data.astype(np.float64),
-                             self.abs_sums, out)
+                             self._training_row_stats(), out)
             return out
-        # the block's rows scattered into a small dense (features, m) buffer
-        QT = np.zeros((Q.shape[1], Q.shape[0]))
-        rows = np.repeat(np.arange(Q.shape[0]), np.diff(Q.indptr))
-        QT[Q.indices, rows] = Q.data
         q_norm = row_squared_norms(Q)
         cosine = self.metric == "cosine"
         if cosine:
             q_norm = np.sqrt(q_norm)
+        Yc = self._columns()
         out = np.empty((Q.shape[0], self.n))
-        _product_distances(self.Y.indptr, self.Y.indices,
-                           self.Y.data.astype(np.float64, copy=False), self.norms, QT, q_norm,
-                           cosine, out)
+        _product_distances(Q.indptr, Q.indices, Q.data.astype(np.float64, copy=False),
+                           Yc.indptr, Yc.indices, Yc.data.astype(np.float64, copy=False),
+                           self._training_row_stats(), q_norm, cosine, out)
         return out
 
     def blocks(self, Q):
         """(start, stop, distances) over blocks of query rows."""
         Q = sp.csr_array(Q)
-        # a block's distances (rows x n) and its dense buffer (features x rows)
-        # each stay within _BLOCK_ENTRIES entries
-        step = max(1, _BLOCK_ENTRIES // max(self.n, Q.shape[1], 1))
+        # a block's distances (rows x n) stay within _BLOCK_ENTRIES entries
+        step = max(1, _BLOCK_ENTRIES // max(self.n, 1))
         for start in range(0, Q.shape[0], step):
             stop = min(Q.shape[0], start + step)
             yield start, stop, self.distances(Q[start:stop])
 
 
-_ROWS_PER_TASK = 64
-
-
-@njit(parallel=True, cache=True, nogil=True, fastmath={"contract"})
-def _product_distances(y_ptr, y_ind, y_val, y_norm, QT, q_norm, cosine, out):
+@njit(parallel=True, cache=True, nogil=True)
+def _product_distances(q_ptr, q_ind, q_val, yc_ptr, yc_ind, yc_val, y_norm, q_norm, cosine,
+                       out):
     """``out[c, j]``: the distance of query c to training row j, from their dot
-    product (summed over the training row's stored entries against the dense
-    (features, m) buffer ``QT``): euclidean from squared norms, or cosine from
-    norms (similarity 0 for a zero row). Training rows go in tasks of 64, each
-    accumulating its dot products contiguously, then writing them by query."""
-    m = QT.shape[1]
-    n = out.shape[1]
-    n_tasks = (n + _ROWS_PER_TASK - 1) // _ROWS_PER_TASK
-    for task in prange(n_tasks):
-        j0 = task * _ROWS_PER_TASK
-        j1 = min(n, j0 + _ROWS_PER_TASK)
-        acc = np.zeros((j1 - j0, m))
-        for j in range(j0, j1):
-            for t in range(y_ptr[j], y_ptr[j + 1]):
-                v = y_val[t]
-                r = y_ind[t]
-                for c in range(m):
-                    acc[j - j0, c] += v * QT[r, c]
-        for c in range(m):
-            for j in range(j0, j1):
-                dot = acc[j - j0, c]
-                if cosine:
-                    denom = q_norm[c] * y_norm[j]
-                    sim = dot / denom if denom > 0.0 else 0.0
-                    out[c, j] = 1.0 - min(1.0, max(-1.0, sim))
-                else:
-                    out[c, j] = math.sqrt(max(q_norm[c] + y_norm[j] - 2.0 * dot, 0.0))
+    product, accumulated over the query's stored entries and, for each, the
+    training rows storing that column (CSC arrays ``yc_*``): the work follows
+    the words the two rows share, not the width of the rows. Euclidean from
+    squared norms, or cosine from norms (similarity 0 for a zero row)."""
+    m, n = out.shape
+    for c in prange(m):
+        row = out[c]
+        for j in range(n):
+            row[j] = 0.0
+        for t in range(q_ptr[c], q_ptr[c + 1]):
+            v = q_val[t]
+            col = q_ind[t]
+            for u in range(yc_ptr[col], yc_ptr[col + 1]):
+                row[yc_ind[u]] += v * yc_val[u]
+        qn = q_norm[c]
+        for j in range(n):
+            dot = row[j]
+            if cosine:
+                denom = qn * y_norm[j]
+                sim = dot / denom if denom > 0.0 else 0.0
+                row[j] = 1.0 - min(1.0, max(-1.0, sim))
+            else:
+                row[j] = math.sqrt(max(qn + y_norm[j] - 2.0 * dot, 0.0))
 
 
 @njit(parallel=True, cache=True, nogil=True)
@@ -148,17 +153,27 @@ def _manhattan_block(q_ptr, q_ind, q_val, n_features, y_ptr, y_ind, y_val, y_abs
             out[i, j] = d
 
 
-def _k_smallest(D, k):
-    """k smallest entries of each row by (distance, column)."""
-    m = D.shape[0]
-    kth = np.partition(D, k - 1, axis=1)[:, k - 1] if k < D.shape[1] else D.max(axis=1)
-    rows, cols = np.nonzero(D <= kth[:, None])
-    vals = D[rows, cols]
-    order = np.lexsort((cols, vals, rows))
-    rows, cols, vals = rows[order], cols[order], vals[order]
-    first = np.searchsorted(rows, np.arange(m))
-    take = (first[:, None] + np.arange(k)[None, :]).ravel()
-    return vals[take].reshape(m, k), cols[take].reshape(m, k).astype(np.intp)
+@njit(parallel=True, cache=True, nogil=True)
+def _k_smallest_rows(D, k, dist, ind):
+    """The k smallest entries of each row of ``D`` by (distance, column): one scan
+    in column order keeping a sorted list, an entry entering only when strictly
+    smaller than the k-th so far (so equal distances keep the lower column)."""
+    n = D.shape[1]
+    for i in prange(D.shape[0]):
+        row = D[i]
+        for t in range(k):
+            dist[i, t] = np.inf
+            ind[i, t] = n
+        for j in range(n):
+            d = row[j]
+            if d < dist[i, k - 1]:
+                t = k - 1
+                while t > 0 and dist[i, t - 1] > d:
+                    dist[i, t] = dist[i, t - 1]
+                    ind[i, t] = ind[i, t - 1]
+                    t -= 1
+                dist[i, t] = d
+                ind[i, t] = j
 
 
 def sparse_kneighbors(index, Q, k):
@@ -167,7 +182,7 @@ def sparse_kneighbors(index, Q, k):
     dist = np.empty((m, k))
     ind = np.empty((m, k), dtype=np.intp)
     for start, stop, D in index.blocks(Q):
-        dist[start:stop], ind[start:stop] = _k_smallest(D, k)
+        _k_smallest_rows(D, k, dist[start:stop], ind[start:stop])
     return dist, ind
 
 
