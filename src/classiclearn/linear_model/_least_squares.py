@@ -7,6 +7,7 @@ least squares and predict the class with the largest fitted value.
 from numbers import Real
 
 import numpy as np
+import scipy.sparse as sp
 
 from ..base import BaseEstimator, ClassifierMixin
 from ..utils._params import Interval, StrOptions
@@ -21,6 +22,10 @@ from ..utils.validation import (
 from ._base import LinearClassifierMixin, weighted_means
 from ._ols import _solve_ols
 from ._ridge import ridge_solve
+from ._ridge_solvers import centered_operator, solve_lsqr
+
+# LSQR's atol = btol on sparse X: tight, as the dense fit solves the normal equations exactly
+_SPARSE_TOL = 1e-10
 
 
 class LeastSquaresClassifier(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
@@ -67,6 +72,8 @@ class LeastSquaresClassifier(LinearClassifierMixin, ClassifierMixin, BaseEstimat
         "class_weight": [dict, StrOptions({"balanced"}), None],
     }
 
+    _sparse_input = True
+
     def __init__(self, alpha=0.0, *, fit_intercept=True, class_weight=None):
         self.alpha = alpha
         self.fit_intercept = fit_intercept
@@ -87,7 +94,7 @@ class LeastSquaresClassifier(LinearClassifierMixin, ClassifierMixin, BaseEstimat
         """
         self._validate_params()
         dtype = input_float_dtype(X)
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        X, y = validate_data(self, X, y, dtype=np.float64, accept_sparse=("csr", "csc"))
         if self.alpha > 0:  # the ridge normal equations (alpha = 0 rescales exactly)
             check_magnitude(X, self, "penalised normal equations", power=2, check_small=False)
         classes, y_idx = encode_labels(y)
@@ -103,7 +110,9 @@ class LeastSquaresClassifier(LinearClassifierMixin, ClassifierMixin, BaseEstimat
             x_mean, y_mean = weighted_means(X, Y, sw)
         else:
             x_mean, y_mean = np.zeros(p), np.zeros(K)
-        if self.alpha > 0:
+        if sp.issparse(X):
+            W = _solve_sparse(X, Y, x_mean, y_mean, sw, float(self.alpha))
+        elif self.alpha > 0:
             W = ridge_solve(X, Y, np.full(K, float(self.alpha)), x_mean, y_mean, sw, "cholesky")
         else:
             W = _solve_ols(X, Y, x_mean, y_mean, sw, 1e-10)[0]
@@ -117,3 +126,14 @@ class LeastSquaresClassifier(LinearClassifierMixin, ClassifierMixin, BaseEstimat
         self.intercept_ = np.asarray(intercept, dtype=np.float64)
         cast_float_attributes(self, dtype, ("coef_", "intercept_"))
         return self
+
+
+def _solve_sparse(X, Y, x_mean, y_mean, sw, alpha):
+    """Coefficients (p, K) for sparse X: LSQR on the implicitly centred, weighted X with
+    damping sqrt(alpha) (the minimum-norm solution when alpha = 0 and X is rank deficient)."""
+    B = Y - y_mean
+    if sw is not None:
+        B = B * np.sqrt(sw)[:, None]
+    A = centered_operator(X, x_mean, sw)
+    W, _, _ = solve_lsqr(A, B, np.full(B.shape[1], alpha), _SPARSE_TOL, None)
+    return W

@@ -16,6 +16,7 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
+import scipy.sparse as sp
 
 from ..base import BaseEstimator, ClassifierMixin
 from ..exceptions import ConvergenceWarning
@@ -35,6 +36,16 @@ from ._base import LinearClassifierMixin
 _CHUNK = 5
 # Largest int32: the range of the seeds drawn for every SGD pass (as scikit-learn).
 _MAX_INT = np.iinfo(np.int32).max
+
+
+def _kernel_rows(X):
+    """(X, indptr, indices, data, is_sparse) as the SGD kernels take rows: dense X,
+    or the arrays of a CSR X (X itself then an empty placeholder)."""
+    no_index = np.empty(0, dtype=np.intp)
+    if sp.issparse(X):
+        return (np.empty((0, X.shape[1])), X.indptr.astype(np.intp), X.indices.astype(np.intp),
+                np.asarray(X.data, dtype=np.float64), True)
+    return np.ascontiguousarray(X), no_index, no_index, np.empty(0), False
 
 
 def _batch_epoch(W, b, X, Y, sw, eta, l1, l2, fit_intercept):
@@ -130,6 +141,8 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
     [0, 0, 1, 1]
     """
 
+    _sparse_input = True
+
     _parameter_constraints = {
         "penalty": [StrOptions({"l2", "l1", "elasticnet"}), None],
         "alpha": [Interval(Real, 0, None, closed="left")],
@@ -190,7 +203,13 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         """
         self._validate_params()
         dtype = input_float_dtype(X)
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        X, y = validate_data(self, X, y, dtype=np.float64, accept_sparse="csr")
+        if sp.issparse(X) and self.algorithm == "online" and self.early_stopping:
+            raise ValueError(
+                "Perceptron(early_stopping=True) with the online algorithm takes dense X only; "
+                "pass X.toarray() if it fits in memory, or use early_stopping=False "
+                "(scikit-learn's SGD pass, which takes sparse X) or algorithm='batch'."
+            )
         # the weights grow like X and meet it in x.w: squares must be representable
         check_magnitude(X, self, "decision values", power=2)
         classes, y_idx = encode_labels(y)
@@ -323,7 +342,7 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         n_iter = np.zeros(W.shape[0], dtype=np.intp)
         tol = -np.inf if self.tol is None else float(self.tol)
         _k.sgd_perceptron_fit(
-            W, b, X, Y, SW, self._sgd_seeds(W.shape[0]), bool(self.shuffle),
+            W, b, *_kernel_rows(X), Y, SW, self._sgd_seeds(W.shape[0]), bool(self.shuffle),
             int(self.max_iter), tol, int(self.n_iter_no_change), *self._sgd_penalty(), n_iter,
         )
         if np.any(n_iter < 0):
@@ -398,7 +417,7 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
                 raise ValueError("early_stopping should be False with partial_fit")
         check_partial_fit_classes(self, classes)
         dtype = input_float_dtype(X)
-        X, y = validate_data(self, X, y, dtype=np.float64, reset=first_call)
+        X, y = validate_data(self, X, y, dtype=np.float64, reset=first_call, accept_sparse="csr")
         y = np.asarray(y)
         classes = self.classes_
         K = len(classes)
@@ -427,7 +446,7 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
             orders = np.tile(np.arange(n, dtype=np.intp), (n_out, 1))
         W = np.array(self.coef_, dtype=np.float64, order="C")
         b = np.array(self.intercept_, dtype=np.float64)
-        _k.sgd_perceptron_epoch(W, b, X, Y, SW, orders, *self._sgd_penalty())
+        _k.sgd_perceptron_epoch(W, b, *_kernel_rows(X), Y, SW, orders, *self._sgd_penalty())
         self.coef_ = W
         self.intercept_ = b if self.fit_intercept else np.zeros(n_out)
         cast_float_attributes(self, dtype, ("coef_", "intercept_") if n_out > 1 else ("coef_",))

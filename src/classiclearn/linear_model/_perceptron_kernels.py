@@ -160,6 +160,90 @@ def _sgd_pass(W, b, k, X, Y, SW, order, eta, alpha, l1_ratio, use_l2, use_l1,
     return objective, total_l1
 
 
+# scikit-learn's SGD on sparse rows: the intercept moves by 1/100 of the weights' step, and
+# the weights are held as ``wscale * v`` (rescaled to wscale 1 below this threshold)
+SPARSE_INTERCEPT_DECAY = 0.01
+WSCALE_RESET = 1e-9
+
+
+@njit(cache=True, nogil=True)
+def _sgd_pass_csr(W, b, k, indptr, indices, data, Y, SW, order, eta, alpha, l1_ratio, use_l2,
+                  use_l1, fit_intercept, q, total_l1, norms, wscale):
+    """:func:`_sgd_pass` on CSR rows, as scikit-learn runs it on sparse data.
+
+    ``W[k]`` holds ``v`` with weights ``wscale[0] * v``, so the L2 decay is one
+    multiplication; the update and the L1 truncation touch the row's stored
+    features only; the intercept step is scaled by ``SPARSE_INTERCEPT_DECAY``;
+    the norms after an update are those of the touched weights (scikit-learn's
+    bookkeeping, which decides its stopping epoch).
+    """
+    shrink = 1.0 - (1.0 - l1_ratio) * eta * alpha
+    if shrink < 0.0:
+        shrink = 0.0
+    penalised = use_l2 or use_l1
+    objective = 0.0
+    for ii in range(order.shape[0]):
+        i = order[ii]
+        start = indptr[i]
+        stop = indptr[i + 1]
+        f = 0.0
+        for t in range(start, stop):
+            f += W[k, indices[t]] * data[t]
+        f = f * wscale[0] + b[k]
+        y = Y[i, k]
+        update = 0.0
+        if y * f <= 0.0:
+            objective -= y * f
+            update = eta * y * SW[i, k]
+        if penalised:
+            norm = math.sqrt(norms[0])
+            objective += alpha * ((1.0 - l1_ratio) * 0.5 * norm * norm + l1_ratio * norms[1])
+        if use_l2:
+            wscale[0] *= shrink
+            norms[0] *= shrink * shrink
+            norms[1] *= shrink
+            if wscale[0] < WSCALE_RESET:
+                for j in range(W.shape[1]):
+                    W[k, j] *= wscale[0]
+                wscale[0] = 1.0
+        ws = wscale[0]
+        if update != 0.0:
+            sq = 0.0
+            l1 = 0.0
+            c = update / ws
+            for t in range(start, stop):
+                j = indices[t]
+                W[k, j] += data[t] * c
+                sq += W[k, j] * W[k, j]
+                l1 += abs(W[k, j])
+            norms[0] = sq * ws * ws
+            norms[1] = l1 * ws
+        if fit_intercept:
+            b[k] += update * SPARSE_INTERCEPT_DECAY
+        if use_l1:
+            total_l1 += l1_ratio * eta * alpha
+            for t in range(start, stop):
+                j = indices[t]
+                z = W[k, j]
+                if ws * z > 0.0:
+                    W[k, j] = max(0.0, z - (total_l1 + q[j]) / ws)
+                elif ws * z < 0.0:
+                    W[k, j] = min(0.0, z + (total_l1 - q[j]) / ws)
+                q[j] += ws * (W[k, j] - z)
+    return objective, total_l1
+
+
+@njit(cache=True, nogil=True)
+def _pass(W, b, k, X, indptr, indices, data, is_sparse, Y, SW, order, eta, alpha, l1_ratio,
+          use_l2, use_l1, fit_intercept, q, total_l1, norms, wscale):
+    """One pass of output ``k``: dense rows of ``X`` or, with ``is_sparse``, CSR rows."""
+    if is_sparse:
+        return _sgd_pass_csr(W, b, k, indptr, indices, data, Y, SW, order, eta, alpha,
+                             l1_ratio, use_l2, use_l1, fit_intercept, q, total_l1, norms, wscale)
+    return _sgd_pass(W, b, k, X, Y, SW, order, eta, alpha, l1_ratio, use_l2, use_l1,
+                     fit_intercept, q, total_l1, norms)
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _initial_norms(W, k, norms):
     norms[0] = 0.0
@@ -170,8 +254,8 @@ def _initial_norms(W, k, norms):
 
 
 @njit(cache=True, nogil=True)
-def sgd_perceptron_epoch(W, b, X, Y, SW, orders, eta, alpha, l1_ratio, use_l2, use_l1,
-                         fit_intercept):
+def sgd_perceptron_epoch(W, b, X, indptr, indices, data, is_sparse, Y, SW, orders, eta, alpha,
+                         l1_ratio, use_l2, use_l1, fit_intercept):
     """One epoch of stochastic gradient descent on the perceptron loss
     ``max(0, -y f(x))`` for each one-vs-rest output, as scikit-learn's SGD runs it.
 
@@ -185,26 +269,43 @@ def sgd_perceptron_epoch(W, b, X, Y, SW, orders, eta, alpha, l1_ratio, use_l2, u
     Parameters
     ----------
     W : float64 (K, p), b : float64 (K,): updated in place.
-    X : float64 (n, p) C-contiguous; Y : float64 (n, K) in {-1, +1};
+    X : float64 (n, p) C-contiguous, or with ``is_sparse`` the CSR arrays ``indptr``,
+    ``indices``, ``data`` (:func:`_sgd_pass_csr`; X is then unused);
+    Y : float64 (n, K) in {-1, +1};
     SW : float64 (n, K) per-output sample weights (class weight times sample weight);
     orders : intp (K, n).
     """
     K, p = W.shape
     norms = np.empty(2)
+    wscale = np.ones(1)
     for k in range(K):
         q = np.zeros(p)
         _initial_norms(W, k, norms)
-        _sgd_pass(W, b, k, X, Y, SW, orders[k], eta, alpha, l1_ratio, use_l2, use_l1,
-                  fit_intercept, q, 0.0, norms)
+        wscale[0] = 1.0
+        _pass(W, b, k, X, indptr, indices, data, is_sparse, Y, SW, orders[k], eta, alpha,
+              l1_ratio, use_l2, use_l1, fit_intercept, q, 0.0, norms, wscale)
+        _fold_scale(W, k, wscale)
 
 
 @njit(cache=True, nogil=True)
-def _sgd_fit_output(W, b, k, X, Y, SW, seed, shuffle, max_iter, tol, n_iter_no_change,
-                    eta, alpha, l1_ratio, use_l2, use_l1, fit_intercept):
+def _fold_scale(W, k, wscale):
+    """Multiply the scale of a sparse pass into the weights of output ``k``."""
+    if wscale[0] != 1.0:
+        for j in range(W.shape[1]):
+            W[k, j] *= wscale[0]
+        wscale[0] = 1.0
+
+
+@njit(cache=True, nogil=True)
+def _sgd_fit_output(W, b, k, X, indptr, indices, data, is_sparse, Y, SW, seed, shuffle,
+                    max_iter, tol, n_iter_no_change, eta, alpha, l1_ratio, use_l2, use_l1,
+                    fit_intercept):
     """Epochs of output ``k`` (see :func:`sgd_perceptron_fit`); returns its
     epoch count, negated if a weight became non-finite."""
-    n, p = X.shape
+    n = Y.shape[0]
+    p = W.shape[1]
     order = np.arange(n)
+    wscale = np.ones(1)
     q = np.zeros(p)
     norms = np.empty(2)
     _initial_norms(W, k, norms)
@@ -215,10 +316,13 @@ def _sgd_fit_output(W, b, k, X, Y, SW, seed, shuffle, max_iter, tol, n_iter_no_c
     for epoch in range(max_iter):
         if shuffle:
             xorshift_shuffle(order, seed)
-        objective, total_l1 = _sgd_pass(W, b, k, X, Y, SW, order, eta, alpha, l1_ratio,
-                                        use_l2, use_l1, fit_intercept, q, total_l1, norms)
+        objective, total_l1 = _pass(W, b, k, X, indptr, indices, data, is_sparse, Y, SW,
+                                    order, eta, alpha, l1_ratio, use_l2, use_l1, fit_intercept,
+                                    q, total_l1, norms, wscale)
         epochs = epoch + 1
-        if not np.isfinite(b[k]) or not np.all(np.isfinite(W[k])):
+        if not np.isfinite(b[k]) or not np.all(np.isfinite(W[k])) or \
+                not np.isfinite(wscale[0]):
+            _fold_scale(W, k, wscale)
             return -epochs
         mean = objective / n
         if tol > -np.inf and mean > best - tol:
@@ -229,12 +333,14 @@ def _sgd_fit_output(W, b, k, X, Y, SW, seed, shuffle, max_iter, tol, n_iter_no_c
             best = mean
         if stall >= n_iter_no_change:
             break
+    _fold_scale(W, k, wscale)
     return epochs
 
 
 @njit(cache=True, nogil=True)
-def sgd_perceptron_fit(W, b, X, Y, SW, seeds, shuffle, max_iter, tol, n_iter_no_change,
-                       eta, alpha, l1_ratio, use_l2, use_l1, fit_intercept, n_iter):
+def sgd_perceptron_fit(W, b, X, indptr, indices, data, is_sparse, Y, SW, seeds, shuffle,
+                       max_iter, tol, n_iter_no_change, eta, alpha, l1_ratio, use_l2, use_l1,
+                       fit_intercept, n_iter):
     """Up to ``max_iter`` epochs of :func:`sgd_perceptron_epoch` per output,
     as scikit-learn's SGD fit runs them, one output after the other (serial:
     on a shared machine threads over a few outputs cost more than they save).
@@ -245,10 +351,11 @@ def sgd_perceptron_fit(W, b, X, Y, SW, seeds, shuffle, max_iter, tol, n_iter_no_
     objective (of :func:`_sgd_pass`) has failed ``n_iter_no_change`` times in
     a row to drop below the best so far minus ``tol`` (``tol = -inf``:
     never). Writes each output's epoch count to ``n_iter`` (intp (K,),
-    negative if a weight became non-finite).
+    negative if a weight became non-finite). ``X`` or the CSR arrays as in
+    :func:`sgd_perceptron_epoch`.
     """
     K = W.shape[0]
     for k in range(K):
-        n_iter[k] = _sgd_fit_output(W, b, k, X, Y, SW, seeds[k], shuffle, max_iter, tol,
-                                    n_iter_no_change, eta, alpha, l1_ratio, use_l2, use_l1,
-                                    fit_intercept)
+        n_iter[k] = _sgd_fit_output(W, b, k, X, indptr, indices, data, is_sparse, Y, SW,
+                                    seeds[k], shuffle, max_iter, tol, n_iter_no_change, eta,
+                                    alpha, l1_ratio, use_l2, use_l1, fit_intercept)

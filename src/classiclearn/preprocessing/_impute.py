@@ -12,6 +12,7 @@ import warnings
 from collections import Counter
 
 import numpy as np
+import scipy.sparse as sp
 
 from ..base import BaseEstimator, TransformerMixin
 from ..utils._dask import (
@@ -22,7 +23,8 @@ from ..utils._dask import (
     reduce_blocks,
 )
 from ..utils._params import StrOptions
-from ..utils.validation import check_is_fitted
+from ..utils._sparse import like_input
+from ..utils.validation import check_is_fitted, validate_data
 from . import _scaling_kernels as _k
 from ._common import check_categorical_X, feature_names_in, is_missing
 
@@ -86,6 +88,58 @@ def _merge_imputer_stats(a, b):
     return n, mean, [x + y for x, y in zip(ca, cb, strict=True)], ia | ib
 
 
+def _sparse_missing_mask(data, missing_values):
+    """Which stored values of a sparse matrix are missing (``missing_values`` != 0)."""
+    return np.isnan(data) if _is_nan_like(missing_values) else data == missing_values
+
+
+def _kth_with_zeros(sorted_values, n_negative, n_zeros, k):
+    """The k-th smallest of ``sorted_values`` with ``n_zeros`` zeros inserted."""
+    if k < n_negative:
+        return sorted_values[k]
+    if k < n_negative + n_zeros:
+        return 0.0
+    return sorted_values[k - n_zeros]
+
+
+def _median_with_zeros(values, n_zeros):
+    """Median of ``values`` together with ``n_zeros`` zeros, without materialising them."""
+    n = values.size + n_zeros
+    if n == 0:
+        return np.nan
+    v = np.sort(values)
+    n_neg = int(np.searchsorted(v, 0.0))
+    lo = _kth_with_zeros(v, n_neg, n_zeros, (n - 1) // 2)
+    hi = _kth_with_zeros(v, n_neg, n_zeros, n // 2)
+    return (lo + hi) / 2.0
+
+
+def _most_frequent_with_zeros(values, n_zeros):
+    """Most frequent of ``values`` plus ``n_zeros`` zeros; ties go to the smallest."""
+    uniques, counts = np.unique(values, return_counts=True)
+    if n_zeros:
+        at = np.searchsorted(uniques, 0.0)
+        if at < uniques.size and uniques[at] == 0.0:
+            counts[at] += n_zeros
+        else:
+            uniques = np.insert(uniques, at, 0.0)
+            counts = np.insert(counts, at, n_zeros)
+    if uniques.size == 0:
+        return np.nan
+    return float(uniques[np.argmax(counts)])
+
+
+def _fill_empty_statistics(stats, empty, imputer):
+    """Statistics of features with no observed value: 0 (or the constant) when they are
+    kept, NaN when they are dropped."""
+    if not empty.any():
+        return
+    if not imputer.keep_empty_features:
+        stats[empty] = np.nan
+    elif imputer.strategy != "constant":
+        stats[empty] = 0
+
+
 class SimpleImputer(TransformerMixin, BaseEstimator):
     """Replace missing values by a per-feature statistic.
 
@@ -130,7 +184,7 @@ class SimpleImputer(TransformerMixin, BaseEstimator):
 
     _parameter_constraints = {
         "missing_values": [numbers.Real, numbers.Integral, str, None],
-        "strategy": [StrOptions({"mean", "median", "most_frequent", "constant"}), callable],
+        "strategy": [StrOptions({"mean", "median", "most_frequent", "constant"}), "callable"],
         "fill_value": "no_validation",
         "copy": ["boolean"],
         "add_indicator": ["boolean"],
@@ -151,6 +205,7 @@ class SimpleImputer(TransformerMixin, BaseEstimator):
         tags.allow_nan = _is_nan_like(self.missing_values)
         tags.imputes_nan = tags.allow_nan
         tags.preserves_dtype = ["float64", "float32"]
+        tags.sparse = True
         return tags
 
     def __sklearn_tags__(self):
@@ -199,6 +254,8 @@ class SimpleImputer(TransformerMixin, BaseEstimator):
         self
         """
         self._validate_params()
+        if sp.issparse(X):
+            return self._fit_sparse(X)
         X = self._validate(X, reset=True)
         if self._nan_fast_path(X) and self.strategy in ("mean", "median"):
             return self._fit_numeric_nan(X)
@@ -233,8 +290,7 @@ class SimpleImputer(TransformerMixin, BaseEstimator):
                 stats[j] = _most_frequent(observed)
             else:
                 stats[j] = self.strategy(observed)
-        if empty.any() and self.keep_empty_features and self.strategy != "constant":
-            stats[empty] = 0
+        _fill_empty_statistics(stats, empty, self)
         self.statistics_ = stats
         self._empty = empty & (not self.keep_empty_features)
         if self.add_indicator:
@@ -269,12 +325,103 @@ class SimpleImputer(TransformerMixin, BaseEstimator):
         else:
             stats = np.array([_most_frequent_of_counts(c) for c in counters], dtype=np.float64)
         empty = count == 0
-        if empty.any() and self.keep_empty_features and self.strategy != "constant":
-            stats[empty] = 0
+        _fill_empty_statistics(stats, empty, self)
         self.statistics_ = stats
         self._empty = empty & (not self.keep_empty_features)
         self.indicator_features_ = np.flatnonzero(any_missing) if self.add_indicator else None
         return self
+
+    def _validate_sparse(self, X, reset):
+        """Sparse X as float CSC; refuses ``missing_values=0`` (every implicit zero would
+        be missing)."""
+        if self.missing_values == 0:
+            raise ValueError(
+                "Imputation not possible when missing_values == 0 and input is sparse. "
+                "Provide a dense array instead."
+            )
+        X = validate_data(self, X, reset=reset, accept_sparse="csc", dtype=(np.float64, np.float32),
+                          ensure_all_finite="allow-nan" if _is_nan_like(self.missing_values)
+                          else True)
+        X.sum_duplicates()
+        return X
+
+    def _fit_sparse(self, X):
+        """Statistics of sparse X: implicit zeros are observed values (only stored entries
+        can be missing). A callable strategy receives a column's observed values with its
+        zeros."""
+        X = self._validate_sparse(X, reset=True)
+        n_rows, n_features = X.shape
+        missing = _sparse_missing_mask(X.data, self.missing_values)
+        columns = np.repeat(np.arange(n_features), np.diff(X.indptr))
+        n_missing = np.bincount(columns[missing], minlength=n_features)
+        count = n_rows - n_missing
+        empty = count == 0
+        if self.strategy == "constant":
+            fill = 0.0 if self.fill_value is None else self.fill_value
+            if not isinstance(fill, numbers.Real):
+                raise ValueError(
+                    f"fill_value={fill!r} is invalid. Expected a numerical value when "
+                    "imputing numerical data"
+                )
+            stats = np.full(n_features, float(fill))
+        elif self.strategy == "mean":
+            sums = np.bincount(columns[~missing], weights=X.data[~missing], minlength=n_features)
+            stats = np.where(empty, np.nan, sums / np.maximum(count, 1))
+        else:
+            stats = np.array([self._sparse_column_statistic(X, missing, j, n_rows)
+                              for j in range(n_features)], dtype=np.float64)
+        _fill_empty_statistics(stats, empty, self)
+        self.statistics_ = stats
+        self._empty = empty & (not self.keep_empty_features)
+        self.indicator_features_ = np.flatnonzero(n_missing) if self.add_indicator else None
+        return self
+
+    def _sparse_column_statistic(self, X, missing, j, n_rows):
+        start, stop = X.indptr[j], X.indptr[j + 1]
+        observed = X.data[start:stop][~missing[start:stop]]
+        n_zeros = n_rows - (stop - start)
+        if observed.size + n_zeros == 0:
+            return np.nan
+        if self.strategy == "median":
+            return _median_with_zeros(observed, n_zeros)
+        if self.strategy == "most_frequent":
+            return _most_frequent_with_zeros(observed, n_zeros)
+        return self.strategy(np.concatenate([observed, np.zeros(n_zeros, dtype=observed.dtype)]))
+
+    def _transform_sparse(self, X):
+        """Replace the stored missing values of sparse X; returns CSC in X's container kind,
+        with the indicator columns appended as stored ones."""
+        original = X
+        X = self._validate_sparse(X, reset=False).copy()
+        missing = _sparse_missing_mask(X.data, self.missing_values)
+        columns = np.repeat(np.arange(X.shape[1]), np.diff(X.indptr))
+        indicator = self._sparse_indicator(X, missing, columns) if self.add_indicator else None
+        X.data[missing] = self.statistics_[columns[missing]].astype(X.dtype)
+        X.eliminate_zeros()
+        self._warn_empty_features(stacklevel=4)
+        out = X[:, np.flatnonzero(~self._empty)] if self._empty.any() else X
+        if indicator is not None:
+            out = sp.hstack([out, indicator], format="csc")
+        return like_input(out, original)
+
+    def _sparse_indicator(self, X, missing, columns):
+        """0/1 CSC array of the stored missing entries of the ``indicator_features_``."""
+        position = np.full(X.shape[1], -1)
+        position[self.indicator_features_] = np.arange(self.indicator_features_.size)
+        keep = missing & (position[columns] >= 0)
+        return sp.csc_array(
+            (np.ones(int(keep.sum()), dtype=X.dtype), (X.indices[keep], position[columns[keep]])),
+            shape=(X.shape[0], self.indicator_features_.size))
+
+    def _warn_empty_features(self, stacklevel):
+        if self._empty.any():
+            warnings.warn(
+                "Skipping features without any observed values: "
+                f"{np.flatnonzero(self._empty).tolist()}. At least one non-missing value is "
+                f"needed for imputation with strategy='{self.strategy}'.",
+                UserWarning,
+                stacklevel=stacklevel,
+            )
 
     def _nan_fast_path(self, X):
         return X.dtype.kind == "f" and _is_nan_like(self.missing_values)
@@ -306,15 +453,17 @@ class SimpleImputer(TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : array-like or sparse matrix of shape (n_samples, n_features)
 
         Returns
         -------
-        ndarray of shape (n_samples, n_features_out)
-            Features empty in fit are dropped (unless ``keep_empty_features``);
+        ndarray or sparse CSC array of shape (n_samples, n_features_out)
+            Sparse X gives sparse output in its container kind. Features empty in fit are dropped (unless ``keep_empty_features``);
             indicator columns are appended with ``add_indicator``.
         """
         check_is_fitted(self)
+        if sp.issparse(X):
+            return self._transform_sparse(X)
         X = self._validate(X, reset=False)
         stats = self.statistics_
         if self._nan_fast_path(X) and stats.dtype.kind == "f":
@@ -323,15 +472,7 @@ class SimpleImputer(TransformerMixin, BaseEstimator):
         if X.dtype.kind in "iub" and stats.dtype.kind == "f" and mask.any():
             X = X.astype(np.float64)
         out = X.astype(object) if stats.dtype == object and X.dtype != object else X.copy()
-        if self._empty.any():
-            warnings.warn(
-                "Skipping features without any observed values: "
-                f"{np.flatnonzero(self._empty).tolist()}. At least one non-missing value is "
-                "needed for imputation with strategy="
-                f"'{self.strategy}'.",
-                UserWarning,
-                stacklevel=2,
-            )
+        self._warn_empty_features(stacklevel=3)
         rows, cols = np.nonzero(mask)
         if len(rows):
             values = stats[cols]
@@ -348,14 +489,7 @@ class SimpleImputer(TransformerMixin, BaseEstimator):
 
     def _transform_numeric_nan(self, X):
         X = np.ascontiguousarray(X)
-        if self._empty.any():
-            warnings.warn(
-                "Skipping features without any observed values: "
-                f"{np.flatnonzero(self._empty).tolist()}. At least one non-missing value is "
-                f"needed for imputation with strategy='{self.strategy}'.",
-                UserWarning,
-                stacklevel=3,
-            )
+        self._warn_empty_features(stacklevel=4)
         out = np.empty_like(X)
         _k.fill_nan(X, self.statistics_.astype(X.dtype), out)
         if self._empty.any():

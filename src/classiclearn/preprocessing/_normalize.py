@@ -3,9 +3,11 @@
 from numbers import Real
 
 import numpy as np
+import scipy.sparse as sp
 
 from ..base import BaseEstimator, TransformerMixin
 from ..utils._params import StrOptions
+from ..utils._sparse import like_input
 from ..utils.validation import FLOAT_DTYPES, check_array, validate_data
 from ._common import feature_names_in
 
@@ -17,7 +19,9 @@ def normalize(X, norm="l2", *, axis=1, copy=True, return_norm=False):
 
     Parameters
     ----------
-    X : array-like of shape (n_samples, n_features)
+    X : array-like or sparse matrix of shape (n_samples, n_features)
+        Sparse input gives sparse output (CSR for ``axis=1``, CSC for ``axis=0``),
+        in X's container kind.
     norm : {"l1", "l2", "max"}, default="l2"
     axis : {0, 1}, default=1
     copy : bool, default=True
@@ -27,7 +31,7 @@ def normalize(X, norm="l2", *, axis=1, copy=True, return_norm=False):
 
     Returns
     -------
-    ndarray, and the norms when ``return_norm``
+    ndarray or sparse array, and the norms when ``return_norm``
         Zero rows are left unchanged.
 
     Examples
@@ -39,6 +43,8 @@ def normalize(X, norm="l2", *, axis=1, copy=True, return_norm=False):
         raise ValueError(f"'{norm}' is not a supported norm")
     if axis not in (0, 1):
         raise ValueError("'axis' must be 0 or 1")
+    if sp.issparse(X):
+        return _normalize_sparse(X, norm, axis, return_norm)
     X = check_array(X, dtype=FLOAT_DTYPES)
     A = X if axis == 1 else X.T
     if norm == "l1":
@@ -54,11 +60,40 @@ def normalize(X, norm="l2", *, axis=1, copy=True, return_norm=False):
     return (out, norms) if return_norm else out
 
 
+def _normalize_sparse(X, norm, axis, return_norm):
+    """``normalize`` for sparse X: scales the stored values of each row (column)."""
+    fmt = "csr" if axis == 1 else "csc"
+    A = check_array(X, accept_sparse=fmt, dtype=FLOAT_DTYPES)
+    A = A.copy()
+    A.sum_duplicates()
+    lengths = np.diff(A.indptr)
+    values = A.data
+    if norm == "l1":
+        norms = np.add.reduceat(np.abs(values), A.indptr[:-1]) if values.size else None
+    elif norm == "l2":
+        norms = np.add.reduceat(values * values, A.indptr[:-1]) if values.size else None
+    else:
+        norms = np.maximum.reduceat(np.abs(values), A.indptr[:-1]) if values.size else None
+    n_lines = lengths.shape[0]
+    if norms is None:
+        norms = np.zeros(n_lines, dtype=A.dtype)
+    else:
+        # reduceat gives the next line's first value for empty lines: zero them
+        norms = np.where(lengths > 0, norms, 0.0).astype(A.dtype)
+    if norm == "l2":
+        norms = np.sqrt(norms)
+    safe = np.where(norms == 0, 1.0, norms).astype(A.dtype)
+    A.data = values / np.repeat(safe, lengths)
+    out = like_input(A, X)
+    return (out, norms) if return_norm else out
+
+
 class _Stateless(TransformerMixin, BaseEstimator):
     def __classiclearn_tags__(self):
         tags = super().__classiclearn_tags__()
         tags.requires_fit = False
         tags.preserves_dtype = ["float64", "float32"]
+        tags.sparse = True
         return tags
 
     def fit(self, X, y=None):
@@ -69,7 +104,7 @@ class _Stateless(TransformerMixin, BaseEstimator):
         self
         """
         self._validate_params()
-        validate_data(self, X, dtype=FLOAT_DTYPES)
+        validate_data(self, X, dtype=FLOAT_DTYPES, accept_sparse=("csr", "csc"))
         return self
 
     def get_feature_names_out(self, input_features=None):
@@ -113,10 +148,11 @@ class Normalizer(_Stateless):
 
         Returns
         -------
-        ndarray of shape (n_samples, n_features)
+        ndarray or sparse CSR array of shape (n_samples, n_features)
+            Sparse for sparse X, in X's container kind.
         """
-        Xv = validate_data(self, X, reset=False, dtype=FLOAT_DTYPES)
-        return normalize(Xv, norm=self.norm)
+        Xv = validate_data(self, X, reset=False, dtype=FLOAT_DTYPES, accept_sparse="csr")
+        return like_input(normalize(Xv, norm=self.norm), X)
 
 
 class Binarizer(_Stateless):
@@ -150,7 +186,23 @@ class Binarizer(_Stateless):
 
         Returns
         -------
-        ndarray of shape (n_samples, n_features), X's float dtype
+        ndarray or sparse array of shape (n_samples, n_features), X's float dtype
+            Sparse X keeps its format (CSR or CSC) and container kind.
+
+        Raises
+        ------
+        ValueError
+            For sparse X with a negative threshold (every implicit zero would become 1).
         """
-        Xv = validate_data(self, X, reset=False, dtype=FLOAT_DTYPES)
+        Xv = validate_data(self, X, reset=False, dtype=FLOAT_DTYPES, accept_sparse=("csr", "csc"))
+        if sp.issparse(Xv):
+            return like_input(self._binarize_sparse(Xv), X)
         return (Xv > self.threshold).astype(Xv.dtype)
+
+    def _binarize_sparse(self, X):
+        if self.threshold < 0:
+            raise ValueError("Cannot binarize a sparse matrix with threshold < 0")
+        out = X.copy()
+        out.data = (out.data > self.threshold).astype(out.dtype)
+        out.eliminate_zeros()
+        return out

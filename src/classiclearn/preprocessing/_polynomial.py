@@ -13,9 +13,11 @@ from math import comb
 from numbers import Integral
 
 import numpy as np
+import scipy.sparse as sp
 
 from ..base import BaseEstimator, TransformerMixin
 from ..utils._params import Interval, StrOptions
+from ..utils._sparse import like_input
 from ..utils.validation import FLOAT_DTYPES, check_is_fitted, check_magnitude, validate_data
 from ._common import feature_names_in
 
@@ -69,6 +71,7 @@ class PolynomialFeatures(TransformerMixin, BaseEstimator):
     def __classiclearn_tags__(self):
         tags = super().__classiclearn_tags__()
         tags.preserves_dtype = ["float64", "float32"]
+        tags.sparse = True
         return tags
 
     def _degrees(self):
@@ -117,7 +120,7 @@ class PolynomialFeatures(TransformerMixin, BaseEstimator):
         self
         """
         self._validate_params()
-        X = validate_data(self, X, dtype=FLOAT_DTYPES)
+        X = validate_data(self, X, dtype=FLOAT_DTYPES, accept_sparse=("csr", "csc"))
         lo, hi = self._degrees()
         p = X.shape[1]
         count = 1 if self.include_bias else 0
@@ -145,17 +148,62 @@ class PolynomialFeatures(TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : array-like or sparse matrix of shape (n_samples, n_features)
 
         Returns
         -------
-        ndarray of shape (n_samples, n_output_features_), X's float dtype
+        ndarray or sparse array of shape (n_samples, n_output_features_), X's float dtype
+            Sparse X (CSR or CSC) gives sparse output in its format and container kind.
         """
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=FLOAT_DTYPES)
+        Xv = validate_data(self, X, reset=False, dtype=FLOAT_DTYPES, accept_sparse=("csr", "csc"))
         lo, hi = self._degrees()
         if hi > 1:  # products that overflow: an error rather than inf features
-            check_magnitude(X, self, f"degree-{hi} products", power=hi, check_small=False)
+            check_magnitude(Xv, self, f"degree-{hi} products", power=hi, check_small=False)
+        if sp.issparse(Xv):
+            out = self._transform_sparse(Xv.tocsc(), lo, hi)
+            return like_input(out.asformat(Xv.format), X)
+        return self._transform_dense(Xv, lo, hi)
+
+    def _degree_blocks(self, p):
+        """For each degree d >= 2, the column ranges of the degree-(d-1) block that the
+        input feature i multiplies: yields (d, [(i, start, stop), ...], width)."""
+        first = np.arange(p + 1)
+        shift = 1 if self.interaction_only else 0
+        for d in range(2, self._degrees()[1] + 1):
+            parts, new_first, c = [], [], 0
+            for i in range(p):
+                start = first[min(i + shift, p)]
+                parts.append((i, start, first[p]))
+                new_first.append(c)
+                c += first[p] - start
+            new_first.append(c)
+            yield d, parts, c
+            first = np.asarray(new_first)
+
+    def _transform_sparse(self, X, lo, hi):
+        """Sparse products, block by block as in the dense case: the degree-d terms
+        whose first feature is i are column i (as a diagonal) times a block of the
+        degree-(d-1) terms. Zero products are never stored."""
+        n, p = X.shape
+        blocks = []
+        if self.include_bias:
+            blocks.append(sp.csc_array(np.ones((n, 1), dtype=X.dtype)))
+        if hi >= 1 and lo <= 1:
+            blocks.append(X)
+        prev = X
+        for d, parts, _ in self._degree_blocks(p):
+            pieces = [sp.diags_array(X[:, [i]].toarray().ravel()) @ prev[:, start:stop]
+                      for i, start, stop in parts if stop > start]
+            prev = sp.hstack(pieces, format="csc") if pieces else sp.csc_array((n, 0),
+                                                                               dtype=X.dtype)
+            if d >= lo:
+                blocks.append(prev)
+        out = sp.hstack(blocks, format="csc").astype(X.dtype)
+        out.eliminate_zeros()
+        return out
+
+    def _transform_dense(self, X, lo, hi):
         n, p = X.shape
         out = np.empty((n, self.n_output_features_), dtype=X.dtype, order=self.order)
         col = 0
@@ -170,20 +218,14 @@ class PolynomialFeatures(TransformerMixin, BaseEstimator):
         # Block products, degree by degree: the degree-d terms whose first feature is i
         # are x_i times the degree-(d-1) terms whose first feature is >= i (> i for
         # interaction_only), which sit in one contiguous block of the previous degree.
-        prev, first = X, np.arange(p + 1)
-        shift = 1 if self.interaction_only else 0
-        for d in range(2, hi + 1):
-            starts = [first[min(i + shift, p)] for i in range(p)]
-            width = sum(first[p] - s for s in starts)
+        prev = X
+        for d, parts, width in self._degree_blocks(p):
             block = out[:, col:col + width] if d >= lo else np.empty((n, width), dtype=X.dtype)
-            new_first, c = [], 0
-            for i in range(p):
-                size = first[p] - starts[i]
-                new_first.append(c)
-                np.multiply(prev[:, starts[i]:first[p]], X[:, i:i + 1], out=block[:, c:c + size])
-                c += size
-            new_first.append(c)
-            prev, first = block, np.asarray(new_first)
+            c = 0
+            for i, start, stop in parts:
+                np.multiply(prev[:, start:stop], X[:, i:i + 1], out=block[:, c:c + stop - start])
+                c += stop - start
+            prev = block
             if d >= lo:
                 col += width
         return out

@@ -1,0 +1,78 @@
+"""Perceptron and LeastSquaresClassifier on sparse input: scikit-learn's sparse SGD pass
+(the same coefficients), and the least-squares fit of the dense case."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn import linear_model as sk
+
+from classiclearn.linear_model import LeastSquaresClassifier, Perceptron
+
+
+def _problem(n, p, n_classes, seed=0):
+    X = sp.random(n, p, density=0.05, random_state=seed, format="csr")
+    w = np.random.default_rng(seed).normal(size=(p, n_classes))
+    return X, np.asarray((X @ w).argmax(axis=1)).ravel()
+
+
+SETTINGS = [
+    {},
+    {"penalty": "l2", "alpha": 1e-3},
+    {"penalty": "l1", "alpha": 1e-3},
+    {"penalty": "elasticnet", "alpha": 1e-4},
+    {"fit_intercept": False},
+    {"class_weight": "balanced"},
+    {"shuffle": False, "max_iter": 7, "tol": None},
+]
+
+
+@pytest.mark.parametrize("n_classes", [2, 3])
+@pytest.mark.parametrize("params", SETTINGS)
+def test_perceptron_sparse_matches_sklearn(n_classes, params):
+    X, y = _problem(400, 120, n_classes)
+    sw = np.random.default_rng(1).uniform(0.5, 2.0, X.shape[0])
+    ours = Perceptron(**params).fit(X, y, sample_weight=sw)
+    theirs = sk.Perceptron(**params).fit(X, y, sample_weight=sw)
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(ours.intercept_, theirs.intercept_, rtol=1e-9, atol=1e-12)
+    assert ours.n_iter_ == theirs.n_iter_
+    np.testing.assert_array_equal(ours.predict(X), theirs.predict(X))
+
+
+def test_perceptron_sparse_partial_fit_matches_sklearn():
+    X, y = _problem(300, 80, 3)
+    classes = np.unique(y)
+    ours = Perceptron(penalty="l1", alpha=1e-3)
+    theirs = sk.Perceptron(penalty="l1", alpha=1e-3)
+    for part in (slice(0, 150), slice(150, 300)):
+        ours.partial_fit(X[part], y[part], classes=classes)
+        theirs.partial_fit(X[part], y[part], classes=classes)
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(ours.intercept_, theirs.intercept_, rtol=1e-9, atol=1e-12)
+
+
+def test_perceptron_batch_algorithm_sparse_equals_dense():
+    X, y = _problem(200, 40, 2)
+    sparse = Perceptron(algorithm="batch").fit(X, y)
+    dense = Perceptron(algorithm="batch").fit(X.toarray(), y)
+    np.testing.assert_allclose(sparse.coef_, dense.coef_, rtol=1e-10)
+
+
+def test_perceptron_online_early_stopping_refuses_sparse_by_name():
+    X, y = _problem(100, 20, 2)
+    with pytest.raises(ValueError, match="early_stopping=True"):
+        Perceptron(early_stopping=True).fit(X, y)
+
+
+@pytest.mark.parametrize("params", [{}, {"alpha": 1.0}, {"fit_intercept": False},
+                                    {"class_weight": "balanced", "alpha": 0.1}])
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_least_squares_classifier_sparse_equals_dense(params, n_classes):
+    X, _ = _problem(300, 40, n_classes)
+    y = np.random.default_rng(2).integers(0, n_classes, X.shape[0])
+    sw = np.random.default_rng(3).uniform(0.5, 2.0, X.shape[0])
+    sparse = LeastSquaresClassifier(**params).fit(X.tocsc(), y, sample_weight=sw)
+    dense = LeastSquaresClassifier(**params).fit(X.toarray(), y, sample_weight=sw)
+    np.testing.assert_allclose(sparse.coef_, dense.coef_, rtol=1e-7, atol=1e-8)
+    np.testing.assert_allclose(sparse.intercept_, dense.intercept_, rtol=1e-7, atol=1e-8)
+    np.testing.assert_array_equal(sparse.predict(X), dense.predict(X.toarray()))
