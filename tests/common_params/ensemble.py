@@ -13,9 +13,11 @@ CHECK_PARAMS = {
     "ExtraTreesClassifier": {"n_estimators": 5},
     "ExtraTreesRegressor": {"n_estimators": 5},
 }
+_BOOTSTRAP_CHECKS = {
+    "check_sample_weight_equivalence_on_dense_data": _BOOTSTRAP_REASON,
+    "check_sample_weight_equivalence_on_sparse_data": _BOOTSTRAP_REASON,
+}
 EXPECTED_FAILURES = {
-    "RandomForestClassifier": {
-        "check_sample_weight_equivalence_on_dense_data": _BOOTSTRAP_REASON},
-    "RandomForestRegressor": {
-        "check_sample_weight_equivalence_on_dense_data": _BOOTSTRAP_REASON},
+    "RandomForestClassifier": _BOOTSTRAP_CHECKS,
+    "RandomForestRegressor": _BOOTSTRAP_CHECKS,
 }

@@ -34,15 +34,18 @@ from ..tree._classes import (
     grow_tree,
     missing_mask,
     monotonic_constraints,
+    prepare_sparse_fit,
     resolve_params,
     tree_seed,
     validate_X_y,
 )
 from ..tree._tree import (
     apply_forest,
+    dense_row_blocks,
     forest_missing,
     mean_forest_value,
     predict_input,
+    sparse_rows_in_blocks,
     stack_trees,
 )
 from ..utils._params import Interval, StrOptions
@@ -148,6 +151,7 @@ class BaseForest(BaseEstimator):
         tags = super().__classiclearn_tags__()
         tags.multi_output = True
         tags.allow_nan = True
+        tags.sparse = self.max_bins is None  # the histogram splitter bins a dense copy
         return tags
 
     def _tree_template(self):
@@ -232,11 +236,15 @@ class BaseForest(BaseEstimator):
             p["monotonic"] = monotonic_constraints(template, n_features, self.n_outputs_,
                                                    n_classes, self._is_clf)
             binned = None
-            if self.max_bins is not None:
-                mapper = _binning.fit_bins(X, self.max_bins, seeds[0])
-                binned = (_binning.transform_bins(X, mapper),) + mapper
-            Xt = np.ascontiguousarray(X.T)
-            X = _plain(X, np.float32)  # once here, not a copy per tree
+            if sp.issparse(X):
+                X = prepare_sparse_fit(template, X)  # CSC arrays once, not per tree
+                Xt = None
+            else:
+                if self.max_bins is not None:
+                    mapper = _binning.fit_bins(X, self.max_bins, seeds[0])
+                    binned = (_binning.transform_bins(X, mapper),) + mapper
+                Xt = np.ascontiguousarray(X.T)
+                X = _plain(X, np.float32)  # once here, not a copy per tree
             nan_mask = missing_mask(X)
             balanced_sub = self._is_clf and self.class_weight == "balanced_subsample"
 
@@ -321,6 +329,7 @@ class BaseForest(BaseEstimator):
                                 self._missing_go_to_left)
         return out.reshape(X.shape[0], self.n_outputs_, -1)
 
+    @sparse_rows_in_blocks
     def apply(self, X):
         """Leaf index of each sample in each tree.
 
@@ -334,6 +343,7 @@ class BaseForest(BaseEstimator):
                               self._missing_go_to_left)
         return leaves - roots[None, :]
 
+    @sparse_rows_in_blocks
     def decision_path(self, X):
         """Nodes each sample goes through, all trees side by side.
 
@@ -371,8 +381,7 @@ class BaseForest(BaseEstimator):
             unsampled = np.flatnonzero(np.bincount(idx, minlength=n) == 0)
             if unsampled.size == 0:
                 continue
-            Xu = np.ascontiguousarray(X[unsampled])
-            pred[unsampled] += est.tree_.predict(Xu).reshape(unsampled.size, -1)
+            pred[unsampled] += _tree_predict_rows(est.tree_, X, unsampled)
             count[unsampled] += 1
         if (count == 0).any():
             warnings.warn(
@@ -386,9 +395,18 @@ class BaseForest(BaseEstimator):
         self._finish_oob(pred, y)
 
 
+def _tree_predict_rows(tree, X, rows):
+    """A tree's flattened predictions for ``X[rows]`` (sparse X in dense blocks)."""
+    if not sp.issparse(X):
+        return tree.predict(np.ascontiguousarray(X[rows])).reshape(rows.size, -1)
+    parts = [tree.predict(block) for block in dense_row_blocks(sp.csr_array(X)[rows])]
+    return np.concatenate(parts).reshape(rows.size, -1)
+
+
 class _ForestClassifier(ClassifierMixin, BaseForest):
     _is_clf = True
 
+    @sparse_rows_in_blocks
     def predict_proba(self, X):
         """Mean class probability over the trees (or vote fractions, ``voting="hard"``).
 
@@ -410,6 +428,7 @@ class _ForestClassifier(ClassifierMixin, BaseForest):
                 return np.log(proba)
             return [np.log(p) for p in proba]
 
+    @sparse_rows_in_blocks
     def predict(self, X):
         """Class with the highest mean probability (or most votes).
 
@@ -445,6 +464,7 @@ class _ForestClassifier(ClassifierMixin, BaseForest):
 
 
 class _ForestRegressor(RegressorMixin, BaseForest):
+    @sparse_rows_in_blocks
     def predict(self, X):
         """Mean prediction of the trees.
 

@@ -13,6 +13,15 @@ gathers all features of a node from a few cache lines (``ROW_GATHER_MAX``); ``y`
 (classification) or targets; ``w`` float64 sample weights; ``samples`` the
 rows to use (positive weight only).
 
+Sparse X (scikit-learn's sparse splitter): ``Xt`` and ``Xr`` are then empty
+placeholders (``Xt`` of shape (n_features, 0)) and the CSC arrays ``sp_indptr``,
+``sp_indices`` (sorted within each column) and ``sp_data`` (float32) hold the data;
+a node's stored entries of one feature are found from the column
+(:func:`_node_nonzeros`), the other values being zeros: a feature with none is
+constant at once, and the best splitter sorts the stored values only
+(:func:`_arrange_sorted`). Missing values and the histogram
+splitter are not used with sparse X.
+
 Output node arrays: ``inodes`` (node_count, 4) intp = left child, right child,
 feature, n_node_samples (children -1 and feature -2 at leaves);
 ``fnodes`` (node_count, 3) float64 = threshold, impurity, weighted samples;
@@ -204,6 +213,115 @@ def _partition_rows(M, f, thr, samples, a, b, yw, swap_yw, nan_left, nan_code):
                 yw[lo], yw[hi] = yw[hi], yw[lo]
     return hi
 
+# per stored entry of a column, a scan of its entries costs about this many times less
+# than one binary search per node sample
+SPARSE_SCAN_RATIO = 8
+
+
+@njit(cache=True, nogil=True)
+def _next_stamp(ctr):
+    ctr[0] += 1
+    return ctr[0]
+
+
+@njit(cache=True, nogil=True)
+def _stamp_node(samples, a, b, stamp, ctr):
+    """Mark the rows of ``samples[a:b]`` as this node's (``stamp[0, row]``); returns the
+    node's stamp. Membership does not change while the node's samples are reordered."""
+    node = _next_stamp(ctr)
+    for i in range(a, b):
+        stamp[0, samples[i]] = node
+    return node
+
+
+@njit(cache=True, nogil=True)
+def _node_nonzeros(indptr, indices, data, f, samples, a, b, stamp, node, nz_rows, nz_vals):
+    """The stored entries of column ``f`` at the node's rows, into ``nz_rows[:cnt]`` /
+    ``nz_vals[:cnt]``; returns ``cnt``. Scans the column's entries against the node stamp
+    when the column is short against the node, else binary-searches each node sample's
+    row in the column's sorted indices."""
+    start = indptr[f]
+    stop = indptr[f + 1]
+    cnt = 0
+    if stop - start <= SPARSE_SCAN_RATIO * (b - a):
+        for t in range(start, stop):
+            r = indices[t]
+            if stamp[0, r] == node:
+                nz_rows[cnt] = r
+                nz_vals[cnt] = data[t]
+                cnt += 1
+    elif stop > start:
+        column = indices[start:stop]
+        for i in range(a, b):
+            r = samples[i]
+            k = np.searchsorted(column, r)
+            if k < column.shape[0] and column[k] == r:
+                nz_rows[cnt] = r
+                nz_vals[cnt] = data[start + k]
+                cnt += 1
+    return cnt
+
+
+@njit(cache=True, nogil=True)
+def _gather_sparse(cnt, nz_rows, nz_vals, samples, a, b, vals, stamp, row_val, ctr):
+    """``vals[a:b]``: the values at ``samples[a:b]`` of a column whose stored entries at
+    the node are ``nz_rows[:cnt]`` / ``nz_vals[:cnt]`` (zeros elsewhere)."""
+    mark = _next_stamp(ctr)
+    for t in range(cnt):
+        stamp[1, nz_rows[t]] = mark
+        row_val[nz_rows[t]] = nz_vals[t]
+    for i in range(a, b):
+        r = samples[i]
+        vals[i] = row_val[r] if stamp[1, r] == mark else 0.0
+
+
+@njit(cache=True, nogil=True)
+def _arrange_sorted(cnt, nz_rows, nz_vals, samples, a, b, vals, stamp, ctr):
+    """Sort ``samples[a:b]`` by a sparse column's values without sorting its zeros (as
+    scikit-learn's sparse splitter): the stored entries are sorted, then the negative
+    ones go first, the node's implicit zeros (in their current order) next, the rest
+    last; ``vals[a:b]`` receives the sorted values."""
+    sort_pairs(nz_vals, nz_rows, 0, cnt)
+    mark = _next_stamp(ctr)
+    for t in range(cnt):
+        stamp[1, nz_rows[t]] = mark
+    n_neg = 0
+    while n_neg < cnt and nz_vals[n_neg] < 0.0:
+        n_neg += 1
+    k = a
+    for i in range(a, b):  # implicit zeros to the front, in order (k <= i)
+        r = samples[i]
+        if stamp[1, r] != mark:
+            samples[k] = r
+            k += 1
+    n_zero = k - a
+    for j in range(n_zero - 1, -1, -1):  # shift them right past the negatives
+        samples[a + n_neg + j] = samples[a + j]
+        vals[a + n_neg + j] = 0.0
+    for t in range(n_neg):
+        samples[a + t] = nz_rows[t]
+        vals[a + t] = nz_vals[t]
+    for t in range(n_neg, cnt):
+        samples[a + n_zero + t] = nz_rows[t]
+        vals[a + n_zero + t] = nz_vals[t]
+
+
+@njit(cache=True, nogil=True)
+def _partition_values(vals, thr, samples, a, b):
+    """Move the samples of ``samples[a:b]`` whose value ``vals[i] <= thr`` to the
+    front (unstable, values moved along); return the split position."""
+    lo = a
+    hi = b
+    while lo < hi:
+        if vals[lo] <= thr:
+            lo += 1
+        else:
+            hi -= 1
+            samples[lo], samples[hi] = samples[hi], samples[lo]
+            vals[lo], vals[hi] = vals[hi], vals[lo]
+    return hi
+
+
 @njit(cache=True, nogil=True)
 def _move_nan_last(vals, samples, a, b):
     """Move the NaN entries of ``vals[a:b]`` (``samples`` alike) to the end, with
@@ -265,7 +383,8 @@ def _shift_missing_left(samples, vals, a, b, nm, tmp_s, tmp_v):
 
 
 @njit(cache=True, nogil=True)
-def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_stats, crit,
+def _split_node(Xt, Xr, sp_indptr, sp_indices, sp_data, sp_stamp, sp_row_val, sp_nz_rows,
+                sp_nz_vals, sp_ctr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_stats, crit,
                 splitter, n_outputs, K, n_classes, max_features, min_samples_leaf,
                 min_weight_leaf, rng, features, const_features, n_const, vals, sl, sr,
                 scratch, rkeys, ridx, rcnt, fast_rand, yw, ywtmp, vals_b, kb, sbest,
@@ -300,6 +419,8 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
     bounds the children under a constraint.
     """
     n_features = Xt.shape[0]
+    is_sparse = sp_indptr.shape[0] > 0
+    node = _stamp_node(samples, a, b, sp_stamp, sp_ctr) if is_sparse else np.int64(0)
     best_proxy = -np.inf
     best_f = -1
     best_thr = 0.0
@@ -338,7 +459,28 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
         # gather the node's values: from the row-major copy for small and middle-sized
         # nodes (a sample's features share cache lines that stay warm over the feature
         # loop), from the transposed one for large nodes
-        if splitter == SPLIT_RANDOM and not nan_mask[f]:
+        presorted = False
+        if is_sparse:
+            cnt = _node_nonzeros(sp_indptr, sp_indices, sp_data, f, samples, a, b, sp_stamp,
+                                 node, sp_nz_rows, sp_nz_vals)
+            if cnt == 0:  # all zeros at the node: constant, found without a pass over it
+                vals[a] = 0.0
+                vals[b - 1] = 0.0
+                mn = np.float32(0.0)
+                mx = mn
+            elif splitter == SPLIT_BEST:
+                _arrange_sorted(cnt, sp_nz_rows, sp_nz_vals, samples, a, b, vals, sp_stamp,
+                                sp_ctr)
+            else:
+                _gather_sparse(cnt, sp_nz_rows, sp_nz_vals, samples, a, b, vals, sp_stamp,
+                               sp_row_val, sp_ctr)
+                mn = vals[a]
+                mx = mn
+                for i in range(a, b):
+                    mn = min(mn, vals[i])
+                    mx = max(mx, vals[i])
+            presorted = True
+        elif splitter == SPLIT_RANDOM and not nan_mask[f]:
             # the random splitter needs only the range: gathered in the same pass
             if b - a <= ROW_GATHER_MAX:
                 mn = Xr[samples[a], f]
@@ -369,7 +511,9 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
                 nm = _move_nan_last(vals, samples, a, b)
         e = b - nm
         if splitter == SPLIT_BEST:
-            if e - a >= RADIX_MIN:
+            if presorted:
+                pass
+            elif e - a >= RADIX_MIN:
                 radix_sort_pairs(vals, samples, a, e, rkeys[0], rkeys[1], ridx, rcnt)
             elif e > a:
                 sort_pairs(vals, samples, a, e)
@@ -588,6 +732,12 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
         # already partitioned on the best candidate (the last one drawn): kept as it is,
         # as scikit-learn does, so the children's samples keep its order
         pos = best_pos
+    elif is_sparse:
+        cnt = _node_nonzeros(sp_indptr, sp_indices, sp_data, best_f, samples, a, b, sp_stamp,
+                             node, sp_nz_rows, sp_nz_vals)
+        _gather_sparse(cnt, sp_nz_rows, sp_nz_vals, samples, a, b, vals, sp_stamp, sp_row_val,
+                       sp_ctr)
+        pos = _partition_values(vals, best_thr, samples, a, b)
     else:
         pos = _partition_rows(Xr, best_f, best_thr, samples, a, b, yw, False, nan_left,
                               np.float32(np.nan))
@@ -611,9 +761,10 @@ def _split_node(Xt, Xr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_st
 
 
 @njit(cache=True, nogil=True)
-def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features, max_depth,
-               min_samples_leaf, min_samples_split, min_weight_leaf, min_impurity_decrease,
-               max_leaf_nodes, seed, Xb, edges, n_bins, nan_mask, mono):
+def build_tree(Xt, Xr, sp_indptr, sp_indices, sp_data, y, w, samples, n_classes, K, crit,
+               splitter, max_features, max_depth, min_samples_leaf, min_samples_split,
+               min_weight_leaf, min_impurity_decrease, max_leaf_nodes, seed, Xb, edges, n_bins,
+               nan_mask, mono):
     """Grow one tree; depth-first, or best-first when ``max_leaf_nodes > 0``.
 
     Parameters are scalars as in the estimator (``max_depth`` a large int for
@@ -622,7 +773,8 @@ def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features
     copied, not modified. ``seed`` (uint64) drives the feature draws and random
     thresholds. ``Xb`` (uint8, n_samples x n_features), ``edges`` and ``n_bins``
     switch on the histogram splitter (see ``_hist_kernels``); pass empty arrays
-    (``Xb`` of shape (0, 0)) for the exact one. Nodes with fewer than
+    (``Xb`` of shape (0, 0)) for the exact one. ``sp_indptr``, ``sp_indices``,
+    ``sp_data``: CSC X (see the module docstring), or empty arrays for dense X. Nodes with fewer than
     ``HYBRID_MIN`` samples are always split exactly. Thread-safe.
 
     One compiled function serves every estimator: the arguments always have
@@ -654,6 +806,12 @@ def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features
     features = np.arange(n_features)
     const_features = np.arange(n_features)
     vals = np.empty(n, dtype=Xt.dtype)
+    n_rows = y.shape[0] if sp_indptr.shape[0] > 0 else 0
+    sp_stamp = np.full((2, n_rows), -1, dtype=np.int64)
+    sp_row_val = np.empty(n_rows, dtype=Xt.dtype)
+    sp_nz_rows = np.empty(n if n_rows > 0 else 0, dtype=np.intp)
+    sp_nz_vals = np.empty(n if n_rows > 0 else 0, dtype=Xt.dtype)
+    sp_ctr = np.zeros(1, dtype=np.int64)
     stats = np.empty(S)
     sl = np.empty(S)
     sr = np.empty(S)
@@ -844,7 +1002,9 @@ def build_tree(Xt, Xr, y, w, samples, n_classes, K, crit, splitter, max_features
                     is_leaf = True
             elif not is_leaf:
                 pos, f, thr, improvement, il, ir, n_const, ml, middle = _split_node(
-                    Xt, Xr, y, w, samples, a, b, wn, wn_total, imp, stats, crit, splitter,
+                    Xt, Xr, sp_indptr, sp_indices, sp_data, sp_stamp, sp_row_val, sp_nz_rows,
+                    sp_nz_vals, sp_ctr, y, w, samples, a, b, wn,
+                    wn_total, imp, stats, crit, splitter,
                     n_outputs, K, n_classes, max_features, min_samples_leaf, min_weight_leaf,
                     rng, features, const_features, n_const, vals, sl, sr, scratch, rkeys,
                     ridx, rcnt, fast_rand, yw, ywtmp, vals_b, kb, sbest, nan_mask, tmp_s,

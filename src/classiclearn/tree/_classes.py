@@ -37,7 +37,7 @@ from ..utils.validation import (
 )
 from . import _binning
 from . import _build_kernels as _bk
-from ._tree import Tree, predict_input
+from ._tree import Tree, predict_input, sparse_rows_in_blocks
 
 __all__ = ["DecisionTreeClassifier", "DecisionTreeRegressor"]
 
@@ -153,9 +153,36 @@ def _plain(a, dtype):
     return a
 
 
+_NO_CSC = (np.empty(0, dtype=np.intp), np.empty(0, dtype=np.intp), np.empty(0, dtype=np.float32))
+
+
+def csc_arrays(X):
+    """(indptr, indices, data) of sparse X as the tree builder takes them: CSC with
+    sorted indices, intp indices and float32 values."""
+    X = sp.csc_array(X)
+    if not X.has_sorted_indices:
+        X = X.sorted_indices()
+    return (X.indptr.astype(np.intp), X.indices.astype(np.intp),
+            np.ascontiguousarray(X.data, dtype=np.float32))
+
+
+def prepare_sparse_fit(est, X):
+    """Sparse X for a tree fit: its CSC arrays once (shared by a forest's trees), no
+    missing values; the histogram splitter (``max_bins``) refuses sparse X by name."""
+    if getattr(est, "max_bins", None) is not None:
+        raise ValueError(
+            f"{type(est).__name__}(max_bins={est.max_bins}) bins a dense copy of X; sparse X "
+            "is split exactly: use max_bins=None, or pass X.toarray() if it fits in memory."
+        )
+    indptr, indices, data = csc_arrays(X)
+    return sp.csc_array((data, indices, indptr), shape=X.shape)
+
+
 def missing_mask(X):
     """uint8 per feature: whether the column holds a NaN (scikit-learn's
-    ``missing_values_in_feature_mask``)."""
+    ``missing_values_in_feature_mask``); none for sparse X (finite by validation)."""
+    if sp.issparse(X):
+        return np.zeros(X.shape[1], dtype=np.uint8)
     with np.errstate(over="ignore"):
         return np.ascontiguousarray(np.isnan(X.sum(axis=0, dtype=np.float64)), dtype=np.uint8)
 
@@ -175,8 +202,13 @@ def grow_tree(Xt, X, y, w, n_classes, p, seed, is_clf, n_features, binned=None,
     samples = np.flatnonzero(w > 0).astype(np.intp)
     Xb, edges, n_bins = _NO_BINS if binned is None else binned
     n_classes = _plain(n_classes, np.intp)
+    if sp.issparse(X):
+        Xt, X, csc = np.empty((n_features, 0), np.float32), np.empty((0, n_features), np.float32), \
+            csc_arrays(X)
+    else:
+        csc = _NO_CSC
     inodes, fnodes, value, depth = _bk.build_tree(
-        _plain(Xt, np.float32), _plain(X, np.float32), _plain(y, np.float64),
+        _plain(Xt, np.float32), _plain(X, np.float32), *csc, _plain(y, np.float64),
         _plain(w, np.float64), samples,
         n_classes, int(n_classes.max()), int(p["crit"]), int(p["splitter"]),
         int(p["max_features"]), int(p["max_depth"]), int(p["min_samples_leaf"]),
@@ -292,10 +324,14 @@ def validate_X_y(est, X, y, numeric_y):
         raise ValueError(
             f"{type(est).__name__} requires y to be passed, but the target y is None."
         )
-    check_float32_columns(X, est)
-    finite = "allow-nan" if get_tags(est).allow_nan else True
-    X = validate_data(est, X, dtype=np.float32, ensure_all_finite=finite)
-    X = np.ascontiguousarray(X, dtype=np.float32)
+    if sp.issparse(X):
+        # scikit-learn's sparse splitter: CSC, finite values only
+        X = validate_data(est, X, dtype=np.float32, accept_sparse="csc")
+    else:
+        check_float32_columns(X, est)
+        finite = "allow-nan" if get_tags(est).allow_nan else True
+        X = validate_data(est, X, dtype=np.float32, ensure_all_finite=finite)
+        X = np.ascontiguousarray(X, dtype=np.float32)
     if sp.issparse(y):
         raise TypeError("Sparse data was passed for y, but dense data is required.")
     if hasattr(y, "to_numpy") and hasattr(y, "iloc"):
@@ -326,6 +362,7 @@ class BaseDecisionTree(BaseEstimator):
         tags = super().__classiclearn_tags__()
         tags.multi_output = True
         tags.allow_nan = True
+        tags.sparse = self.max_bins is None  # the histogram splitter bins a dense copy
         return tags
 
     def _prepare_X(self, X, reset):
@@ -359,10 +396,14 @@ class BaseDecisionTree(BaseEstimator):
         seed = tree_seed(self.random_state)
         binned = None
         check_max_bins(self)
-        if self.max_bins is not None:
+        if sp.issparse(X):
+            X = prepare_sparse_fit(self, X)
+            Xt = None
+        elif self.max_bins is not None:
             mapper = _binning.fit_bins(X, self.max_bins, seed)
             binned = (_binning.transform_bins(X, mapper),) + mapper
-        Xt = np.ascontiguousarray(X.T)
+        if not sp.issparse(X):
+            Xt = np.ascontiguousarray(X.T)
         tree = grow_tree(Xt, X, codes, sw, n_classes, p, seed, self._is_clf, n_features, binned,
                          missing_mask(X))
         if self.ccp_alpha > 0.0:
@@ -381,6 +422,7 @@ class BaseDecisionTree(BaseEstimator):
         check_is_fitted(self)
         return predict_input(self, X)
 
+    @sparse_rows_in_blocks
     def apply(self, X):
         """Index of the leaf that each sample falls in.
 
@@ -395,6 +437,7 @@ class BaseDecisionTree(BaseEstimator):
         X = self._X_predict(X)
         return self.tree_.apply(X)
 
+    @sparse_rows_in_blocks
     def decision_path(self, X):
         """Indicator of the nodes each sample goes through.
 
@@ -578,6 +621,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
         """
         return self._fit(X, y, sample_weight)
 
+    @sparse_rows_in_blocks
     def predict_proba(self, X):
         """Class probabilities: the class fractions of the leaf.
 
@@ -599,6 +643,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
                 return np.log(proba)
             return [np.log(p) for p in proba]
 
+    @sparse_rows_in_blocks
     def predict(self, X):
         """Most frequent (weighted) class of the leaf.
 
@@ -681,6 +726,7 @@ min_impurity_decrease, ccp_alpha, max_bins, monotonic_cst
 
     fit = DecisionTreeClassifier.fit
 
+    @sparse_rows_in_blocks
     def predict(self, X):
         """Leaf mean (or median) of each sample.
 

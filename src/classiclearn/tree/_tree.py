@@ -23,13 +23,15 @@ scikit-learn trees works on ours.
 """
 
 
+import functools
+
 import numpy as np
 import scipy.sparse as sp
 
 from .._kernels.work import TREE_WALK_ROWS
 from .._tags import get_tags
 from ..utils._threads import effective_n_jobs, row_chunks, thread_map
-from ..utils.validation import validate_data
+from ..utils.validation import check_is_fitted, validate_data
 from . import _predict_kernels as _pk
 from . import _prune_kernels as _prk
 
@@ -304,6 +306,52 @@ def predict_input(estimator, X, n_jobs=-1):
                 return out
     X = validate_data(estimator, X, reset=False, dtype=np.float32, ensure_all_finite=finite)
     return np.ascontiguousarray(X, dtype=np.float32)
+
+
+# most float32 entries of one dense block of sparse rows at prediction (64 MB)
+SPARSE_BLOCK_ENTRIES = 1 << 24
+
+
+def dense_row_blocks(X, max_entries=SPARSE_BLOCK_ENTRIES):
+    """Consecutive blocks of the rows of sparse X as dense float32 C arrays of at most
+    ``max_entries`` entries each (at least one row): prediction walks dense rows, and
+    never needs the whole of X dense at once."""
+    X = sp.csr_array(X)
+    step = max(1, max_entries // max(1, X.shape[1]))
+    for lo in range(0, X.shape[0], step):
+        yield np.ascontiguousarray(X[lo:lo + step].toarray(), dtype=np.float32)
+
+
+def _stack_blocks(parts):
+    """Join per-block results of a prediction method: arrays (or lists of them, one per
+    output) along rows, sparse path indicators vertically; (indicator, ptr) pairs keep the
+    first ptr."""
+    first = parts[0]
+    if isinstance(first, tuple):
+        return (_stack_blocks([p[0] for p in parts]),) + first[1:]
+    if isinstance(first, list):
+        return [np.concatenate([p[k] for p in parts]) for k in range(len(first))]
+    if sp.issparse(first):
+        return sp.vstack(parts, format="csr")
+    return np.concatenate(parts)
+
+
+def sparse_rows_in_blocks(method):
+    """Let a prediction method of a tree model take sparse X: the rows are checked once
+    and passed to ``method`` as dense blocks (:func:`dense_row_blocks`)."""
+
+    @functools.wraps(method)
+    def wrapper(self, X, *args, **kwargs):
+        if not sp.issparse(X):
+            return method(self, X, *args, **kwargs)
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=np.float32, accept_sparse="csr")
+        if X.shape[0] == 0:
+            return method(self, np.zeros((0, X.shape[1]), dtype=np.float32), *args, **kwargs)
+        return _stack_blocks([method(self, block, *args, **kwargs)
+                              for block in dense_row_blocks(X)])
+
+    return wrapper
 
 
 def walk_rows(kernel, n_rows, n_jobs, min_rows=2048):

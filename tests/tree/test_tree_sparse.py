@@ -1,0 +1,112 @@
+"""Trees and forests on sparse X: scikit-learn's sparse splitter (CSC), predictions in
+dense row blocks. Classification trees equal scikit-learn's node for node; regression
+trees are compared on their fit (scikit-learn's own sparse and dense trees differ there
+in exact ties of the summed squared errors, which the order of the values decides)."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn import ensemble as sk_ensemble
+from sklearn import tree as sk_tree
+
+from classiclearn import ensemble, tree
+from classiclearn.tree import _tree
+
+
+def _data(n=400, p=40, density=0.15, seed=1):
+    X = sp.random(n, p, density=density, random_state=seed, format="csc")
+    X.data = np.round(X.data * 10 - 3)
+    signal = np.asarray(X[:, :5].sum(axis=1)).ravel()
+    y_class = (signal > 0).astype(int) + (X[:, 5].toarray().ravel() > 1)
+    y_reg = signal + np.random.default_rng(seed).normal(size=n) * 0.1
+    return X, y_class, y_reg
+
+
+SETTINGS = [{}, {"splitter": "random"}, {"max_depth": 4}, {"max_features": 0.3},
+            {"min_samples_leaf": 5}, {"criterion": "entropy"}]
+
+
+def _same_nodes(ours, theirs):
+    a, b = ours.tree_, theirs.tree_
+    assert a.node_count == b.node_count
+    np.testing.assert_array_equal(a.feature, b.feature)
+    np.testing.assert_allclose(a.threshold, b.threshold)
+    np.testing.assert_allclose(a.value, b.value)
+
+
+@pytest.mark.parametrize("params", SETTINGS)
+@pytest.mark.parametrize("fmt", ["csc", "csr"])
+def test_classifier_tree_matches_sklearn_node_for_node(params, fmt):
+    X, y, _ = _data()
+    X = X.asformat(fmt)
+    ours = tree.DecisionTreeClassifier(random_state=0, **params).fit(X, y)
+    theirs = sk_tree.DecisionTreeClassifier(random_state=0, **params).fit(X, y)
+    _same_nodes(ours, theirs)
+    np.testing.assert_array_equal(ours.predict_proba(X), theirs.predict_proba(X))
+    np.testing.assert_array_equal(ours.apply(X), theirs.apply(X))
+    assert (ours.decision_path(X) != theirs.decision_path(X)).nnz == 0
+    dense = tree.DecisionTreeClassifier(random_state=0, **params).fit(X.toarray(), y)
+    _same_nodes(ours, dense)
+
+
+@pytest.mark.parametrize("params", [p for p in SETTINGS if "criterion" not in p])
+def test_regressor_tree_fits_as_sklearn(params):
+    X, _, y = _data()
+    ours = tree.DecisionTreeRegressor(random_state=0, **params).fit(X, y)
+    theirs = sk_tree.DecisionTreeRegressor(random_state=0, **params).fit(X, y)
+    assert abs(ours.tree_.node_count - theirs.tree_.node_count) <= 2
+    assert ours.score(X, y) == pytest.approx(theirs.score(X, y), abs=1e-6)
+    assert ours.tree_.feature[0] == theirs.tree_.feature[0]
+    assert ours.tree_.threshold[0] == theirs.tree_.threshold[0]
+
+
+@pytest.mark.parametrize("name", ["RandomForestClassifier", "ExtraTreesClassifier"])
+def test_forest_classifiers_match_sklearn(name):
+    X, y, _ = _data(n=600, p=60)
+    extra = {"oob_score": True} if name.startswith("Random") else {}
+    ours = getattr(ensemble, name)(n_estimators=8, random_state=0, **extra).fit(X, y)
+    theirs = getattr(sk_ensemble, name)(n_estimators=8, random_state=0, **extra).fit(X, y)
+    np.testing.assert_allclose(ours.predict_proba(X.tocsr()), theirs.predict_proba(X.tocsr()))
+    np.testing.assert_array_equal(ours.apply(X), theirs.apply(X))
+    if extra:
+        assert ours.oob_score_ == pytest.approx(theirs.oob_score_)
+
+
+@pytest.mark.parametrize("name", ["RandomForestRegressor", "ExtraTreesRegressor"])
+def test_forest_regressors_fit_as_sklearn(name):
+    X, _, y = _data(n=600, p=60)
+    ours = getattr(ensemble, name)(n_estimators=8, random_state=0).fit(X, y)
+    theirs = getattr(sk_ensemble, name)(n_estimators=8, random_state=0).fit(X, y)
+    # tie-level differences in single trees add up to a few thousandths of R^2
+    assert ours.score(X, y) == pytest.approx(theirs.score(X, y), abs=5e-3)
+
+
+def test_prediction_blocks_join_every_output_kind(monkeypatch):
+    X, y, y_reg = _data()
+    multi = np.column_stack([y, (y_reg > 0).astype(int)])
+    whole = tree.DecisionTreeClassifier(random_state=0).fit(X, multi)
+    expected_proba = whole.predict_proba(X)
+    expected_path = whole.decision_path(X)
+    monkeypatch.setattr(_tree, "SPARSE_BLOCK_ENTRIES", 7 * X.shape[1])  # 7-row blocks
+    for got, want in zip(whole.predict_proba(X), expected_proba, strict=True):
+        np.testing.assert_array_equal(got, want)
+    assert (whole.decision_path(X) != expected_path).nnz == 0
+    forest = ensemble.RandomForestClassifier(n_estimators=3, random_state=0).fit(X, y)
+    indicator, ptr = forest.decision_path(X)
+    assert indicator.shape[0] == X.shape[0] and ptr.shape == (4,)
+
+
+def test_histogram_splitter_refuses_sparse_by_name():
+    X, y, _ = _data()
+    with pytest.raises(ValueError, match="max_bins=16"):
+        tree.DecisionTreeClassifier(max_bins=16).fit(X, y)
+    with pytest.raises(ValueError, match="max_bins=16"):
+        ensemble.RandomForestClassifier(max_bins=16, n_estimators=2).fit(X, y)
+
+
+def test_sparse_fit_keeps_input_unchanged():
+    X, y, _ = _data()
+    X = sp.csr_matrix(X)
+    before = X.copy()
+    tree.DecisionTreeClassifier(random_state=0).fit(X, y)
+    assert (X != before).nnz == 0 and X.format == "csr"
