@@ -41,11 +41,9 @@ from ..tree._classes import (
 )
 from ..tree._tree import (
     apply_forest,
-    dense_row_blocks,
     forest_missing,
     mean_forest_value,
     predict_input,
-    sparse_rows_in_blocks,
     stack_trees,
 )
 from ..utils._params import Interval, StrOptions
@@ -329,7 +327,6 @@ class BaseForest(BaseEstimator):
                                 self._missing_go_to_left)
         return out.reshape(X.shape[0], self.n_outputs_, -1)
 
-    @sparse_rows_in_blocks
     def apply(self, X):
         """Leaf index of each sample in each tree.
 
@@ -343,7 +340,6 @@ class BaseForest(BaseEstimator):
                               self._missing_go_to_left)
         return leaves - roots[None, :]
 
-    @sparse_rows_in_blocks
     def decision_path(self, X):
         """Nodes each sample goes through, all trees side by side.
 
@@ -396,17 +392,14 @@ class BaseForest(BaseEstimator):
 
 
 def _tree_predict_rows(tree, X, rows):
-    """A tree's flattened predictions for ``X[rows]`` (sparse X in dense blocks)."""
-    if not sp.issparse(X):
-        return tree.predict(np.ascontiguousarray(X[rows])).reshape(rows.size, -1)
-    parts = [tree.predict(block) for block in dense_row_blocks(sp.csr_array(X)[rows])]
-    return np.concatenate(parts).reshape(rows.size, -1)
+    """A tree's flattened predictions for ``X[rows]`` (sparse X as CSR)."""
+    rows_X = sp.csr_array(X)[rows] if sp.issparse(X) else np.ascontiguousarray(X[rows])
+    return tree.predict(rows_X).reshape(rows.size, -1)
 
 
 class _ForestClassifier(ClassifierMixin, BaseForest):
     _is_clf = True
 
-    @sparse_rows_in_blocks
     def predict_proba(self, X):
         """Mean class probability over the trees (or vote fractions, ``voting="hard"``).
 
@@ -428,7 +421,6 @@ class _ForestClassifier(ClassifierMixin, BaseForest):
                 return np.log(proba)
             return [np.log(p) for p in proba]
 
-    @sparse_rows_in_blocks
     def predict(self, X):
         """Class with the highest mean probability (or most votes).
 
@@ -464,7 +456,6 @@ class _ForestClassifier(ClassifierMixin, BaseForest):
 
 
 class _ForestRegressor(RegressorMixin, BaseForest):
-    @sparse_rows_in_blocks
     def predict(self, X):
         """Mean prediction of the trees.
 

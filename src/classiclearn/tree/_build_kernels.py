@@ -18,8 +18,10 @@ placeholders (``Xt`` of shape (n_features, 0)) and the CSC arrays ``sp_indptr``,
 ``sp_indices`` (sorted within each column) and ``sp_data`` (float32) hold the data;
 a node's stored entries of one feature are found from the column
 (:func:`_node_nonzeros`), the other values being zeros: a feature with none is
-constant at once, and the best splitter sorts the stored values only
-(:func:`_arrange_sorted`). Missing values and the histogram
+constant at once, and the best splitter moves and sorts the stored values only and
+skips the run of zeros in its scan (:func:`_arrange_nonzeros`); the random
+splitter partitions the stored values on the threshold's side of zero only, so a feature costs
+about its stored entries at the node, not the node's size. Missing values and the histogram
 splitter are not used with sparse X.
 
 Output node arrays: ``inodes`` (node_count, 4) intp = left child, right child,
@@ -225,28 +227,32 @@ def _next_stamp(ctr):
 
 
 @njit(cache=True, nogil=True)
-def _stamp_node(samples, a, b, stamp, ctr):
-    """Mark the rows of ``samples[a:b]`` as this node's (``stamp[0, row]``); returns the
-    node's stamp. Membership does not change while the node's samples are reordered."""
-    node = _next_stamp(ctr)
+def _index_node(samples, a, b, pos_of):
+    """``pos_of[row]`` = the position of ``row`` in ``samples[a:b]``, for the node's rows;
+    kept up to date by the sparse arrangement's swaps (:func:`_arrange_sorted`)."""
     for i in range(a, b):
-        stamp[0, samples[i]] = node
-    return node
+        pos_of[samples[i]] = i
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _in_node(pos_of, samples, a, b, r):
+    q = pos_of[r]
+    return q >= a and q < b and samples[q] == r
 
 
 @njit(cache=True, nogil=True)
-def _node_nonzeros(indptr, indices, data, f, samples, a, b, stamp, node, nz_rows, nz_vals):
+def _node_nonzeros(indptr, indices, data, f, samples, a, b, pos_of, nz_rows, nz_vals):
     """The stored entries of column ``f`` at the node's rows, into ``nz_rows[:cnt]`` /
-    ``nz_vals[:cnt]``; returns ``cnt``. Scans the column's entries against the node stamp
-    when the column is short against the node, else binary-searches each node sample's
-    row in the column's sorted indices."""
+    ``nz_vals[:cnt]``; returns ``cnt``. Scans the column's entries against the node's
+    positions when the column is short against the node, else binary-searches each node
+    sample's row in the column's sorted indices."""
     start = indptr[f]
     stop = indptr[f + 1]
     cnt = 0
     if stop - start <= SPARSE_SCAN_RATIO * (b - a):
         for t in range(start, stop):
             r = indices[t]
-            if stamp[0, r] == node:
+            if _in_node(pos_of, samples, a, b, r):
                 nz_rows[cnt] = r
                 nz_vals[cnt] = data[t]
                 cnt += 1
@@ -262,48 +268,80 @@ def _node_nonzeros(indptr, indices, data, f, samples, a, b, stamp, node, nz_rows
     return cnt
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _place(samples, vals, pos_of, r, v, k):
+    """Swap row ``r`` into position ``k`` (value ``v``), keeping ``pos_of`` right."""
+    q = pos_of[r]
+    other = samples[k]
+    samples[q] = other
+    pos_of[other] = q
+    vals[q] = vals[k]
+    samples[k] = r
+    pos_of[r] = k
+    vals[k] = v
+
+
+@njit(cache=True, nogil=True)
+def _arrange_nonzeros(cnt, nz_rows, nz_vals, samples, a, b, vals, pos_of, sort):
+    """Arrange ``samples[a:b]`` by a sparse column's values touching its stored entries
+    only (as scikit-learn's sparse splitter): negative values swapped to the front,
+    the others (stored zeros included) to the back, each part sorted when ``sort``;
+    the node's implicit zeros stay in between, in any order, with ``vals`` set at the
+    ends of their run only. Returns the run ``(z_lo, z_hi)``."""
+    n_neg = 0
+    for t in range(cnt):
+        if nz_vals[t] < 0.0:
+            _place(samples, vals, pos_of, nz_rows[t], nz_vals[t], a + n_neg)
+            n_neg += 1
+    n_pos = 0
+    for t in range(cnt):
+        if nz_vals[t] >= 0.0:
+            n_pos += 1
+            _place(samples, vals, pos_of, nz_rows[t], nz_vals[t], b - n_pos)
+    z_lo = a + n_neg
+    z_hi = b - n_pos
+    if sort and n_neg > 1:
+        sort_pairs(vals, samples, a, z_lo)
+        _index_node(samples, a, z_lo, pos_of)
+    if sort and n_pos > 1:
+        sort_pairs(vals, samples, z_hi, b)
+        _index_node(samples, z_hi, b, pos_of)
+    if z_hi > z_lo:
+        vals[z_lo] = 0.0
+        vals[z_hi - 1] = 0.0
+    return z_lo, z_hi
+
+
 @njit(cache=True, nogil=True)
 def _gather_sparse(cnt, nz_rows, nz_vals, samples, a, b, vals, stamp, row_val, ctr):
     """``vals[a:b]``: the values at ``samples[a:b]`` of a column whose stored entries at
-    the node are ``nz_rows[:cnt]`` / ``nz_vals[:cnt]`` (zeros elsewhere)."""
+    the node are ``nz_rows[:cnt]`` / ``nz_vals[:cnt]`` (zeros elsewhere); the rows are
+    marked with a fresh ``stamp`` value, so nothing needs clearing."""
     mark = _next_stamp(ctr)
     for t in range(cnt):
-        stamp[1, nz_rows[t]] = mark
+        stamp[nz_rows[t]] = mark
         row_val[nz_rows[t]] = nz_vals[t]
     for i in range(a, b):
         r = samples[i]
-        vals[i] = row_val[r] if stamp[1, r] == mark else 0.0
+        vals[i] = row_val[r] if stamp[r] == mark else 0.0
 
 
 @njit(cache=True, nogil=True)
-def _arrange_sorted(cnt, nz_rows, nz_vals, samples, a, b, vals, stamp, ctr):
-    """Sort ``samples[a:b]`` by a sparse column's values without sorting its zeros (as
-    scikit-learn's sparse splitter): the stored entries are sorted, then the negative
-    ones go first, the node's implicit zeros (in their current order) next, the rest
-    last; ``vals[a:b]`` receives the sorted values."""
-    sort_pairs(nz_vals, nz_rows, 0, cnt)
-    mark = _next_stamp(ctr)
-    for t in range(cnt):
-        stamp[1, nz_rows[t]] = mark
-    n_neg = 0
-    while n_neg < cnt and nz_vals[n_neg] < 0.0:
-        n_neg += 1
-    k = a
-    for i in range(a, b):  # implicit zeros to the front, in order (k <= i)
-        r = samples[i]
-        if stamp[1, r] != mark:
-            samples[k] = r
-            k += 1
-    n_zero = k - a
-    for j in range(n_zero - 1, -1, -1):  # shift them right past the negatives
-        samples[a + n_neg + j] = samples[a + j]
-        vals[a + n_neg + j] = 0.0
-    for t in range(n_neg):
-        samples[a + t] = nz_rows[t]
-        vals[a + t] = nz_vals[t]
-    for t in range(n_neg, cnt):
-        samples[a + n_zero + t] = nz_rows[t]
-        vals[a + n_zero + t] = nz_vals[t]
+def _partition_indexed(samples, vals, pos_of, lo, hi, thr):
+    """Hoare partition of ``samples[lo:hi]`` on ``vals <= thr`` keeping ``pos_of`` right;
+    returns the split position."""
+    while lo < hi:
+        if vals[lo] <= thr:
+            lo += 1
+        else:
+            hi -= 1
+            r = samples[lo]
+            samples[lo] = samples[hi]
+            samples[hi] = r
+            pos_of[samples[lo]] = lo
+            pos_of[r] = hi
+            vals[lo], vals[hi] = vals[hi], vals[lo]
+    return hi
 
 
 @njit(cache=True, nogil=True)
@@ -383,8 +421,8 @@ def _shift_missing_left(samples, vals, a, b, nm, tmp_s, tmp_v):
 
 
 @njit(cache=True, nogil=True)
-def _split_node(Xt, Xr, sp_indptr, sp_indices, sp_data, sp_stamp, sp_row_val, sp_nz_rows,
-                sp_nz_vals, sp_ctr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_stats, crit,
+def _split_node(Xt, Xr, sp_indptr, sp_indices, sp_data, sp_pos, sp_stamp, sp_row_val,
+                sp_nz_rows, sp_nz_vals, sp_ctr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_stats, crit,
                 splitter, n_outputs, K, n_classes, max_features, min_samples_leaf,
                 min_weight_leaf, rng, features, const_features, n_const, vals, sl, sr,
                 scratch, rkeys, ridx, rcnt, fast_rand, yw, ywtmp, vals_b, kb, sbest,
@@ -420,7 +458,8 @@ def _split_node(Xt, Xr, sp_indptr, sp_indices, sp_data, sp_stamp, sp_row_val, sp
     """
     n_features = Xt.shape[0]
     is_sparse = sp_indptr.shape[0] > 0
-    node = _stamp_node(samples, a, b, sp_stamp, sp_ctr) if is_sparse else np.int64(0)
+    if is_sparse:
+        _index_node(samples, a, b, sp_pos)
     best_proxy = -np.inf
     best_f = -1
     best_thr = 0.0
@@ -460,25 +499,28 @@ def _split_node(Xt, Xr, sp_indptr, sp_indices, sp_data, sp_stamp, sp_row_val, sp
         # nodes (a sample's features share cache lines that stay warm over the feature
         # loop), from the transposed one for large nodes
         presorted = False
+        z_lo = np.intp(-1)
+        z_hi = np.intp(-1)
         if is_sparse:
-            cnt = _node_nonzeros(sp_indptr, sp_indices, sp_data, f, samples, a, b, sp_stamp,
-                                 node, sp_nz_rows, sp_nz_vals)
+            cnt = _node_nonzeros(sp_indptr, sp_indices, sp_data, f, samples, a, b, sp_pos,
+                                 sp_nz_rows, sp_nz_vals)
             if cnt == 0:  # all zeros at the node: constant, found without a pass over it
                 vals[a] = 0.0
                 vals[b - 1] = 0.0
                 mn = np.float32(0.0)
                 mx = mn
-            elif splitter == SPLIT_BEST:
-                _arrange_sorted(cnt, sp_nz_rows, sp_nz_vals, samples, a, b, vals, sp_stamp,
-                                sp_ctr)
             else:
-                _gather_sparse(cnt, sp_nz_rows, sp_nz_vals, samples, a, b, vals, sp_stamp,
-                               sp_row_val, sp_ctr)
-                mn = vals[a]
-                mx = mn
-                for i in range(a, b):
-                    mn = min(mn, vals[i])
-                    mx = max(mx, vals[i])
+                z_lo, z_hi = _arrange_nonzeros(cnt, sp_nz_rows, sp_nz_vals, samples, a, b,
+                                               vals, sp_pos, splitter == SPLIT_BEST)
+                if splitter == SPLIT_RANDOM:
+                    mn = sp_nz_vals[0]
+                    mx = mn
+                    for t in range(cnt):
+                        mn = min(mn, sp_nz_vals[t])
+                        mx = max(mx, sp_nz_vals[t])
+                    if z_hi > z_lo:
+                        mn = min(mn, np.float32(0.0))
+                        mx = max(mx, np.float32(0.0))
             presorted = True
         elif splitter == SPLIT_RANDOM and not nan_mask[f]:
             # the random splitter needs only the range: gathered in the same pass
@@ -548,8 +590,12 @@ def _split_node(Xt, Xr, sp_indptr, sp_indices, sp_data, sp_stamp, sp_row_val, sp
                 cur = a
                 while q < q_end:
                     q += 1
+                    if q > z_lo and q < z_hi:  # a sparse column's run of zeros: no candidate
+                        q = z_hi
                     while q < q_end and vals[q] <= vals[q - 1] + FEATURE_THRESHOLD:
                         q += 1
+                        if q > z_lo and q < z_hi:
+                            q = z_hi
                     if q >= b:
                         break
                     if q - a < min_samples_leaf or b - q < min_samples_leaf:
@@ -662,17 +708,24 @@ def _split_node(Xt, Xr, sp_indptr, sp_indices, sp_data, sp_stamp, sp_row_val, sp
                     # keep the best candidate's values for the final partition
                     vals, vals_b = vals_b, vals
                 continue
-            lo = a
-            hi = b
-            while lo < hi:
-                v = vals[lo]
-                if v <= thr or (ml and v != v):
-                    lo += 1
+            if is_sparse:
+                # only the stored values on the threshold's side of zero move
+                if thr < 0.0:
+                    pos = _partition_indexed(samples, vals, sp_pos, a, z_lo, thr)
                 else:
-                    hi -= 1
-                    vals[lo], vals[hi] = vals[hi], vals[lo]
-                    samples[lo], samples[hi] = samples[hi], samples[lo]
-            pos = hi
+                    pos = _partition_indexed(samples, vals, sp_pos, z_hi, b, thr)
+            else:
+                lo = a
+                hi = b
+                while lo < hi:
+                    v = vals[lo]
+                    if v <= thr or (ml and v != v):
+                        lo += 1
+                    else:
+                        hi -= 1
+                        vals[lo], vals[hi] = vals[hi], vals[lo]
+                        samples[lo], samples[hi] = samples[hi], samples[lo]
+                pos = hi
             if pos - a < min_samples_leaf or b - pos < min_samples_leaf:
                 continue
             fill(sl, 0.0)
@@ -733,8 +786,8 @@ def _split_node(Xt, Xr, sp_indptr, sp_indices, sp_data, sp_stamp, sp_row_val, sp
         # as scikit-learn does, so the children's samples keep its order
         pos = best_pos
     elif is_sparse:
-        cnt = _node_nonzeros(sp_indptr, sp_indices, sp_data, best_f, samples, a, b, sp_stamp,
-                             node, sp_nz_rows, sp_nz_vals)
+        cnt = _node_nonzeros(sp_indptr, sp_indices, sp_data, best_f, samples, a, b, sp_pos,
+                             sp_nz_rows, sp_nz_vals)
         _gather_sparse(cnt, sp_nz_rows, sp_nz_vals, samples, a, b, vals, sp_stamp, sp_row_val,
                        sp_ctr)
         pos = _partition_values(vals, best_thr, samples, a, b)
@@ -807,7 +860,8 @@ def build_tree(Xt, Xr, sp_indptr, sp_indices, sp_data, y, w, samples, n_classes,
     const_features = np.arange(n_features)
     vals = np.empty(n, dtype=Xt.dtype)
     n_rows = y.shape[0] if sp_indptr.shape[0] > 0 else 0
-    sp_stamp = np.full((2, n_rows), -1, dtype=np.int64)
+    sp_pos = np.full(n_rows, -1, dtype=np.intp)
+    sp_stamp = np.full(n_rows, -1, dtype=np.int64)
     sp_row_val = np.empty(n_rows, dtype=Xt.dtype)
     sp_nz_rows = np.empty(n if n_rows > 0 else 0, dtype=np.intp)
     sp_nz_vals = np.empty(n if n_rows > 0 else 0, dtype=Xt.dtype)
@@ -849,7 +903,9 @@ def build_tree(Xt, Xr, sp_indptr, sp_indices, sp_data, y, w, samples, n_classes,
     kb = np.int64(1)
     while (np.int64(1) << kb) < K:
         kb += 1
+    # (not for sparse X, whose random splits move only stored values)
     fast_rand = (splitter == SPLIT_RANDOM and crit < 10 and n_outputs == 1 and int_w
+                 and sp_indptr.shape[0] == 0
                  and kb <= 12)
     m_r = n if fast_rand else 1
     yw = np.empty(m_r, dtype=np.int64)
@@ -1002,8 +1058,8 @@ def build_tree(Xt, Xr, sp_indptr, sp_indices, sp_data, y, w, samples, n_classes,
                     is_leaf = True
             elif not is_leaf:
                 pos, f, thr, improvement, il, ir, n_const, ml, middle = _split_node(
-                    Xt, Xr, sp_indptr, sp_indices, sp_data, sp_stamp, sp_row_val, sp_nz_rows,
-                    sp_nz_vals, sp_ctr, y, w, samples, a, b, wn,
+                    Xt, Xr, sp_indptr, sp_indices, sp_data, sp_pos, sp_stamp, sp_row_val,
+                    sp_nz_rows, sp_nz_vals, sp_ctr, y, w, samples, a, b, wn,
                     wn_total, imp, stats, crit, splitter,
                     n_outputs, K, n_classes, max_features, min_samples_leaf, min_weight_leaf,
                     rng, features, const_features, n_const, vals, sl, sr, scratch, rkeys,

@@ -37,7 +37,7 @@ from ..utils.validation import (
 )
 from . import _binning
 from . import _build_kernels as _bk
-from ._tree import Tree, predict_input, sparse_rows_in_blocks
+from ._tree import Tree, predict_input
 
 __all__ = ["DecisionTreeClassifier", "DecisionTreeRegressor"]
 
@@ -422,7 +422,6 @@ class BaseDecisionTree(BaseEstimator):
         check_is_fitted(self)
         return predict_input(self, X)
 
-    @sparse_rows_in_blocks
     def apply(self, X):
         """Index of the leaf that each sample falls in.
 
@@ -437,7 +436,6 @@ class BaseDecisionTree(BaseEstimator):
         X = self._X_predict(X)
         return self.tree_.apply(X)
 
-    @sparse_rows_in_blocks
     def decision_path(self, X):
         """Indicator of the nodes each sample goes through.
 
@@ -621,7 +619,6 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
         """
         return self._fit(X, y, sample_weight)
 
-    @sparse_rows_in_blocks
     def predict_proba(self, X):
         """Class probabilities: the class fractions of the leaf.
 
@@ -643,7 +640,6 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
                 return np.log(proba)
             return [np.log(p) for p in proba]
 
-    @sparse_rows_in_blocks
     def predict(self, X):
         """Most frequent (weighted) class of the leaf.
 
@@ -726,7 +722,6 @@ min_impurity_decrease, ccp_alpha, max_bins, monotonic_cst
 
     fit = DecisionTreeClassifier.fit
 
-    @sparse_rows_in_blocks
     def predict(self, X):
         """Leaf mean (or median) of each sample.
 

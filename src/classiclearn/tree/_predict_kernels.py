@@ -499,6 +499,56 @@ def plain_sum_value(X, packed, miss, roots, value, hard, n_classes, lo, hi, out)
                       n_classes, K)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _scatter_row(indptr, indices, data, i, buf, mark):
+    """Row i of a CSR X into the feature-indexed ``buf``, its features marked ``i`` in
+    ``mark`` (so earlier rows' entries need no clearing)."""
+    for t in range(indptr[i], indptr[i + 1]):
+        buf[indices[t]] = data[t]
+        mark[indices[t]] = i
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _scattered_leaf(buf, mark, i, packed, r):
+    node = r
+    while packed[node].left >= 0:
+        rec = packed[node]
+        f = rec.feature
+        x = buf[f] if mark[f] == i else np.float32(0.0)
+        if x <= rec.threshold:
+            node = r + rec.left
+        else:
+            node = r + rec.right
+    return node
+
+
+@njit(cache=True, nogil=True)
+def csr_apply(indptr, indices, data, n_features, packed, roots, lo, hi, out):
+    """:func:`plain_apply` for rows ``lo:hi`` of a sparse CSR X (float32 data, finite):
+    each row is scattered into a feature-indexed buffer once (its stored entries), then
+    walked with one lookup per step, as scikit-learn walks sparse rows."""
+    buf = np.empty(n_features, dtype=np.float32)
+    mark = np.full(n_features, -1, dtype=np.intp)
+    for i in range(lo, hi):
+        _scatter_row(indptr, indices, data, i, buf, mark)
+        for k in range(roots.shape[0]):
+            out[i, k] = _scattered_leaf(buf, mark, i, packed, roots[k])
+
+
+@njit(cache=True, nogil=True)
+def csr_sum_value(indptr, indices, data, n_features, packed, roots, value, hard, n_classes,
+                  lo, hi, out):
+    """:func:`sum_value` of rows ``lo:hi`` of a sparse CSR X (see :func:`csr_apply`)."""
+    K = value.shape[1] // n_classes.shape[0]
+    buf = np.empty(n_features, dtype=np.float32)
+    mark = np.full(n_features, -1, dtype=np.intp)
+    for i in range(lo, hi):
+        _scatter_row(indptr, indices, data, i, buf, mark)
+        for k in range(roots.shape[0]):
+            _add_leaf(out, i, value, _scattered_leaf(buf, mark, i, packed, roots[k]), hard,
+                      n_classes, K)
+
+
 @njit(cache=True, nogil=True)
 def path_indicator(X, packed, miss):
     """CSR pieces (indptr, indices) of the nodes each row visits in one tree (``miss``:

@@ -23,15 +23,13 @@ scikit-learn trees works on ours.
 """
 
 
-import functools
-
 import numpy as np
 import scipy.sparse as sp
 
 from .._kernels.work import TREE_WALK_ROWS
 from .._tags import get_tags
 from ..utils._threads import effective_n_jobs, row_chunks, thread_map
-from ..utils.validation import check_is_fitted, validate_data
+from ..utils.validation import validate_data
 from . import _predict_kernels as _pk
 from . import _prune_kernels as _prk
 
@@ -162,7 +160,12 @@ class Tree:
         return self.value[self.apply(X)]
 
     def decision_path(self, X):
-        """Sparse CSR indicator (n_samples, n_nodes) of the nodes each row visits."""
+        """Sparse CSR indicator (n_samples, n_nodes) of the nodes each row visits (sparse
+        X walked in dense blocks of rows)."""
+        if sp.issparse(X):
+            blocks = [self.decision_path(block) for block in dense_row_blocks(X)]
+            return sp.vstack(blocks, format="csr") if blocks else sp.csr_matrix(
+                (0, self.node_count), dtype=np.intp)
         indptr, indices = _pk.path_indicator(X, self.packed, self.missing_go_to_left)
         data = np.ones(indices.shape[0], dtype=np.intp)
         return sp.csr_matrix((data, indices, indptr), shape=(X.shape[0], self.node_count))
@@ -296,6 +299,8 @@ def predict_input(estimator, X, n_jobs=-1):
     dtype=np.float32)``; a large float64 array is cast and checked in one
     threaded pass (:func:`float32_rows`) instead of a cast and a check.
     """
+    if sp.issparse(X):
+        return _sparse_predict_input(estimator, X)
     finite = "allow-nan" if get_tags(estimator).allow_nan else True
     if (isinstance(X, np.ndarray) and X.dtype == np.float64 and X.ndim == 2
             and X.flags.c_contiguous and X.size >= _FAST_CAST):
@@ -308,50 +313,33 @@ def predict_input(estimator, X, n_jobs=-1):
     return np.ascontiguousarray(X, dtype=np.float32)
 
 
-# most float32 entries of one dense block of sparse rows at prediction (64 MB)
+# most float32 entries of one dense block of sparse rows (decision paths; 64 MB)
 SPARSE_BLOCK_ENTRIES = 1 << 24
 
 
 def dense_row_blocks(X, max_entries=SPARSE_BLOCK_ENTRIES):
     """Consecutive blocks of the rows of sparse X as dense float32 C arrays of at most
-    ``max_entries`` entries each (at least one row): prediction walks dense rows, and
-    never needs the whole of X dense at once."""
+    ``max_entries`` entries each (at least one row), so that the whole of X is never
+    dense at once."""
     X = sp.csr_array(X)
     step = max(1, max_entries // max(1, X.shape[1]))
     for lo in range(0, X.shape[0], step):
         yield np.ascontiguousarray(X[lo:lo + step].toarray(), dtype=np.float32)
 
 
-def _stack_blocks(parts):
-    """Join per-block results of a prediction method: arrays (or lists of them, one per
-    output) along rows, sparse path indicators vertically; (indicator, ptr) pairs keep the
-    first ptr."""
-    first = parts[0]
-    if isinstance(first, tuple):
-        return (_stack_blocks([p[0] for p in parts]),) + first[1:]
-    if isinstance(first, list):
-        return [np.concatenate([p[k] for p in parts]) for k in range(len(first))]
-    if sp.issparse(first):
-        return sp.vstack(parts, format="csr")
-    return np.concatenate(parts)
+def _sparse_predict_input(estimator, X):
+    """Sparse X for prediction: CSR, float32 values, finite (duplicate entries summed)."""
+    X = validate_data(estimator, X, reset=False, dtype=np.float32, accept_sparse="csr")
+    if not X.has_canonical_format:
+        X = X.copy()
+        X.sum_duplicates()
+    return X
 
 
-def sparse_rows_in_blocks(method):
-    """Let a prediction method of a tree model take sparse X: the rows are checked once
-    and passed to ``method`` as dense blocks (:func:`dense_row_blocks`)."""
-
-    @functools.wraps(method)
-    def wrapper(self, X, *args, **kwargs):
-        if not sp.issparse(X):
-            return method(self, X, *args, **kwargs)
-        check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=np.float32, accept_sparse="csr")
-        if X.shape[0] == 0:
-            return method(self, np.zeros((0, X.shape[1]), dtype=np.float32), *args, **kwargs)
-        return _stack_blocks([method(self, block, *args, **kwargs)
-                              for block in dense_row_blocks(X)])
-
-    return wrapper
+def _csr_parts(X):
+    """(indptr, indices, data, n_features) of CSR X as the sparse walks take them."""
+    return (X.indptr.astype(np.intp, copy=False), X.indices.astype(np.intp, copy=False),
+            np.ascontiguousarray(X.data, dtype=np.float32), X.shape[1])
 
 
 def walk_rows(kernel, n_rows, n_jobs, min_rows=2048):
@@ -413,6 +401,11 @@ def apply_forest(X, packed, roots, n_jobs, miss):
     called only when X holds NaN: X is then walked doubled (:func:`missing_rows`).
     """
     out = np.empty((X.shape[0], roots.shape[0]), dtype=np.intp)
+    if sp.issparse(X):
+        parts = _csr_parts(X)
+        walk_rows(lambda lo, hi: _pk.csr_apply(*parts, packed, roots, lo, hi, out),
+                  X.shape[0], n_jobs)
+        return out
     nan = has_nan(X)
     m = miss() if nan else _NO_MISSING
     # a single tree on rows with NaN: the plain walk's NaN test per node costs less
@@ -472,6 +465,13 @@ def mean_forest_value(X, packed, value, roots, hard, n_classes, n_jobs, miss):
     called only when X holds NaN (see :func:`apply_forest`).
     """
     out = np.zeros((X.shape[0], value.shape[1]))
+    if sp.issparse(X):
+        parts = _csr_parts(X)
+        walk_rows(lambda lo, hi: _pk.csr_sum_value(*parts, packed, roots, value, hard,
+                                                   n_classes, lo, hi, out),
+                  X.shape[0], n_jobs)
+        out /= roots.shape[0]
+        return out
     nan = has_nan(X)
     m = miss() if nan else _NO_MISSING
     if X.shape[0] * roots.shape[0] * _PLAIN_STEPS < packed.shape[0]:
