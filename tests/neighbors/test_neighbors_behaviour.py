@@ -160,7 +160,11 @@ def test_n_jobs_and_algorithm_do_not_change_results():
 
 def test_auto_algorithm_choice():
     rng = np.random.default_rng(4)
-    assert NearestNeighbors().fit(rng.normal(size=(2000, 5)))._fit_method == "kd_tree"
+    assert NearestNeighbors().fit(rng.normal(size=(30000, 5)))._fit_method == "kd_tree"
+    # euclidean GEMM brute force below 500 * 2**d rows (at most 20,000)
+    assert NearestNeighbors().fit(rng.normal(size=(2000, 5)))._fit_method == "brute"
+    assert NearestNeighbors().fit(rng.normal(size=(5000, 3)))._fit_method == "kd_tree"
+    assert NearestNeighbors(p=1).fit(rng.normal(size=(2000, 5)))._fit_method == "kd_tree"
     assert NearestNeighbors().fit(rng.normal(size=(2000, 30)))._fit_method == "brute"
     assert NearestNeighbors().fit(rng.normal(size=(100, 5)))._fit_method == "brute"
     assert NearestNeighbors(metric="cosine").fit(rng.normal(size=(2000, 3)))._fit_method == (
