@@ -65,7 +65,7 @@ def test_logistic_sample_weight_and_unpenalised_summary():
                                rtol=1e-6)
 
 
-@pytest.mark.parametrize("solver", ["sag", "saga", "liblinear", "newton-cd"])
+@pytest.mark.parametrize("solver", ["liblinear", "newton-cd"])
 def test_logistic_solvers_without_sparse_support_say_so(solver):
     X, y = _data(2, 0.1)
     with pytest.raises(TypeError, match="sparse input"):

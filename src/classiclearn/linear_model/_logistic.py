@@ -44,8 +44,8 @@ from ._sag import fit_sag, sag_generator
 _SMOOTH_SOLVERS = {"lbfgs", "newton", "newton-cholesky", "newton-cg", "sag"}
 _SOLVERS = {"lbfgs", "newton", "newton-cholesky", "newton-cd", "newton-cg", "sag", "saga",
             "liblinear"}
-# solvers whose every pass is a product with X, which scipy computes for sparse X
-_SPARSE_SOLVERS = {"lbfgs", "newton", "newton-cholesky", "newton-cg"}
+# solvers that take sparse X: products with X (scipy), or SAG / SAGA with lazy updates
+_SPARSE_SOLVERS = {"lbfgs", "newton", "newton-cholesky", "newton-cg", "sag", "saga"}
 
 
 class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):

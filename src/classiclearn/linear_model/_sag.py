@@ -12,9 +12,12 @@ weight change is at most ``tol`` times the largest weight.
 """
 
 import numpy as np
+import scipy.sparse as sp
 
 from ..utils._random import check_random_state
+from ..utils._sparse import row_squared_norms
 from . import _sag_kernels as _k
+from . import _sag_sparse_kernels as _sk
 
 LOSS_CODES = {"squared": _k.LOSS_SQUARED, "log": _k.LOSS_LOG,
               "multinomial": _k.LOSS_MULTINOMIAL}
@@ -46,8 +49,9 @@ def fit_sag(X, y, sw, W0, b0, *, loss, alpha, beta, fit_intercept, max_iter, tol
 
     Parameters
     ----------
-    X : ndarray (n, p) float64 C-contiguous; y : ndarray (n,) float64 (class
-        indices for "multinomial"); sw : ndarray (n,) float64.
+    X : ndarray (n, p) float64 C-contiguous, or a sparse matrix (run on its CSR
+        rows with lazy updates, :mod:`._sag_sparse_kernels`); y : ndarray (n,)
+        float64 (class indices for "multinomial"); sw : ndarray (n,) float64.
     W0 : ndarray (K, p); b0 : ndarray (K,): the starting point (not modified).
     loss : {"squared", "log", "multinomial"}; alpha, beta : L2 and L1
         strengths in the sum form (e.g. ``1 / C``), divided by n here.
@@ -63,7 +67,7 @@ def fit_sag(X, y, sw, W0, b0, *, loss, alpha, beta, fit_intercept, max_iter, tol
     """
     n, p = X.shape
     alpha_s, beta_s = alpha / n, beta / n
-    max_sq = float(np.max(np.einsum("ij,ij->i", X, X))) if n else 0.0
+    max_sq = float(np.max(row_squared_norms(X))) if n else 0.0
     step = sag_step_size(max_sq, alpha_s, loss, fit_intercept, n, saga)
     W = np.array(W0, dtype=np.float64, order="C")
     b = np.array(b0, dtype=np.float64)
@@ -79,11 +83,19 @@ def fit_sag(X, y, sw, W0, b0, *, loss, alpha, beta, fit_intercept, max_iter, tol
     per_block = max(1, _DRAW_BLOCK // max(n, 1))
     code = LOSS_CODES[loss]
     y = np.ascontiguousarray(y, dtype=np.float64)
+    if sp.issparse(X):
+        X = sp.csr_array(X)
+        rows = (X.indptr.astype(np.intp), X.indices.astype(np.intp),
+                np.ascontiguousarray(X.data, dtype=np.float64))
+        kernel = _sk.sag_epochs_csr
+    else:
+        rows = (X,)
+        kernel = _k.sag_epochs
     while done < max_iter and status == 0:
         n_epochs = min(per_block, max_iter - done)
         order = rng.integers(0, n, size=(n_epochs, n), dtype=np.intp)
-        num_seen, ran, status = _k.sag_epochs(
-            X, y, sw, W, b, sum_grad, sum_grad_b, memory, seen, num_seen, order, code,
+        num_seen, ran, status = kernel(
+            *rows, y, sw, W, b, sum_grad, sum_grad_b, memory, seen, num_seen, order, code,
             step, alpha_s, beta_s, bool(saga), bool(fit_intercept), float(tol), prev)
         done += ran
     if status < 0:
