@@ -22,6 +22,7 @@ for _rows, _cols, _density, _classes in ((50_000, 20_000, 0.002, 2), (100_000, 5
     _size = f"{_rows}x{_cols} {_density:.1%} {_classes} classes"
     for _name, _module, _params in (
         ("LogisticRegression", "linear_model", {}),
+        ("LogisticRegression", "linear_model", {"solver": "saga", "random_state": 0}),
         ("LinearSVC", "svm", {"random_state": 0}),
         ("Ridge", "linear_model", {}),
         ("Lasso", "linear_model", {"alpha": 1e-4}),
@@ -29,7 +30,7 @@ for _rows, _cols, _density, _classes in ((50_000, 20_000, 0.002, 2), (100_000, 5
     ):
         _ours, _theirs = _pair(_module, _name, **_params)
         CASES.append(Case(
-            name=f"{_name} sparse {_size}",
+            name=f"{_name}{' ' + _params['solver'] if 'solver' in _params else ''} sparse {_size}",
             data=(lambda quick, r=_rows, c=_cols, d=_density, k=_classes, g=_name in ("Ridge", "Lasso", "ElasticNet"):
                   _text_rows(r, c, d, k, quick=quick, regression=g)),
             ours=_ours, theirs=_theirs, methods=("predict",), score_tol=5e-3, goals=GOALS,
@@ -38,7 +39,7 @@ for _rows, _cols, _density, _classes in ((50_000, 20_000, 0.002, 2), (100_000, 5
     for _name in ("MultinomialNB", "ComplementNB"):
         _ours, _theirs = _pair("naive_bayes", _name)
         CASES.append(Case(
-            name=f"{_name} sparse {_size}",
+            name=f"{_name}{' ' + _params['solver'] if 'solver' in _params else ''} sparse {_size}",
             data=(lambda quick, r=_rows, c=_cols, d=_density, k=_classes:
                   _counts(r, c, d, k, quick)),
             ours=_ours, theirs=_theirs, methods=("predict",), score_tol=1e-9, goals=GOALS,
