@@ -66,6 +66,34 @@ def _sample_gradient(z, yi, swi, loss, g):
             g[k] = swi * (g[k] / s - (1.0 if k == label else 0.0))
 
 
+@njit(cache=True, nogil=True)
+def epoch_status(W, b, prev, tol):
+    """After an epoch: -1 if the iterate is not finite, 1 if the largest weight change
+    since ``prev`` is at most ``tol`` times the largest weight (converged), else 0;
+    ``prev`` becomes the current weights."""
+    K, p = W.shape
+    max_change = 0.0
+    max_weight = 0.0
+    finite = True
+    for k in range(K):
+        for j in range(p):
+            w = W[k, j]
+            if not math.isfinite(w):
+                finite = False
+            max_weight = max(max_weight, abs(w))
+            max_change = max(max_change, abs(w - prev[k, j]))
+            prev[k, j] = w
+    for k in range(K):
+        if not math.isfinite(b[k]):
+            finite = False
+    if not finite:
+        return -1
+    if (max_weight != 0.0 and max_change / max_weight <= tol) or (
+            max_weight == 0.0 and max_change == 0.0):
+        return 1
+    return 0
+
+
 @njit(cache=True, nogil=True, error_model="numpy", fastmath=_FAST)
 def sag_epochs(X, y, sw, W, b, sum_grad, sum_grad_b, memory, seen, num_seen, order,
                loss, step, alpha, beta, saga, fit_intercept, tol, prev):
@@ -137,23 +165,7 @@ def sag_epochs(X, y, sw, W, b, sum_grad, sum_grad_b, memory, seen, num_seen, ord
                 if fit_intercept:
                     sum_grad_b[k] += d
                     b[k] -= avg * sum_grad_b[k] + own * d
-        max_change = 0.0
-        max_weight = 0.0
-        finite = True
-        for k in range(K):
-            for j in range(p):
-                w = W[k, j]
-                if not math.isfinite(w):
-                    finite = False
-                max_weight = max(max_weight, abs(w))
-                max_change = max(max_change, abs(w - prev[k, j]))
-                prev[k, j] = w
-        for k in range(K):
-            if not math.isfinite(b[k]):
-                finite = False
-        if not finite:
-            return num_seen, epoch + 1, -1
-        if (max_weight != 0.0 and max_change / max_weight <= tol) or (
-                max_weight == 0.0 and max_change == 0.0):
-            return num_seen, epoch + 1, 1
+        status = epoch_status(W, b, prev, tol)
+        if status != 0:
+            return num_seen, epoch + 1, status
     return num_seen, n_epochs, 0

@@ -11,12 +11,10 @@ does not compose), with ``wscale`` kept at 1. In exact arithmetic the iterates
 equal the dense kernel's.
 """
 
-import math
-
 import numpy as np
 from numba import njit
 
-from ._sag_kernels import _sample_gradient
+from ._sag_kernels import _sample_gradient, epoch_status
 
 # rescale the weights when their common scale falls below this
 WSCALE_RESET = 1e-9
@@ -141,23 +139,7 @@ def sag_epochs_csr(indptr, indices, data, y, sw, W, b, sum_grad, sum_grad_b, mem
                       wscale)
         for j in range(p):
             last[j] = 0
-        max_change = 0.0
-        max_weight = 0.0
-        finite = True
-        for k in range(K):
-            for j in range(p):
-                w = W[k, j]
-                if not math.isfinite(w):
-                    finite = False
-                max_weight = max(max_weight, abs(w))
-                max_change = max(max_change, abs(w - prev[k, j]))
-                prev[k, j] = w
-        for k in range(K):
-            if not math.isfinite(b[k]):
-                finite = False
-        if not finite:
-            return num_seen, epoch + 1, -1
-        if (max_weight != 0.0 and max_change / max_weight <= tol) or (
-                max_weight == 0.0 and max_change == 0.0):
-            return num_seen, epoch + 1, 1
+        status = epoch_status(W, b, prev, tol)
+        if status != 0:
+            return num_seen, epoch + 1, status
     return num_seen, n_epochs, 0
