@@ -104,12 +104,13 @@ def _cg(Xa, Ca, grad, tol):
     return s
 
 
-def _crammer_singer(Xa, y_idx, C, k, tol, max_iter, seed):
-    """Weights (K, d) of the Crammer-Singer SVM, or (1, d) ``w_1 - w_0`` for two classes."""
-    W = np.zeros((k, Xa.shape[1]))
-    alpha = np.zeros((Xa.shape[0], k))
-    n_iter, _ = _k.crammer_singer_dual_cd(Xa, y_idx.astype(np.intp), C, tol, max_iter, seed,
-                                          W, alpha)
+def _crammer_singer(rows, y_idx, C, k, tol, max_iter, seed):
+    """Weights (K, d) of the Crammer-Singer SVM, or (1, d) ``w_1 - w_0`` for two classes
+    (``rows``: a :class:`_Rows`, dense or sparse)."""
+    W = np.zeros((k, rows.n_coef))
+    alpha = np.zeros((y_idx.shape[0], k))
+    n_iter, _ = _k.crammer_singer_dual_cd(*rows.arrays(), y_idx.astype(np.intp), C, tol,
+                                          max_iter, seed, W, alpha)
     if k == 2:
         W = (W[1] - W[0])[None, :]
     return W, int(n_iter)
@@ -262,11 +263,10 @@ class LinearSVC(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         self._validate_params()
         X, y = validate_data(self, X, y, dtype=np.float64, order="C", accept_sparse="csr")
         check_magnitude(X, self, "penalised hinge loss", power=2, check_small=False)
-        if sp.issparse(X) and (self.multi_class == "crammer_singer" or self.penalty == "l1"):
+        if sp.issparse(X) and self.penalty == "l1" and self.multi_class != "crammer_singer":
             raise TypeError(
-                f"LinearSVC(penalty={self.penalty!r}, multi_class={self.multi_class!r}) does "
-                "not take sparse input in classiclearn yet; the l2 penalty with one-vs-rest "
-                "does, or pass a dense array."
+                "LinearSVC(penalty='l1') does not take sparse input in classiclearn yet; the "
+                "l2 penalty (one-vs-rest or crammer_singer) does, or pass a dense array."
             )
         sw = check_sample_weight(sample_weight, X, dtype=np.float64)
         self.classes_, y_idx = encode_labels(y)
@@ -285,7 +285,7 @@ class LinearSVC(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         rng = check_random_state(self.random_state)
         seed = int(rng.randint(np.iinfo(np.int32).max))
         if crammer_singer:
-            W, n_iter = _crammer_singer(Xa, y_idx, Cs * cw[y_idx], k, float(self.tol),
+            W, n_iter = _crammer_singer(rows, y_idx, Cs * cw[y_idx], k, float(self.tol),
                                         int(self.max_iter), seed)
             self._set_fitted(W, n_iter)
             return self

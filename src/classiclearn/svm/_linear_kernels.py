@@ -400,7 +400,8 @@ def _crammer_singer_subproblem(B, A, label, c, D, beta):
 
 
 @njit(nogil=True, cache=True, fastmath={"reassoc", "contract"})
-def crammer_singer_dual_cd(X, y, C, tol, max_iter, seed, W, alpha):
+def crammer_singer_dual_cd(X, indptr, indices, data, bias, d, y, C, tol, max_iter, seed, W,
+                           alpha):
     """Dual coordinate descent of the Crammer-Singer multiclass SVM.
 
     Minimises ``1/2 sum_m |w_m|^2 + sum_i C_i max_m (e_im + w_m'x_i - w_{y_i}'x_i)``
@@ -412,7 +413,9 @@ def crammer_singer_dual_cd(X, y, C, tol, max_iter, seed, W, alpha):
 
     Parameters
     ----------
-    X : float64 (n, d) C-contiguous; y : intp (n,) class indices;
+    X, indptr, indices, data, bias, d : the rows, dense or CSR with a virtual
+    intercept column (as :func:`dual_coordinate_descent` takes them);
+    y : intp (n,) class indices;
     C : float64 (n,) per-sample C; tol : float; max_iter : passes;
     seed : int for the visiting order; W : float64 (K, d) zeros, output;
     alpha : float64 (n, K) zeros, output.
@@ -421,17 +424,14 @@ def crammer_singer_dual_cd(X, y, C, tol, max_iter, seed, W, alpha):
     -------
     (passes, converged)
     """
-    n, d = X.shape
+    n = y.shape[0]
     K = W.shape[0]
     state = np.empty(1, dtype=np.uint64)
     state[0] = np.uint64(seed) * np.uint64(2654435761) + np.uint64(88172645463325252)
     order = np.arange(n)
     sqnorm = np.empty(n)
     for i in range(n):
-        s = 0.0
-        for j in range(d):
-            s += X[i, j] * X[i, j]
-        sqnorm[i] = s
+        sqnorm[i] = _row_sq_norm(X, indptr, indices, data, bias, i)
     G = np.empty(K)
     B = np.empty(K)
     D = np.empty(K)
@@ -446,14 +446,10 @@ def crammer_singer_dual_cd(X, y, C, tol, max_iter, seed, W, alpha):
             A = sqnorm[i]
             if A == 0.0:
                 continue
-            xi = X[i]
             yi = y[i]
             for m in range(K):
-                s = 0.0 if m == yi else 1.0
-                wm = W[m]
-                for j in range(d):
-                    s += wm[j] * xi[j]
-                G[m] = s
+                G[m] = (0.0 if m == yi else 1.0) + _row_dot(X, indptr, indices, data, bias, i,
+                                                            W[m])
             gmax = -np.inf
             gmin = np.inf
             for m in range(K):
@@ -474,9 +470,7 @@ def crammer_singer_dual_cd(X, y, C, tol, max_iter, seed, W, alpha):
                 delta = beta[m] - alpha[i, m]
                 if delta != 0.0:
                     alpha[i, m] = beta[m]
-                    wm = W[m]
-                    for j in range(d):
-                        wm[j] += delta * xi[j]
+                    _row_axpy(X, indptr, indices, data, bias, i, delta, W[m])
         if worst < tol:
             return passes, True
     return passes, False
