@@ -25,8 +25,9 @@ scatters every timing, above all for multi-threaded OpenBLAS and numba's OpenMP 
 Treat those ratios as indicative only; re-run a family on a quiet machine with its
 command to refresh it. The same holds for the session-3 tables of 2026-11-23 between
 22:30 and 23:30 UTC (five developers, load 3-8) and of 2026-11-24 between 00:15 and
-01:30 UTC (five developers, load 4-9); each family file starts with its newest quiet
-table.
+01:30 UTC (five developers, load 4-9), and the tables of 2026-11-25 between 06:00 and
+09:00 UTC (a helper running the benchmark grid beside them, load 2-5); each family file
+starts with its newest quiet table.
 """
 
 
