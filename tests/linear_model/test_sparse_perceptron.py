@@ -58,10 +58,15 @@ def test_perceptron_batch_algorithm_sparse_equals_dense():
     np.testing.assert_allclose(sparse.coef_, dense.coef_, rtol=1e-10)
 
 
-def test_perceptron_online_early_stopping_refuses_sparse_by_name():
-    X, y = _problem(100, 20, 2)
-    with pytest.raises(ValueError, match="early_stopping=True"):
-        Perceptron(early_stopping=True).fit(X, y)
+@pytest.mark.parametrize("params", [{}, {"penalty": "l2", "alpha": 1e-3},
+                                    {"penalty": "l1", "alpha": 1e-3}])
+def test_perceptron_early_stopping_sparse_equals_dense(params):
+    X, y = _problem(300, 60, 3)
+    sparse = Perceptron(early_stopping=True, random_state=0, **params).fit(X, y)
+    dense = Perceptron(early_stopping=True, random_state=0, **params).fit(X.toarray(), y)
+    np.testing.assert_allclose(sparse.coef_, dense.coef_, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(sparse.intercept_, dense.intercept_, rtol=1e-10, atol=1e-12)
+    assert sparse.n_iter_ == dense.n_iter_
 
 
 @pytest.mark.parametrize("params", [{}, {"alpha": 1.0}, {"fit_intercept": False},

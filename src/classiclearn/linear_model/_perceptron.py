@@ -204,12 +204,6 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         self._validate_params()
         dtype = input_float_dtype(X)
         X, y = validate_data(self, X, y, dtype=np.float64, accept_sparse="csr")
-        if sp.issparse(X) and self.algorithm == "online" and self.early_stopping:
-            raise ValueError(
-                "Perceptron(early_stopping=True) with the online algorithm takes dense X only; "
-                "pass X.toarray() if it fits in memory, or use early_stopping=False "
-                "(scikit-learn's SGD pass, which takes sparse X) or algorithm='batch'."
-            )
         # the weights grow like X and meet it in x.w: squares must be representable
         check_magnitude(X, self, "decision values", power=2)
         classes, y_idx = encode_labels(y)
@@ -252,6 +246,7 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         epochs = 0
         converged = False
         losses = np.empty((_CHUNK, 2))
+        rows = _kernel_rows(X)
         pocket_loss, pocket = np.inf, None
         if self.algorithm == "batch":
             Xtr, Ytr, swtr = (X, Y, sw) if val is None else (X[train], Y[train], sw[train])
@@ -269,7 +264,8 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
                     losses[e] = _batch_epoch(W, b, Xtr, Ytr, swtr,
                                              float(self.eta0), l1, l2, self.fit_intercept)
                 else:
-                    _k.perceptron_epochs(W, b, X, Y, sw, orders[e:e + 1].astype(np.intp),
+                    _k.perceptron_epochs(W, b, *rows, Y, sw,
+                                         orders[e:e + 1].astype(np.intp),
                                          float(self.eta0), l1, l2, self.fit_intercept,
                                          losses[e:e + 1])
                 loss, mistakes = losses[e]

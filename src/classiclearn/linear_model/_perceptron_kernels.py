@@ -13,16 +13,19 @@ from numba import njit
 
 
 @njit(cache=True, nogil=True)
-def perceptron_epochs(W, b, X, Y, sw, orders, eta, l1, l2, fit_intercept, losses):
+def perceptron_epochs(W, b, X, indptr, indices, data, is_sparse, Y, sw, orders, eta, l1, l2,
+                      fit_intercept, losses):
     """Run ``orders.shape[0]`` epochs of online perceptron updates.
 
     Parameters
     ----------
     W : float64 (K, p), b : float64 (K,): updated in place (caller-owned).
-    X : float64 (n, p) C-contiguous; Y : float64 (n, K) in {-1, +1};
+    X : float64 (n, p) C-contiguous, or with ``is_sparse`` the CSR arrays
+        ``indptr``, ``indices``, ``data`` (X then unused);
+    Y : float64 (n, K) in {-1, +1};
     sw : float64 (n,) sample weights; orders : intp (e, n) sample order per epoch.
     eta : float, learning rate; l1, l2 : float, per-step penalty strengths
-        (``w *= 1 - eta * l2`` then soft-threshold by ``eta * l1``).
+        (``w *= 1 - eta * l2`` then soft-threshold by ``eta * l1``, every weight).
     fit_intercept : bool.
     losses : float64 (e, 2) output: per epoch, the weighted perceptron loss
         and the weighted number of mistakes (``y f <= 0``), accumulated during
@@ -36,8 +39,12 @@ def perceptron_epochs(W, b, X, Y, sw, orders, eta, l1, l2, fit_intercept, losses
             i = orders[e, ii]
             for k in range(K):
                 f = b[k]
-                for j in range(p):
-                    f += W[k, j] * X[i, j]
+                if is_sparse:
+                    for t in range(indptr[i], indptr[i + 1]):
+                        f += W[k, indices[t]] * data[t]
+                else:
+                    for j in range(p):
+                        f += W[k, j] * X[i, j]
                 yf = Y[i, k] * f
                 if l2 > 0.0:
                     shrink = 1.0 - eta * l2
@@ -47,17 +54,21 @@ def perceptron_epochs(W, b, X, Y, sw, orders, eta, l1, l2, fit_intercept, losses
                     total -= sw[i] * yf
                     mistakes += sw[i]
                     step = eta * sw[i] * Y[i, k]
-                    for j in range(p):
-                        W[k, j] += step * X[i, j]
+                    if is_sparse:
+                        for t in range(indptr[i], indptr[i + 1]):
+                            W[k, indices[t]] += step * data[t]
+                    else:
+                        for j in range(p):
+                            W[k, j] += step * X[i, j]
                     if fit_intercept:
                         b[k] += step
                 if l1 > 0.0:
-                    t = eta * l1
+                    th = eta * l1
                     for j in range(p):
-                        if W[k, j] > t:
-                            W[k, j] -= t
-                        elif W[k, j] < -t:
-                            W[k, j] += t
+                        if W[k, j] > th:
+                            W[k, j] -= th
+                        elif W[k, j] < -th:
+                            W[k, j] += th
                         else:
                             W[k, j] = 0.0
         losses[e, 0] = total
