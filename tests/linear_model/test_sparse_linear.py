@@ -94,10 +94,18 @@ def test_linear_svc_auto_dual_on_sparse_reaches_the_primal_optimum():
     np.testing.assert_allclose(ours.coef_, theirs.coef_, atol=1e-6)
 
 
-def test_linear_svc_l1_refuses_sparse_input():
+@pytest.mark.parametrize("fit_intercept", [True, False])
+def test_linear_svc_l1_sparse_equals_dense_and_sklearn(fit_intercept):
     X, y = _data(3, 0.1)
-    with pytest.raises(TypeError, match="sparse input"):
-        LinearSVC(penalty="l1", dual=False).fit(X, y)
+    kw = dict(penalty="l1", dual=False, fit_intercept=fit_intercept, random_state=0)
+    sparse = LinearSVC(**kw).fit(X, y)
+    dense = LinearSVC(**kw).fit(X.toarray(), y)
+    np.testing.assert_allclose(sparse.coef_, dense.coef_, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(sparse.intercept_, dense.intercept_, rtol=1e-10, atol=1e-12)
+    tight = dict(kw, tol=1e-10, max_iter=100_000)
+    ours = LinearSVC(**tight).fit(X, y)
+    theirs = sk_svm.LinearSVC(**tight).fit(X, y)
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, rtol=1e-4, atol=1e-5)
 
 
 @pytest.mark.parametrize("fit_intercept", [True, False])

@@ -263,11 +263,6 @@ class LinearSVC(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         self._validate_params()
         X, y = validate_data(self, X, y, dtype=np.float64, order="C", accept_sparse="csr")
         check_magnitude(X, self, "penalised hinge loss", power=2, check_small=False)
-        if sp.issparse(X) and self.penalty == "l1" and self.multi_class != "crammer_singer":
-            raise TypeError(
-                "LinearSVC(penalty='l1') does not take sparse input in classiclearn yet; the "
-                "l2 penalty (one-vs-rest or crammer_singer) does, or pass a dense array."
-            )
         sw = check_sample_weight(sample_weight, X, dtype=np.float64)
         self.classes_, y_idx = encode_labels(y)
         crammer_singer = self.multi_class == "crammer_singer"
@@ -289,7 +284,7 @@ class LinearSVC(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
                                         int(self.max_iter), seed)
             self._set_fitted(W, n_iter)
             return self
-        XT = np.ascontiguousarray(Xa.T) if (self.penalty == "l1") else None
+        columns = rows.columns() if self.penalty == "l1" else None
         targets = [1] if k == 2 else range(k)
         W, n_iters = [], []
         for c in targets:
@@ -297,7 +292,7 @@ class LinearSVC(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
             # as liblinear: in one-vs-rest the rest keeps the plain C
             Cc = Cs * (cw[y_idx] if k == 2 else np.where(y_idx == c, cw[c], 1.0))
             if self.penalty == "l1":
-                w, it = _k.l1_coordinate_descent(XT, yc, Cc, float(self.tol),
+                w, it = _k.l1_coordinate_descent(*columns, yc, Cc, float(self.tol),
                                                  int(self.max_iter), seed)
             elif dual or rows.sparse:
                 w, it = _k.dual_coordinate_descent(*rows.arrays(), yc, Cc,
@@ -355,6 +350,20 @@ class _Rows:
         else:
             Xa = X
         self.dense = np.ascontiguousarray(Xa)
+
+    def columns(self):
+        """(XT, indptr, indices, data) for the column-wise L1 kernel: the dense rows
+        transposed, or CSC arrays of sparse X with the intercept column stored."""
+        empty = np.empty(0, dtype=np.intp)
+        if not self.sparse:
+            return np.ascontiguousarray(self.dense.T), empty, empty, np.empty(0)
+        X = self.csr
+        if self.bias > 0:
+            X = sp.hstack([X, np.full((X.shape[0], 1), self.bias)], format="csc")
+        X = sp.csc_array(X)
+        X.sort_indices()
+        return (np.empty((0, 0)), X.indptr.astype(np.intp), X.indices.astype(np.intp),
+                np.ascontiguousarray(X.data, dtype=np.float64))
 
     def arrays(self):
         """(X, indptr, indices, data, bias, d) for the kernel."""

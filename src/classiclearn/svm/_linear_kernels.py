@@ -184,14 +184,32 @@ def dual_coordinate_descent(X, indptr, indices, data, bias, d, y, C, squared, to
     return w, it
 
 
+@njit(nogil=True, cache=True, inline="always")
+def _column_span(XT, indptr, j, n):
+    """The entries of column j: (start, stop) in the CSC arrays, or (0, n) dense."""
+    if indptr.size == 0:
+        return 0, n
+    return indptr[j], indptr[j + 1]
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _column_entry(XT, indices, data, j, t):
+    """(row, value) of entry t of column j (dense: row t of ``XT[j]``)."""
+    if indices.size == 0:
+        return t, XT[j, t]
+    return indices[t], data[t]
+
+
 @njit(nogil=True, cache=True)
-def l1_coordinate_descent(XT, y, C, tol, max_iter, seed):
+def l1_coordinate_descent(XT, indptr, indices, data, y, C, tol, max_iter, seed):
     """CDN for ``min_w ||w||_1 + sum_i C_i max(0, 1 - y_i w'x_i)^2``.
 
     Parameters
     ----------
     XT : ndarray of shape (d, n), C order
-        Transposed samples (one feature per row).
+        Transposed samples (one feature per row); or, when ``indptr`` is not
+        empty, unused, and the columns are the CSC arrays ``indptr``,
+        ``indices``, ``data`` (d columns).
     y, C : ndarray of shape (n,)
     tol : float
         Stop when the summed optimality violation falls below tol times its
@@ -204,14 +222,17 @@ def l1_coordinate_descent(XT, y, C, tol, max_iter, seed):
     w : ndarray of shape (d,)
     n_iter : int
     """
-    d, n = XT.shape
+    n = y.shape[0]
+    d = indptr.size - 1 if indptr.size > 0 else XT.shape[0]
     w = np.zeros(d)
     b = np.ones(n)  # 1 - y_i w'x_i
     xsq = np.empty(d)
     for j in range(d):
         s = 0.0
-        for i in range(n):
-            s += C[i] * XT[j, i] * XT[j, i]
+        start, stop = _column_span(XT, indptr, j, n)
+        for t in range(start, stop):
+            i, x = _column_entry(XT, indices, data, j, t)
+            s += C[i] * x * x
         xsq[j] = s
     index = np.arange(d)
     state = np.array([np.uint64(seed) * np.uint64(2654435761) + np.uint64(88172645463325252)])
@@ -223,13 +244,15 @@ def l1_coordinate_descent(XT, y, C, tol, max_iter, seed):
         viol = 0.0
         for s in range(d):
             j = index[s]
+            start, stop = _column_span(XT, indptr, j, n)
             G = 0.0
             H = 0.0
-            for i in range(n):
+            for t in range(start, stop):
+                i, x = _column_entry(XT, indices, data, j, t)
                 if b[i] > 0.0:
-                    v = C[i] * XT[j, i]
+                    v = C[i] * x
                     G -= y[i] * v * b[i]
-                    H += v * XT[j, i]
+                    H += v * x
             G *= 2.0
             H = 2.0 * H
             if H < 1e-12:
@@ -258,8 +281,8 @@ def l1_coordinate_descent(XT, y, C, tol, max_iter, seed):
             for _ in range(30):
                 # objective change for step lam * dj
                 change = abs(wj + lam * dj) - abs(wj)
-                for i in range(n):
-                    x = XT[j, i]
+                for t in range(start, stop):
+                    i, x = _column_entry(XT, indices, data, j, t)
                     if x != 0.0:
                         nb = b[i] - lam * dj * y[i] * x
                         old = b[i] if b[i] > 0.0 else 0.0
@@ -270,8 +293,9 @@ def l1_coordinate_descent(XT, y, C, tol, max_iter, seed):
                 lam *= 0.5
             step = lam * dj
             w[j] = wj + step
-            for i in range(n):
-                b[i] -= step * y[i] * XT[j, i]
+            for t in range(start, stop):
+                i, x = _column_entry(XT, indices, data, j, t)
+                b[i] -= step * y[i] * x
         it += 1
         if viol_init < 0.0:
             viol_init = viol
