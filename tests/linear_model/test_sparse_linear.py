@@ -65,11 +65,25 @@ def test_logistic_sample_weight_and_unpenalised_summary():
                                rtol=1e-6)
 
 
-@pytest.mark.parametrize("solver", ["liblinear", "newton-cd"])
-def test_logistic_solvers_without_sparse_support_say_so(solver):
+@pytest.mark.parametrize("params", [{"solver": "newton-cd"},
+                                    {"solver": "liblinear", "penalty": "l1"}])
+def test_logistic_solvers_without_sparse_support_say_so(params):
     X, y = _data(2, 0.1)
     with pytest.raises(TypeError, match="sparse input"):
-        LogisticRegression(solver=solver).fit(X, y)
+        LogisticRegression(**params).fit(X, y)
+
+
+@pytest.mark.parametrize("fit_intercept", [True, False])
+def test_logistic_liblinear_l2_sparse_matches_dense_and_sklearn(fit_intercept):
+    X, y = _data(2, 0.1)
+    kw = dict(solver="liblinear", fit_intercept=fit_intercept, intercept_scaling=2.0)
+    sparse = LogisticRegression(**kw).fit(X, y)
+    dense = LogisticRegression(**kw).fit(X.toarray(), y)
+    np.testing.assert_allclose(sparse.coef_, dense.coef_, rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(sparse.intercept_, dense.intercept_, rtol=1e-6, atol=1e-8)
+    theirs = sk_linear.LogisticRegression(tol=1e-10, **kw).fit(X, y)
+    ours = LogisticRegression(tol=1e-10, **kw).fit(X, y)
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, rtol=1e-5, atol=1e-6)
 
 
 @pytest.mark.parametrize("n_classes", [2, 3])

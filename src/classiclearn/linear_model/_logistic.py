@@ -45,7 +45,8 @@ _SMOOTH_SOLVERS = {"lbfgs", "newton", "newton-cholesky", "newton-cg", "sag"}
 _SOLVERS = {"lbfgs", "newton", "newton-cholesky", "newton-cd", "newton-cg", "sag", "saga",
             "liblinear"}
 # solvers that take sparse X: products with X (scipy), or SAG / SAGA with lazy updates
-_SPARSE_SOLVERS = {"lbfgs", "newton", "newton-cholesky", "newton-cg", "sag", "saga"}
+_SPARSE_SOLVERS = {"lbfgs", "newton", "newton-cholesky", "newton-cg", "sag", "saga",
+                   "liblinear"}
 
 
 class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
@@ -226,6 +227,12 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         if sp.issparse(X) and penalty == "firth":
             raise TypeError("LogisticRegression(penalty='firth') does not take sparse input; "
                             "pass a dense array.")
+        if sp.issparse(X) and self.solver == "liblinear" and penalty in ("l1", "elasticnet"):
+            raise TypeError(
+                f"LogisticRegression(solver='liblinear', penalty={penalty!r}) does not take "
+                "sparse input in classiclearn yet (its proximal Newton step builds a features "
+                "x features Hessian); use solver='saga', or pass a dense array."
+            )
         if sp.issparse(X) and self.solver not in _SPARSE_SOLVERS:
             raise TypeError(
                 f"LogisticRegression(solver={self.solver!r}) does not take sparse input in "

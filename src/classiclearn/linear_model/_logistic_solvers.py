@@ -443,9 +443,13 @@ def fit_liblinear(X, y, sw, W0, b0, l1, l2, fit_intercept, intercept_scaling, ma
     Newton method with coordinate descent (L1); here the L2 problem goes to
     :func:`fit_newton_cg` (line-search Newton-CG) and the L1 problem to
     :func:`fit_newton_cd` (proximal Newton with coordinate descent): the same
-    optimum by the same kind of method.
+    optimum by the same kind of method. Sparse X (L2 only: the L1 method builds a
+    features x features Hessian) gets the constant column as stored entries.
     """
-    if fit_intercept:
+    if fit_intercept and sp.issparse(X):
+        Xa = sp.hstack([X, np.full((X.shape[0], 1), float(intercept_scaling))], format="csr")
+        Wa = np.concatenate([W0, b0[:, None] / intercept_scaling], axis=1)
+    elif fit_intercept:
         Xa = np.empty((X.shape[0], X.shape[1] + 1))
         Xa[:, :-1] = X
         Xa[:, -1] = intercept_scaling
