@@ -3,11 +3,19 @@
 Usage::
 
     python -m benchmarks [--quick] [--family F ...] [--memory] [--out FILE] [NAME ...]
+    python -m benchmarks --grid [--grid-sizes 500,5k] [--family F ...] [--out FILE] [NAME ...]
+    python -m benchmarks --overhead [--family F ...] [--out FILE] [NAME ...]
 
 ``--quick`` runs every case on small data once: a smoke test that the harness
 works and that both libraries' scores agree (CI runs it; it never judges
 times). Without it, cases run at full size and the table is what
 ``benchmarks/RESULTS.md`` records, together with the command line.
+
+``--grid`` runs the benchmark grid instead of the cases (every registered
+estimator over sizes, widths and parameter values: ``benchmarks/grid.py``);
+``--overhead`` the fixed cost of ``fit`` + ``predict`` on 100-1,000 rows
+(``benchmarks/overhead.py``). With them ``--family`` and the names filter
+select estimators by family and by (cell) name.
 """
 
 import argparse
@@ -24,7 +32,21 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=None, help="timed repeats per step")
     parser.add_argument("--memory", action="store_true", help="also measure peak resident memory of fit")
     parser.add_argument("--out", help="write the markdown table to this file")
+    parser.add_argument("--grid", action="store_true", help="run the benchmark grid")
+    parser.add_argument("--grid-sizes", help="grid sizes, e.g. 500,5k (default: all)")
+    parser.add_argument("--cells-out", help="grid: per-cell table file (default: beside --out)")
+    parser.add_argument("--overhead", action="store_true",
+                        help="fixed cost of fit + predict on 100-1,000 rows")
     args = parser.parse_args(argv)
+    command = "python -m benchmarks " + " ".join(argv if argv is not None else sys.argv[1:])
+    if args.grid:
+        from .grid import main as grid_main
+
+        return grid_main(args, command.strip())
+    if args.overhead:
+        from .overhead import main as overhead_main
+
+        return overhead_main(args, command.strip())
 
     cases = discover_cases(args.family, args.names)
     if not cases:
@@ -36,7 +58,6 @@ def main(argv=None):
         results.append(
             run_case(family, case, quick=args.quick, repeats=args.repeats, memory=args.memory)
         )
-    command = "python -m benchmarks " + " ".join(argv if argv is not None else sys.argv[1:])
     text = "\n".join(environment_lines(command.strip())) + "\n\n" + format_table(results) + "\n"
     print(text)
     if args.out:
