@@ -114,10 +114,12 @@ class Cell:
     n_features: int
     classes: int
     params: dict
+    rows: int | None = None  # training rows when not one of SIZES (overhead benchmark)
+    n_test: int | None = None  # test rows; default max(n_rows // 5, 100)
 
     @property
     def n_rows(self):
-        return SIZES[self.size]
+        return self.rows if self.rows is not None else SIZES[self.size]
 
     def describe(self):
         """The cell without the estimator name: size, width, classes, parameters."""
@@ -134,7 +136,7 @@ class Cell:
 
     def data(self, quick=False):
         return _grid_data.make(self.spec.data, self.n_rows, self.n_features, self.classes,
-                               quick=quick)
+                               n_test=self.n_test, quick=quick)
 
     def resolved_params(self, quick=False):
         """The parameters with data-derived values computed."""
@@ -160,8 +162,8 @@ class Cell:
                       if k not in spec.ours_only}
             return build(theirs_cls, registry.theirs, params)
 
-        n_test = max(min(self.n_rows, _grid_data.QUICK_MAX_ROWS if quick else self.n_rows)
-                     // 5, 100)
+        n_test = self.n_test or max(
+            min(self.n_rows, _grid_data.QUICK_MAX_ROWS if quick else self.n_rows) // 5, 100)
         tol = spec.score_tol
         if spec.score is None and spec.data in LABELLED:
             tol = max(tol, spec.flips / n_test)
@@ -171,7 +173,7 @@ class Cell:
         return Case(
             name=self.name, data=lambda q: self.data(q), ours=ours, theirs=theirs,
             methods=spec.methods, score=spec.score, score_tol=tol, goals=goals,
-            repeats=min(REPEATS[self.n_rows], spec.max_repeats),
+            repeats=min(REPEATS.get(self.n_rows, 5), spec.max_repeats),
         )
 
 
@@ -234,13 +236,19 @@ def build_cells(specs, registry, sizes=tuple(SIZES), families=None, names=None):
     return cells
 
 
-def run_cells(cells, registry, *, quick=False, repeats=None, log=sys.stderr):
-    """Run every cell; returns a list of (cell, CaseResult)."""
+def run_cells(cells, registry, *, quick=False, repeats=None, log=sys.stderr, progress=None):
+    """Run every cell; returns a list of (cell, CaseResult).
+
+    ``progress(results_so_far)``, when given, is called after every cell (the
+    command line rewrites its tables so that a long run leaves partial ones).
+    """
     out = []
     for i, cell in enumerate(cells, 1):
         print(f"[{i}/{len(cells)}] {cell.name} ...", file=log, flush=True)
         result = run_case(cell.family, cell.case(registry, quick), quick=quick, repeats=repeats)
         out.append((cell, result))
+        if progress is not None:
+            progress(out)
     return out
 
 
@@ -308,6 +316,19 @@ def summary_table(summaries, no_twin):
     return "\n".join(lines)
 
 
+def worst_steps(results, limit=40):
+    """Markdown: the ``limit`` slowest (cell, step) ratios, worst first."""
+    steps = sorted(((s.ratio, s, cell) for cell, r in results if not r.error for s in r.steps),
+                   key=lambda t: -t[0])[:limit]
+    lines = [f"Worst {len(steps)} steps:", "",
+             "| estimator | cell | step | ours (s) | scikit-learn (s) | threads | ratio |",
+             "|" + "---|" * 7]
+    for ratio, s, cell in steps:
+        lines.append(f"| {cell.spec.name} | {cell.describe()} | {s.step} | {s.ours:.4f} | "
+                     f"{s.theirs:.4f} | {s.configs} | {ratio:.2f} |")
+    return "\n".join(lines)
+
+
 def problems(results):
     """Lines naming every errored cell and every score disagreement."""
     lines = []
@@ -343,25 +364,35 @@ def main(args, command):
     if not cells:
         print("no grid cells matched", file=sys.stderr)
         return 1
-    results = run_cells(cells, registry, quick=args.quick, repeats=args.repeats)
-    summaries = summarise(results)
-    env = "\n".join(environment_lines(command)) + "\n"
-    for s in summaries:
-        print(s.line())
-    trouble = problems(results)
-    for line in trouble:
-        print(line, file=sys.stderr)
+    # smallest sizes first: an interrupted run still covers every estimator
+    cells.sort(key=lambda c: c.n_rows)
     no_twin = {n: why for n, why in NO_TWIN.items() if not args.family
                or registry.family(n) in args.family}
-    text = (env + "\n" + summary_table(summaries, no_twin) + "\n"
-            + ("\n" + "\n".join(trouble) + "\n" if trouble else ""))
-    if args.out:
+    env = "\n".join(environment_lines(command)) + "\n"
+
+    def write(results):
+        if not args.out:
+            return
+        done = "" if len(results) == len(cells) else (
+            f"- PARTIAL: {len(results)} of {len(cells)} cells run so far\n")
+        trouble = problems(results)
         with open(args.out, "w") as f:
-            f.write(text)
-        cells_out = args.cells_out or _cells_path(args.out)
-        with open(cells_out, "w") as f:
-            f.write(env + "\n" + format_table([r for _, r in results]) + "\n")
-        print(f"wrote {args.out} and {cells_out}", file=sys.stderr)
+            f.write(env + done + "\n" + summary_table(summarise(results), no_twin) + "\n"
+                    + ("\n" + "\n".join(trouble) + "\n" if trouble else "")
+                    + "\n" + worst_steps(results) + "\n")
+        with open(args.cells_out or _cells_path(args.out), "w") as f:
+            f.write(env + done + "\n" + format_table([r for _, r in results]) + "\n")
+
+    results = run_cells(cells, registry, quick=args.quick, repeats=args.repeats,
+                        progress=lambda out: write(out) if len(out) % 10 == 0 else None)
+    write(results)
+    for s in summarise(results):
+        print(s.line())
+    for line in problems(results):
+        print(line, file=sys.stderr)
+    if args.out:
+        print(f"wrote {args.out} and {args.cells_out or _cells_path(args.out)}",
+              file=sys.stderr)
     return 1 if any(r.error for _, r in results) else 0
 
 

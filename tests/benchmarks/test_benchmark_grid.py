@@ -1,0 +1,86 @@
+"""The benchmark grid and the small-data overhead benchmark (issue 18) cover the registry and run."""
+
+import pytest
+
+from benchmarks import overhead
+from benchmarks.grid import (
+    QUADRATIC_MAX_ROWS,
+    SIZES,
+    Registry,
+    build_cells,
+    parse_sizes,
+    run_cells,
+    summarise,
+    summary_table,
+)
+from benchmarks.grid_specs import NO_TWIN, SPECS
+
+
+@pytest.fixture(scope="module")
+def registry():
+    return Registry()
+
+
+def test_every_registered_estimator_with_a_twin_has_cells(registry):
+    cells = build_cells(SPECS, registry)
+    with_cells = {cell.spec.name for cell in cells}
+    twins = {name for name in registry.names() if registry.has_twin(name)}
+    assert twins - with_cells == set()
+    assert {spec.name for spec in SPECS} <= set(registry.names())
+    # the estimators listed as twinless are registered, really lack a twin, and have no spec
+    assert set(NO_TWIN) <= set(registry.names())
+    assert not any(registry.has_twin(name) for name in NO_TWIN)
+    assert not set(NO_TWIN) & with_cells
+    assert len({cell.name for cell in cells}) == len(cells), "cell names must be unique"
+
+
+def test_cells_respect_limits_and_filters(registry):
+    cells = build_cells(SPECS, registry)
+    for cell in cells:
+        if cell.spec.max_rows is not None:
+            assert cell.n_rows <= cell.spec.max_rows
+    assert not [c for c in cells if c.spec.name == "SVC" and c.n_rows > QUADRATIC_MAX_ROWS]
+    assert not [c for c in cells if c.spec.name == "PCA"
+                and c.params["n_components"] > c.n_features]
+    small = build_cells(SPECS, registry, sizes=("500",), families=["naive_bayes"])
+    assert small and {c.family for c in small} == {"naive_bayes"}
+    assert {c.size for c in small} == {"500"}
+    only = build_cells(SPECS, registry, sizes=("500",), names=["KMeans"])
+    assert only and {c.spec.name for c in only} == {"KMeans"}
+    assert parse_sizes("500, 5000,50k") == ("500", "5k", "50k")
+    assert set(parse_sizes(",".join(SIZES))) == set(SIZES)
+    with pytest.raises(ValueError, match="unknown grid size"):
+        parse_sizes("7")
+
+
+def test_a_tiny_grid_runs_and_summarises(registry):
+    cells = [
+        c for c in build_cells(SPECS, registry, sizes=("500",), names=["GaussianNB 500x10 2",
+                               "NearestNeighbors 500x10 algorithm='brute' metric='euclidean' "
+                               "n_jobs=1"])
+    ]
+    assert len(cells) == 2
+    results = run_cells(cells, registry, quick=True, repeats=1, log=None)
+    for _, result in results:
+        assert result.error is None
+        assert result.scores_agree
+        assert all(s.ours > 0 and s.theirs > 0 for s in result.steps)
+    summaries = summarise(results)
+    assert [s.name for s in summaries] == ["GaussianNB", "NearestNeighbors"]
+    assert all(s.worst is not None and s.cells == 1 for s in summaries)
+    assert "worst" in summaries[0].line() and "500x10" in summaries[0].line()
+    text = summary_table(summaries, NO_TWIN)
+    assert "| GaussianNB | 1 |" in text and "KernelDensityNB" in text
+
+
+def test_overhead_measures_default_estimators(registry, monkeypatch):
+    monkeypatch.setattr(overhead, "BLOCKS", 1)
+    monkeypatch.setattr(overhead, "MAX_CALLS", 3)
+    specs = {spec.name: spec for spec in SPECS}
+    cell = overhead.default_cell(specs["RadiusNeighborsClassifier"], "neighbors", 100)
+    assert "radius" in cell.params and cell.n_rows == 100
+    results = overhead.run(SPECS, registry, rows=(100,), names=["GaussianNB"], log=None)
+    (measured,) = results["GaussianNB"]
+    assert measured.error is None and measured.scores_agree
+    assert measured.ours > 0 and measured.theirs > 0
+    assert "| GaussianNB |" in overhead.table(results, rows=(100,))
