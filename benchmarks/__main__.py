@@ -35,10 +35,16 @@ def main(argv=None):
     parser.add_argument("--grid", action="store_true", help="run the benchmark grid")
     parser.add_argument("--grid-sizes", help="grid sizes, e.g. 500,5k (default: all)")
     parser.add_argument("--cells-out", help="grid: per-cell table file (default: beside --out)")
+    parser.add_argument("--grid-merge", nargs="+", metavar="CELLS_MD",
+                        help="summarise per-cell grid tables of several runs together")
     parser.add_argument("--overhead", action="store_true",
                         help="fixed cost of fit + predict on 100-1,000 rows")
     args = parser.parse_args(argv)
     command = "python -m benchmarks " + " ".join(argv if argv is not None else sys.argv[1:])
+    if args.grid_merge:
+        from .grid import merge_main
+
+        return merge_main(args.grid_merge, args.out, command.strip())
     if args.grid:
         from .grid import main as grid_main
 

@@ -341,6 +341,69 @@ def problems(results):
     return lines
 
 
+@dataclass
+class ParsedCell:
+    """A cell read back from a per-cell table (its spec found by name prefix)."""
+
+    spec: Spec
+    name: str
+
+    def describe(self):
+        return self.name[len(self.spec.name):].strip()
+
+
+def read_cells_table(path, specs):
+    """(cell, CaseResult) pairs from a per-cell table written by the grid.
+
+    Lets runs over different sizes or families (or an interrupted run's
+    partial table) be summarised together (``--grid-merge``).
+    """
+    from benchmarks._runner import CaseResult, StepResult
+
+    by_length = sorted(specs, key=lambda sp: -len(sp.name))
+    results, current = [], None
+    with open(path) as f:
+        rows = [line.rstrip("\n") for line in f if line.startswith("| ")]
+    for row in rows[1:]:  # the first is the header
+        cols = [c.strip() for c in row.strip("|").split(" | ")]
+        name, step = cols[0], cols[1]
+        if name:
+            spec = next(sp for sp in by_length if name.startswith(sp.name + " "))
+            current = (ParsedCell(spec, name), CaseResult(name=name, family=""))
+            results.append(current)
+        result = current[1]
+        if step == "ERROR":
+            result.error = cols[2]
+            continue
+        goal = float(cols[6].split()[1]) if cols[6] else None
+        result.steps.append(StepResult(step, float(cols[2]), float(cols[3]), cols[4], goal))
+        if name:
+            result.scores_agree = "(differs)" not in cols[7]
+            result.our_score = float(cols[7].split()[0])
+            result.their_score = float(cols[8])
+    return results
+
+
+def merge_main(paths, out, command):
+    """``python -m benchmarks --grid-merge CELLS.md ...``: one summary of several runs."""
+    from benchmarks._runner import environment_lines
+    from benchmarks.grid_specs import NO_TWIN, SPECS
+
+    results = [pair for path in paths for pair in read_cells_table(path, SPECS)]
+    summaries = summarise(results)
+    text = ("\n".join(environment_lines(command)) + "\n- merged from: "
+            + ", ".join(f"`{p}`" for p in paths) + " (each names its own command and date)\n\n"
+            + summary_table(summaries, NO_TWIN) + "\n"
+            + ("\n" + "\n".join(problems(results)) + "\n" if problems(results) else "")
+            + "\n" + worst_steps(results) + "\n")
+    if out:
+        with open(out, "w") as f:
+            f.write(text)
+    for summary in summaries:
+        print(summary.line())
+    return 0
+
+
 def parse_sizes(text):
     """``"500,5k"`` (labels or row counts) -> size labels."""
     by_rows = {str(v): k for k, v in SIZES.items()}

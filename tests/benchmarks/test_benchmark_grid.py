@@ -3,12 +3,14 @@
 import pytest
 
 from benchmarks import overhead
+from benchmarks._runner import format_table
 from benchmarks.grid import (
     QUADRATIC_MAX_ROWS,
     SIZES,
     Registry,
     build_cells,
     parse_sizes,
+    read_cells_table,
     run_cells,
     summarise,
     summary_table,
@@ -53,7 +55,7 @@ def test_cells_respect_limits_and_filters(registry):
         parse_sizes("7")
 
 
-def test_a_tiny_grid_runs_and_summarises(registry):
+def test_a_tiny_grid_runs_and_summarises(registry, tmp_path):
     cells = [
         c for c in build_cells(SPECS, registry, sizes=("500",), names=["GaussianNB 500x10 2",
                                "NearestNeighbors 500x10 algorithm='brute' metric='euclidean' "
@@ -71,6 +73,17 @@ def test_a_tiny_grid_runs_and_summarises(registry):
     assert all("worst" in s.line() and "500x10" in s.line() for s in summaries)
     text = summary_table(summaries, NO_TWIN)
     assert "| GaussianNB | 1 |" in text and "KernelDensityNB" in text
+    # the per-cell table reads back into the same ratios (--grid-merge)
+    path = tmp_path / "cells.md"
+    path.write_text(format_table([r for _, r in results]) + "\n")
+    read = read_cells_table(path, SPECS)
+    assert [c.name for c, _ in read] == [c.name for c, _ in results]
+    steps = [(s.step, s.ours, s.theirs) for _, r in results for s in r.steps]
+    read_steps = [(s.step, s.ours, s.theirs) for _, r in read for s in r.steps]
+    assert [s[0] for s in read_steps] == [s[0] for s in steps]
+    assert read_steps == [(name, pytest.approx(a, abs=6e-5), pytest.approx(b, abs=6e-5))
+                          for name, a, b in steps]
+    assert [(s.name, s.cells) for s in summarise(read)] == [(s.name, s.cells) for s in summaries]
 
 
 def test_overhead_measures_default_estimators(registry, monkeypatch):
