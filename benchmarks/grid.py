@@ -352,13 +352,26 @@ class ParsedCell:
         return self.name[len(self.spec.name):].strip()
 
 
+@dataclass
+class ParsedStep:
+    """A step read back from a per-cell table; the ratio is the printed one (the
+    times are printed to 0.1 ms, too coarse to recompute it for small cells)."""
+
+    step: str
+    ours: float
+    theirs: float
+    configs: str
+    goal: float | None
+    ratio: float
+
+
 def read_cells_table(path, specs):
     """(cell, CaseResult) pairs from a per-cell table written by the grid.
 
     Lets runs over different sizes or families (or an interrupted run's
     partial table) be summarised together (``--grid-merge``).
     """
-    from benchmarks._runner import CaseResult, StepResult
+    from benchmarks._runner import CaseResult
 
     by_length = sorted(specs, key=lambda sp: -len(sp.name))
     results, current = [], None
@@ -376,7 +389,8 @@ def read_cells_table(path, specs):
             result.error = cols[2]
             continue
         goal = float(cols[6].split()[1]) if cols[6] else None
-        result.steps.append(StepResult(step, float(cols[2]), float(cols[3]), cols[4], goal))
+        result.steps.append(ParsedStep(step, float(cols[2]), float(cols[3]), cols[4], goal,
+                                       float(cols[5])))
         if name:
             result.scores_agree = "(differs)" not in cols[7]
             result.our_score = float(cols[7].split()[0])

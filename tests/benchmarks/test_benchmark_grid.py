@@ -78,11 +78,10 @@ def test_a_tiny_grid_runs_and_summarises(registry, tmp_path):
     path.write_text(format_table([r for _, r in results]) + "\n")
     read = read_cells_table(path, SPECS)
     assert [c.name for c, _ in read] == [c.name for c, _ in results]
-    steps = [(s.step, s.ours, s.theirs) for _, r in results for s in r.steps]
-    read_steps = [(s.step, s.ours, s.theirs) for _, r in read for s in r.steps]
-    assert [s[0] for s in read_steps] == [s[0] for s in steps]
-    assert read_steps == [(name, pytest.approx(a, abs=6e-5), pytest.approx(b, abs=6e-5))
-                          for name, a, b in steps]
+    steps = [(s.step, s.ours, s.theirs, s.ratio) for _, r in results for s in r.steps]
+    read_steps = [(s.step, s.ours, s.theirs, s.ratio) for _, r in read for s in r.steps]
+    assert read_steps == [(name, pytest.approx(a, abs=6e-5), pytest.approx(b, abs=6e-5),
+                           pytest.approx(ratio, abs=0.006)) for name, a, b, ratio in steps]
     assert [(s.name, s.cells) for s in summarise(read)] == [(s.name, s.cells) for s in summaries]
 
 
