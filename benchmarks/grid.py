@@ -399,11 +399,17 @@ def read_cells_table(path, specs):
 
 
 def merge_main(paths, out, command):
-    """``python -m benchmarks --grid-merge CELLS.md ...``: one summary of several runs."""
+    """``python -m benchmarks --grid-merge CELLS.md ...``: one summary of several runs
+    (a cell in several files counts once, from the last file)."""
     from benchmarks._runner import environment_lines
     from benchmarks.grid_specs import NO_TWIN, SPECS
 
-    results = [pair for path in paths for pair in read_cells_table(path, SPECS)]
+    by_name = {}  # a cell measured by several runs: the later file wins
+    for path in paths:
+        for cell, result in read_cells_table(path, SPECS):
+            by_name.pop(cell.name, None)
+            by_name[cell.name] = (cell, result)
+    results = list(by_name.values())
     summaries = summarise(results)
     text = ("\n".join(environment_lines(command)) + "\n- merged from: "
             + ", ".join(f"`{p}`" for p in paths) + " (each names its own command and date)\n\n"
