@@ -155,6 +155,15 @@ def _shared_X(estimator, X):
     return X
 
 
+def _predict_run(tasks, n_jobs, X):
+    """:func:`_run` for prediction: the binary models' predictions on X share threads
+    only when there is enough work (entries of X times models) to pay for starting
+    them, whatever ``n_jobs`` asks (the results do not depend on the threads)."""
+    shape = getattr(X, "shape", None)
+    work = shape[0] * shape[1] * len(tasks) if shape is not None and len(shape) == 2 else 0
+    return _run(tasks, n_jobs if work >= _AUTO_THREAD_ENTRIES else 1)
+
+
 def _run(tasks, n_jobs, auto=1):
     """Call each ``(fn, args)`` in order, in up to ``n_jobs`` threads (``auto`` if
     n_jobs is None). The results come back in task order whatever the threads."""
@@ -375,7 +384,7 @@ class OneVsRestClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, **_X_CHECKS)
         tasks = [(method, (e, X, *extra)) for e in self.estimators_]
-        return _run(tasks, self.n_jobs)
+        return _predict_run(tasks, self.n_jobs, X)
 
     def predict(self, X):
         """Class of largest score (multiclass) or labels above threshold (multilabel).
@@ -652,7 +661,7 @@ class OneVsOneClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
         else:
             tasks = [(both, (e, X[:, idx])) for e, idx in zip(self.estimators_,
                                                               self.pairwise_indices_)]
-        out = _run(tasks, self.n_jobs)
+        out = _predict_run(tasks, self.n_jobs, X)
         predictions = np.column_stack([p for p, _ in out])
         confidences = np.column_stack([c for _, c in out])
         Y = ovo_votes_and_confidences(predictions, confidences, len(self.classes_))
