@@ -191,3 +191,24 @@ def test_mean_from_the_gram_pass():
     assert X.shape[0] * X.shape[1] ** 2 >= _THREADED_GRAM_WORK  # the threaded block route
     pca = PCA(5, svd_solver="full").fit(X)
     assert_allclose(pca.mean_, X.mean(axis=0), rtol=1e-13)
+
+
+@pytest.mark.parametrize("shape, n_components", [((2000, 60), 5), ((300, 40), 10)])
+def test_arpack_on_the_covariance_matches_sklearn_and_svds(shape, n_components, monkeypatch):
+    """Dense tall X: ARPACK runs on the formed centred Gram matrix; the same components
+    as scikit-learn's svds on X, and as our own svds route."""
+    from sklearn.decomposition import PCA as SkPCA
+
+    import classiclearn.decomposition._pca as pca_module
+    from classiclearn.decomposition import PCA
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=shape) @ rng.normal(size=(shape[1], shape[1]))
+    kw = dict(n_components=n_components, svd_solver="arpack", random_state=0)
+    ours = PCA(**kw).fit(X)
+    theirs = SkPCA(**kw).fit(X)
+    np.testing.assert_allclose(ours.singular_values_, theirs.singular_values_, rtol=1e-10)
+    np.testing.assert_allclose(ours.components_, theirs.components_, atol=1e-8)
+    monkeypatch.setattr(pca_module, "_ARPACK_GRAM_MAX", 0)
+    svds_route = PCA(**kw).fit(X)
+    np.testing.assert_allclose(ours.components_, svds_route.components_, atol=1e-8)

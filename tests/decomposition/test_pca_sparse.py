@@ -71,3 +71,4 @@ def test_pca_sparse_other_solvers_refused(solver):
     X, _ = _data()
     with pytest.raises(TypeError, match='only support sparse inputs with the "arpack"'):
         PCA(3, svd_solver=solver).fit(X)
+

@@ -220,6 +220,29 @@ def _covariance_route_reliable(evals, n_keep):
     return bool(top > 0 and evals[min(n_keep, evals.size) - 1] >= 1e-6 * top)
 
 
+# ARPACK on the p x p centred Gram matrix (formed once) instead of on X when X is
+# dense and p <= n and p <= this: each Lanczos product costs p^2, not 2 n p
+_ARPACK_GRAM_MAX = 2048
+
+
+def _arpack_on_covariance(X, mean, nc, tol, rng):
+    """ARPACK's Lanczos run on ``Xc' Xc``: the same iteration that scipy's ``svds``
+    runs on the operator ``Xc' Xc`` for a tall X, with the Gram matrix formed once.
+    Returns (singular values descending, Vt), or None when a kept component is so
+    small against the first that squaring the condition number would cost accuracy
+    (the caller then runs ``svds`` on X)."""
+    from scipy.sparse.linalg import eigsh
+
+    C = _centred_gram(X, mean)
+    v0 = rng.uniform(-1, 1, size=C.shape[0])
+    evals, evecs = eigsh(C, k=nc, tol=tol, v0=v0, which="LM")
+    order = np.argsort(evals)[::-1]
+    evals = np.maximum(evals[order], 0.0)
+    if not _covariance_route_reliable(evals, nc):
+        return None
+    return np.sqrt(evals), np.ascontiguousarray(evecs[:, order].T)
+
+
 def _resolve_n_components(nc, evals, ratio, n_samples, lim):
     if nc == "mle":
         return _mle_dimension(evals, n_samples)
@@ -571,7 +594,12 @@ class PCA(TransformerMixin, BaseEstimator):
     def _fit_truncated(self, X, nc, solver):
         n, p = X.shape
         rng = check_random_state(self.random_state)
-        if solver == "arpack":
+        found = None
+        if solver == "arpack" and not sp.issparse(X) and p <= n and p <= _ARPACK_GRAM_MAX:
+            found = _arpack_on_covariance(X, self.mean_, nc, self.tol, rng)
+        if found is not None:
+            S, Vt = found
+        elif solver == "arpack":
             from scipy.sparse.linalg import LinearOperator, svds
 
             m = self.mean_[None, :]
