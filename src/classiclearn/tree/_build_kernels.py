@@ -221,12 +221,6 @@ SPARSE_SCAN_RATIO = 8
 
 
 @njit(cache=True, nogil=True)
-def _next_stamp(ctr):
-    ctr[0] += 1
-    return ctr[0]
-
-
-@njit(cache=True, nogil=True)
 def _index_node(samples, a, b, pos_of):
     """``pos_of[row]`` = the position of ``row`` in ``samples[a:b]``, for the node's rows;
     kept up to date by the sparse arrangement's swaps (:func:`_arrange_sorted`)."""
@@ -313,20 +307,6 @@ def _arrange_nonzeros(cnt, nz_rows, nz_vals, samples, a, b, vals, pos_of, sort):
 
 
 @njit(cache=True, nogil=True)
-def _gather_sparse(cnt, nz_rows, nz_vals, samples, a, b, vals, stamp, row_val, ctr):
-    """``vals[a:b]``: the values at ``samples[a:b]`` of a column whose stored entries at
-    the node are ``nz_rows[:cnt]`` / ``nz_vals[:cnt]`` (zeros elsewhere); the rows are
-    marked with a fresh ``stamp`` value, so nothing needs clearing."""
-    mark = _next_stamp(ctr)
-    for t in range(cnt):
-        stamp[nz_rows[t]] = mark
-        row_val[nz_rows[t]] = nz_vals[t]
-    for i in range(a, b):
-        r = samples[i]
-        vals[i] = row_val[r] if stamp[r] == mark else 0.0
-
-
-@njit(cache=True, nogil=True)
 def _partition_indexed(samples, vals, pos_of, lo, hi, thr):
     """Hoare partition of ``samples[lo:hi]`` on ``vals <= thr`` keeping ``pos_of`` right;
     returns the split position."""
@@ -345,19 +325,13 @@ def _partition_indexed(samples, vals, pos_of, lo, hi, thr):
 
 
 @njit(cache=True, nogil=True)
-def _partition_values(vals, thr, samples, a, b):
-    """Move the samples of ``samples[a:b]`` whose value ``vals[i] <= thr`` to the
-    front (unstable, values moved along); return the split position."""
-    lo = a
-    hi = b
-    while lo < hi:
-        if vals[lo] <= thr:
-            lo += 1
-        else:
-            hi -= 1
-            samples[lo], samples[hi] = samples[hi], samples[lo]
-            vals[lo], vals[hi] = vals[hi], vals[lo]
-    return hi
+def _split_arranged(samples, vals, pos_of, a, b, z_lo, z_hi, thr):
+    """Split position of ``samples[a:b]`` arranged by :func:`_arrange_nonzeros` (zeros in
+    ``[z_lo, z_hi)``) on ``value <= thr``: only the stored values on the threshold's side
+    of zero move."""
+    if thr < 0.0:
+        return _partition_indexed(samples, vals, pos_of, a, z_lo, thr)
+    return _partition_indexed(samples, vals, pos_of, z_hi, b, thr)
 
 
 @njit(cache=True, nogil=True)
@@ -421,8 +395,8 @@ def _shift_missing_left(samples, vals, a, b, nm, tmp_s, tmp_v):
 
 
 @njit(cache=True, nogil=True)
-def _split_node(Xt, Xr, sp_indptr, sp_indices, sp_data, sp_pos, sp_stamp, sp_row_val,
-                sp_nz_rows, sp_nz_vals, sp_ctr, y, w, samples, a, b, wn, wn_total, imp_parent, parent_stats, crit,
+def _split_node(Xt, Xr, sp_indptr, sp_indices, sp_data, sp_pos, sp_nz_rows, sp_nz_vals, y, w,
+                samples, a, b, wn, wn_total, imp_parent, parent_stats, crit,
                 splitter, n_outputs, K, n_classes, max_features, min_samples_leaf,
                 min_weight_leaf, rng, features, const_features, n_const, vals, sl, sr,
                 scratch, rkeys, ridx, rcnt, fast_rand, yw, ywtmp, vals_b, kb, sbest,
@@ -709,11 +683,7 @@ def _split_node(Xt, Xr, sp_indptr, sp_indices, sp_data, sp_pos, sp_stamp, sp_row
                     vals, vals_b = vals_b, vals
                 continue
             if is_sparse:
-                # only the stored values on the threshold's side of zero move
-                if thr < 0.0:
-                    pos = _partition_indexed(samples, vals, sp_pos, a, z_lo, thr)
-                else:
-                    pos = _partition_indexed(samples, vals, sp_pos, z_hi, b, thr)
+                pos = _split_arranged(samples, vals, sp_pos, a, b, z_lo, z_hi, thr)
             else:
                 lo = a
                 hi = b
@@ -788,9 +758,9 @@ def _split_node(Xt, Xr, sp_indptr, sp_indices, sp_data, sp_pos, sp_stamp, sp_row
     elif is_sparse:
         cnt = _node_nonzeros(sp_indptr, sp_indices, sp_data, best_f, samples, a, b, sp_pos,
                              sp_nz_rows, sp_nz_vals)
-        _gather_sparse(cnt, sp_nz_rows, sp_nz_vals, samples, a, b, vals, sp_stamp, sp_row_val,
-                       sp_ctr)
-        pos = _partition_values(vals, best_thr, samples, a, b)
+        z_lo, z_hi = _arrange_nonzeros(cnt, sp_nz_rows, sp_nz_vals, samples, a, b, vals,
+                                       sp_pos, False)
+        pos = _split_arranged(samples, vals, sp_pos, a, b, z_lo, z_hi, best_thr)
     else:
         pos = _partition_rows(Xr, best_f, best_thr, samples, a, b, yw, False, nan_left,
                               np.float32(np.nan))
@@ -861,11 +831,8 @@ def build_tree(Xt, Xr, sp_indptr, sp_indices, sp_data, y, w, samples, n_classes,
     vals = np.empty(n, dtype=Xt.dtype)
     n_rows = y.shape[0] if sp_indptr.shape[0] > 0 else 0
     sp_pos = np.full(n_rows, -1, dtype=np.intp)
-    sp_stamp = np.full(n_rows, -1, dtype=np.int64)
-    sp_row_val = np.empty(n_rows, dtype=Xt.dtype)
     sp_nz_rows = np.empty(n if n_rows > 0 else 0, dtype=np.intp)
     sp_nz_vals = np.empty(n if n_rows > 0 else 0, dtype=Xt.dtype)
-    sp_ctr = np.zeros(1, dtype=np.int64)
     stats = np.empty(S)
     sl = np.empty(S)
     sr = np.empty(S)
@@ -1058,8 +1025,8 @@ def build_tree(Xt, Xr, sp_indptr, sp_indices, sp_data, y, w, samples, n_classes,
                     is_leaf = True
             elif not is_leaf:
                 pos, f, thr, improvement, il, ir, n_const, ml, middle = _split_node(
-                    Xt, Xr, sp_indptr, sp_indices, sp_data, sp_pos, sp_stamp, sp_row_val,
-                    sp_nz_rows, sp_nz_vals, sp_ctr, y, w, samples, a, b, wn,
+                    Xt, Xr, sp_indptr, sp_indices, sp_data, sp_pos, sp_nz_rows, sp_nz_vals,
+                    y, w, samples, a, b, wn,
                     wn_total, imp, stats, crit, splitter,
                     n_outputs, K, n_classes, max_features, min_samples_leaf, min_weight_leaf,
                     rng, features, const_features, n_const, vals, sl, sr, scratch, rkeys,
