@@ -66,6 +66,28 @@ def _sample_gradient(z, yi, swi, loss, g):
             g[k] = swi * (g[k] / s - (1.0 if k == label else 0.0))
 
 
+@njit(cache=True, nogil=True, inline="always")
+def soft_threshold(v, threshold):
+    """The L1 proximal step: ``v`` shrunk towards zero by ``threshold``."""
+    if v > threshold:
+        return v - threshold
+    if v < -threshold:
+        return v + threshold
+    return 0.0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def step_weights(i, seen, num_seen, step, saga):
+    """Mark sample i seen; returns (num_seen, own, avg): the weights of the sample's own
+    gradient change (SAGA only) and of the gradient average in this step."""
+    if not seen[i]:
+        seen[i] = True
+        num_seen += 1
+    inv = 1.0 / num_seen
+    own = step * (1.0 - inv) if saga else 0.0
+    return num_seen, own, step * inv
+
+
 @njit(cache=True, nogil=True)
 def epoch_status(W, b, prev, tol):
     """After an epoch: -1 if the iterate is not finite, 1 if the largest weight change
@@ -133,12 +155,7 @@ def sag_epochs(X, y, sw, W, b, sum_grad, sum_grad_b, memory, seen, num_seen, ord
             for k in range(K):
                 z[k] = b[k] + _dot(xi, W[k])
             _sample_gradient(z, y[i], sw[i], loss, g)
-            if not seen[i]:
-                seen[i] = True
-                num_seen += 1
-            inv = 1.0 / num_seen
-            own = step * (1.0 - inv) if saga else 0.0
-            avg = step * inv
+            num_seen, own, avg = step_weights(i, seen, num_seen, step, saga)
             for k in range(K):
                 d = g[k] - memory[i, k]
                 memory[i, k] = g[k]
@@ -150,12 +167,7 @@ def sag_epochs(X, y, sw, W, b, sum_grad, sum_grad_b, memory, seen, num_seen, ord
                         s = sk[j] + c
                         sk[j] = s
                         v = decay * wk[j] - own * c - avg * s
-                        if v > threshold:
-                            wk[j] = v - threshold
-                        elif v < -threshold:
-                            wk[j] = v + threshold
-                        else:
-                            wk[j] = 0.0
+                        wk[j] = soft_threshold(v, threshold)
                 else:
                     for j in range(p):
                         c = d * xi[j]

@@ -14,7 +14,7 @@ equal the dense kernel's.
 import numpy as np
 from numba import njit
 
-from ._sag_kernels import _sample_gradient, epoch_status
+from ._sag_kernels import _sample_gradient, epoch_status, soft_threshold, step_weights
 
 # rescale the weights when their common scale falls below this
 WSCALE_RESET = 1e-9
@@ -33,17 +33,11 @@ def _catch_up(V, sum_grad, j, t, last, cum, avg_hist, decay, threshold, prox):
             v = V[k, j]
             for tau in range(t0, t):
                 a = avg_hist[tau]
-                v = decay * v - a * sk
-                if v > threshold:
-                    v -= threshold
-                elif v < -threshold:
-                    v += threshold
-                else:
-                    v = 0.0
-                    # the steps' averages never grow within an epoch: a zero weight
-                    # whose gradient term stays under the threshold stays zero
-                    if a * abs(sk) <= threshold:
-                        break
+                v = soft_threshold(decay * v - a * sk, threshold)
+                # the steps' averages never grow within an epoch: a zero weight whose
+                # gradient term stays under the threshold stays zero
+                if v == 0.0 and a * abs(sk) <= threshold:
+                    break
             V[k, j] = v
     else:
         c = cum[t] - cum[t0]
@@ -97,12 +91,7 @@ def sag_epochs_csr(indptr, indices, data, y, sw, W, b, sum_grad, sum_grad_b, mem
             for k in range(K):
                 z[k] = b[k] + wscale[0] * z[k]
             _sample_gradient(z, y[i], sw[i], loss, g)
-            if not seen[i]:
-                seen[i] = True
-                num_seen += 1
-            inv = 1.0 / num_seen
-            own = step * (1.0 - inv) if saga else 0.0
-            avg = step * inv
+            num_seen, own, avg = step_weights(i, seen, num_seen, step, saga)
             avg_hist[t] = avg
             if not prox:
                 wscale[0] *= decay
@@ -118,12 +107,7 @@ def sag_epochs_csr(indptr, indices, data, y, sw, W, b, sum_grad, sum_grad_b, mem
                     sum_grad[k, j] = s
                     if prox:
                         v = decay * W[k, j] - own * c - avg * s
-                        if v > threshold:
-                            W[k, j] = v - threshold
-                        elif v < -threshold:
-                            W[k, j] = v + threshold
-                        else:
-                            W[k, j] = 0.0
+                        W[k, j] = soft_threshold(v, threshold)
                     else:
                         W[k, j] -= (own * c + avg * s) / ws
                 last[j] = t + 1
