@@ -112,6 +112,34 @@ def xorshift_order(n, seed):
     return order
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _sample_term(f, y, swk, eta, alpha, l1_ratio, penalised, norms):
+    """(objective term, update) of one sample with decision value f: the perceptron
+    loss and, when penalised, the penalty at the current norms; the update is
+    ``eta * y * swk`` for a mistake (``y f <= 0``), else 0."""
+    term = 0.0
+    update = 0.0
+    if y * f <= 0.0:
+        term = -y * f
+        update = eta * y * swk
+    if penalised:
+        norm = math.sqrt(norms[0])
+        term += alpha * ((1.0 - l1_ratio) * 0.5 * norm * norm + l1_ratio * norms[1])
+    return term, update
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _truncate_l1(W, k, j, ws, total_l1, q):
+    """The cumulative truncated-gradient L1 step (Tsuruoka et al., 2009) on weight j
+    of output k, the weights being ``ws * W``; ``q[j]`` the penalty applied so far."""
+    z = W[k, j]
+    if z > 0.0:
+        W[k, j] = max(0.0, z - (total_l1 + q[j]) / ws)
+    elif z < 0.0:
+        W[k, j] = min(0.0, z + (total_l1 - q[j]) / ws)
+    q[j] += ws * (W[k, j] - z)
+
+
 @njit(cache=True, nogil=True)
 def _sgd_pass(W, b, k, X, Y, SW, order, eta, alpha, l1_ratio, use_l2, use_l1,
               fit_intercept, q, total_l1, norms):
@@ -136,13 +164,8 @@ def _sgd_pass(W, b, k, X, Y, SW, order, eta, alpha, l1_ratio, use_l2, use_l1,
             f += W[k, j] * X[i, j]
         f += b[k]
         y = Y[i, k]
-        update = 0.0
-        if y * f <= 0.0:
-            objective -= y * f
-            update = eta * y * SW[i, k]
-        if penalised:
-            norm = math.sqrt(norms[0])
-            objective += alpha * ((1.0 - l1_ratio) * 0.5 * norm * norm + l1_ratio * norms[1])
+        term, update = _sample_term(f, y, SW[i, k], eta, alpha, l1_ratio, penalised, norms)
+        objective += term
         if use_l2:
             for j in range(p):
                 W[k, j] *= shrink
@@ -162,12 +185,7 @@ def _sgd_pass(W, b, k, X, Y, SW, order, eta, alpha, l1_ratio, use_l2, use_l1,
         if use_l1:
             total_l1 += l1_ratio * eta * alpha
             for j in range(p):
-                z = W[k, j]
-                if z > 0.0:
-                    W[k, j] = max(0.0, z - (total_l1 + q[j]))
-                elif z < 0.0:
-                    W[k, j] = min(0.0, z + (total_l1 - q[j]))
-                q[j] += W[k, j] - z
+                _truncate_l1(W, k, j, 1.0, total_l1, q)
     return objective, total_l1
 
 
@@ -202,13 +220,8 @@ def _sgd_pass_csr(W, b, k, indptr, indices, data, Y, SW, order, eta, alpha, l1_r
             f += W[k, indices[t]] * data[t]
         f = f * wscale[0] + b[k]
         y = Y[i, k]
-        update = 0.0
-        if y * f <= 0.0:
-            objective -= y * f
-            update = eta * y * SW[i, k]
-        if penalised:
-            norm = math.sqrt(norms[0])
-            objective += alpha * ((1.0 - l1_ratio) * 0.5 * norm * norm + l1_ratio * norms[1])
+        term, update = _sample_term(f, y, SW[i, k], eta, alpha, l1_ratio, penalised, norms)
+        objective += term
         if use_l2:
             wscale[0] *= shrink
             norms[0] *= shrink * shrink
@@ -234,13 +247,7 @@ def _sgd_pass_csr(W, b, k, indptr, indices, data, Y, SW, order, eta, alpha, l1_r
         if use_l1:
             total_l1 += l1_ratio * eta * alpha
             for t in range(start, stop):
-                j = indices[t]
-                z = W[k, j]
-                if ws * z > 0.0:
-                    W[k, j] = max(0.0, z - (total_l1 + q[j]) / ws)
-                elif ws * z < 0.0:
-                    W[k, j] = min(0.0, z + (total_l1 - q[j]) / ws)
-                q[j] += ws * (W[k, j] - z)
+                _truncate_l1(W, k, indices[t], ws, total_l1, q)
     return objective, total_l1
 
 
