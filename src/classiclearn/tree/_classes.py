@@ -158,11 +158,13 @@ _NO_CSC = (np.empty(0, dtype=np.intp), np.empty(0, dtype=np.intp), np.empty(0, d
 
 def csc_arrays(X):
     """(indptr, indices, data) of sparse X as the tree builder takes them: CSC with
-    sorted indices, intp indices and float32 values."""
+    sorted indices, intp indices and float32 values; views of X's arrays when they are
+    so already (the matrix :func:`prepare_sparse_fit` returns, shared by a forest's
+    trees), so growing a tree copies nothing."""
     X = sp.csc_array(X)
     if not X.has_sorted_indices:
         X = X.sorted_indices()
-    return (X.indptr.astype(np.intp), X.indices.astype(np.intp),
+    return (X.indptr.astype(np.intp, copy=False), X.indices.astype(np.intp, copy=False),
             np.ascontiguousarray(X.data, dtype=np.float32))
 
 
