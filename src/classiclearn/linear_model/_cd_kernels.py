@@ -23,7 +23,8 @@ from numba import njit
 
 
 @njit(cache=True, nogil=True)
-def _soft(x, t):
+def soft_threshold(x, t):
+    """The L1 proximal step: ``x`` shrunk towards zero by ``t``."""
     if x > t:
         return x - t
     if x < -t:
@@ -116,7 +117,7 @@ def enet_cd_gram(w, G, q, yy, l1, l2, pf, positive, max_iter, tol, orders):
             if positive and rho < 0.0:
                 new = 0.0
             else:
-                new = _soft(rho, l1 * pf[j]) / (gjj + l2 * pf[j])
+                new = soft_threshold(rho, l1 * pf[j]) / (gjj + l2 * pf[j])
             if new != wj:
                 d = new - wj
                 for k in range(p):
@@ -226,7 +227,7 @@ def enet_cd_data(w, X, y, col_sq, l1, l2, positive, max_iter, dw_tol, tol, order
             if positive and rho < 0.0:
                 new = 0.0
             else:
-                new = _soft(rho, l1) / (col_sq[j] + l2)
+                new = soft_threshold(rho, l1) / (col_sq[j] + l2)
             if new != wj:
                 d = new - wj
                 jp = j
@@ -465,7 +466,7 @@ def enet_cd_sparse(w, indptr, indices, S, q, mu, B, root, col_sq, l1, l2, positi
             if positive and rho < 0.0:
                 new = 0.0
             else:
-                new = _soft(rho, l1) / (col_sq[j] + l2)
+                new = soft_threshold(rho, l1) / (col_sq[j] + l2)
             if new != wj:
                 d = new - wj
                 for kk in range(indptr[j], indptr[j + 1]):

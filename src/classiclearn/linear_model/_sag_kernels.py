@@ -21,6 +21,8 @@ import math
 import numpy as np
 from numba import njit
 
+from ._cd_kernels import soft_threshold
+
 LOSS_SQUARED = 0
 LOSS_LOG = 1
 LOSS_MULTINOMIAL = 2
@@ -64,16 +66,6 @@ def _sample_gradient(z, yi, swi, loss, g):
         label = int(yi)
         for k in range(K):
             g[k] = swi * (g[k] / s - (1.0 if k == label else 0.0))
-
-
-@njit(cache=True, nogil=True, inline="always")
-def soft_threshold(v, threshold):
-    """The L1 proximal step: ``v`` shrunk towards zero by ``threshold``."""
-    if v > threshold:
-        return v - threshold
-    if v < -threshold:
-        return v + threshold
-    return 0.0
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -14,7 +14,8 @@ equal the dense kernel's.
 import numpy as np
 from numba import njit
 
-from ._sag_kernels import _sample_gradient, epoch_status, soft_threshold, step_weights
+from ._cd_kernels import soft_threshold
+from ._sag_kernels import _sample_gradient, epoch_status, step_weights
 
 # rescale the weights when their common scale falls below this
 WSCALE_RESET = 1e-9
