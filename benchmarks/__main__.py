@@ -5,6 +5,7 @@ Usage::
     python -m benchmarks [--quick] [--family F ...] [--memory] [--out FILE] [NAME ...]
     python -m benchmarks --grid [--grid-sizes 500,5k] [--family F ...] [--out FILE] [NAME ...]
     python -m benchmarks --overhead [--family F ...] [--out FILE] [NAME ...]
+    python -m benchmarks --coldstart [--family F ...] [--out FILE] [NAME ...]
 
 ``--quick`` runs every case on small data once: a smoke test that the harness
 works and that both libraries' scores agree (CI runs it; it never judges
@@ -14,7 +15,9 @@ times). Without it, cases run at full size and the table is what
 ``--grid`` runs the benchmark grid instead of the cases (every registered
 estimator over sizes, widths and parameter values: ``benchmarks/grid.py``);
 ``--overhead`` the fixed cost of ``fit`` + ``predict`` on 100-1,000 rows
-(``benchmarks/overhead.py``). With them ``--family`` and the names filter
+(``benchmarks/overhead.py``); ``--coldstart`` the one-off cost of the first
+call in a fresh process, with empty and with filled numba caches
+(``benchmarks/coldstart.py``). With them ``--family`` and the names filter
 select estimators by family and by (cell) name.
 """
 
@@ -39,6 +42,8 @@ def main(argv=None):
                         help="summarise per-cell grid tables of several runs together")
     parser.add_argument("--overhead", action="store_true",
                         help="fixed cost of fit + predict on 100-1,000 rows")
+    parser.add_argument("--coldstart", action="store_true",
+                        help="first fit + predict in a fresh process, empty and cached kernels")
     args = parser.parse_args(argv)
     command = "python -m benchmarks " + " ".join(argv if argv is not None else sys.argv[1:])
     if args.grid_merge:
@@ -49,6 +54,10 @@ def main(argv=None):
         from .grid import main as grid_main
 
         return grid_main(args, command.strip())
+    if args.coldstart:
+        from .coldstart import main as coldstart_main
+
+        return coldstart_main(args, command.strip())
     if args.overhead:
         from .overhead import main as overhead_main
 

@@ -61,3 +61,15 @@ def test_registry_lists_public_estimators_with_docstrings():
     classifiers = {n for n, _ in all_estimators("classifier")}
     assert "GaussianNB" in classifiers
     assert "GaussianNB" not in {n for n, _ in all_estimators("regressor")}
+
+
+def test_kernel_modules_take_njit_from_the_shared_jit_module():
+    """``_kernels/jit.py`` sets where compiled kernels are cached; a module that took
+    ``njit`` from numba directly would be cached elsewhere (and could go stale)."""
+    offenders = []
+    for path in SRC.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module == "numba":
+                if {a.name for a in node.names} & {"njit", "jit", "prange"}:
+                    offenders.append(str(path.relative_to(SRC)))
+    assert offenders == ["_kernels/jit.py"]

@@ -51,8 +51,10 @@ and never write into their inputs.
 import math
 
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.extending import overload
+
+from .jit import njit
 
 EUCLIDEAN = 0
 MANHATTAN = 1

@@ -22,7 +22,8 @@ for tests.
 import math
 
 import numpy as np
-from numba import njit
+
+from .jit import njit
 
 _LOG2E = 1.4426950408889634
 _LN2_HI = 0.693147180369123816490  # ln 2 with the low 32 bits of its mantissa zero

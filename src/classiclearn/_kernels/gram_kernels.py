@@ -12,9 +12,9 @@ do not depend on the number of threads.
 
 
 import numpy as np
-from numba import njit, prange
 
 from .exp import exp_nonpositive_inplace
+from .jit import njit, prange
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -89,11 +89,14 @@ def rbf_lower(X, sq_norms, gamma, T, V, lanes):
     b = V.shape[0]
     n_tiles = (n + _TILE - 1) // _TILE
     half = (n_tiles + 1) // 2
-    part = np.zeros((lanes, b, n))
+    part = np.empty((lanes, b, n))
     for lane in prange(lanes):
         fbuf = np.empty(n)
         ibuf = fbuf.view(np.int64)
         pl = part[lane]
+        for r in range(b):
+            for j in range(n):
+                pl[r, j] = 0.0
         for hh in range(lane, half, lanes):
             for side in range(2):
                 h = hh if side == 0 else n_tiles - 1 - hh
@@ -106,9 +109,13 @@ def rbf_lower(X, sq_norms, gamma, T, V, lanes):
                     j = j0 + r
                     _rbf_row(G[r], T[j], sq_norms, gamma, j, fbuf, ibuf)
                     _row_times(T[j], j, V, pl)
-    out = np.zeros((b, n))
-    for lane in range(lanes):
-        out += part[lane]
+    out = np.empty((b, n))
+    for r in range(b):
+        for j in range(n):
+            acc = 0.0
+            for lane in range(lanes):
+                acc += part[lane, r, j]
+            out[r, j] = acc
     return out
 
 

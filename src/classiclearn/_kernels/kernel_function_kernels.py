@@ -8,9 +8,9 @@ so results do not depend on the number of threads.
 """
 
 import numpy as np
-from numba import njit, prange
 
 from .exp import exp_nonpositive_inplace
+from .jit import njit, prange
 
 LINEAR, POLY, RBF, SIGMOID, PRECOMPUTED = 0, 1, 2, 3, 4
 
@@ -82,7 +82,8 @@ def sparse_dots_dense(x_data, x_indices, x_indptr, yt_data, yt_indices, yt_indpt
     n = out.shape[0]
     for i in prange(n):
         row = out[i]
-        row[:] = 0.0
+        for r in range(row.shape[0]):
+            row[r] = 0.0
         for q in range(x_indptr[i], x_indptr[i + 1]):
             f = x_indices[q]
             v = x_data[q]

@@ -13,12 +13,17 @@ arrays, or an empty (0, p) X with the CSR arrays (intp indices) and the
 squared row norms, so one compiled signature serves both. Lloyd's pass and
 the assignment have sparse twins (``sparse_*``), whose dot products gather
 the transposed centres at each non-zero.
+
+Arrays are copied with loops, never by assigning an array to a slice: numba
+compiles a shape-error formatter for each such assignment, which is most of
+the first call's compile time of a small kernel.
 """
 
 import math
 
 import numpy as np
-from numba import njit, prange
+
+from .._kernels.jit import njit, prange
 
 
 @njit(cache=True, nogil=True)
@@ -143,8 +148,10 @@ def lloyd_pass(X, sample_weight, centers_t, centers_sq, labels, sums, wsums):
         start = c * size
         stop = min(n, start + size)
         buf = np.empty((_TILE, k))  # one product buffer per chunk, not per tile
-        sums[c, :, :] = 0.0
-        wsums[c, :] = 0.0
+        for j in range(k):
+            wsums[c, j] = 0.0
+            for f in range(sums.shape[2]):
+                sums[c, j, f] = 0.0
         for t0 in range(start, stop, _TILE):
             t1 = min(stop, t0 + _TILE)
             dots = buf[: t1 - t0]
@@ -188,8 +195,10 @@ def sparse_lloyd_pass(data, indices, indptr, sample_weight, centers_t, centers_s
         start = c * size
         stop = min(n, start + size)
         buf = np.empty((_TILE, k))
-        sums[c, :, :] = 0.0
-        wsums[c, :] = 0.0
+        for j in range(k):
+            wsums[c, j] = 0.0
+            for f in range(sums.shape[2]):
+                sums[c, j, f] = 0.0
         for t0 in range(start, stop, _TILE):
             t1 = min(stop, t0 + _TILE)
             dots = buf[: t1 - t0]
@@ -287,8 +296,10 @@ def elkan_pass(
         start = c * size
         stop = min(n, start + size)
         if update:
-            sums[c, :, :] = 0.0
-            wsums[c, :] = 0.0
+            for j in range(k):
+                wsums[c, j] = 0.0
+                for f in range(sums.shape[2]):
+                    sums[c, j, f] = 0.0
         for i in range(start, stop):
             lab = labels[i]
             ub = upper[i] + shift[lab]
@@ -440,7 +451,8 @@ def kpp_seed(rows, n_features, sample_weight, first, uniforms, indices):
     first_t = np.zeros((n_features, 1))
     _put_row(rows, first, first_t, 0, 1.0)
     kpp_trials(rows, sample_weight, first_t, x_sq[first:first + 1], closest, dist1, pots1)
-    closest[:] = dist1[0]
+    for i in range(n):  # loops, not slice assignments (see the module docstring)
+        closest[i] = dist1[0, i]
     potential = 0.0
     for c in range(n_chunks):
         potential += pots1[c, 0]
@@ -468,7 +480,8 @@ def kpp_seed(rows, n_features, sample_weight, first, uniforms, indices):
             if totals[t] < totals[best]:
                 best = t
         potential = totals[best]
-        closest[:] = dist[best]
+        for i in range(n):
+            closest[i] = dist[best, i]
         indices[c] = cand[best]
 
 
@@ -497,18 +510,20 @@ def centre_rows(X, out):
     """``out = X - mean`` (column means over fixed chunks); returns (mean, Σ out²)."""
     n, p = X.shape
     size, n_chunks = chunk_layout(n)
-    part = np.zeros((n_chunks, p))
+    part = np.empty((n_chunks, p))
     for c in prange(n_chunks):
+        for f in range(p):
+            part[c, f] = 0.0
         for i in range(c * size, min(n, (c + 1) * size)):
             for f in range(p):
                 part[c, f] += X[i, f]
-    mean = np.zeros(p)
-    for c in range(n_chunks):
-        for f in range(p):
-            mean[f] += part[c, f]
+    mean = np.empty(p)
     for f in range(p):
-        mean[f] /= n
-    sq = np.zeros(n_chunks)
+        m = 0.0
+        for c in range(n_chunks):
+            m += part[c, f]
+        mean[f] = m / n
+    sq = np.empty(n_chunks)
     for c in prange(n_chunks):
         s = 0.0
         for i in range(c * size, min(n, (c + 1) * size)):

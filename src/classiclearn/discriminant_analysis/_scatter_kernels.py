@@ -1,7 +1,8 @@
 """numba kernels for discriminant analysis: per-class means in one sweep over the rows."""
 
 import numpy as np
-from numba import njit
+
+from .._kernels.jit import njit
 
 
 @njit(cache=True, nogil=True)

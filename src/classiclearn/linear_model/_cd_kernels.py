@@ -19,7 +19,8 @@ only into ``w`` (and ``H`` / ``R``), which the caller owns.
 import math
 
 import numpy as np
-from numba import njit
+
+from .._kernels.jit import njit
 
 
 @njit(cache=True, nogil=True)

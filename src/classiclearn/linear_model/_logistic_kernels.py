@@ -8,7 +8,8 @@ The matrix products with X stay in BLAS on the Python side.
 import math
 
 import numpy as np
-from numba import njit
+
+from .._kernels.jit import njit
 
 
 @njit(cache=True, nogil=True, error_model="numpy")

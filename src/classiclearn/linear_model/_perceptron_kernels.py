@@ -9,7 +9,8 @@ gradient step on the perceptron criterion ``sum max(0, -y f(x))``.
 import math
 
 import numpy as np
-from numba import njit
+
+from .._kernels.jit import njit
 
 
 @njit(cache=True, nogil=True)

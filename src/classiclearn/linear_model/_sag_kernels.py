@@ -19,8 +19,8 @@ Losses (``loss`` code): 0 half squared error, 1 binomial log loss (y in
 import math
 
 import numpy as np
-from numba import njit
 
+from .._kernels.jit import njit
 from ._cd_kernels import soft_threshold
 
 LOSS_SQUARED = 0

@@ -12,8 +12,8 @@ equal the dense kernel's.
 """
 
 import numpy as np
-from numba import njit
 
+from .._kernels.jit import njit
 from ._cd_kernels import soft_threshold
 from ._sag_kernels import _sample_gradient, epoch_status, step_weights
 

@@ -16,9 +16,9 @@ vectorises. float64, C-contiguous; thread-safe; writes only the outputs.
 import math
 
 import numpy as np
-from numba import njit, prange
 
 from .._kernels.exp import exp_nonpositive_scalar
+from .._kernels.jit import njit, prange
 
 _LOG_2PI = math.log(2.0 * math.pi)
 _TILE = 128  # rows per tile: fewer per-tile reductions; the tile buffers stay in L1/L2 (64 was slower)
@@ -146,20 +146,38 @@ def _first_moments(lp, s, XT, m, c, w, nk, s1):
 
 
 @njit(cache=True, nogil=True)
+def _new_moments(k, p, full):
+    """Zeroed per-chunk accumulators (nk, s1, s2) for :func:`_store_chunk_moments`.
+
+    Allocated here, outside the parallel kernels: there every ``np.zeros``
+    becomes a parallel loop of its own, compiled separately.
+    """
+    nk = np.zeros(k)
+    s1 = np.zeros((k, p))
+    s2 = np.zeros((k, p, p)) if full else np.zeros((k, 1, p))
+    return nk, s1, s2
+
+
+@njit(cache=True, nogil=True)
 def _store_chunk_moments(ch, nk, s1, s2, full, nk_chunks, s1_chunks, s2_chunks):
     """Write chunk ``ch``'s moments; a full second moment (upper triangle accumulated)
-    is stored symmetric."""
+    is stored symmetric (``s2`` may be empty when there is none)."""
     k, p = s1.shape
-    nk_chunks[ch, :] = nk
-    s1_chunks[ch, :, :] = s1
-    if full:
-        for c in range(k):
+    for c in range(k):
+        nk_chunks[ch, c] = nk[c]
+        for f in range(p):
+            s1_chunks[ch, c, f] = s1[c, f]
+    if s2.shape[0] == 0:
+        return
+    for c in range(k):
+        if full:
             for a in range(p):
                 for b in range(a, p):
                     s2_chunks[ch, c, a, b] = s2[c, a, b]
                     s2_chunks[ch, c, b, a] = s2[c, a, b]
-    else:
-        s2_chunks[ch, :, :, :] = s2
+        else:
+            for f in range(p):
+                s2_chunks[ch, c, 0, f] = s2[c, 0, f]
 
 
 @njit(cache=True, nogil=True)
@@ -218,9 +236,7 @@ def em_pass(X, means, prec, full, const, mode, out, ll_chunks, nk_chunks, s1_chu
         w = np.empty(_TILE)
         wd = np.empty(_TILE)
         ll = 0.0
-        nk = np.zeros(k)
-        s1 = np.zeros((k, p))
-        s2 = np.zeros((k, p, p)) if full else np.zeros((k, 1, p))
+        nk, s1, s2 = _new_moments(k, p, full)
         stop = min(n, (ch + 1) * size)
         for t0 in range(ch * size, stop, _TILE):
             m = min(stop, t0 + _TILE) - t0
@@ -260,7 +276,8 @@ def em_pass(X, means, prec, full, const, mode, out, ll_chunks, nk_chunks, s1_chu
                         s2[c, 0, f] += acc
         if mode in (1, 2):
             ll_chunks[ch] = ll
-            _store_chunk_moments(ch, nk, s1, s2, full, nk_chunks, s1_chunks, s2_chunks)
+            _store_chunk_moments(np.intp(ch), nk, s1, s2, full, nk_chunks, s1_chunks,
+                                 s2_chunks)
 
 
 @njit(cache=True, nogil=True, parallel=True, fastmath=_FAST)
@@ -288,8 +305,7 @@ def tied_pass(X, shift, proj_means, U, const, mode, out, ll_chunks, nk_chunks, s
         mx = np.empty(_TILE)
         w = np.empty(_TILE)
         ll = 0.0
-        nk = np.zeros(k)
-        s1 = np.zeros((k, p))
+        nk, s1, _ = _new_moments(k, p, False)
         stop = min(n, (ch + 1) * size)
         for t0 in range(ch * size, stop, _TILE):
             m = min(stop, t0 + _TILE) - t0
@@ -320,8 +336,8 @@ def tied_pass(X, shift, proj_means, U, const, mode, out, ll_chunks, nk_chunks, s
                 _first_moments(lp, s, ZT, m, c, w, nk, s1)
         if mode in (1, 2):
             ll_chunks[ch] = ll
-            nk_chunks[ch, :] = nk
-            s1_chunks[ch, :, :] = s1
+            _store_chunk_moments(np.intp(ch), nk, s1, np.empty((0, 1, p)), False, nk_chunks,
+                                 s1_chunks, np.empty((0, 1, 1, p)))
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -337,9 +353,7 @@ def label_moments(X, labels, centers, full, nk_chunks, s1_chunks, s2_chunks):
     k = centers.shape[0]
     size, n_chunks = chunk_layout(n)
     for ch in prange(n_chunks):
-        nk = np.zeros(k)
-        s1 = np.zeros((k, p))
-        s2 = np.zeros((k, p, p)) if full else np.zeros((k, 1, p))
+        nk, s1, s2 = _new_moments(k, p, full)
         d = np.empty(p)
         for i in range(ch * size, min(n, (ch + 1) * size)):
             c = labels[i]
@@ -354,4 +368,4 @@ def label_moments(X, labels, centers, full, nk_chunks, s1_chunks, s2_chunks):
             else:
                 for f in range(p):
                     s2[c, 0, f] += d[f] * d[f]
-        _store_chunk_moments(ch, nk, s1, s2, full, nk_chunks, s1_chunks, s2_chunks)
+        _store_chunk_moments(np.intp(ch), nk, s1, s2, full, nk_chunks, s1_chunks, s2_chunks)

@@ -2,7 +2,8 @@
 log-likelihoods on dense, CSR and integer-category input."""
 
 import numpy as np
-from numba import njit, prange
+
+from .._kernels.jit import njit, prange
 
 
 @njit(cache=True, nogil=True)
@@ -86,8 +87,10 @@ def csr_times_dense(data, indices, indptr, B):
     """
     n_samples = indptr.shape[0] - 1
     n_outputs = B.shape[1]
-    out = np.zeros((n_samples, n_outputs))
+    out = np.empty((n_samples, n_outputs))
     for i in prange(n_samples):
+        for k in range(n_outputs):
+            out[i, k] = 0.0
         for p in range(indptr[i], indptr[i + 1]):
             v = data[p]
             col = indices[p]

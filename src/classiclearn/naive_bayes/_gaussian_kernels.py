@@ -3,7 +3,8 @@
 import math
 
 import numpy as np
-from numba import njit, prange
+
+from .._kernels.jit import njit, prange
 
 ROWS_PER_CHUNK = 4096
 MAX_CHUNKS = 64
@@ -43,34 +44,50 @@ def class_weighted_moments(X, y_index, weight, n_classes):
     n_samples, n_features = X.shape
     bounds = _chunk_bounds(n_samples)
     n_chunks = bounds.shape[0] - 1
-    part_count = np.zeros((n_chunks, n_classes))
-    part = np.zeros((n_chunks, n_classes, n_features))
+    # Explicit loops only: in a parallel kernel every whole-array expression or
+    # np.zeros becomes a parallel loop of its own, each compiled separately.
+    part_count = np.empty((n_chunks, n_classes))
+    part = np.empty((n_chunks, n_classes, n_features))
     for c in prange(n_chunks):
+        for k in range(n_classes):
+            part_count[c, k] = 0.0
+            for j in range(n_features):
+                part[c, k, j] = 0.0
         for i in range(bounds[c], bounds[c + 1]):
             k = y_index[i]
             w = weight[i]
             part_count[c, k] += w
             for j in range(n_features):
                 part[c, k, j] += w * X[i, j]
-    count = np.zeros(n_classes)
-    mean = np.zeros((n_classes, n_features))
-    for c in range(n_chunks):
-        count += part_count[c]
-        mean += part[c]
+    count = np.empty(n_classes)
+    mean = np.empty((n_classes, n_features))
     for k in range(n_classes):
-        if count[k] > 0:
-            mean[k] /= count[k]
-    part[:] = 0.0
+        total = 0.0
+        for c in range(n_chunks):
+            total += part_count[c, k]
+        count[k] = total
+        for j in range(n_features):
+            s = 0.0
+            for c in range(n_chunks):
+                s += part[c, k, j]
+            mean[k, j] = s / total if total > 0 else 0.0
     for c in prange(n_chunks):
+        for k in range(n_classes):
+            for j in range(n_features):
+                part[c, k, j] = 0.0
         for i in range(bounds[c], bounds[c + 1]):
             k = y_index[i]
             w = weight[i]
             for j in range(n_features):
                 d = X[i, j] - mean[k, j]
                 part[c, k, j] += w * d * d
-    m2 = np.zeros((n_classes, n_features))
-    for c in range(n_chunks):
-        m2 += part[c]
+    m2 = np.empty((n_classes, n_features))
+    for k in range(n_classes):
+        for j in range(n_features):
+            s = 0.0
+            for c in range(n_chunks):
+                s += part[c, k, j]
+            m2[k, j] = s
     return count, mean, m2
 
 
@@ -90,11 +107,12 @@ def gaussian_joint_log_likelihood(X, theta, var, log_prior):
     """
     n_samples, n_features = X.shape
     n_classes = theta.shape[0]
-    inv_var = 1.0 / var
+    inv_var = np.empty((n_classes, n_features))
     const = np.empty(n_classes)
     for k in range(n_classes):
         s = 0.0
         for j in range(n_features):
+            inv_var[k, j] = 1.0 / var[k, j]
             s += math.log(2.0 * math.pi * var[k, j])
         const[k] = log_prior[k] - 0.5 * s
     out = np.empty((n_samples, n_classes))

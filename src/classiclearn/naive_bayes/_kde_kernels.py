@@ -11,7 +11,8 @@ next to the largest one.
 import math
 
 import numpy as np
-from numba import njit, prange
+
+from .._kernels.jit import njit, prange
 
 _LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
 ORDER = 8  # interpolation nodes; the query lies between nodes 3 and 4 of its stencil

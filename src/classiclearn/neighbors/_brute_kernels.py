@@ -17,7 +17,6 @@ come as int32 and compile their own copy of each driver when first used.
 """
 
 import numpy as np
-from numba import njit, prange
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from .._kernels.distances import (
@@ -25,6 +24,7 @@ from .._kernels.distances import (
     reduced_distance_bounded,
     reduced_to_distance,
 )
+from .._kernels.jit import njit, prange
 from ._tree_kernels import sift_down
 
 # Columns per filter strip of :func:`tile_select` (a vectorised test, then a
@@ -248,8 +248,10 @@ def tile_radius_count(tile, add, scale, qadd, r, slack, Q, Y, metric, p, recompu
     di = np.empty(0, dtype=np.intp)
     dd = np.empty(0)
     for i in prange(m):
-        counts[i] = _radius_row(tile, i, add, scale, qadd, r[i], slack[i], Q, Y, metric, p,
-                                recompute, False, di, dd, 0)
+        # typed arguments (np.intp / np.bool_, never literals or the unsigned
+        # prange index): both kernels then share one compiled _radius_row
+        counts[i] = _radius_row(tile, np.intp(i), add, scale, qadd, r[i], slack[i], Q, Y,
+                                metric, p, recompute, np.bool_(False), di, dd, np.intp(0))
     return counts
 
 
@@ -260,8 +262,8 @@ def tile_radius_fill(tile, add, scale, qadd, r, slack, Q, Y, metric, p, recomput
     out_ind = np.empty(offsets[m], dtype=np.intp)
     out_dist = np.empty(offsets[m])
     for i in prange(m):
-        _radius_row(tile, i, add, scale, qadd, r[i], slack[i], Q, Y, metric, p, recompute,
-                    True, out_ind, out_dist, offsets[i])
+        _radius_row(tile, np.intp(i), add, scale, qadd, r[i], slack[i], Q, Y, metric, p,
+                    recompute, np.bool_(True), out_ind, out_dist, offsets[i])
         for t in range(offsets[i], offsets[i + 1]):
             out_dist[t] = reduced_to_distance(out_dist[t], metric, p)
     return out_ind, out_dist

@@ -4,7 +4,8 @@ block of CSR query rows to every training row, and the k smallest per row."""
 import math
 
 import numpy as np
-from numba import njit, prange
+
+from .._kernels.jit import njit, prange
 
 
 @njit(parallel=True, cache=True, nogil=True)
@@ -43,7 +44,9 @@ def manhattan_block(q_ptr, q_ind, q_val, n_features, y_ptr, y_ind, y_val, y_abs,
     m = out.shape[0]
     n = out.shape[1]
     for i in prange(m):
-        buf = np.zeros(n_features)
+        buf = np.empty(n_features)
+        for f in range(n_features):
+            buf[f] = 0.0
         q_abs = 0.0
         for t in range(q_ptr[i], q_ptr[i + 1]):
             buf[q_ind[t]] = q_val[t]

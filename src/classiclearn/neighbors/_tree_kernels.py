@@ -22,7 +22,6 @@ only its own output rows, so results do not depend on the number of threads.
 """
 
 import numpy as np
-from numba import njit, prange
 
 from .._kernels.distances import (
     combine_gap,
@@ -32,6 +31,7 @@ from .._kernels.distances import (
     reduced_distance_bounded,
     reduced_to_distance,
 )
+from .._kernels.jit import njit, prange
 from .._kernels.work import TREE_QUERY_ROWS
 
 KD = 0

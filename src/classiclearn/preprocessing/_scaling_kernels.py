@@ -9,7 +9,8 @@ that gives the same result for any thread count.
 """
 
 import numpy as np
-from numba import njit
+
+from .._kernels.jit import njit
 
 N_CHUNKS = 16
 

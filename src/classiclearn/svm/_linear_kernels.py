@@ -15,7 +15,8 @@ seeded by the caller, so results are reproducible for a given seed.
 """
 
 import numpy as np
-from numba import njit
+
+from .._kernels.jit import njit
 
 
 @njit(nogil=True, cache=True)

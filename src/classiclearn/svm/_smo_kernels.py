@@ -30,9 +30,9 @@ shrunk variables before the final optimality check.
 """
 
 import numpy as np
-from numba import njit, prange
 
 from .._kernels.exp import exp_nonpositive_inplace
+from .._kernels.jit import njit, prange
 from .._kernels.kernel_function_kernels import LINEAR, POLY, PRECOMPUTED, RBF, SIGMOID
 from .._kernels.work import KERNEL_ROW_WORK
 
@@ -141,7 +141,7 @@ def kernel_values(X, sq, a, kernel, gamma, coef0, degree, out, start, stop, n_ch
     sparse = csr[2].shape[0] > 0
     if sparse:
         width = max(1, csr[0].shape[0] // max(1, csr[2].shape[0] - 1))
-        _scatter(csr, a, False)
+        _scatter(csr, a, np.bool_(False))
     else:
         width = X.shape[1]
     if n_chunks > 1 and (stop - start) * width >= PAR_WORK:
@@ -150,7 +150,7 @@ def kernel_values(X, sq, a, kernel, gamma, coef0, degree, out, start, stop, n_ch
     else:
         _kernel_segment(X, sq, a, kernel, gamma, coef0, degree, out, start, stop, csr)
     if sparse:
-        _scatter(csr, a, True)
+        _scatter(csr, a, np.bool_(True))
 
 
 @njit(nogil=True, cache=True)
@@ -279,7 +279,8 @@ def _get_q(i, length, kp, y, sid, cs):
                 krow[k] = X[s, k]
         else:
             tmp = np.empty(n)
-            kernel_values(X, sq, s, kernel, gamma, coef0, degree, tmp, 0, n, state[2], csr)
+            kernel_values(X, sq, s, kernel, gamma, coef0, degree, tmp, np.intp(0), n, state[2],
+                          csr)
             for k in range(n):
                 krow[k] = tmp[k]
         row_len[slot] = n
@@ -432,7 +433,7 @@ def smo_solve(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, tol, max_it
     sv = (yw, pw, Cw, alpha, G, G_bar, QD, sid, perm, st)
 
     active_size = m
-    unshrink = False
+    unshrink = np.bool_(False)
     counter = min(m, 1000) + 1
     it = 0
     converged = False
@@ -452,14 +453,16 @@ def smo_solve(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, tol, max_it
                 scanned = False
         i = i_next
         if not scanned:
-            gmax, i, gmax2 = _scan(active_size, yw, st, G, cache[0], cache[0], 0.0, 0.0, False, cs[7])
+            gmax, i, gmax2 = _scan(active_size, yw, st, G, cache[0], cache[0], 0.0, 0.0,
+                                   np.bool_(False), cs[7])
         j = -1
         if gmax > -np.inf:
             Q_i = _get_q(i, active_size, kp, yw, sid, cs)
             j = _select_j(active_size, yw, st, G, QD, Q_i, i, gmax, gmax2, tol, cs[7][2])
         if j < 0:
             active_size = _reconstruct_gradient(active_size, sv, kp, cs)
-            gmax, i, gmax2 = _scan(active_size, yw, st, G, cache[0], cache[0], 0.0, 0.0, False, cs[7])
+            gmax, i, gmax2 = _scan(active_size, yw, st, G, cache[0], cache[0], 0.0, 0.0,
+                                   np.bool_(False), cs[7])
             if gmax > -np.inf:
                 Q_i = _get_q(i, active_size, kp, yw, sid, cs)
                 j = _select_j(active_size, yw, st, G, QD, Q_i, i, gmax, gmax2, tol, cs[7][2])
@@ -532,7 +535,8 @@ def smo_solve(X, sqnorm, kernel, gamma, coef0, degree, idx, y, p, C, tol, max_it
         dai = ai - old_ai
         daj = aj - old_aj
         # gradient update fused with the next iteration's maximal violations
-        gmax, i_next, gmax2 = _scan(active_size, yw, st, G, Q_i, Q_j, dai, daj, True, cs[7])
+        gmax, i_next, gmax2 = _scan(active_size, yw, st, G, Q_i, Q_j, dai, daj, np.bool_(True),
+                                    cs[7])
         scanned = True
 
         # keep G_bar (gradient part of variables at the upper bound) current
@@ -613,9 +617,9 @@ def _do_shrinking(active_size, unshrink, tol, sv, kp, permute_x, cs):
             if not low and G[t] >= gm1:
                 gm1 = G[t]
     if not unshrink and gm1 + gm2 <= tol * 10.0:
-        unshrink = True
+        unshrink = np.bool_(True)
         active_size = _reconstruct_gradient(active_size, sv, kp, cs)
-    t = 0
+    t = np.intp(0)
     while t < active_size:
         if _be_shrunk(t, gm1, gm2, y, C, alpha, G):
             active_size -= 1

@@ -32,8 +32,8 @@ medians.
 """
 
 import numpy as np
-from numba import njit
 
+from .._kernels.jit import njit
 from . import _criteria_kernels as _c
 from . import _hist_kernels as _hk
 from ._util_kernels import radix_sort_pairs, rand_int, rand_uniform, sort_pairs
@@ -759,7 +759,7 @@ def _split_node(Xt, Xr, sp_indptr, sp_indices, sp_data, sp_pos, sp_nz_rows, sp_n
         cnt = _node_nonzeros(sp_indptr, sp_indices, sp_data, best_f, samples, a, b, sp_pos,
                              sp_nz_rows, sp_nz_vals)
         z_lo, z_hi = _arrange_nonzeros(cnt, sp_nz_rows, sp_nz_vals, samples, a, b, vals,
-                                       sp_pos, False)
+                                       sp_pos, np.bool_(False))
         pos = _split_arranged(samples, vals, sp_pos, a, b, z_lo, z_hi, best_thr)
     else:
         pos = _partition_rows(Xr, best_f, best_thr, samples, a, b, yw, False, nan_left,

@@ -15,8 +15,8 @@ outputs) so that fitted trees agree with it.
 import math
 
 import numpy as np
-from numba import njit
 
+from .._kernels.jit import njit
 from ._util_kernels import prefix_abs_costs, weighted_median
 
 GINI = 0

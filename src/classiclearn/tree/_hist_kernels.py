@@ -15,8 +15,8 @@ tree predicts raw (unbinned) data.
 """
 
 import numpy as np
-from numba import njit
 
+from .._kernels.jit import njit
 from . import _criteria_kernels as _c
 from ._util_kernels import rand_int
 

@@ -39,9 +39,10 @@ as the largest float32, which every finite value passes and +inf does not.
 
 import numpy as np
 from llvmlite import ir
-from numba import njit
 from numba.core import cgutils, types
 from numba.extending import intrinsic
+
+from .._kernels.jit import njit
 
 # rows per block of :func:`apply_trees`
 _BLOCK = 16384

@@ -7,7 +7,8 @@ path; pruning at ``ccp_alpha`` stops before the first ``g > ccp_alpha``.
 """
 
 import numpy as np
-from numba import njit
+
+from .._kernels.jit import njit
 
 
 @njit(cache=True, nogil=True)

@@ -5,7 +5,8 @@ arrays documented as outputs.
 """
 
 import numpy as np
-from numba import njit
+
+from .._kernels.jit import njit
 
 __all__ = [
     "rand_int",

@@ -1,0 +1,66 @@
+"""Where compiled kernels are kept: one directory per kernel source, outside the install."""
+
+import os
+import pathlib
+import subprocess
+import sys
+
+from classiclearn._kernels import jit
+
+FIT_IN_CHILD = (
+    "import numpy as np\n"
+    "from classiclearn.naive_bayes import GaussianNB\n"
+    "X = np.arange(40.0).reshape(20, 2); y = np.arange(20) % 2\n"
+    "GaussianNB().fit(X, y).predict(X)\n"
+)
+
+
+def _run(env_updates):
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env.update(env_updates)
+    subprocess.run([sys.executable, "-c", FIT_IN_CHILD], env=env, check=True)
+
+
+def test_cache_dir_follows_the_environment_and_names_the_kernel_stamp(monkeypatch, tmp_path):
+    monkeypatch.setenv("CLASSICLEARN_CACHE_DIR", str(tmp_path))
+    path = jit.kernel_cache_dir()
+    assert path.parent == tmp_path
+    assert path.name == f"numba-{jit._kernel_stamp()}"
+    monkeypatch.delenv("CLASSICLEARN_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert jit.kernel_cache_dir().parent == tmp_path / "xdg" / "classiclearn"
+
+
+def test_compiled_kernels_are_written_to_the_kernel_cache_and_reused(tmp_path):
+    _run({"CLASSICLEARN_CACHE_DIR": str(tmp_path)})
+    (stamp_dir,) = tmp_path.iterdir()
+    files = sorted(p.name for p in (stamp_dir / "naive_bayes").iterdir())
+    assert any(f.startswith("_gaussian_kernels.class_weighted_moments") and f.endswith(".nbi")
+               for f in files)
+    assert any(f.endswith(".nbc") for f in files)
+    stamps = {p: p.stat().st_mtime_ns for p in (stamp_dir / "naive_bayes").iterdir()}
+    _run({"CLASSICLEARN_CACHE_DIR": str(tmp_path)})  # loads: nothing rewritten
+    assert {p: p.stat().st_mtime_ns for p in (stamp_dir / "naive_bayes").iterdir()} == stamps
+
+
+def test_numba_cache_dir_set_by_the_user_takes_precedence(tmp_path):
+    ours, theirs = tmp_path / "ours", tmp_path / "numba"
+    _run({"CLASSICLEARN_CACHE_DIR": str(ours), "NUMBA_CACHE_DIR": str(theirs)})
+    assert not ours.exists()
+    assert any(p.suffix == ".nbi" for p in pathlib.Path(theirs).rglob("*"))
+
+
+def test_stamp_changes_with_any_kernel_source(monkeypatch, tmp_path):
+    package = tmp_path / "pkg"
+    (package / "_kernels").mkdir(parents=True)
+    (package / "tree").mkdir()
+    (package / "_kernels" / "jit.py").write_text("x = 1\n")
+    helper = package / "tree" / "_util_kernels.py"
+    helper.write_text("def f():\n    return 1\n")
+    (package / "tree" / "_classes.py").write_text("y = 2\n")
+    monkeypatch.setattr(jit, "_PACKAGE_ROOT", package)
+    before = jit._kernel_stamp()
+    (package / "tree" / "_classes.py").write_text("y = 3\n")  # not a kernel module
+    assert jit._kernel_stamp() == before
+    helper.write_text("def f():\n    return 2\n")
+    assert jit._kernel_stamp() != before
