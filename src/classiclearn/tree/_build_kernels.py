@@ -151,7 +151,7 @@ def _move_left(sl, wl, cur, new_pos, b, samples, y, w, parent_stats, wn, crit, n
 @njit(cache=True, nogil=True)
 def _children_impurity(y, w, samples, a, pos, b, sl, sr, wl, wr, parent_stats, crit,
                        n_outputs, K, n_classes, scratch):
-    if crit == _c.ABSOLUTE_ERROR:
+    if scratch is not None:  # absolute error (see build_tree's ``abs_scratch``)
         il = _c.abs_impurity(y, w, samples, a, pos, n_outputs, scratch[2], scratch[3])
         ir = _c.abs_impurity(y, w, samples, pos, b, n_outputs, scratch[2], scratch[3])
         return il, ir
@@ -431,8 +431,9 @@ def _split_node(Xt, Xr, sp_indptr, sp_indices, sp_data, sp_pos, sp_nz_rows, sp_n
     bounds the children under a constraint.
     """
     n_features = Xt.shape[0]
-    is_sparse = sp_indptr.shape[0] > 0
-    if is_sparse:
+    # ``sp_indptr is None`` (dense X) is known when numba compiles: the sparse
+    # branches are left out of the dense version, and the dense ones kept
+    if sp_indptr is not None:
         _index_node(samples, a, b, sp_pos)
     best_proxy = -np.inf
     best_f = -1
@@ -443,9 +444,8 @@ def _split_node(Xt, Xr, sp_indptr, sp_indices, sp_data, sp_pos, sp_nz_rows, sp_n
     last_f = -1
     nan_left = False
     S = sl.shape[0]
-    use_abs = crit == _c.ABSOLUTE_ERROR
     is_clf = crit < 10
-    one_out = n_outputs == 1 and not use_abs
+    one_out = n_outputs == 1 and scratch is None
     nc0 = n_classes[0]
     cmask = (np.int64(1) << kb) - np.int64(1)
     # Features are drawn without replacement; features known to be constant in
@@ -475,7 +475,7 @@ def _split_node(Xt, Xr, sp_indptr, sp_indices, sp_data, sp_pos, sp_nz_rows, sp_n
         presorted = False
         z_lo = np.intp(-1)
         z_hi = np.intp(-1)
-        if is_sparse:
+        if sp_indptr is not None:
             cnt = _node_nonzeros(sp_indptr, sp_indices, sp_data, f, samples, a, b, sp_pos,
                                  sp_nz_rows, sp_nz_vals)
             if cnt == 0:  # all zeros at the node: constant, found without a pass over it
@@ -555,7 +555,7 @@ def _split_node(Xt, Xr, sp_indptr, sp_indices, sp_data, sp_pos, sp_nz_rows, sp_n
                 q = a if ps == 0 else a + nm
                 q_end = e if ps == 0 else b
                 inf_q = e if (nm > 0 and ps == 0) else np.intp(-1)
-                if use_abs:
+                if scratch is not None:
                     _c.abs_split_costs(y, w, samples, a, b, n_outputs, scratch[0], scratch[1],
                                        scratch[2], scratch[3], scratch[4], scratch[5],
                                        scratch[6], scratch[7])
@@ -604,7 +604,7 @@ def _split_node(Xt, Xr, sp_indptr, sp_indices, sp_data, sp_pos, sp_nz_rows, sp_n
                         s_l = sl[0]
                         s_r = parent_stats[0] - s_l
                         proxy = s_l * s_l / wl + s_r * s_r / wr
-                    elif use_abs:
+                    elif scratch is not None:
                         proxy = -scratch[0][q - a]
                     else:
                         for k in range(S):
@@ -682,7 +682,7 @@ def _split_node(Xt, Xr, sp_indptr, sp_indices, sp_data, sp_pos, sp_nz_rows, sp_n
                     # keep the best candidate's values for the final partition
                     vals, vals_b = vals_b, vals
                 continue
-            if is_sparse:
+            if sp_indptr is not None:
                 pos = _split_arranged(samples, vals, sp_pos, a, b, z_lo, z_hi, thr)
             else:
                 lo = a
@@ -706,7 +706,7 @@ def _split_node(Xt, Xr, sp_indptr, sp_indices, sp_data, sp_pos, sp_nz_rows, sp_n
                 continue
             for k in range(S):
                 sr[k] = parent_stats[k] - sl[k]
-            if use_abs:
+            if scratch is not None:
                 il, ir = _children_impurity(y, w, samples, a, pos, b, sl, sr, wl, wr,
                                             parent_stats, crit, n_outputs, K, n_classes,
                                             scratch)
@@ -755,7 +755,7 @@ def _split_node(Xt, Xr, sp_indptr, sp_indices, sp_data, sp_pos, sp_nz_rows, sp_n
         # already partitioned on the best candidate (the last one drawn): kept as it is,
         # as scikit-learn does, so the children's samples keep its order
         pos = best_pos
-    elif is_sparse:
+    elif sp_indptr is not None:
         cnt = _node_nonzeros(sp_indptr, sp_indices, sp_data, best_f, samples, a, b, sp_pos,
                              sp_nz_rows, sp_nz_vals)
         z_lo, z_hi = _arrange_nonzeros(cnt, sp_nz_rows, sp_nz_vals, samples, a, b, vals,
@@ -787,7 +787,7 @@ def _split_node(Xt, Xr, sp_indptr, sp_indices, sp_data, sp_pos, sp_nz_rows, sp_n
 def build_tree(Xt, Xr, sp_indptr, sp_indices, sp_data, y, w, samples, n_classes, K, crit,
                splitter, max_features, max_depth, min_samples_leaf, min_samples_split,
                min_weight_leaf, min_impurity_decrease, max_leaf_nodes, seed, Xb, edges, n_bins,
-               nan_mask, mono):
+               nan_mask, mono, abs_scratch):
     """Grow one tree; depth-first, or best-first when ``max_leaf_nodes > 0``.
 
     Parameters are scalars as in the estimator (``max_depth`` a large int for
@@ -795,13 +795,17 @@ def build_tree(Xt, Xr, sp_indptr, sp_indices, sp_data, y, w, samples, n_classes,
     ``K`` the largest number of classes, 1 for regression). ``samples`` is
     copied, not modified. ``seed`` (uint64) drives the feature draws and random
     thresholds. ``Xb`` (uint8, n_samples x n_features), ``edges`` and ``n_bins``
-    switch on the histogram splitter (see ``_hist_kernels``); pass empty arrays
-    (``Xb`` of shape (0, 0)) for the exact one. ``sp_indptr``, ``sp_indices``,
-    ``sp_data``: CSC X (see the module docstring), or empty arrays for dense X. Nodes with fewer than
+    switch on the histogram splitter (see ``_hist_kernels``); pass None for the
+    three for the exact one. ``sp_indptr``, ``sp_indices``, ``sp_data``: CSC X (see
+    the module docstring), or None for dense X. Nodes with fewer than
     ``HYBRID_MIN`` samples are always split exactly. Thread-safe.
 
-    One compiled function serves every estimator: the arguments always have
-    the same types, so numba compiles it (and its helpers) once.
+    numba compiles one version per kind of tree (dense exact, sparse, histogram),
+    each without the other kinds' code: the None arguments are known at compile
+    time. Within a kind the arguments always have the same types, so every
+    estimator shares that version. ``abs_scratch`` is a float64 (8, n_samples + 1)
+    buffer for the absolute-error criterion and None for every other criterion,
+    whose trees are then compiled without the median code.
 
     ``nan_mask`` (uint8, n_features) marks the features with missing values (NaN)
     in the rows used; ``inodes`` then holds in column 4 whether a node's missing
@@ -816,7 +820,6 @@ def build_tree(Xt, Xr, sp_indptr, sp_indices, sp_data, y, w, samples, n_classes,
     n_features = Xt.shape[0]
     S = n_outputs * K if crit < 10 else 2 * n_outputs
     V = n_outputs * K
-    use_hist = Xb.shape[0] > 0
     # integer constants passed to other kernels are typed intp up front: numba would
     # otherwise compile a separate version of the callee for each literal value
     zero = np.intp(0)
@@ -829,16 +832,22 @@ def build_tree(Xt, Xr, sp_indptr, sp_indices, sp_data, y, w, samples, n_classes,
     features = np.arange(n_features)
     const_features = np.arange(n_features)
     vals = np.empty(n, dtype=Xt.dtype)
-    n_rows = y.shape[0] if sp_indptr.shape[0] > 0 else 0
-    sp_pos = np.full(n_rows, -1, dtype=np.intp)
-    sp_nz_rows = np.empty(n if n_rows > 0 else 0, dtype=np.intp)
-    sp_nz_vals = np.empty(n if n_rows > 0 else 0, dtype=Xt.dtype)
+    # conditions on ``sp_indptr is None`` / ``Xb is None`` are decided when numba
+    # compiles (dead-branch pruning): dense, sparse and histogram trees each get a
+    # version holding only their own splitter
+    if sp_indptr is not None:
+        sp_pos = np.full(y.shape[0], -1, dtype=np.intp)
+        sp_nz_rows = np.empty(n, dtype=np.intp)
+        sp_nz_vals = np.empty(n, dtype=Xt.dtype)
+    else:
+        sp_pos = None
+        sp_nz_rows = None
+        sp_nz_vals = None
     stats = np.empty(S)
     sl = np.empty(S)
     sr = np.empty(S)
     sbest = np.empty(S)
-    m = n + 1 if crit == _c.ABSOLUTE_ERROR else 1
-    scratch = np.empty((8, m))
+    scratch = abs_scratch
     r = n if (splitter == SPLIT_BEST and n >= RADIX_MIN) else 1
     rkeys = np.empty((2, r), dtype=np.uint32)
     # the random splitter's stable partition also uses ridx
@@ -872,7 +881,7 @@ def build_tree(Xt, Xr, sp_indptr, sp_indices, sp_data, y, w, samples, n_classes,
         kb += 1
     # (not for sparse X, whose random splits move only stored values)
     fast_rand = (splitter == SPLIT_RANDOM and crit < 10 and n_outputs == 1 and int_w
-                 and sp_indptr.shape[0] == 0
+                 and sp_indptr is None
                  and kb <= 12)
     m_r = n if fast_rand else 1
     yw = np.empty(m_r, dtype=np.int64)
@@ -883,8 +892,11 @@ def build_tree(Xt, Xr, sp_indptr, sp_indices, sp_data, y, w, samples, n_classes,
             s = samples[i]
             yw[i] = (np.int64(w[s]) << kb) | np.int64(y[s, 0])
     # histogram buffers (n_features x bins x (count, weight, stats)), reused via a free list
-    n_pool = 8 if use_hist else 1
-    pool = np.empty((n_pool, Xb.shape[1], edges.shape[1], S + 2))
+    if Xb is not None:
+        pool = np.empty((8, Xb.shape[1], edges.shape[1], S + 2))
+    else:
+        pool = np.empty((1, 1, 1, 1))
+    n_pool = pool.shape[0]
     free = np.empty(n_pool, dtype=np.intp)
     for i in range(n_pool):
         free[i] = n_pool - 1 - i
@@ -909,7 +921,7 @@ def build_tree(Xt, Xr, sp_indptr, sp_indices, sp_data, y, w, samples, n_classes,
     reuse_stats = crit < 10 and int_w
     st_s = np.empty((64, S + 1))
     root_h = minus1
-    if use_hist and n >= _hk.HYBRID_MIN:
+    if Xb is not None and n >= _hk.HYBRID_MIN:
         n_free -= 1
         root_h = free[n_free]
         _hk.fill_hist(Xb, n_bins, y, w, samples, zero, n, crit, n_outputs, K,
@@ -967,7 +979,7 @@ def build_tree(Xt, Xr, sp_indptr, sp_indices, sp_data, y, w, samples, n_classes,
             if crit < 10:
                 for k in range(V):
                     vrow[k] = stats[k]
-            elif crit == _c.ABSOLUTE_ERROR:
+            elif abs_scratch is not None:
                 _c.abs_medians(y, w, samples, a, b, n_outputs, scratch[2], scratch[3], vrow)
             else:
                 for o in range(n_outputs):
@@ -987,7 +999,7 @@ def build_tree(Xt, Xr, sp_indptr, sp_indices, sp_data, y, w, samples, n_classes,
                         vrow[0] = v0
             imp = st_f[top, 0]
             if imp < 0.0:
-                if crit == _c.ABSOLUTE_ERROR:
+                if abs_scratch is not None:
                     imp = _c.abs_impurity(y, w, samples, a, b, n_outputs, scratch[2],
                                           scratch[3])
                 elif crit == _c.POISSON:
@@ -1012,7 +1024,7 @@ def build_tree(Xt, Xr, sp_indptr, sp_indices, sp_data, y, w, samples, n_classes,
             improvement = 0.0
             il = 0.0
             ir = 0.0
-            if not is_leaf and hid >= 0:
+            if Xb is not None and not is_leaf and hid >= 0:
                 f, bn, thr, improvement, il, ir, h_ml, middle = _hk.hist_split(
                     pool[hid], n_bins, edges, stats, wn, float(nn), wn_total, imp, crit,
                     splitter, n_outputs, K, n_classes, max_features, min_samples_leaf,
@@ -1042,7 +1054,7 @@ def build_tree(Xt, Xr, sp_indptr, sp_indices, sp_data, y, w, samples, n_classes,
                 improvement = 0.0
                 il = 0.0
                 ir = 0.0
-            if use_hist:
+            if Xb is not None:
                 n_const = zero
             if depth > depth_reached:
                 depth_reached = depth
@@ -1056,7 +1068,7 @@ def build_tree(Xt, Xr, sp_indptr, sp_indices, sp_data, y, w, samples, n_classes,
             fnodes[node, 2] = wn
             left_h = minus1
             right_h = minus1
-            if hid >= 0:
+            if Xb is not None and hid >= 0:
                 need_l = not is_leaf and pos - a >= _hk.HYBRID_MIN
                 need_r = not is_leaf and b - pos >= _hk.HYBRID_MIN
                 if need_l or need_r:

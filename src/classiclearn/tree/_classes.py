@@ -139,9 +139,6 @@ def monotonic_constraints(est, n_features, n_outputs, n_classes, is_clf):
     return np.ascontiguousarray(cst)
 
 
-_NO_BINS = (np.empty((0, 0), dtype=np.uint8), np.empty((0, 0)), np.empty(0, dtype=np.intp))
-
-
 _NO_MONO = np.empty(0, dtype=np.intp)
 
 
@@ -151,9 +148,6 @@ def _plain(a, dtype):
     if a.dtype != dtype or not a.flags.c_contiguous or not a.flags.writeable:
         a = np.array(a, dtype=dtype, order="C")
     return a
-
-
-_NO_CSC = (np.empty(0, dtype=np.intp), np.empty(0, dtype=np.intp), np.empty(0, dtype=np.float32))
 
 
 def csc_arrays(X):
@@ -202,13 +196,17 @@ def grow_tree(Xt, X, y, w, n_classes, p, seed, is_clf, n_features, binned=None,
     if nan_mask is None:
         nan_mask = missing_mask(X)
     samples = np.flatnonzero(w > 0).astype(np.intp)
-    Xb, edges, n_bins = _NO_BINS if binned is None else binned
+    if binned is None:
+        bins = (None, None, None)
+    else:
+        Xb, edges, n_bins = binned
+        bins = (_plain(Xb, np.uint8), _plain(edges, np.float64), _plain(n_bins, np.intp))
     n_classes = _plain(n_classes, np.intp)
     if sp.issparse(X):
         Xt, X, csc = np.empty((n_features, 0), np.float32), np.empty((0, n_features), np.float32), \
             csc_arrays(X)
     else:
-        csc = _NO_CSC
+        csc = (None, None, None)
     inodes, fnodes, value, depth = _bk.build_tree(
         _plain(Xt, np.float32), _plain(X, np.float32), *csc, _plain(y, np.float64),
         _plain(w, np.float64), samples,
@@ -216,8 +214,8 @@ def grow_tree(Xt, X, y, w, n_classes, p, seed, is_clf, n_features, binned=None,
         int(p["max_features"]), int(p["max_depth"]), int(p["min_samples_leaf"]),
         int(p["min_samples_split"]), float(p["min_weight_leaf"]),
         float(p["min_impurity_decrease"]), int(p["max_leaf_nodes"]), np.uint64(seed),
-        _plain(Xb, np.uint8), _plain(edges, np.float64), _plain(n_bins, np.intp),
-        _plain(nan_mask, np.uint8), _plain(p.get("monotonic", _NO_MONO), np.intp),
+        *bins, _plain(nan_mask, np.uint8), _plain(p.get("monotonic", _NO_MONO), np.intp),
+        np.empty((8, samples.shape[0] + 1)) if p["crit"] == CRITERIA["absolute_error"] else None,
     )
     return Tree(inodes, fnodes, value, n_features, n_classes, depth, is_clf)
 
