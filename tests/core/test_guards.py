@@ -73,3 +73,64 @@ def test_kernel_modules_take_njit_from_the_shared_jit_module():
                 if {a.name for a in node.names} & {"njit", "jit", "prange"}:
                     offenders.append(str(path.relative_to(SRC)))
     assert offenders == ["_kernels/jit.py"]
+
+
+def _jitted_functions(tree):
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            decorators = [ast.unparse(d) for d in node.decorator_list]
+            if any("njit" in d for d in decorators):
+                yield node, any("inline" in d for d in decorators)
+
+
+def test_kernels_never_pass_int_or_bool_literals_to_other_kernels():
+    """numba types a literal argument as its value: ``f(x, 0)`` beside ``f(x, n)`` compiles
+    ``f`` (and everything it calls) twice. Kernels pass ``np.intp(0)`` / ``np.bool_(True)``."""
+    kernel_files = [p for p in SRC.rglob("*.py")
+                    if "kernels" in p.name or p.parent.name == "_kernels"]
+    trees = {p: ast.parse(p.read_text()) for p in kernel_files}
+    called_by_literal_ok = set()
+    jitted = set()
+    for tree in trees.values():
+        for fn, inlined in _jitted_functions(tree):
+            jitted.add(fn.name)
+            if inlined:  # inlined into the caller: no separate version
+                called_by_literal_ok.add(fn.name)
+    offenders = []
+    for path, tree in trees.items():
+        for fn, _ in _jitted_functions(tree):
+            for node in ast.walk(fn):
+                if not isinstance(node, ast.Call):
+                    continue
+                func = node.func
+                name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+                if name not in jitted or name in called_by_literal_ok:
+                    continue
+                if any(isinstance(a, ast.Constant) and isinstance(a.value, bool | int)
+                       for a in [*node.args, *(k.value for k in node.keywords)]):
+                    offenders.append(f"{path.relative_to(SRC)}:{node.lineno} {name}")
+    assert offenders == []
+
+
+def test_parallel_kernels_write_loops_not_array_expressions():
+    """In a ``parallel=True`` kernel numba turns every ``np.zeros`` / ``np.ones`` /
+    ``np.full`` and every slice assignment into a parallel loop of its own, compiled
+    separately (seconds of first-call time each); such kernels write explicit loops."""
+    offenders = []
+    for path in SRC.rglob("*kernels*.py"):
+        for node in ast.parse(path.read_text()).body:
+            if not isinstance(node, ast.FunctionDef):
+                continue
+            if not any("parallel=True" in ast.unparse(d) for d in node.decorator_list):
+                continue
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.Call) and ast.unparse(sub.func) in (
+                        "np.zeros", "np.ones", "np.full", "np.zeros_like", "np.ones_like"):
+                    offenders.append(f"{path.name}:{sub.lineno} {ast.unparse(sub.func)}")
+                targets = (sub.targets if isinstance(sub, ast.Assign)
+                           else [sub.target] if isinstance(sub, ast.AugAssign) else [])
+                for target in targets:
+                    if isinstance(target, ast.Subscript) and any(
+                            isinstance(s, ast.Slice) for s in ast.walk(target.slice)):
+                        offenders.append(f"{path.name}:{sub.lineno} slice assignment")
+    assert offenders == []

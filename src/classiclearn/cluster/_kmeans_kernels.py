@@ -259,7 +259,7 @@ def elkan_init_bounds(rows, centers, c_sq, half_dist, labels, upper, lower):
         for j in range(k):
             lower[i, j] = 0.0
         best_j = 0
-        best = math.sqrt(_row_sq_dist(rows, i, centers, c_sq, 0))
+        best = math.sqrt(_row_sq_dist(rows, i, centers, c_sq, np.intp(0)))
         lower[i, 0] = best
         for j in range(1, k):
             if best > half_dist[best_j, j]:
@@ -449,7 +449,7 @@ def kpp_seed(rows, n_features, sample_weight, first, uniforms, indices):
     cand_t = np.zeros((n_features, m))
     cand_sq = np.empty(m)
     first_t = np.zeros((n_features, 1))
-    _put_row(rows, first, first_t, 0, 1.0)
+    _put_row(rows, first, first_t, np.intp(0), 1.0)
     kpp_trials(rows, sample_weight, first_t, x_sq[first:first + 1], closest, dist1, pots1)
     for i in range(n):  # loops, not slice assignments (see the module docstring)
         closest[i] = dist1[0, i]

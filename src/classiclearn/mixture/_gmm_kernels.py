@@ -305,7 +305,7 @@ def tied_pass(X, shift, proj_means, U, const, mode, out, ll_chunks, nk_chunks, s
         mx = np.empty(_TILE)
         w = np.empty(_TILE)
         ll = 0.0
-        nk, s1, _ = _new_moments(k, p, False)
+        nk, s1, _ = _new_moments(k, p, np.bool_(False))
         stop = min(n, (ch + 1) * size)
         for t0 in range(ch * size, stop, _TILE):
             m = min(stop, t0 + _TILE) - t0
@@ -336,7 +336,7 @@ def tied_pass(X, shift, proj_means, U, const, mode, out, ll_chunks, nk_chunks, s
                 _first_moments(lp, s, ZT, m, c, w, nk, s1)
         if mode in (1, 2):
             ll_chunks[ch] = ll
-            _store_chunk_moments(np.intp(ch), nk, s1, np.empty((0, 1, p)), False, nk_chunks,
+            _store_chunk_moments(np.intp(ch), nk, s1, np.empty((0, 1, p)), np.bool_(False), nk_chunks,
                                  s1_chunks, np.empty((0, 1, 1, p)))
 
 

@@ -198,7 +198,7 @@ def scan_knn(Q, Y, k, metric, p):
         for j in range(n):
             v = reduced_distance_bounded(Q, i, Y, j, metric, p, hd[0])
             if v < hd[0] or (v == hd[0] and j < hi[0]):
-                sift_down(hd, hi, 0, k, v, j)
+                sift_down(hd, hi, np.intp(0), k, v, j)
         _sort_pairs(hd, hi)
         for c in range(k):
             hd[c] = reduced_to_distance(hd[c], metric, p)
@@ -286,6 +286,6 @@ def tile_knn(D, k):
         for j in range(n):
             v = D[i, j]
             if v < hd[0] or (v == hd[0] and j < hi[0]):
-                sift_down(hd, hi, 0, k, v, j)
+                sift_down(hd, hi, np.intp(0), k, v, j)
         _sort_pairs(hd, hi)
     return dist, ind

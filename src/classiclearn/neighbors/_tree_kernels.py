@@ -405,7 +405,7 @@ def heap_sort(hd, hi):
         j = hi[end]
         hd[end] = hd[0]
         hi[end] = hi[0]
-        sift_down(hd, hi, 0, end, v, j)
+        sift_down(hd, hi, np.intp(0), end, v, j)
 
 
 # ---------------------------------------------------------------------------
@@ -419,7 +419,7 @@ def _knn_one(kind, Xs, rows, idx, node_start, node_end, n_levels, lower, upper, 
     stack_node = np.empty(2 * n_levels + 2, dtype=np.intp)
     stack_bound = np.empty(2 * n_levels + 2)
     stack_node[0] = 0
-    stack_bound[0] = _min_reduced(kind, 0, Q, i, lower, upper, radius, metric, p)
+    stack_bound[0] = _min_reduced(kind, np.intp(0), Q, i, lower, upper, radius, metric, p)
     sp = 1
     k = hd.shape[0]
     while sp > 0:
@@ -432,7 +432,7 @@ def _knn_one(kind, Xs, rows, idx, node_start, node_end, n_levels, lower, upper, 
                 v = reduced_distance_bounded(Q, i, Xs, rows[t], metric, p, hd[0])
                 j = idx[t]
                 if v < hd[0] or (v == hd[0] and j < hi[0]):
-                    sift_down(hd, hi, 0, k, v, j)
+                    sift_down(hd, hi, np.intp(0), k, v, j)
             continue
         a = 2 * node + 1
         b = a + 1
@@ -535,7 +535,7 @@ def _radius_one(kind, Xs, rows, idx, node_start, node_end, n_levels, lower, uppe
 def _radius_fill_one(kind, Xs, rows, idx, node_start, node_end, n_levels, lower, upper, radius,
                      Q, i, r, metric, p, out_ind, out_dist, offsets):
     _radius_one(kind, Xs, rows, idx, node_start, node_end, n_levels, lower, upper, radius,
-                Q, i, r, metric, p, True, out_ind, out_dist, offsets[i])
+                Q, i, r, metric, p, np.bool_(True), out_ind, out_dist, offsets[i])
     for t in range(offsets[i], offsets[i + 1]):
         out_dist[t] = reduced_to_distance(out_dist[t], metric, p)
 
@@ -552,14 +552,14 @@ def query_radius_count(kind, Xs, rows, idx, node_start, node_end, n_levels, lowe
     if m < _SERIAL_QUERIES:
         for i in range(m):
             counts[i] = _radius_one(kind, Xs, rows, idx, node_start, node_end, n_levels, lower,
-                                    upper, radius, Q, i, r[i], metric, p, False, dummy_i,
-                                    dummy_d, 0)
+                                    upper, radius, Q, i, r[i], metric, p, np.bool_(False),
+                                    dummy_i, dummy_d, np.intp(0))
     else:
         for ii in prange(m):
             i = order[ii]
             counts[i] = _radius_one(kind, Xs, rows, idx, node_start, node_end, n_levels, lower,
-                                    upper, radius, Q, i, r[i], metric, p, False, dummy_i,
-                                    dummy_d, 0)
+                                    upper, radius, Q, i, r[i], metric, p, np.bool_(False),
+                                    dummy_i, dummy_d, np.intp(0))
     return counts
 
 
