@@ -39,13 +39,13 @@ _MAX_INT = np.iinfo(np.int32).max
 
 
 def _kernel_rows(X):
-    """(X, indptr, indices, data, is_sparse) as the SGD kernels take rows: dense X,
-    or the arrays of a CSR X (X itself then an empty placeholder)."""
-    no_index = np.empty(0, dtype=np.intp)
+    """(X, indptr, indices, data) as the SGD kernels take rows: dense X and three Nones
+    (the kernels are then compiled without their sparse passes), or the arrays of a
+    CSR X (X itself then an empty placeholder)."""
     if sp.issparse(X):
         return (np.empty((0, X.shape[1])), X.indptr.astype(np.intp), X.indices.astype(np.intp),
-                np.asarray(X.data, dtype=np.float64), True)
-    return np.ascontiguousarray(X), no_index, no_index, np.empty(0), False
+                np.asarray(X.data, dtype=np.float64))
+    return np.ascontiguousarray(X), None, None, None
 
 
 def _batch_epoch(W, b, X, Y, sw, eta, l1, l2, fit_intercept):

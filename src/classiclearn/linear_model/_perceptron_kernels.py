@@ -14,14 +14,14 @@ from .._kernels.jit import njit
 
 
 @njit(cache=True, nogil=True)
-def perceptron_epochs(W, b, X, indptr, indices, data, is_sparse, Y, sw, orders, eta, l1, l2,
+def perceptron_epochs(W, b, X, indptr, indices, data, Y, sw, orders, eta, l1, l2,
                       fit_intercept, losses):
     """Run ``orders.shape[0]`` epochs of online perceptron updates.
 
     Parameters
     ----------
     W : float64 (K, p), b : float64 (K,): updated in place (caller-owned).
-    X : float64 (n, p) C-contiguous, or with ``is_sparse`` the CSR arrays
+    X : float64 (n, p) C-contiguous, or with ``indptr`` not None the CSR arrays
         ``indptr``, ``indices``, ``data`` (X then unused);
     Y : float64 (n, K) in {-1, +1};
     sw : float64 (n,) sample weights; orders : intp (e, n) sample order per epoch.
@@ -40,7 +40,7 @@ def perceptron_epochs(W, b, X, indptr, indices, data, is_sparse, Y, sw, orders, 
             i = orders[e, ii]
             for k in range(K):
                 f = b[k]
-                if is_sparse:
+                if indptr is not None:
                     for t in range(indptr[i], indptr[i + 1]):
                         f += W[k, indices[t]] * data[t]
                 else:
@@ -55,7 +55,7 @@ def perceptron_epochs(W, b, X, indptr, indices, data, is_sparse, Y, sw, orders, 
                     total -= sw[i] * yf
                     mistakes += sw[i]
                     step = eta * sw[i] * Y[i, k]
-                    if is_sparse:
+                    if indptr is not None:
                         for t in range(indptr[i], indptr[i + 1]):
                             W[k, indices[t]] += step * data[t]
                     else:
@@ -253,10 +253,11 @@ def _sgd_pass_csr(W, b, k, indptr, indices, data, Y, SW, order, eta, alpha, l1_r
 
 
 @njit(cache=True, nogil=True)
-def _pass(W, b, k, X, indptr, indices, data, is_sparse, Y, SW, order, eta, alpha, l1_ratio,
+def _pass(W, b, k, X, indptr, indices, data, Y, SW, order, eta, alpha, l1_ratio,
           use_l2, use_l1, fit_intercept, q, total_l1, norms, wscale):
-    """One pass of output ``k``: dense rows of ``X`` or, with ``is_sparse``, CSR rows."""
-    if is_sparse:
+    """One pass of output ``k``: dense rows of ``X``, or CSR rows when ``indptr`` is not
+    None (known when numba compiles: the dense version leaves the sparse pass out)."""
+    if indptr is not None:
         return _sgd_pass_csr(W, b, k, indptr, indices, data, Y, SW, order, eta, alpha,
                              l1_ratio, use_l2, use_l1, fit_intercept, q, total_l1, norms, wscale)
     return _sgd_pass(W, b, k, X, Y, SW, order, eta, alpha, l1_ratio, use_l2, use_l1,
@@ -273,7 +274,7 @@ def _initial_norms(W, k, norms):
 
 
 @njit(cache=True, nogil=True)
-def sgd_perceptron_epoch(W, b, X, indptr, indices, data, is_sparse, Y, SW, orders, eta, alpha,
+def sgd_perceptron_epoch(W, b, X, indptr, indices, data, Y, SW, orders, eta, alpha,
                          l1_ratio, use_l2, use_l1, fit_intercept):
     """One epoch of stochastic gradient descent on the perceptron loss
     ``max(0, -y f(x))`` for each one-vs-rest output, as scikit-learn's SGD runs it.
@@ -288,7 +289,7 @@ def sgd_perceptron_epoch(W, b, X, indptr, indices, data, is_sparse, Y, SW, order
     Parameters
     ----------
     W : float64 (K, p), b : float64 (K,): updated in place.
-    X : float64 (n, p) C-contiguous, or with ``is_sparse`` the CSR arrays ``indptr``,
+    X : float64 (n, p) C-contiguous, or with ``indptr`` not None the CSR arrays ``indptr``,
     ``indices``, ``data`` (:func:`_sgd_pass_csr`; X is then unused);
     Y : float64 (n, K) in {-1, +1};
     SW : float64 (n, K) per-output sample weights (class weight times sample weight);
@@ -301,7 +302,7 @@ def sgd_perceptron_epoch(W, b, X, indptr, indices, data, is_sparse, Y, SW, order
         q = np.zeros(p)
         _initial_norms(W, k, norms)
         wscale[0] = 1.0
-        _pass(W, b, k, X, indptr, indices, data, is_sparse, Y, SW, orders[k], eta, alpha,
+        _pass(W, b, k, X, indptr, indices, data, Y, SW, orders[k], eta, alpha,
               l1_ratio, use_l2, use_l1, fit_intercept, q, 0.0, norms, wscale)
         _fold_scale(W, k, wscale)
 
@@ -316,7 +317,7 @@ def _fold_scale(W, k, wscale):
 
 
 @njit(cache=True, nogil=True)
-def _sgd_fit_output(W, b, k, X, indptr, indices, data, is_sparse, Y, SW, seed, shuffle,
+def _sgd_fit_output(W, b, k, X, indptr, indices, data, Y, SW, seed, shuffle,
                     max_iter, tol, n_iter_no_change, eta, alpha, l1_ratio, use_l2, use_l1,
                     fit_intercept):
     """Epochs of output ``k`` (see :func:`sgd_perceptron_fit`); returns its
@@ -335,7 +336,7 @@ def _sgd_fit_output(W, b, k, X, indptr, indices, data, is_sparse, Y, SW, seed, s
     for epoch in range(max_iter):
         if shuffle:
             xorshift_shuffle(order, seed)
-        objective, total_l1 = _pass(W, b, k, X, indptr, indices, data, is_sparse, Y, SW,
+        objective, total_l1 = _pass(W, b, k, X, indptr, indices, data, Y, SW,
                                     order, eta, alpha, l1_ratio, use_l2, use_l1, fit_intercept,
                                     q, total_l1, norms, wscale)
         epochs = epoch + 1
@@ -357,7 +358,7 @@ def _sgd_fit_output(W, b, k, X, indptr, indices, data, is_sparse, Y, SW, seed, s
 
 
 @njit(cache=True, nogil=True)
-def sgd_perceptron_fit(W, b, X, indptr, indices, data, is_sparse, Y, SW, seeds, shuffle,
+def sgd_perceptron_fit(W, b, X, indptr, indices, data, Y, SW, seeds, shuffle,
                        max_iter, tol, n_iter_no_change, eta, alpha, l1_ratio, use_l2, use_l1,
                        fit_intercept, n_iter):
     """Up to ``max_iter`` epochs of :func:`sgd_perceptron_epoch` per output,
@@ -375,6 +376,6 @@ def sgd_perceptron_fit(W, b, X, indptr, indices, data, is_sparse, Y, SW, seeds, 
     """
     K = W.shape[0]
     for k in range(K):
-        n_iter[k] = _sgd_fit_output(W, b, k, X, indptr, indices, data, is_sparse, Y, SW,
+        n_iter[k] = _sgd_fit_output(W, b, k, X, indptr, indices, data, Y, SW,
                                     seeds[k], shuffle, max_iter, tol, n_iter_no_change, eta,
                                     alpha, l1_ratio, use_l2, use_l1, fit_intercept)
