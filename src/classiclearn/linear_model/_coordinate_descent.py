@@ -667,7 +667,7 @@ def _run_path(problem, n, l1_ratio, eps, n_alphas, alphas, coef_init, return_n_i
             warnings.warn(
                 f"Objective did not converge at alpha={a:.4g}: duality gap {gap:.3e}.",
                 ConvergenceWarning,
-                stacklevel=2,
+                stacklevel=3,  # the caller of enet_path
             )
     if return_n_iter:
         return alphas, coefs, gaps, n_iters
