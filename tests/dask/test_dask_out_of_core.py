@@ -1,5 +1,6 @@
-"""Out of core: data on disk twice the size of a worker's memory limit, fitted on a
-LocalCluster of worker processes without a worker being paused or restarted."""
+"""On a LocalCluster of worker processes: data on disk twice the size of a worker's
+memory limit fitted without a worker being paused or restarted, and the block tasks
+of the newer Dask fits (closures, partials) shipped to other processes."""
 
 import resource
 
@@ -12,8 +13,8 @@ dask = pytest.importorskip("dask")
 distributed = pytest.importorskip("distributed")
 
 from classiclearn.decomposition import PCA  # noqa: E402
-from classiclearn.linear_model import Ridge  # noqa: E402
-from classiclearn.neighbors import NearestNeighbors  # noqa: E402
+from classiclearn.linear_model import Ridge, enet_path  # noqa: E402
+from classiclearn.neighbors import KNeighborsClassifier, NearestNeighbors  # noqa: E402
 from classiclearn.preprocessing import StandardScaler  # noqa: E402
 
 # 60 blocks of 100,000 x 21 float64 (16.8 MB each): 1.0 GB on disk. A worker process
@@ -75,3 +76,31 @@ def test_data_twice_a_workers_memory_fit_without_losing_a_worker(tmp_path):
     whole = StandardScaler().fit(np.asarray(X.compute(scheduler="synchronous")))
     assert_allclose(on_cluster["scaler"].mean_, whole.mean_, rtol=1e-12)
     assert_allclose(on_cluster["scaler"].var_, whole.var_, rtol=1e-10)
+
+
+@pytest.mark.slow
+def test_new_dask_fits_on_worker_processes_equal_the_synchronous_ones():
+    rng = np.random.default_rng(0)
+    X = np.round(rng.normal(size=(600, 100)), 1) + 5.0
+    y = (X[:, 0] > 5.0).astype(int)
+    Q = np.round(rng.normal(size=(40, 100)), 1) + 5.0
+    Xd, yd = da.from_array(X, chunks=(170, 100)), da.from_array(y, chunks=170)
+    Qd = da.from_array(Q, chunks=15)
+
+    def fits():
+        knn = KNeighborsClassifier(5, weights="distance").fit(Xd, yd)
+        return {
+            "pca": PCA(4, svd_solver="randomized", random_state=0).fit(Xd).components_,
+            "path": enet_path(Xd - 5.0, da.from_array(X[:, 0], chunks=170), n_alphas=4)[1],
+            "kneighbors": knn.kneighbors(Q)[1],
+            "proba": knn.predict_proba(Qd).compute(),
+            "lazy": knn.kneighbors(Qd)[0].compute(),
+        }
+
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None, memory_limit="1GB") as cluster, \
+            distributed.Client(cluster):
+        on_cluster = fits()
+    reference = fits()
+    for k, v in reference.items():
+        assert_array_equal(on_cluster[k], v, err_msg=k)
