@@ -143,8 +143,14 @@ def test_neighbors_on_dask_refuse_what_they_do_not_distribute():
             NearestNeighbors(metric=metric).fit(Xd)
     nn = NearestNeighbors(radius=0.5).fit(Xd)  # algorithm="auto": brute force
     assert nn._fit_method == "brute"
-    with pytest.raises(DaskUnsupportedError, match="radius"):
-        nn.radius_neighbors(Q)
+    for method in (nn.radius_neighbors, nn.kneighbors_graph, nn.radius_neighbors_graph):
+        with pytest.raises(DaskUnsupportedError, match="NumPy"):
+            method(da.from_array(Q, chunks=(20, 4)))
+        with pytest.raises(DaskUnsupportedError, match="NumPy"):
+            method()
+    memory = NearestNeighbors(radius=0.5).fit(X)
+    with pytest.raises(DaskUnsupportedError, match="NumPy"):
+        memory.radius_neighbors(da.from_array(Q, chunks=(20, 4)))
     with pytest.raises(ValueError, match="n_neighbors <= n_samples_fit"):
         nn.kneighbors(Q, 501)
     with pytest.raises(ValueError, match="3 features"):
@@ -154,6 +160,30 @@ def test_neighbors_on_dask_refuse_what_they_do_not_distribute():
     X[333, 1] = np.nan  # a bad block is found when a query reads it
     with pytest.raises(ValueError, match="NaN"):
         NearestNeighbors().fit(da.from_array(X, chunks=(100, 4))).kneighbors(Q)
+
+
+@pytest.mark.parametrize("chunks", CHUNKINGS)
+@pytest.mark.parametrize("metric, params", [("euclidean", None), ("manhattan", None),
+                                            ("cosine", None), ("minkowski", {"p": 3})])
+def test_radius_neighbors_on_dask_training_data_are_the_in_memory_ones(metric, params, chunks):
+    X, Q, _ = _data(7)
+    kw = _kw(metric, params)
+    radius = 0.3 if metric == "cosine" else 1.2
+    a = NearestNeighbors(radius=radius, algorithm="brute", **kw).fit(X)
+    b = NearestNeighbors(radius=radius, **kw).fit(da.from_array(X, chunks=(chunks, 4)))
+    for sort_results in (False, True):
+        dist_a, ind_a = a.radius_neighbors(Q, sort_results=sort_results)
+        dist_b, ind_b = b.radius_neighbors(Q, sort_results=sort_results)
+        assert sum(len(i) for i in ind_a) > 3 * len(Q)
+        for da_, db_, ia, ib in zip(dist_a, dist_b, ind_a, ind_b, strict=True):
+            assert_array_equal(ib, ia)
+            assert_allclose(db_, da_, rtol=1e-12, atol=1e-12)
+    graph_a = a.radius_neighbors_graph(Q, mode="distance")
+    graph_b = b.radius_neighbors_graph(Q, mode="distance")
+    assert_array_equal(graph_b.indices, graph_a.indices)
+    assert_allclose(graph_b.data, graph_a.data, rtol=1e-12, atol=1e-12)
+    knn_a, knn_b = a.kneighbors_graph(Q, 3), b.kneighbors_graph(Q, 3)
+    assert_array_equal(knn_b.indices, knn_a.indices)
 
 
 def test_refit_in_memory_after_a_dask_fit_forgets_the_blocks():

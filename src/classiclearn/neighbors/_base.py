@@ -378,7 +378,7 @@ class _NeighborsBase(BaseEstimator):
 
     def _radius_raw(self, X, radius, sort_results):
         if getattr(self, "_dask_train", None) is not None:
-            _dask._refuse(self, "radius queries")
+            return _dask.radius_now(self, X, radius, sort_results)
         if getattr(self, "_sparse_index", None) is not None:
             with numba_threads(self._sparse_threads(X)):
                 return sparse_radius(self._sparse_index, sp.csr_array(X), radius, sort_results)
@@ -570,6 +570,9 @@ class KNeighborsMixin:
                 f'Unsupported mode, must be one of "connectivity", or "distance" but got '
                 f'"{mode}" instead'
             )
+        if is_dask_collection(X) or (X is None and getattr(self, "_dask_train", None)
+                                     is not None):
+            _dask._refuse_ragged(self, "kneighbors_graph")
         dist, ind = self.kneighbors(X, n_neighbors, return_distance=True)
         n_q, k = ind.shape
         data = np.ones(n_q * k) if mode == "connectivity" else dist.ravel()
@@ -587,6 +590,9 @@ class RadiusNeighborsMixin:
         if isinstance(radius, bool) or not isinstance(radius, Real) or not radius > 0:
             raise ValueError(f"radius must be a positive number, got {radius!r}.")
         query_is_train = X is None
+        if is_dask_collection(X) or (query_is_train
+                                     and getattr(self, "_dask_train", None) is not None):
+            _dask._refuse_ragged(self, "radius")
         if query_is_train:
             X = self._fit_X
             self._warn_boolean(self._bool_input)

@@ -33,10 +33,10 @@ from ..utils._dask import (
 )
 from ..utils._targets import check_classification_targets
 from ..utils.validation import check_array
-from ._brute import brute_kneighbors
+from ._brute import brute_kneighbors, brute_radius, sort_segments
 from ._metrics import map_rows
 
-__all__ = ["fit_dask", "kneighbors_lazy", "kneighbors_now", "lazy_row_method"]
+__all__ = ["fit_dask", "kneighbors_lazy", "kneighbors_now", "lazy_row_method", "radius_now"]
 
 
 class _Train:
@@ -54,6 +54,13 @@ def _refuse(est, what):
     raise DaskUnsupportedError(
         f"{type(est).__name__} with {what} has no distributed search on Dask training data "
         "(brute force with a named metric only); fit it on data in memory."
+    )
+
+
+def _refuse_ragged(est, what):
+    raise DaskUnsupportedError(
+        f"{type(est).__name__}: {what} queries give a sparse graph or ragged arrays, which "
+        "have no lazy Dask form; pass the queries as NumPy arrays (e.g. one block at a time)."
     )
 
 
@@ -265,6 +272,48 @@ def kneighbors_now(est, Q, k):
     parts = dask.compute(*[task(Q, Xb, yb, off, k, settings)
                            for (Xb, yb), off in zip(train.blocks, train.offsets, strict=True)])
     return _merge_knn(list(parts), k)
+
+
+def _block_radius(Q, X, offset, radius, settings):
+    """Rows of one training block within ``radius`` of each query (brute force),
+    in index order: (global indices, distances, per-query counts)."""
+    code, p, scale, finite, _ = settings
+    X = check_array(X, dtype=np.float64, ensure_all_finite=finite, ensure_min_samples=0)
+    if X.shape[0] == 0:
+        return np.empty(0, dtype=np.intp), np.empty(0), np.zeros(Q.shape[0], dtype=np.intp)
+    Y = np.ascontiguousarray(map_rows(X, scale))
+    ind, dist, offsets = brute_radius(Q, Y, radius, code, p)
+    return ind + offset, dist, np.diff(offsets)
+
+
+def radius_now(est, Q, radius, sort_results):
+    """(ind, dist, offsets) of the training rows within ``radius`` of the validated
+    NumPy queries ``Q``, as the in-memory brute force gives them: each query's rows
+    laid out block after block, hence in index order (or sorted by (distance,
+    index) with ``sort_results``)."""
+    import dask
+
+    settings = _settings(est)
+    Q = dask.delayed(_prepared_queries(Q, settings, est._finite()))
+    train = est._dask_train
+    task = dask.delayed(_single_threaded(_block_radius))
+    parts = dask.compute(*[task(Q, Xb, off, radius, settings)
+                           for (Xb, _), off in zip(train.blocks, train.offsets, strict=True)])
+    counts = np.array([part[2] for part in parts])  # (blocks, queries)
+    offsets = np.zeros(counts.shape[1] + 1, dtype=np.intp)
+    np.cumsum(counts.sum(axis=0), out=offsets[1:])
+    # where each block's piece of query i starts in the output
+    starts = offsets[:-1] + np.cumsum(counts, axis=0) - counts
+    ind = np.empty(offsets[-1], dtype=np.intp)
+    dist = np.empty(offsets[-1])
+    for (b_ind, b_dist, b_counts), b_starts in zip(parts, starts, strict=True):
+        within = np.arange(b_ind.shape[0]) - np.repeat(np.cumsum(b_counts) - b_counts, b_counts)
+        at = np.repeat(b_starts, b_counts) + within
+        ind[at] = b_ind
+        dist[at] = b_dist
+    if sort_results:
+        sort_segments(ind, dist, offsets)
+    return ind, dist, offsets
 
 
 def _neighbors_of_blocks(est, X, k, query_is_train):
