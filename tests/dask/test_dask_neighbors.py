@@ -155,6 +155,8 @@ def test_neighbors_on_dask_refuse_what_they_do_not_distribute():
         nn.kneighbors(Q, 501)
     with pytest.raises(ValueError, match="3 features"):
         nn.kneighbors(Q[:, :3])
+    with pytest.raises(ValueError, match="requires y"):
+        KNeighborsRegressor().fit(Xd, None)
     with pytest.raises(ValueError, match="same row chunks"):
         KNeighborsClassifier().fit(Xd, da.from_array(rng.integers(0, 2, 500), chunks=150))
     X[333, 1] = np.nan  # a bad block is found when a query reads it

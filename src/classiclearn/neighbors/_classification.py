@@ -211,7 +211,7 @@ class KNeighborsClassifier(KNeighborsMixin, _NeighborsClassifierBase):
     def _fit_dask(self, X, y):
         """Record the Dask training blocks (brute-force search, see ``_dask``) and
         find ``classes_`` with one pass over y."""
-        return _dask.fit_dask(self, X, y, classes=True)
+        return _dask.fit_dask(self, X, y, "classes")
 
 
 class RadiusNeighborsClassifier(RadiusNeighborsMixin, _NeighborsClassifierBase):

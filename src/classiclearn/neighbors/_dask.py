@@ -29,12 +29,20 @@ from ..utils._dask import (
     _single_threaded,
     as_dask_array,
     dask_blocks,
+    record_input_features,
     reduce_blocks,
 )
 from ..utils._targets import check_classification_targets
 from ..utils.validation import check_array
 from ._brute import brute_kneighbors, brute_radius, sort_segments
-from ._metrics import map_rows
+from ._metrics import (
+    ALL_METRICS,
+    LINEAR_MAP_METRICS,
+    distance_function,
+    map_rows,
+    resolve_metric,
+    weight_scale,
+)
 
 __all__ = ["fit_dask", "kneighbors_lazy", "kneighbors_now", "lazy_row_method", "radius_now"]
 
@@ -64,7 +72,7 @@ def _refuse_ragged(est, what):
     )
 
 
-def fit_dask(est, X, y, classes=False):
+def fit_dask(est, X, y, targets=None):
     """Record the Dask training data of a k-neighbours estimator.
 
     Parameters
@@ -72,17 +80,23 @@ def fit_dask(est, X, y, classes=False):
     est : KNeighborsClassifier, KNeighborsRegressor or NearestNeighbors
     X : Dask array (n_samples, n_features), one column chunk
     y : Dask or NumPy array aligned with X's rows, or None
-    classes : bool
-        Whether y holds class labels (``classes_`` found by one pass over y).
+    targets : {None, "classes", "numeric"}
+        What y holds (None: no targets, y ignored); for class labels,
+        ``classes_`` is found by one pass over y.
 
     Returns
     -------
     est
     """
-    from ._base import _check_n_neighbors, _is_bool_input
-    from ._metrics import ALL_METRICS, resolve_metric, weight_scale
+    from ._base import _check_n_neighbors, _is_bool_input  # _base imports this module
 
     est._validate_params()
+    if targets is None:
+        y = None
+    elif y is None:
+        raise ValueError(
+            f"{type(est).__name__} requires y to be passed, but the target y is None."
+        )
     X = as_dask_array(X)
     if X.ndim != 2:
         raise ValueError(f"Expected a 2-D Dask array for X, got {X.ndim} dimension(s).")
@@ -97,8 +111,6 @@ def fit_dask(est, X, y, classes=False):
     if (callable(est.metric) or est.metric in ("precomputed", "nan_euclidean")
             or est.metric not in ALL_METRICS):
         _refuse(est, f"metric={est.metric!r}")
-    from ._metrics import distance_function
-
     if distance_function(est.metric, est.metric_params, d, "brute") is not None:
         _refuse(est, f"metric={est.metric!r}")
     if y is not None and getattr(y, "ndim", 1) not in (1, 2):
@@ -108,8 +120,6 @@ def fit_dask(est, X, y, classes=False):
                          f"[{n}, {int(y.shape[0])}]")
     code, p, name, w = resolve_metric(est.metric, est.p, est.metric_params, "brute",
                                       n_features=d)
-    from ._metrics import LINEAR_MAP_METRICS
-
     est._bool_input = _is_bool_input(X)
     est._metric_code, est._p = code, p
     est.effective_metric_ = name
@@ -125,15 +135,15 @@ def fit_dask(est, X, y, classes=False):
     est._sparse_index = est._tree = est._gemm_index = est._search_X = None
     est._fit_X = X
     est.n_samples_fit_ = n
-    est.n_features_in_ = d
+    record_input_features(est, X)
     if getattr(est, "n_neighbors", None) is not None:
         _check_n_neighbors(est.n_neighbors)
     blocks = dask_blocks(X, y)
     offsets = np.concatenate([[0], np.cumsum(X.chunks[0])[:-1]]).astype(np.intp)
     encode = y_meta = None
-    if y is not None and classes:
+    if targets == "classes":
         encode = _class_encoder(est, blocks, y)
-    elif y is not None:
+    elif targets == "numeric":
         encode = _numeric_targets
         y_meta = np.empty((0,) + tuple(y.shape[1:]),
                           dtype=np.float64 if y.dtype.kind not in "fiub" else y.dtype)

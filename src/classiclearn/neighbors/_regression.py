@@ -123,7 +123,7 @@ class KNeighborsRegressor(KNeighborsMixin, _NeighborsRegressorBase):
 
     def _fit_dask(self, X, y):
         """Record the Dask training blocks (brute-force search, see ``_dask``)."""
-        return _dask.fit_dask(self, X, y)
+        return _dask.fit_dask(self, X, y, "numeric")
 
 
 class RadiusNeighborsRegressor(RadiusNeighborsMixin, _NeighborsRegressorBase):
