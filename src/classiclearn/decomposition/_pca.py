@@ -23,15 +23,7 @@ from scipy.special import gammaln
 
 from .._kernels.work import GRAM_PASS_WORK
 from ..base import BaseEstimator, TransformerMixin
-from ..utils._dask import (
-    DaskUnsupportedError,
-    as_dask_array,
-    dask_blocks,
-    fit_one_block_in_memory,
-    record_input_features,
-    reduce_blocks,
-)
-from ..utils._moments import block_comoments, merge_comoments
+from ..utils._dask import fit_one_block_in_memory
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._threads import blocked_row_sums
@@ -167,11 +159,6 @@ def _sparse_total_variance(X, mean):
     stored = np.bincount(col, minlength=p)
     sq = float(dev @ dev) + float((n - stored) @ (mean**2))
     return sq / (n - 1)
-
-
-def _finite_block_comoments(X):
-    """Centred co-moments of one row block of finite values."""
-    return block_comoments(check_array(X, dtype=np.float64, ensure_min_samples=0))
 
 
 def _covariance_eigh(X, mean, gram=None):
@@ -573,48 +560,9 @@ class PCA(TransformerMixin, BaseEstimator):
         self._validate_params()
         if fit_one_block_in_memory(self, X) is not None:
             return self
-        X_arr = as_dask_array(X)
-        n, p = int(sum(X_arr.chunks[0])), int(X_arr.shape[1])
-        solver = self._choose_solver(n, p)
-        if solver == "randomized":
-            from . import _pca_dask  # imports this module
+        from . import _pca_dask  # imports this module
 
-            if n < 2:
-                raise ValueError(f"Found array with {n} sample(s) while a minimum of 2 is "
-                                 "required.")
-            nc = self._check_n_components(solver, n, p)
-            _pca_dask.fit_randomized(self, X_arr, nc)
-            record_input_features(self, X)
-            self.n_samples_ = n
-            self._n_features_out = self.n_components_
-            return self
-        if solver not in ("full", "covariance_eigh") or n < p:
-            raise DaskUnsupportedError(
-                f"PCA on Dask input is fitted by the covariance route (svd_solver='auto', "
-                f"'full' or 'covariance_eigh' with n_samples >= n_features) or by "
-                f"svd_solver='randomized'; got svd_solver={self.svd_solver!r} resolved to "
-                f"{solver!r} with {n} samples and {p} features. Fit on a sample in memory "
-                "for the other solvers."
-            )
-        if n < 2:
-            raise ValueError(f"Found array with {n} sample(s) while a minimum of 2 is required.")
-        nc = self._check_n_components(solver, n, p)
-        total, mean, C = reduce_blocks(_finite_block_comoments, merge_comoments,
-                                       dask_blocks(X_arr))
-        record_input_features(self, X)
-        self._fit_svd_solver = "covariance_eigh"
-        self.mean_ = mean
-        evals, evecs = linalg.eigh(C / (n - 1), check_finite=False, driver="evd")
-        evals = np.maximum(evals[::-1], 0.0)
-        Vt = evecs[:, ::-1].T
-        total_var = evals.sum()
-        ratio = evals / total_var if total_var > 0 else np.zeros_like(evals)
-        lim = min(n, p)
-        nc = _resolve_n_components(nc, evals, ratio, n, lim)
-        self._store_exact(evals, ratio, np.sqrt(evals * (n - 1)), Vt, nc, lim)
-        self.n_samples_ = n
-        self._n_features_out = self.n_components_
-        return self
+        return _pca_dask.fit(self, X)
 
     def _fit_truncated(self, X, nc, solver):
         n, p = X.shape

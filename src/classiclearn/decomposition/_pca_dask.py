@@ -1,6 +1,10 @@
-"""Randomized PCA on Dask input: the in-memory subspace iteration with block products.
+"""PCA on Dask input: the covariance route and the randomized subspace iteration.
 
-The start matrix is drawn from ``random_state`` exactly as in memory (the
+The exact solvers ('full', 'covariance_eigh', and 'auto' resolving to them, with
+n_samples >= n_features) merge the centred co-moments of the row blocks in
+block order (``utils._moments``) and decompose the covariance.
+
+The randomized solver: the start matrix is drawn from ``random_state`` exactly as in memory (the
 solver's first draw), and the iteration follows the in-memory one step for
 step, X never collected:
 
@@ -28,13 +32,30 @@ final projection, one for the means.
 import numpy as np
 from scipy import linalg
 
-from ..utils._dask import add_parts, concat_parts, dask_blocks, reduce_blocks
-from ..utils._moments import merge_comoments
+from ..utils._dask import (
+    DaskUnsupportedError,
+    add_parts,
+    as_dask_array,
+    concat_parts,
+    dask_blocks,
+    record_input_features,
+    reduce_blocks,
+)
+from ..utils._moments import block_comoments, merge_comoments
 from ..utils._random import check_random_state
 from ..utils.validation import check_array
-from ._pca import _finite_block_comoments, _randomized_gram_components, _randomized_on_gram
+from ._pca import (
+    _randomized_gram_components,
+    _randomized_on_gram,
+    _resolve_n_components,
+)
 
-__all__ = ["fit_randomized"]
+__all__ = ["fit"]
+
+
+def _finite_block_comoments(X):
+    """Centred co-moments of one row block of finite values."""
+    return block_comoments(check_array(X, dtype=np.float64, ensure_min_samples=0))
 
 
 def _block_moments(X):
@@ -116,7 +137,54 @@ def _sketch_components(blocks, mean, omega, n_components, n_iter):
     return S[:n_components], Vt[:n_components]
 
 
-def fit_randomized(pca, X, nc):
+def fit(pca, X):
+    """Fit ``pca`` on the Dask collection X (several row blocks).
+
+    Returns
+    -------
+    pca
+    """
+    X_arr = as_dask_array(X)
+    n, p = int(sum(X_arr.chunks[0])), int(X_arr.shape[1])
+    solver = pca._choose_solver(n, p)
+    if solver != "randomized" and (solver not in ("full", "covariance_eigh") or n < p):
+        raise DaskUnsupportedError(
+            f"PCA on Dask input is fitted by the covariance route (svd_solver='auto', "
+            f"'full' or 'covariance_eigh' with n_samples >= n_features) or by "
+            f"svd_solver='randomized'; got svd_solver={pca.svd_solver!r} resolved to "
+            f"{solver!r} with {n} samples and {p} features. Fit on a sample in memory "
+            "for the other solvers."
+        )
+    if n < 2:
+        raise ValueError(f"Found array with {n} sample(s) while a minimum of 2 is required.")
+    nc = pca._check_n_components(solver, n, p)
+    if solver == "randomized":
+        _fit_randomized(pca, X_arr, nc)
+    else:
+        _fit_covariance(pca, X_arr, nc)
+    record_input_features(pca, X)
+    pca.n_samples_ = n
+    pca._n_features_out = pca.n_components_
+    return pca
+
+
+def _fit_covariance(pca, X, nc):
+    """The exact fit from the centred co-moments merged over the blocks."""
+    n, p = int(sum(X.chunks[0])), int(X.shape[1])
+    _, mean, C = reduce_blocks(_finite_block_comoments, merge_comoments, dask_blocks(X))
+    pca._fit_svd_solver = "covariance_eigh"
+    pca.mean_ = mean
+    evals, evecs = linalg.eigh(C / (n - 1), check_finite=False, driver="evd")
+    evals = np.maximum(evals[::-1], 0.0)
+    Vt = evecs[:, ::-1].T
+    total_var = evals.sum()
+    ratio = evals / total_var if total_var > 0 else np.zeros_like(evals)
+    lim = min(n, p)
+    nc = _resolve_n_components(nc, evals, ratio, n, lim)
+    pca._store_exact(evals, ratio, np.sqrt(evals * (n - 1)), Vt, nc, lim)
+
+
+def _fit_randomized(pca, X, nc):
     """Fit ``pca`` (svd_solver resolved to 'randomized') on the Dask array X.
 
     Parameters
