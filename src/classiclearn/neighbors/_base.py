@@ -22,6 +22,10 @@ non-boolean data were converted. nan_euclidean accepts NaN in X (missing
 coordinates). An undefined distance (0 / 0) is NaN and sorts last.
 Weighted minkowski (``metric_params={"w": w}``) searches rows scaled by
 ``w ** (1 / p)``, where the plain distance is the weighted one.
+
+Dask: the k-neighbours estimators fitted on a Dask array keep its row blocks
+and search them by brute force block by block (``_dask``); k-neighbour
+queries given as Dask arrays return lazy Dask arrays.
 """
 
 import warnings
@@ -498,6 +502,8 @@ class KNeighborsMixin:
         X : array-like of shape (n_queries, n_features), or (n_queries, n_samples_fit)
             if ``metric="precomputed"``, default=None
             Query points. None means the training points, each excluding itself.
+            A Dask array (or None after a fit on Dask data) gives lazy Dask
+            arrays, one block per query block.
         n_neighbors : int, default=None
             Number of neighbours; defaults to the constructor's value.
         return_distance : bool, default=True
