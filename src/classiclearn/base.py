@@ -51,6 +51,12 @@ def _dask_aware_row_method(fn):
     @functools.wraps(fn)
     def method(self, X, *args, **kwargs):
         if is_dask_collection(X):
+            # an estimator whose fitted state is itself partitioned (a neighbours index
+            # on Dask data) builds its own graph rather than one task per block
+            own = getattr(self, "_lazy_row_method", None)
+            result = None if own is None or args or kwargs else own(fn.__name__, X)
+            if result is not None:
+                return result
             bound = functools.partial(fn, self, *args, **kwargs)
             n_features = getattr(self, "n_features_in_", None) or X.shape[1]
             return lazy_method(bound, X, n_features, self)

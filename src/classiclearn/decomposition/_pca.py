@@ -23,15 +23,7 @@ from scipy.special import gammaln
 
 from .._kernels.work import GRAM_PASS_WORK
 from ..base import BaseEstimator, TransformerMixin
-from ..utils._dask import (
-    DaskUnsupportedError,
-    as_dask_array,
-    dask_blocks,
-    fit_one_block_in_memory,
-    record_input_features,
-    reduce_blocks,
-)
-from ..utils._moments import block_comoments, merge_comoments
+from ..utils._dask import fit_one_block_in_memory
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._threads import blocked_row_sums
@@ -169,11 +161,6 @@ def _sparse_total_variance(X, mean):
     return sq / (n - 1)
 
 
-def _finite_block_comoments(X):
-    """Centred co-moments of one row block of finite values."""
-    return block_comoments(check_array(X, dtype=np.float64, ensure_min_samples=0))
-
-
 def _covariance_eigh(X, mean, gram=None):
     """Eigen-decomposition of the covariance; returns (eigvals descending, Vt)."""
     n = X.shape[0]
@@ -251,25 +238,35 @@ def _resolve_n_components(nc, evals, ratio, n_samples, lim):
     return nc
 
 
+def _randomized_on_gram(n, p):
+    """Whether the randomized solver iterates on the p x p centred Gram matrix."""
+    return n >= 10 * p
+
+
+def _randomized_gram_components(G, omega, n_components, n_iter):
+    """Randomized subspace iteration on the centred Gram matrix ``G``, started from
+    ``omega``; returns (singular values, Vt) of the top ``n_components``."""
+    Q = omega
+    for _ in range(n_iter):
+        Q, _ = linalg.qr(G @ Q, mode="economic", check_finite=False)
+    Q, _ = linalg.qr(G @ Q, mode="economic", check_finite=False)
+    # Rayleigh-Ritz on the sketch
+    T = Q.T @ G @ Q
+    evals, W = linalg.eigh((T + T.T) / 2.0)
+    order = np.argsort(evals)[::-1][:n_components]
+    V = Q @ W[:, order]
+    S = np.sqrt(np.maximum(evals[order], 0.0))
+    return S, V.T
+
+
 def _randomized_components(X, mean, n_components, n_oversamples, n_iter, normalizer, rng):
     """Top right singular vectors of X - mean by randomized subspace iteration."""
     n, p = X.shape
     size = min(n_components + n_oversamples, p)
     omega = rng.normal(size=(p, size))
-    if n >= 10 * p:
+    if _randomized_on_gram(n, p):
         # Gram form: iterate on the p x p covariance (one pass over X in all)
-        G = _centred_gram(X, mean)
-        Q = omega
-        for _ in range(n_iter):
-            Q, _ = linalg.qr(G @ Q, mode="economic", check_finite=False)
-        Q, _ = linalg.qr(G @ Q, mode="economic", check_finite=False)
-        # Rayleigh-Ritz on the sketch
-        T = Q.T @ G @ Q
-        evals, W = linalg.eigh((T + T.T) / 2.0)
-        order = np.argsort(evals)[::-1][:n_components]
-        V = Q @ W[:, order]
-        S = np.sqrt(np.maximum(evals[order], 0.0))
-        return S, V.T
+        return _randomized_gram_components(_centred_gram(X, mean), omega, n_components, n_iter)
     col_mean = mean[None, :]
 
     def a_dot(B):  # (X - 1 m) B
@@ -556,40 +553,16 @@ class PCA(TransformerMixin, BaseEstimator):
         self.singular_values_ = S[:nc].copy()
 
     def _fit_dask(self, X, y=None):
-        """Exact fit on Dask input by the covariance route: centred co-moments
-        merged over the row blocks in order, then the eigendecomposition."""
+        """Fit on Dask input. The exact solvers take the covariance route: centred
+        co-moments merged over the row blocks in order, then the eigendecomposition.
+        The randomized solver runs its subspace iteration with block products
+        (``_pca_dask``)."""
         self._validate_params()
         if fit_one_block_in_memory(self, X) is not None:
             return self
-        X_arr = as_dask_array(X)
-        n, p = int(sum(X_arr.chunks[0])), int(X_arr.shape[1])
-        solver = self._choose_solver(n, p)
-        if solver not in ("full", "covariance_eigh") or n < p:
-            raise DaskUnsupportedError(
-                f"PCA on Dask input is fitted by the covariance route (svd_solver='auto', "
-                f"'full' or 'covariance_eigh' with n_samples >= n_features); got "
-                f"svd_solver={self.svd_solver!r} resolved to {solver!r} with {n} samples and "
-                f"{p} features. Fit on a sample in memory for the other solvers."
-            )
-        if n < 2:
-            raise ValueError(f"Found array with {n} sample(s) while a minimum of 2 is required.")
-        nc = self._check_n_components(solver, n, p)
-        total, mean, C = reduce_blocks(_finite_block_comoments, merge_comoments,
-                                       dask_blocks(X_arr))
-        record_input_features(self, X)
-        self._fit_svd_solver = "covariance_eigh"
-        self.mean_ = mean
-        evals, evecs = linalg.eigh(C / (n - 1), check_finite=False, driver="evd")
-        evals = np.maximum(evals[::-1], 0.0)
-        Vt = evecs[:, ::-1].T
-        total_var = evals.sum()
-        ratio = evals / total_var if total_var > 0 else np.zeros_like(evals)
-        lim = min(n, p)
-        nc = _resolve_n_components(nc, evals, ratio, n, lim)
-        self._store_exact(evals, ratio, np.sqrt(evals * (n - 1)), Vt, nc, lim)
-        self.n_samples_ = n
-        self._n_features_out = self.n_components_
-        return self
+        from . import _pca_dask  # imports this module
+
+        return _pca_dask.fit(self, X)
 
     def _fit_truncated(self, X, nc, solver):
         n, p = X.shape
@@ -616,21 +589,29 @@ class PCA(TransformerMixin, BaseEstimator):
             order = np.argsort(S)[::-1]
             S, Vt = S[order], Vt[order]
         else:
-            n_iter = self.iterated_power
-            if n_iter == "auto":
-                n_iter = 7 if nc < 0.1 * min(n, p) else 4
+            n_iter = self._power_iterations(nc, n, p)
             normalizer = self.power_iteration_normalizer
             if normalizer == "auto":
                 normalizer = "none" if n_iter <= 2 else "LU"
             S, Vt = _randomized_components(
                 X, self.mean_, nc, self.n_oversamples, n_iter, normalizer, rng
             )
-        Vt, _ = _flip_rows(Vt)
-        evals = S**2 / (n - 1)
         if sp.issparse(X):
             total = _sparse_total_variance(X, self.mean_)
         else:
             total = float(np.var(X, ddof=1, axis=0).sum())
+        self._store_truncated(S, Vt, total, n, p, nc)
+
+    def _power_iterations(self, nc, n, p):
+        """Number of power iterations of the randomized solver."""
+        if self.iterated_power == "auto":
+            return 7 if nc < 0.1 * min(n, p) else 4
+        return self.iterated_power
+
+    def _store_truncated(self, S, Vt, total, n, p, nc):
+        """Fitted attributes of a truncated solve (``total``: the summed variances)."""
+        Vt, _ = _flip_rows(Vt)
+        evals = S**2 / (n - 1)
         self.n_components_ = nc
         self.components_ = np.ascontiguousarray(Vt)
         self.explained_variance_ = evals

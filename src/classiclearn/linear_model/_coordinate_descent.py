@@ -28,6 +28,7 @@ import scipy.sparse as sp
 
 from ..base import BaseEstimator, RegressorMixin
 from ..exceptions import ConvergenceWarning
+from ..utils._dask import is_dask_collection
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._targets import as_2d_target
@@ -557,7 +558,10 @@ def enet_path(X, y, *, l1_ratio=0.5, eps=1e-3, n_alphas=100, alphas=None, precom
 
     Parameters
     ----------
-    X : array-like of shape (n_samples, n_features)
+    X : array-like, sparse matrix or Dask array/DataFrame of shape (n_samples, n_features)
+        Dask input (with y as a Dask array or Series of the same row chunks, or
+        NumPy) is reduced block by block to ``X'X``, ``X'y`` and ``y'y``, merged
+        in block order; the path then runs on that Gram matrix in memory.
     y : array-like of shape (n_samples,)
     l1_ratio : float, default=0.5
     eps : float, default=1e-3
@@ -593,6 +597,15 @@ def enet_path(X, y, *, l1_ratio=0.5, eps=1e-3, n_alphas=100, alphas=None, precom
     >>> coefs.shape
     (2, 5)
     """
+    if is_dask_collection(X) or is_dask_collection(y):
+        in_memory, gram = _dask_fit.path_moments_dask(X, y)
+        if gram is None:  # one row block: the in-memory path on it, bit for bit
+            X, y = in_memory
+        else:
+            n, G, Xty, yy = gram
+            problem = _Problem.from_gram(G, Xty[:, None], np.array([yy]))
+            return _run_path(problem, n, l1_ratio, eps, n_alphas, alphas, coef_init,
+                             return_n_iter, positive, tol, max_iter, selection, random_state)
     X = check_array(X, dtype=np.float64, ensure_all_finite=False, order=None,
                     accept_sparse="csc")
     y = check_array(y, dtype=np.float64, ensure_2d=False, input_name="y")
@@ -603,8 +616,6 @@ def enet_path(X, y, *, l1_ratio=0.5, eps=1e-3, n_alphas=100, alphas=None, precom
             f"X and y have inconsistent numbers of samples: {X.shape[0]} != {y.shape[0]}"
         )
     n, p = X.shape
-    if isinstance(alphas, Integral) and not isinstance(alphas, bool):
-        n_alphas, alphas = int(alphas), None
     use_gram = precompute is True or (precompute == "auto" and n > p)
     # One pass: X'y, the finiteness of X (no intercept: nothing is centred)
     # and, for the Gram form, X'X.
@@ -619,6 +630,17 @@ def enet_path(X, y, *, l1_ratio=0.5, eps=1e-3, n_alphas=100, alphas=None, precom
     if not sp.issparse(X):
         problem = _Problem(X, y[:, None], np.zeros(p), np.zeros(1), None,
                            "gram" if use_gram else "data", moments=(Xty, yy), gram=gram)
+    return _run_path(problem, n, l1_ratio, eps, n_alphas, alphas, coef_init, return_n_iter,
+                     positive, tol, max_iter, selection, random_state)
+
+
+def _run_path(problem, n, l1_ratio, eps, n_alphas, alphas, coef_init, return_n_iter, positive,
+              tol, max_iter, selection, random_state):
+    """The alpha grid and the warm-started solves of :func:`enet_path` on ``problem``
+    (in memory, sparse, or the Gram matrix merged from Dask blocks)."""
+    p = problem.p
+    if isinstance(alphas, Integral) and not isinstance(alphas, bool):
+        n_alphas, alphas = int(alphas), None
     if alphas is None:
         if l1_ratio <= 0:
             raise ValueError("An automatic alpha grid needs l1_ratio > 0; pass alphas.")
@@ -645,7 +667,7 @@ def enet_path(X, y, *, l1_ratio=0.5, eps=1e-3, n_alphas=100, alphas=None, precom
             warnings.warn(
                 f"Objective did not converge at alpha={a:.4g}: duality gap {gap:.3e}.",
                 ConvergenceWarning,
-                stacklevel=2,
+                stacklevel=3,  # the caller of enet_path
             )
     if return_n_iter:
         return alphas, coefs, gaps, n_iters

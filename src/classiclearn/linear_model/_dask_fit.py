@@ -18,13 +18,14 @@ from ..utils._dask import (
     as_dask_array,
     dask_blocks,
     fit_one_block_in_memory,
+    is_dask_collection,
     record_input_features,
     reduce_blocks,
 )
 from ..utils._moments import block_comoments, merge_comoments
 from ..utils.validation import check_array
 
-__all__ = ["fit_least_squares_dask"]
+__all__ = ["fit_least_squares_dask", "path_moments_dask"]
 
 
 def _block_arrays(X, y, w):
@@ -93,6 +94,46 @@ def fit_least_squares_dask(est, X, y, sample_weight, solve):
     solve(est, C[:p, :p].copy(), C[:p, p:].copy(), stats)
     record_input_features(est, X)
     return est
+
+
+def path_moments_dask(X, y):
+    """``X'X``, ``X'y`` and ``y'y`` (about the origin: a path fits no intercept) of
+    Dask X and y, merged over the row blocks in order, for ``enet_path``.
+
+    Returns
+    -------
+    in_memory : tuple (X, y) of ndarrays or None
+        X and y computed, when X has a single row block (its path is then the
+        in-memory one, bit for bit).
+    gram : tuple (n_samples, G, Xty, yy) or None
+        None exactly when ``in_memory`` is given.
+    """
+    import dask
+
+    if not is_dask_collection(X):
+        raise TypeError(
+            "enet_path: X is not a Dask collection but y is; pass both as Dask (or both as "
+            "NumPy) arrays."
+        )
+    X_arr = as_dask_array(X)
+    if is_dask_collection(y):
+        y = as_dask_array(y, "y")
+    if getattr(y, "ndim", 1) != 1:
+        raise ValueError("enet_path takes a 1-D y; fit one target at a time.")
+    if X_arr.ndim != 2:
+        raise ValueError(f"Expected a 2-D Dask array for X, got {X_arr.ndim} dimension(s).")
+    if y.shape[0] != X_arr.shape[0]:
+        raise ValueError(
+            f"X and y have inconsistent numbers of samples: {X_arr.shape[0]} != {y.shape[0]}"
+        )
+    if len(X_arr.chunks[0]) == 1:
+        X_np, y_np = dask.compute(X_arr, y)
+        return (np.asarray(X_np), np.asarray(y_np)), None
+    blocks = dask_blocks(X_arr, y)
+    _, _, C = reduce_blocks(_comoment_block(False), merge_comoments, blocks)
+    p = int(X_arr.shape[1])
+    n = int(sum(X_arr.chunks[0]))
+    return None, (n, C[:p, :p].copy(), C[:p, p].copy(), float(C[p, p]))
 
 
 def half_sum_log_weights(stats):

@@ -22,6 +22,10 @@ non-boolean data were converted. nan_euclidean accepts NaN in X (missing
 coordinates). An undefined distance (0 / 0) is NaN and sorts last.
 Weighted minkowski (``metric_params={"w": w}``) searches rows scaled by
 ``w ** (1 / p)``, where the plain distance is the weighted one.
+
+Dask: the k-neighbours estimators fitted on a Dask array keep its row blocks
+and search them by brute force block by block (``_dask``); k-neighbour
+queries given as Dask arrays return lazy Dask arrays.
 """
 
 import warnings
@@ -34,6 +38,7 @@ from .._kernels.distances import COSINE, EUCLIDEAN, MANHATTAN, SQEUCLIDEAN
 from .._kernels.work import NUMBA_PASS_WORK
 from ..base import BaseEstimator
 from ..exceptions import DataConversionWarning
+from ..utils._dask import is_dask_collection
 from ..utils._params import Interval, StrOptions
 from ..utils._threads import auto_n_jobs, effective_n_jobs, numba_threads
 from ..utils.validation import (
@@ -42,6 +47,7 @@ from ..utils.validation import (
     check_magnitude,
     validate_data,
 )
+from . import _dask
 from ._ball_tree import BallTree
 from ._binary_tree import _rows_to_objects
 from ._brute import GemmIndex, brute_kneighbors, brute_radius
@@ -198,6 +204,7 @@ class _NeighborsBase(BaseEstimator):
     def _fit(self, X, y="no_validation", *, y_numeric=False):
         """Validate and index ``X``; return the validated ``y`` (None if not given)."""
         self._validate_params()
+        self._dask_train = None
         finite = self._finite()
         self._bool_input = self.metric in BOOLEAN_METRICS and _is_bool_input(X)
         # (no index sorting: the distances do not depend on the order of stored entries)
@@ -350,7 +357,14 @@ class _NeighborsBase(BaseEstimator):
         """Threads of the sparse distance passes (the library's policy for n_jobs=None)."""
         return auto_n_jobs(self.n_jobs, self._sparse_index.Y.nnz * X.shape[0], NUMBA_PASS_WORK)
 
+    def _lazy_row_method(self, name, X):
+        """``name`` on Dask queries for a model fitted on Dask data (None otherwise:
+        the generic block-wise method applies); see ``base``."""
+        return _dask.lazy_row_method(self, name, X)
+
     def _kneighbors_raw(self, X, k):
+        if getattr(self, "_dask_train", None) is not None:
+            return _dask.kneighbors_now(self, X, k)[:2]
         if getattr(self, "_sparse_index", None) is not None:
             with numba_threads(self._sparse_threads(X)):
                 return sparse_kneighbors(self._sparse_index, sp.csr_array(X), k)
@@ -367,6 +381,8 @@ class _NeighborsBase(BaseEstimator):
             )
 
     def _radius_raw(self, X, radius, sort_results):
+        if getattr(self, "_dask_train", None) is not None:
+            return _dask.radius_now(self, X, radius, sort_results)
         if getattr(self, "_sparse_index", None) is not None:
             with numba_threads(self._sparse_threads(X)):
                 return sparse_radius(self._sparse_index, sp.csr_array(X), radius, sort_results)
@@ -416,11 +432,17 @@ class _SupervisedNeighborsBase(_NeighborsBase):
     def _set_targets(self, y):
         self._y = y
 
-    def _knn_weights(self, X):
-        """(indices (m, k), weights (m, k) or None for uniform) of the k nearest."""
+    def _knn_targets(self, X):
+        """(distances (m, k), targets (m, k) or (m, k, n_outputs)) of the k nearest
+        (class codes for classifiers); from the Dask training blocks for a model
+        fitted on Dask data."""
         check_is_fitted(self)
+        if getattr(self, "_dask_train", None) is not None and X is not None:
+            dist, _, targets = _dask.kneighbors_now(self, self._check_query_X(X),
+                                                    self.n_neighbors)
+            return dist, targets
         dist, ind = self.kneighbors(X)
-        return ind, _get_weights(dist, self.weights)
+        return dist, self._y[ind]
 
     def _radius_weights(self, X):
         """(flat indices, offsets (m + 1,), flat weights or None) within the radius."""
@@ -480,6 +502,8 @@ class KNeighborsMixin:
         X : array-like of shape (n_queries, n_features), or (n_queries, n_samples_fit)
             if ``metric="precomputed"``, default=None
             Query points. None means the training points, each excluding itself.
+            A Dask array (or None after a fit on Dask data) gives lazy Dask
+            arrays, one block per query block.
         n_neighbors : int, default=None
             Number of neighbours; defaults to the constructor's value.
         return_distance : bool, default=True
@@ -496,6 +520,18 @@ class KNeighborsMixin:
             n_neighbors = self.n_neighbors
         n_neighbors = _check_n_neighbors(n_neighbors)
         query_is_train = X is None
+        dask_train = getattr(self, "_dask_train", None) is not None
+        if is_dask_collection(X) or (query_is_train and dask_train):
+            # lazy, one merge per query block
+            n_fit = self.n_samples_fit_
+            n_q = n_fit if query_is_train else X.shape[0]
+            if n_neighbors + query_is_train > n_fit:
+                raise ValueError(
+                    "Expected n_neighbors <= n_samples_fit, but n_neighbors = "
+                    f"{n_neighbors + query_is_train}, n_samples_fit = {n_fit}, "
+                    f"n_samples = {n_q}"
+                )
+            return _dask.kneighbors_lazy(self, X, n_neighbors, return_distance)
         if query_is_train:
             X = self._fit_X
             self._warn_boolean(self._bool_input)
@@ -540,6 +576,9 @@ class KNeighborsMixin:
                 f'Unsupported mode, must be one of "connectivity", or "distance" but got '
                 f'"{mode}" instead'
             )
+        if is_dask_collection(X) or (X is None and getattr(self, "_dask_train", None)
+                                     is not None):
+            _dask._refuse_ragged(self, "kneighbors_graph")
         dist, ind = self.kneighbors(X, n_neighbors, return_distance=True)
         n_q, k = ind.shape
         data = np.ones(n_q * k) if mode == "connectivity" else dist.ravel()
@@ -557,6 +596,9 @@ class RadiusNeighborsMixin:
         if isinstance(radius, bool) or not isinstance(radius, Real) or not radius > 0:
             raise ValueError(f"radius must be a positive number, got {radius!r}.")
         query_is_train = X is None
+        if is_dask_collection(X) or (query_is_train
+                                     and getattr(self, "_dask_train", None) is not None):
+            _dask._refuse_ragged(self, "radius")
         if query_is_train:
             X = self._fit_X
             self._warn_boolean(self._bool_input)

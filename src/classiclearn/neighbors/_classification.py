@@ -7,6 +7,7 @@ on a tie. See ``_base`` for the tie rule among equidistant neighbours and the
 zero-distance rule of ``weights="distance"``.
 """
 
+import functools
 import warnings
 
 import numpy as np
@@ -15,7 +16,13 @@ from ..base import ClassifierMixin
 from ..exceptions import DataConversionWarning
 from ..utils._params import StrOptions
 from ..utils._targets import check_classification_targets
-from ._base import KNeighborsMixin, RadiusNeighborsMixin, _SupervisedNeighborsBase
+from . import _dask
+from ._base import (
+    KNeighborsMixin,
+    RadiusNeighborsMixin,
+    _get_weights,
+    _SupervisedNeighborsBase,
+)
 
 
 def _encode_targets(estimator, y):
@@ -63,6 +70,36 @@ def _vote(codes, weights, rows, n_rows, n_classes):
     normalizer[normalizer == 0.0] = 1.0
     proba /= normalizer
     return proba
+
+
+def _neighbor_proba(dist, targets, weights, n_classes):
+    """Class probabilities of each output from the neighbours' distances (m, k) and
+    class codes (m, k) or (m, k, n_outputs)."""
+    w = _get_weights(dist, weights)
+    m, k = dist.shape
+    w = np.ones(m * k) if w is None else w.ravel()
+    rows = np.repeat(np.arange(m), k)
+    codes = targets if targets.ndim == 3 else targets[:, :, None]
+    return [_vote(codes[:, :, j].ravel(), w, rows, m, nc) for j, nc in enumerate(n_classes)]
+
+
+def _labels(probas, classes, outputs_2d):
+    """The class of largest probability of each output (smallest label on a tie)."""
+    if not outputs_2d:
+        return classes[0].take(probas[0].argmax(axis=1))
+    out = np.empty((probas[0].shape[0], len(probas)), dtype=classes[0].dtype)
+    for j, (c, pr) in enumerate(zip(classes, probas)):
+        out[:, j] = c.take(pr.argmax(axis=1))
+    return out
+
+
+def _classify(dist, targets, weights, classes, outputs_2d, proba):
+    """``predict_proba`` (``proba``) or ``predict`` from the neighbours of a block of
+    queries (a model fitted on Dask data finishes each query block with this)."""
+    probas = _neighbor_proba(dist, targets, weights, [len(c) for c in classes])
+    if proba:
+        return probas if outputs_2d else probas[0]
+    return _labels(probas, classes, outputs_2d)
 
 
 class KNeighborsClassifier(KNeighborsMixin, _NeighborsClassifierBase):
@@ -140,16 +177,9 @@ class KNeighborsClassifier(KNeighborsMixin, _NeighborsClassifierBase):
         -------
         ndarray of shape (n_queries, n_classes), or a list of them (one per output)
         """
-        ind, weights = self._knn_weights(X)
-        m, k = ind.shape
-        w = np.ones(m * k) if weights is None else weights.ravel()
-        rows = np.repeat(np.arange(m), k)
-        classes = self.classes_ if self.outputs_2d_ else [self.classes_]
-        codes = self._y if self.outputs_2d_ else self._y[:, None]
-        probas = [
-            _vote(codes[ind.ravel(), j], w, rows, m, len(c)) for j, c in enumerate(classes)
-        ]
-        return probas if self.outputs_2d_ else probas[0]
+        dist, targets = self._knn_targets(X)
+        return _classify(dist, targets, self.weights, self._class_list(), self.outputs_2d_,
+                         proba=True)
 
     def predict(self, X):
         """Class of largest probability (smallest label on a tie).
@@ -162,13 +192,26 @@ class KNeighborsClassifier(KNeighborsMixin, _NeighborsClassifierBase):
         -------
         ndarray of shape (n_queries,) or (n_queries, n_outputs)
         """
-        probas = self.predict_proba(X)
-        if not self.outputs_2d_:
-            return self.classes_.take(probas.argmax(axis=1))
-        out = np.empty((probas[0].shape[0], len(probas)), dtype=self.classes_[0].dtype)
-        for j, (c, pr) in enumerate(zip(self.classes_, probas)):
-            out[:, j] = c.take(pr.argmax(axis=1))
-        return out
+        dist, targets = self._knn_targets(X)
+        return _classify(dist, targets, self.weights, self._class_list(), self.outputs_2d_,
+                         proba=False)
+
+    def _class_list(self):
+        return self.classes_ if self.outputs_2d_ else [self.classes_]
+
+    def _neighbors_finisher(self, name):
+        """``name`` (predict / predict_proba) as a function of a query block's
+        neighbours (distances, class codes); None when it has no array output."""
+        if name not in ("predict", "predict_proba") or (name == "predict_proba"
+                                                        and self.outputs_2d_):
+            return None
+        return functools.partial(_classify, weights=self.weights, classes=self._class_list(),
+                                 outputs_2d=self.outputs_2d_, proba=name == "predict_proba")
+
+    def _fit_dask(self, X, y):
+        """Record the Dask training blocks (brute-force search, see ``_dask``) and
+        find ``classes_`` with one pass over y."""
+        return _dask.fit_dask(self, X, y, "classes")
 
 
 class RadiusNeighborsClassifier(RadiusNeighborsMixin, _NeighborsClassifierBase):

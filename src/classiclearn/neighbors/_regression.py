@@ -5,13 +5,17 @@ See ``_base`` for the tie rule among equidistant neighbours and the
 zero-distance rule of ``weights="distance"``.
 """
 
+import functools
+
 import numpy as np
 
 from ..base import RegressorMixin
 from ..utils._targets import as_2d_target
+from . import _dask
 from ._base import (
     KNeighborsMixin,
     RadiusNeighborsMixin,
+    _get_weights,
     _SupervisedNeighborsBase,
     _warn_no_neighbors,
     segment_sum,
@@ -27,6 +31,21 @@ class _NeighborsRegressorBase(RegressorMixin, _SupervisedNeighborsBase):
         tags = super().__classiclearn_tags__()
         tags.multi_output = True
         return tags
+
+
+def _neighbor_mean(dist, targets, weights):
+    """(Weighted) mean of the neighbours' targets, (m, k) or (m, k, n_outputs)."""
+    w = _get_weights(dist, weights)
+    was_1d = targets.ndim == 2
+    T = targets[:, :, None] if was_1d else targets
+    if w is None:
+        pred = np.mean(T, axis=1)
+    else:
+        pred = np.empty((T.shape[0], T.shape[2]), dtype=np.float64)
+        denom = np.sum(w, axis=1)
+        for j in range(T.shape[2]):
+            pred[:, j] = np.sum(T[:, :, j] * w, axis=1) / denom
+    return pred[:, 0] if was_1d else pred
 
 
 class KNeighborsRegressor(KNeighborsMixin, _NeighborsRegressorBase):
@@ -93,16 +112,18 @@ class KNeighborsRegressor(KNeighborsMixin, _NeighborsRegressorBase):
         -------
         ndarray of shape (n_queries,) or (n_queries, n_outputs)
         """
-        ind, weights = self._knn_weights(X)
-        y, was_1d = as_2d_target(self._y)
-        if weights is None:
-            pred = np.mean(y[ind], axis=1)
-        else:
-            pred = np.empty((ind.shape[0], y.shape[1]), dtype=np.float64)
-            denom = np.sum(weights, axis=1)
-            for j in range(y.shape[1]):
-                pred[:, j] = np.sum(y[ind, j] * weights, axis=1) / denom
-        return pred[:, 0] if was_1d else pred
+        dist, targets = self._knn_targets(X)
+        return _neighbor_mean(dist, targets, self.weights)
+
+    def _neighbors_finisher(self, name):
+        """``predict`` as a function of a query block's neighbours (distances, targets)."""
+        if name != "predict":
+            return None
+        return functools.partial(_neighbor_mean, weights=self.weights)
+
+    def _fit_dask(self, X, y):
+        """Record the Dask training blocks (brute-force search, see ``_dask``)."""
+        return _dask.fit_dask(self, X, y, "numeric")
 
 
 class RadiusNeighborsRegressor(RadiusNeighborsMixin, _NeighborsRegressorBase):

@@ -1,5 +1,6 @@
 """Unsupervised nearest neighbours: the k and radius neighbourhoods of seed 000 §3."""
 
+from . import _dask
 from ._base import KNeighborsMixin, RadiusNeighborsMixin, _NeighborsBase
 
 
@@ -84,3 +85,7 @@ class NearestNeighbors(KNeighborsMixin, RadiusNeighborsMixin, _NeighborsBase):
         """
         self._fit(X)
         return self
+
+    def _fit_dask(self, X, y=None):
+        """Record the Dask training blocks (brute-force search, see ``_dask``)."""
+        return _dask.fit_dask(self, X, None)

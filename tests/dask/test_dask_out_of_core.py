@@ -1,0 +1,129 @@
+"""On a LocalCluster of worker processes: data on disk twice the size of a worker's
+memory limit fitted without a worker being paused or restarted, and the block tasks
+of the newer Dask fits (closures, partials) shipped to other processes."""
+
+import resource
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose, assert_array_equal
+
+da = pytest.importorskip("dask.array")
+dask = pytest.importorskip("dask")
+distributed = pytest.importorskip("distributed")
+
+from classiclearn.decomposition import PCA  # noqa: E402
+from classiclearn.linear_model import Ridge, enet_path  # noqa: E402
+from classiclearn.neighbors import KNeighborsClassifier, NearestNeighbors  # noqa: E402
+from classiclearn.preprocessing import StandardScaler  # noqa: E402
+
+# 60 blocks of 100,000 x 21 float64 (16.8 MB each): 1.0 GB on disk. A worker process
+# holds about 230 MiB once numpy, scipy, numba, dask and classiclearn are loaded, and
+# pauses at 80 % of its limit: 450 MiB leaves room for a block and its temporaries
+# (the fits below peak near 325 MiB).
+N_BLOCKS, ROWS, P = 60, 100_000, 20
+MEMORY_LIMIT = 450 * 2**20
+
+
+def _block(b):
+    rng = np.random.default_rng(b)
+    return rng.normal(size=(ROWS, P + 1)) * np.linspace(1.0, 3.0, P + 1) + 50.0
+
+
+def _reset_peak_rss():
+    """Reset the peak resident memory of the calling process (Linux); False if it
+    cannot be reset."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+    except OSError:
+        return False
+    return True
+
+
+def _peak_rss():
+    """Peak resident memory of the calling process since the last reset, in bytes."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def _fits(X, y, queries):
+    return {
+        "scaler": StandardScaler().fit(X),
+        "ridge": Ridge(alpha=1.0).fit(X, y),
+        "pca": PCA(5).fit(X),
+        "pca_randomized": PCA(5, svd_solver="randomized", random_state=0).fit(X),
+        "neighbors": NearestNeighbors(n_neighbors=4).fit(X).kneighbors(queries),
+    }
+
+
+@pytest.mark.slow
+def test_data_twice_a_workers_memory_fit_without_losing_a_worker(tmp_path):
+    path = str(tmp_path / "stack")
+    with dask.config.set(scheduler="synchronous"):  # written block by block
+        Z = da.concatenate([da.from_delayed(dask.delayed(_block)(b), shape=(ROWS, P + 1),
+                                            dtype=np.float64) for b in range(N_BLOCKS)])
+        da.to_npy_stack(path, Z, axis=0)
+    assert Z.nbytes >= 2 * MEMORY_LIMIT
+    Z = da.from_npy_stack(path, mmap_mode=None)  # blocks read into memory, not mapped
+    X, y = Z[:, :P], Z[:, P]
+    queries = _block(N_BLOCKS)[:20, :P]
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None, memory_limit=MEMORY_LIMIT) as cluster, \
+            distributed.Client(cluster) as client:
+        workers = set(client.scheduler_info()["workers"])
+        # a worker's start-up may pass through a higher peak than its work (in a
+        # process that has run many tests): measure from here on
+        resets = client.run(_reset_peak_rss)
+        on_cluster = _fits(X, y, queries)
+        peaks = client.run(_peak_rss)
+        assert set(client.scheduler_info()["workers"]) == workers  # none restarted
+    if all(resets.values()):
+        assert max(peaks.values()) < 0.8 * MEMORY_LIMIT  # below the pause threshold
+    # the same fits in this process, reading the file block by block: identical
+    reference = _fits(X, y, queries)
+    for name in ("scaler", "ridge", "pca", "pca_randomized"):
+        a, b = reference[name], on_cluster[name]
+        for k, v in vars(a).items():
+            if k.endswith("_") and not k.startswith("_"):
+                assert_array_equal(np.asarray(getattr(b, k)), np.asarray(v), err_msg=k)
+    for a, b in zip(reference["neighbors"], on_cluster["neighbors"], strict=True):
+        assert_array_equal(b, a)
+    # and the in-memory scaler on the whole array agrees
+    whole = StandardScaler().fit(np.asarray(X.compute(scheduler="synchronous")))
+    assert_allclose(on_cluster["scaler"].mean_, whole.mean_, rtol=1e-12)
+    assert_allclose(on_cluster["scaler"].var_, whole.var_, rtol=1e-10)
+
+
+@pytest.mark.slow
+def test_new_dask_fits_on_worker_processes_equal_the_synchronous_ones():
+    rng = np.random.default_rng(0)
+    X = np.round(rng.normal(size=(600, 100)), 1) + 5.0
+    y = (X[:, 0] > 5.0).astype(int)
+    Q = np.round(rng.normal(size=(40, 100)), 1) + 5.0
+    Xd, yd = da.from_array(X, chunks=(170, 100)), da.from_array(y, chunks=170)
+    Qd = da.from_array(Q, chunks=15)
+
+    def fits():
+        knn = KNeighborsClassifier(5, weights="distance").fit(Xd, yd)
+        return {
+            "pca": PCA(4, svd_solver="randomized", random_state=0).fit(Xd).components_,
+            "path": enet_path(Xd - 5.0, da.from_array(X[:, 0], chunks=170), n_alphas=4)[1],
+            "kneighbors": knn.kneighbors(Q)[1],
+            "proba": knn.predict_proba(Qd).compute(),
+            "lazy": knn.kneighbors(Qd)[0].compute(),
+        }
+
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None, memory_limit="1GB") as cluster, \
+            distributed.Client(cluster):
+        on_cluster = fits()
+    reference = fits()
+    for k, v in reference.items():
+        assert_array_equal(on_cluster[k], v, err_msg=k)
