@@ -23,7 +23,6 @@ import scipy.sparse as sp
 
 from .._kernels.work import FOREST_FIT_ENTRIES
 from ..base import BaseEstimator, ClassifierMixin, RegressorMixin
-from ..exceptions import DataConversionWarning
 from ..tree import DecisionTreeClassifier, DecisionTreeRegressor, _binning
 from ..tree._classes import (
     _plain,
@@ -49,7 +48,7 @@ from ..tree._tree import (
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._threads import auto_n_jobs, thread_map
-from ..utils.validation import check_is_fitted, check_sample_weight
+from ..utils.validation import check_is_fitted, check_sample_weight, warn_column_vector_y
 
 __all__ = ["BaseForest"]
 
@@ -181,12 +180,7 @@ class BaseForest(BaseEstimator):
             )
         X, y = validate_X_y(self, X, y, numeric_y=not self._is_clf)
         if y.ndim == 2 and y.shape[1] == 1:
-            warnings.warn(
-                "A column-vector y was passed when a 1d array was expected. Please change "
-                "the shape of y to (n_samples,), for example using ravel().",
-                DataConversionWarning,
-                stacklevel=2,
-            )
+            warn_column_vector_y(stacklevel=2)
             y = y[:, 0]
         n_samples, n_features = X.shape
         sw = check_sample_weight(sample_weight, X, dtype=np.float64)

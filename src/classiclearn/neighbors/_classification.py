@@ -13,9 +13,9 @@ import warnings
 import numpy as np
 
 from ..base import ClassifierMixin
-from ..exceptions import DataConversionWarning
 from ..utils._params import StrOptions
 from ..utils._targets import check_classification_targets
+from ..utils.validation import warn_column_vector_y
 from . import _dask
 from ._base import (
     KNeighborsMixin,
@@ -28,12 +28,7 @@ from ._base import (
 def _encode_targets(estimator, y):
     check_classification_targets(y)
     if y.ndim == 2 and y.shape[1] == 1:
-        warnings.warn(
-            "A column-vector y was passed when a 1d array was expected. Please change the "
-            "shape of y to (n_samples,), for example using ravel().",
-            DataConversionWarning,
-            stacklevel=3,
-        )
+        warn_column_vector_y(stacklevel=3)
         y = y[:, 0]
     outputs_2d = y.ndim == 2
     y2 = y if outputs_2d else y.reshape(-1, 1)

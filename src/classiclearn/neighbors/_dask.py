@@ -19,7 +19,6 @@ Each task runs numba and BLAS on one thread.
 """
 
 import functools
-import warnings
 
 import numpy as np
 
@@ -33,7 +32,7 @@ from ..utils._dask import (
     reduce_blocks,
 )
 from ..utils._targets import check_classification_targets
-from ..utils.validation import check_array
+from ..utils.validation import check_array, warn_column_vector_y
 from ._brute import brute_kneighbors, brute_radius, sort_segments
 from ._metrics import (
     ALL_METRICS,
@@ -165,15 +164,8 @@ def _merge_classes(a, b):
 def _class_encoder(est, blocks, y):
     """``classes_`` / ``outputs_2d_`` from one pass over y's blocks, and the
     function that turns a block of labels into class codes."""
-    from ..exceptions import DataConversionWarning
-
     if y.ndim == 2 and y.shape[1] == 1:
-        warnings.warn(
-            "A column-vector y was passed when a 1d array was expected. Please change the "
-            "shape of y to (n_samples,), for example using ravel().",
-            DataConversionWarning,
-            stacklevel=4,
-        )
+        warn_column_vector_y(stacklevel=4)
         blocks[:] = [(Xb, yb[:, 0]) for Xb, yb in blocks]
         outputs_2d = False
     else:

@@ -332,6 +332,19 @@ def _owner_name(estimator):
     return f" by {name}"
 
 
+def warn_column_vector_y(stacklevel):
+    """The warning scikit-learn gives when a column vector y is raveled for a 1-D target.
+
+    ``stacklevel`` counts from the caller of this function, as for ``warnings.warn``.
+    """
+    warnings.warn(
+        "A column-vector y was passed when a 1d array was expected. Please change "
+        "the shape of y to (n_samples, ), for example using ravel().",
+        DataConversionWarning,
+        stacklevel=stacklevel + 1,
+    )
+
+
 def column_or_1d(y, *, dtype=None, warn=False, input_name="y"):
     """Ravel a column vector to 1-D, warning if asked; raise on other shapes."""
     y = np.asarray(_to_numpy(y, None), dtype=dtype)
@@ -339,12 +352,7 @@ def column_or_1d(y, *, dtype=None, warn=False, input_name="y"):
         return y
     if y.ndim == 2 and y.shape[1] == 1:
         if warn:
-            warnings.warn(
-                "A column-vector y was passed when a 1d array was expected. Please change "
-                "the shape of y to (n_samples, ), for example using ravel().",
-                DataConversionWarning,
-                stacklevel=3,
-            )
+            warn_column_vector_y(stacklevel=3)
         return y[:, 0]
     raise ValueError(
         f"{input_name} should be a 1d array, got an array of shape {y.shape} instead."
