@@ -835,14 +835,15 @@ def build_tree(Xt, Xr, sp_indptr, sp_indices, sp_data, y, w, samples, n_classes,
     # conditions on ``sp_indptr is None`` / ``Xb is None`` are decided when numba
     # compiles (dead-branch pruning): dense, sparse and histogram trees each get a
     # version holding only their own splitter
+    # (only the None version is pruned: the sparse version's buffers start as the
+    # CSC arrays, of the same types, so that they never become optional)
+    sp_pos = sp_indptr
+    sp_nz_rows = sp_indices
+    sp_nz_vals = sp_data
     if sp_indptr is not None:
         sp_pos = np.full(y.shape[0], -1, dtype=np.intp)
         sp_nz_rows = np.empty(n, dtype=np.intp)
         sp_nz_vals = np.empty(n, dtype=Xt.dtype)
-    else:
-        sp_pos = None
-        sp_nz_rows = None
-        sp_nz_vals = None
     stats = np.empty(S)
     sl = np.empty(S)
     sr = np.empty(S)
