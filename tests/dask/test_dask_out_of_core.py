@@ -74,6 +74,12 @@ def test_data_twice_a_workers_memory_fit_without_losing_a_worker(tmp_path):
     Z = da.from_npy_stack(path, mmap_mode=None)  # blocks read into memory, not mapped
     X, y = Z[:, :P], Z[:, P]
     queries = _block(N_BLOCKS)[:20, :P]
+    # compile the fits' kernels here first: the workers then load them from the kernel
+    # cache instead of compiling, whose memory (numba and LLVM) is not the fits' and
+    # would otherwise count in their peak on a machine with an empty cache
+    with dask.config.set(scheduler="synchronous"):
+        small = da.from_array(_block(N_BLOCKS + 1)[:3_000], chunks=(1_000, P + 1))
+        _fits(small[:, :P], small[:, P], queries)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None, memory_limit=MEMORY_LIMIT) as cluster, \
             distributed.Client(cluster) as client:
