@@ -106,7 +106,7 @@ def main(argv=None):
             print(f"{name}: numpy {t_np:.4f}s dask {t_dk:.4f}s ratio {t_dk / t_np:.2f}",
                   flush=True)
     command = "python -m benchmarks.dask_overhead " + " ".join(argv or [])
-    lines = environment_lines(command.strip())
+    lines = environment_lines(command.strip(), baseline=False)
     lines += [
         f"- data: {args.rows} x {args.features} in memory, {args.chunks} row chunks, "
         f"{args.scheduler} scheduler (one local worker); best of "

@@ -136,3 +136,22 @@ def test_random_state_helpers():
     np.testing.assert_array_equal(child_seeds(5, 4), child_seeds(5, 4))
     with pytest.raises(ValueError, match="random_state"):
         check_random_state("seed")
+
+
+def test_comoments_of_column_groups_are_those_of_the_stacked_matrix():
+    from classiclearn.utils._moments import block_comoments
+
+    rng = np.random.default_rng(0)
+    X, Y = rng.normal(size=(50, 4)) + 100.0, rng.normal(size=(50, 2))
+    w = rng.uniform(0.1, 1.0, size=50)
+    for weights in (None, w):
+        for center in (True, False):
+            parts = block_comoments((X, Y), weights, center=center)
+            whole = block_comoments(np.hstack([X, Y]), weights, center=center)
+            assert parts[0] == whole[0]
+            np.testing.assert_allclose(parts[1], whole[1], rtol=1e-14, atol=1e-15)
+            np.testing.assert_allclose(parts[2], whole[2], rtol=1e-13)
+    Z = np.hstack([X, Y])
+    total, mean, C = block_comoments((X, Y), w)
+    np.testing.assert_allclose(mean, w @ Z / w.sum(), rtol=1e-14)
+    np.testing.assert_allclose(C, ((Z - mean) * w[:, None]).T @ (Z - mean), rtol=1e-12)

@@ -196,18 +196,22 @@ def _lloyd_block(x_mean, centers, with_distances):
     centers_sq = np.einsum("ij,ij->i", centers, centers)
 
     def block(X, w=None):
-        Xc, w = _block(X, w, x_mean)
         k, p = centers.shape
-        n = Xc.shape[0]
+        n = X.shape[0]
         if n == 0:
             return np.zeros((k, p)), np.zeros(k), np.zeros(k), np.zeros(0), [], 0.0
         size, n_chunks = _k.chunk_layout(n)
         sums = np.empty((n_chunks, k, p))
         wsums = np.empty((n_chunks, k))
         labels = np.empty(n, dtype=np.intp)
-        _k.lloyd_pass(Xc, w, centers_t, centers_sq, labels, sums, wsums)
         if not with_distances:
+            # the block was checked by the moments pass; centred tile by tile
+            X = np.ascontiguousarray(X, dtype=np.float64)
+            w = np.ones(n) if w is None else np.asarray(w, dtype=np.float64)
+            _k.lloyd_pass_shifted(X, x_mean, w, centers_t, centers_sq, labels, sums, wsums)
             return sums.sum(axis=0), wsums.sum(axis=0), None, None, [], 0.0
+        Xc, w = _block(X, w, x_mean)
+        _k.lloyd_pass(Xc, w, centers_t, centers_sq, labels, sums, wsums)
         counts = np.bincount(labels, minlength=k).astype(np.float64)
         d = ((Xc - centers[labels]) ** 2).sum(axis=1)
         inertia = float(np.sum(w * d))

@@ -166,6 +166,42 @@ def lloyd_pass(X, sample_weight, centers_t, centers_sq, labels, sums, wsums):
                     sums[c, bj, f] += w * X[i, f]
 
 
+@njit(cache=True, nogil=True, parallel=True)
+def lloyd_pass_shifted(X, origin, sample_weight, centers_t, centers_sq, labels, sums, wsums):
+    """:func:`lloyd_pass` on the rows of X - ``origin`` without a shifted copy of X.
+
+    Each tile is shifted into a small buffer before its BLAS product, so the
+    shifted rows, labels and sums are bit for bit those of ``lloyd_pass`` on
+    ``X - origin``. For a row block of a Dask collection, which would otherwise
+    be centred again in every pass.
+    """
+    n, p = X.shape
+    k = centers_t.shape[1]
+    size, n_chunks = chunk_layout(n)
+    for c in prange(n_chunks):
+        stop = min(n, (c + 1) * size)
+        rows_buf = np.empty((_TILE, p))
+        buf = np.empty((_TILE, k))
+        for j in range(k):
+            wsums[c, j] = 0.0
+            for f in range(p):
+                sums[c, j, f] = 0.0
+        for t0 in range(c * size, stop, _TILE):
+            rows = min(stop, t0 + _TILE) - t0
+            for r in range(rows):
+                for f in range(p):
+                    rows_buf[r, f] = X[t0 + r, f] - origin[f]
+            dots = buf[:rows]
+            np.dot(rows_buf[:rows], centers_t, dots)
+            for r in range(rows):
+                bj = _nearest(dots, r, centers_sq)
+                labels[t0 + r] = bj
+                w = sample_weight[t0 + r]
+                wsums[c, bj] += w
+                for f in range(p):
+                    sums[c, bj, f] += w * rows_buf[r, f]
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _sparse_dots(data, indices, indptr, t0, t1, points_t, dots):
     """dots[r] = x_{t0 + r} · points (``points_t`` (p, m)) for the CSR rows t0:t1."""

@@ -3,8 +3,8 @@
 One pass over the row blocks gives the total weight, the means of X and y and
 the centred co-moments of ``[X, y]`` (``utils._moments``, merged in block
 order); ordinary least squares then refines its Cholesky solution with one
-more pass of exact residual products (as the in-memory fit does) and takes
-the residual sum of squares from a last pass; ridge solves its normal
+more pass of exact residual products (as the in-memory fit does), which also
+gives the residual sum of squares; ridge solves its normal
 equations directly. A collection with a single row block is computed and fitted
 in memory, so it gives the in-memory result bit for bit.
 """
@@ -41,7 +41,7 @@ def _block_arrays(X, y, w):
 def _comoment_block(center):
     def block(X, y, w=None):
         X, Y, w = _block_arrays(X, y, w)
-        return block_comoments(np.hstack([X, Y]), w, center=center)
+        return block_comoments((X, Y), w, center=center)
 
     return block
 
@@ -140,6 +140,9 @@ def half_sum_log_weights(stats):
     """``1/2 sum log w`` over the positive sample weights (0 without weights): the
     weighted least-squares log-likelihood's term, from one pass over the blocks."""
 
+    if all(block[2] is None for block in stats["blocks"]):
+        return 0.0  # unit weights: no pass needed
+
     def block(X, y, w=None):
         if w is None:
             return (0.0,)
@@ -150,14 +153,21 @@ def half_sum_log_weights(stats):
     return 0.5 * total
 
 
-def refine_and_rss(stats, W, cho):
+def refine_and_rss(stats, W, cho, G):
     """One refinement step of a Cholesky solution and the residual sum of squares,
-    each from a pass over the blocks."""
+    from one pass over the blocks.
+
+    The pass gives ``Xc' w R0`` and ``sum w R0^2`` for the residuals ``R0`` of
+    ``W``; the step is ``d = G^-1 Xc' w R0`` and the refined residuals
+    ``R0 - Xc d`` have ``sum w R^2 = sum w R0^2 - 2 d' Xc' w R0 + d' G d``: two
+    small corrections to a sum of squares, so no cancellation and no second pass.
+    """
     x_mean, y_mean, blocks = stats["x_mean"], stats["y_mean"], stats["blocks"]
-    XtR, _ = reduce_blocks(_residual_block(W, x_mean, y_mean), add_parts, blocks)
-    W = W + linalg.cho_solve(cho, XtR, check_finite=False)
-    _, rss = reduce_blocks(_residual_block(W, x_mean, y_mean), add_parts, blocks)
-    return W, rss
+    XtR, rss0 = reduce_blocks(_residual_block(W, x_mean, y_mean), add_parts, blocks)
+    step = linalg.cho_solve(cho, XtR, check_finite=False)
+    rss = (rss0 - 2.0 * np.einsum("ij,ij->j", step, XtR)
+           + np.einsum("ij,ij->j", step, G @ step))
+    return W + step, np.maximum(rss, 0.0)
 
 
 def min_norm_solve(G, XtY, rcond):

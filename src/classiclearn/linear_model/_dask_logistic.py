@@ -57,20 +57,11 @@ def _newton_block(theta, classes, class_weight, n_out, fit_intercept):
         sw = np.ones(n) if w is None else np.asarray(w, dtype=np.float64)
         sw = sw * class_weight[y_idx]
         Z = _scores(X, theta, n_out, p, fit_intercept)
+        if n_out == 1:
+            return _binary_newton_terms(X, Z[:, 0], (y_idx == 1).astype(np.float64), sw,
+                                        fit_intercept)
         A = np.column_stack([X, np.ones(n)]) if fit_intercept else X
         q = A.shape[1]
-        if n_out == 1:
-            z = Z[:, 0]
-            target = (y_idx == 1).astype(np.float64)
-            loss = np.sum(sw * (np.logaddexp(0.0, z) - target * z))
-            prob = 0.5 * (1.0 + np.tanh(0.5 * z))
-            resid = sw * (prob - target)
-            grad = np.zeros(n_out * p + (1 if fit_intercept else 0))
-            grad[:p] = X.T @ resid
-            if fit_intercept:
-                grad[p] = resid.sum()
-            H_full = (A * (sw * prob * (1.0 - prob))[:, None]).T @ A
-            return loss, grad, H_full, sw.sum()
         top = Z.max(axis=1, keepdims=True)
         E = np.exp(Z - top)
         norm = E.sum(axis=1, keepdims=True)
@@ -90,6 +81,27 @@ def _newton_block(theta, classes, class_weight, n_out, fit_intercept):
                                                                       fit_intercept), sw.sum()
 
     return block
+
+
+def _binary_newton_terms(X, z, target, sw, fit_intercept):
+    """(loss, gradient, Hessian, total weight) of the binary log-loss of one block at
+    the scores ``z``; the intercept's row and column of the Hessian come from the
+    curvature weights directly (no copy of X with a column of ones)."""
+    p = X.shape[1]
+    loss = np.sum(sw * (np.logaddexp(0.0, z) - target * z))
+    prob = 0.5 * (1.0 + np.tanh(0.5 * z))
+    resid = sw * (prob - target)
+    curvature = sw * prob * (1.0 - prob)
+    q = p + (1 if fit_intercept else 0)
+    grad = np.zeros(q)
+    grad[:p] = X.T @ resid
+    H = np.empty((q, q))
+    H[:p, :p] = (X * curvature[:, None]).T @ X
+    if fit_intercept:
+        grad[p] = resid.sum()
+        H[:p, p] = H[p, :p] = curvature @ X
+        H[p, p] = curvature.sum()
+    return loss, grad, H, sw.sum()
 
 
 def _pack(G, n_out, p, fit_intercept):

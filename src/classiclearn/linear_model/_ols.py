@@ -169,7 +169,7 @@ def _solve_ols_dask(est, G, XtY, stats):
     if well_posed:
         cho = linalg.cho_factor(G, lower=False, check_finite=False)
         W = linalg.cho_solve(cho, XtY, check_finite=False)
-        W, rss = _dask_fit.refine_and_rss(stats, W, cho)
+        W, rss = _dask_fit.refine_and_rss(stats, W, cho, G)
         rank = p
         s = np.sqrt(np.maximum(linalg.eigvalsh(G, check_finite=False)[::-1], 0.0))
         M = linalg.cho_solve(cho, np.eye(p), check_finite=False)

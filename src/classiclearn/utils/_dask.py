@@ -4,7 +4,7 @@ A fit that reduces to per-block statistics is written once as (block
 function -> partial statistics, exact merge in block order, solve). An
 in-memory array is one block; a Dask array is its row chunks. This module
 walks the chunks of a Dask collection with public Dask APIs only
-(``blocks``, ``delayed``, ``compute``, ``map_blocks``): the statistics of
+(``to_delayed``, ``delayed``, ``compute``, ``map_blocks``): the statistics of
 each row block are computed by the scheduler the user has active (threads,
 processes or a ``distributed.Client``), with numba and BLAS on one thread
 inside each task, and merged on the client in block order, so a result
@@ -108,7 +108,7 @@ def dask_blocks(X, *others, names=("X", "y", "sample_weight")):
     -------
     list of tuples
         One tuple per row block: ``(X_block, other_1_block, ...)``, each a
-        one-block Dask array (a NumPy slice for NumPy input, None for None),
+        ``Delayed`` block (a NumPy slice for NumPy input, None for None),
         which ``dask.delayed`` tasks receive computed.
     """
     X = as_dask_array(X, names[0])
@@ -121,21 +121,20 @@ def dask_blocks(X, *others, names=("X", "y", "sample_weight")):
             "required."
         )
     bounds = np.concatenate([[0], np.cumsum(rows)]).astype(np.intp)
-    columns = [[X.blocks[b] for b in range(len(rows))]]
+    columns = [_row_blocks(X)]
     for k, other in enumerate(others):
         name = names[k + 1] if k + 1 < len(names) else f"array {k + 1}"
         columns.append(_aligned_blocks(other, rows, bounds, name, names[0]))
-    return [tuple(_as_delayed(part) for part in block) for block in zip(*columns, strict=True)]
+    return list(zip(*columns, strict=True))
 
 
-def _as_delayed(part):
-    """A one-block Dask array as a delayed object, made once: tasks built from it
-    in every pass of an iterative fit then skip unpacking the array's graph."""
-    import dask.array as da
-
-    import dask
-
-    return dask.delayed(part) if isinstance(part, da.Array) else part
+def _row_blocks(X):
+    """The row blocks of a Dask array as delayed objects, from one optimised graph
+    (``to_delayed``): tasks built from them in every pass of an iterative fit
+    then neither slice nor re-optimise the array's graph."""
+    if X.ndim == 2 and len(X.chunks[1]) > 1:
+        X = X.rechunk({1: -1})
+    return list(X.to_delayed().reshape(-1))
 
 
 def _aligned_blocks(other, rows, bounds, name, x_name):
@@ -149,7 +148,7 @@ def _aligned_blocks(other, rows, bounds, name, x_name):
                 f"{tuple(other.chunks[0])} and {tuple(rows)}. Rechunk one of them, "
                 f"e.g. {name}.rechunk({{0: {x_name}.chunks[0]}})."
             )
-        return [other.blocks[b] for b in range(len(rows))]
+        return _row_blocks(other)
     other = np.asarray(other)
     if other.shape[0] != bounds[-1]:
         raise ValueError(

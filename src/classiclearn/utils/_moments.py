@@ -20,7 +20,9 @@ def block_comoments(Z, w=None, center=True):
 
     Parameters
     ----------
-    Z : ndarray of shape (n, q), float64
+    Z : ndarray of shape (n, q), float64, or a tuple of such arrays
+        A tuple holds column groups of one matrix (e.g. ``(X, Y)``), centred
+        into one buffer without first being stacked.
     w : ndarray of shape (n,) or None
         Row weights (ones when None).
     center : bool, default=True
@@ -38,15 +40,24 @@ def block_comoments(Z, w=None, center=True):
     >>> float(W), m.tolist(), C.tolist()
     (2.0, [2.0], [[2.0]])
     """
-    n, q = Z.shape
+    parts = Z if isinstance(Z, tuple) else (Z,)
+    n = parts[0].shape[0]
+    q = sum(part.shape[1] for part in parts)
     total = float(n) if w is None else float(np.sum(w))
-    if not center or total == 0.0:
-        mean = np.zeros(q)
-    else:
-        mean = (Z.sum(axis=0) if w is None else w @ Z) / total
-    D = Z - mean
+    weights = np.ones(n) if w is None else w
+    D = np.empty((n, q))
+    means = []
+    start = 0
+    for part in parts:
+        stop = start + part.shape[1]
+        # a weighted column sum is one matrix-vector product (a strided sum over
+        # the rows of a C-ordered block is several times slower)
+        means.append(np.zeros(part.shape[1]) if not center or total == 0.0
+                     else (weights @ part) / total)
+        np.subtract(part, means[-1], out=D[:, start:stop])
+        start = stop
     C = D.T @ D if w is None else (D * w[:, None]).T @ D
-    return total, mean, C
+    return total, np.concatenate(means), C
 
 
 def merge_comoments(a, b):
