@@ -2,7 +2,8 @@
 
 Usage::
 
-    python -m benchmarks.dask_overhead [--rows N] [--chunks K] [--repeats R] [--out FILE]
+    python -m benchmarks.dask_overhead [--rows N[,N...]] [--chunks K] [--repeats R]
+                                       [--only NAME[,NAME...]] [--out FILE]
 
 The same data are fitted from a NumPy array and from a Dask array of ``K``
 row chunks on one local worker (Dask's threaded scheduler by default, one
@@ -63,13 +64,10 @@ def _best_time(fn, repeats):
 
 
 def main(argv=None):
-    import dask.array as da
-
-    import dask
-    from classiclearn.base import clone
-
     parser = argparse.ArgumentParser(prog="python -m benchmarks.dask_overhead")
-    parser.add_argument("--rows", type=int, default=200_000)
+    parser.add_argument("--rows", default="200000",
+                        help="comma-separated sizes, e.g. 20000,200000,2000000")
+    parser.add_argument("--only", help="comma-separated estimator names")
     parser.add_argument("--features", type=int, default=20)
     parser.add_argument("--chunks", type=int, default=4)
     parser.add_argument("--repeats", type=int, default=3)
@@ -77,11 +75,48 @@ def main(argv=None):
                         help="threads: one local worker with a thread per core (default)")
     parser.add_argument("--out")
     args = parser.parse_args(argv)
+    sizes = [int(v) for v in args.rows.split(",")]
+    only = None if not args.only else set(args.only.split(","))
+    rows = []
+    for n_rows in sizes:
+        rows += _measure(n_rows, args, only)
+    command = "python -m benchmarks.dask_overhead " + " ".join(argv or [])
+    lines = environment_lines(command.strip(), baseline=False)
+    lines += [
+        f"- data: rows x {args.features} in memory, {args.chunks} row chunks, "
+        f"{args.scheduler} scheduler (one local worker); best of "
+        f"{args.repeats} fits each",
+        "",
+        "| estimator | rows | NumPy fit (s) | Dask fit (s) | ratio | goal | "
+        "max rel. difference |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for name, n_rows, t_np, t_dk, ratio, diff in sorted(rows, key=lambda r: r[0]):
+        ok = "ok" if ratio <= 1.3 else "MISSED"
+        lines.append(f"| {name} | {n_rows:,} | {t_np:.4f} | {t_dk:.4f} | {ratio:.2f} | "
+                     f"<= 1.3 {ok} | {diff:.1e} |")
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(text)
+    return 0
+
+
+def _measure(n_rows, args, only):
+    """(name, rows, NumPy time, Dask time, ratio, difference) per estimator."""
+    import dask.array as da
+
+    import dask
+    from classiclearn.base import clone
+
     rng = np.random.default_rng(0)
     rows = []
-    size = -(-args.rows // args.chunks)
+    size = -(-n_rows // args.chunks)
     with dask.config.set(scheduler=args.scheduler):
-        for name, est, X, y in _cases(rng, args.rows, args.features):
+        for name, est, X, y in _cases(rng, n_rows, args.features):
+            if only is not None and name not in only:
+                continue
             Xd = da.from_array(X, chunks=(size, X.shape[1]))
             yd = None if y is None else da.from_array(y, chunks=(size,))
             def fit_np(e=est, X=X, y=y):
@@ -102,29 +137,10 @@ def main(argv=None):
                 if k.endswith("_") and not k.startswith("_") and k not in ("labels_", "n_iter_")
                 and np.asarray(v).dtype.kind in "fiu"
             )
-            rows.append((name, t_np, t_dk, t_dk / t_np, diff))
-            print(f"{name}: numpy {t_np:.4f}s dask {t_dk:.4f}s ratio {t_dk / t_np:.2f}",
-                  flush=True)
-    command = "python -m benchmarks.dask_overhead " + " ".join(argv or [])
-    lines = environment_lines(command.strip(), baseline=False)
-    lines += [
-        f"- data: {args.rows} x {args.features} in memory, {args.chunks} row chunks, "
-        f"{args.scheduler} scheduler (one local worker); best of "
-        f"{args.repeats} fits each",
-        "",
-        "| estimator | NumPy fit (s) | Dask fit (s) | ratio | goal | max rel. difference |",
-        "|---|---|---|---|---|---|",
-    ]
-    for name, t_np, t_dk, ratio, diff in rows:
-        ok = "ok" if ratio <= 1.3 else "MISSED"
-        lines.append(f"| {name} | {t_np:.4f} | {t_dk:.4f} | {ratio:.2f} | <= 1.3 {ok} | "
-                     f"{diff:.1e} |")
-    text = "\n".join(lines) + "\n"
-    print(text)
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(text)
-    return 0
+            rows.append((name, n_rows, t_np, t_dk, t_dk / t_np, diff))
+            print(f"{name} {n_rows}: numpy {t_np:.4f}s dask {t_dk:.4f}s "
+                  f"ratio {t_dk / t_np:.2f}", flush=True)
+    return rows
 
 
 if __name__ == "__main__":

@@ -247,8 +247,10 @@ def reduce_blocks(block_fn, merge_fn, blocks):
     """
     import dask
 
-    task = dask.delayed(_single_threaded(block_fn))
-    parts = dask.compute(*[task(*block) for block in blocks])
+    # no tokenising of the function (a closure over arrays) or of NumPy arguments,
+    # and no re-optimising of the blocks' graph: both cost milliseconds per pass
+    task = dask.delayed(_single_threaded(block_fn), pure=False, traverse=False)
+    parts = dask.compute(*[task(*block) for block in blocks], optimize_graph=False)
     merged = parts[0]
     for part in parts[1:]:
         merged = merge_fn(merged, part)
