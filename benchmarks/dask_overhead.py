@@ -23,6 +23,11 @@ from ._runner import environment_lines
 def _cases(rng, n, p):
     from classiclearn.cluster import KMeans
     from classiclearn.decomposition import PCA
+    from classiclearn.discriminant_analysis import (
+        LinearDiscriminantAnalysis,
+        QuadraticDiscriminantAnalysis,
+    )
+    from classiclearn.impute import SimpleImputer
     from classiclearn.linear_model import (
         ElasticNet,
         Lasso,
@@ -30,7 +35,9 @@ def _cases(rng, n, p):
         LogisticRegression,
         Ridge,
     )
+    from classiclearn.mixture import GaussianMixture
     from classiclearn.naive_bayes import BernoulliNB, GaussianNB, MultinomialNB
+    from classiclearn.neighbors import KNeighborsClassifier
     from classiclearn.preprocessing import MaxAbsScaler, MinMaxScaler, StandardScaler
 
     X = rng.normal(size=(n, p)) + 3.0
@@ -51,7 +58,36 @@ def _cases(rng, n, p):
         ("MultinomialNB", MultinomialNB(), counts, y_clf),
         ("PCA", PCA(n_components=5), X, None),
         ("KMeans", KMeans(8, random_state=0), X, None),
+        ("SimpleImputer", SimpleImputer(), X, None),
+        ("LinearDiscriminantAnalysis", LinearDiscriminantAnalysis(), X, y_clf),
+        ("QuadraticDiscriminantAnalysis", QuadraticDiscriminantAnalysis(), X, y_clf),
+        ("PCA(randomized)", PCA(5, svd_solver="randomized", random_state=0), X, None),
+        ("GaussianMixture", GaussianMixture(3, random_state=0), X, None),
+        # fit stores the blocks; the work is the brute-force search of 1,000 queries
+        ("KNeighborsClassifier(fit+predict)", KNeighborsClassifier(5), X, y_clf),
     ]
+
+
+_QUERIES = 1_000
+
+
+def _run(est, X, y, queries):
+    """The fit (and, for a neighbours model, the prediction of ``queries``)."""
+    fitted = est.fit(X) if y is None else est.fit(X, y)
+    return fitted.predict(queries) if hasattr(fitted, "kneighbors") else fitted
+
+
+def _difference(a, b):
+    """Largest relative difference of two fits' attributes (or predictions)."""
+    if isinstance(a, np.ndarray):
+        return float(np.mean(a != b))
+    return max(
+        float(np.max(np.abs(np.asarray(v, float) - np.asarray(getattr(b, k), float)))
+              / max(1e-12, float(np.max(np.abs(np.asarray(v, float))))))
+        for k, v in vars(a).items()
+        if k.endswith("_") and not k.startswith("_") and k not in ("labels_", "n_iter_")
+        and np.asarray(v).dtype.kind in "fiu" and np.asarray(v).size
+    )
 
 
 def _best_time(fn, repeats):
@@ -119,24 +155,19 @@ def _measure(n_rows, args, only):
                 continue
             Xd = da.from_array(X, chunks=(size, X.shape[1]))
             yd = None if y is None else da.from_array(y, chunks=(size,))
-            def fit_np(e=est, X=X, y=y):
-                return clone(e).fit(X) if y is None else clone(e).fit(X, y)
+            queries = X[:_QUERIES]
 
-            def fit_dk(e=est, X=Xd, y=yd):
-                return clone(e).fit(X) if y is None else clone(e).fit(X, y)
+            def fit_np(e=est, X=X, y=y, q=queries):
+                return _run(clone(e), X, y, q)
+
+            def fit_dk(e=est, X=Xd, y=yd, q=queries):
+                return _run(clone(e), X, y, q)
 
             fit_np()
             fit_dk()  # warm both (numba compiles, dask imports)
             t_np = _best_time(fit_np, args.repeats)
             t_dk = _best_time(fit_dk, args.repeats)
-            a, b = fit_np(), fit_dk()
-            diff = max(
-                float(np.max(np.abs(np.asarray(v, float) - np.asarray(getattr(b, k), float)))
-                      / max(1e-12, float(np.max(np.abs(np.asarray(v, float))))))
-                for k, v in vars(a).items()
-                if k.endswith("_") and not k.startswith("_") and k not in ("labels_", "n_iter_")
-                and np.asarray(v).dtype.kind in "fiu"
-            )
+            diff = _difference(fit_np(), fit_dk())
             rows.append((name, n_rows, t_np, t_dk, t_dk / t_np, diff))
             print(f"{name} {n_rows}: numpy {t_np:.4f}s dask {t_dk:.4f}s "
                   f"ratio {t_dk / t_np:.2f}", flush=True)
