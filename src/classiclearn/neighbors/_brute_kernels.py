@@ -25,7 +25,7 @@ from .._kernels.distances import (
     reduced_to_distance,
 )
 from .._kernels.jit import njit, prange
-from ._tree_kernels import sift_down
+from .._kernels.sorting import insert_sorted, sift_down, sort_pairs_lexicographic
 
 # Columns per filter strip of :func:`tile_select` (a vectorised test, then a
 # bit mask of the columns that pass).
@@ -50,20 +50,6 @@ def _mask_below_strip(row, j0, top):
     for j in range(_STRIP):
         mask |= np.uint64(row[j0 + j] < top) << np.uint64(j)
     return mask
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _insert_sorted(hdi, hii, v, idx):
-    """Insert ``(v, idx)`` into the ascending list ``hdi``, ``hii`` (dropping the
-    last entry; after any equal value); returns the new last value."""
-    pos = hdi.shape[0] - 1
-    while pos > 0 and hdi[pos - 1] > v:
-        hdi[pos] = hdi[pos - 1]
-        hii[pos] = hii[pos - 1]
-        pos -= 1
-    hdi[pos] = v
-    hii[pos] = idx
-    return hdi[hdi.shape[0] - 1]
 
 
 @njit(cache=True, nogil=True)
@@ -99,11 +85,11 @@ def tile_select(tile, col0, hd, hi):
                 mask &= mask - np.uint64(1)
                 v = row[j]
                 if v < top:
-                    top = _insert_sorted(hdi, hii, v, col0 + j)
+                    top = insert_sorted(hdi, hii, v, col0 + j)
         for j in range(n_full * _STRIP, c):
             v = row[j]
             if v < top:
-                top = _insert_sorted(hdi, hii, v, col0 + j)
+                top = insert_sorted(hdi, hii, v, col0 + j)
 
 
 @njit(cache=True, nogil=True)
@@ -159,25 +145,10 @@ def finalize_candidates(Q, Y, hd, hi, k, delta, metric, p, out_d, out_i, ok):
         for c in range(m):
             wi[c] = hi[i, c]
             wd[c] = reduced_distance(Q, i, Y, wi[c], metric, p)
-        _sort_pairs(wd[:m], wi[:m])
+        sort_pairs_lexicographic(wd[:m], wi[:m])
         for c in range(k):
             out_d[i, c] = reduced_to_distance(wd[c], metric, p)
             out_i[i, c] = wi[c]
-
-
-@njit(cache=True, nogil=True)
-def _sort_pairs(d, ind):
-    """Insertion sort of (d, ind) pairs, ascending lexicographic (short rows)."""
-    for a in range(1, d.shape[0]):
-        v = d[a]
-        j = ind[a]
-        b = a - 1
-        while b >= 0 and (d[b] > v or (d[b] == v and ind[b] > j)):
-            d[b + 1] = d[b]
-            ind[b + 1] = ind[b]
-            b -= 1
-        d[b + 1] = v
-        ind[b + 1] = j
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -199,7 +170,7 @@ def scan_knn(Q, Y, k, metric, p):
             v = reduced_distance_bounded(Q, i, Y, j, metric, p, hd[0])
             if v < hd[0] or (v == hd[0] and j < hi[0]):
                 sift_down(hd, hi, np.intp(0), k, v, j)
-        _sort_pairs(hd, hi)
+        sort_pairs_lexicographic(hd, hi)
         for c in range(k):
             hd[c] = reduced_to_distance(hd[c], metric, p)
     return dist, ind
@@ -287,5 +258,5 @@ def tile_knn(D, k):
             v = D[i, j]
             if v < hd[0] or (v == hd[0] and j < hi[0]):
                 sift_down(hd, hi, np.intp(0), k, v, j)
-        _sort_pairs(hd, hi)
+        sort_pairs_lexicographic(hd, hi)
     return dist, ind

@@ -32,6 +32,7 @@ from .._kernels.distances import (
     reduced_to_distance,
 )
 from .._kernels.jit import njit, prange
+from .._kernels.sorting import heap_sort, select_nth, sift_down
 from .._kernels.work import TREE_QUERY_ROWS
 
 KD = 0
@@ -75,48 +76,8 @@ def _max_spread_dim(X, idx, lo, hi):
 
 
 @njit(cache=True, nogil=True)
-def _select_nth(keys, idx, nth):
-    """Reorder ``keys`` and ``idx`` together so that position ``nth`` holds
-    the value it would hold in sorted order, smaller ones before it and
-    larger ones after it (Hoare partitioning, median-of-three pivot).
-    Works on contiguous copies so every pass is sequential in memory."""
-    left = 0
-    right = keys.shape[0] - 1
-    while right > left:
-        mid = (left + right) >> 1
-        if keys[mid] < keys[left]:
-            keys[mid], keys[left] = keys[left], keys[mid]
-            idx[mid], idx[left] = idx[left], idx[mid]
-        if keys[right] < keys[left]:
-            keys[right], keys[left] = keys[left], keys[right]
-            idx[right], idx[left] = idx[left], idx[right]
-        if keys[right] < keys[mid]:
-            keys[right], keys[mid] = keys[mid], keys[right]
-            idx[right], idx[mid] = idx[mid], idx[right]
-        pivot = keys[mid]
-        i = left
-        j = right
-        while i <= j:
-            while keys[i] < pivot:
-                i += 1
-            while keys[j] > pivot:
-                j -= 1
-            if i <= j:
-                keys[i], keys[j] = keys[j], keys[i]
-                idx[i], idx[j] = idx[j], idx[i]
-                i += 1
-                j -= 1
-        if nth <= j:
-            right = j
-        elif nth >= i:
-            left = i
-        else:
-            break
-
-
-@njit(cache=True, nogil=True)
 def _select_nth_rows(X, dim, idx, nth):
-    """:func:`_select_nth` with keys ``X[idx[t], dim]`` read in place (no key
+    """:func:`~classiclearn._kernels.sorting.select_nth` with keys ``X[idx[t], dim]`` read in place (no key
     copy: used on the largest nodes, where a copy would cost memory)."""
     left = 0
     right = idx.shape[0] - 1
@@ -165,7 +126,7 @@ def _split_node(X, idx, node_start, node_end, node):
             keys = np.empty(e - s)
             for u in range(s, e):
                 keys[u - s] = X[idx[u], dim]
-            _select_nth(keys, idx[s:e], mid - s)
+            select_nth(keys, idx[s:e], mid - s)
     node_start[2 * node + 1] = s
     node_end[2 * node + 1] = mid
     node_start[2 * node + 2] = mid
@@ -370,42 +331,6 @@ def _max_reduced(kind, node, Q, i, lower, upper, radius, metric, p):
         return np.inf
     dc = reduced_to_distance(reduced_distance(Q, i, lower, node, metric, p), metric, p)
     return distance_to_reduced((dc + radius[node]) * (1.0 + _SLACK), metric, p)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _greater(a, ia, b, ib):
-    return a > b or (a == b and ia > ib)
-
-
-@njit(cache=True, nogil=True)
-def sift_down(hd, hi, pos, n, value, index):
-    """Place (value, index) at ``pos`` of the max-heap ``hd[:n], hi[:n]`` and
-    sift it down; the heap order is lexicographic on (distance, index)."""
-    while True:
-        c = 2 * pos + 1
-        if c >= n:
-            break
-        if c + 1 < n and _greater(hd[c + 1], hi[c + 1], hd[c], hi[c]):
-            c += 1
-        if _greater(hd[c], hi[c], value, index):
-            hd[pos] = hd[c]
-            hi[pos] = hi[c]
-            pos = c
-        else:
-            break
-    hd[pos] = value
-    hi[pos] = index
-
-
-@njit(cache=True, nogil=True)
-def heap_sort(hd, hi):
-    """Turn a max-heap into ascending (distance, index) order, in place."""
-    for end in range(hd.shape[0] - 1, 0, -1):
-        v = hd[end]
-        j = hi[end]
-        hd[end] = hd[0]
-        hi[end] = hi[0]
-        sift_down(hd, hi, np.intp(0), end, v, j)
 
 
 # ---------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""Small numba helpers shared by the tree builders: random numbers, sorting, medians.
+"""Small numba helpers shared by the tree builders: random numbers and medians
+(sorting lives in ``_kernels/sorting.py``).
 
 All functions are ``nogil`` pure functions on arrays; they write only into the
 arrays documented as outputs.
@@ -7,10 +8,12 @@ arrays documented as outputs.
 import numpy as np
 
 from .._kernels.jit import njit
+from .._kernels.sorting import radix_sort_pairs, sort_pairs
 
 __all__ = [
     "rand_int",
     "rand_uniform",
+    "radix_sort_pairs",
     "sort_pairs",
     "weighted_median",
     "prefix_abs_costs",
@@ -47,131 +50,6 @@ def rand_int(state, low, high):
 def rand_uniform(state, low, high):
     """A uniform float in ``[low, high]``."""
     return (high - low) * np.float64(_next(state)) / np.float64(RAND_MAX) + low
-
-
-@njit(cache=True, nogil=True)
-def _insertion(v, ix, lo, hi):
-    for i in range(lo + 1, hi):
-        key = v[i]
-        kx = ix[i]
-        j = i - 1
-        while j >= lo and v[j] > key:
-            v[j + 1] = v[j]
-            ix[j + 1] = ix[j]
-            j -= 1
-        v[j + 1] = key
-        ix[j + 1] = kx
-
-
-@njit(cache=True, nogil=True)
-def _sift(v, ix, lo, root, n):
-    while True:
-        child = 2 * root + 1
-        if child >= n:
-            return
-        if child + 1 < n and v[lo + child + 1] > v[lo + child]:
-            child += 1
-        if v[lo + child] > v[lo + root]:
-            a = lo + child
-            b = lo + root
-            v[a], v[b] = v[b], v[a]
-            ix[a], ix[b] = ix[b], ix[a]
-            root = child
-        else:
-            return
-
-
-@njit(cache=True, nogil=True)
-def _heapsort(v, ix, lo, hi):
-    n = hi - lo
-    for start in range(n // 2 - 1, -1, -1):
-        _sift(v, ix, lo, start, n)
-    for end in range(n - 1, 0, -1):
-        a = lo + end
-        v[lo], v[a] = v[a], v[lo]
-        ix[lo], ix[a] = ix[a], ix[lo]
-        _sift(v, ix, lo, np.intp(0), end)
-
-
-@njit(cache=True, nogil=True)
-def _median3(v, ix, a, m, c):
-    # order v[a] <= v[m] <= v[c] by swaps, leaving the median at m
-    if v[m] < v[a]:
-        v[a], v[m] = v[m], v[a]
-        ix[a], ix[m] = ix[m], ix[a]
-    if v[c] < v[m]:
-        v[c], v[m] = v[m], v[c]
-        ix[c], ix[m] = ix[m], ix[c]
-        if v[m] < v[a]:
-            v[a], v[m] = v[m], v[a]
-            ix[a], ix[m] = ix[m], ix[a]
-
-
-@njit(cache=True, nogil=True)
-def sort_pairs(v, ix, lo, hi):
-    """Sort ``v[lo:hi]`` ascending in place, permuting ``ix[lo:hi]`` alongside.
-
-    Introsort: quicksort with median-of-three pivots and Hoare partitioning
-    (balanced on repeated values), heapsort past a depth limit, insertion
-    sort on short runs. Not stable.
-    """
-    n = hi - lo
-    if n < 2:
-        return
-    if n <= 16:
-        _insertion(v, ix, lo, hi)
-        return
-    limit = 0
-    while n > 1:
-        limit += 1
-        n >>= 1
-    stack = np.empty((64, 3), dtype=np.intp)
-    stack[0, 0] = lo
-    stack[0, 1] = hi
-    stack[0, 2] = 2 * limit
-    top = 1
-    while top > 0:
-        top -= 1
-        a = stack[top, 0]
-        b = stack[top, 1]
-        depth = stack[top, 2]
-        while b - a > 16:
-            if depth == 0:
-                _heapsort(v, ix, a, b)
-                a = b
-                break
-            depth -= 1
-            m = a + ((b - a) >> 1)
-            _median3(v, ix, a, m, b - 1)
-            pivot = v[m]
-            i = a
-            j = b - 1
-            while True:
-                i += 1
-                while v[i] < pivot:
-                    i += 1
-                j -= 1
-                while pivot < v[j]:
-                    j -= 1
-                if i >= j:
-                    break
-                v[i], v[j] = v[j], v[i]
-                ix[i], ix[j] = ix[j], ix[i]
-            # [a, j] <= pivot <= [j + 1, b)
-            if j + 1 - a > b - j - 1:
-                stack[top, 0] = a
-                stack[top, 1] = j + 1
-                stack[top, 2] = depth
-                top += 1
-                a = j + 1
-            else:
-                stack[top, 0] = j + 1
-                stack[top, 1] = b
-                stack[top, 2] = depth
-                top += 1
-                b = j + 1
-        if b - a > 1:
-            _insertion(v, ix, a, b)
 
 
 @njit(cache=True, nogil=True)
@@ -288,62 +166,3 @@ def prefix_abs_costs(yv, wv, n, out, lo_v, lo_w, hi_v, hi_w):
         cost = (med * w_lo - s_lo) + (s_hi - med * w_hi)
         out[k + 1] = cost if cost > 0.0 else 0.0
 
-
-@njit(cache=True, nogil=True)
-def radix_sort_pairs(v, ix, lo, hi, k1, k2, i2, counts):
-    """Sort float32 ``v[lo:hi]`` with payload ``ix[lo:hi]`` by an LSD radix sort
-    on the order-preserving uint32 image of the floats (4 passes of 8 bits,
-    skipping passes where all keys share the digit). Stable; O(n).
-
-    ``k1, k2`` (uint32), ``i2`` (intp) are scratch of length >= hi - lo and
-    ``counts`` an intp (4, 256) scratch.
-    """
-    n = hi - lo
-    u = v[lo:hi].view(np.uint32)
-    for d in range(4):
-        for c in range(256):
-            counts[d, c] = 0
-    for i in range(n):
-        b = u[i]
-        if b & np.uint32(0x80000000):
-            key = np.uint32(~b)
-        else:
-            key = np.uint32(b | np.uint32(0x80000000))
-        k1[i] = key
-        i2[i] = ix[lo + i]
-        counts[0, key & np.uint32(255)] += 1
-        counts[1, (key >> np.uint32(8)) & np.uint32(255)] += 1
-        counts[2, (key >> np.uint32(16)) & np.uint32(255)] += 1
-        counts[3, key >> np.uint32(24)] += 1
-    src_k = k1
-    dst_k = k2
-    # payload ping-pongs between i2 and ix[lo:hi]
-    src_i = i2
-    dst_i = ix[lo:hi]
-    for d in range(4):
-        shift = np.uint32(8 * d)
-        first = (src_k[0] >> shift) & np.uint32(255)
-        if counts[d, first] == n:
-            continue
-        total = 0
-        for c in range(256):
-            t = counts[d, c]
-            counts[d, c] = total
-            total += t
-        for i in range(n):
-            key = src_k[i]
-            dig = (key >> shift) & np.uint32(255)
-            p = counts[d, dig]
-            counts[d, dig] = p + 1
-            dst_k[p] = key
-            dst_i[p] = src_i[i]
-        src_k, dst_k = dst_k, src_k
-        src_i, dst_i = dst_i, src_i
-    out_i = ix[lo:hi]
-    for i in range(n):
-        key = src_k[i]
-        if key & np.uint32(0x80000000):
-            u[i] = np.uint32(key & np.uint32(0x7FFFFFFF))
-        else:
-            u[i] = np.uint32(~key)
-        out_i[i] = src_i[i]

@@ -1,0 +1,89 @@
+"""The shared sorting, selection and heap kernels against naive NumPy references."""
+
+import numpy as np
+import pytest
+from numpy.testing import assert_array_equal
+
+from classiclearn._kernels import sorting
+
+
+@pytest.mark.parametrize("n", [0, 1, 5, 16, 17, 300, 5_000])
+@pytest.mark.parametrize("repeats", [False, True])
+def test_sort_pairs_sorts_a_range_and_carries_the_indices(n, repeats):
+    rng = np.random.default_rng(n)
+    v = rng.integers(0, 4, size=n + 6).astype(np.float64) if repeats else rng.normal(size=n + 6)
+    v_before = v.copy()
+    ix = np.arange(n + 6, dtype=np.intp)
+    sorting.sort_pairs(v, ix, np.intp(3), np.intp(3 + n))
+    assert_array_equal(v[3:3 + n], np.sort(v_before[3:3 + n]))
+    assert_array_equal(v_before[ix], v)  # pairs stay together
+    assert_array_equal(v[:3], v_before[:3])  # outside the range untouched
+    assert_array_equal(v[3 + n:], v_before[3 + n:])
+
+
+def test_sort_pairs_falls_back_to_heapsort_on_adversarial_input():
+    # many equal keys with a few distinct ones exercise deep partitions
+    v = np.tile(np.array([1.0, 0.0, 2.0]), 4_000)
+    ix = np.arange(v.size, dtype=np.intp)
+    sorting.sort_pairs(v, ix, np.intp(0), np.intp(v.size))
+    assert np.all(np.diff(v) >= 0)
+
+
+@pytest.mark.parametrize("n", [1, 40, 3_000])
+def test_radix_sort_pairs_sorts_float32_keys_with_their_indices(n):
+    rng = np.random.default_rng(0)
+    v = (rng.normal(size=n) * 100).astype(np.float32)
+    v[::7] = -v[::7]
+    v_before = v.copy()
+    ix = np.arange(n, dtype=np.intp)
+    k1 = np.empty(n, dtype=np.uint32)
+    k2 = np.empty(n, dtype=np.uint32)
+    i2 = np.empty(n, dtype=np.intp)
+    counts = np.empty((4, 256), dtype=np.intp)
+    sorting.radix_sort_pairs(v, ix, np.intp(0), np.intp(n), k1, k2, i2, counts)
+    assert_array_equal(v, np.sort(v_before))
+    assert_array_equal(v_before[ix], v)
+
+
+@pytest.mark.parametrize("nth", [0, 1, 17, 49])
+def test_select_nth_puts_the_nth_value_in_place_with_smaller_before(nth):
+    rng = np.random.default_rng(nth)
+    keys = rng.integers(0, 10, size=50).astype(np.float64)
+    before = keys.copy()
+    idx = np.arange(50, dtype=np.intp)
+    sorting.select_nth(keys, idx, nth)
+    assert keys[nth] == np.sort(before)[nth]
+    assert np.all(keys[:nth] <= keys[nth]) and np.all(keys[nth + 1:] >= keys[nth])
+    assert_array_equal(before[idx], keys)
+
+
+def test_heap_keeps_the_k_smallest_pairs_in_lexicographic_order():
+    rng = np.random.default_rng(0)
+    d = rng.integers(0, 5, size=200).astype(np.float64)  # many ties
+    k = 7
+    hd = np.full(k, np.inf)
+    hi = np.full(k, 200, dtype=np.intp)
+    for j in range(d.size):  # a max-heap: replace the root when the pair is smaller
+        if d[j] < hd[0] or (d[j] == hd[0] and j < hi[0]):
+            sorting.sift_down(hd, hi, np.intp(0), k, d[j], np.intp(j))
+    sorting.heap_sort(hd, hi)
+    order = np.lexsort((np.arange(d.size), d))[:k]
+    assert_array_equal(hi, order)
+    assert_array_equal(hd, d[order])
+
+
+def test_insert_sorted_and_lexicographic_sort_follow_the_lower_index_rule():
+    rng = np.random.default_rng(1)
+    d = rng.integers(0, 4, size=60).astype(np.float64)
+    k = 5
+    hd = np.full(k, np.inf)
+    hi = np.full(k, -1, dtype=np.intp)
+    for j in range(d.size):
+        if d[j] < hd[k - 1]:
+            sorting.insert_sorted(hd, hi, d[j], j)
+    order = np.lexsort((np.arange(d.size), d))[:k]
+    assert_array_equal(hi, order)
+    dd = d[::-1].copy()
+    ii = np.arange(d.size, dtype=np.intp)[::-1].copy()
+    sorting.sort_pairs_lexicographic(dd, ii)
+    assert_array_equal(ii, np.lexsort((np.arange(d.size), d)))
