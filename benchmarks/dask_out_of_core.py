@@ -23,6 +23,7 @@ time and the peak memory of the command's process.
 
 import argparse
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -58,7 +59,7 @@ def _write_stacks(root, n_blocks):
         da.to_npy_stack(os.path.join(root, "y"), Z[:, P], axis=0)
 
 
-def _reset_peak_rss():
+def reset_peak_rss():
     try:
         with open("/proc/self/clear_refs", "w") as f:
             f.write("5")
@@ -67,12 +68,16 @@ def _reset_peak_rss():
     return True
 
 
-def _peak_rss():
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) * 1024
-    return 0
+def peak_rss():
+    """Peak resident memory of the calling process since the last reset, in bytes."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
 def _cases(X, y):
@@ -143,13 +148,13 @@ def _run_cluster(root, n_workers, memory_limit):
         workers = set(client.scheduler_info()["workers"])
         _warm_kernels()
         for name, fit in _cases(X, y):
-            client.run(_reset_peak_rss)
+            client.run(reset_peak_rss)
             with distributed.get_task_stream(client) as stream:
                 start = time.perf_counter()
                 fit()
                 seconds = time.perf_counter() - start
             read = _read_bytes([task["key"] for task in stream.data], X, y)
-            peak = max(client.run(_peak_rss).values())
+            peak = max(client.run(peak_rss).values())
             restarted = set(client.scheduler_info()["workers"]) != workers
             rows.append((name, seconds, read, peak, restarted))
             print(f"{name}: {seconds:.1f} s, {sum(read) / 1e9:.2f} GB read, "
@@ -195,7 +200,7 @@ def _cli_rows(root, n_blocks, n_workers, memory_limit):
                                   dashboard_address=None, memory_limit=memory_limit) as cluster, \
             distributed.Client(cluster) as client:
         rows.append(("LocalCluster",) + _run_cli(data_dir, model, cluster.scheduler_address))
-        peak = max(client.run(_peak_rss).values())
+        peak = max(client.run(peak_rss).values())
     return rows, size, peak
 
 

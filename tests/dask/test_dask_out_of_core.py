@@ -2,8 +2,6 @@
 memory limit fitted without a worker being paused or restarted, and the block tasks
 of the newer Dask fits (closures, partials) shipped to other processes."""
 
-import resource
-
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
@@ -12,6 +10,7 @@ da = pytest.importorskip("dask.array")
 dask = pytest.importorskip("dask")
 distributed = pytest.importorskip("distributed")
 
+from benchmarks.dask_out_of_core import peak_rss, reset_peak_rss  # noqa: E402
 from classiclearn.decomposition import PCA  # noqa: E402
 from classiclearn.linear_model import Ridge, enet_path  # noqa: E402
 from classiclearn.neighbors import KNeighborsClassifier, NearestNeighbors  # noqa: E402
@@ -28,29 +27,6 @@ MEMORY_LIMIT = 450 * 2**20
 def _block(b):
     rng = np.random.default_rng(b)
     return rng.normal(size=(ROWS, P + 1)) * np.linspace(1.0, 3.0, P + 1) + 50.0
-
-
-def _reset_peak_rss():
-    """Reset the peak resident memory of the calling process (Linux); False if it
-    cannot be reset."""
-    try:
-        with open("/proc/self/clear_refs", "w") as f:
-            f.write("5")
-    except OSError:
-        return False
-    return True
-
-
-def _peak_rss():
-    """Peak resident memory of the calling process since the last reset, in bytes."""
-    try:
-        with open("/proc/self/status") as f:
-            for line in f:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
 def _fits(X, y, queries):
@@ -86,9 +62,9 @@ def test_data_twice_a_workers_memory_fit_without_losing_a_worker(tmp_path):
         workers = set(client.scheduler_info()["workers"])
         # a worker's start-up may pass through a higher peak than its work (in a
         # process that has run many tests): measure from here on
-        resets = client.run(_reset_peak_rss)
+        resets = client.run(reset_peak_rss)
         on_cluster = _fits(X, y, queries)
-        peaks = client.run(_peak_rss)
+        peaks = client.run(peak_rss)
         assert set(client.scheduler_info()["workers"]) == workers  # none restarted
     if all(resets.values()):
         assert max(peaks.values()) < 0.8 * MEMORY_LIMIT  # below the pause threshold

@@ -84,6 +84,18 @@ def _nearest(dots, r, centers_sq):
     return bj
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _shifted_tile_dots(X, origin, t0, rows, centers_t, rows_buf, buf):
+    """Rows ``t0:t0 + rows`` of X - ``origin`` into ``rows_buf`` and their dot
+    products with the centres into ``buf``; returns the filled part of ``buf``."""
+    for r in range(rows):
+        for f in range(X.shape[1]):
+            rows_buf[r, f] = X[t0 + r, f] - origin[f]
+    dots = buf[:rows]
+    np.dot(rows_buf[:rows], centers_t, dots)
+    return dots
+
+
 @njit(cache=True, nogil=True, parallel=True)
 def assign_shifted(X, origin, sample_weight, centers_t, centers_sq, labels, inertia_out):
     """Nearest centre of every row of X - ``origin`` (centres relative to origin), without a
@@ -103,11 +115,7 @@ def assign_shifted(X, origin, sample_weight, centers_t, centers_sq, labels, iner
         total = 0.0
         for t0 in range(c * size, stop, _TILE):
             rows = min(stop, t0 + _TILE) - t0
-            for r in range(rows):
-                for f in range(p):
-                    rows_buf[r, f] = X[t0 + r, f] - origin[f]
-            dots = buf[:rows]
-            np.dot(rows_buf[:rows], centers_t, dots)
+            dots = _shifted_tile_dots(X, origin, t0, rows, centers_t, rows_buf, buf)
             for r in range(rows):
                 bj = _nearest(dots, r, centers_sq)
                 labels[t0 + r] = bj
@@ -188,11 +196,7 @@ def lloyd_pass_shifted(X, origin, sample_weight, centers_t, centers_sq, labels, 
                 sums[c, j, f] = 0.0
         for t0 in range(c * size, stop, _TILE):
             rows = min(stop, t0 + _TILE) - t0
-            for r in range(rows):
-                for f in range(p):
-                    rows_buf[r, f] = X[t0 + r, f] - origin[f]
-            dots = buf[:rows]
-            np.dot(rows_buf[:rows], centers_t, dots)
+            dots = _shifted_tile_dots(X, origin, t0, rows, centers_t, rows_buf, buf)
             for r in range(rows):
                 bj = _nearest(dots, r, centers_sq)
                 labels[t0 + r] = bj
