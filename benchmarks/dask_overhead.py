@@ -104,6 +104,9 @@ def main(argv=None):
     parser.add_argument("--rows", default="200000",
                         help="comma-separated sizes, e.g. 20000,200000,2000000")
     parser.add_argument("--only", help="comma-separated estimator names")
+    parser.add_argument("--one-thread", action="store_true",
+                        help="numba and BLAS on one thread in both fits and the synchronous "
+                        "scheduler: the Dask path's own cost, without parallel scaling")
     parser.add_argument("--features", type=int, default=20)
     parser.add_argument("--chunks", type=int, default=4)
     parser.add_argument("--repeats", type=int, default=3)
@@ -120,8 +123,9 @@ def main(argv=None):
     lines = environment_lines(command.strip(), baseline=False)
     lines += [
         f"- data: rows x {args.features} in memory, {args.chunks} row chunks, "
-        f"{args.scheduler} scheduler (one local worker); best of "
-        f"{args.repeats} fits each",
+        + (f"{args.scheduler} scheduler (one local worker)" if not args.one_thread
+           else "synchronous scheduler, numba and BLAS on one thread in both fits")
+        + f"; best of {args.repeats} fits each",
         "",
         "| estimator | rows | NumPy fit (s) | Dask fit (s) | ratio | goal | "
         "max rel. difference |",
@@ -149,7 +153,16 @@ def _measure(n_rows, args, only):
     rng = np.random.default_rng(0)
     rows = []
     size = -(-n_rows // args.chunks)
-    with dask.config.set(scheduler=args.scheduler):
+    import contextlib
+
+    from classiclearn.utils._threads import blas_single_thread, numba_threads
+
+    one = contextlib.ExitStack()
+    if args.one_thread:
+        one.enter_context(numba_threads(1))
+        one.enter_context(blas_single_thread())
+    scheduler = "synchronous" if args.one_thread else args.scheduler
+    with one, dask.config.set(scheduler=scheduler):
         for name, est, X, y in _cases(rng, n_rows, args.features):
             if only is not None and name not in only:
                 continue

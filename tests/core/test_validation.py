@@ -155,3 +155,20 @@ def test_comoments_of_column_groups_are_those_of_the_stacked_matrix():
     total, mean, C = block_comoments((X, Y), w)
     np.testing.assert_allclose(mean, w @ Z / w.sum(), rtol=1e-14)
     np.testing.assert_allclose(C, ((Z - mean) * w[:, None]).T @ (Z - mean), rtol=1e-12)
+
+
+@pytest.mark.parametrize("shift", [0.0, 3.0, 1e6])
+def test_comoments_keep_their_accuracy_whether_or_not_centred_by_a_copy(shift):
+    # small means take Z'Z - n m m' (no copy); a mean of 1e6 against a spread of 1
+    # must be centred first, or the co-moments would lose all their digits
+    from classiclearn.utils._moments import block_comoments
+
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(3_000, 5)) + shift
+    Y = X[:, :1] * 2.0 + rng.normal(size=(3_000, 1))
+    total, mean, C = block_comoments((X, Y))
+    Z = np.hstack([X, Y])
+    exact_mean = Z.mean(axis=0)
+    D = Z - exact_mean
+    np.testing.assert_allclose(mean, exact_mean, rtol=1e-13)
+    np.testing.assert_allclose(C, D.T @ D, rtol=1e-11, atol=1e-11 * np.abs(D.T @ D).max())

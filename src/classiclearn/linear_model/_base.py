@@ -16,6 +16,7 @@ from ..utils._linear import (  # noqa: F401 (the linear models' shared decision 
     finite_linear_output,
     validate_predict_X,
 )
+from ..utils._moments import MAX_MEAN_TO_VAR
 from ..utils._threads import blocked_row_sums
 from ..utils.validation import (
     cast_float_attributes,
@@ -25,7 +26,6 @@ from ..utils.validation import (
 from . import _cd_kernels as _cdk
 
 _BLOCK_ROWS = 4096
-_MAX_MEAN_TO_VAR = 1e3
 
 
 def weighted_means(X, Y, sw):
@@ -77,7 +77,7 @@ def centered_gram(X, x_mean, sw, Y=None, y_mean=None):
         G = X.T @ X
         raw_sq = np.diag(G) / n
         var = raw_sq - x_mean**2
-        if np.all(x_mean**2 <= _MAX_MEAN_TO_VAR * np.maximum(var, 0.0)):
+        if np.all(x_mean**2 <= MAX_MEAN_TO_VAR * np.maximum(var, 0.0)):
             G -= n * np.outer(x_mean, x_mean)
             if Y is None:
                 return G, None, None
@@ -173,7 +173,7 @@ def _centre_gram(X, G, x_mean):
     """``X' X`` (``G``, updated in place when possible) turned into ``Xc' Xc``."""
     n = X.shape[0]
     var = np.diag(G) / n - x_mean**2
-    if np.all(x_mean**2 <= _MAX_MEAN_TO_VAR * np.maximum(var, 0.0)):
+    if np.all(x_mean**2 <= MAX_MEAN_TO_VAR * np.maximum(var, 0.0)):
         G -= n * np.outer(x_mean, x_mean)
         return G
     return centered_gram(X, x_mean, np.ones(n))[0]

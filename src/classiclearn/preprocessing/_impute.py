@@ -68,6 +68,11 @@ def _imputer_block(est):
             raise DaskUnsupportedError(
                 "SimpleImputer on Dask input takes numeric data; encode other columns first."
             )
+        if est.strategy != "most_frequent" and model._nan_fast_path(X):
+            # NaN marks the missing values: the in-memory fit's one-pass kernel
+            count, mean, _ = _k.column_weighted_moments(np.ascontiguousarray(X),
+                                                        np.ones(X.shape[0]))
+            return count, mean, [Counter() for _ in range(p)], count < X.shape[0]
         mask = model._mask(X)
         count = (~mask).sum(axis=0).astype(np.float64)
         sums = np.where(mask, 0.0, X).sum(axis=0)

@@ -12,7 +12,11 @@ squares (``Z'Z``) lose 1e-10 to 1e-9 relative.
 
 import numpy as np
 
-__all__ = ["block_comoments", "merge_comoments"]
+__all__ = ["MAX_MEAN_TO_VAR", "block_comoments", "merge_comoments"]
+
+_ROWS = 4096  # rows centred at a time: the buffer stays in cache, X is never copied whole
+# Largest squared mean per unit of variance at which Z'Z - n m m' replaces centring
+MAX_MEAN_TO_VAR = 1e3
 
 
 def block_comoments(Z, w=None, center=True):
@@ -45,19 +49,45 @@ def block_comoments(Z, w=None, center=True):
     q = sum(part.shape[1] for part in parts)
     total = float(n) if w is None else float(np.sum(w))
     weights = np.ones(n) if w is None else w
-    D = np.empty((n, q))
-    means = []
-    start = 0
-    for part in parts:
-        stop = start + part.shape[1]
-        # a weighted column sum is one matrix-vector product (a strided sum over
-        # the rows of a C-ordered block is several times slower)
-        means.append(np.zeros(part.shape[1]) if not center or total == 0.0
-                     else (weights @ part) / total)
-        np.subtract(part, means[-1], out=D[:, start:stop])
-        start = stop
-    C = D.T @ D if w is None else (D * w[:, None]).T @ D
+    # a weighted column sum is one matrix-vector product (a strided sum over
+    # the rows of a C-ordered block is several times slower)
+    means = [np.zeros(part.shape[1]) if not center or total == 0.0
+             else (weights @ part) / total for part in parts]
+    if w is None and n > 0:
+        C = _raw_comoments(parts, means, n)
+        if C is not None:
+            return total, np.concatenate(means), C
+    C = np.zeros((q, q))
+    D = np.empty((min(n, _ROWS), q))  # rows centred a cache-sized run at a time
+    for lo in range(0, n, _ROWS):
+        hi = min(n, lo + _ROWS)
+        B = D[: hi - lo]
+        start = 0
+        for part, mean in zip(parts, means, strict=True):
+            stop = start + part.shape[1]
+            np.subtract(part[lo:hi], mean, out=B[:, start:stop])
+            start = stop
+        C += B.T @ B if w is None else (B * w[lo:hi, None]).T @ B
     return total, np.concatenate(means), C
+
+
+def _raw_comoments(parts, means, n):
+    """Centred co-moments as ``Z'Z - n m m'`` from products of the parts themselves
+    (no centred copy), or None when some column's mean is too large against its
+    spread for that to keep its accuracy.
+
+    In floating point the subtraction loses about ``log10(1 + m^2 / var)``
+    digits; below ``MAX_MEAN_TO_VAR`` that is at most three, the accuracy the
+    in-memory least-squares fits accept for the same shortcut.
+    """
+    blocks = [[a.T @ b for b in parts] for a in parts]
+    C = np.block(blocks)
+    mean = np.concatenate(means)
+    var = np.diag(C) / n - mean**2
+    if not np.all(mean**2 <= MAX_MEAN_TO_VAR * np.maximum(var, 0.0)):
+        return None
+    C -= n * np.outer(mean, mean)
+    return C
 
 
 def merge_comoments(a, b):
