@@ -286,13 +286,13 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         return self
 
     def _fit_dask(self, X, y, sample_weight=None):
-        """Fit on Dask input by Newton's method, one exact pass over the blocks per
-        step (l2 or no penalty; see ``_dask_logistic``)."""
+        """Fit on Dask input by Newton's method (proximal Newton with an l1 term), one
+        exact pass over the blocks per step (see ``_dask_logistic``)."""
         self._validate_params()
-        penalty, _, l2 = self._penalty_strengths()
-        if penalty in ("l1", "elasticnet"):
-            _dask_fit.refuse(self, f"penalty={penalty!r}")
-        return _dask_logistic.fit_logistic_dask(self, X, y, sample_weight, l2)
+        penalty, l1, l2 = self._penalty_strengths()
+        if penalty == "firth":
+            _dask_fit.refuse(self, "penalty='firth'")
+        return _dask_logistic.fit_logistic_dask(self, X, y, sample_weight, l2, l1)
 
     def _run_solver(self, obj, X, y_idx, sw, W0, b0, l1, l2):
         """Dispatch on ``solver``; returns (W, b, n_iter, converged)."""
