@@ -61,12 +61,11 @@ def _merge_moments(a, b):
 
 # ------------------------------------------------------------------ k-means++
 def _closest(Xc, centers):
-    """Squared distance of each row to its nearest centre (+inf with no centre)."""
-    if centers.shape[0] == 0:
-        return np.full(Xc.shape[0], np.inf)
-    x_sq = np.einsum("ij,ij->i", Xc, Xc)
-    d = x_sq[:, None] + np.einsum("ij,ij->i", centers, centers)[None, :] - 2.0 * (Xc @ centers.T)
-    return np.maximum(d, 0.0).min(axis=1)
+    """Squared distance of each row to its nearest centre (+inf with no centre), from
+    the coordinate differences, as the in-memory k-means++ measures it."""
+    out = np.empty(Xc.shape[0])
+    _k.closest_sq_dist(Xc, np.ascontiguousarray(centers, dtype=np.float64), out)
+    return out
 
 
 def _potential_block(x_mean, centers):

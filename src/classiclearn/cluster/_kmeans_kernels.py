@@ -426,6 +426,23 @@ def kpp_trials(rows, sample_weight, cand_t, cand_sq, closest, dist_out, pot_out)
 
 
 @njit(cache=True, nogil=True)
+def closest_sq_dist(X, centers, out):
+    """``out[i]``: squared distance of row i of X to its nearest row of ``centers``
+    (+inf with no centre), summed over coordinate differences."""
+    n, p = X.shape
+    for i in range(n):
+        best = np.inf
+        for j in range(centers.shape[0]):
+            d = 0.0
+            for f in range(p):
+                t = X[i, f] - centers[j, f]
+                d += t * t
+            if d < best:
+                best = d
+        out[i] = best
+
+
+@njit(cache=True, nogil=True)
 def _searchsorted_left(a, v):
     """First index i with a[i] >= v (len(a) when none), as numpy's searchsorted."""
     lo, hi = 0, a.shape[0]
