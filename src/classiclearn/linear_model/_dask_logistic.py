@@ -26,6 +26,7 @@ from ..utils._dask import (
     fit_one_block_in_memory,
     record_input_features,
     reduce_blocks,
+    target_classes,
 )
 from ..utils._targets import compute_class_weight
 from ..utils.validation import check_array, column_or_1d
@@ -36,14 +37,6 @@ __all__ = ["fit_logistic_dask"]
 
 _GRAD_TOL = 1e-12  # max |gradient| / total weight at which Newton stops
 _HESSIAN_ROWS = 4096  # rows scaled at a time for the Hessian: a buffer that stays in cache
-
-
-def _block_classes(X, y, w=None):
-    return np.unique(column_or_1d(y))
-
-
-def _merge_classes(a, b):
-    return np.union1d(a, b)
 
 
 def _scores(X, theta, n_out, p, fit_intercept):
@@ -183,7 +176,7 @@ def fit_logistic_dask(est, X, y, sample_weight, l2, l1=0.0):
     if fit_one_block_in_memory(est, X, y, sample_weight) is not None:
         return est
     blocks = dask_blocks(X, y, sample_weight)
-    classes = reduce_blocks(_block_classes, _merge_classes, blocks)
+    (classes,) = target_classes(blocks)
     if len(classes) < 2:
         raise ValueError(
             "This solver needs samples of at least 2 classes in the data, but the data "
@@ -257,13 +250,13 @@ def _inference(est, nll, H, classes, class_weight, blocks, p):
     inverse information from the last Newton pass; more: the likelihoods only, the
     information then comes from ``summary(X=..., y=...)``)."""
 
-    def totals(X, y, w=None):
+    def totals(y, w=None):
         y_idx = np.searchsorted(classes, column_or_1d(y))
         sw = np.ones(len(y_idx)) if w is None else np.asarray(w, dtype=np.float64)
         sw = sw * class_weight[y_idx]
         return np.bincount(y_idx, weights=sw, minlength=len(classes)), len(y_idx)
 
-    class_totals, n_rows = reduce_blocks(totals, add_parts, blocks)
+    class_totals, n_rows = reduce_blocks(totals, add_parts, _targets_and_weights(blocks))
     m = p + int(est.fit_intercept)
     out = logistic_likelihoods(-nll, class_totals, n_rows, est.fit_intercept,
                                (len(classes) - 1) * m)
@@ -273,17 +266,22 @@ def _inference(est, nll, H, classes, class_weight, blocks, p):
     return out
 
 
+def _targets_and_weights(blocks):
+    """The (y, sample_weight) blocks alone, for the passes that need no X."""
+    return [block[1:] for block in blocks]
+
+
 def _class_weights(class_weight, classes, blocks):
     """Weight of each class (``compute_class_weight``; 'balanced' counts the classes
     in one more pass)."""
     if class_weight is None:
         return np.ones(len(classes))
     if class_weight == "balanced":
-        def counts(X, y, w=None):
+        def counts(y, w=None):
             return (np.bincount(np.searchsorted(classes, column_or_1d(y)),
                                 minlength=len(classes)),)
 
-        (count,) = reduce_blocks(counts, add_parts, blocks)
+        (count,) = reduce_blocks(counts, add_parts, _targets_and_weights(blocks))
         y_idx = np.repeat(np.arange(len(classes)), count)
         return compute_class_weight("balanced", classes, y_idx)
     return compute_class_weight(class_weight, classes, np.arange(len(classes)))

@@ -15,7 +15,13 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..base import BaseEstimator, ClassifierMixin
-from ..utils._dask import dask_blocks, fit_one_block_in_memory, record_input_features, reduce_blocks
+from ..utils._dask import (
+    dask_blocks,
+    fit_one_block_in_memory,
+    record_input_features,
+    reduce_blocks,
+    target_classes,
+)
 from ..utils._params import Interval
 from ..utils._targets import check_classification_targets
 from ..utils._threads import threads_for_work
@@ -115,7 +121,7 @@ class DiscreteNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
             raise ValueError(f"{type(self).__name__} requires y to be passed, but the target "
                              "y is None.")
         blocks = dask_blocks(X, y, sample_weight)
-        classes = reduce_blocks(_block_classes, np.union1d, blocks)
+        (classes,) = target_classes(blocks)
         self._check_classes(classes)
         counters = reduce_blocks(_count_block(self, classes, int(X.shape[1])), _add_counters,
                                  blocks)
@@ -172,12 +178,6 @@ class DiscreteNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
                 )
         else:
             self.class_log_prior_ = np.full(n_classes, -np.log(n_classes))
-
-
-def _block_classes(X, y, w=None):
-    y = column_or_1d(y)
-    check_classification_targets(y)
-    return np.unique(y)
 
 
 def _count_block(est, classes, n_features):

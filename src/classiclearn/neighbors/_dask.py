@@ -29,9 +29,8 @@ from ..utils._dask import (
     as_dask_array,
     dask_blocks,
     record_input_features,
-    reduce_blocks,
+    target_classes,
 )
-from ..utils._targets import check_classification_targets
 from ..utils.validation import check_array, warn_column_vector_y
 from ._brute import brute_kneighbors, brute_radius, sort_segments
 from ._metrics import (
@@ -150,17 +149,6 @@ def fit_dask(est, X, y, targets=None):
     return est
 
 
-def _block_classes(X, y):
-    y = np.asarray(y)
-    check_classification_targets(y)
-    y2 = y.reshape(-1, 1) if y.ndim == 1 else y
-    return [np.unique(y2[:, j]) for j in range(y2.shape[1])]
-
-
-def _merge_classes(a, b):
-    return [np.union1d(u, v) for u, v in zip(a, b, strict=True)]
-
-
 def _class_encoder(est, blocks, y):
     """``classes_`` / ``outputs_2d_`` from one pass over y's blocks, and the
     function that turns a block of labels into class codes."""
@@ -170,7 +158,7 @@ def _class_encoder(est, blocks, y):
         outputs_2d = False
     else:
         outputs_2d = y.ndim == 2
-    classes = reduce_blocks(_block_classes, _merge_classes, blocks)
+    classes = target_classes(blocks, multi_output=True)
     est.outputs_2d_ = outputs_2d
     est.classes_ = classes if outputs_2d else classes[0]
     return functools.partial(_class_codes, classes=classes, outputs_2d=outputs_2d)

@@ -14,6 +14,7 @@ Dask is never imported here at module level: a Dask collection can only
 exist once its user has imported dask, so detection looks in ``sys.modules``.
 """
 
+import functools
 import sys
 import warnings
 
@@ -31,6 +32,7 @@ __all__ = [
     "is_dask_collection",
     "lazy_method",
     "reduce_blocks",
+    "target_classes",
 ]
 
 
@@ -255,6 +257,34 @@ def reduce_blocks(block_fn, merge_fn, blocks):
     for part in parts[1:]:
         merged = merge_fn(merged, part)
     return merged
+
+
+def _block_target_classes(y, multi_output):
+    from ._targets import check_classification_targets
+    from .validation import column_or_1d
+
+    y = np.asarray(y) if multi_output else column_or_1d(y)
+    check_classification_targets(y)
+    columns = y.reshape(-1, 1) if y.ndim == 1 else y
+    return [np.unique(columns[:, j]) for j in range(columns.shape[1])]
+
+
+def _merge_target_classes(a, b):
+    return [np.union1d(u, v) for u, v in zip(a, b, strict=True)]
+
+
+def target_classes(blocks, multi_output=False):
+    """The sorted classes of y over the row blocks of :func:`dask_blocks` (X, y, ...),
+    in a pass that reads y's blocks only.
+
+    Returns
+    -------
+    list of ndarray
+        One array of classes per output (one for a 1-D y; ``multi_output=False``
+        asks for a 1-D y, as ``column_or_1d`` does).
+    """
+    return reduce_blocks(functools.partial(_block_target_classes, multi_output=multi_output),
+                         _merge_target_classes, [(block[1],) for block in blocks])
 
 
 def _output_meta(method, X, n_features, dtype):
