@@ -201,6 +201,8 @@ def _cli_rows(root, n_blocks, n_workers, memory_limit):
             distributed.Client(cluster) as client:
         rows.append(("LocalCluster",) + _run_cli(data_dir, model, cluster.scheduler_address))
         peak = max(client.run(peak_rss).values())
+    # the table names the temporary directory DIR
+    rows = [(where, cmd.replace(root, "DIR"), seconds, rss) for where, cmd, seconds, rss in rows]
     return rows, size, peak
 
 

@@ -13,6 +13,7 @@ fast but different result would show.
 """
 
 import argparse
+import sys
 import time
 
 import numpy as np
@@ -119,7 +120,8 @@ def main(argv=None):
     rows = []
     for n_rows in sizes:
         rows += _measure(n_rows, args, only)
-    command = "python -m benchmarks.dask_overhead " + " ".join(argv or [])
+    command = "python -m benchmarks.dask_overhead " + " ".join(
+        sys.argv[1:] if argv is None else argv)
     lines = environment_lines(command.strip(), baseline=False)
     lines += [
         f"- data: rows x {args.features} in memory, {args.chunks} row chunks, "
