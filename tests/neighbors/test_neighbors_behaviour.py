@@ -239,3 +239,20 @@ print("ok")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
+
+
+@pytest.mark.parametrize("code, p", [(1, 1.0), (2, np.inf), (3, 3.0)])
+@pytest.mark.parametrize("n", [1, 300, 700])
+def test_tiled_coordinate_scan_equals_the_per_pair_scan(code, p, n):
+    # manhattan / chebyshev / minkowski: the same distances to the last bit and the
+    # same neighbours, ties (many, from rounded data) to the lower training index
+    from classiclearn.neighbors import _brute_kernels as _k
+
+    rng = np.random.default_rng(n)
+    Y = np.round(rng.normal(size=(n, 6)), 1)
+    Q = np.round(rng.normal(size=(19, 6)), 1)
+    k = min(n, 9)
+    d_pair, i_pair = _k.scan_knn(Q, Y, k, code, p)
+    d_tile, i_tile = _k.scan_knn_coordinates(Q, np.ascontiguousarray(Y.T), k, code, p)
+    np.testing.assert_array_equal(i_tile, i_pair)
+    np.testing.assert_array_equal(d_tile, d_pair)

@@ -164,6 +164,8 @@ _BOOLEAN_CODES = (_d.JACCARD, _d.DICE, _d.ROGERSTANIMOTO, _d.RUSSELLRAO, _d.SOKA
                   _d.YULE)
 # Metrics whose brute-force tiles come from one matrix product per block.
 _PRODUCT_CODES = (*_BOOLEAN_CODES, _d.CORRELATION)
+# metrics summed (or maximised) coordinate by coordinate: scanned tile by tile
+_COORDINATE_CODES = (_d.MANHATTAN, _d.CHEBYSHEV, _d.MINKOWSKI)
 
 
 def _boolean_tile(Bq, By, nq, ny, code):
@@ -288,6 +290,8 @@ def brute_kneighbors(Q, Y, k, code, p, *, index=None, n_threads=1):
         return _gemm_knn(Q, index, k, p, n_threads)
     if code in _PRODUCT_CODES:
         return _product_knn(Q, Y, k, code)
+    if code in _COORDINATE_CODES:
+        return _k.scan_knn_coordinates(Q, np.ascontiguousarray(Y.T), k, code, p)
     return _k.scan_knn(Q, Y, k, code, p)
 
 

@@ -20,6 +20,8 @@ import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from .._kernels.distances import (
+    CHEBYSHEV,
+    MANHATTAN,
     reduced_distance,
     reduced_distance_bounded,
     reduced_to_distance,
@@ -173,6 +175,71 @@ def scan_knn(Q, Y, k, metric, p):
         sort_pairs_lexicographic(hd, hi)
         for c in range(k):
             hd[c] = reduced_to_distance(hd[c], metric, p)
+    return dist, ind
+
+
+_SCAN_TILE = 256  # training rows whose distances to one query are summed side by side
+_SCAN_QUERIES = 8  # queries sharing each tile of training rows while it is in cache
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _coordinate_tile(Q, i, Yt, j0, t, metric, p, acc):
+    """Reduced distances of query i to training rows j0:j0 + t into ``acc[:t]``,
+    feature by feature across the tile (contiguous in the transposed ``Yt``, so
+    the inner loop vectorises); the features are added in the order of
+    :func:`reduced_distance`, so the values are the same to the last bit."""
+    for jj in range(t):
+        acc[jj] = 0.0
+    for f in range(Yt.shape[0]):
+        q = Q[i, f]
+        row = Yt[f]
+        if metric == MANHATTAN:
+            for jj in range(t):
+                acc[jj] += abs(q - row[j0 + jj])
+        elif metric == CHEBYSHEV:
+            for jj in range(t):
+                v = abs(q - row[j0 + jj])
+                if v > acc[jj]:
+                    acc[jj] = v
+        else:
+            for jj in range(t):
+                acc[jj] += abs(q - row[j0 + jj]) ** p
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def scan_knn_coordinates(Q, Yt, k, metric, p):
+    """:func:`scan_knn` for the coordinate-wise metrics (manhattan, chebyshev,
+    minkowski) on the transposed training rows ``Yt`` (d, n): tiles of training
+    rows are shared by a few queries at a time, and each query's distances to a
+    tile are computed side by side. Same results as ``scan_knn``, ties included."""
+    m = Q.shape[0]
+    n = Yt.shape[1]
+    dist = np.empty((m, k))
+    ind = np.empty((m, k), dtype=np.intp)
+    n_blocks = (m + _SCAN_QUERIES - 1) // _SCAN_QUERIES
+    for b in prange(n_blocks):
+        i0 = b * _SCAN_QUERIES
+        i1 = min(m, i0 + _SCAN_QUERIES)
+        acc = np.empty(_SCAN_TILE)
+        for i in range(i0, i1):
+            for c in range(k):
+                dist[i, c] = np.inf
+                ind[i, c] = n
+        for j0 in range(0, n, _SCAN_TILE):
+            t = min(n - j0, _SCAN_TILE)
+            for i in range(i0, i1):
+                _coordinate_tile(Q, i, Yt, j0, t, metric, p, acc)
+                hd = dist[i]
+                hi = ind[i]
+                for jj in range(t):
+                    v = acc[jj]
+                    j = j0 + jj
+                    if v < hd[0] or (v == hd[0] and j < hi[0]):
+                        sift_down(hd, hi, np.intp(0), k, v, j)
+        for i in range(i0, i1):
+            sort_pairs_lexicographic(dist[i], ind[i])
+            for c in range(k):
+                dist[i, c] = reduced_to_distance(dist[i, c], metric, p)
     return dist, ind
 
 
