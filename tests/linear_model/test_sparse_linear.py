@@ -45,7 +45,10 @@ def test_logistic_matches_sklearn_and_dense(solver, n_classes, fit_intercept, de
     theirs = _quiet_fit(sk_linear.LogisticRegression(**kw), X, y)
     dense = _quiet_fit(LogisticRegression(**kw), X.toarray(), y)
     np.testing.assert_allclose(ours.coef_, theirs.coef_, atol=1e-7)
-    np.testing.assert_allclose(ours.coef_, dense.coef_, atol=1e-7)
+    # the dense fit takes other BLAS paths: on the 3-class problem with 2% density
+    # (a flat optimum) newton-cg's last steps land 2.6e-7 apart on one machine
+    np.testing.assert_allclose(ours.coef_, dense.coef_, atol=1e-6)
+    np.testing.assert_allclose(ours.predict_proba(X), dense.predict_proba(X.toarray()), atol=1e-7)
     np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X), atol=1e-8)
 
 
