@@ -236,6 +236,16 @@ def environment_lines(command, baseline=True):
     return lines if baseline else lines[:-1]
 
 
+def emit_table(lines, out=None):
+    """Print the markdown ``lines`` and, with ``out``, write them to that file."""
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if out:
+        with open(out, "w") as f:
+            f.write(text)
+    return 0
+
+
 def format_table(results):
     """A markdown table with one row per (case, step)."""
     header = (

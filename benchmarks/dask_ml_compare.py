@@ -17,7 +17,7 @@ import warnings
 
 import numpy as np
 
-from ._runner import environment_lines
+from ._runner import emit_table, environment_lines
 
 
 def _data(rng, n, p):
@@ -140,12 +140,7 @@ def main(argv=None):
     for name, t_ours, t_theirs, d_ours, d_theirs in rows:
         lines.append(f"| {name} | {t_ours:.3f} | {t_theirs:.3f} | {t_ours / t_theirs:.2f} | "
                      f"{d_ours:.1e} | {d_theirs:.1e} |")
-    text = "\n".join(lines) + "\n"
-    print(text)
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(text)
-    return 0
+    return emit_table(lines, args.out)
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ import time
 
 import numpy as np
 
-from ._runner import environment_lines
+from ._runner import emit_table, environment_lines
 
 ROWS, P = 100_000, 20
 
@@ -263,12 +263,7 @@ def main(argv=None):
         for where, cmd, seconds, peak in cli_rows:
             lines.append(f"| {where} | `{cmd}` | {seconds:.1f} | {peak / 2**20:.0f} |")
         lines.append(f"\nPeak worker memory on the cluster: {worker_peak / 2**20:.0f} MiB.")
-    text = "\n".join(lines) + "\n"
-    print(text)
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(text)
-    return 0
+    return emit_table(lines, args.out)
 
 
 if __name__ == "__main__":

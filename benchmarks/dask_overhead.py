@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 
-from ._runner import environment_lines
+from ._runner import emit_table, environment_lines
 
 
 def _cases(rng, n, p):
@@ -137,12 +137,7 @@ def main(argv=None):
         ok = "ok" if ratio <= 1.3 else "MISSED"
         lines.append(f"| {name} | {n_rows:,} | {t_np:.4f} | {t_dk:.4f} | {ratio:.2f} | "
                      f"<= 1.3 {ok} | {diff:.1e} |")
-    text = "\n".join(lines) + "\n"
-    print(text)
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(text)
-    return 0
+    return emit_table(lines, args.out)
 
 
 def _measure(n_rows, args, only):
