@@ -256,3 +256,15 @@ def test_tiled_coordinate_scan_equals_the_per_pair_scan(code, p, n):
     d_tile, i_tile = _k.scan_knn_coordinates(Q, np.ascontiguousarray(Y.T), k, code, p)
     np.testing.assert_array_equal(i_tile, i_pair)
     np.testing.assert_array_equal(d_tile, d_pair)
+
+
+@pytest.mark.parametrize("code, p", [(1, 1.0), (2, np.inf), (3, 3.0)])
+def test_tiled_coordinate_distances_equal_the_per_pair_ones(code, p):
+    from classiclearn.neighbors import _brute_kernels as _k
+
+    rng = np.random.default_rng(code)
+    Y = rng.normal(size=(600, 7))
+    Q = rng.normal(size=(13, 7))
+    np.testing.assert_array_equal(
+        _k.pairwise_coordinates(Q, np.ascontiguousarray(Y.T), code, p),
+        _k.pairwise_reduced(Q, Y, code, p))

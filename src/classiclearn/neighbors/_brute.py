@@ -343,6 +343,10 @@ def brute_radius(Q, Y, r, code, p, *, sort_results=False, Y_unit=None):
             if tiles is None:
                 tiles = _ProductTiles(Yx, code)
             tile = tiles.tile(Qx[q0:q1])
+        elif code in _COORDINATE_CODES:
+            if tiles is None:
+                tiles = np.ascontiguousarray(Yx.T)
+            tile = _k.pairwise_coordinates(Qx[q0:q1], tiles, code, p)
         else:
             tile = _k.pairwise_reduced(Qx[q0:q1], Yx, code, p)
         args = (tile, add, scale, Qn[q0:q1], r_red[q0:q1], slack_all[q0:q1],

@@ -244,6 +244,21 @@ def scan_knn_coordinates(Q, Yt, k, metric, p):
 
 
 @njit(cache=True, nogil=True, parallel=True)
+def pairwise_coordinates(Q, Yt, metric, p):
+    """:func:`pairwise_reduced` for the coordinate-wise metrics on the transposed
+    training rows ``Yt`` (d, n), a tile of training rows at a time (the same
+    values to the last bit)."""
+    m = Q.shape[0]
+    n = Yt.shape[1]
+    out = np.empty((m, n))
+    for i in prange(m):
+        for j0 in range(0, n, _SCAN_TILE):
+            t = min(n - j0, _SCAN_TILE)
+            _coordinate_tile(Q, i, Yt, j0, t, metric, p, out[i, j0:j0 + t])
+    return out
+
+
+@njit(cache=True, nogil=True, parallel=True)
 def pairwise_reduced(Q, Y, metric, p):
     """Reduced distances between every row of ``Q`` and every row of ``Y``."""
     m = Q.shape[0]
