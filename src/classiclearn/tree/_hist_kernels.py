@@ -14,11 +14,18 @@ exact and histogram splitters); thresholds are the bins' upper edges, so the
 tree predicts raw (unbinned) data.
 """
 
+from collections import namedtuple
+
 import numpy as np
 
 from .._kernels.jit import njit
 from . import _criteria_kernels as _c
+from ._split_kernels import SPLIT_RANDOM, Split
 from ._util_kernels import rand_int
+
+# X binned (uint8, n_samples x n_features), each feature's bin upper edges (float64,
+# n_features x 256) and number of bins (intp), as ``_binning`` makes them
+Bins = namedtuple("Bins", ["Xb", "edges", "n_bins"])
 
 EPSILON = np.finfo(np.float64).eps
 # nodes smaller than this are split exactly (sorting raw values is cheaper than a
@@ -34,7 +41,7 @@ def fill_hist(Xb, n_bins, y, w, samples, a, b, crit, n_outputs, K, H):
         for bb in range(n_bins[f] + 1):
             for k in range(H.shape[2]):
                 H[f, bb, k] = 0.0
-    is_clf = crit < 10
+    is_clf = _c.is_classification(crit)
     for i in range(a, b):
         s = samples[i]
         ws = w[s]
@@ -60,13 +67,12 @@ def _add_bin(h, sl, S):
 
 
 @njit(cache=True, nogil=True)
-def hist_split(H, n_bins, edges, parent_stats, wn, n_node, wn_total, imp_parent, crit,
-                splitter, n_outputs, K, n_classes, max_features, min_samples_leaf,
-                min_weight_leaf, rng, features, sl, sr, mono, use_mono, lower, upper):
-    """Best (feature, bin) split from the node histogram.
+def hist_split(H, bins, rule, node, work):
+    """Best (feature, bin) split from the node histogram ``H`` (arguments: the named
+    tuples of ``_split_kernels``).
 
-    Monotonicity constraints (``mono``, ``use_mono``, the node's value bounds
-    ``lower`` / ``upper``) reject candidates as ``_build_kernels._split_node`` does.
+    Monotonicity constraints (``rule.mono``, the node's value bounds ``lower`` /
+    ``upper``) reject candidates as the exact splitters do.
 
     Bin ``n_bins[f]`` of feature ``f`` holds its missing values (NaN). With some
     at the node, the best splitter scans the bins with them on the right (the
@@ -74,9 +80,29 @@ def hist_split(H, n_bins, edges, parent_stats, wn, n_node, wn_total, imp_parent,
     on the left; the random splitter draws one bin boundary and the side of the
     missing values. Without, missing values at prediction follow the larger child.
 
-    Returns (feature, bin, threshold, improvement, impurity_left, impurity_right,
-    missing_go_to_left, middle_value) with feature -1 when no valid split exists.
+    Returns (split, bin): a ``Split`` (its ``pos`` the node's end: the samples are not
+    partitioned; feature -1 when no valid split exists) and the last bin going left.
     """
+    n_bins = bins.n_bins
+    edges = bins.edges
+    parent_stats = node.stats
+    wn = node.wn
+    n_node = float(node.b - node.a)
+    crit = rule.crit
+    n_outputs = rule.n_outputs
+    K = rule.K
+    n_classes = rule.n_classes
+    max_features = rule.max_features
+    min_samples_leaf = rule.min_samples_leaf
+    min_weight_leaf = rule.min_weight_leaf
+    mono = rule.mono
+    use_mono = rule.use_mono
+    lower = node.lower
+    upper = node.upper
+    rng = work.rng
+    features = work.features
+    sl = work.sl
+    sr = work.sr
     p = H.shape[0]
     S = sl.shape[0]
     best_proxy = -np.inf
@@ -111,7 +137,7 @@ def hist_split(H, n_bins, edges, parent_stats, wn, n_node, wn_total, imp_parent,
         first0 = lo_bin
         pass_lo = 0
         pass_hi = 2 if nm > 0.0 else 1
-        if splitter == 1:
+        if rule.splitter == SPLIT_RANDOM:
             # one random boundary; the side of the missing values drawn too
             if hi_bin > lo_bin:
                 first0 = rand_int(rng, lo_bin, hi_bin)
@@ -162,7 +188,8 @@ def hist_split(H, n_bins, edges, parent_stats, wn, n_node, wn_total, imp_parent,
                     best_bin = bb
                     best_ml = ml if nm > 0.0 else nl > nr
     if best_f < 0:
-        return -1, -1, 0.0, 0.0, 0.0, 0.0, False, 0.0
+        return Split(node.b, np.intp(-1), 0.0, 0.0, 0.0, 0.0, np.intp(0), np.intp(0), 0.0), \
+            np.intp(-1)
     for k in range(S):
         sl[k] = 0.0
     wl = 0.0
@@ -182,13 +209,14 @@ def hist_split(H, n_bins, edges, parent_stats, wn, n_node, wn_total, imp_parent,
         sr[k] = parent_stats[k] - sl[k]
     il = _c.stats_impurity(sl, wl, crit, n_outputs, K, n_classes)
     ir = _c.stats_impurity(sr, wr, crit, n_outputs, K, n_classes)
-    improvement = (wn / wn_total) * (imp_parent - wr / wn * ir - wl / wn * il)
+    improvement = (wn / rule.wn_total) * (node.imp - wr / wn * ir - wl / wn * il)
     # every non-missing value left and the missing ones right: threshold +inf
     thr = edges[best_f, best_bin]
     if nm > 0.0 and not best_ml and best_bin == hi_bin:
         thr = np.inf
     middle = sl[0] / (2.0 * wl) + sr[0] / (2.0 * wr)
-    return best_f, best_bin, thr, improvement, il, ir, best_ml, middle
+    return Split(node.b, best_f, thr, improvement, il, ir, np.intp(0),
+                 np.intp(1) if best_ml else np.intp(0), middle), best_bin
 
 
 @njit(cache=True, nogil=True)

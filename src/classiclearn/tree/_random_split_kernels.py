@@ -1,0 +1,318 @@
+"""The random splitter of the CART builder (extremely randomized trees, seed 000
+§11.3): one uniform threshold per candidate feature, the best of them kept.
+
+``split_random`` for dense X and ``split_random_csc`` for sparse X (only a column's
+stored values on the threshold's side of zero move, so a feature costs about its
+stored entries at the node, not the node's size). The arguments are the named
+tuples of ``_split_kernels``; both return a ``Split`` and reorder ``samples[a:b]``
+so that the left part comes first.
+"""
+
+import numpy as np
+
+from .._kernels.jit import njit
+from . import _criteria_kernels as _c
+from ._split_kernels import (
+    FEATURE_THRESHOLD,
+    allowed,
+    arrange_nonzeros,
+    children_impurity,
+    constant_feature,
+    end_draw,
+    evaluated_feature,
+    feature_constraint,
+    fill,
+    finish_split,
+    gather,
+    gather_range,
+    gini_proxy,
+    index_node,
+    larger_side,
+    left_stats,
+    next_feature,
+    no_split,
+    node_nonzeros,
+    partition_rows,
+    partition_values,
+    range_without_nan,
+    split_arranged,
+    stable_partition,
+    start_draw,
+)
+from ._util_kernels import rand_int, rand_uniform
+
+
+@njit(cache=True, nogil=True, inline="always")
+def random_threshold(rng, mn, mx, nm):
+    """A uniform threshold in ``[mn, mx)`` and, with missing values at the node, whether
+    they go left (drawn after the threshold)."""
+    thr = rand_uniform(rng, np.float64(mn), np.float64(mx))
+    ml = nm > 0 and rand_int(rng, np.intp(0), np.intp(2)) == 1
+    if thr == mx:
+        thr = np.float64(mn)
+    return thr, ml
+
+
+@njit(cache=True, nogil=True)
+def random_candidate(data, rule, node, work, abs_work, pos, best_proxy, cst):
+    """The proxy of the candidate putting ``samples[a:pos]`` left when it is valid (leaf
+    sizes and weights), better than ``best_proxy`` and within the constraint ``cst``;
+    else -inf."""
+    a = node.a
+    b = node.b
+    if pos - a < rule.min_samples_leaf or b - pos < rule.min_samples_leaf:
+        return -np.inf
+    sl = work.sl
+    sr = work.sr
+    wl = left_stats(data, rule, node, work, pos)
+    wr = node.wn - wl
+    if wl < rule.min_weight_leaf or wr < rule.min_weight_leaf:
+        return -np.inf
+    for k in range(rule.S):
+        sr[k] = node.stats[k] - sl[k]
+    if abs_work is not None:
+        il, ir = children_impurity(data, rule, node, work.samples, pos, sl, sr, wl, wr,
+                                   abs_work)
+        proxy = -wl * il - wr * ir
+    else:
+        proxy = _c.proxy_improvement(sl, sr, wl, wr, rule.crit, rule.n_outputs, rule.K,
+                                     rule.n_classes)
+    if proxy > best_proxy and allowed(rule, node, cst, sl, wl, wr):
+        return proxy
+    return -np.inf
+
+
+@njit(cache=True, nogil=True)
+def _count_left(vals, yw, a, b, thr, ml, kb, n_classes, sl):
+    """Counted candidate of :func:`split_random`'s fast path: ``sl`` = the class weights
+    of the values ``<= thr`` (NaN too when ``ml``) among ``vals[a:b]`` from the keys
+    ``yw``; returns (number, weight) of them. Integer sums (exact, so any order is
+    right): the loop vectorizes and has no branch on the comparison."""
+    cmask = (np.int64(1) << kb) - np.int64(1)
+    nl = np.int64(0)
+    wl_i = np.int64(0)
+    if n_classes == 2:
+        # class-1 weight; class 0 = total - class 1
+        w1 = np.int64(0)
+        for i in range(a, b):
+            v = vals[i]
+            m = (np.float64(v) <= thr) | (ml & (v != v))
+            key = yw[i]
+            wi = key >> kb
+            nl += np.int64(1) if m else np.int64(0)
+            wl_i += wi if m else np.int64(0)
+            w1 += wi * (key & cmask) if m else np.int64(0)
+        sl[0] = np.float64(wl_i - w1)
+        sl[1] = np.float64(w1)
+    else:
+        fill(sl, 0.0)
+        for i in range(a, b):
+            v = vals[i]
+            if np.float64(v) <= thr or (ml and v != v):
+                key = yw[i]
+                wi = key >> kb
+                nl += 1
+                wl_i += wi
+                sl[key & cmask] += np.float64(wi)
+    return nl, np.float64(wl_i)
+
+
+@njit(cache=True, nogil=True)
+def _counted_candidate(rule, node, work, rnd, vals, thr, ml, best_proxy, cst):
+    """:func:`random_candidate` for the fast path (``work.sl`` from the keys, samples not
+    moved); returns (proxy or -inf, split position, weight left)."""
+    a = node.a
+    b = node.b
+    sl = work.sl
+    nc0 = rule.n_classes[0]
+    nl, wl = _count_left(vals, rnd.yw, a, b, thr, ml, rnd.kb, nc0, sl)
+    pos = a + nl
+    if pos - a < rule.min_samples_leaf or b - pos < rule.min_samples_leaf:
+        return -np.inf, pos, wl
+    wr = node.wn - wl
+    if wl < rule.min_weight_leaf or wr < rule.min_weight_leaf:
+        return -np.inf, pos, wl
+    if rule.crit == _c.GINI:
+        proxy = gini_proxy(sl, node.stats, nc0, wl, wr)
+    else:
+        for k in range(rule.S):
+            work.sr[k] = node.stats[k] - sl[k]
+        proxy = _c.proxy_improvement(sl, work.sr, wl, wr, rule.crit, rule.n_outputs, rule.K,
+                                     rule.n_classes)
+    if proxy > best_proxy and allowed(rule, node, cst, sl, wl, wr):
+        return proxy, pos, wl
+    return -np.inf, pos, wl
+
+
+@njit(cache=True, nogil=True)
+def split_random(dense, data, rule, node, work, rnd, abs_work):
+    """Best of one random threshold per candidate feature (dense X), scikit-learn's
+    random splitter; reorders the node's samples so the left part comes first.
+
+    Missing values: their side is drawn with the threshold. ``rnd.fast`` (one output,
+    classification, integer weights: unit, bootstrap counts): the class counts left of
+    each threshold are summed over the node's samples in place, without partitioning
+    them per candidate (:func:`_count_left`): the sums are exact integers, so they
+    equal the partitioned (scikit-learn) ones whatever the order. ``rnd.yw[a:b]`` holds
+    the node's keys ``(weight << kb) | class`` in sample order, and ``rnd.vals_b``
+    receives the best candidate's values (buffers swapped with ``work.vals``) for the
+    final stable partition."""
+    Xt = dense.Xt
+    Xr = dense.Xr
+    nan_mask = data.nan_mask
+    samples = work.samples
+    features = work.features
+    rng = work.rng
+    vals = work.vals
+    vals_b = rnd.vals_b
+    a = node.a
+    b = node.b
+    best_proxy = -np.inf
+    best_f = np.intp(-1)
+    best_thr = 0.0
+    best_wl = 0.0
+    best_pos = b
+    best_ml = np.intp(0)
+    last_f = np.intp(-1)
+    start_draw(work.draw, node.n_const, data.nan_mask.shape[0])
+    while True:
+        f_j = next_feature(work.draw, features, rng, rule.max_features)
+        if f_j < 0:
+            break
+        f = features[f_j]
+        last_f = f
+        nm = np.intp(0)
+        if not nan_mask[f]:
+            # only the range is needed: gathered in the same pass
+            mn, mx = gather_range(Xt, Xr, f, samples, a, b, vals)
+        else:
+            gather(Xt, Xr, f, samples, a, b, vals)
+            nm, mn, mx = range_without_nan(vals, a, b)
+        if b - nm == a or (nm == 0 and mx <= mn + FEATURE_THRESHOLD):
+            constant_feature(work.draw, features, f_j)
+            continue
+        evaluated_feature(work.draw, features, f_j)
+        thr, ml = random_threshold(rng, mn, mx, nm)
+        cst = feature_constraint(rule, f)
+        if rnd.fast:
+            proxy, pos, wl = _counted_candidate(rule, node, work, rnd, vals, thr, ml,
+                                                best_proxy, cst)
+            if proxy > best_proxy:
+                best_proxy = proxy
+                best_f = f
+                best_thr = thr
+                best_ml = (1 if ml else 0) if nm > 0 else larger_side(node, pos)
+                best_wl = wl
+                for k in range(rule.S):
+                    rnd.sbest[k] = work.sl[k]
+                # keep the best candidate's values for the final partition
+                vals, vals_b = vals_b, vals
+            continue
+        pos = partition_values(vals, samples, a, b, thr, ml)
+        proxy = random_candidate(data, rule, node, work, abs_work, pos, best_proxy, cst)
+        if proxy > best_proxy:
+            best_proxy = proxy
+            best_f = f
+            best_thr = thr
+            best_ml = (1 if ml else 0) if nm > 0 else larger_side(node, pos)
+            best_pos = pos
+    n_const = end_draw(work.draw, features, work.const_features)
+    if best_f < 0:
+        return no_split(node, n_const)
+    nan_left = best_ml != 0
+    if rnd.fast:
+        pos = stable_partition(samples, rnd.yw, vals_b, a, b, best_thr, nan_left, rnd.ridx,
+                                rnd.ywtmp)
+        # the left statistics of the chosen candidate (exact integer sums)
+        wl = best_wl
+        for k in range(rule.S):
+            work.sl[k] = rnd.sbest[k]
+    else:
+        if last_f == best_f:
+            # already partitioned on the best candidate (the last one drawn): kept as it
+            # is, as scikit-learn does, so the children's samples keep its order
+            pos = best_pos
+        else:
+            pos = partition_rows(Xr, best_f, best_thr, samples, a, b, samples, False,
+                                 nan_left, np.float32(np.nan))
+        wl = left_stats(data, rule, node, work, pos)
+    return finish_split(data, rule, node, work, abs_work, pos, best_f, best_thr, best_ml,
+                        n_const, wl)
+
+
+@njit(cache=True, nogil=True)
+def split_random_csc(csc, data, rule, node, work, abs_work):
+    """:func:`split_random` for sparse X (CSC ``csc``, no missing values): a column's
+    stored entries at the node are arranged apart from its zeros, and a threshold
+    moves only the stored values on its side of zero (``csc`` also holds the rows'
+    positions and the entries' buffers)."""
+    samples = work.samples
+    vals = work.vals
+    features = work.features
+    rng = work.rng
+    a = node.a
+    b = node.b
+    index_node(samples, a, b, csc.pos)
+    nz_vals = csc.nz_vals
+    best_proxy = -np.inf
+    best_f = np.intp(-1)
+    best_thr = 0.0
+    best_pos = b
+    best_ml = np.intp(0)
+    last_f = np.intp(-1)
+    start_draw(work.draw, node.n_const, data.nan_mask.shape[0])
+    while True:
+        f_j = next_feature(work.draw, features, rng, rule.max_features)
+        if f_j < 0:
+            break
+        f = features[f_j]
+        last_f = f
+        cnt = node_nonzeros(csc.indptr, csc.indices, csc.data, f, samples, a, b, csc.pos,
+                            csc.nz_rows, nz_vals)
+        z_lo = np.intp(-1)
+        z_hi = np.intp(-1)
+        if cnt == 0:  # all zeros at the node: constant, found without a pass over it
+            vals[a] = 0.0
+            vals[b - 1] = 0.0
+            mn = np.float32(0.0)
+            mx = mn
+        else:
+            z_lo, z_hi = arrange_nonzeros(cnt, csc.nz_rows, nz_vals, samples, a, b, vals,
+                                          csc.pos, np.bool_(False))
+            mn = nz_vals[0]
+            mx = mn
+            for t in range(cnt):
+                mn = min(mn, nz_vals[t])
+                mx = max(mx, nz_vals[t])
+            if z_hi > z_lo:
+                mn = min(mn, np.float32(0.0))
+                mx = max(mx, np.float32(0.0))
+        if mx <= mn + FEATURE_THRESHOLD:
+            constant_feature(work.draw, features, f_j)
+            continue
+        evaluated_feature(work.draw, features, f_j)
+        thr, _ = random_threshold(rng, mn, mx, np.intp(0))
+        pos = split_arranged(samples, vals, csc.pos, a, b, z_lo, z_hi, thr)
+        proxy = random_candidate(data, rule, node, work, abs_work, pos, best_proxy,
+                                 feature_constraint(rule, f))
+        if proxy > best_proxy:
+            best_proxy = proxy
+            best_f = f
+            best_thr = thr
+            best_ml = larger_side(node, pos)
+            best_pos = pos
+    n_const = end_draw(work.draw, features, work.const_features)
+    if best_f < 0:
+        return no_split(node, n_const)
+    if last_f == best_f:
+        # already partitioned on the best candidate (the last one drawn)
+        pos = best_pos
+    else:
+        cnt = node_nonzeros(csc.indptr, csc.indices, csc.data, best_f, samples, a, b,
+                            csc.pos, csc.nz_rows, nz_vals)
+        z_lo, z_hi = arrange_nonzeros(cnt, csc.nz_rows, nz_vals, samples, a, b, vals,
+                                      csc.pos, np.bool_(False))
+        pos = split_arranged(samples, vals, csc.pos, a, b, z_lo, z_hi, best_thr)
+    wl = left_stats(data, rule, node, work, pos)
+    return finish_split(data, rule, node, work, abs_work, pos, best_f, best_thr, best_ml,
+                        n_const, wl)
