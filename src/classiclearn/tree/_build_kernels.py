@@ -7,24 +7,30 @@ threshold per candidate feature: ``_random_split_kernels``) and histogram
 (``_hist_kernels``) splitters. It releases the GIL, so forests grow trees in Python
 threads.
 
-Entry points: :func:`build_tree_best` and :func:`build_tree_random`, one per exact
-splitter, so that a tree compiles the node loop with its own splitter only. Their
-arguments are named tuples (see ``_split_kernels``): ``data`` (:data:`Data`: ``Xt``
-the float32 *transposed* data (n_features, n_samples), C-contiguous, so gathering
-one feature is a contiguous read, ``Xr`` the same data row-major (n_samples,
-n_features): the samples of a small node are scattered, and there the row-major
-layout gathers all features of a node from a few cache lines; ``y`` float64
-(n_samples, n_outputs) class indices (classification) or targets; ``w`` float64
-sample weights; ``samples`` the rows to use (positive weight only); ``n_classes``;
-``nan_mask``), ``settings`` (:data:`Settings`, the estimator's parameters),
-``csc`` (:data:`Csc`, sparse X, or None), ``bins`` (:data:`Bins`, the histogram
-splitter's binned X, or None) and ``abs_work`` (:data:`AbsWork`, the
-absolute-error criterion's scratch, or None).
+Entry point: :func:`build_tree`, whose arguments are named tuples (defined in
+``_split_kernels`` and here):
 
-Sparse X (scikit-learn's sparse splitter): ``Xt`` and ``Xr`` are then empty
-placeholders (``Xt`` of shape (n_features, 0)) and ``csc`` holds the data (indices
-sorted within each column, float32 values); missing values and the histogram
-splitter are not used with sparse X.
+- ``data`` (:data:`Data`): ``y`` float64 (n_samples, n_outputs) class indices
+  (classification) or targets, ``w`` float64 sample weights, ``samples`` the rows to
+  use (positive weight only), ``n_classes`` intp per output, ``nan_mask`` uint8 per
+  feature (whether it has missing values in the rows used);
+- ``settings`` (:data:`Settings`): the estimator's growth parameters;
+- X, one of ``dense`` (:data:`Dense`: ``Xt`` the float32 *transposed* data
+  (n_features, n_samples), C-contiguous, so gathering one feature is a contiguous
+  read, and ``Xr`` the same data row-major: the samples of a small node are
+  scattered, and there the row-major layout gathers all features of a node from a
+  few cache lines) and ``csc`` (:data:`Csc`: sparse X, CSC with indices sorted
+  within each column and float32 values, scikit-learn's sparse splitter; no missing
+  values, no histograms), the other None;
+- ``bins`` (:data:`Bins`): binned X for the histogram splitter (``_hist_kernels``),
+  or None;
+- ``abs_work`` (:data:`AbsWork`): the absolute-error criterion's scratch, or None;
+- ``sort`` (:data:`SortWork`) for the best splitter or ``rnd`` (:data:`RandomWork`)
+  for the random one, the other None.
+
+The None arguments are known when numba compiles: a tree compiles the node loop with
+its own kind of X and its own splitter only (the first fit of a default tree does not
+compile the random, sparse, histogram nor absolute-error code).
 
 Output node arrays: ``inodes`` (node_count, 5) intp = left child, right child,
 feature, n_node_samples, missing values go left (children -1 and feature -2 at
@@ -56,13 +62,15 @@ from ._split_kernels import (
     RandomWork,
     Rule,
     SortWork,
+    Split,
     Work,
+    feature_constraint,
     no_split,
     partition_rows,
 )
 
-__all__ = ["KEY_CLASS_BITS_MAX", "RADIX_MIN", "SPLIT_BEST", "SPLIT_RANDOM", "AbsWork", "Bins", "Csc", "Data", "Dense", "Settings",
-           "RandomWork", "SortWork", "build_tree"]
+__all__ = ["KEY_CLASS_BITS_MAX", "RADIX_MIN", "SPLIT_BEST", "SPLIT_RANDOM", "AbsWork", "Bins",
+           "Csc", "Data", "Dense", "RandomWork", "Settings", "SortWork", "build_tree"]
 
 EPSILON = np.finfo(np.float64).eps
 # numba freezes globals such as _hk.HYBRID_MIN into the compiled builder: the kernel
@@ -78,16 +86,64 @@ Settings = namedtuple("Settings", ["crit", "splitter", "max_features", "max_dept
                                    "min_impurity_decrease", "max_leaf_nodes", "seed", "mono"])
 
 
-@njit(cache=True, nogil=True)
-def _grow(inodes, fnodes, value, cap):
-    new_i = np.empty((cap, inodes.shape[1]), dtype=np.intp)
-    new_f = np.empty((cap, fnodes.shape[1]), dtype=np.float64)
-    new_v = np.empty((cap, value.shape[1]), dtype=np.float64)
-    n = inodes.shape[0]
-    copy_rows(new_i, inodes, n)
-    copy_rows(new_f, fnodes, n)
-    copy_rows(new_v, value, n)
-    return new_i, new_f, new_v
+# the tree's node arrays while it grows (rows doubled when full) and as returned
+Nodes = namedtuple("Nodes", ["inodes", "fnodes", "value"])
+GrownTree = namedtuple("GrownTree", ["inodes", "fnodes", "value", "max_depth"])
+# columns of ``inodes`` (intp) and ``fnodes`` (float64)
+NODE_LEFT = 0
+NODE_RIGHT = 1
+NODE_FEATURE = 2
+NODE_N_SAMPLES = 3
+NODE_MISSING_LEFT = 4
+NODE_INT_FIELDS = 5
+NODE_THRESHOLD = 0
+NODE_IMPURITY = 1
+NODE_WEIGHT = 2
+NODE_FLOAT_FIELDS = 3
+# a leaf's children, feature and threshold (scikit-learn's markers)
+NO_CHILD = -1
+LEAF_FEATURE = -2
+LEAF_THRESHOLD = -2.0
+# an impurity or statistics not known yet (computed when the node is evaluated)
+UNKNOWN = -1.0
+FIRST_ROWS = 64
+
+# nodes waiting for evaluation, popped last first: ``ints`` / ``floats`` in the columns
+# below, ``stats`` the node's statistics and weight (column S) when its parent's split
+# gave them exactly (classification with integer weights), column 0 UNKNOWN otherwise
+Stack = namedtuple("Stack", ["ints", "floats", "stats"])
+ST_START = 0
+ST_END = 1
+ST_DEPTH = 2
+ST_PARENT = 3
+ST_IS_LEFT = 4
+ST_N_CONST = 5
+ST_HIST = 6  # the node's histogram in the pool, -1: none
+ST_INT_FIELDS = 7
+ST_IMPURITY = 0
+ST_LOWER = 1  # bounds of the node's value (monotonicity constraints)
+ST_UPPER = 2
+ST_FLOAT_FIELDS = 3
+
+# best-first growth: evaluated nodes waiting for expansion, a max-heap on improvement
+Frontier = namedtuple("Frontier", ["ints", "floats"])
+FR_NODE = 0
+FR_START = 1
+FR_END = 2
+FR_POS = 3
+FR_DEPTH = 4
+FR_N_CONST = 5
+FR_LEFT_HIST = 6
+FR_RIGHT_HIST = 7
+FR_INT_FIELDS = 8
+FR_IMPROVEMENT = 0
+FR_IMPURITY_LEFT = 1
+FR_IMPURITY_RIGHT = 2
+FR_IS_LEAF = 3
+FR_LOWER = 4
+FR_UPPER = 5
+FR_MIDDLE = 6
+FR_FLOAT_FIELDS = 7
 
 
 # Explicit loops instead of slice assignments and row copies: each distinct slice
@@ -110,6 +166,14 @@ def swap_rows(a, i, k):
         a[k, j] = t
 
 
+@njit(cache=True, nogil=True)
+def _doubled(a, n):
+    """A 2-D array of twice the rows of ``a``, its first ``n`` rows copied."""
+    bigger = np.empty((2 * a.shape[0], a.shape[1]), dtype=a.dtype)
+    copy_rows(bigger, a, n)
+    return bigger
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _weight_total(w, samples):
     """(total weight of ``samples``, whether every weight is an integer and the total
@@ -125,20 +189,91 @@ def _weight_total(w, samples):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _largest(a):
-    m = a[0]
-    for i in range(a.shape[0]):
-        m = max(m, a[i])
-    return m
+def _rule(data, settings, wn_total):
+    """The :data:`Rule` of the splitters."""
+    n_outputs = data.y.shape[1]
+    K = data.n_classes[0]
+    for o in range(n_outputs):
+        K = max(K, data.n_classes[o])
+    S = n_outputs * K if _c.is_classification(settings.crit) else 2 * n_outputs
+    mono = settings.mono
+    # a flag computed (not a literal False later set True): numba would otherwise
+    # compile the splitters a second time for the literal
+    n_mono = 0
+    for f in range(mono.shape[0]):
+        if mono[f] != 0:
+            n_mono += 1
+    return Rule(settings.crit, settings.splitter, n_outputs, K, S, data.n_classes,
+                settings.max_features, settings.min_samples_leaf, settings.min_weight_leaf,
+                mono, n_mono > 0, wn_total)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _c_stats_len(settings, data):
-    """Length ``S`` of the node statistics (``_criteria_kernels``)."""
-    n_outputs = data.y.shape[1]
-    if _c.is_classification(settings.crit):
-        return n_outputs * _largest(data.n_classes)
-    return 2 * n_outputs
+def _work(samples, rule, seed, n_features):
+    """The splitters' :data:`Work` buffers."""
+    rng = np.empty(1, dtype=np.uint64)
+    rng[0] = seed
+    return Work(samples, np.arange(n_features), np.arange(n_features), rng,
+                np.empty(DRAW_SLOTS, dtype=np.intp),
+                np.empty(samples.shape[0], dtype=np.float32), np.empty(rule.S),
+                np.empty(rule.S))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _node_at(stack, top, data, rule, samples, stats, abs_work):
+    """The :data:`Node` waiting at ``stack[top]``: its statistics (into ``stats``),
+    weight and impurity, from its parent's split when known."""
+    a = stack.ints[top, ST_START]
+    b = stack.ints[top, ST_END]
+    S = rule.S
+    if stack.stats[top, 0] >= 0.0:
+        for k in range(S):
+            stats[k] = stack.stats[top, k]
+        wn = stack.stats[top, S]
+    else:
+        wn = _c.node_stats(data.y, data.w, samples, a, b, rule.crit, rule.n_outputs, rule.K,
+                           stats)
+    imp = stack.floats[top, ST_IMPURITY]
+    if imp < 0.0:
+        if abs_work is not None:
+            imp = _c.abs_impurity(data.y, data.w, samples, a, b, rule.n_outputs, abs_work.yv,
+                                  abs_work.wv)
+        elif rule.crit == _c.POISSON:
+            imp = _c.poisson_loss(data.y, data.w, samples, a, b, rule.n_outputs, stats, wn)
+        else:
+            imp = _c.stats_impurity(stats, wn, rule.crit, rule.n_outputs, rule.K,
+                                    rule.n_classes)
+    return Node(a, b, wn, imp, stats, stack.ints[top, ST_N_CONST], stack.floats[top, ST_LOWER],
+                stack.floats[top, ST_UPPER])
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _set_value(data, rule, node, samples, vrow, abs_work):
+    """The node's value: weighted class counts, means or (absolute error) medians; under
+    monotonicity constraints clipped to the node's bounds (binary classification: the
+    first class's fraction)."""
+    is_clf = _c.is_classification(rule.crit)
+    wn = node.wn
+    if is_clf:
+        for k in range(rule.n_outputs * rule.K):
+            vrow[k] = node.stats[k]
+    elif abs_work is not None:
+        _c.abs_medians(data.y, data.w, samples, node.a, node.b, rule.n_outputs, abs_work.yv,
+                       abs_work.wv, vrow)
+    else:
+        for o in range(rule.n_outputs):
+            vrow[o] = node.stats[o] / wn
+    if rule.use_mono:
+        lower = node.lower
+        upper = node.upper
+        v0 = vrow[0] / wn if is_clf else vrow[0]
+        if v0 < lower or v0 > upper:
+            v0 = lower if v0 < lower else upper
+            if is_clf:
+                vrow[0] = v0 * wn
+                vrow[1] = (1.0 - v0) * wn
+            else:
+                vrow[0] = v0
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -173,433 +308,70 @@ def _partition_bins(bins, f, bn, samples, a, b, rnd, nan_left):
     return partition_rows(bins.Xb, f, bn, samples, a, b, samples, False, nan_left, nan_code)
 
 
-@njit(cache=True, nogil=True)
-def build_tree(data, settings, dense, csc, bins, abs_work, sort, rnd):
-    """Grow one tree; depth-first, or best-first when ``max_leaf_nodes > 0``.
+@njit(cache=True, nogil=True, inline="always")
+def _find_split(dense, csc, bins, data, settings, rule, node, work, sort, rnd, abs_work, hists,
+                hist, depth, may_split):
+    """The node's :data:`Split`, its samples partitioned (left part first), or a leaf's
+    (``pos`` the node's end): nodes at the limits, pure or without a valid split whose
+    impurity decrease reaches ``min_impurity_decrease`` stay leaves. Nodes with a
+    histogram (``hist`` >= 0 in the pool ``hists``) are split on it, the others exactly."""
+    nn = node.b - node.a
+    if (depth >= settings.max_depth or not may_split or nn < settings.min_samples_split
+            or nn < 2 * settings.min_samples_leaf
+            or node.wn < 2.0 * settings.min_weight_leaf or node.imp <= EPSILON):
+        return no_split(node, node.n_const)
+    if bins is not None and hist >= 0:
+        split, bn = _hk.hist_split(hists.pool[hist], bins, rule, node, work)
+        if split.feature < 0 or split.improvement + EPSILON < settings.min_impurity_decrease:
+            return no_split(node, node.n_const)
+        pos = _partition_bins(bins, split.feature, bn, work.samples, node.a, node.b, rnd,
+                              split.missing_left != 0)
+        return Split(pos, split.feature, split.threshold, split.improvement,
+                     split.impurity_left, split.impurity_right, split.n_const,
+                     split.missing_left, split.middle)
+    split = _split_exact(dense, csc, data, rule, node, work, sort, rnd, abs_work)
+    if split.pos >= node.b or split.improvement + EPSILON < settings.min_impurity_decrease:
+        return no_split(node, node.n_const)
+    return split
 
-    ``samples`` is copied, not modified. ``bins`` switches on the histogram splitter
-    (see ``_hist_kernels``): nodes with fewer than ``HYBRID_MIN`` samples are always
-    split exactly. ``sort`` (best splitter) or ``rnd`` (random splitter) is None.
 
-    numba compiles one version per kind of tree (dense, sparse, histogram; best or
-    random splitter; absolute error or not), each without the other kinds' code: the
-    None arguments are known at compile time. Within a kind the arguments always have
-    the same types, so every estimator shares that version.
+@njit(cache=True, nogil=True, inline="always")
+def _record(nodes, i, node, split):
+    """Node ``i``'s fields (children linked later)."""
+    nodes.inodes[i, NODE_LEFT] = NO_CHILD
+    nodes.inodes[i, NODE_RIGHT] = NO_CHILD
+    nodes.inodes[i, NODE_FEATURE] = split.feature
+    nodes.inodes[i, NODE_N_SAMPLES] = node.b - node.a
+    nodes.inodes[i, NODE_MISSING_LEFT] = split.missing_left
+    nodes.fnodes[i, NODE_THRESHOLD] = split.threshold
+    nodes.fnodes[i, NODE_IMPURITY] = node.imp
+    nodes.fnodes[i, NODE_WEIGHT] = node.wn
 
-    ``nan_mask`` (uint8, n_features) marks the features with missing values (NaN)
-    in the rows used; ``inodes`` then holds in column 4 whether a node's missing
-    values go left. ``mono`` (intp, n_features, or empty): monotonicity
-    constraints, -1 / 0 / 1 per feature on the first statistic (one output; binary
-    classification: the first class's fraction); node values are clipped to the
-    bounds the constrained splits above them set.
-    """
-    y = data.y
-    w = data.w
-    n_classes = data.n_classes
-    crit = settings.crit
-    mono = settings.mono
-    max_depth = settings.max_depth
-    min_samples_leaf = settings.min_samples_leaf
-    min_samples_split = settings.min_samples_split
-    min_weight_leaf = settings.min_weight_leaf
-    min_impurity_decrease = settings.min_impurity_decrease
-    max_leaf_nodes = settings.max_leaf_nodes
-    n_outputs = y.shape[1]
-    n_features = data.nan_mask.shape[0]
-    K = _largest(n_classes)
-    S = _c_stats_len(settings, data)
-    V = n_outputs * K
-    # integer constants passed to other kernels are typed intp up front: numba would
-    # otherwise compile a separate version of the callee for each literal value
-    zero = np.intp(0)
-    one = np.intp(1)
-    minus1 = np.intp(-1)
-    samples = data.samples.copy()
-    n = samples.shape[0]
-    rng = np.empty(1, dtype=np.uint64)
-    rng[0] = settings.seed
-    stats = np.empty(S)
-    # a flag computed (not a literal False later set True): numba would otherwise
-    # compile the splitters a second time for the literal
-    n_mono = 0
-    for f in range(mono.shape[0]):
-        if mono[f] != 0:
-            n_mono += 1
-    use_mono = n_mono > 0
-    wn_total, int_w = _weight_total(w, samples)
-    rule = Rule(crit, settings.splitter, n_outputs, K, S, n_classes, settings.max_features,
-                min_samples_leaf, min_weight_leaf, mono, use_mono, wn_total)
-    work = Work(samples, np.arange(n_features), np.arange(n_features), rng,
-                np.empty(DRAW_SLOTS, dtype=np.intp), np.empty(n, dtype=np.float32),
-                np.empty(S), np.empty(S))
-    sl = work.sl
-    sr = work.sr
-    # histogram buffers (n_features x bins x (count, weight, stats)), reused via a free list
-    if bins is not None:
-        pool = np.empty((8, bins.Xb.shape[1], bins.edges.shape[1], S + 2))
-    else:
-        pool = np.empty((1, 1, 1, 1))
-    n_pool = pool.shape[0]
-    free = np.empty(n_pool, dtype=np.intp)
-    for i in range(n_pool):
-        free[i] = n_pool - 1 - i
-    n_free = n_pool
 
-    cap = np.intp(64)
-    inodes = np.empty((cap, 5), dtype=np.intp)
-    fnodes = np.empty((cap, 3))
-    value = np.empty((cap, V))
-    count = np.intp(0)
-    depth_reached = np.intp(0)
-    best_first = max_leaf_nodes > 0
-    max_split_nodes = max_leaf_nodes - 1
-
-    # nodes waiting for evaluation (popped last-first): start, end, depth, parent, is_left,
-    # n_constant_features, histogram id (-1: none) ; impurity (-1: unknown)
-    st_i = np.empty((64, 7), dtype=np.intp)
-    # impurity (-1: unknown), lower and upper bound of the node value (monotonic_cst)
-    st_f = np.empty((64, 3))
-    # children's statistics and weight from the parent's split (classification with
-    # integer weights: exact sums, equal to a fresh pass); column 0 < 0: unknown
-    reuse_stats = _c.is_classification(crit) and int_w
-    st_s = np.empty((64, S + 1))
-    root_h = minus1
-    if bins is not None and n >= _hk.HYBRID_MIN:
-        n_free -= 1
-        root_h = free[n_free]
-        _hk.fill_hist(bins.Xb, bins.n_bins, y, w, samples, zero, n, crit, n_outputs, K,
-                      pool[root_h])
-    st_i[0, 0] = 0
-    st_i[0, 1] = n
-    st_i[0, 2] = 0
-    st_i[0, 3] = -1
-    st_i[0, 4] = 0
-    st_i[0, 5] = 0
-    st_i[0, 6] = root_h
-    st_f[0, 0] = -1.0
-    st_f[0, 1] = -np.inf
-    st_f[0, 2] = np.inf
-    st_s[0, 0] = -1.0
-    top = np.intp(1)
-    # best-first frontier of evaluated nodes, a max-heap on the improvement:
-    # node, start, end, pos, depth, n_const, left hist, right hist ;
-    # improvement, impurity_left, impurity_right, is_leaf
-    fr_i = np.empty((64, 8), dtype=np.intp)
-    fr_f = np.empty((64, 7))
-    n_front = np.intp(0)
-    while True:
-        # depth-first: evaluate a node when popped; best-first: evaluate both children
-        # (left first) of the node just expanded, then queue them by improvement
-        while top > 0:
-            top -= 1
-            a = st_i[top, 0]
-            b = st_i[top, 1]
-            depth = st_i[top, 2]
-            parent = st_i[top, 3]
-            is_left = st_i[top, 4]
-            n_const = st_i[top, 5]
-            hid = st_i[top, 6]
-            if count >= cap:
-                cap *= 2
-                inodes, fnodes, value = _grow(inodes, fnodes, value, cap)
-            node = count
-            count += 1
-            if parent >= 0:
-                if is_left:
-                    inodes[parent, 0] = node
-                else:
-                    inodes[parent, 1] = node
-            # the node's statistics, value, impurity and split (samples[a:b] left
-            # partitioned, left part first)
-            vrow = value[node]
-            if st_s[top, 0] >= 0.0:
-                for k in range(S):
-                    stats[k] = st_s[top, k]
-                wn = st_s[top, S]
-            else:
-                wn = _c.node_stats(y, w, samples, a, b, crit, n_outputs, K, stats)
-            if _c.is_classification(crit):
-                for k in range(V):
-                    vrow[k] = stats[k]
-            elif abs_work is not None:
-                _c.abs_medians(y, w, samples, a, b, n_outputs, abs_work.yv, abs_work.wv, vrow)
-            else:
-                for o in range(n_outputs):
-                    vrow[o] = stats[o] / wn
-            lower = st_f[top, 1]
-            upper = st_f[top, 2]
-            if use_mono:
-                # clip the value (binary classification: the first class's fraction,
-                # counts here) to the bounds of the constrained splits above
-                v0 = vrow[0] / wn if _c.is_classification(crit) else vrow[0]
-                if v0 < lower or v0 > upper:
-                    v0 = lower if v0 < lower else upper
-                    if _c.is_classification(crit):
-                        vrow[0] = v0 * wn
-                        vrow[1] = (1.0 - v0) * wn
-                    else:
-                        vrow[0] = v0
-            imp = st_f[top, 0]
-            if imp < 0.0:
-                if abs_work is not None:
-                    imp = _c.abs_impurity(y, w, samples, a, b, n_outputs, abs_work.yv,
-                                          abs_work.wv)
-                elif crit == _c.POISSON:
-                    imp = _c.poisson_loss(y, w, samples, a, b, n_outputs, stats, wn)
-                else:
-                    imp = _c.stats_impurity(stats, wn, crit, n_outputs, K, n_classes)
-            nn = b - a
-            # once best-first growth has used its budget, new nodes stay leaves
-            is_leaf = (
-                depth >= max_depth
-                or (best_first and max_split_nodes <= 0)
-                or nn < min_samples_split
-                or nn < 2 * min_samples_leaf
-                or wn < 2.0 * min_weight_leaf
-                or imp <= EPSILON
-            )
-            pos = b
-            f = minus1
-            thr = -2.0
-            ml = zero
-            middle = 0.0
-            improvement = 0.0
-            il = 0.0
-            ir = 0.0
-            nd = Node(a, b, wn, imp, stats, n_const, lower, upper)
-            if bins is not None and not is_leaf and hid >= 0:
-                split, bn = _hk.hist_split(pool[hid], bins, rule, nd, work)
-                f = split.feature
-                thr = split.threshold
-                improvement = split.improvement
-                il = split.impurity_left
-                ir = split.impurity_right
-                middle = split.middle
-                if f >= 0 and improvement + EPSILON >= min_impurity_decrease:
-                    ml = split.missing_left
-                    pos = _partition_bins(bins, f, bn, samples, a, b, rnd, ml != 0)
-                else:
-                    is_leaf = True
-            elif not is_leaf:
-                split = _split_exact(dense, csc, data, rule, nd, work, sort, rnd, abs_work)
-                pos = split.pos
-                f = split.feature
-                thr = split.threshold
-                improvement = split.improvement
-                il = split.impurity_left
-                ir = split.impurity_right
-                n_const = split.n_const
-                ml = split.missing_left
-                middle = split.middle
-                if pos >= b or improvement + EPSILON < min_impurity_decrease:
-                    is_leaf = True
-            if is_leaf:
-                pos = b
-                ml = zero
-                f = minus1 - 1
-                thr = -2.0
-                improvement = 0.0
-                il = 0.0
-                ir = 0.0
-            if bins is not None:
-                n_const = zero
-            if depth > depth_reached:
-                depth_reached = depth
-            inodes[node, 0] = -1
-            inodes[node, 1] = -1
-            inodes[node, 2] = f
-            inodes[node, 3] = b - a
-            inodes[node, 4] = ml
-            fnodes[node, 0] = thr
-            fnodes[node, 1] = imp
-            fnodes[node, 2] = wn
-            left_h = minus1
-            right_h = minus1
-            if bins is not None and hid >= 0:
-                need_l = not is_leaf and pos - a >= _hk.HYBRID_MIN
-                need_r = not is_leaf and b - pos >= _hk.HYBRID_MIN
-                if need_l or need_r:
-                    # smaller child from its samples, larger by subtraction in the parent's
-                    # buffer
-                    if n_free == 0:
-                        pc = pool.shape[0]
-                        bigger = np.empty((2 * pc, pool.shape[1], pool.shape[2],
-                                           pool.shape[3]))
-                        for i in range(pc):
-                            for ff in range(pool.shape[1]):
-                                for bb in range(pool.shape[2]):
-                                    for kk in range(pool.shape[3]):
-                                        bigger[i, ff, bb, kk] = pool[i, ff, bb, kk]
-                        pool = bigger
-                        free = np.empty(2 * pc, dtype=np.intp)
-                        for i in range(pc):
-                            free[i] = pc + i
-                        n_free = pc
-                    n_free -= 1
-                    small = free[n_free]
-                    if pos - a <= b - pos:
-                        _hk.fill_hist(bins.Xb, bins.n_bins, y, w, samples, a, pos, crit,
-                                      n_outputs, K, pool[small])
-                        left_h = small
-                        right_h = hid
-                    else:
-                        _hk.fill_hist(bins.Xb, bins.n_bins, y, w, samples, pos, b, crit,
-                                      n_outputs, K, pool[small])
-                        left_h = hid
-                        right_h = small
-                    _hk.subtract_hist(pool[hid], pool[small], bins.n_bins)
-                    if not need_l:
-                        free[n_free] = left_h
-                        n_free += 1
-                        left_h = minus1
-                    if not need_r:
-                        free[n_free] = right_h
-                        n_free += 1
-                        right_h = minus1
-                else:
-                    free[n_free] = hid
-                    n_free += 1
-            if best_first:
-                if n_front >= fr_i.shape[0]:
-                    bigger_i = np.empty((2 * fr_i.shape[0], 8), dtype=np.intp)
-                    bigger_f = np.empty((2 * fr_i.shape[0], 7))
-                    copy_rows(bigger_i, fr_i, n_front)
-                    copy_rows(bigger_f, fr_f, n_front)
-                    fr_i = bigger_i
-                    fr_f = bigger_f
-                k = n_front
-                n_front += 1
-                fr_i[k, 0] = node
-                fr_i[k, 1] = a
-                fr_i[k, 2] = b
-                fr_i[k, 3] = pos
-                fr_i[k, 4] = depth
-                fr_i[k, 5] = n_const
-                fr_i[k, 6] = left_h
-                fr_i[k, 7] = right_h
-                fr_f[k, 0] = improvement if not is_leaf else 0.0
-                fr_f[k, 1] = il
-                fr_f[k, 2] = ir
-                fr_f[k, 3] = 1.0 if is_leaf else 0.0
-                fr_f[k, 4] = lower
-                fr_f[k, 5] = upper
-                fr_f[k, 6] = middle
-                while k > 0:
-                    par = (k - 1) // 2
-                    if fr_f[par, 0] < fr_f[k, 0]:
-                        swap_rows(fr_i, par, k)
-                        swap_rows(fr_f, par, k)
-                        k = par
-                    else:
-                        break
-            elif not is_leaf:
-                if top + 2 > st_i.shape[0]:
-                    st_i, st_f = _grow_stack(st_i, st_f, top)
-                    bigger_s = np.empty((st_i.shape[0], S + 1))
-                    copy_rows(bigger_s, st_s, top)
-                    st_s = bigger_s
-                ll, lu, rl, ru = _child_bounds(mono[f] if use_mono else zero, lower, upper,
-                                               middle)
-                # right first so that the left child is processed (numbered) first
-                _push_child(st_i, st_f, top, pos, b, depth + 1, node, zero, n_const, right_h,
-                            ir, rl, ru)
-                _push_child(st_i, st_f, top + 1, a, pos, depth + 1, node, one, n_const, left_h,
-                            il, ll, lu)
-                if reuse_stats:
-                    wl = 0.0
-                    wr = 0.0
-                    for k in range(K):
-                        wl += sl[k]
-                        wr += sr[k]
-                    for k in range(S):
-                        st_s[top, k] = sr[k]
-                        st_s[top + 1, k] = sl[k]
-                    st_s[top, S] = wr
-                    st_s[top + 1, S] = wl
-                else:
-                    st_s[top, 0] = -1.0
-                    st_s[top + 1, 0] = -1.0
-                top += 2
-        if not best_first:
-            break
-        # best-first: pop the frontier node with the largest improvement and expand it
-        expanded = False
-        while n_front > 0:
-            n_front -= 1
-            # the top record moves to index n_front (now outside the heap)
-            swap_rows(fr_i, zero, n_front)
-            swap_rows(fr_f, zero, n_front)
-            rec_i = fr_i[n_front]
-            rec_f = fr_f[n_front]
-            k = zero
-            while True:
-                c1 = 2 * k + 1
-                if c1 >= n_front:
-                    break
-                if c1 + 1 < n_front and fr_f[c1 + 1, 0] > fr_f[c1, 0]:
-                    c1 += 1
-                if fr_f[c1, 0] > fr_f[k, 0]:
-                    swap_rows(fr_i, c1, k)
-                    swap_rows(fr_f, c1, k)
-                    k = c1
-                else:
-                    break
-            node = rec_i[0]
-            if rec_f[3] > 0.5 or max_split_nodes <= 0:
-                inodes[node, 0] = -1
-                inodes[node, 1] = -1
-                inodes[node, 2] = -2
-                inodes[node, 4] = 0
-                fnodes[node, 0] = -2.0
-                continue
-            max_split_nodes -= 1
-            # right below left on the stack: the left child is evaluated (numbered) first;
-            # no constant features are passed down (scikit-learn's best-first builder
-            # starts each split search from zero known constants)
-            ll, lu, rl, ru = _child_bounds(mono[inodes[node, 2]] if use_mono else zero,
-                                           rec_f[4], rec_f[5], rec_f[6])
-            _push_child(st_i, st_f, zero, rec_i[3], rec_i[2], rec_i[4] + 1, node, zero,
-                        zero, rec_i[7], rec_f[2], rl, ru)
-            _push_child(st_i, st_f, one, rec_i[1], rec_i[3], rec_i[4] + 1, node, one,
-                        zero, rec_i[6], rec_f[1], ll, lu)
-            st_s[0, 0] = -1.0
-            st_s[1, 0] = -1.0
-            top = 2
-            expanded = True
-            break
-        if not expanded:
-            break
-    out_i = np.empty((count, 5), dtype=np.intp)
-    out_f = np.empty((count, 3))
-    out_v = np.empty((count, V))
-    copy_rows(out_i, inodes, count)
-    copy_rows(out_f, fnodes, count)
-    copy_rows(out_v, value, count)
-    return out_i, out_f, out_v, depth_reached
+@njit(cache=True, nogil=True, inline="always")
+def _make_leaf(nodes, i):
+    """Turn node ``i``, evaluated as split, into a leaf (best-first growth)."""
+    nodes.inodes[i, NODE_LEFT] = NO_CHILD
+    nodes.inodes[i, NODE_RIGHT] = NO_CHILD
+    nodes.inodes[i, NODE_FEATURE] = LEAF_FEATURE
+    nodes.inodes[i, NODE_MISSING_LEFT] = 0
+    nodes.fnodes[i, NODE_THRESHOLD] = LEAF_THRESHOLD
 
 
 @njit(cache=True, nogil=True)
-def _push_child(st_i, st_f, t, a, b, depth, parent, is_left, n_const, hid, imp, lower,
-                upper):
-    st_i[t, 0] = a
-    st_i[t, 1] = b
-    st_i[t, 2] = depth
-    st_i[t, 3] = parent
-    st_i[t, 4] = is_left
-    st_i[t, 5] = n_const
-    st_i[t, 6] = hid
-    st_f[t, 0] = imp
-    st_f[t, 1] = lower
-    st_f[t, 2] = upper
-
-
-@njit(cache=True, nogil=True)
-def _grow_stack(st_i, st_f, top):
-    bigger_i = np.empty((2 * st_i.shape[0], st_i.shape[1]), dtype=np.intp)
-    bigger_f = np.empty((2 * st_i.shape[0], st_f.shape[1]))
-    copy_rows(bigger_i, st_i, top)
-    copy_rows(bigger_f, st_f, top)
-    return bigger_i, bigger_f
+def _push_node(stack, t, a, b, depth, parent, is_left, n_const, hist, imp, lower, upper):
+    """Put a node waiting for evaluation at ``stack[t]`` (statistics unknown)."""
+    stack.ints[t, ST_START] = a
+    stack.ints[t, ST_END] = b
+    stack.ints[t, ST_DEPTH] = depth
+    stack.ints[t, ST_PARENT] = parent
+    stack.ints[t, ST_IS_LEFT] = is_left
+    stack.ints[t, ST_N_CONST] = n_const
+    stack.ints[t, ST_HIST] = hist
+    stack.floats[t, ST_IMPURITY] = imp
+    stack.floats[t, ST_LOWER] = lower
+    stack.floats[t, ST_UPPER] = upper
+    stack.stats[t, 0] = UNKNOWN
 
 
 @njit(cache=True, nogil=True)
@@ -612,3 +384,232 @@ def _child_bounds(cst, lower, upper, middle):
         return middle, upper, lower, middle
     return lower, upper, lower, upper
 
+
+@njit(cache=True, nogil=True, inline="always")
+def _push_children(stack, top, i, node, split, depth, n_const, left_h, right_h, rule,
+                   reuse_stats, sl, sr):
+    """Put node ``i``'s children at ``stack[top]`` (right) and ``stack[top + 1]`` (left,
+    evaluated and numbered first), with the children's statistics when ``reuse_stats``
+    (exact sums: the splitter's ``sl`` / ``sr``); returns the stack (grown if full)."""
+    if top + 2 > stack.ints.shape[0]:
+        stack = Stack(_doubled(stack.ints, top), _doubled(stack.floats, top),
+                      _doubled(stack.stats, top))
+    ll, lu, rl, ru = _child_bounds(feature_constraint(rule, split.feature), node.lower,
+                                   node.upper, split.middle)
+    pos = split.pos
+    _push_node(stack, top, pos, node.b, depth + 1, i, np.intp(0), n_const, right_h,
+               split.impurity_right, rl, ru)
+    _push_node(stack, top + 1, node.a, pos, depth + 1, i, np.intp(1), n_const, left_h,
+               split.impurity_left, ll, lu)
+    if reuse_stats:
+        S = rule.S
+        wl = 0.0
+        wr = 0.0
+        for k in range(rule.K):
+            wl += sl[k]
+            wr += sr[k]
+        for k in range(S):
+            stack.stats[top, k] = sr[k]
+            stack.stats[top + 1, k] = sl[k]
+        stack.stats[top, S] = wr
+        stack.stats[top + 1, S] = wl
+    return stack
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _push_frontier(front, n_front, i, node, split, depth, n_const, left_h, right_h):
+    """Queue evaluated node ``i`` for best-first expansion; returns the frontier (grown
+    if full)."""
+    if n_front >= front.ints.shape[0]:
+        front = Frontier(_doubled(front.ints, n_front), _doubled(front.floats, n_front))
+    is_leaf = split.pos >= node.b
+    fi = front.ints
+    ff = front.floats
+    k = n_front
+    fi[k, FR_NODE] = i
+    fi[k, FR_START] = node.a
+    fi[k, FR_END] = node.b
+    fi[k, FR_POS] = split.pos
+    fi[k, FR_DEPTH] = depth
+    fi[k, FR_N_CONST] = n_const
+    fi[k, FR_LEFT_HIST] = left_h
+    fi[k, FR_RIGHT_HIST] = right_h
+    ff[k, FR_IMPROVEMENT] = split.improvement
+    ff[k, FR_IMPURITY_LEFT] = split.impurity_left
+    ff[k, FR_IMPURITY_RIGHT] = split.impurity_right
+    ff[k, FR_IS_LEAF] = 1.0 if is_leaf else 0.0
+    ff[k, FR_LOWER] = node.lower
+    ff[k, FR_UPPER] = node.upper
+    ff[k, FR_MIDDLE] = split.middle
+    while k > 0:
+        par = (k - 1) // 2
+        if ff[par, FR_IMPROVEMENT] < ff[k, FR_IMPROVEMENT]:
+            swap_rows(fi, par, k)
+            swap_rows(ff, par, k)
+            k = par
+        else:
+            break
+    return front
+
+
+@njit(cache=True, nogil=True)
+def _pop_frontier(front, n_front):
+    """Take the frontier's largest improvement out of the heap of ``n_front`` records: it
+    moves to row ``n_front - 1``, which is returned."""
+    fi = front.ints
+    ff = front.floats
+    n_front -= 1
+    swap_rows(fi, np.intp(0), n_front)
+    swap_rows(ff, np.intp(0), n_front)
+    k = np.intp(0)
+    while True:
+        c1 = 2 * k + 1
+        if c1 >= n_front:
+            break
+        if c1 + 1 < n_front and ff[c1 + 1, FR_IMPROVEMENT] > ff[c1, FR_IMPROVEMENT]:
+            c1 += 1
+        if ff[c1, FR_IMPROVEMENT] > ff[k, FR_IMPROVEMENT]:
+            swap_rows(fi, c1, k)
+            swap_rows(ff, c1, k)
+            k = c1
+        else:
+            break
+    return n_front
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _expand_best(front, n_front, nodes, stack, rule, budget):
+    """Best-first growth: pop frontier nodes until one can be split (the rest become
+    leaves) and push its children on ``stack`` (left above right, evaluated and numbered
+    first; no constant features passed down, as scikit-learn's best-first builder).
+
+    Returns (n_front, nodes on the stack: 0 when growth is over, budget of splits)."""
+    while n_front > 0:
+        n_front = _pop_frontier(front, n_front)
+        fi = front.ints[n_front]
+        ff = front.floats[n_front]
+        i = fi[FR_NODE]
+        if ff[FR_IS_LEAF] > 0.5 or budget <= 0:
+            _make_leaf(nodes, i)
+            continue
+        budget -= 1
+        ll, lu, rl, ru = _child_bounds(
+            feature_constraint(rule, nodes.inodes[i, NODE_FEATURE]), ff[FR_LOWER],
+            ff[FR_UPPER], ff[FR_MIDDLE])
+        depth = fi[FR_DEPTH] + 1
+        _push_node(stack, np.intp(0), fi[FR_POS], fi[FR_END], depth, i, np.intp(0),
+                   np.intp(0), fi[FR_RIGHT_HIST], ff[FR_IMPURITY_RIGHT], rl, ru)
+        _push_node(stack, np.intp(1), fi[FR_START], fi[FR_POS], depth, i, np.intp(1),
+                   np.intp(0), fi[FR_LEFT_HIST], ff[FR_IMPURITY_LEFT], ll, lu)
+        return n_front, np.intp(2), budget
+    return n_front, np.intp(0), budget
+
+
+@njit(cache=True, nogil=True)
+def build_tree(data, settings, dense, csc, bins, abs_work, sort, rnd):
+    """Grow one tree; depth-first, or best-first when ``max_leaf_nodes > 0``.
+
+    Arguments: see the module docstring; ``sort`` (best splitter) or ``rnd`` (random
+    splitter) is None. ``data.samples`` is copied, not modified. Nodes of a histogram
+    tree (``bins``) with fewer than ``HYBRID_MIN`` samples are split exactly.
+
+    numba compiles one version per kind of tree (dense, sparse, histogram; best or
+    random splitter; absolute error or not), each without the other kinds' code: the
+    None arguments are known at compile time. Within a kind the arguments always have
+    the same types, so every estimator shares that version.
+
+    ``data.nan_mask`` (uint8, n_features) marks the features with missing values (NaN)
+    in the rows used. ``settings.mono`` (intp, n_features, or empty): monotonicity
+    constraints, -1 / 0 / 1 per feature on the first statistic (one output; binary
+    classification: the first class's fraction); node values are clipped to the
+    bounds the constrained splits above them set.
+
+    Returns a :data:`GrownTree` (node arrays trimmed to the node count, depth reached).
+    Thread-safe.
+    """
+    # integer constants passed to other kernels are typed intp up front: numba would
+    # otherwise compile a separate version of the callee for each literal value
+    zero = np.intp(0)
+    minus1 = np.intp(-1)
+    samples = data.samples.copy()
+    n = samples.shape[0]
+    wn_total, int_w = _weight_total(data.w, samples)
+    rule = _rule(data, settings, wn_total)
+    work = _work(samples, rule, settings.seed, data.nan_mask.shape[0])
+    S = rule.S
+    stats = np.empty(S)
+    # children's statistics from the parent's split (classification with integer
+    # weights: exact sums, equal to a fresh pass)
+    reuse_stats = _c.is_classification(rule.crit) and int_w
+    nodes = Nodes(np.empty((FIRST_ROWS, NODE_INT_FIELDS), dtype=np.intp),
+                  np.empty((FIRST_ROWS, NODE_FLOAT_FIELDS)),
+                  np.empty((FIRST_ROWS, rule.n_outputs * rule.K)))
+    stack = Stack(np.empty((FIRST_ROWS, ST_INT_FIELDS), dtype=np.intp),
+                  np.empty((FIRST_ROWS, ST_FLOAT_FIELDS)), np.empty((FIRST_ROWS, S + 1)))
+    front = Frontier(np.empty((FIRST_ROWS, FR_INT_FIELDS), dtype=np.intp),
+                     np.empty((FIRST_ROWS, FR_FLOAT_FIELDS)))
+    hists = _hk.new_hist_pool(bins, S)
+    root_h = minus1
+    if bins is not None and n >= _hk.HYBRID_MIN:
+        hists, root_h = _hk.take_hist(hists)
+        _hk.fill_hist(bins, data, rule, samples, zero, n, hists.pool[root_h])
+    _push_node(stack, zero, zero, n, zero, minus1, zero, zero, root_h, UNKNOWN, -np.inf,
+               np.inf)
+    top = np.intp(1)
+    count = np.intp(0)
+    depth_reached = np.intp(0)
+    n_front = np.intp(0)
+    best_first = settings.max_leaf_nodes > 0
+    budget = settings.max_leaf_nodes - 1  # splits left to best-first growth
+    while True:
+        # depth-first: evaluate a node when popped; best-first: evaluate both children
+        # (left first) of the node just expanded, then queue them by improvement
+        while top > 0:
+            top -= 1
+            if count >= nodes.inodes.shape[0]:
+                nodes = Nodes(_doubled(nodes.inodes, count), _doubled(nodes.fnodes, count),
+                              _doubled(nodes.value, count))
+            i = count
+            count += 1
+            parent = stack.ints[top, ST_PARENT]
+            if parent >= 0:
+                side = NODE_LEFT if stack.ints[top, ST_IS_LEFT] else NODE_RIGHT
+                nodes.inodes[parent, side] = i
+            depth = stack.ints[top, ST_DEPTH]
+            hist = stack.ints[top, ST_HIST]
+            node = _node_at(stack, top, data, rule, samples, stats, abs_work)
+            _set_value(data, rule, node, samples, nodes.value[i], abs_work)
+            # once best-first growth has used its budget, new nodes stay leaves
+            split = _find_split(dense, csc, bins, data, settings, rule, node, work, sort, rnd,
+                                abs_work, hists, hist, depth, not (best_first and budget <= 0))
+            is_leaf = split.pos >= node.b
+            # histogram trees pass no constant features down
+            n_const = zero if bins is not None else split.n_const
+            _record(nodes, i, node, split)
+            depth_reached = max(depth_reached, depth)
+            left_h = minus1
+            right_h = minus1
+            if bins is not None and hist >= 0:
+                hists, left_h, right_h = _hk.child_hists(bins, data, rule, samples, hists,
+                                                          hist, node.a, split.pos, node.b,
+                                                          is_leaf)
+            if best_first:
+                front = _push_frontier(front, n_front, i, node, split, depth, n_const, left_h,
+                                       right_h)
+                n_front += 1
+            elif not is_leaf:
+                stack = _push_children(stack, top, i, node, split, depth, n_const, left_h,
+                                       right_h, rule, reuse_stats, work.sl, work.sr)
+                top += 2
+        if not best_first:
+            break
+        n_front, top, budget = _expand_best(front, n_front, nodes, stack, rule, budget)
+        if top == 0:
+            break
+    out = GrownTree(np.empty((count, NODE_INT_FIELDS), dtype=np.intp),
+                    np.empty((count, NODE_FLOAT_FIELDS)),
+                    np.empty((count, nodes.value.shape[1])), depth_reached)
+    copy_rows(out.inodes, nodes.inodes, count)
+    copy_rows(out.fnodes, nodes.fnodes, count)
+    copy_rows(out.value, nodes.value, count)
+    return out
