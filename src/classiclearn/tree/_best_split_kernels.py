@@ -16,15 +16,15 @@ from . import _criteria_kernels as _c
 from ._split_kernels import (
     FEATURE_THRESHOLD,
     RADIX_MIN,
-    allowed,
+    ROW_GATHER_MAX,
     arrange_nonzeros,
     constant_feature,
     end_draw,
+    end_draw_counts,
     evaluated_feature,
     feature_constraint,
     fill,
     finish_split,
-    gather,
     gini_proxy,
     index_node,
     left_stats,
@@ -38,11 +38,12 @@ from ._split_kernels import (
     split_arranged,
     start_draw,
 )
-from ._util_kernels import radix_sort_pairs, sort_pairs
+from ._util_kernels import radix_sort_pairs, rand_int, sort_pairs
 
 
 @njit(cache=True, nogil=True)
-def scan_sorted(data, rule, node, work, sort, abs_work, nm, z_lo, z_hi, best_proxy, cst):
+def scan_sorted(y, w, samples, vals, sl, sr, parent_stats, n_classes, tmp_s, tmp_v, abs_work,
+                rule, node, nm, z_lo, z_hi, best_proxy, cst):
     """The best threshold of one feature whose values ``work.vals[a:b]`` are sorted, the
     ``nm`` missing ones last, and a sparse column's run of zeros in ``[z_lo, z_hi)``
     (-1, -1 for none): ``(proxy, threshold, missing_left)`` of the best candidate better
@@ -50,16 +51,11 @@ def scan_sorted(data, rule, node, work, sort, abs_work, nm, z_lo, z_hi, best_pro
 
     Pass 0 puts the missing values right, its last candidate every non-missing value
     left (threshold +inf); pass 1 moves them to the front (left) and scans again."""
-    y = data.y
-    w = data.w
-    samples = work.samples
-    vals = work.vals
-    sl = work.sl
-    sr = work.sr
     a = node.a
     b = node.b
     wn = node.wn
-    parent_stats = node.stats
+    lower = node.lower
+    upper = node.upper
     crit = rule.crit
     n_outputs = rule.n_outputs
     K = rule.K
@@ -67,13 +63,13 @@ def scan_sorted(data, rule, node, work, sort, abs_work, nm, z_lo, z_hi, best_pro
     min_weight_leaf = rule.min_weight_leaf
     is_clf = _c.is_classification(crit)
     one_out = n_outputs == 1 and abs_work is None
-    nc0 = rule.n_classes[0]
+    nc0 = n_classes[0]
     e = b - nm
     best_thr = 0.0
     best_ml = np.intp(0)
     for ps in range(1 if nm == 0 else 2):
         if ps == 1:
-            shift_missing_left(samples, vals, a, b, nm, sort.tmp_s, sort.tmp_v)
+            shift_missing_left(samples, vals, a, b, nm, tmp_s, tmp_v)
         q = a if ps == 0 else a + nm
         q_end = e if ps == 0 else b
         inf_q = e if (nm > 0 and ps == 0) else np.intp(-1)
@@ -131,11 +127,11 @@ def scan_sorted(data, rule, node, work, sort, abs_work, nm, z_lo, z_hi, best_pro
             else:
                 for k in range(rule.S):
                     sr[k] = parent_stats[k] - sl[k]
-                proxy = _c.proxy_improvement(sl, sr, wl, wr, crit, n_outputs, K,
-                                             rule.n_classes)
+                proxy = _c.proxy_improvement(sl, sr, wl, wr, crit, n_outputs, K, n_classes)
             # a constrained candidate is checked only when it would be the best:
             # the same choice as rejecting it first (scikit-learn's order)
-            if proxy > best_proxy and allowed(rule, node, cst, sl, wl, wr):
+            if proxy > best_proxy and (cst == 0 or _c.monotone_ok(
+                    sl, parent_stats, wl, wr, cst, lower, upper)):
                 best_proxy = proxy
                 # sum of halves between two values, or +inf for the candidate that
                 # sends exactly the missing values right; missing values go the scan's
@@ -159,41 +155,78 @@ def split_best(dense, data, rule, node, work, sort, abs_work):
     Xt = dense.Xt
     Xr = dense.Xr
     nan_mask = data.nan_mask
+    # the arrays used per feature, taken out of their tuples once per node
+    y = data.y
+    w = data.w
     samples = work.samples
     vals = work.vals
     features = work.features
+    rng = work.rng
+    sl = work.sl
+    sr = work.sr
+    stats = node.stats
+    n_classes = rule.n_classes
+    mono = rule.mono
+    rkeys = sort.rkeys
+    ridx = sort.ridx
+    rcnt = sort.rcnt
+    tmp_s = sort.tmp_s
+    tmp_v = sort.tmp_v
+    max_features = rule.max_features
+    use_mono = rule.use_mono
     a = node.a
     b = node.b
     best_proxy = -np.inf
     best_f = np.intp(-1)
     best_thr = 0.0
     best_ml = np.intp(0)
-    start_draw(work.draw, node.n_const, data.nan_mask.shape[0])
-    while True:
-        f_j = next_feature(work.draw, features, work.rng, rule.max_features)
-        if f_j < 0:
-            break
+    # the feature draw (see _split_kernels.next_feature), written out: a helper taking
+    # arrays costs reference counts per feature
+    n_known = node.n_const
+    n_drawn = np.intp(0)
+    n_found = np.intp(0)
+    f_i = nan_mask.shape[0]
+    n_visited = 0
+    while f_i > n_known + n_found and (n_visited < max_features
+                                       or n_visited <= n_found + n_drawn):
+        n_visited += 1
+        f_j = rand_int(rng, n_drawn, f_i - n_found)
+        if f_j < n_known:
+            features[n_drawn], features[f_j] = features[f_j], features[n_drawn]
+            n_drawn += 1
+            continue
+        f_j += n_found
         f = features[f_j]
-        gather(Xt, Xr, f, samples, a, b, vals)
+        if b - a <= ROW_GATHER_MAX:
+            for i in range(a, b):
+                vals[i] = Xr[samples[i], f]
+        else:
+            xf = Xt[f]
+            for i in range(a, b):
+                vals[i] = xf[samples[i]]
         nm = move_nan_last(vals, samples, a, b) if nan_mask[f] else np.intp(0)
         e = b - nm
         if e - a >= RADIX_MIN:
-            radix_sort_pairs(vals, samples, a, e, sort.rkeys[0], sort.rkeys[1], sort.ridx,
-                             sort.rcnt)
+            radix_sort_pairs(vals, samples, a, e, rkeys[0], rkeys[1], ridx, rcnt)
         elif e > a:
             sort_pairs(vals, samples, a, e)
         if e == a or (nm == 0 and vals[e - 1] <= vals[a] + FEATURE_THRESHOLD):
-            constant_feature(work.draw, features, f_j)
+            t = n_known + n_found
+            features[f_j], features[t] = features[t], features[f_j]
+            n_found += 1
             continue
-        evaluated_feature(work.draw, features, f_j)
-        proxy, thr, ml = scan_sorted(data, rule, node, work, sort, abs_work, nm, np.intp(-1),
-                                     np.intp(-1), best_proxy, feature_constraint(rule, f))
+        f_i -= 1
+        features[f_i], features[f_j] = features[f_j], features[f_i]
+        cst = mono[f] if use_mono else np.intp(0)
+        proxy, thr, ml = scan_sorted(y, w, samples, vals, sl, sr, stats, n_classes, tmp_s, tmp_v,
+                                     abs_work, rule, node, nm, np.intp(-1), np.intp(-1),
+                                     best_proxy, cst)
         if proxy > best_proxy:
             best_proxy = proxy
             best_f = f
             best_thr = thr
             best_ml = ml
-    n_const = end_draw(work.draw, features, work.const_features)
+    n_const = end_draw_counts(features, work.const_features, n_known, n_found)
     if best_f < 0:
         return no_split(node, n_const)
     pos = partition_rows(Xr, best_f, best_thr, samples, a, b, samples, False, best_ml != 0,
@@ -208,6 +241,8 @@ def split_best_csc(csc, data, rule, node, work, sort, abs_work):
     """:func:`split_best` for sparse X (CSC ``csc``, no missing values): a column's
     stored entries at the node are arranged and sorted apart from its zeros, whose run
     the scan skips (``csc`` also holds the rows' positions and the entries' buffers)."""
+    y = data.y
+    w = data.w
     samples = work.samples
     vals = work.vals
     features = work.features
@@ -238,8 +273,10 @@ def split_best_csc(csc, data, rule, node, work, sort, abs_work):
             constant_feature(work.draw, features, f_j)
             continue
         evaluated_feature(work.draw, features, f_j)
-        proxy, thr, ml = scan_sorted(data, rule, node, work, sort, abs_work, np.intp(0), z_lo,
-                                     z_hi, best_proxy, feature_constraint(rule, f))
+        proxy, thr, ml = scan_sorted(y, w, samples, vals, work.sl, work.sr, node.stats,
+                                     rule.n_classes, sort.tmp_s, sort.tmp_v, abs_work, rule,
+                                     node, np.intp(0), z_lo, z_hi, best_proxy,
+                                     feature_constraint(rule, f))
         if proxy > best_proxy:
             best_proxy = proxy
             best_f = f

@@ -19,6 +19,7 @@ from ._split_kernels import (
     children_impurity,
     constant_feature,
     end_draw,
+    end_draw_counts,
     evaluated_feature,
     feature_constraint,
     fill,
@@ -29,6 +30,7 @@ from ._split_kernels import (
     index_node,
     larger_side,
     left_stats,
+    move_left,
     next_feature,
     no_split,
     node_nonzeros,
@@ -53,7 +55,7 @@ def random_threshold(rng, mn, mx, nm):
     return thr, ml
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def random_candidate(data, rule, node, work, abs_work, pos, best_proxy, cst):
     """The proxy of the candidate putting ``samples[a:pos]`` left when it is valid (leaf
     sizes and weights), better than ``best_proxy`` and within the constraint ``cst``;
@@ -118,33 +120,6 @@ def _count_left(vals, yw, a, b, thr, ml, kb, n_classes, sl):
 
 
 @njit(cache=True, nogil=True)
-def _counted_candidate(rule, node, work, rnd, vals, thr, ml, best_proxy, cst):
-    """:func:`random_candidate` for the fast path (``work.sl`` from the keys, samples not
-    moved); returns (proxy or -inf, split position, weight left)."""
-    a = node.a
-    b = node.b
-    sl = work.sl
-    nc0 = rule.n_classes[0]
-    nl, wl = _count_left(vals, rnd.yw, a, b, thr, ml, rnd.kb, nc0, sl)
-    pos = a + nl
-    if pos - a < rule.min_samples_leaf or b - pos < rule.min_samples_leaf:
-        return -np.inf, pos, wl
-    wr = node.wn - wl
-    if wl < rule.min_weight_leaf or wr < rule.min_weight_leaf:
-        return -np.inf, pos, wl
-    if rule.crit == _c.GINI:
-        proxy = gini_proxy(sl, node.stats, nc0, wl, wr)
-    else:
-        for k in range(rule.S):
-            work.sr[k] = node.stats[k] - sl[k]
-        proxy = _c.proxy_improvement(sl, work.sr, wl, wr, rule.crit, rule.n_outputs, rule.K,
-                                     rule.n_classes)
-    if proxy > best_proxy and allowed(rule, node, cst, sl, wl, wr):
-        return proxy, pos, wl
-    return -np.inf, pos, wl
-
-
-@njit(cache=True, nogil=True)
 def split_random(dense, data, rule, node, work, rnd, abs_work):
     """Best of one random threshold per candidate feature (dense X), scikit-learn's
     random splitter; reorders the node's samples so the left part comes first.
@@ -160,13 +135,37 @@ def split_random(dense, data, rule, node, work, rnd, abs_work):
     Xt = dense.Xt
     Xr = dense.Xr
     nan_mask = data.nan_mask
+    # the arrays used per feature, taken out of their tuples once per node (a helper
+    # taking arrays costs reference counts per call, felt in small nodes)
+    y = data.y
+    w = data.w
     samples = work.samples
     features = work.features
     rng = work.rng
     vals = work.vals
+    sl = work.sl
+    sr = work.sr
+    stats = node.stats
+    n_classes = rule.n_classes
+    mono = rule.mono
     vals_b = rnd.vals_b
+    yw = rnd.yw
+    sbest = rnd.sbest
+    fast = rnd.fast
+    kb = rnd.kb
+    use_mono = rule.use_mono
+    crit = rule.crit
+    n_outputs = rule.n_outputs
+    K = rule.K
+    S = rule.S
+    msl = rule.min_samples_leaf
+    mwl = rule.min_weight_leaf
+    nc0 = n_classes[0]
     a = node.a
     b = node.b
+    wn = node.wn
+    lower = node.lower
+    upper = node.upper
     best_proxy = -np.inf
     best_f = np.intp(-1)
     best_thr = 0.0
@@ -174,11 +173,21 @@ def split_random(dense, data, rule, node, work, rnd, abs_work):
     best_pos = b
     best_ml = np.intp(0)
     last_f = np.intp(-1)
-    start_draw(work.draw, node.n_const, data.nan_mask.shape[0])
-    while True:
-        f_j = next_feature(work.draw, features, rng, rule.max_features)
-        if f_j < 0:
-            break
+    # the feature draw (see _split_kernels.next_feature), written out
+    n_known = node.n_const
+    n_drawn = np.intp(0)
+    n_found = np.intp(0)
+    f_i = nan_mask.shape[0]
+    n_visited = 0
+    while f_i > n_known + n_found and (n_visited < rule.max_features
+                                       or n_visited <= n_found + n_drawn):
+        n_visited += 1
+        f_j = rand_int(rng, n_drawn, f_i - n_found)
+        if f_j < n_known:
+            features[n_drawn], features[f_j] = features[f_j], features[n_drawn]
+            n_drawn += 1
+            continue
+        f_j += n_found
         f = features[f_j]
         last_f = f
         nm = np.intp(0)
@@ -189,34 +198,68 @@ def split_random(dense, data, rule, node, work, rnd, abs_work):
             gather(Xt, Xr, f, samples, a, b, vals)
             nm, mn, mx = range_without_nan(vals, a, b)
         if b - nm == a or (nm == 0 and mx <= mn + FEATURE_THRESHOLD):
-            constant_feature(work.draw, features, f_j)
+            t = n_known + n_found
+            features[f_j], features[t] = features[t], features[f_j]
+            n_found += 1
             continue
-        evaluated_feature(work.draw, features, f_j)
-        thr, ml = random_threshold(rng, mn, mx, nm)
-        cst = feature_constraint(rule, f)
-        if rnd.fast:
-            proxy, pos, wl = _counted_candidate(rule, node, work, rnd, vals, thr, ml,
-                                                best_proxy, cst)
-            if proxy > best_proxy:
+        f_i -= 1
+        features[f_i], features[f_j] = features[f_j], features[f_i]
+        thr = rand_uniform(rng, np.float64(mn), np.float64(mx))
+        # missing values at the node: their side is drawn too (after the threshold)
+        ml = nm > 0 and rand_int(rng, np.intp(0), np.intp(2)) == 1
+        if thr == mx:
+            thr = np.float64(mn)
+        cst = mono[f] if use_mono else np.intp(0)
+        if fast:
+            nl, wl = _count_left(vals, yw, a, b, thr, ml, kb, nc0, sl)
+            pos = a + nl
+            if pos - a < msl or b - pos < msl:
+                continue
+            wr = wn - wl
+            if wl < mwl or wr < mwl:
+                continue
+            if crit == _c.GINI:
+                proxy = gini_proxy(sl, stats, nc0, wl, wr)
+            else:
+                for k in range(S):
+                    sr[k] = stats[k] - sl[k]
+                proxy = _c.proxy_improvement(sl, sr, wl, wr, crit, n_outputs, K, n_classes)
+            if proxy > best_proxy and (cst == 0 or _c.monotone_ok(sl, stats, wl, wr, cst,
+                                                                   lower, upper)):
                 best_proxy = proxy
                 best_f = f
                 best_thr = thr
-                best_ml = (1 if ml else 0) if nm > 0 else larger_side(node, pos)
+                best_ml = (1 if ml else 0) if nm > 0 else (1 if pos - a > b - pos else 0)
                 best_wl = wl
-                for k in range(rule.S):
-                    rnd.sbest[k] = work.sl[k]
+                for k in range(S):
+                    sbest[k] = sl[k]
                 # keep the best candidate's values for the final partition
                 vals, vals_b = vals_b, vals
             continue
         pos = partition_values(vals, samples, a, b, thr, ml)
-        proxy = random_candidate(data, rule, node, work, abs_work, pos, best_proxy, cst)
-        if proxy > best_proxy:
+        if pos - a < msl or b - pos < msl:
+            continue
+        fill(sl, 0.0)
+        wl = move_left(sl, 0.0, a, pos, b, samples, y, w, stats, wn, crit, n_outputs, K)
+        wr = wn - wl
+        if wl < mwl or wr < mwl:
+            continue
+        for k in range(S):
+            sr[k] = stats[k] - sl[k]
+        if abs_work is not None:
+            il, ir = children_impurity(data, rule, node, samples, pos, sl, sr, wl, wr,
+                                       abs_work)
+            proxy = -wl * il - wr * ir
+        else:
+            proxy = _c.proxy_improvement(sl, sr, wl, wr, crit, n_outputs, K, n_classes)
+        if proxy > best_proxy and (cst == 0 or _c.monotone_ok(sl, stats, wl, wr, cst, lower,
+                                                               upper)):
             best_proxy = proxy
             best_f = f
             best_thr = thr
-            best_ml = (1 if ml else 0) if nm > 0 else larger_side(node, pos)
+            best_ml = (1 if ml else 0) if nm > 0 else (1 if pos - a > b - pos else 0)
             best_pos = pos
-    n_const = end_draw(work.draw, features, work.const_features)
+    n_const = end_draw_counts(features, work.const_features, n_known, n_found)
     if best_f < 0:
         return no_split(node, n_const)
     nan_left = best_ml != 0

@@ -149,8 +149,13 @@ def evaluated_feature(draw, features, f_j):
 def end_draw(draw, features, const_features):
     """Restore the known constants' order and record the new ones; returns the number of
     constant features the children inherit."""
-    n_known = draw[DRAW_KNOWN]
-    n_found = draw[DRAW_FOUND]
+    return end_draw_counts(features, const_features, draw[DRAW_KNOWN], draw[DRAW_FOUND])
+
+
+@njit(cache=True, nogil=True)
+def end_draw_counts(features, const_features, n_known, n_found):
+    """:func:`end_draw` from the counts of known and newly found constant features (the
+    dense splitters write the draw out with its state in local variables)."""
     for i in range(n_known):
         features[i] = const_features[i]
     for i in range(n_known, n_known + n_found):
