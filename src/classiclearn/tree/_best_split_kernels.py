@@ -231,9 +231,9 @@ def split_best(dense, data, rule, node, work, sort, abs_work):
         return no_split(node, n_const)
     pos = partition_rows(Xr, best_f, best_thr, samples, a, b, samples, False, best_ml != 0,
                          np.float32(np.nan))
-    wl = left_stats(data, rule, node, work, pos)
-    return finish_split(data, rule, node, work, abs_work, pos, best_f, best_thr, best_ml,
-                        n_const, wl)
+    wl = left_stats(data.y, data.w, work.samples, work.sl, rule, node, pos)
+    return finish_split(data.y, data.w, work.samples, work.sl, work.sr, rule, node, abs_work,
+                        pos, best_f, best_thr, best_ml, n_const, wl)
 
 
 @njit(cache=True, nogil=True)
@@ -290,6 +290,6 @@ def split_best_csc(csc, data, rule, node, work, sort, abs_work):
     z_lo, z_hi = arrange_nonzeros(cnt, csc.nz_rows, csc.nz_vals, samples, a, b, vals,
                                   csc.pos, np.bool_(False))
     pos = split_arranged(samples, vals, csc.pos, a, b, z_lo, z_hi, best_thr)
-    wl = left_stats(data, rule, node, work, pos)
-    return finish_split(data, rule, node, work, abs_work, pos, best_f, best_thr, best_ml,
-                        n_const, wl)
+    wl = left_stats(data.y, data.w, work.samples, work.sl, rule, node, pos)
+    return finish_split(data.y, data.w, work.samples, work.sl, work.sr, rule, node, abs_work,
+                        pos, best_f, best_thr, best_ml, n_const, wl)

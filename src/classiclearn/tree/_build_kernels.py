@@ -220,49 +220,49 @@ def _work(samples, rule, seed, n_features):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _node_at(stack, top, data, rule, samples, stats, abs_work):
-    """The :data:`Node` waiting at ``stack[top]``: its statistics (into ``stats``),
-    weight and impurity, from its parent's split when known."""
-    a = stack.ints[top, ST_START]
-    b = stack.ints[top, ST_END]
+def _node_at(st_ints, st_floats, st_stats, top, y, w, samples, stats, rule, abs_work):
+    """The :data:`Node` waiting at ``stack[top]`` (the stack's arrays): its statistics
+    (into ``stats``), weight and impurity, from its parent's split when known."""
+    a = st_ints[top, ST_START]
+    b = st_ints[top, ST_END]
     S = rule.S
-    if stack.stats[top, 0] >= 0.0:
+    if st_stats[top, 0] >= 0.0:
         for k in range(S):
-            stats[k] = stack.stats[top, k]
-        wn = stack.stats[top, S]
+            stats[k] = st_stats[top, k]
+        wn = st_stats[top, S]
     else:
-        wn = _c.node_stats(data.y, data.w, samples, a, b, rule.crit, rule.n_outputs, rule.K,
-                           stats)
-    imp = stack.floats[top, ST_IMPURITY]
+        wn = _c.node_stats(y, w, samples, a, b, rule.crit, rule.n_outputs, rule.K, stats)
+    imp = st_floats[top, ST_IMPURITY]
     if imp < 0.0:
         if abs_work is not None:
-            imp = _c.abs_impurity(data.y, data.w, samples, a, b, rule.n_outputs, abs_work.yv,
+            imp = _c.abs_impurity(y, w, samples, a, b, rule.n_outputs, abs_work.yv,
                                   abs_work.wv)
         elif rule.crit == _c.POISSON:
-            imp = _c.poisson_loss(data.y, data.w, samples, a, b, rule.n_outputs, stats, wn)
+            imp = _c.poisson_loss(y, w, samples, a, b, rule.n_outputs, stats, wn)
         else:
             imp = _c.stats_impurity(stats, wn, rule.crit, rule.n_outputs, rule.K,
                                     rule.n_classes)
-    return Node(a, b, wn, imp, stats, stack.ints[top, ST_N_CONST], stack.floats[top, ST_LOWER],
-                stack.floats[top, ST_UPPER])
+    return Node(a, b, wn, imp, stats, st_ints[top, ST_N_CONST], st_floats[top, ST_LOWER],
+                st_floats[top, ST_UPPER])
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _set_value(data, rule, node, samples, vrow, abs_work):
+def _set_value(y, w, samples, rule, node, vrow, abs_work):
     """The node's value: weighted class counts, means or (absolute error) medians; under
     monotonicity constraints clipped to the node's bounds (binary classification: the
     first class's fraction)."""
     is_clf = _c.is_classification(rule.crit)
     wn = node.wn
+    stats = node.stats
     if is_clf:
         for k in range(rule.n_outputs * rule.K):
-            vrow[k] = node.stats[k]
+            vrow[k] = stats[k]
     elif abs_work is not None:
-        _c.abs_medians(data.y, data.w, samples, node.a, node.b, rule.n_outputs, abs_work.yv,
+        _c.abs_medians(y, w, samples, node.a, node.b, rule.n_outputs, abs_work.yv,
                        abs_work.wv, vrow)
     else:
         for o in range(rule.n_outputs):
-            vrow[o] = node.stats[o] / wn
+            vrow[o] = stats[o] / wn
     if rule.use_mono:
         lower = node.lower
         upper = node.upper
@@ -276,27 +276,6 @@ def _set_value(data, rule, node, samples, vrow, abs_work):
                 vrow[0] = v0
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _split_exact(dense, csc, data, rule, node, work, sort, rnd, abs_work):
-    """The node's split by the tree's exact splitter.
-
-    Of ``dense`` / ``csc`` and of ``sort`` / ``rnd`` one is None, known when numba
-    compiles: it leaves out a branch testing a None argument, so each tree holds one
-    splitter's code (a test on a non-None argument keeps both branches, hence the
-    tests on both of each pair and the final return, never reached)."""
-    if dense is not None:
-        if sort is not None:
-            return split_best(dense, data, rule, node, work, sort, abs_work)
-        if rnd is not None:
-            return split_random(dense, data, rule, node, work, rnd, abs_work)
-    if csc is not None:
-        if sort is not None:
-            return split_best_csc(csc, data, rule, node, work, sort, abs_work)
-        if rnd is not None:
-            return split_random_csc(csc, data, rule, node, work, abs_work)
-    return no_split(node, node.n_const)
-
-
 @njit(cache=True, nogil=True)
 def _partition_bins(bins, f, bn, samples, a, b, rnd, nan_left):
     """Partition ``samples[a:b]`` on ``bin <= bn`` of feature ``f`` (the random
@@ -306,33 +285,6 @@ def _partition_bins(bins, f, bn, samples, a, b, rnd, nan_left):
         return partition_rows(bins.Xb, f, bn, samples, a, b, rnd.yw, rnd.fast, nan_left,
                               nan_code)
     return partition_rows(bins.Xb, f, bn, samples, a, b, samples, False, nan_left, nan_code)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _find_split(dense, csc, bins, data, settings, rule, node, work, sort, rnd, abs_work, hists,
-                hist, depth, may_split):
-    """The node's :data:`Split`, its samples partitioned (left part first), or a leaf's
-    (``pos`` the node's end): nodes at the limits, pure or without a valid split whose
-    impurity decrease reaches ``min_impurity_decrease`` stay leaves. Nodes with a
-    histogram (``hist`` >= 0 in the pool ``hists``) are split on it, the others exactly."""
-    nn = node.b - node.a
-    if (depth >= settings.max_depth or not may_split or nn < settings.min_samples_split
-            or nn < 2 * settings.min_samples_leaf
-            or node.wn < 2.0 * settings.min_weight_leaf or node.imp <= EPSILON):
-        return no_split(node, node.n_const)
-    if bins is not None and hist >= 0:
-        split, bn = _hk.hist_split(hists.pool[hist], bins, rule, node, work)
-        if split.feature < 0 or split.improvement + EPSILON < settings.min_impurity_decrease:
-            return no_split(node, node.n_const)
-        pos = _partition_bins(bins, split.feature, bn, work.samples, node.a, node.b, rnd,
-                              split.missing_left != 0)
-        return Split(pos, split.feature, split.threshold, split.improvement,
-                     split.impurity_left, split.impurity_right, split.n_const,
-                     split.missing_left, split.middle)
-    split = _split_exact(dense, csc, data, rule, node, work, sort, rnd, abs_work)
-    if split.pos >= node.b or split.improvement + EPSILON < settings.min_impurity_decrease:
-        return no_split(node, node.n_const)
-    return split
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -531,9 +483,16 @@ def build_tree(data, settings, dense, csc, bins, abs_work, sort, rnd):
     # otherwise compile a separate version of the callee for each literal value
     zero = np.intp(0)
     minus1 = np.intp(-1)
+    y = data.y
+    w = data.w
+    max_depth = settings.max_depth
+    min_samples_split = settings.min_samples_split
+    min_samples_leaf = settings.min_samples_leaf
+    min_weight_leaf = settings.min_weight_leaf
+    min_impurity_decrease = settings.min_impurity_decrease
     samples = data.samples.copy()
     n = samples.shape[0]
-    wn_total, int_w = _weight_total(data.w, samples)
+    wn_total, int_w = _weight_total(w, samples)
     rule = _rule(data, settings, wn_total)
     work = _work(samples, rule, settings.seed, data.nan_mask.shape[0])
     S = rule.S
@@ -577,11 +536,47 @@ def build_tree(data, settings, dense, csc, bins, abs_work, sort, rnd):
                 nodes.inodes[parent, side] = i
             depth = stack.ints[top, ST_DEPTH]
             hist = stack.ints[top, ST_HIST]
-            node = _node_at(stack, top, data, rule, samples, stats, abs_work)
-            _set_value(data, rule, node, samples, nodes.value[i], abs_work)
-            # once best-first growth has used its budget, new nodes stay leaves
-            split = _find_split(dense, csc, bins, data, settings, rule, node, work, sort, rnd,
-                                abs_work, hists, hist, depth, not (best_first and budget <= 0))
+            node = _node_at(stack.ints, stack.floats, stack.stats, top, y, w, samples, stats,
+                            rule, abs_work)
+            _set_value(y, w, samples, rule, node, nodes.value[i], abs_work)
+            # the node's split (its samples partitioned, left part first), or a leaf's
+            # (pos = b): nodes at the limits (once best-first growth has used its budget,
+            # new nodes stay leaves), pure or without a valid split whose impurity
+            # decrease reaches min_impurity_decrease stay leaves. Written out here (not
+            # helpers taking the named tuples: each call costs reference counts)
+            split = no_split(node, node.n_const)
+            nn = node.b - node.a
+            if not (depth >= max_depth or (best_first and budget <= 0)
+                    or nn < min_samples_split or nn < 2 * min_samples_leaf
+                    or node.wn < 2.0 * min_weight_leaf or node.imp <= EPSILON):
+                if bins is not None and hist >= 0:
+                    # a node with a histogram is split on it
+                    hs, bn = _hk.hist_split(hists.pool[hist], bins, rule, node, work)
+                    if hs.feature >= 0 and hs.improvement + EPSILON >= min_impurity_decrease:
+                        pos = _partition_bins(bins, hs.feature, bn, samples, node.a, node.b,
+                                              rnd, hs.missing_left != 0)
+                        split = Split(pos, hs.feature, hs.threshold, hs.improvement,
+                                      hs.impurity_left, hs.impurity_right, hs.n_const,
+                                      hs.missing_left, hs.middle)
+                else:
+                    # the exact splitter: of dense / csc and of sort / rnd one is None,
+                    # known when numba compiles, which leaves out a branch testing a None
+                    # argument (a test on a non-None one keeps both branches: hence the
+                    # tests on both of each pair)
+                    if dense is not None:
+                        if sort is not None:
+                            split = split_best(dense, data, rule, node, work, sort, abs_work)
+                        if rnd is not None:
+                            split = split_random(dense, data, rule, node, work, rnd, abs_work)
+                    if csc is not None:
+                        if sort is not None:
+                            split = split_best_csc(csc, data, rule, node, work, sort,
+                                                   abs_work)
+                        if rnd is not None:
+                            split = split_random_csc(csc, data, rule, node, work, abs_work)
+                    if (split.pos < node.b and split.improvement + EPSILON
+                            < min_impurity_decrease):
+                        split = no_split(node, node.n_const)
             is_leaf = split.pos >= node.b
             # histogram trees pass no constant features down
             n_const = zero if bins is not None else split.n_const

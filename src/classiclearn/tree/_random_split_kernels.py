@@ -66,15 +66,15 @@ def random_candidate(data, rule, node, work, abs_work, pos, best_proxy, cst):
         return -np.inf
     sl = work.sl
     sr = work.sr
-    wl = left_stats(data, rule, node, work, pos)
+    wl = left_stats(data.y, data.w, work.samples, work.sl, rule, node, pos)
     wr = node.wn - wl
     if wl < rule.min_weight_leaf or wr < rule.min_weight_leaf:
         return -np.inf
     for k in range(rule.S):
         sr[k] = node.stats[k] - sl[k]
     if abs_work is not None:
-        il, ir = children_impurity(data, rule, node, work.samples, pos, sl, sr, wl, wr,
-                                   abs_work)
+        il, ir = children_impurity(data.y, data.w, work.samples, sl, sr, rule, node, pos,
+                                   wl, wr, abs_work)
         proxy = -wl * il - wr * ir
     else:
         proxy = _c.proxy_improvement(sl, sr, wl, wr, rule.crit, rule.n_outputs, rule.K,
@@ -247,7 +247,7 @@ def split_random(dense, data, rule, node, work, rnd, abs_work):
         for k in range(S):
             sr[k] = stats[k] - sl[k]
         if abs_work is not None:
-            il, ir = children_impurity(data, rule, node, samples, pos, sl, sr, wl, wr,
+            il, ir = children_impurity(y, w, samples, sl, sr, rule, node, pos, wl, wr,
                                        abs_work)
             proxy = -wl * il - wr * ir
         else:
@@ -278,9 +278,9 @@ def split_random(dense, data, rule, node, work, rnd, abs_work):
         else:
             pos = partition_rows(Xr, best_f, best_thr, samples, a, b, samples, False,
                                  nan_left, np.float32(np.nan))
-        wl = left_stats(data, rule, node, work, pos)
-    return finish_split(data, rule, node, work, abs_work, pos, best_f, best_thr, best_ml,
-                        n_const, wl)
+        wl = left_stats(data.y, data.w, work.samples, work.sl, rule, node, pos)
+    return finish_split(data.y, data.w, work.samples, work.sl, work.sr, rule, node, abs_work,
+                        pos, best_f, best_thr, best_ml, n_const, wl)
 
 
 @njit(cache=True, nogil=True)
@@ -356,6 +356,6 @@ def split_random_csc(csc, data, rule, node, work, abs_work):
         z_lo, z_hi = arrange_nonzeros(cnt, csc.nz_rows, nz_vals, samples, a, b, vals,
                                       csc.pos, np.bool_(False))
         pos = split_arranged(samples, vals, csc.pos, a, b, z_lo, z_hi, best_thr)
-    wl = left_stats(data, rule, node, work, pos)
-    return finish_split(data, rule, node, work, abs_work, pos, best_f, best_thr, best_ml,
-                        n_const, wl)
+    wl = left_stats(data.y, data.w, work.samples, work.sl, rule, node, pos)
+    return finish_split(data.y, data.w, work.samples, work.sl, work.sr, rule, node, abs_work,
+                        pos, best_f, best_thr, best_ml, n_const, wl)

@@ -393,19 +393,19 @@ def move_left(sl, wl, cur, new_pos, b, samples, y, w, parent_stats, wn, crit, n_
 
 
 @njit(cache=True, nogil=True, inline="always")
-def left_stats(data, rule, node, work, pos):
-    """``work.sl`` = the statistics of ``samples[a:pos]``; returns their weight."""
-    fill(work.sl, 0.0)
-    return move_left(work.sl, 0.0, node.a, pos, node.b, work.samples, data.y, data.w,
-                      node.stats, node.wn, rule.crit, rule.n_outputs, rule.K)
+def left_stats(y, w, samples, sl, rule, node, pos):
+    """``sl`` = the statistics of ``samples[a:pos]``; returns their weight. (Helpers
+    called per node take the arrays, not their named tuples: each array passed costs
+    reference counts.)"""
+    fill(sl, 0.0)
+    return move_left(sl, 0.0, node.a, pos, node.b, samples, y, w, node.stats, node.wn,
+                     rule.crit, rule.n_outputs, rule.K)
 
 
 @njit(cache=True, nogil=True)
-def children_impurity(data, rule, node, samples, pos, sl, sr, wl, wr, abs_work):
+def children_impurity(y, w, samples, sl, sr, rule, node, pos, wl, wr, abs_work):
     """Impurities of ``samples[a:pos]`` and ``samples[pos:b]`` from their statistics (the
     samples themselves for absolute error and Poisson)."""
-    y = data.y
-    w = data.w
     a = node.a
     b = node.b
     n_outputs = rule.n_outputs
@@ -472,18 +472,16 @@ def no_split(node, n_const):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def finish_split(data, rule, node, work, abs_work, pos, f, thr, ml, n_const, wl):
-    """The :data:`Split` putting ``samples[a:pos]`` (statistics ``work.sl``, weight ``wl``)
-    left: children's impurities, the weighted impurity decrease and the middle value
-    (the mean of the children's first-statistic values, which bounds the children under
-    a constraint)."""
-    sl = work.sl
-    sr = work.sr
+def finish_split(y, w, samples, sl, sr, rule, node, abs_work, pos, f, thr, ml, n_const, wl):
+    """The :data:`Split` putting ``samples[a:pos]`` (statistics ``sl``, weight ``wl``)
+    left: children's impurities (``sr`` the right statistics), the weighted impurity
+    decrease and the middle value (the mean of the children's first-statistic values,
+    which bounds the children under a constraint)."""
     wn = node.wn
     wr = wn - wl
     for k in range(rule.S):
         sr[k] = node.stats[k] - sl[k]
-    il, ir = children_impurity(data, rule, node, work.samples, pos, sl, sr, wl, wr, abs_work)
+    il, ir = children_impurity(y, w, samples, sl, sr, rule, node, pos, wl, wr, abs_work)
     improvement = (wn / rule.wn_total) * (node.imp - wr / wn * ir - wl / wn * il)
     middle = sl[0] / (2.0 * wl) + sr[0] / (2.0 * wr)
     return Split(pos, f, thr, improvement, il, ir, n_const, np.intp(ml), middle)
