@@ -176,6 +176,19 @@ def split_best(dense, data, rule, node, work, sort, abs_work):
     use_mono = rule.use_mono
     a = node.a
     b = node.b
+    wn = node.wn
+    lower = node.lower
+    upper = node.upper
+    crit = rule.crit
+    n_outputs = rule.n_outputs
+    K = rule.K
+    min_samples_leaf = rule.min_samples_leaf
+    min_weight_leaf = rule.min_weight_leaf
+    is_clf = _c.is_classification(crit)
+    one_out = n_outputs == 1 and abs_work is None
+    nc0 = n_classes[0]
+    z_lo = np.intp(-1)
+    z_hi = np.intp(-1)
     best_proxy = -np.inf
     best_f = np.intp(-1)
     best_thr = 0.0
@@ -218,9 +231,81 @@ def split_best(dense, data, rule, node, work, sort, abs_work):
         f_i -= 1
         features[f_i], features[f_j] = features[f_j], features[f_i]
         cst = mono[f] if use_mono else np.intp(0)
-        proxy, thr, ml = scan_sorted(y, w, samples, vals, sl, sr, stats, n_classes, tmp_s, tmp_v,
-                                     abs_work, rule, node, nm, np.intp(-1), np.intp(-1),
-                                     best_proxy, cst)
+        s_proxy = best_proxy
+        s_thr = 0.0
+        s_ml = np.intp(0)
+        for ps in range(1 if nm == 0 else 2):
+            if ps == 1:
+                shift_missing_left(samples, vals, a, b, nm, tmp_s, tmp_v)
+            q = a if ps == 0 else a + nm
+            q_end = e if ps == 0 else b
+            inf_q = e if (nm > 0 and ps == 0) else np.intp(-1)
+            if abs_work is not None:
+                _c.abs_split_costs(y, w, samples, a, b, n_outputs, abs_work.cost, abs_work.tmp,
+                                   abs_work.yv, abs_work.wv, abs_work.h1, abs_work.h2,
+                                   abs_work.h3, abs_work.h4)
+            fill(sl, 0.0)
+            wl = 0.0
+            cur = a
+            while q < q_end:
+                q += 1
+                if q > z_lo and q < z_hi:  # a sparse column's run of zeros: no candidate
+                    q = z_hi
+                while q < q_end and vals[q] <= vals[q - 1] + FEATURE_THRESHOLD:
+                    q += 1
+                    if q > z_lo and q < z_hi:
+                        q = z_hi
+                if q >= b:
+                    break
+                if q - a < min_samples_leaf or b - q < min_samples_leaf:
+                    continue
+                if one_out and q - cur <= b - q:
+                    # the common forward step, written out for one output (a call to
+                    # move_left per position costs several times the update itself)
+                    if is_clf:
+                        for p in range(cur, q):
+                            s = samples[p]
+                            ws = w[s]
+                            sl[np.intp(y[s, 0])] += ws
+                            wl += ws
+                    else:
+                        # the sum of squares is not needed by the proxy
+                        for p in range(cur, q):
+                            s = samples[p]
+                            ws = w[s]
+                            sl[0] += ws * y[s, 0]
+                            wl += ws
+                else:
+                    wl = move_left(sl, wl, cur, q, b, samples, y, w, stats, wn, crit,
+                                    n_outputs, K)
+                cur = q
+                wr = wn - wl
+                if wl < min_weight_leaf or wr < min_weight_leaf:
+                    continue
+                if one_out and crit == _c.GINI:
+                    proxy = gini_proxy(sl, stats, nc0, wl, wr)
+                elif one_out and crit == _c.SQUARED_ERROR:
+                    # _c.mse_proxy
+                    s_l = sl[0]
+                    s_r = stats[0] - s_l
+                    proxy = s_l * s_l / wl + s_r * s_r / wr
+                elif abs_work is not None:
+                    proxy = -abs_work.cost[q - a]
+                else:
+                    for k in range(rule.S):
+                        sr[k] = stats[k] - sl[k]
+                    proxy = _c.proxy_improvement(sl, sr, wl, wr, crit, n_outputs, K, n_classes)
+                # a constrained candidate is checked only when it would be the best:
+                # the same choice as rejecting it first (scikit-learn's order)
+                if proxy > s_proxy and (cst == 0 or _c.monotone_ok(
+                        sl, stats, wl, wr, cst, lower, upper)):
+                    s_proxy = proxy
+                    # sum of halves between two values, or +inf for the candidate that
+                    # sends exactly the missing values right; missing values go the scan's
+                    # side, or (none at the node) to the larger child
+                    s_thr = np.inf if q == inf_q else vals[q - 1] / 2.0 + vals[q] / 2.0
+                    s_ml = ps if nm > 0 else (1 if q - a > b - q else 0)
+        proxy, thr, ml = s_proxy, s_thr, s_ml
         if proxy > best_proxy:
             best_proxy = proxy
             best_f = f

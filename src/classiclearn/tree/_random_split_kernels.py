@@ -14,6 +14,7 @@ from .._kernels.jit import njit
 from . import _criteria_kernels as _c
 from ._split_kernels import (
     FEATURE_THRESHOLD,
+    ROW_GATHER_MAX,
     allowed,
     arrange_nonzeros,
     children_impurity,
@@ -25,7 +26,6 @@ from ._split_kernels import (
     fill,
     finish_split,
     gather,
-    gather_range,
     gini_proxy,
     index_node,
     larger_side,
@@ -35,7 +35,6 @@ from ._split_kernels import (
     no_split,
     node_nonzeros,
     partition_rows,
-    partition_values,
     range_without_nan,
     split_arranged,
     stable_partition,
@@ -192,8 +191,25 @@ def split_random(dense, data, rule, node, work, rnd, abs_work):
         last_f = f
         nm = np.intp(0)
         if not nan_mask[f]:
-            # only the range is needed: gathered in the same pass
-            mn, mx = gather_range(Xt, Xr, f, samples, a, b, vals)
+            # only the range is needed: gathered in the same pass (written out: a helper
+            # taking arrays costs reference counts per feature, felt in small nodes)
+            if b - a <= ROW_GATHER_MAX:
+                mn = Xr[samples[a], f]
+                mx = mn
+                for i in range(a, b):
+                    v = Xr[samples[i], f]
+                    vals[i] = v
+                    mn = min(mn, v)
+                    mx = max(mx, v)
+            else:
+                xf = Xt[f]
+                mn = xf[samples[a]]
+                mx = mn
+                for i in range(a, b):
+                    v = xf[samples[i]]
+                    vals[i] = v
+                    mn = min(mn, v)
+                    mx = max(mx, v)
         else:
             gather(Xt, Xr, f, samples, a, b, vals)
             nm, mn, mx = range_without_nan(vals, a, b)
@@ -236,7 +252,18 @@ def split_random(dense, data, rule, node, work, rnd, abs_work):
                 # keep the best candidate's values for the final partition
                 vals, vals_b = vals_b, vals
             continue
-        pos = partition_values(vals, samples, a, b, thr, ml)
+        # Hoare partition of samples[a:b] on their values
+        lo = a
+        hi = b
+        while lo < hi:
+            v = vals[lo]
+            if v <= thr or (ml and v != v):
+                lo += 1
+            else:
+                hi -= 1
+                vals[lo], vals[hi] = vals[hi], vals[lo]
+                samples[lo], samples[hi] = samples[hi], samples[lo]
+        pos = hi
         if pos - a < msl or b - pos < msl:
             continue
         fill(sl, 0.0)

@@ -179,29 +179,6 @@ def gather(Xt, Xr, f, samples, a, b, vals):
             vals[i] = xf[samples[i]]
 
 
-@njit(cache=True, nogil=True, inline="always")
-def gather_range(Xt, Xr, f, samples, a, b, vals):
-    """:func:`gather`, returning the values' (min, max) found in the same pass."""
-    if b - a <= ROW_GATHER_MAX:
-        mn = Xr[samples[a], f]
-        mx = mn
-        for i in range(a, b):
-            v = Xr[samples[i], f]
-            vals[i] = v
-            mn = min(mn, v)
-            mx = max(mx, v)
-    else:
-        xf = Xt[f]
-        mn = xf[samples[a]]
-        mx = mn
-        for i in range(a, b):
-            v = xf[samples[i]]
-            vals[i] = v
-            mn = min(mn, v)
-            mx = max(mx, v)
-    return mn, mx
-
-
 @njit(cache=True, nogil=True)
 def move_nan_last(vals, samples, a, b):
     """Move the NaN entries of ``vals[a:b]`` (``samples`` alike) to the end, with
@@ -283,23 +260,6 @@ def partition_rows(M, f, thr, samples, a, b, yw, swap_yw, nan_left, nan_code):
             samples[lo], samples[hi] = samples[hi], samples[lo]
             if swap_yw:
                 yw[lo], yw[hi] = yw[hi], yw[lo]
-    return hi
-
-
-@njit(cache=True, nogil=True)
-def partition_values(vals, samples, a, b, thr, nan_left):
-    """Hoare partition of ``samples[a:b]`` on their gathered ``vals <= thr`` (NaN left
-    when ``nan_left``); returns the split position."""
-    lo = a
-    hi = b
-    while lo < hi:
-        v = vals[lo]
-        if v <= thr or (nan_left and v != v):
-            lo += 1
-        else:
-            hi -= 1
-            vals[lo], vals[hi] = vals[hi], vals[lo]
-            samples[lo], samples[hi] = samples[hi], samples[lo]
     return hi
 
 
