@@ -50,7 +50,9 @@ def scan_sorted(y, w, samples, vals, sl, sr, parent_stats, n_classes, tmp_s, tmp
     than ``best_proxy``, or ``best_proxy`` itself when none is.
 
     Pass 0 puts the missing values right, its last candidate every non-missing value
-    left (threshold +inf); pass 1 moves them to the front (left) and scans again."""
+    left (threshold +inf); pass 1 moves them to the front (left) and scans again.
+    Used by :func:`split_best_csc`; :func:`split_best` holds the same loop written out.
+    """
     a = node.a
     b = node.b
     wn = node.wn
@@ -148,7 +150,9 @@ def split_best(dense, data, rule, node, work, sort, abs_work):
 
     Missing values (features with ``nan_mask[f]``), as scikit-learn >= 1.9 does: the
     node's NaN rows move to the end and the sorted values are scanned with them on the
-    right, then on the left (:func:`scan_sorted`). Without missing values at the node,
+    right, then on the left. The scan is :func:`scan_sorted`'s loop written out (the
+    feature draw too): called per feature with its dozen arrays, the helper made deep
+    trees fit ~1.3x slower. A change to the scan goes into both. Without missing values at the node,
     missing values at prediction follow the larger child (by sample count).
     Monotonicity constraints reject a candidate whose children's values are out of
     order or outside the node's ``[lower, upper]``, as in scikit-learn."""
