@@ -183,6 +183,43 @@ def missing_mask(X):
         return np.ascontiguousarray(np.isnan(X.sum(axis=0, dtype=np.float64)), dtype=np.uint8)
 
 
+def sort_work(data):
+    """The best splitter's buffers (``_build_kernels.SortWork``): radix sort keys, indices
+    and counts (for nodes of at least ``RADIX_MIN`` samples), and the moves of missing
+    values (when some feature has them)."""
+    n = data.samples.shape[0]
+    r = n if n >= _bk.RADIX_MIN else 1
+    m = n if data.nan_mask.any() else 1
+    return _bk.SortWork(np.empty((2, r), dtype=np.uint32), np.empty(r, dtype=np.intp),
+                        np.empty((4, 256), dtype=np.intp), np.empty(m, dtype=np.intp),
+                        np.empty(m, dtype=np.float32))
+
+
+def random_work(data, crit, sparse):
+    """The random splitter's buffers (``_build_kernels.RandomWork``). With one output,
+    classification, integer weights (their total below 2**50, so that sums of them are
+    exact) and dense X, its fast path counts classes without partitioning, on keys
+    ``(weight << kb) | class`` kept in sample order (``kb`` bits hold a class)."""
+    samples = data.samples
+    n = samples.shape[0]
+    K = int(data.n_classes.max())
+    kb = 1
+    while (1 << kb) < K:
+        kb += 1
+    ws = data.w[samples]
+    int_w = bool(np.all(ws == np.floor(ws))) and float(ws.sum()) < 2.0**50
+    fast = (crit < CRITERIA["squared_error"] and data.y.shape[1] == 1 and int_w and not sparse
+            and kb <= _bk.KEY_CLASS_BITS_MAX)
+    m = n if fast else 1
+    if fast:
+        yw = (ws.astype(np.int64) << kb) | data.y[samples, 0].astype(np.int64)
+    else:
+        yw = np.empty(1, dtype=np.int64)
+    S = data.y.shape[1] * K if crit < CRITERIA["squared_error"] else 2 * data.y.shape[1]
+    return _bk.RandomWork(bool(fast), kb, yw, np.empty(m, dtype=np.int64),
+                          np.empty(m, dtype=np.float32), np.empty(S), np.empty(n, dtype=np.intp))
+
+
 def grow_tree(Xt, X, y, w, n_classes, p, seed, is_clf, n_features, binned=None,
               nan_mask=None):
     """Grow one :class:`Tree` on prepared arrays (see ``_build_kernels.build_tree``).
@@ -196,27 +233,38 @@ def grow_tree(Xt, X, y, w, n_classes, p, seed, is_clf, n_features, binned=None,
     if nan_mask is None:
         nan_mask = missing_mask(X)
     samples = np.flatnonzero(w > 0).astype(np.intp)
-    if binned is None:
-        bins = (None, None, None)
-    else:
+    bins = None
+    if binned is not None:
         Xb, edges, n_bins = binned
-        bins = (_plain(Xb, np.uint8), _plain(edges, np.float64), _plain(n_bins, np.intp))
+        bins = _bk.Bins(_plain(Xb, np.uint8), _plain(edges, np.float64), _plain(n_bins, np.intp))
     n_classes = _plain(n_classes, np.intp)
+    dense = csc = None
+    n_rows = y.shape[0]
     if sp.issparse(X):
-        Xt, X, csc = np.empty((n_features, 0), np.float32), np.empty((0, n_features), np.float32), \
-            csc_arrays(X)
+        # with the sparse splitters' buffers: rows' positions, a column's entries at a node
+        csc = _bk.Csc(*csc_arrays(X), np.full(n_rows, -1, dtype=np.intp),
+                      np.empty(samples.shape[0], dtype=np.intp),
+                      np.empty(samples.shape[0], dtype=np.float32))
     else:
-        csc = (None, None, None)
-    inodes, fnodes, value, depth = _bk.build_tree(
-        _plain(Xt, np.float32), _plain(X, np.float32), *csc, _plain(y, np.float64),
-        _plain(w, np.float64), samples,
-        n_classes, int(n_classes.max()), int(p["crit"]), int(p["splitter"]),
-        int(p["max_features"]), int(p["max_depth"]), int(p["min_samples_leaf"]),
-        int(p["min_samples_split"]), float(p["min_weight_leaf"]),
+        dense = _bk.Dense(_plain(Xt, np.float32), _plain(X, np.float32))
+    data = _bk.Data(_plain(y, np.float64), _plain(w, np.float64), samples, n_classes,
+                    _plain(nan_mask, np.uint8))
+    settings = _bk.Settings(
+        int(p["crit"]), int(p["splitter"]), int(p["max_features"]), int(p["max_depth"]),
+        int(p["min_samples_leaf"]), int(p["min_samples_split"]), float(p["min_weight_leaf"]),
         float(p["min_impurity_decrease"]), int(p["max_leaf_nodes"]), np.uint64(seed),
-        *bins, _plain(nan_mask, np.uint8), _plain(p.get("monotonic", _NO_MONO), np.intp),
-        np.empty((8, samples.shape[0] + 1)) if p["crit"] == CRITERIA["absolute_error"] else None,
-    )
+        _plain(p.get("monotonic", _NO_MONO), np.intp))
+    # the absolute-error criterion's scratch (None: the other criteria compile without it)
+    abs_work = (_bk.AbsWork(*np.empty((8, samples.shape[0] + 1)))
+                if p["crit"] == CRITERIA["absolute_error"] else None)
+    # the splitter's own buffers; the other splitter's None leaves its code out of the
+    # compiled builder
+    if p["splitter"] == _bk.SPLIT_RANDOM:
+        sort, rnd = None, random_work(data, settings.crit, csc is not None)
+    else:
+        sort, rnd = sort_work(data), None
+    inodes, fnodes, value, depth = _bk.build_tree(data, settings, dense, csc, bins, abs_work,
+                                                  sort, rnd)
     return Tree(inodes, fnodes, value, n_features, n_classes, depth, is_clf)
 
 

@@ -26,10 +26,19 @@ SQUARED_ERROR = 10
 FRIEDMAN_MSE = 11
 ABSOLUTE_ERROR = 12
 POISSON = 13
+# criterion ids below this one are classification criteria (class counts as statistics);
+# the others are regression criteria (sums and sums of squares)
+FIRST_REGRESSION = SQUARED_ERROR
 # scikit-learn's bound below which a Poisson node's sum of y counts as zero
 EPSILON = np.finfo(np.float64).eps
 
 _LN2 = math.log(2.0)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def is_classification(crit):
+    """Whether criterion ``crit`` is a classification criterion."""
+    return crit < FIRST_REGRESSION
 
 
 @njit(cache=True, nogil=True)
@@ -51,7 +60,7 @@ def add_reg_sample(stats, y, s, ws, n_outputs):
 @njit(cache=True, nogil=True)
 def add_sample(stats, y, s, ws, crit, n_outputs, K):
     """Add sample ``s`` with weight ``ws`` to ``stats`` (use a negative weight to remove)."""
-    if crit < 10:
+    if is_classification(crit):
         add_class_sample(stats, y, s, ws, n_outputs, K)
     else:
         add_reg_sample(stats, y, s, ws, n_outputs)
@@ -64,7 +73,7 @@ def node_stats(y, w, samples, a, b, crit, n_outputs, K, stats):
         stats[k] = 0.0
     wn = 0.0
     # per-sample updates written out: numba does not inline small helper calls here
-    if crit < 10:
+    if is_classification(crit):
         for i in range(a, b):
             s = samples[i]
             ws = w[s]

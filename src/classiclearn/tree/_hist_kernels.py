@@ -14,11 +14,21 @@ exact and histogram splitters); thresholds are the bins' upper edges, so the
 tree predicts raw (unbinned) data.
 """
 
+from collections import namedtuple
+
 import numpy as np
 
 from .._kernels.jit import njit
 from . import _criteria_kernels as _c
+from ._split_kernels import SPLIT_RANDOM, Split
 from ._util_kernels import rand_int
+
+# X binned (uint8, n_samples x n_features), each feature's bin upper edges (float64,
+# n_features x 256) and number of bins (intp), as ``_binning`` makes them
+Bins = namedtuple("Bins", ["Xb", "edges", "n_bins"])
+# histogram buffers (buffer, feature, bin, (count, weight, statistics)) and the ids of the
+# free ones in ``free[:n_free]``
+HistPool = namedtuple("HistPool", ["pool", "free", "n_free"])
 
 EPSILON = np.finfo(np.float64).eps
 # nodes smaller than this are split exactly (sorting raw values is cheaper than a
@@ -27,14 +37,22 @@ HYBRID_MIN = 128
 
 
 @njit(cache=True, nogil=True)
-def fill_hist(Xb, n_bins, y, w, samples, a, b, crit, n_outputs, K, H):
+def fill_hist(bins, data, rule, samples, a, b, H):
+    """``H`` = the histogram of ``samples[a:b]`` (arguments: the named tuples of
+    ``_split_kernels``)."""
+    Xb = bins.Xb
+    n_bins = bins.n_bins
+    y = data.y
+    w = data.w
+    n_outputs = rule.n_outputs
+    K = rule.K
     p = Xb.shape[1]
     # bins 0 .. n_bins[f] - 1 hold values, bin n_bins[f] the missing ones
     for f in range(p):
         for bb in range(n_bins[f] + 1):
             for k in range(H.shape[2]):
                 H[f, bb, k] = 0.0
-    is_clf = crit < 10
+    is_clf = _c.is_classification(rule.crit)
     for i in range(a, b):
         s = samples[i]
         ws = w[s]
@@ -60,13 +78,12 @@ def _add_bin(h, sl, S):
 
 
 @njit(cache=True, nogil=True)
-def hist_split(H, n_bins, edges, parent_stats, wn, n_node, wn_total, imp_parent, crit,
-                splitter, n_outputs, K, n_classes, max_features, min_samples_leaf,
-                min_weight_leaf, rng, features, sl, sr, mono, use_mono, lower, upper):
-    """Best (feature, bin) split from the node histogram.
+def hist_split(H, bins, rule, node, work):
+    """Best (feature, bin) split from the node histogram ``H`` (arguments: the named
+    tuples of ``_split_kernels``).
 
-    Monotonicity constraints (``mono``, ``use_mono``, the node's value bounds
-    ``lower`` / ``upper``) reject candidates as ``_build_kernels._split_node`` does.
+    Monotonicity constraints (``rule.mono``, the node's value bounds ``lower`` /
+    ``upper``) reject candidates as the exact splitters do.
 
     Bin ``n_bins[f]`` of feature ``f`` holds its missing values (NaN). With some
     at the node, the best splitter scans the bins with them on the right (the
@@ -74,9 +91,29 @@ def hist_split(H, n_bins, edges, parent_stats, wn, n_node, wn_total, imp_parent,
     on the left; the random splitter draws one bin boundary and the side of the
     missing values. Without, missing values at prediction follow the larger child.
 
-    Returns (feature, bin, threshold, improvement, impurity_left, impurity_right,
-    missing_go_to_left, middle_value) with feature -1 when no valid split exists.
+    Returns (split, bin): a ``Split`` (its ``pos`` the node's end: the samples are not
+    partitioned; feature -1 when no valid split exists) and the last bin going left.
     """
+    n_bins = bins.n_bins
+    edges = bins.edges
+    parent_stats = node.stats
+    wn = node.wn
+    n_node = float(node.b - node.a)
+    crit = rule.crit
+    n_outputs = rule.n_outputs
+    K = rule.K
+    n_classes = rule.n_classes
+    max_features = rule.max_features
+    min_samples_leaf = rule.min_samples_leaf
+    min_weight_leaf = rule.min_weight_leaf
+    mono = rule.mono
+    use_mono = rule.use_mono
+    lower = node.lower
+    upper = node.upper
+    rng = work.rng
+    features = work.features
+    sl = work.sl
+    sr = work.sr
     p = H.shape[0]
     S = sl.shape[0]
     best_proxy = -np.inf
@@ -111,7 +148,7 @@ def hist_split(H, n_bins, edges, parent_stats, wn, n_node, wn_total, imp_parent,
         first0 = lo_bin
         pass_lo = 0
         pass_hi = 2 if nm > 0.0 else 1
-        if splitter == 1:
+        if rule.splitter == SPLIT_RANDOM:
             # one random boundary; the side of the missing values drawn too
             if hi_bin > lo_bin:
                 first0 = rand_int(rng, lo_bin, hi_bin)
@@ -162,7 +199,8 @@ def hist_split(H, n_bins, edges, parent_stats, wn, n_node, wn_total, imp_parent,
                     best_bin = bb
                     best_ml = ml if nm > 0.0 else nl > nr
     if best_f < 0:
-        return -1, -1, 0.0, 0.0, 0.0, 0.0, False, 0.0
+        return Split(node.b, np.intp(-1), 0.0, 0.0, 0.0, 0.0, np.intp(0), np.intp(0), 0.0), \
+            np.intp(-1)
     for k in range(S):
         sl[k] = 0.0
     wl = 0.0
@@ -182,13 +220,14 @@ def hist_split(H, n_bins, edges, parent_stats, wn, n_node, wn_total, imp_parent,
         sr[k] = parent_stats[k] - sl[k]
     il = _c.stats_impurity(sl, wl, crit, n_outputs, K, n_classes)
     ir = _c.stats_impurity(sr, wr, crit, n_outputs, K, n_classes)
-    improvement = (wn / wn_total) * (imp_parent - wr / wn * ir - wl / wn * il)
+    improvement = (wn / rule.wn_total) * (node.imp - wr / wn * ir - wl / wn * il)
     # every non-missing value left and the missing ones right: threshold +inf
     thr = edges[best_f, best_bin]
     if nm > 0.0 and not best_ml and best_bin == hi_bin:
         thr = np.inf
     middle = sl[0] / (2.0 * wl) + sr[0] / (2.0 * wr)
-    return best_f, best_bin, thr, improvement, il, ir, best_ml, middle
+    return Split(node.b, best_f, thr, improvement, il, ir, np.intp(0),
+                 np.intp(1) if best_ml else np.intp(0), middle), best_bin
 
 
 @njit(cache=True, nogil=True)
@@ -198,6 +237,80 @@ def subtract_hist(big, small, n_bins):
         for bb in range(n_bins[f] + 1):
             for k in range(big.shape[2]):
                 big[f, bb, k] -= small[f, bb, k]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def new_hist_pool(bins, S):
+    """The histograms' :data:`HistPool`: buffers of (n_features, bins, (count, weight,
+    ``S`` statistics)), reused through a free list (a placeholder without ``bins``)."""
+    if bins is not None:
+        pool = np.empty((8, bins.Xb.shape[1], bins.edges.shape[1], S + 2))
+    else:
+        pool = np.empty((1, 1, 1, 1))
+    n_pool = pool.shape[0]
+    free = np.empty(n_pool, dtype=np.intp)
+    for i in range(n_pool):
+        free[i] = n_pool - 1 - i
+    return HistPool(pool, free, np.intp(n_pool))
+
+
+@njit(cache=True, nogil=True)
+def take_hist(hists):
+    """A free buffer of the pool (doubled when none is left): (the pool, the buffer's id)."""
+    pool = hists.pool
+    free = hists.free
+    n_free = hists.n_free
+    if n_free == 0:
+        pc = pool.shape[0]
+        bigger = np.empty((2 * pc, pool.shape[1], pool.shape[2], pool.shape[3]))
+        for i in range(pc):
+            for ff in range(pool.shape[1]):
+                for bb in range(pool.shape[2]):
+                    for kk in range(pool.shape[3]):
+                        bigger[i, ff, bb, kk] = pool[i, ff, bb, kk]
+        pool = bigger
+        free = np.empty(2 * pc, dtype=np.intp)
+        for i in range(pc):
+            free[i] = pc + i
+        n_free = pc
+    n_free -= 1
+    return HistPool(pool, free, n_free), free[n_free]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _give_back(hists, h):
+    hists.free[hists.n_free] = h
+    return HistPool(hists.pool, hists.free, hists.n_free + 1)
+
+
+@njit(cache=True, nogil=True)
+def child_hists(bins, data, rule, samples, hists, h, a, pos, b, is_leaf):
+    """The histograms of the children ``samples[a:pos]`` and ``samples[pos:b]`` of the
+    node whose histogram is ``h``: the smaller child's from its samples, the larger's by
+    subtraction in the parent's buffer; only for children of at least ``HYBRID_MIN``
+    samples (the others are split exactly), buffers no longer needed going back to the
+    pool. Returns (pool, left id, right id), -1 for none."""
+    need_l = not is_leaf and pos - a >= HYBRID_MIN
+    need_r = not is_leaf and b - pos >= HYBRID_MIN
+    if not (need_l or need_r):
+        return _give_back(hists, h), np.intp(-1), np.intp(-1)
+    hists, small = take_hist(hists)
+    if pos - a <= b - pos:
+        fill_hist(bins, data, rule, samples, a, pos, hists.pool[small])
+        left_h = small
+        right_h = h
+    else:
+        fill_hist(bins, data, rule, samples, pos, b, hists.pool[small])
+        left_h = h
+        right_h = small
+    subtract_hist(hists.pool[h], hists.pool[small], bins.n_bins)
+    if not need_l:
+        hists = _give_back(hists, left_h)
+        left_h = np.intp(-1)
+    if not need_r:
+        hists = _give_back(hists, right_h)
+        right_h = np.intp(-1)
+    return hists, left_h, right_h
 
 
 @njit(cache=True, nogil=True)

@@ -1,0 +1,384 @@
+"""The best splitter of the CART builder (seed 000 §11.1): each candidate feature's
+values at the node sorted, every threshold between two distinct values scanned.
+
+``split_best`` for dense X and ``split_best_csc`` for sparse X (scikit-learn's
+sparse splitter: a node's stored entries of a column are found from the column,
+the other values being zeros; a feature with none is constant at once, and only the
+stored values are moved and sorted, the scan skipping the run of zeros). The
+arguments are the named tuples of ``_split_kernels``; both return a ``Split`` and
+reorder ``samples[a:b]`` so that the left part comes first.
+"""
+
+import numpy as np
+
+from .._kernels.jit import njit
+from . import _criteria_kernels as _c
+from ._split_kernels import (
+    FEATURE_THRESHOLD,
+    RADIX_MIN,
+    ROW_GATHER_MAX,
+    arrange_nonzeros,
+    constant_feature,
+    end_draw,
+    end_draw_counts,
+    evaluated_feature,
+    feature_constraint,
+    fill,
+    finish_split,
+    gini_proxy,
+    index_node,
+    left_stats,
+    move_left,
+    move_nan_last,
+    next_feature,
+    no_split,
+    node_nonzeros,
+    partition_rows,
+    shift_missing_left,
+    split_arranged,
+    start_draw,
+)
+from ._util_kernels import radix_sort_pairs, rand_int, sort_pairs
+
+
+@njit(cache=True, nogil=True)
+def scan_sorted(y, w, samples, vals, sl, sr, parent_stats, n_classes, tmp_s, tmp_v, abs_work,
+                rule, node, nm, z_lo, z_hi, best_proxy, cst):
+    """The best threshold of one feature whose values ``work.vals[a:b]`` are sorted, the
+    ``nm`` missing ones last, and a sparse column's run of zeros in ``[z_lo, z_hi)``
+    (-1, -1 for none): ``(proxy, threshold, missing_left)`` of the best candidate better
+    than ``best_proxy``, or ``best_proxy`` itself when none is.
+
+    Pass 0 puts the missing values right, its last candidate every non-missing value
+    left (threshold +inf); pass 1 moves them to the front (left) and scans again.
+    Used by :func:`split_best_csc`; :func:`split_best` holds the same loop written out.
+    """
+    a = node.a
+    b = node.b
+    wn = node.wn
+    lower = node.lower
+    upper = node.upper
+    crit = rule.crit
+    n_outputs = rule.n_outputs
+    K = rule.K
+    min_samples_leaf = rule.min_samples_leaf
+    min_weight_leaf = rule.min_weight_leaf
+    is_clf = _c.is_classification(crit)
+    one_out = n_outputs == 1 and abs_work is None
+    nc0 = n_classes[0]
+    e = b - nm
+    best_thr = 0.0
+    best_ml = np.intp(0)
+    for ps in range(1 if nm == 0 else 2):
+        if ps == 1:
+            shift_missing_left(samples, vals, a, b, nm, tmp_s, tmp_v)
+        q = a if ps == 0 else a + nm
+        q_end = e if ps == 0 else b
+        inf_q = e if (nm > 0 and ps == 0) else np.intp(-1)
+        if abs_work is not None:
+            _c.abs_split_costs(y, w, samples, a, b, n_outputs, abs_work.cost, abs_work.tmp,
+                               abs_work.yv, abs_work.wv, abs_work.h1, abs_work.h2,
+                               abs_work.h3, abs_work.h4)
+        fill(sl, 0.0)
+        wl = 0.0
+        cur = a
+        while q < q_end:
+            q += 1
+            if q > z_lo and q < z_hi:  # a sparse column's run of zeros: no candidate
+                q = z_hi
+            while q < q_end and vals[q] <= vals[q - 1] + FEATURE_THRESHOLD:
+                q += 1
+                if q > z_lo and q < z_hi:
+                    q = z_hi
+            if q >= b:
+                break
+            if q - a < min_samples_leaf or b - q < min_samples_leaf:
+                continue
+            if one_out and q - cur <= b - q:
+                # the common forward step, written out for one output (a call to
+                # move_left per position costs several times the update itself)
+                if is_clf:
+                    for p in range(cur, q):
+                        s = samples[p]
+                        ws = w[s]
+                        sl[np.intp(y[s, 0])] += ws
+                        wl += ws
+                else:
+                    # the sum of squares is not needed by the proxy
+                    for p in range(cur, q):
+                        s = samples[p]
+                        ws = w[s]
+                        sl[0] += ws * y[s, 0]
+                        wl += ws
+            else:
+                wl = move_left(sl, wl, cur, q, b, samples, y, w, parent_stats, wn, crit,
+                                n_outputs, K)
+            cur = q
+            wr = wn - wl
+            if wl < min_weight_leaf or wr < min_weight_leaf:
+                continue
+            if one_out and crit == _c.GINI:
+                proxy = gini_proxy(sl, parent_stats, nc0, wl, wr)
+            elif one_out and crit == _c.SQUARED_ERROR:
+                # _c.mse_proxy
+                s_l = sl[0]
+                s_r = parent_stats[0] - s_l
+                proxy = s_l * s_l / wl + s_r * s_r / wr
+            elif abs_work is not None:
+                proxy = -abs_work.cost[q - a]
+            else:
+                for k in range(rule.S):
+                    sr[k] = parent_stats[k] - sl[k]
+                proxy = _c.proxy_improvement(sl, sr, wl, wr, crit, n_outputs, K, n_classes)
+            # a constrained candidate is checked only when it would be the best:
+            # the same choice as rejecting it first (scikit-learn's order)
+            if proxy > best_proxy and (cst == 0 or _c.monotone_ok(
+                    sl, parent_stats, wl, wr, cst, lower, upper)):
+                best_proxy = proxy
+                # sum of halves between two values, or +inf for the candidate that
+                # sends exactly the missing values right; missing values go the scan's
+                # side, or (none at the node) to the larger child
+                best_thr = np.inf if q == inf_q else vals[q - 1] / 2.0 + vals[q] / 2.0
+                best_ml = ps if nm > 0 else (1 if q - a > b - q else 0)
+    return best_proxy, best_thr, best_ml
+
+
+@njit(cache=True, nogil=True)
+def split_best(dense, data, rule, node, work, sort, abs_work):
+    """Best split of ``samples[a:b]`` over sorted feature values (dense X); reorders the
+    node's samples so the left part comes first.
+
+    Missing values (features with ``nan_mask[f]``), as scikit-learn >= 1.9 does: the
+    node's NaN rows move to the end and the sorted values are scanned with them on the
+    right, then on the left. The scan is :func:`scan_sorted`'s loop written out (the
+    feature draw too): called per feature with its dozen arrays, the helper made deep
+    trees fit ~1.3x slower. A change to the scan goes into both. Without missing values at the node,
+    missing values at prediction follow the larger child (by sample count).
+    Monotonicity constraints reject a candidate whose children's values are out of
+    order or outside the node's ``[lower, upper]``, as in scikit-learn."""
+    Xt = dense.Xt
+    Xr = dense.Xr
+    nan_mask = data.nan_mask
+    # the arrays used per feature, taken out of their tuples once per node
+    y = data.y
+    w = data.w
+    samples = work.samples
+    vals = work.vals
+    features = work.features
+    rng = work.rng
+    sl = work.sl
+    sr = work.sr
+    stats = node.stats
+    n_classes = rule.n_classes
+    mono = rule.mono
+    rkeys = sort.rkeys
+    ridx = sort.ridx
+    rcnt = sort.rcnt
+    tmp_s = sort.tmp_s
+    tmp_v = sort.tmp_v
+    max_features = rule.max_features
+    use_mono = rule.use_mono
+    a = node.a
+    b = node.b
+    wn = node.wn
+    lower = node.lower
+    upper = node.upper
+    crit = rule.crit
+    n_outputs = rule.n_outputs
+    K = rule.K
+    min_samples_leaf = rule.min_samples_leaf
+    min_weight_leaf = rule.min_weight_leaf
+    is_clf = _c.is_classification(crit)
+    one_out = n_outputs == 1 and abs_work is None
+    nc0 = n_classes[0]
+    z_lo = np.intp(-1)
+    z_hi = np.intp(-1)
+    best_proxy = -np.inf
+    best_f = np.intp(-1)
+    best_thr = 0.0
+    best_ml = np.intp(0)
+    # the feature draw (see _split_kernels.next_feature), written out: a helper taking
+    # arrays costs reference counts per feature
+    n_known = node.n_const
+    n_drawn = np.intp(0)
+    n_found = np.intp(0)
+    f_i = nan_mask.shape[0]
+    n_visited = 0
+    while f_i > n_known + n_found and (n_visited < max_features
+                                       or n_visited <= n_found + n_drawn):
+        n_visited += 1
+        f_j = rand_int(rng, n_drawn, f_i - n_found)
+        if f_j < n_known:
+            features[n_drawn], features[f_j] = features[f_j], features[n_drawn]
+            n_drawn += 1
+            continue
+        f_j += n_found
+        f = features[f_j]
+        if b - a <= ROW_GATHER_MAX:
+            for i in range(a, b):
+                vals[i] = Xr[samples[i], f]
+        else:
+            xf = Xt[f]
+            for i in range(a, b):
+                vals[i] = xf[samples[i]]
+        nm = move_nan_last(vals, samples, a, b) if nan_mask[f] else np.intp(0)
+        e = b - nm
+        if e - a >= RADIX_MIN:
+            radix_sort_pairs(vals, samples, a, e, rkeys[0], rkeys[1], ridx, rcnt)
+        elif e > a:
+            sort_pairs(vals, samples, a, e)
+        if e == a or (nm == 0 and vals[e - 1] <= vals[a] + FEATURE_THRESHOLD):
+            t = n_known + n_found
+            features[f_j], features[t] = features[t], features[f_j]
+            n_found += 1
+            continue
+        f_i -= 1
+        features[f_i], features[f_j] = features[f_j], features[f_i]
+        cst = mono[f] if use_mono else np.intp(0)
+        s_proxy = best_proxy
+        s_thr = 0.0
+        s_ml = np.intp(0)
+        for ps in range(1 if nm == 0 else 2):
+            if ps == 1:
+                shift_missing_left(samples, vals, a, b, nm, tmp_s, tmp_v)
+            q = a if ps == 0 else a + nm
+            q_end = e if ps == 0 else b
+            inf_q = e if (nm > 0 and ps == 0) else np.intp(-1)
+            if abs_work is not None:
+                _c.abs_split_costs(y, w, samples, a, b, n_outputs, abs_work.cost, abs_work.tmp,
+                                   abs_work.yv, abs_work.wv, abs_work.h1, abs_work.h2,
+                                   abs_work.h3, abs_work.h4)
+            fill(sl, 0.0)
+            wl = 0.0
+            cur = a
+            while q < q_end:
+                q += 1
+                if q > z_lo and q < z_hi:  # a sparse column's run of zeros: no candidate
+                    q = z_hi
+                while q < q_end and vals[q] <= vals[q - 1] + FEATURE_THRESHOLD:
+                    q += 1
+                    if q > z_lo and q < z_hi:
+                        q = z_hi
+                if q >= b:
+                    break
+                if q - a < min_samples_leaf or b - q < min_samples_leaf:
+                    continue
+                if one_out and q - cur <= b - q:
+                    # the common forward step, written out for one output (a call to
+                    # move_left per position costs several times the update itself)
+                    if is_clf:
+                        for p in range(cur, q):
+                            s = samples[p]
+                            ws = w[s]
+                            sl[np.intp(y[s, 0])] += ws
+                            wl += ws
+                    else:
+                        # the sum of squares is not needed by the proxy
+                        for p in range(cur, q):
+                            s = samples[p]
+                            ws = w[s]
+                            sl[0] += ws * y[s, 0]
+                            wl += ws
+                else:
+                    wl = move_left(sl, wl, cur, q, b, samples, y, w, stats, wn, crit,
+                                    n_outputs, K)
+                cur = q
+                wr = wn - wl
+                if wl < min_weight_leaf or wr < min_weight_leaf:
+                    continue
+                if one_out and crit == _c.GINI:
+                    proxy = gini_proxy(sl, stats, nc0, wl, wr)
+                elif one_out and crit == _c.SQUARED_ERROR:
+                    # _c.mse_proxy
+                    s_l = sl[0]
+                    s_r = stats[0] - s_l
+                    proxy = s_l * s_l / wl + s_r * s_r / wr
+                elif abs_work is not None:
+                    proxy = -abs_work.cost[q - a]
+                else:
+                    for k in range(rule.S):
+                        sr[k] = stats[k] - sl[k]
+                    proxy = _c.proxy_improvement(sl, sr, wl, wr, crit, n_outputs, K, n_classes)
+                # a constrained candidate is checked only when it would be the best:
+                # the same choice as rejecting it first (scikit-learn's order)
+                if proxy > s_proxy and (cst == 0 or _c.monotone_ok(
+                        sl, stats, wl, wr, cst, lower, upper)):
+                    s_proxy = proxy
+                    # sum of halves between two values, or +inf for the candidate that
+                    # sends exactly the missing values right; missing values go the scan's
+                    # side, or (none at the node) to the larger child
+                    s_thr = np.inf if q == inf_q else vals[q - 1] / 2.0 + vals[q] / 2.0
+                    s_ml = ps if nm > 0 else (1 if q - a > b - q else 0)
+        proxy, thr, ml = s_proxy, s_thr, s_ml
+        if proxy > best_proxy:
+            best_proxy = proxy
+            best_f = f
+            best_thr = thr
+            best_ml = ml
+    n_const = end_draw_counts(features, work.const_features, n_known, n_found)
+    if best_f < 0:
+        return no_split(node, n_const)
+    pos = partition_rows(Xr, best_f, best_thr, samples, a, b, samples, False, best_ml != 0,
+                         np.float32(np.nan))
+    wl = left_stats(data.y, data.w, work.samples, work.sl, rule, node, pos)
+    return finish_split(data.y, data.w, work.samples, work.sl, work.sr, rule, node, abs_work,
+                        pos, best_f, best_thr, best_ml, n_const, wl)
+
+
+@njit(cache=True, nogil=True)
+def split_best_csc(csc, data, rule, node, work, sort, abs_work):
+    """:func:`split_best` for sparse X (CSC ``csc``, no missing values): a column's
+    stored entries at the node are arranged and sorted apart from its zeros, whose run
+    the scan skips (``csc`` also holds the rows' positions and the entries' buffers)."""
+    y = data.y
+    w = data.w
+    samples = work.samples
+    vals = work.vals
+    features = work.features
+    a = node.a
+    b = node.b
+    index_node(samples, a, b, csc.pos)
+    best_proxy = -np.inf
+    best_f = np.intp(-1)
+    best_thr = 0.0
+    best_ml = np.intp(0)
+    start_draw(work.draw, node.n_const, data.nan_mask.shape[0])
+    while True:
+        f_j = next_feature(work.draw, features, work.rng, rule.max_features)
+        if f_j < 0:
+            break
+        f = features[f_j]
+        cnt = node_nonzeros(csc.indptr, csc.indices, csc.data, f, samples, a, b, csc.pos,
+                            csc.nz_rows, csc.nz_vals)
+        z_lo = np.intp(-1)
+        z_hi = np.intp(-1)
+        if cnt == 0:  # all zeros at the node: constant, found without a pass over it
+            vals[a] = 0.0
+            vals[b - 1] = 0.0
+        else:
+            z_lo, z_hi = arrange_nonzeros(cnt, csc.nz_rows, csc.nz_vals, samples, a, b,
+                                          vals, csc.pos, np.bool_(True))
+        if vals[b - 1] <= vals[a] + FEATURE_THRESHOLD:
+            constant_feature(work.draw, features, f_j)
+            continue
+        evaluated_feature(work.draw, features, f_j)
+        proxy, thr, ml = scan_sorted(y, w, samples, vals, work.sl, work.sr, node.stats,
+                                     rule.n_classes, sort.tmp_s, sort.tmp_v, abs_work, rule,
+                                     node, np.intp(0), z_lo, z_hi, best_proxy,
+                                     feature_constraint(rule, f))
+        if proxy > best_proxy:
+            best_proxy = proxy
+            best_f = f
+            best_thr = thr
+            best_ml = ml
+    n_const = end_draw(work.draw, features, work.const_features)
+    if best_f < 0:
+        return no_split(node, n_const)
+    cnt = node_nonzeros(csc.indptr, csc.indices, csc.data, best_f, samples, a, b, csc.pos,
+                        csc.nz_rows, csc.nz_vals)
+    z_lo, z_hi = arrange_nonzeros(cnt, csc.nz_rows, csc.nz_vals, samples, a, b, vals,
+                                  csc.pos, np.bool_(False))
+    pos = split_arranged(samples, vals, csc.pos, a, b, z_lo, z_hi, best_thr)
+    wl = left_stats(data.y, data.w, work.samples, work.sl, rule, node, pos)
+    return finish_split(data.y, data.w, work.samples, work.sl, work.sr, rule, node, abs_work,
+                        pos, best_f, best_thr, best_ml, n_const, wl)
