@@ -12,6 +12,7 @@ reorder ``samples[a:b]`` so that the left part comes first.
 import numpy as np
 
 from .._kernels.jit import njit
+from .._kernels.sorting import radix_sort_pairs, sort_pairs
 from . import _criteria_kernels as _c
 from ._split_kernels import (
     FEATURE_THRESHOLD,
@@ -38,7 +39,7 @@ from ._split_kernels import (
     split_arranged,
     start_draw,
 )
-from ._util_kernels import radix_sort_pairs, rand_int, sort_pairs
+from ._util_kernels import rand_int
 
 
 @njit(cache=True, nogil=True)

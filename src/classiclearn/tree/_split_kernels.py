@@ -36,8 +36,9 @@ from collections import namedtuple
 import numpy as np
 
 from .._kernels.jit import njit
+from .._kernels.sorting import sort_pairs
 from . import _criteria_kernels as _c
-from ._util_kernels import rand_int, sort_pairs
+from ._util_kernels import rand_int
 
 FEATURE_THRESHOLD = 1e-7
 SPLIT_BEST = 0

@@ -8,13 +8,11 @@ arrays documented as outputs.
 import numpy as np
 
 from .._kernels.jit import njit
-from .._kernels.sorting import radix_sort_pairs, sort_pairs
+from .._kernels.sorting import sort_pairs
 
 __all__ = [
     "rand_int",
     "rand_uniform",
-    "radix_sort_pairs",
-    "sort_pairs",
     "weighted_median",
     "prefix_abs_costs",
 ]
