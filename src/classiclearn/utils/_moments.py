@@ -80,12 +80,13 @@ def _raw_comoments(parts, means, n):
     digits; below ``MAX_MEAN_TO_VAR`` that is at most three, the accuracy the
     in-memory least-squares fits accept for the same shortcut.
     """
-    blocks = [[a.T @ b for b in parts] for a in parts]
-    C = np.block(blocks)
     mean = np.concatenate(means)
-    var = np.diag(C) / n - mean**2
+    # the guard first, from the columns' sums of squares (no products formed in vain)
+    squares = np.concatenate([np.einsum("ij,ij->j", part, part) for part in parts])
+    var = squares / n - mean**2
     if not np.all(mean**2 <= MAX_MEAN_TO_VAR * np.maximum(var, 0.0)):
         return None
+    C = np.block([[a.T @ b for b in parts] for a in parts])
     C -= n * np.outer(mean, mean)
     return C
 
