@@ -108,5 +108,9 @@ def test_new_dask_fits_on_worker_processes_equal_the_synchronous_ones():
             distributed.Client(cluster):
         on_cluster = fits()
     reference = fits()
-    for k, v in reference.items():
-        assert_array_equal(on_cluster[k], v, err_msg=k)
+    assert_array_equal(on_cluster["kneighbors"], reference["kneighbors"])
+    # floating results to rounding: the worker processes start their BLAS on one
+    # thread, and in one CI run in three the path's Gram products differed in the
+    # last bit (1e-15 absolute) from those of this process
+    for k in ("pca", "path", "proba", "lazy"):
+        assert_allclose(on_cluster[k], reference[k], rtol=1e-12, atol=1e-14, err_msg=k)
