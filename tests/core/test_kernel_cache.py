@@ -2,6 +2,7 @@
 
 import os
 import pathlib
+import shutil
 import subprocess
 import sys
 
@@ -64,3 +65,27 @@ def test_stamp_changes_with_any_kernel_source(monkeypatch, tmp_path):
     assert jit._kernel_stamp() == before
     helper.write_text("def f():\n    return 2\n")
     assert jit._kernel_stamp() != before
+
+
+def test_a_reinstall_with_new_file_times_loads_the_compiled_kernels(tmp_path):
+    cache = tmp_path / "cache"
+    _run({"CLASSICLEARN_CACHE_DIR": str(cache)})
+    (stamp_dir,) = cache.iterdir()
+    stamps = {p: p.stat().st_mtime_ns for p in stamp_dir.rglob("*")}
+    # a second install: the same sources at another path, every file written anew
+    package = pathlib.Path(jit.__file__).resolve().parent.parent
+    copy = tmp_path / "site" / "classiclearn"
+    shutil.copytree(package, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    _run({"CLASSICLEARN_CACHE_DIR": str(cache), "PYTHONPATH": str(copy.parent)})
+    assert {p: p.stat().st_mtime_ns for p in stamp_dir.rglob("*")} == stamps
+
+
+def test_the_kernel_cache_checks_source_contents_not_file_times(tmp_path):
+    first, second = tmp_path / "a.py", tmp_path / "b.py"
+    first.write_text("def f():\n    return 1\n")
+    second.write_text("def f():\n    return 1\n")
+    os.utime(second, (0, 0))
+    assert jit._source_digest(str(first)) == jit._source_digest(str(second))
+    third = tmp_path / "c.py"
+    third.write_text("def f():\n    return 2\n")
+    assert jit._source_digest(str(third)) != jit._source_digest(str(first))

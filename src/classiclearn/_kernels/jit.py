@@ -13,7 +13,8 @@ numba and Python versions. Two consequences:
 - compiled kernels outlive a reinstall and are shared by every environment
   with the same classiclearn kernels: only the first use on a machine
   compiles (numba's default keeps them beside the installed sources, which
-  a reinstall deletes);
+  a reinstall deletes, and checks them against the source file's modification
+  time, which a reinstall changes: here the check is on the file's content);
 - a change to any kernel module gives a new directory, so a kernel is never
   loaded against a stale copy of a helper it calls from another module
   (numba checks only the calling function's own file).
@@ -38,6 +39,16 @@ _PACKAGE_ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 def _is_kernel_module(path):
     return path.parent.name == "_kernels" or "kernels" in path.name
+
+
+_SOURCE_DIGESTS = {}
+
+
+def _source_digest(py_file):
+    """sha256 of a source file's bytes (memoised: sources do not change in a process)."""
+    if py_file not in _SOURCE_DIGESTS:
+        _SOURCE_DIGESTS[py_file] = hashlib.sha256(pathlib.Path(py_file).read_bytes()).hexdigest()
+    return _SOURCE_DIGESTS[py_file]
 
 
 def _kernel_stamp():
@@ -77,6 +88,11 @@ class _KernelCacheLocator(caching._SourceFileBackedLocatorMixin, caching._CacheL
 
     def get_cache_path(self):
         return self._cache_path
+
+    def get_source_stamp(self):
+        """The source file's content hash (numba's default, its mtime, changes with
+        every reinstall and would invalidate the cache although the code is the same)."""
+        return _source_digest(self._py_file)
 
     @classmethod
     def from_function(cls, py_func, py_file):

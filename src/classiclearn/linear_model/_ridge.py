@@ -38,7 +38,14 @@ from ._base import (
     set_coef,
     weighted_means,
 )
-from ._ridge_solvers import centered_operator, solve_lbfgs, solve_lsqr, solve_sag, solve_sparse_cg
+from ._ridge_solvers import (
+    centered_diagonal,
+    centered_operator,
+    solve_lbfgs,
+    solve_lsqr,
+    solve_sag,
+    solve_sparse_cg,
+)
 
 _ITERATIVE = {"lsqr", "sparse_cg", "sag", "saga", "lbfgs"}
 
@@ -381,8 +388,12 @@ class Ridge(LinearPredictMixin, RegressorMixin, BaseEstimator):
                 W, n_iter, ok = solve_lbfgs(A, B, alphas, self.tol, self.max_iter, True)
             else:
                 A = centered_operator(X, x_mean, sw)
-                solve = solve_lsqr if solver == "lsqr" else solve_sparse_cg
-                W, n_iter, ok = solve(A, B, alphas, self.tol, self.max_iter)
+                if solver == "lsqr":
+                    W, n_iter, ok = solve_lsqr(A, B, alphas, self.tol, self.max_iter)
+                else:
+                    diagonal = centered_diagonal(X, x_mean, sw, dual=X.shape[1] > X.shape[0])
+                    W, n_iter, ok = solve_sparse_cg(A, B, alphas, self.tol, self.max_iter,
+                                                    diagonal)
         if not ok.all():
             warnings.warn(
                 f"Ridge solver {solver!r} did not converge within max_iter={self.max_iter} "

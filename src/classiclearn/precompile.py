@@ -1,0 +1,200 @@
+"""Compile classiclearn's numba kernels ahead of their first use.
+
+numba compiles a kernel the first time it is called with new argument types and
+keeps the machine code in classiclearn's kernel cache (see
+:mod:`classiclearn._kernels.jit`), which outlives reinstalls and is shared by
+every environment on the machine with the same kernel sources. On a machine
+whose cache is empty, the first ``fit`` of an estimator therefore waits for its
+kernels to compile (tens of seconds for the trees, forests, SVMs and mixtures).
+:func:`precompile` pays that cost once, up front and on every core: it runs each
+registered estimator's usual calls (``fit``, then each of ``predict``,
+``predict_proba``, ``decision_function``, ``transform``, ``score_samples`` it
+has) on small float64 data, dense and, for the estimators that take it, CSR,
+spread over worker processes. Later processes load the kernels from the cache.
+
+The command line runs it as ``classiclearn precompile``.
+"""
+
+import concurrent.futures
+import multiprocessing
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+__all__ = ["PrecompileReport", "precompile"]
+
+_ROWS = 120
+_FEATURES = 6
+_METHODS = ("predict", "predict_proba", "decision_function", "transform", "score_samples")
+# families whose estimators share kernels run in one worker, so a kernel compiles once
+_SHARED_KERNELS = {"ensemble": "tree", "mixture": "cluster"}
+# no kernels of their own: the meta-estimators (their inner estimators are precompiled)
+# and the target encoder
+_SKIPPED = {"Pipeline", "GridSearchCV", "RandomizedSearchCV", "OneVsRestClassifier",
+            "OneVsOneClassifier", "OutputCodeClassifier", "LabelEncoder"}
+
+
+@dataclass
+class PrecompileReport:
+    """What :func:`precompile` did.
+
+    Attributes
+    ----------
+    seconds : dict of str to float
+        Wall time of each estimator's calls (compiling plus the tiny fits), in the
+        worker that ran them.
+    errors : dict of str to str
+        Estimators whose calls failed, with the error (their kernels may be partly
+        compiled; nothing else is affected).
+    cache_dir : str
+        The kernel cache that was filled.
+    wall_seconds : float
+        Wall time of the whole run.
+    """
+
+    seconds: dict = field(default_factory=dict)
+    errors: dict = field(default_factory=dict)
+    cache_dir: str = ""
+    wall_seconds: float = 0.0
+
+
+def _data(rng, tags):
+    """Small X and y suited to the estimator's tags (non-negative counts if required)."""
+    X = rng.normal(size=(_ROWS, _FEATURES))
+    if tags.positive_only_X:
+        X = np.abs(np.round(2.0 * X))
+    kind = tags.estimator_type
+    if kind == "classifier":
+        y = np.arange(_ROWS) % 3
+    else:
+        y = X @ rng.normal(size=_FEATURES) + 0.1 * rng.normal(size=_ROWS)
+    return X, y
+
+
+def _run_estimator(cls, sparse):
+    """Fit ``cls()`` and call each of its prediction methods; returns elapsed seconds."""
+    import scipy.sparse as sp
+
+    from ._tags import get_tags
+
+    start = time.perf_counter()
+    est = cls()
+    tags = get_tags(est)
+    X, y = _data(np.random.default_rng(0), tags)
+    if sparse:
+        X = sp.csr_matrix(X)
+    if tags.requires_y or tags.estimator_type in ("classifier", "regressor"):
+        est.fit(X, y)
+    else:
+        est.fit(X)
+    for method in _METHODS:
+        if hasattr(est, method):
+            try:
+                getattr(est, method)(X)
+            except (TypeError, ValueError):
+                pass  # a method that refuses this input, as scikit-learn's does (e.g.
+                # PCA.score_samples on sparse X): nothing of it to compile
+    return time.perf_counter() - start
+
+
+def _run_group(jobs):
+    """Worker entry point: run (name, sparse) jobs in order; {label: seconds or error}."""
+    from .utils.discovery import all_estimators
+
+    classes = dict(all_estimators())
+    out = {}
+    for name, sparse in jobs:
+        label = f"{name} (sparse)" if sparse else name
+        try:
+            out[label] = _run_estimator(classes[name], sparse)
+        except Exception as exc:  # a failed call leaves the other estimators' kernels
+            out[label] = f"{type(exc).__name__}: {exc}".splitlines()[0]
+    return out
+
+
+def _groups(names, sparse):
+    """Jobs grouped by kernel-sharing family, the largest group first."""
+    from ._tags import get_tags
+    from .utils.discovery import all_estimators
+
+    groups = {}
+    for name, cls in all_estimators():
+        if name in _SKIPPED or (names is not None and name not in names):
+            continue
+        family = cls.__module__.split(".")[1]
+        group = groups.setdefault(_SHARED_KERNELS.get(family, family), [])
+        group.append((name, False))
+        if sparse and get_tags(cls()).sparse:
+            group.append((name, True))
+    return sorted(groups.values(), key=len, reverse=True)
+
+
+def precompile(estimators=None, *, sparse=True, n_jobs=-1, verbose=False):
+    """Compile the numba kernels of classiclearn's estimators into the kernel cache.
+
+    Parameters
+    ----------
+    estimators : list of str, optional
+        Estimator class names (default: every registered estimator except the
+        meta-estimators, which have no kernels of their own).
+    sparse : bool, default=True
+        Also run the estimators that accept scipy sparse input on a CSR matrix
+        (their sparse kernels are separate).
+    n_jobs : int, default=-1
+        Worker processes; -1 uses every core this process may run on.
+    verbose : bool, default=False
+        Print each estimator's time as its worker finishes.
+
+    Returns
+    -------
+    PrecompileReport
+
+    Examples
+    --------
+    >>> report = precompile(["GaussianNB"], sparse=False, n_jobs=1)
+    >>> sorted(report.seconds)
+    ['GaussianNB']
+    """
+    from ._kernels.jit import kernel_cache_dir
+    from .utils._threads import available_cores
+
+    if estimators is not None:
+        from .utils.discovery import all_estimators
+
+        known = {name for name, _ in all_estimators()}
+        unknown = sorted(set(estimators) - known)
+        if unknown:
+            raise ValueError(f"unknown estimator name(s): {', '.join(unknown)}; "
+                             f"expected names of classiclearn estimators, e.g. 'SVC'")
+    start = time.perf_counter()
+    groups = _groups(None if estimators is None else set(estimators), sparse)
+    workers = available_cores() if n_jobs in (None, -1) else int(n_jobs)
+    if workers < 1:
+        raise ValueError(f"n_jobs must be -1 or a positive integer; got {n_jobs!r}")
+    report = PrecompileReport(cache_dir=str(kernel_cache_dir()))
+    results = []
+    if workers == 1 or len(groups) == 1:
+        for jobs in groups:
+            results.append(_run_group(jobs))
+            _record(report, results[-1], verbose)
+    else:
+        context = multiprocessing.get_context("spawn")
+        with concurrent.futures.ProcessPoolExecutor(min(workers, len(groups)),
+                                                    mp_context=context) as pool:
+            futures = [pool.submit(_run_group, jobs) for jobs in groups]
+            for future in concurrent.futures.as_completed(futures):
+                _record(report, future.result(), verbose)
+    report.wall_seconds = time.perf_counter() - start
+    return report
+
+
+def _record(report, result, verbose):
+    for label, value in result.items():
+        if isinstance(value, str):
+            report.errors[label] = value
+        else:
+            report.seconds[label] = value
+        if verbose:
+            shown = f"{value:.1f} s" if not isinstance(value, str) else f"failed: {value}"
+            print(f"{label}: {shown}", flush=True)

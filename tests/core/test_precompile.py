@@ -1,0 +1,60 @@
+"""``classiclearn precompile``: kernels compiled up front are loaded, not compiled, later."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from classiclearn.cli import main
+from classiclearn.precompile import precompile
+
+COUNT_COMPILES = (
+    "from numba.core import event\n"
+    "count = [0]\n"
+    "class Counter(event.Listener):\n"
+    "    def on_start(self, ev): count[0] += 1\n"
+    "    def on_end(self, ev): pass\n"
+    "event.register('numba:compile', Counter())\n"
+    "import numpy as np\n"
+    "from classiclearn.naive_bayes import GaussianNB\n"
+    "X = np.random.default_rng(1).normal(size=(50, 3)); y = np.arange(50) % 2\n"
+    "GaussianNB().fit(X, y).predict_proba(X)\n"
+    "print(count[0])\n"
+)
+
+
+def _compiles_in_child(cache):
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["CLASSICLEARN_CACHE_DIR"] = str(cache)
+    out = subprocess.run([sys.executable, "-c", COUNT_COMPILES], env=env, check=True,
+                         capture_output=True, text=True)
+    return int(out.stdout.strip().splitlines()[-1])
+
+
+def test_precompiled_kernels_are_loaded_by_a_new_process(tmp_path):
+    cache = tmp_path / "cache"
+    assert _compiles_in_child(tmp_path / "empty") > 0  # the counter sees compiles
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["CLASSICLEARN_CACHE_DIR"] = str(cache)
+    code = "import sys; from classiclearn.cli import main; sys.exit(main(sys.argv[1:]))"
+    out = subprocess.run([sys.executable, "-c", code, "precompile", "GaussianNB",
+                          "BernoulliNB", "--jobs", "2"], env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "GaussianNB" in out.stdout and "BernoulliNB (sparse)" in out.stdout
+    assert _compiles_in_child(cache) == 0
+
+
+def test_precompile_reports_per_estimator_and_refuses_unknown_names():
+    report = precompile(["GaussianNB"], sparse=True, n_jobs=1)
+    assert set(report.seconds) == {"GaussianNB"}  # GaussianNB refuses sparse X: no job
+    assert report.errors == {}
+    with pytest.raises(ValueError, match="unknown estimator name"):
+        precompile(["NoSuchModel"])
+    with pytest.raises(ValueError, match="n_jobs"):
+        precompile(["GaussianNB"], n_jobs=0)
+
+
+def test_precompile_command_usage_error(capsys):
+    assert main(["precompile", "NoSuchModel"]) == 2
+    assert "unknown estimator name" in capsys.readouterr().err
