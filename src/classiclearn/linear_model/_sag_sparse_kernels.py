@@ -9,6 +9,14 @@ epoch), from the cumulative sum of ``avg_t / wscale_t``. With the L1 proximal st
 of SAGA the missed steps of a feature are replayed one by one (the soft threshold
 does not compose), with ``wscale`` kept at 1. In exact arithmetic the iterates
 equal the dense kernel's.
+
+Each feature's state is one row ``[w_1..w_K, s_1..s_K, mark]`` of a (p, 2K + 1)
+array, so that a step reads and writes a feature's whole state in one or two cache
+lines. ``mark`` says how far the feature is up to date: without the L1 step, the
+cumulative sum at its last update (the missed terms are then ``cum_t - mark``, with
+no lookup into the cumulative sums); with it, the step it is up to date to. Every
+feature is brought up to date (``mark`` 0) when the cumulative sums restart: at the
+end of an epoch and when the weights' scale is folded in.
 """
 
 import numpy as np
@@ -22,42 +30,132 @@ WSCALE_RESET = 1e-9
 
 
 @njit(cache=True, nogil=True, error_model="numpy", inline="always")
-def _catch_up(V, sum_grad, j, t, last, cum, avg_hist, decay, threshold, prox):
-    """Apply the steps ``last[j] .. t - 1`` that feature j missed (all outputs)."""
-    t0 = last[j]
+def _catch_up_prox(state, j, t, K, avg_hist, decay, threshold):
+    """With the L1 proximal step: replay the steps ``mark .. t - 1`` that feature j
+    missed one by one (the soft threshold does not compose)."""
+    t0 = np.intp(state[j, 2 * K])
     if t0 >= t:
         return
-    K = V.shape[0]
-    if prox:
-        for k in range(K):
-            sk = sum_grad[k, j]
-            v = V[k, j]
-            for tau in range(t0, t):
-                a = avg_hist[tau]
-                v = soft_threshold(decay * v - a * sk, threshold)
-                # the steps' averages never grow within an epoch: a zero weight whose
-                # gradient term stays under the threshold stays zero
-                if v == 0.0 and a * abs(sk) <= threshold:
-                    break
-            V[k, j] = v
-    else:
-        c = cum[t] - cum[t0]
-        for k in range(K):
-            V[k, j] -= c * sum_grad[k, j]
-    last[j] = t
+    for k in range(K):
+        sk = state[j, K + k]
+        v = state[j, k]
+        for tau in range(t0, t):
+            a = avg_hist[tau]
+            v = soft_threshold(decay * v - a * sk, threshold)
+            # the steps' averages never grow within an epoch: a zero weight whose
+            # gradient term stays under the threshold stays zero
+            if v == 0.0 and a * abs(sk) <= threshold:
+                break
+        state[j, k] = v
+    state[j, 2 * K] = t
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _catch_up_all(V, sum_grad, t, last, cum, avg_hist, decay, threshold, prox, wscale):
-    """Bring every feature up to step t and fold ``wscale`` into the weights."""
-    K, p = V.shape
-    for j in range(p):
-        _catch_up(V, sum_grad, j, t, last, cum, avg_hist, decay, threshold, prox)
-    if wscale[0] != 1.0:
+def _catch_up_all(state, t, K, cum, avg_hist, decay, threshold, prox, wscale):
+    """Bring every feature up to step t, fold ``wscale`` into the weights and set every
+    mark to 0 (the caller restarts the cumulative sums); returns the new scale, 1."""
+    mark = 2 * K
+    for j in range(state.shape[0]):
+        if prox:
+            _catch_up_prox(state, j, t, K, avg_hist, decay, threshold)
+        else:
+            c = cum[t] - state[j, mark]
+            for k in range(K):
+                state[j, k] -= c * state[j, K + k]
         for k in range(K):
-            for j in range(p):
-                V[k, j] *= wscale[0]
-        wscale[0] = 1.0
+            state[j, k] *= wscale
+        state[j, mark] = 0.0
+    return 1.0
+
+
+@njit(cache=True, nogil=True)
+def _to_state(W, sum_grad):
+    """The per-feature state rows (module docstring) of weights W and sums sum_grad."""
+    K, p = W.shape
+    state = np.zeros((p, 2 * K + 1))
+    for j in range(p):
+        for k in range(K):
+            state[j, k] = W[k, j]
+            state[j, K + k] = sum_grad[k, j]
+    return state
+
+
+@njit(cache=True, nogil=True)
+def _from_state(state, W, sum_grad):
+    K, p = W.shape
+    for j in range(p):
+        for k in range(K):
+            W[k, j] = state[j, k]
+            sum_grad[k, j] = state[j, K + k]
+
+
+# The row loops come in two versions, without and with the L1 step, rather than one
+# testing ``prox`` inside the loop, and the plain catch-up is written out in its loop:
+# either the test in the loop or numba's inlining of a catch-up function compiles to
+# a step several times slower.
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _row_product_plain(indptr, indices, data, i, state, K, cum_t, z):
+    """Bring row i's features up to the current step (cumulative sum ``cum_t``);
+    z = the row's products with the weights."""
+    for k in range(K):
+        z[k] = 0.0
+    mark = 2 * K
+    for q in range(indptr[i], indptr[i + 1]):
+        j = indices[q]
+        c = cum_t - state[j, mark]
+        if c != 0.0:
+            for k in range(K):
+                state[j, k] -= c * state[j, K + k]
+            state[j, mark] = cum_t
+        x = data[q]
+        for k in range(K):
+            z[k] += x * state[j, k]
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _row_product_prox(indptr, indices, data, i, state, t, K, avg_hist, decay, threshold, z):
+    """:func:`_row_product_plain` with the L1 step (up to step t)."""
+    for k in range(K):
+        z[k] = 0.0
+    for q in range(indptr[i], indptr[i + 1]):
+        j = indices[q]
+        _catch_up_prox(state, j, t, K, avg_hist, decay, threshold)
+        x = data[q]
+        for k in range(K):
+            z[k] += x * state[j, k]
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _row_update_plain(indptr, indices, data, i, state, K, d, own, avg, inv_scale, cum_next):
+    """Add row i's gradient change d to its features' sums and step their weights
+    (held divided by the common scale: ``inv_scale`` is its inverse); they are then up
+    to date to the cumulative sum ``cum_next``."""
+    mark = 2 * K
+    for q in range(indptr[i], indptr[i + 1]):
+        j = indices[q]
+        x = data[q]
+        for k in range(K):
+            c = d[k] * x
+            s = state[j, K + k] + c
+            state[j, K + k] = s
+            state[j, k] -= (own * c + avg * s) * inv_scale
+        state[j, mark] = cum_next
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _row_update_prox(indptr, indices, data, i, state, t, K, d, own, avg, decay, threshold):
+    """:func:`_row_update_plain` with the L1 proximal step (the scale is 1; the
+    features are then up to date to step t + 1)."""
+    for q in range(indptr[i], indptr[i + 1]):
+        j = indices[q]
+        x = data[q]
+        for k in range(K):
+            c = d[k] * x
+            s = state[j, K + k] + c
+            state[j, K + k] = s
+            state[j, k] = soft_threshold(decay * state[j, k] - own * c - avg * s, threshold)
+        state[j, 2 * K] = t + 1
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -66,64 +164,52 @@ def sag_epochs_csr(indptr, indices, data, y, sw, W, b, sum_grad, sum_grad_b, mem
     """:func:`._sag_kernels.sag_epochs` for CSR X given by ``indptr``, ``indices``,
     ``data`` (the other arguments and the result as there)."""
     K, p = W.shape
+    state = _to_state(W, sum_grad)
     z = np.empty(K)
     g = np.empty(K)
     decay = 1.0 - step * alpha
     threshold = step * beta
     prox = saga and beta > 0.0
     n_epochs, n_steps = order.shape
-    last = np.zeros(p, dtype=np.intp)
     cum = np.zeros(n_steps + 1)
     avg_hist = np.empty(n_steps)
-    wscale = np.ones(1)
+    wscale = 1.0
     for epoch in range(n_epochs):
         cum[0] = 0.0
         for t in range(n_steps):
             i = order[epoch, t]
-            start = indptr[i]
-            stop = indptr[i + 1]
+            if prox:
+                _row_product_prox(indptr, indices, data, i, state, t, K, avg_hist, decay,
+                                  threshold, z)
+            else:
+                _row_product_plain(indptr, indices, data, i, state, K, cum[t], z)
             for k in range(K):
-                z[k] = 0.0
-            for q in range(start, stop):  # bring the row's features up to date, and x.w
-                j = indices[q]
-                _catch_up(W, sum_grad, j, t, last, cum, avg_hist, decay, threshold, prox)
-                for k in range(K):
-                    z[k] += data[q] * W[k, j]
-            for k in range(K):
-                z[k] = b[k] + wscale[0] * z[k]
+                z[k] = b[k] + wscale * z[k]
             _sample_gradient(z, y[i], sw[i], loss, g)
             num_seen, own, avg = step_weights(i, seen, num_seen, step, saga)
             avg_hist[t] = avg
             if not prox:
-                wscale[0] *= decay
-                cum[t + 1] = cum[t] + avg / wscale[0]
-            ws = wscale[0]
+                wscale *= decay
+                cum[t + 1] = cum[t] + avg / wscale
             for k in range(K):
                 g[k], memory[i, k] = g[k] - memory[i, k], g[k]  # g now holds the change d
-            for q in range(start, stop):
-                j = indices[q]
-                for k in range(K):
-                    c = g[k] * data[q]
-                    s = sum_grad[k, j] + c
-                    sum_grad[k, j] = s
-                    if prox:
-                        v = decay * W[k, j] - own * c - avg * s
-                        W[k, j] = soft_threshold(v, threshold)
-                    else:
-                        W[k, j] -= (own * c + avg * s) / ws
-                last[j] = t + 1
+            if prox:
+                _row_update_prox(indptr, indices, data, i, state, t, K, g, own, avg, decay,
+                                 threshold)
+            else:
+                _row_update_plain(indptr, indices, data, i, state, K, g, own, avg,
+                                  1.0 / wscale, cum[t + 1])
             if fit_intercept:
                 for k in range(K):
                     sum_grad_b[k] += g[k]
                     b[k] -= avg * sum_grad_b[k] + own * g[k]
-            if not prox and ws < WSCALE_RESET:
-                _catch_up_all(W, sum_grad, t + 1, last, cum, avg_hist, decay, threshold, prox,
-                              wscale)
+            if not prox and wscale < WSCALE_RESET:
+                wscale = _catch_up_all(state, t + 1, K, cum, avg_hist, decay, threshold, prox,
+                                       wscale)
                 cum[t + 1] = 0.0
-        _catch_up_all(W, sum_grad, n_steps, last, cum, avg_hist, decay, threshold, prox,
-                      wscale)
-        for j in range(p):
-            last[j] = 0
+        wscale = _catch_up_all(state, n_steps, K, cum, avg_hist, decay, threshold, prox,
+                               wscale)
+        _from_state(state, W, sum_grad)
         status = epoch_status(W, b, prev, tol)
         if status != 0:
             return num_seen, epoch + 1, status
