@@ -21,6 +21,7 @@ import scipy.sparse as sp
 from scipy import linalg
 from scipy.special import gammaln
 
+from .._kernels.sparse_products import csr_gram_matvec, unsigned_csr
 from .._kernels.work import GRAM_PASS_WORK
 from ..base import BaseEstimator, TransformerMixin
 from ..utils._dask import fit_one_block_in_memory
@@ -214,13 +215,15 @@ _ARPACK_GRAM_MAX = 2048
 
 def _arpack_on_covariance(X, mean, nc, tol, rng):
     """ARPACK's Lanczos run on ``Xc' Xc``: the same iteration that scipy's ``svds``
-    runs on the operator ``Xc' Xc`` for a tall X, with the Gram matrix formed once.
+    runs on the operator ``Xc' Xc`` for a tall X, with the Gram matrix formed once
+    for dense X, and for sparse X as ``X'(X v) - n m (m'v)`` from one pass over the
+    stored entries per product (:func:`_sparse_centred_gram_operator`).
     Returns (singular values descending, Vt), or None when a kept component is so
     small against the first that squaring the condition number would cost accuracy
     (the caller then runs ``svds`` on X)."""
     from scipy.sparse.linalg import eigsh
 
-    C = _centred_gram(X, mean)
+    C = _sparse_centred_gram_operator(X, mean) if sp.issparse(X) else _centred_gram(X, mean)
     v0 = rng.uniform(-1, 1, size=C.shape[0])
     evals, evecs = eigsh(C, k=nc, tol=tol, v0=v0, which="LM")
     order = np.argsort(evals)[::-1]
@@ -228,6 +231,24 @@ def _arpack_on_covariance(X, mean, nc, tol, rng):
     if not _covariance_route_reliable(evals, nc):
         return None
     return np.sqrt(evals), np.ascontiguousarray(evecs[:, order].T)
+
+
+def _sparse_centred_gram_operator(X, mean):
+    """``Xc' Xc`` of sparse X as a LinearOperator, X never centred or copied densely."""
+    from scipy.sparse.linalg import LinearOperator
+
+    n, p = X.shape
+    arrays = unsigned_csr(sp.csr_array(X))
+    scaled_mean = n * mean
+
+    def matvec(v):
+        v = np.ravel(v)
+        out = np.empty(p)
+        csr_gram_matvec(*arrays, v, out)
+        out -= scaled_mean * (mean @ v)
+        return out
+
+    return LinearOperator((p, p), matvec=matvec, rmatvec=matvec, dtype=np.float64)
 
 
 def _resolve_n_components(nc, evals, ratio, n_samples, lim):
@@ -568,7 +589,7 @@ class PCA(TransformerMixin, BaseEstimator):
         n, p = X.shape
         rng = check_random_state(self.random_state)
         found = None
-        if solver == "arpack" and not sp.issparse(X) and p <= n and p <= _ARPACK_GRAM_MAX:
+        if solver == "arpack" and p <= n and (sp.issparse(X) or p <= _ARPACK_GRAM_MAX):
             found = _arpack_on_covariance(X, self.mean_, nc, self.tol, rng)
         if found is not None:
             S, Vt = found
