@@ -7,8 +7,11 @@ the arrays and turns kernel output into scikit-learn-shaped results.
 
 from numbers import Integral, Real
 
+import numba
 import numpy as np
 
+from .._kernels.work import TREE_QUERY_ROWS
+from ..utils._threads import row_chunks, thread_map
 from ..utils.validation import check_array
 from . import _tree_kernels as _k
 from ._brute import sort_segments
@@ -183,13 +186,26 @@ class _BinaryTree:
         r_red = to_reduced(r, self._metric_code, self._p)
         args = self._kernel_args()
         order = _query_order(X)
-        counts = _k.query_radius_count(*args, X, order, r_red, self._metric_code, self._p)
+        m = X.shape[0]
+        # blocks of queries in threads, one traversal per query (results in any
+        # thread's block are put in query order below: they never depend on threads)
+        n_threads = numba.get_num_threads()
+        blocks = [order[lo:hi] for lo, hi in row_chunks(m, n_threads, TREE_QUERY_ROWS)]
+        found = thread_map(
+            lambda queries: _k.query_radius_block(*args, X, queries, r_red, self._metric_code,
+                                                  self._p), blocks, n_threads)
+        counts = np.empty(m, dtype=np.intp)
+        for queries, (block_counts, _, _) in zip(blocks, found):
+            counts[queries] = block_counts
         if count_only:
             return counts
-        offsets = np.zeros(X.shape[0] + 1, dtype=np.intp)
+        offsets = np.zeros(m + 1, dtype=np.intp)
         np.cumsum(counts, out=offsets[1:])
-        ind, dist = _k.query_radius_fill(*args, X, order, r_red, self._metric_code, self._p,
-                                         offsets)
+        ind = np.empty(offsets[m], dtype=np.intp)
+        dist = np.empty(offsets[m])
+        for queries, (block_counts, block_ind, block_red) in zip(blocks, found):
+            _k.place_radius_results(block_counts, block_ind, block_red, queries, offsets, ind,
+                                    dist, self._metric_code, self._p)
         if sort_results:
             sort_segments(ind, dist, offsets)
         return ind, dist, offsets

@@ -17,8 +17,9 @@ tree-ordered copy ``X[idx]`` with ``rows = arange(n)`` so that a leaf is one
 contiguous block. Queries are depth-first, nearer child first,
 with a bounded max-heap per query point keyed on (distance, index), so ties
 are broken by the lower training index and the answer never depends on the
-traversal. Drivers run in parallel over query points; every query point writes
-only its own output rows, so results do not depend on the number of threads.
+traversal. Drivers run in parallel over query points (k-NN: numba threads;
+radius queries: blocks of query points in Python threads); every query point
+writes only its own output rows, so results do not depend on the number of threads.
 """
 
 import numpy as np
@@ -316,23 +317,6 @@ def _min_reduced(kind, node, Q, i, lower, upper, radius, metric, p):
     return distance_to_reduced(g * (1.0 - _SLACK), metric, p)
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _max_reduced(kind, node, Q, i, lower, upper, radius, metric, p):
-    """Upper bound on the reduced distance from ``Q[i]`` to any row of ``node``."""
-    if kind == KD:
-        acc = 0.0
-        for f in range(Q.shape[1]):
-            q = Q[i, f]
-            g = abs(q - lower[node, f])
-            h = abs(q - upper[node, f])
-            acc = combine_gap(acc, g if g > h else h, metric, p)
-        return acc
-    if not has_triangle_inequality(metric):
-        return np.inf
-    dc = reduced_to_distance(reduced_distance(Q, i, lower, node, metric, p), metric, p)
-    return distance_to_reduced((dc + radius[node]) * (1.0 + _SLACK), metric, p)
-
-
 # ---------------------------------------------------------------------------
 # queries
 
@@ -417,93 +401,105 @@ def query_knn(kind, Xs, rows, idx, node_start, node_end, n_levels, lower, upper,
     return dist, ind
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _bounds_reduced(kind, node, Q, i, lower, upper, radius, metric, p):
+    """(lower, upper) bounds on the reduced distance from ``Q[i]`` to any row of
+    ``node`` (the lower one is :func:`_min_reduced`'s), from one pass over the box's
+    coordinates or one distance to the ball's centre."""
+    if kind == KD:
+        lo = 0.0
+        hi = 0.0
+        for f in range(Q.shape[1]):
+            q = Q[i, f]
+            below = lower[node, f] - q
+            above = q - upper[node, f]
+            g = below if below > 0.0 else (above if above > 0.0 else 0.0)
+            lo = combine_gap(lo, g, metric, p)
+            h_lower = abs(q - lower[node, f])
+            h_upper = abs(q - upper[node, f])
+            hi = combine_gap(hi, h_lower if h_lower > h_upper else h_upper, metric, p)
+        return lo, hi
+    if not has_triangle_inequality(metric):
+        return 0.0, np.inf
+    dc = reduced_to_distance(reduced_distance(Q, i, lower, node, metric, p), metric, p)
+    g = dc - radius[node]
+    lo = 0.0 if g <= 0.0 else distance_to_reduced(g * (1.0 - _SLACK), metric, p)
+    return lo, distance_to_reduced((dc + radius[node]) * (1.0 + _SLACK), metric, p)
+
+
 @njit(cache=True, nogil=True)
-def _radius_one(kind, Xs, rows, idx, node_start, node_end, n_levels, lower, upper, radius,
-                Q, i, r, metric, p, fill, out_ind, out_red, offset):
+def _grown(a, need):
+    """``a`` itself if it holds ``need`` entries, else a copy of at least twice its size."""
+    if need <= a.shape[0]:
+        return a
+    b = np.empty(max(need, 2 * a.shape[0]), dtype=a.dtype)
+    b[: a.shape[0]] = a
+    return b
+
+
+@njit(cache=True, nogil=True)
+def query_radius_block(kind, Xs, rows, idx, node_start, node_end, n_levels, lower, upper,
+                       radius, Q, queries, r, metric, p):
+    """The training rows within reduced distance ``r[i]`` of each ``Q[i]``, for the
+    query rows ``queries`` in that sequence, in one traversal per query.
+
+    Returns ``(counts, ind, red)``: ``counts[c]`` results for ``queries[c]``, their
+    indices and reduced distances one query after the other, each query's in tree
+    order. A caller runs blocks of queries in threads and puts the results in query
+    order with :func:`place_radius_results`.
+    """
     first_leaf = 2 ** (n_levels - 1) - 1
     stack = np.empty(2 * n_levels + 2, dtype=np.intp)
-    stack[0] = 0
-    sp = 1
-    count = 0
-    while sp > 0:
-        sp -= 1
-        node = stack[sp]
-        if _min_reduced(kind, node, Q, i, lower, upper, radius, metric, p) > r:
-            continue
-        s = node_start[node]
-        e = node_end[node]
-        if _max_reduced(kind, node, Q, i, lower, upper, radius, metric, p) <= r:
-            if fill:
+    counts = np.empty(queries.shape[0], dtype=np.intp)
+    ind = np.empty(64 * queries.shape[0] + 64, dtype=np.intp)
+    red = np.empty(ind.shape[0])
+    total = 0
+    for c in range(queries.shape[0]):
+        i = queries[c]
+        ri = r[i]
+        start = total
+        stack[0] = 0
+        sp = 1
+        while sp > 0:
+            sp -= 1
+            node = stack[sp]
+            lo, hi = _bounds_reduced(kind, node, Q, i, lower, upper, radius, metric, p)
+            if lo > ri:
+                continue
+            s = node_start[node]
+            e = node_end[node]
+            if hi <= ri or node >= first_leaf:
+                ind = _grown(ind, total + e - s)
+                red = _grown(red, total + e - s)
+            if hi <= ri:
                 for t in range(s, e):
-                    out_ind[offset + count + t - s] = idx[t]
-                    out_red[offset + count + t - s] = reduced_distance(
-                        Q, i, Xs, rows[t], metric, p
-                    )
-            count += e - s
-            continue
-        if node >= first_leaf:
-            for t in range(s, e):
-                v = reduced_distance_bounded(Q, i, Xs, rows[t], metric, p, r)
-                if v <= r:
-                    if fill:
-                        out_ind[offset + count] = idx[t]
-                        out_red[offset + count] = v
-                    count += 1
-            continue
-        stack[sp] = 2 * node + 2
-        stack[sp + 1] = 2 * node + 1
-        sp += 2
-    return count
+                    ind[total] = idx[t]
+                    red[total] = reduced_distance(Q, i, Xs, rows[t], metric, p)
+                    total += 1
+                continue
+            if node >= first_leaf:
+                for t in range(s, e):
+                    v = reduced_distance_bounded(Q, i, Xs, rows[t], metric, p, ri)
+                    if v <= ri:
+                        ind[total] = idx[t]
+                        red[total] = v
+                        total += 1
+                continue
+            stack[sp] = 2 * node + 2
+            stack[sp + 1] = 2 * node + 1
+            sp += 2
+        counts[c] = total - start
+    return counts, ind[:total], red[:total]
 
 
 @njit(cache=True, nogil=True)
-def _radius_fill_one(kind, Xs, rows, idx, node_start, node_end, n_levels, lower, upper, radius,
-                     Q, i, r, metric, p, out_ind, out_dist, offsets):
-    _radius_one(kind, Xs, rows, idx, node_start, node_end, n_levels, lower, upper, radius,
-                Q, i, r, metric, p, np.bool_(True), out_ind, out_dist, offsets[i])
-    for t in range(offsets[i], offsets[i + 1]):
-        out_dist[t] = reduced_to_distance(out_dist[t], metric, p)
-
-
-@njit(cache=True, nogil=True, parallel=True)
-def query_radius_count(kind, Xs, rows, idx, node_start, node_end, n_levels, lower, upper, radius,
-                       Q, order, r, metric, p):
-    """Number of training rows within reduced distance ``r[i]`` of each ``Q[i]``
-    (query rows taken in the sequence ``order``)."""
-    m = Q.shape[0]
-    counts = np.empty(m, dtype=np.intp)
-    dummy_i = np.empty(0, dtype=np.intp)
-    dummy_d = np.empty(0)
-    if m < _SERIAL_QUERIES:
-        for i in range(m):
-            counts[i] = _radius_one(kind, Xs, rows, idx, node_start, node_end, n_levels, lower,
-                                    upper, radius, Q, i, r[i], metric, p, np.bool_(False),
-                                    dummy_i, dummy_d, np.intp(0))
-    else:
-        for ii in prange(m):
-            i = order[ii]
-            counts[i] = _radius_one(kind, Xs, rows, idx, node_start, node_end, n_levels, lower,
-                                    upper, radius, Q, i, r[i], metric, p, np.bool_(False),
-                                    dummy_i, dummy_d, np.intp(0))
-    return counts
-
-
-@njit(cache=True, nogil=True, parallel=True)
-def query_radius_fill(kind, Xs, rows, idx, node_start, node_end, n_levels, lower, upper, radius,
-                      Q, order, r, metric, p, offsets):
-    """Indices and true distances of the rows counted by :func:`query_radius_count`,
-    written at ``offsets[i]:offsets[i + 1]`` of two flat arrays (tree order)."""
-    m = Q.shape[0]
-    total = offsets[m]
-    out_ind = np.empty(total, dtype=np.intp)
-    out_dist = np.empty(total)
-    if m < _SERIAL_QUERIES:
-        for i in range(m):
-            _radius_fill_one(kind, Xs, rows, idx, node_start, node_end, n_levels, lower, upper,
-                             radius, Q, i, r[i], metric, p, out_ind, out_dist, offsets)
-    else:
-        for ii in prange(m):
-            i = order[ii]
-            _radius_fill_one(kind, Xs, rows, idx, node_start, node_end, n_levels, lower, upper,
-                             radius, Q, i, r[i], metric, p, out_ind, out_dist, offsets)
-    return out_ind, out_dist
+def place_radius_results(counts, ind, red, queries, offsets, out_ind, out_dist, metric, p):
+    """Copy a block's results (:func:`query_radius_block`) to their queries' segments
+    ``offsets[i]:offsets[i + 1]`` of the flat outputs, as true distances."""
+    src = 0
+    for c in range(queries.shape[0]):
+        dst = offsets[queries[c]]
+        for t in range(counts[c]):
+            out_ind[dst + t] = ind[src + t]
+            out_dist[dst + t] = reduced_to_distance(red[src + t], metric, p)
+        src += counts[c]
