@@ -80,16 +80,15 @@ def solve_dual(est, M, kernel_id, rows, y, p, C, sample_of=None, serial_rows=Fal
     -------
     alpha, rho, n_iter, converged
     """
-    empty_i = np.empty(0, dtype=np.intp)
-    data, indices, indptr = np.empty(0), empty_i, empty_i
+    csr = None
     if kernel_id == _k.PRECOMPUTED:
         Xs = np.ascontiguousarray(M[np.ix_(rows, rows)])
         sq = np.zeros(len(rows))
     elif sp.issparse(M):
         Ms = M[rows]  # CSR rows of the sub-problem (a copy of their non-zeros only)
-        data = np.ascontiguousarray(Ms.data, dtype=np.float64)
-        indices = Ms.indices.astype(np.intp)
-        indptr = Ms.indptr.astype(np.intp)
+        csr = _k.Csr(np.ascontiguousarray(Ms.data, dtype=np.float64), Ms.indices.astype(np.intp),
+                     Ms.indptr.astype(np.intp), np.arange(len(rows), dtype=np.intp),
+                     np.zeros(M.shape[1]))
         Xs = np.empty((0, 0))
         sq = row_squared_norms(Ms)
     else:
@@ -102,28 +101,14 @@ def solve_dual(est, M, kernel_id, rows, y, p, C, sample_of=None, serial_rows=Fal
     n_slots = int(max(2, min(n, est.cache_size * 2**20 // max(1, 4 * n))))
     idx = np.arange(len(y), dtype=np.intp) if sample_of is None else sample_of
     max_iter = int(est.max_iter)
-    return _k.smo_solve(
-        Xs,
-        sq,
-        kernel_id,
-        float(est._gamma),
-        float(est.coef0),
-        int(est.degree),
-        np.ascontiguousarray(idx, dtype=np.intp),
-        np.ascontiguousarray(y, dtype=np.float64),
-        np.ascontiguousarray(p, dtype=np.float64),
-        np.ascontiguousarray(C, dtype=np.float64),
-        float(est.tol),
-        max_iter if max_iter > 0 else -1,
-        n_slots,
-        bool(est.shrinking),
-        int(n_chunks),
-        per_sample,
-        data,
-        indices,
-        indptr,
-        int(M.shape[1]),
-    )
+    kernel = _k.Kernel(Xs, sq, kernel_id, float(est._gamma), float(est.coef0), int(est.degree))
+    problem = _k.Problem(np.ascontiguousarray(idx, dtype=np.intp),
+                         np.ascontiguousarray(y, dtype=np.float64),
+                         np.ascontiguousarray(p, dtype=np.float64),
+                         np.ascontiguousarray(C, dtype=np.float64))
+    settings = _k.Settings(float(est.tol), max_iter if max_iter > 0 else -1, n_slots,
+                           bool(est.shrinking), int(n_chunks), per_sample)
+    return _k.smo_solve(kernel, csr, problem, settings)
 
 
 def _dense(K):
