@@ -95,7 +95,7 @@ def solve_dual(est, M, kernel_id, rows, y, p, C, sample_of=None, serial_rows=Fal
         Xs = np.ascontiguousarray(M[rows])
         sq = np.einsum("ij,ij->i", Xs, Xs)
     n = len(rows)
-    n_chunks = 1 if serial_rows else min(8, effective_n_jobs(-1))
+    n_chunks = None if serial_rows else _row_chunks(kernel_id, n, Xs, csr)
     per_sample = sample_of is not None
     # rows are float32: as many as fit in cache_size MB
     n_slots = int(max(2, min(n, est.cache_size * 2**20 // max(1, 4 * n))))
@@ -107,8 +107,22 @@ def solve_dual(est, M, kernel_id, rows, y, p, C, sample_of=None, serial_rows=Fal
                          np.ascontiguousarray(p, dtype=np.float64),
                          np.ascontiguousarray(C, dtype=np.float64))
     settings = _k.Settings(float(est.tol), max_iter if max_iter > 0 else -1, n_slots,
-                           bool(est.shrinking), int(n_chunks), per_sample)
+                           bool(est.shrinking), n_chunks, per_sample)
     return _k.smo_solve(kernel, csr, problem, settings)
+
+
+def _row_chunks(kernel_id, n, Xs, csr):
+    """Threads per kernel row of the solver, or None when no row of the ``n``
+    samples is long enough to be split (the solver is then compiled without
+    the parallel code)."""
+    if kernel_id == _k.PRECOMPUTED:
+        return None
+    n_chunks = min(8, effective_n_jobs(-1))
+    # multiply-adds per kernel entry, as the solver counts them
+    width = Xs.shape[1] if csr is None else max(1, csr.data.shape[0] // max(1, n))
+    if n_chunks <= 1 or n * width < _k.PAR_WORK:
+        return None
+    return int(n_chunks)
 
 
 def _dense(K):

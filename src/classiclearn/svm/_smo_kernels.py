@@ -45,6 +45,7 @@ import numpy as np
 from .._kernels.jit import njit
 from .._kernels.kernel_function_kernels import LINEAR, POLY, PRECOMPUTED, RBF, SIGMOID
 from ._smo_rows_kernels import (
+    PAR_WORK,
     Csr,
     Kernel,
     RowCache,
@@ -57,14 +58,15 @@ from ._smo_rows_kernels import (
     swap_samples,
 )
 
-__all__ = ["LINEAR", "POLY", "PRECOMPUTED", "RBF", "SIGMOID", "Csr", "Kernel", "Problem",
+__all__ = ["LINEAR", "PAR_WORK", "POLY", "PRECOMPUTED", "RBF", "SIGMOID", "Csr", "Kernel", "Problem",
            "RowCache", "Settings", "Variables", "exp_inplace", "kernel_values", "smo_solve"]
 
 # the dual problem: sample of each variable (intp), its sign (+1 / -1), linear term and
 # upper bound (float64, each of shape (l,))
 Problem = namedtuple("Problem", ["idx", "y", "p", "C"])
 # ``max_iter`` <= 0: no limit; ``n_slots``: kernel rows the cache may hold; ``n_chunks``:
-# parallel chunks per long kernel row; ``per_sample``: cache rows per sample (several
+# parallel chunks per long kernel row (None: no row is long enough to be split, and the
+# parallel code is not compiled); ``per_sample``: cache rows per sample (several
 # variables share a sample, as in epsilon regression) instead of per variable
 Settings = namedtuple("Settings", ["tol", "max_iter", "n_slots", "shrinking", "n_chunks",
                                    "per_sample"])
@@ -108,7 +110,7 @@ def smo_solve(kernel, csr, problem, settings):
     settings : Settings
         ``tol`` (stop when the maximal violating pair violates by less),
         ``max_iter`` (<= 0: none), ``n_slots`` (>= 2), ``shrinking``,
-        ``n_chunks`` (1: serial kernel rows), ``per_sample`` (``idx`` the identity
+        ``n_chunks`` (1 or None: serial kernel rows), ``per_sample`` (``idx`` the identity
         when False).
 
     Returns
@@ -190,14 +192,15 @@ def _optimise(v, kern, csr, cache, settings, permute_x):
             gmax, i, gmax2 = _max_violations(active_size, v, cache)
         j = _choose_j(active_size, i, gmax, gmax2, tol, v, kern, csr, cache)
         if j < 0:
-            # optimal on the active set: rebuild the whole gradient and look again
-            active_size = _reconstruct_gradient(active_size, v, kern, csr, cache)
-            gmax, i, gmax2 = _max_violations(active_size, v, cache)
-            j = _choose_j(active_size, i, gmax, gmax2, tol, v, kern, csr, cache)
-            counter = 1
-            if j < 0:
+            if active_size == m:
                 converged = True
                 break
+            # optimal on the active set: rebuild the whole gradient and look again
+            # (the next pass; shrinking resumes after the step that follows it)
+            active_size = _reconstruct_gradient(active_size, v, kern, csr, cache)
+            scanned = False
+            counter = 2
+            continue
         it += 1
         gmax, i_next, gmax2 = _take_step(i, j, active_size, v, kern, csr, cache)
         scanned = True

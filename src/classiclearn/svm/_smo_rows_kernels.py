@@ -14,7 +14,8 @@ named tuples:
 - :data:`RowCache`: the cached rows and their bookkeeping (below).
 
 Long rows are computed in parallel chunks (a parallel region costs several
-microseconds, so short segments stay serial).
+microseconds, so short segments stay serial); when no row is long enough
+(``n_chunks`` None) the parallel code is not compiled at all.
 
 The cache. ``rows`` (n_slots, row length) float32 holds the rows; ``slot_of[key]``
 is the slot of a key (-1: none), ``owner[slot]`` its key, ``stamp[slot]`` its last
@@ -168,14 +169,15 @@ def kernel_values(kern, csr, a, out, start, stop, n_chunks):
     ``rowmap[k]``; ``buf`` a zeroed float64 scratch of n_features, zeroed again on
     return) and ``kern.X`` is empty. ``kern.sqnorm`` holds the squared norms by
     position. With ``n_chunks > 1`` a segment of at least ``PAR_WORK``
-    multiply-adds is split into chunks computed in parallel.
+    multiply-adds is split into chunks computed in parallel; ``n_chunks`` None:
+    always serial, and the parallel code is left out when numba compiles.
     """
     if csr is not None:
         width = max(1, csr.data.shape[0] // max(1, csr.indptr.shape[0] - 1))
         _scatter(csr, a, np.bool_(False))
     else:
         width = kern.X.shape[1]
-    if n_chunks > 1 and (stop - start) * width >= PAR_WORK:
+    if n_chunks is not None and n_chunks > 1 and (stop - start) * width >= PAR_WORK:
         _kernel_parallel(kern, csr, a, out, start, stop, n_chunks)
     else:
         _kernel_segment(kern, csr, a, out, start, stop)
