@@ -33,9 +33,10 @@ version is compiled without the sparse code), ``problem`` (:data:`Problem`) and
 ``settings`` (:data:`Settings`). The solver's state is a :data:`Variables` (in
 position order) and a :data:`RowCache`.
 
-Helpers the solver calls once, and those that ask for kernel rows, are
-``inline="always"``: each separately compiled function above the row cache
-would optimise the whole row code again.
+Most helpers are ``inline="always"``: each separately compiled function that
+asks for kernel rows optimises the whole row code again. The gradient rebuild
+(:func:`_reconstruct_gradient`, called from three places) is compiled once
+instead: three inlined copies cost more to compile than that one extra pass.
 """
 
 from collections import namedtuple
@@ -220,8 +221,9 @@ def _choose_j(active_size, i, gmax, gmax2, tol, v, kern, csr, cache):
     """The second variable of the working set for the maximal violator ``i``;
     -1 at optimality (or when there is no violator)."""
     if gmax > -np.inf:
-        Q_i = get_q(i, active_size, kern, csr, v.y, v.sid, cache)
-        return _select_j(active_size, v.y, v.status, v.G, v.QD, Q_i, i, gmax, gmax2, tol,
+        y = v.y
+        Q_i = get_q(i, active_size, kern, csr, y, v.sid, cache)
+        return _select_j(active_size, y, v.status, v.G, v.QD, Q_i, i, gmax, gmax2, tol,
                          cache.scratch[2])
     return -1
 
@@ -231,26 +233,35 @@ def _take_step(i, j, active_size, v, kern, csr, cache):
     """Solve the two-variable problem of (i, j), update alpha, status, gradient
     and ``G_bar``; returns the next (gmax, i, gmax2)."""
     y = v.y
+    sid = v.sid
     alpha = v.alpha
-    Q_i = get_q(i, active_size, kern, csr, y, v.sid, cache)
-    Q_j = get_q(j, active_size, kern, csr, y, v.sid, cache)
+    C = v.C
+    G = v.G
+    QD = v.QD
+    status = v.status
+    Q_i = get_q(i, active_size, kern, csr, y, sid, cache)
+    Q_j = get_q(j, active_size, kern, csr, y, sid, cache)
     old_ai = alpha[i]
     old_aj = alpha[j]
+    Ci = C[i]
+    Cj = C[j]
     if y[i] != y[j]:
-        ai, aj = _step_opposite_signs(old_ai, old_aj, v.C[i], v.C[j], v.G[i], v.G[j],
-                                      v.QD[i] + v.QD[j] + 2.0 * Q_i[j])
+        ai, aj = _step_opposite_signs(old_ai, old_aj, Ci, Cj, G[i], G[j],
+                                      QD[i] + QD[j] + 2.0 * Q_i[j])
     else:
-        ai, aj = _step_same_signs(old_ai, old_aj, v.C[i], v.C[j], v.G[i], v.G[j],
-                                  v.QD[i] + v.QD[j] - 2.0 * Q_i[j])
+        ai, aj = _step_same_signs(old_ai, old_aj, Ci, Cj, G[i], G[j],
+                                  QD[i] + QD[j] - 2.0 * Q_i[j])
     alpha[i] = ai
     alpha[j] = aj
-    v.status[i] = _status(y[i], ai, v.C[i])
-    v.status[j] = _status(y[j], aj, v.C[j])
+    status[i] = _status(y[i], ai, Ci)
+    status[j] = _status(y[j], aj, Cj)
     # gradient update fused with the next iteration's maximal violations
-    found = _scan(active_size, y, v.status, v.G, Q_i, Q_j, ai - old_ai, aj - old_aj,
+    found = _scan(active_size, y, status, G, Q_i, Q_j, ai - old_ai, aj - old_aj,
                   np.bool_(True), cache.scratch)
-    _update_g_bar(i, old_ai, v, kern, csr, cache)
-    _update_g_bar(j, old_aj, v, kern, csr, cache)
+    if (old_ai >= Ci) != (ai >= Ci):
+        _update_g_bar(i, old_ai >= Ci, Ci, v, kern, csr, cache)
+    if (old_aj >= Cj) != (aj >= Cj):
+        _update_g_bar(j, old_aj >= Cj, Cj, v, kern, csr, cache)
     return found
 
 
@@ -313,21 +324,18 @@ def _step_same_signs(ai, aj, Ci, Cj, Gi, Gj, quad):
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _update_g_bar(t, old_a, v, kern, csr, cache):
-    """Keep ``G_bar`` (the gradient part of the variables at the upper bound)
-    current after alpha_t moved from ``old_a``."""
-    c = v.C[t]
-    a = v.alpha[t]
-    if (old_a >= c) != (a >= c):
-        m = v.y.shape[0]
-        Q_t = get_q(t, m, kern, csr, v.y, v.sid, cache)
-        G_bar = v.G_bar
-        if old_a >= c:
-            for k in range(m):
-                G_bar[k] -= c * Q_t[k]
-        else:
-            for k in range(m):
-                G_bar[k] += c * Q_t[k]
+def _update_g_bar(t, was_at_bound, c, v, kern, csr, cache):
+    """Keep ``G_bar`` (the gradient part of the variables at the upper bound
+    ``c``) current after alpha_t left the bound (``was_at_bound``) or reached it."""
+    m = v.y.shape[0]
+    Q_t = get_q(t, m, kern, csr, v.y, v.sid, cache)
+    G_bar = v.G_bar
+    if was_at_bound:
+        for k in range(m):
+            G_bar[k] -= c * Q_t[k]
+    else:
+        for k in range(m):
+            G_bar[k] += c * Q_t[k]
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -447,7 +455,7 @@ def _swap(i, j, v, kern, csr, permute_x, cache):
     swap_cached(i, j, cache)
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True)
 def _reconstruct_gradient(active_size, v, kern, csr, cache):
     """Rebuild the gradient of the shrunk variables from G_bar and the free
     variables; returns the new active size (all variables)."""
