@@ -7,18 +7,12 @@ import pytest
 import scipy.sparse as sp
 
 from classiclearn.svm import _smo_kernels as _k
+from classiclearn.svm import _smo_rows_kernels as _rows
 
 
 def _new_cache(n_slots, m, log_size):
-    """An empty per-variable kernel-row cache laid out as smo_solve builds it."""
-    state = np.zeros(9, dtype=np.int64)
-    state[5] = -1
-    state[2] = 1
-    return (np.empty((n_slots, m), dtype=np.float32), np.full(m, -1, dtype=np.intp),
-            np.full(n_slots, -1, dtype=np.intp), np.zeros(n_slots, dtype=np.int64),
-            np.zeros(n_slots, dtype=np.intp), state, np.empty((2, 1), dtype=np.float32),
-            np.empty((3, m)), np.empty((log_size, 2), dtype=np.intp),
-            np.zeros(n_slots, dtype=np.int64))
+    """An empty per-variable kernel-row cache as smo_solve builds it (serial rows)."""
+    return _rows.new_row_cache(n_slots, m, m, False, 1, log_size)
 
 
 def _state(rng, m, ties):
@@ -84,16 +78,11 @@ def test_selection_matches_sequential_loops(n, ties):
         assert got == j
 
 
-def _no_csr():
-    empty = np.empty(0, dtype=np.intp)
-    return (np.empty(0), empty, empty, empty.copy(), np.empty(0))
-
-
 def _csr_of(X):
-    """The solver's sparse-sample tuple for the rows of X (identity row map)."""
+    """The solver's sparse samples for the rows of X (identity row map)."""
     A = sp.csr_array(X)
-    return (A.data.copy(), A.indices.astype(np.intp), A.indptr.astype(np.intp),
-            np.arange(X.shape[0]), np.zeros(X.shape[1]))
+    return _k.Csr(A.data.copy(), A.indices.astype(np.intp), A.indptr.astype(np.intp),
+                  np.arange(X.shape[0]), np.zeros(X.shape[1]))
 
 
 @pytest.mark.parametrize("sparse", [False, True])
@@ -112,21 +101,23 @@ def test_logged_swaps_match_eager_swaps(log_size, sparse):
     cs = _new_cache(n_slots, m, log_size)
     sq = np.einsum("ij,ij->i", X, X)
     if sparse:
-        kp = (np.empty((0, 0)), sq, _k.LINEAR, 1.0, 0.0, 3, _csr_of(X))
+        kern = _k.Kernel(np.empty((0, 0)), sq, _k.LINEAR, 1.0, 0.0, 3)
+        csr = _csr_of(X)
     else:
-        kp = (X.copy(), sq, _k.LINEAR, 1.0, 0.0, 3, _no_csr())
-    sv = (y.copy(), -np.ones(m), np.ones(m), np.zeros(m), np.zeros(m), np.zeros(m),
-          np.ones(m), np.arange(m), np.arange(m), np.zeros(m, dtype=np.int8))
+        kern = _k.Kernel(X.copy(), sq, _k.LINEAR, 1.0, 0.0, 3)
+        csr = None
+    sv = _k.Variables(y.copy(), -np.ones(m), np.ones(m), np.zeros(m), np.zeros(m), np.zeros(m),
+                      np.ones(m), np.arange(m), np.arange(m), np.zeros(m, dtype=np.int8))
     order = np.arange(m)  # sample at each position
     for _ in range(200):
         if rng.random() < 0.5:
             i, j = rng.integers(0, m, 2)
-            _k._swap(i, j, sv, kp, True, cs)
+            _k._swap(i, j, sv, kern, csr, True, cs)
             order[[i, j]] = order[[j, i]]
         else:
             i = int(rng.integers(0, m))
             length = int(rng.integers(1, m + 1))
-            row = _k._get_q(i, length, kp, sv[0], sv[7], cs)
+            row = _rows.get_q(i, length, kern, csr, sv.y, sv.sid, cs)
             Xo = X[order]
             yo = y[order]
             ref = (yo[i] * yo[:length] * (Xo[:length] @ Xo[i])).astype(np.float32)
@@ -153,7 +144,33 @@ def test_sparse_kernel_values_match_naive(kernel, n_chunks):
         _k.SIGMOID: np.tanh(gamma * dots + coef0),
     }[kernel]
     out = np.empty(40 - 3)
-    _k.kernel_values(np.empty((0, 0)), sq, 5, kernel, gamma, coef0, degree, out, 3, 40,
-                     n_chunks, csr)
+    kern = _k.Kernel(np.empty((0, 0)), sq, kernel, gamma, coef0, degree)
+    _k.kernel_values(kern, csr, 5, out, 3, 40, n_chunks)
     np.testing.assert_allclose(out, ref[3:], rtol=1e-12, atol=1e-14)
-    assert not csr[4].any()
+    assert not csr.buf.any()
+
+
+@pytest.mark.parametrize("kernel", ["linear", "rbf"])
+@pytest.mark.parametrize("shrinking", [True, False])
+@pytest.mark.parametrize("estimator", ["SVC", "SVR"])
+def test_row_cache_size_leaves_the_fit_unchanged(estimator, shrinking, kernel):
+    """Kernel rows evicted and recomputed, extended after unshrinking or caught
+    up from the swap log hold the same bits as rows kept: a cache of two rows
+    fits exactly the model a cache of every row fits (same pairs, same
+    iterations)."""
+    from classiclearn.svm import SVC, SVR
+
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(240, 5))
+    if estimator == "SVC":
+        y = (X[:, 0] + X[:, 1] ** 2 + rng.normal(size=240) > 1).astype(int)
+        make = SVC
+    else:
+        y = X[:, 0] + np.sin(2 * X[:, 1]) + 0.3 * rng.normal(size=240)
+        make = SVR
+    fits = [make(kernel=kernel, C=10.0, shrinking=shrinking, cache_size=size).fit(X, y)
+            for size in (0.001, 200)]
+    small, large = fits
+    assert small.n_iter_.sum() > 240  # long enough to shrink and to evict rows
+    for name in ("dual_coef_", "intercept_", "support_", "n_iter_"):
+        np.testing.assert_array_equal(getattr(small, name), getattr(large, name))

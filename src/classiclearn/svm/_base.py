@@ -80,50 +80,49 @@ def solve_dual(est, M, kernel_id, rows, y, p, C, sample_of=None, serial_rows=Fal
     -------
     alpha, rho, n_iter, converged
     """
-    empty_i = np.empty(0, dtype=np.intp)
-    data, indices, indptr = np.empty(0), empty_i, empty_i
+    csr = None
     if kernel_id == _k.PRECOMPUTED:
         Xs = np.ascontiguousarray(M[np.ix_(rows, rows)])
         sq = np.zeros(len(rows))
     elif sp.issparse(M):
         Ms = M[rows]  # CSR rows of the sub-problem (a copy of their non-zeros only)
-        data = np.ascontiguousarray(Ms.data, dtype=np.float64)
-        indices = Ms.indices.astype(np.intp)
-        indptr = Ms.indptr.astype(np.intp)
+        csr = _k.Csr(np.ascontiguousarray(Ms.data, dtype=np.float64), Ms.indices.astype(np.intp),
+                     Ms.indptr.astype(np.intp), np.arange(len(rows), dtype=np.intp),
+                     np.zeros(M.shape[1]))
         Xs = np.empty((0, 0))
         sq = row_squared_norms(Ms)
     else:
         Xs = np.ascontiguousarray(M[rows])
         sq = np.einsum("ij,ij->i", Xs, Xs)
     n = len(rows)
-    n_chunks = 1 if serial_rows else min(8, effective_n_jobs(-1))
+    n_chunks = None if serial_rows else _row_chunks(kernel_id, n, Xs, csr)
     per_sample = sample_of is not None
     # rows are float32: as many as fit in cache_size MB
     n_slots = int(max(2, min(n, est.cache_size * 2**20 // max(1, 4 * n))))
     idx = np.arange(len(y), dtype=np.intp) if sample_of is None else sample_of
     max_iter = int(est.max_iter)
-    return _k.smo_solve(
-        Xs,
-        sq,
-        kernel_id,
-        float(est._gamma),
-        float(est.coef0),
-        int(est.degree),
-        np.ascontiguousarray(idx, dtype=np.intp),
-        np.ascontiguousarray(y, dtype=np.float64),
-        np.ascontiguousarray(p, dtype=np.float64),
-        np.ascontiguousarray(C, dtype=np.float64),
-        float(est.tol),
-        max_iter if max_iter > 0 else -1,
-        n_slots,
-        bool(est.shrinking),
-        int(n_chunks),
-        per_sample,
-        data,
-        indices,
-        indptr,
-        int(M.shape[1]),
-    )
+    kernel = _k.Kernel(Xs, sq, kernel_id, float(est._gamma), float(est.coef0), int(est.degree))
+    problem = _k.Problem(np.ascontiguousarray(idx, dtype=np.intp),
+                         np.ascontiguousarray(y, dtype=np.float64),
+                         np.ascontiguousarray(p, dtype=np.float64),
+                         np.ascontiguousarray(C, dtype=np.float64))
+    settings = _k.Settings(float(est.tol), max_iter if max_iter > 0 else -1, n_slots,
+                           bool(est.shrinking), n_chunks, per_sample)
+    return _k.smo_solve(kernel, csr, problem, settings)
+
+
+def _row_chunks(kernel_id, n, Xs, csr):
+    """Threads per kernel row of the solver, or None when no row of the ``n``
+    samples is long enough to be split (the solver is then compiled without
+    the parallel code)."""
+    if kernel_id == _k.PRECOMPUTED:
+        return None
+    n_chunks = min(8, effective_n_jobs(-1))
+    # multiply-adds per kernel entry, as the solver counts them
+    width = Xs.shape[1] if csr is None else max(1, csr.data.shape[0] // max(1, n))
+    if n_chunks <= 1 or n * width < _k.PAR_WORK:
+        return None
+    return int(n_chunks)
 
 
 def _dense(K):
