@@ -333,7 +333,6 @@ class _Rows:
     array with the intercept column appended, or the CSR arrays of sparse X
     with the intercept as a virtual last column of value ``bias``."""
 
-    _NO_INDEX = np.empty(0, dtype=np.int32)
 
     def __init__(self, X, bias):
         self.sparse = sp.issparse(X)
@@ -366,11 +365,12 @@ class _Rows:
                 np.ascontiguousarray(X.data, dtype=np.float64))
 
     def arrays(self):
-        """(X, indptr, indices, data, bias, d) for the kernel."""
+        """(X, indptr, indices, data, bias, d) for the row kernels: the dense rows and
+        None for the CSR arrays, or None for X (numba compiles a dense and a sparse
+        version, each without the other's code)."""
         if not self.sparse:
-            empty = self._NO_INDEX
-            return self.dense, empty, empty, np.empty(0), 0.0, self.n_coef
+            return self.dense, None, None, None, 0.0, self.n_coef
         X = self.csr
         index_type = np.int32 if X.nnz < np.iinfo(np.int32).max else np.int64
-        return (np.empty((0, 0)), X.indptr.astype(index_type, copy=False),
+        return (None, X.indptr.astype(index_type, copy=False),
                 X.indices.astype(index_type, copy=False), X.data, self.bias, self.n_coef)

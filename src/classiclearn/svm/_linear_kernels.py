@@ -41,9 +41,9 @@ def _shuffle(a, n, state):
 @njit(nogil=True, cache=True, inline="always")
 def _row_dot(X, indptr, indices, data, bias, i, w):
     """``w . x_i`` for a dense row of X, or a CSR row (with ``bias`` as the
-    value of a virtual last column when positive); dense when indptr is empty."""
+    value of a virtual last column when positive); dense when indptr is None."""
     s = 0.0
-    if indptr.size == 0:
+    if indptr is None:
         for f in range(X.shape[1]):
             s += w[f] * X[i, f]
         return s
@@ -57,7 +57,7 @@ def _row_dot(X, indptr, indices, data, bias, i, w):
 @njit(nogil=True, cache=True, inline="always")
 def _row_axpy(X, indptr, indices, data, bias, i, step, w):
     """``w += step * x_i`` (row forms as in :func:`_row_dot`)."""
-    if indptr.size == 0:
+    if indptr is None:
         for f in range(X.shape[1]):
             w[f] += step * X[i, f]
         return
@@ -70,7 +70,7 @@ def _row_axpy(X, indptr, indices, data, bias, i, step, w):
 @njit(nogil=True, cache=True, inline="always")
 def _row_sq_norm(X, indptr, indices, data, bias, i):
     s = 0.0
-    if indptr.size == 0:
+    if indptr is None:
         for f in range(X.shape[1]):
             s += X[i, f] * X[i, f]
         return s
@@ -86,11 +86,11 @@ def dual_coordinate_descent(X, indptr, indices, data, bias, d, y, C, squared, to
 
     Parameters
     ----------
-    X : ndarray of shape (n, d), C order
-        Dense samples (with the intercept column appended when fitted), or an
-        empty array when the samples are given in CSR form.
-    indptr, indices, data : ndarray
-        The CSR arrays of sparse samples (empty for dense X).
+    X : ndarray of shape (n, d), C order, or None
+        Dense samples (with the intercept column appended when fitted), or None
+        when the samples are given in CSR form.
+    indptr, indices, data : ndarray or None
+        The CSR arrays of sparse samples (None for dense X).
     bias : float
         For CSR samples: the value of the virtual intercept column (0: none).
     d : int
