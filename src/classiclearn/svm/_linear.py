@@ -353,15 +353,14 @@ class _Rows:
     def columns(self):
         """(XT, indptr, indices, data) for the column-wise L1 kernel: the dense rows
         transposed, or CSC arrays of sparse X with the intercept column stored."""
-        empty = np.empty(0, dtype=np.intp)
         if not self.sparse:
-            return np.ascontiguousarray(self.dense.T), empty, empty, np.empty(0)
+            return np.ascontiguousarray(self.dense.T), None, None, None
         X = self.csr
         if self.bias > 0:
             X = sp.hstack([X, np.full((X.shape[0], 1), self.bias)], format="csc")
         X = sp.csc_array(X)
         X.sort_indices()
-        return (np.empty((0, 0)), X.indptr.astype(np.intp), X.indices.astype(np.intp),
+        return (None, X.indptr.astype(np.intp), X.indices.astype(np.intp),
                 np.ascontiguousarray(X.data, dtype=np.float64))
 
     def arrays(self):

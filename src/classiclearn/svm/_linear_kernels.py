@@ -38,45 +38,52 @@ def _shuffle(a, n, state):
         a[r] = tmp
 
 
+# The row and column helpers below serve dense samples (the CSR / CSC arrays None)
+# and sparse ones (the dense array None). Each branch tests the argument it reads
+# against None: numba then compiles each version without the other's branch (a test
+# on the other, non-None argument would keep both, and a runtime test makes the
+# passes several times slower).
+
 @njit(nogil=True, cache=True, inline="always")
 def _row_dot(X, indptr, indices, data, bias, i, w):
     """``w . x_i`` for a dense row of X, or a CSR row (with ``bias`` as the
-    value of a virtual last column when positive); dense when indptr is None."""
+    value of a virtual last column when positive)."""
     s = 0.0
-    if indptr is None:
+    if X is not None:
         for f in range(X.shape[1]):
             s += w[f] * X[i, f]
-        return s
-    for jj in range(indptr[i], indptr[i + 1]):
-        s += data[jj] * w[indices[jj]]
-    if bias > 0.0:
-        s += bias * w[w.size - 1]
+    if indptr is not None:
+        for jj in range(indptr[i], indptr[i + 1]):
+            s += data[jj] * w[indices[jj]]
+        if bias > 0.0:
+            s += bias * w[w.size - 1]
     return s
 
 
 @njit(nogil=True, cache=True, inline="always")
 def _row_axpy(X, indptr, indices, data, bias, i, step, w):
     """``w += step * x_i`` (row forms as in :func:`_row_dot`)."""
-    if indptr is None:
+    if X is not None:
         for f in range(X.shape[1]):
             w[f] += step * X[i, f]
-        return
-    for jj in range(indptr[i], indptr[i + 1]):
-        w[indices[jj]] += step * data[jj]
-    if bias > 0.0:
-        w[w.size - 1] += step * bias
+    if indptr is not None:
+        for jj in range(indptr[i], indptr[i + 1]):
+            w[indices[jj]] += step * data[jj]
+        if bias > 0.0:
+            w[w.size - 1] += step * bias
 
 
 @njit(nogil=True, cache=True, inline="always")
 def _row_sq_norm(X, indptr, indices, data, bias, i):
     s = 0.0
-    if indptr is None:
+    if X is not None:
         for f in range(X.shape[1]):
             s += X[i, f] * X[i, f]
-        return s
-    for jj in range(indptr[i], indptr[i + 1]):
-        s += data[jj] * data[jj]
-    return s + bias * bias
+    if indptr is not None:
+        for jj in range(indptr[i], indptr[i + 1]):
+            s += data[jj] * data[jj]
+        s += bias * bias
+    return s
 
 
 @njit(nogil=True, cache=True)
@@ -188,17 +195,19 @@ def dual_coordinate_descent(X, indptr, indices, data, bias, d, y, C, squared, to
 @njit(nogil=True, cache=True, inline="always")
 def _column_span(XT, indptr, j, n):
     """The entries of column j: (start, stop) in the CSC arrays, or (0, n) dense."""
-    if indptr.size == 0:
-        return 0, n
-    return indptr[j], indptr[j + 1]
+    if indptr is not None:
+        return indptr[j], indptr[j + 1]
+    return 0, n
 
 
 @njit(nogil=True, cache=True, inline="always")
 def _column_entry(XT, indices, data, j, t):
     """(row, value) of entry t of column j (dense: row t of ``XT[j]``)."""
-    if indices.size == 0:
+    if XT is not None:
         return t, XT[j, t]
-    return indices[t], data[t]
+    if indices is not None:
+        return indices[t], data[t]
+    return -1, 0.0  # no samples: never reached
 
 
 @njit(nogil=True, cache=True)
@@ -207,10 +216,10 @@ def l1_coordinate_descent(XT, indptr, indices, data, y, C, tol, max_iter, seed):
 
     Parameters
     ----------
-    XT : ndarray of shape (d, n), C order
-        Transposed samples (one feature per row); or, when ``indptr`` is not
-        empty, unused, and the columns are the CSC arrays ``indptr``,
-        ``indices``, ``data`` (d columns).
+    XT : ndarray of shape (d, n), C order, or None
+        Transposed samples (one feature per row); or None, and the columns are
+        the CSC arrays ``indptr``, ``indices``, ``data`` (d columns; None for
+        dense samples: numba compiles each version without the other's code).
     y, C : ndarray of shape (n,)
     tol : float
         Stop when the summed optimality violation falls below tol times its
@@ -224,7 +233,11 @@ def l1_coordinate_descent(XT, indptr, indices, data, y, C, tol, max_iter, seed):
     n_iter : int
     """
     n = y.shape[0]
-    d = indptr.size - 1 if indptr.size > 0 else XT.shape[0]
+    d = 0
+    if XT is not None:
+        d = XT.shape[0]
+    if indptr is not None:
+        d = indptr.size - 1
     w = np.zeros(d)
     b = np.ones(n)  # 1 - y_i w'x_i
     xsq = np.empty(d)
