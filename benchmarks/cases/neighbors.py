@@ -60,6 +60,20 @@ def _build_case(algorithm):
     )
 
 
+def _radius_case(algorithm):
+    # a radius of about the 15th neighbour's distance in 10 Gaussian dimensions
+    return Case(
+        name=f"RadiusNeighborsClassifier {algorithm} 20000x10 5000 queries radius=2.7",
+        data=lambda quick: _data.classification(20_000, 10, 3, n_test=5_000, quick=quick),
+        ours=lambda: _ours("RadiusNeighborsClassifier")(
+            radius=2.7, algorithm=algorithm, outlier_label="most_frequent", n_jobs=-1),
+        theirs=lambda: _sk("RadiusNeighborsClassifier")(
+            radius=2.7, algorithm=algorithm, outlier_label="most_frequent", n_jobs=-1),
+        methods=("predict",),
+        goals={"fit": 1.0, "predict": 1.0},
+    )
+
+
 CASES = [
     _knn_case("kd_tree", 100_000, 10, {"fit": 1.0, "predict": 1.0}),
     _knn_case("ball_tree", 100_000, 10, {"fit": 1.0, "predict": 1.0}),
@@ -76,4 +90,6 @@ CASES = [
     ),
     _build_case("kd_tree"),
     _build_case("ball_tree"),
+    _radius_case("kd_tree"),
+    _radius_case("ball_tree"),
 ]

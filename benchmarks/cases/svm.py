@@ -94,3 +94,23 @@ CASES.append(
     )
 )
 
+
+# the dual solver's hinge loss and the L1 column solver, on rows of few features, where
+# the per-coordinate cost decides (issue 18)
+for _params, _size, _k in (({"loss": "hinge"}, (5_000, 20), 5),
+                           ({"penalty": "l1", "dual": False}, (5_000, 50), 2)):
+    _ours, _theirs = _pair("LinearSVC", random_state=0, **_params)
+    _label = " ".join(f"{key}={value}" for key, value in _params.items())
+    CASES.append(
+        Case(
+            name=f"LinearSVC {_label} {_size[0]}x{_size[1]} {_k} classes",
+            data=(lambda quick, n=_size[0], p=_size[1], k=_k:
+                  _data.classification(n, p, k, quick=quick)),
+            ours=_ours,
+            theirs=_theirs,
+            methods=("decision_function",),
+            score_tol=2e-2,
+            goals={"fit": 1.0},
+            repeats=3,
+        )
+    )
