@@ -226,3 +226,95 @@ def binary_hessian_product(X, h, v, vb, out):
             for j in range(p):
                 out[j] += r * xi[j]
             out[p] += r
+
+
+@njit(cache=True, nogil=True, error_model="numpy", fastmath=_FAST)
+def binary_fused_loss_grad_csr(indptr, indices, data, w, b, y, sw, grad):
+    """:func:`binary_fused_loss_grad` for CSR X given by ``indptr``, ``indices``
+    (intp, sorted within each row) and ``data`` (float64); one pass over the
+    stored entries. The other arguments and the result as there.
+    """
+    n = indptr.shape[0] - 1
+    p = w.shape[0]
+    for j in range(p + 1):
+        grad[j] = 0.0
+    total = 0.0
+    gb = 0.0
+    for i in range(n):
+        start, end = indptr[i], indptr[i + 1]
+        zi = b
+        for jj in range(start, end):
+            zi += data[jj] * w[indices[jj]]
+        if zi > 0:
+            e = math.exp(-zi)
+            lse = zi + math.log1p(e)
+            prob = 1.0 / (1.0 + e)
+        else:
+            e = math.exp(zi)
+            lse = math.log1p(e)
+            prob = e / (1.0 + e)
+        total += sw[i] * (lse - y[i] * zi)
+        gi = sw[i] * (prob - y[i])
+        if gi != 0.0:
+            for jj in range(start, end):
+                grad[indices[jj]] += gi * data[jj]
+            gb += gi
+    grad[p] = gb
+    return total
+
+
+@njit(cache=True, nogil=True, error_model="numpy", fastmath=_FAST)
+def multinomial_fused_loss_grad_csr(indptr, indices, data, Wt, b, y, sw, grad):
+    """Softmax nll and its gradient in one pass over the stored entries of CSR X.
+
+    Parameters
+    ----------
+    indptr, indices : intp, data : float64, the CSR arrays of X (n, p);
+    Wt : float64 (p, K) C-contiguous, the coefficients *transposed* (each
+        stored entry then reads and writes K adjacent numbers); b : float64
+        (K,); y : intp (n,); sw : float64 (n,);
+    grad : float64 (p + 1, K) output: d nll / d Wt, last row d nll / d b.
+
+    Returns
+    -------
+    float, the weighted nll.
+    """
+    n = indptr.shape[0] - 1
+    p, K = Wt.shape
+    for j in range(p + 1):
+        for k in range(K):
+            grad[j, k] = 0.0
+    z = np.empty(K)
+    gb = grad[p]
+    total = 0.0
+    for i in range(n):
+        start, end = indptr[i], indptr[i + 1]
+        for k in range(K):
+            z[k] = b[k]
+        for jj in range(start, end):
+            x = data[jj]
+            row = Wt[indices[jj]]
+            for k in range(K):
+                z[k] += x * row[k]
+        m = z[0]
+        for k in range(1, K):
+            if z[k] > m:
+                m = z[k]
+        yi = y[i]
+        zy = z[yi]
+        s = 0.0
+        for k in range(K):
+            z[k] = math.exp(z[k] - m)
+            s += z[k]
+        total += sw[i] * (m + math.log(s) - zy)
+        for k in range(K):
+            z[k] = sw[i] * z[k] / s
+        z[yi] -= sw[i]
+        for jj in range(start, end):
+            x = data[jj]
+            row = grad[indices[jj]]
+            for k in range(K):
+                row[k] += x * z[k]
+        for k in range(K):
+            gb[k] += z[k]
+    return total
