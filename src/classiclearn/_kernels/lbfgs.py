@@ -80,3 +80,24 @@ def lbfgs_direction(g, S, Y, rho, rows, gamma, d):
         else:
             for j in range(n):
                 d[j] += c * s[j]
+
+
+@njit(cache=True, nogil=True, error_model="numpy", fastmath=_FAST)
+def dot(a, b):
+    """``a . b`` of two float64 (n,) C-contiguous arrays, on the calling thread.
+
+    The optimizer's dot products go here rather than to BLAS: OpenBLAS splits
+    a level-1 call over threads from 10,000 entries on, and on a busy machine
+    waking the second thread can cost a scheduler tick (milliseconds) per call.
+    """
+    s = 0.0
+    for j in range(a.shape[0]):
+        s += a[j] * b[j]
+    return s
+
+
+@njit(cache=True, nogil=True, error_model="numpy", fastmath=_FAST)
+def axpy(a, x, y):
+    """``y += a * x`` in place (x, y float64 (n,) C-contiguous), on the calling thread."""
+    for j in range(x.shape[0]):
+        y[j] += a * x[j]

@@ -6,7 +6,8 @@ Optimization" (2nd ed.), Alg. 7.5, its direction by the two-loop recursion
 its step by the line search of Alg. 3.5 / 3.6 (bracketing, then zoom by
 safeguarded cubic interpolation). Every work vector is allocated once: the
 objective writes its gradient into a buffer it is given, and the stored
-pairs live in two preallocated ``(m + 1, n)`` arrays.
+pairs live in two preallocated ``(m + 1, n)`` arrays. The vector algebra
+runs on the calling thread (numba kernels and NumPy ufuncs, no BLAS).
 
 The stopping rules are those of scipy's L-BFGS-B without bounds, so that a
 ``tol`` means the same to both.
@@ -17,7 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._kernels.lbfgs import lbfgs_direction
+from .._kernels.lbfgs import dot, lbfgs_direction
 
 __all__ = ["LbfgsResult", "minimize_lbfgs"]
 
@@ -71,7 +72,7 @@ class _Line:
         f = float(self.fun(self.x_new, self.g_new))
         self.n_fev += 1
         self.last, self.f = t, f
-        return f, float(np.dot(self.g_new, self.d))
+        return f, dot(self.g_new, self.d)
 
 
 def _zoom(phi, f0, g0, lo, hi, c1, c2, budget):
@@ -209,11 +210,11 @@ def minimize_lbfgs(fun, x0, *, max_iter=100, gtol=1e-5, ftol=64 * _EPS, m=10, ma
         if used:
             lbfgs_direction(g, S, Y, rho, np.array(used, dtype=np.intp), gamma, d)
             t0 = 1.0
-            slope = float(np.dot(g, d))
+            slope = dot(g, d)
         if not used or not slope < 0:  # no memory, or a direction that is not descent
             used, gamma = [], 1.0
             np.negative(g, out=d)
-            slope = -float(np.dot(g, g))
+            slope = -dot(g, g)
             t0 = 1.0 / math.sqrt(-slope)
         line.x = x
         line.d = d
@@ -245,7 +246,7 @@ def minimize_lbfgs(fun, x0, *, max_iter=100, gtol=1e-5, ftol=64 * _EPS, m=10, ma
         if f_old - f <= ftol * max(abs(f_old), abs(f), 1.0):
             converged, message = True, "relative reduction of f below ftol"
             break
-        sy, yy = float(np.dot(s, y)), float(np.dot(y, y))
+        sy, yy = dot(s, y), dot(y, y)
         if sy > _EPS * yy:
             if len(used) == m:
                 used.pop(0)
