@@ -32,7 +32,7 @@ def test_two_loop_direction_is_minus_the_bfgs_matrix_times_g(rng, rows):
     g = rng.normal(size=n)
     gamma = 0.7
     d = np.empty(n)
-    lbfgs_direction(g, S, Y, rho, np.array(rows, dtype=np.intp), gamma, d)
+    lbfgs_direction(g, S, Y, rho, np.array(rows, dtype=np.intp), gamma, np.empty(m), d)
     np.testing.assert_allclose(d, -_bfgs_inverse(S, Y, rows, gamma) @ g, rtol=1e-10, atol=1e-12)
 
 

@@ -5,8 +5,6 @@ with the dot product of the next, so that each stored pair is read twice
 and the direction ``k + 1`` times per loop (instead of ``2k``).
 """
 
-import numpy as np
-
 from .jit import njit
 
 # Reassociation and FMA contraction only, as in the logistic kernels: lets LLVM
@@ -16,7 +14,7 @@ _FAST = {"reassoc", "contract"}
 
 
 @njit(cache=True, nogil=True, error_model="numpy", fastmath=_FAST)
-def lbfgs_direction(g, S, Y, rho, rows, gamma, d):
+def lbfgs_direction(g, S, Y, rho, rows, gamma, alpha, d):
     """Write the quasi-Newton direction ``d = -H g`` (two-loop recursion).
 
     Parameters
@@ -27,9 +25,10 @@ def lbfgs_direction(g, S, Y, rho, rows, gamma, d):
     rho : float64 (m,), ``rho[r] = 1 / (S[r] . Y[r])``.
     rows : intp (k,) the rows of S, Y in use, oldest first (k may be 0).
     gamma : float, the initial inverse Hessian is ``gamma * I``.
+    alpha : float64 (>= k,) scratch (overwritten).
     d : float64 (n,) output (must not share memory with g, S or Y).
 
-    Thread-safe (writes d and a private scratch only).
+    Writes d and alpha only (allocates nothing: the caller owns the scratch).
     """
     n = g.shape[0]
     k = rows.shape[0]
@@ -40,7 +39,6 @@ def lbfgs_direction(g, S, Y, rho, rows, gamma, d):
             for j in range(n):
                 d[j] *= gamma
         return
-    alpha = np.empty(k)
     # first loop, newest pair first: d <- d - alpha_i y_i, alpha_i = rho_i s_i . d
     r = rows[k - 1]
     s = S[r]
@@ -95,9 +93,3 @@ def dot(a, b):
         s += a[j] * b[j]
     return s
 
-
-@njit(cache=True, nogil=True, error_model="numpy", fastmath=_FAST)
-def axpy(a, x, y):
-    """``y += a * x`` in place (x, y float64 (n,) C-contiguous), on the calling thread."""
-    for j in range(x.shape[0]):
-        y[j] += a * x[j]

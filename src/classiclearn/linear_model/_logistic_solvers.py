@@ -103,6 +103,7 @@ class FlatObjective:
         self.obj, self.l2, self.scale = obj, l2, scale
         self.K, self.p = obj.n_out, obj.p
         self.csr = sp.issparse(obj.X)
+        self.scratch = np.empty(self.K * self.p if self.csr else self.p)
 
     def pack(self, W, b):
         K, p = self.K, self.p
@@ -153,7 +154,8 @@ class FlatObjective:
         if self.l2 > 0:
             for w, gw in pairs:  # contiguous 1-D pieces
                 nll += 0.5 * self.l2 * _lk.dot(w, w)
-                _lk.axpy(self.l2, w, gw)
+                tmp = np.multiply(w, self.l2, out=self.scratch[:w.shape[0]])
+                gw += tmp
         grad *= self.scale
         return nll * self.scale
 

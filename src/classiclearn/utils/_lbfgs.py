@@ -196,7 +196,7 @@ def minimize_lbfgs(fun, x0, *, max_iter=100, gtol=1e-5, ftol=64 * _EPS, m=10, ma
     g = np.empty(n)
     x_new, g_new, d = np.empty(n), np.empty(n), np.empty(n)
     S, Y = np.empty((m + 1, n)), np.empty((m + 1, n))
-    rho = np.zeros(m + 1)
+    rho, alpha = np.zeros(m + 1), np.empty(m + 1)
     used = []  # rows of S and Y in use, oldest first; one row is always free
     gamma = 1.0
     f = float(fun(x, g))
@@ -208,7 +208,7 @@ def minimize_lbfgs(fun, x0, *, max_iter=100, gtol=1e-5, ftol=64 * _EPS, m=10, ma
     line = _Line(fun, x, d, x_new, g_new)
     while n_iter < max_iter:
         if used:
-            lbfgs_direction(g, S, Y, rho, np.array(used, dtype=np.intp), gamma, d)
+            lbfgs_direction(g, S, Y, rho, np.array(used, dtype=np.intp), gamma, alpha, d)
             t0 = 1.0
             slope = dot(g, d)
         if not used or not slope < 0:  # no memory, or a direction that is not descent
