@@ -44,12 +44,20 @@ def test_logistic_matches_sklearn_and_dense(solver, n_classes, fit_intercept, de
     ours = _quiet_fit(LogisticRegression(**kw), X, y)
     theirs = _quiet_fit(sk_linear.LogisticRegression(**kw), X, y)
     dense = _quiet_fit(LogisticRegression(**kw), X.toarray(), y)
-    np.testing.assert_allclose(ours.coef_, theirs.coef_, atol=1e-7)
+    # lbfgs: at tol=1e-10 L-BFGS stops by the relative-reduction test (ftol = 64 eps), here
+    # 1e-6 to 2.5e-6 from the optimum (newton-cholesky at tol=1e-14) for scikit-learn and
+    # for us alike, at an iteration that rounding decides: our L-BFGS and scipy's L-BFGS-B
+    # (other line search), or our sparse and dense kernels (other summation orders), end
+    # up to 7.4e-7 apart in the coefficients and 5e-7 in the probabilities
+    lbfgs = solver == "lbfgs"
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, atol=1e-6 if lbfgs else 1e-7)
     # the dense fit takes other BLAS paths: on the 3-class problem with 2% density
     # (a flat optimum) newton-cg's last steps land 2.6e-7 apart on one machine
     np.testing.assert_allclose(ours.coef_, dense.coef_, atol=1e-6)
-    np.testing.assert_allclose(ours.predict_proba(X), dense.predict_proba(X.toarray()), atol=1e-7)
-    np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X), atol=1e-8)
+    np.testing.assert_allclose(ours.predict_proba(X), dense.predict_proba(X.toarray()),
+                               atol=1e-6 if lbfgs else 1e-7)
+    np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X),
+                               atol=1e-6 if lbfgs else 1e-8)
 
 
 def test_logistic_sample_weight_and_unpenalised_summary():

@@ -8,7 +8,8 @@ over coefficients W (K', p) and unpenalised intercepts (K'), with K' = 1 for
 two classes (binomial) and K' = K for softmax. ``l1 = rho / C`` and
 ``l2 = (1 - rho) / C``. Solvers:
 
-- :func:`fit_lbfgs`: L-BFGS (scipy) on the smooth problem (l1 = 0);
+- :func:`fit_lbfgs`: L-BFGS (:mod:`classiclearn.utils._lbfgs`) on the smooth
+  problem (l1 = 0);
 - :func:`fit_newton`: Newton's method = IRLS (seed 004) with a line search;
 - :func:`fit_newton_cd`: proximal Newton, each weighted least-squares step
   solved by the Gram coordinate descent of the elastic net (handles l1).
@@ -20,8 +21,10 @@ import warnings
 
 import numpy as np
 import scipy.sparse as sp
-from scipy import linalg, optimize
+from scipy import linalg
 
+from .._kernels import lbfgs as _lk
+from ..utils._lbfgs import minimize_lbfgs
 from . import _cd_kernels as _cdk
 from . import _logistic_kernels as _k
 from ._base import centered_gram
@@ -84,26 +87,92 @@ class LogisticObjective:
         return nll, gW, gb
 
 
+class FlatObjective:
+    """``scale * F`` and its gradient on one flat parameter vector (for L-BFGS).
+
+    The vector holds the coefficients and the intercepts in the layout the
+    products read and write without copies of size ``K' p``: rows
+    ``[W_k, b_k]`` ((K', p + 1), C order) for dense X (the fused kernels'
+    layout), columns ``[W'; b]`` ((p + 1, K'), C order) for sparse X (``X @
+    W'`` and ``X' @ G`` then take and give C-ordered blocks). For one output
+    both are ``[w, b]``. Without an intercept the b entries stay 0 (their
+    gradient is set to 0).
+    """
+
+    def __init__(self, obj, l2, scale):
+        self.obj, self.l2, self.scale = obj, l2, scale
+        self.K, self.p = obj.n_out, obj.p
+        self.csr = sp.issparse(obj.X)
+        self.scratch = np.empty(self.K * self.p if self.csr else self.p)
+
+    def pack(self, W, b):
+        K, p = self.K, self.p
+        if self.csr:
+            theta = np.empty((p + 1, K))
+            theta[:p] = W.T
+            theta[p] = b if self.obj.fit_intercept else 0.0
+        else:
+            theta = np.empty((K, p + 1))
+            theta[:, :p] = W
+            theta[:, p] = b if self.obj.fit_intercept else 0.0
+        return theta.ravel()
+
+    def unpack(self, theta):
+        """(W (K', p), b (K',)), new arrays."""
+        K, p = self.K, self.p
+        if self.csr:
+            t = theta.reshape(p + 1, K)
+            return np.ascontiguousarray(t[:p].T), t[p].copy()
+        t = theta.reshape(K, p + 1)
+        return np.ascontiguousarray(t[:, :p]), t[:, p].copy()
+
+    def __call__(self, theta, grad):
+        obj, K, p = self.obj, self.K, self.p
+        if self.csr:
+            t, g2 = theta.reshape(p + 1, K), grad.reshape(p + 1, K)
+            Z = obj.X @ (t[:p, 0] if K == 1 else t[:p])  # scipy's products: one thread
+            Z += t[p, 0] if K == 1 else t[p]
+            nll = obj.nll_from_z(Z)
+            G = obj.g
+            g2[:p] = (obj.X.T @ G).reshape(p, K)
+            g2[p] = G.sum(axis=0)
+            pairs = [(theta[:K * p], grad[:K * p])]  # the coefficients lead the vector
+        else:
+            t, g2 = theta.reshape(K, p + 1), grad.reshape(K, p + 1)
+            if K == 1 and obj.fused:
+                nll = _k.binary_fused_loss_grad(obj.X, theta[:p], theta[p], obj.y, obj.sw, grad)
+                W = theta[:p]
+            else:
+                W, b = np.ascontiguousarray(t[:, :p]), np.ascontiguousarray(t[:, p])
+                if obj.fused:
+                    nll = _k.multinomial_fused_loss_grad(obj.X, W, b, obj.y, obj.sw, g2)
+                else:
+                    nll, g2[:, :p], g2[:, p] = obj.nll_grad(W, b)
+            pairs = [(W.reshape(K, p)[k], g2[k, :p]) for k in range(K)]
+        if not obj.fit_intercept:
+            g2[p if self.csr else (slice(None), p)] = 0.0
+        if self.l2 > 0:
+            for w, gw in pairs:  # contiguous 1-D pieces
+                nll += 0.5 * self.l2 * _lk.dot(w, w)
+                tmp = np.multiply(w, self.l2, out=self.scratch[:w.shape[0]])
+                gw += tmp
+        grad *= self.scale
+        return nll * self.scale
+
+
 def fit_lbfgs(obj, W0, b0, l2, max_iter, tol, scale):
-    """L-BFGS on ``scale * F`` (scale = 1 / sum(sw), as scikit-learn)."""
-    K, p = W0.shape
+    """L-BFGS on ``scale * F`` (scale = 1 / sum(sw), as scikit-learn).
 
-    def fun(theta):
-        W = theta[: K * p].reshape(K, p)
-        b = theta[K * p:]
-        nll, gW, gb = obj.nll_grad(W, b)
-        f = nll + 0.5 * l2 * np.vdot(W, W)
-        gW = gW + l2 * W
-        return f * scale, np.concatenate([gW.ravel(), gb]) * scale
-
-    theta0 = np.concatenate([W0.ravel(), b0])
-    res = optimize.minimize(
-        fun, theta0, method="L-BFGS-B", jac=True,
-        options={"maxiter": max_iter, "maxls": 50, "gtol": tol,
-                 "ftol": 64 * np.finfo(float).eps},
-    )
-    theta = res.x
-    return theta[: K * p].reshape(K, p), theta[K * p:].copy(), int(res.nit), res.status == 0
+    classiclearn's own L-BFGS (:func:`classiclearn.utils._lbfgs.minimize_lbfgs`)
+    with scipy's defaults and scikit-learn's settings: 10 pairs, gtol = tol on
+    the largest gradient entry, ftol = 64 eps, at most 50 evaluations per
+    line search.
+    """
+    fun = FlatObjective(obj, l2, scale)
+    res = minimize_lbfgs(fun, fun.pack(W0, b0), max_iter=max_iter, gtol=tol,
+                         ftol=64 * np.finfo(float).eps, m=10, max_ls=50)
+    W, b = fun.unpack(res.x)
+    return W, b, res.n_iter, res.converged
 
 
 def _hessian(obj, W, b):
