@@ -7,11 +7,10 @@ the arrays and turns kernel output into scikit-learn-shaped results.
 
 from numbers import Integral, Real
 
-import numba
 import numpy as np
 
 from .._kernels.work import TREE_QUERY_ROWS
-from ..utils._threads import row_chunks, thread_map
+from ..utils._threads import current_numba_threads, row_chunks, thread_map
 from ..utils.validation import check_array
 from . import _tree_kernels as _k
 from ._brute import sort_segments
@@ -189,7 +188,7 @@ class _BinaryTree:
         m = X.shape[0]
         # blocks of queries in threads, one traversal per query (results in any
         # thread's block are put in query order below: they never depend on threads)
-        n_threads = numba.get_num_threads()
+        n_threads = current_numba_threads()
         blocks = [order[lo:hi] for lo, hi in row_chunks(m, n_threads, TREE_QUERY_ROWS)]
         found = thread_map(
             lambda queries: _k.query_radius_block(*args, X, queries, r_red, self._metric_code,

@@ -136,6 +136,21 @@ def numba_threads(n_jobs):
         numba.set_num_threads(before)
 
 
+def current_numba_threads():
+    """The number of threads numba's pool uses now (as set by :func:`numba_threads`),
+    for callers that run their own Python threads in its place.
+
+    Examples
+    --------
+    >>> with numba_threads(1):
+    ...     current_numba_threads()
+    1
+    """
+    import numba
+
+    return numba.get_num_threads()
+
+
 def threads_for_work(n_jobs, work):
     """numba thread context sized to the work: one thread for a small pass.
 
