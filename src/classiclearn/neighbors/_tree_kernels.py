@@ -302,27 +302,78 @@ def ball_node_bounds(Xs, rows, node_start, node_end, n_levels, top_levels, metri
 
 
 @njit(cache=True, nogil=True)
-def _min_reduced(kind, node, Q, i, lower, upper, radius, metric, p):
-    """Lower bound on the reduced distance from ``Q[i]`` to any row of ``node``."""
-    if kind == KD:
-        acc = 0.0
-        for f in range(Q.shape[1]):
-            q = Q[i, f]
-            g = lower[node, f] - q
-            if g < 0.0:
-                g = q - upper[node, f]
-                if g < 0.0:
-                    g = 0.0
-            acc = combine_gap(acc, g, metric, p)
-        return acc
+def _in_family(metric):
+    """Whether ``metric`` is of the Minkowski family (the inlined bounds below)."""
+    return metric <= MINKOWSKI or metric == SQEUCLIDEAN
+
+
+# The node bounds are small plain functions that LLVM inlines into the
+# traversal loops. A call that is not inlined, or numba's inline="always" of a
+# helper taking arrays, adds reference-count updates of every array argument at
+# every node, which cost more than the bound itself; the other metrics' code
+# stays behind a call of its own for the same reason.
+
+
+@njit(cache=True, nogil=True)
+def _kd_lower(node, Q, i, lower, upper, metric, p):
+    """Lower bound on the reduced distance from ``Q[i]`` to any row in ``node``'s box."""
+    acc = 0.0
+    for f in range(Q.shape[1]):
+        q = Q[i, f]
+        acc = combine_gap(acc, max(lower[node, f] - q, q - upper[node, f], 0.0), metric, p)
+    return acc
+
+
+@njit(cache=True, nogil=True)
+def _kd_bounds(node, Q, i, lower, upper, metric, p):
+    """(lower, upper) bounds on the reduced distance from ``Q[i]`` to any row in
+    ``node``'s box, from one pass over its coordinates."""
+    lo = 0.0
+    hi = 0.0
+    for f in range(Q.shape[1]):
+        q = Q[i, f]
+        below = lower[node, f] - q
+        above = q - upper[node, f]
+        lo = combine_gap(lo, max(below, above, 0.0), metric, p)
+        hi = combine_gap(hi, max(abs(below), abs(above)), metric, p)
+    return lo, hi
+
+
+@njit(cache=True, nogil=True)
+def _centre_distance(node, Q, i, centre, metric, p):
+    """Distance (not reduced) from ``Q[i]`` to ``centre[node]`` for the Minkowski
+    family: :func:`reduced_distance`'s value, folded with :func:`combine_gap`."""
+    acc = 0.0
+    for f in range(Q.shape[1]):
+        acc = combine_gap(acc, abs(Q[i, f] - centre[node, f]), metric, p)
+    return reduced_to_distance(acc, metric, p)
+
+
+@njit(cache=True, nogil=True)
+def _other_centre_distance(node, Q, i, centre, metric, p):
+    """:func:`_centre_distance` for the other ball-tree metrics; ``nan`` for a metric
+    without the triangle inequality (no ball bound: every node is visited)."""
     if not has_triangle_inequality(metric):
-        # no ball bound without the triangle inequality: visit every node
-        return 0.0
-    dc = reduced_to_distance(reduced_distance(Q, i, lower, node, metric, p), metric, p)
-    g = dc - radius[node]
-    if g <= 0.0:
+        return np.nan
+    return reduced_to_distance(reduced_distance(Q, i, centre, node, metric, p), metric, p)
+
+
+@njit(cache=True, nogil=True)
+def _ball_lower(dc, r, metric, p):
+    """Lower bound on the reduced distance to the rows of a ball of radius ``r``
+    whose centre is at distance ``dc`` (0 when ``dc`` is nan)."""
+    g = dc - r
+    if not g > 0.0:
         return 0.0
     return distance_to_reduced(g * (1.0 - _SLACK), metric, p)
+
+
+@njit(cache=True, nogil=True)
+def _ball_upper(dc, r, metric, p):
+    """Upper bound to go with :func:`_ball_lower` (``inf`` when ``dc`` is nan)."""
+    if dc != dc:
+        return np.inf
+    return distance_to_reduced((dc + r) * (1.0 + _SLACK), metric, p)
 
 
 # ---------------------------------------------------------------------------
@@ -416,18 +467,6 @@ def _row_distances(Q, i, Xs, rows, s, e, out, o, metric, p):
         t += 1
 
 
-@njit(cache=True, nogil=True)
-def _node_distances(Q, i, Xs, XT, rows, s, e, out, o, metric, p):
-    """Reduced distances from ``Q[i]`` to the tree positions ``s:e`` into
-    ``out[o:o + e - s]``: from the feature-major copy ``XT`` when there is one
-    (``XT.shape[1] > 0``) and the metric is of the Minkowski family, else from
-    the rows ``Xs[rows[t]]``."""
-    if XT.shape[1] > 0 and (metric <= MINKOWSKI or metric == SQEUCLIDEAN):
-        _column_distances(Q, i, XT, s, e, out, o, metric, p)
-    else:
-        _row_distances(Q, i, Xs, rows, s, e, out, o, metric, p)
-
-
 # ---------------------------------------------------------------------------
 # queries
 
@@ -447,7 +486,9 @@ def _knn_one(kind, Xs, XT, rows, idx, node_start, node_end, n_levels, lower, upp
     stack_node = np.empty(2 * n_levels + 2, dtype=np.intp)
     stack_bound = np.empty(2 * n_levels + 2)
     stack_node[0] = 0
-    stack_bound[0] = _min_reduced(kind, np.intp(0), Q, i, lower, upper, radius, metric, p)
+    stack_bound[0] = 0.0
+    family = _in_family(metric)
+    columns = XT.shape[1] > 0 and family
     sp = 1
     k = hd.shape[0]
     while sp > 0:
@@ -458,7 +499,10 @@ def _knn_one(kind, Xs, XT, rows, idx, node_start, node_end, n_levels, lower, upp
         if node >= first_leaf:
             s = node_start[node]
             e = node_end[node]
-            _node_distances(Q, i, Xs, XT, rows, s, e, buf, 0, metric, p)
+            if columns:
+                _column_distances(Q, i, XT, s, e, buf, 0, metric, p)
+            else:
+                _row_distances(Q, i, Xs, rows, s, e, buf, 0, metric, p)
             for t in range(s, e):
                 v = buf[t - s]
                 if v <= hd[0]:
@@ -468,8 +512,18 @@ def _knn_one(kind, Xs, XT, rows, idx, node_start, node_end, n_levels, lower, upp
             continue
         a = 2 * node + 1
         b = a + 1
-        ba = _min_reduced(kind, a, Q, i, lower, upper, radius, metric, p)
-        bb = _min_reduced(kind, b, Q, i, lower, upper, radius, metric, p)
+        if kind == KD:
+            ba = _kd_lower(a, Q, i, lower, upper, metric, p)
+            bb = _kd_lower(b, Q, i, lower, upper, metric, p)
+        else:
+            if family:
+                da = _centre_distance(a, Q, i, lower, metric, p)
+                db = _centre_distance(b, Q, i, lower, metric, p)
+            else:
+                da = _other_centre_distance(a, Q, i, lower, metric, p)
+                db = _other_centre_distance(b, Q, i, lower, metric, p)
+            ba = _ball_lower(da, radius[a], metric, p)
+            bb = _ball_lower(db, radius[b], metric, p)
         if ba <= bb:
             stack_node[sp] = b
             stack_bound[sp] = bb
@@ -527,32 +581,6 @@ def query_knn(kind, Xs, XT, rows, idx, node_start, node_end, n_levels, lower, up
 
 
 @njit(cache=True, nogil=True)
-def _bounds_reduced(kind, node, Q, i, lower, upper, radius, metric, p):
-    """(lower, upper) bounds on the reduced distance from ``Q[i]`` to any row of
-    ``node`` (the lower one is :func:`_min_reduced`'s), from one pass over the box's
-    coordinates or one distance to the ball's centre."""
-    if kind == KD:
-        lo = 0.0
-        hi = 0.0
-        for f in range(Q.shape[1]):
-            q = Q[i, f]
-            below = lower[node, f] - q
-            above = q - upper[node, f]
-            g = below if below > 0.0 else (above if above > 0.0 else 0.0)
-            lo = combine_gap(lo, g, metric, p)
-            h_lower = abs(q - lower[node, f])
-            h_upper = abs(q - upper[node, f])
-            hi = combine_gap(hi, h_lower if h_lower > h_upper else h_upper, metric, p)
-        return lo, hi
-    if not has_triangle_inequality(metric):
-        return 0.0, np.inf
-    dc = reduced_to_distance(reduced_distance(Q, i, lower, node, metric, p), metric, p)
-    g = dc - radius[node]
-    lo = 0.0 if g <= 0.0 else distance_to_reduced(g * (1.0 - _SLACK), metric, p)
-    return lo, distance_to_reduced((dc + radius[node]) * (1.0 + _SLACK), metric, p)
-
-
-@njit(cache=True, nogil=True)
 def _grown(a, need):
     """``a`` itself if it holds ``need`` entries, else a copy of at least twice its size."""
     if need <= a.shape[0]:
@@ -569,13 +597,23 @@ def _radius_one(kind, Xs, XT, rows, idx, node_start, node_end, n_levels, lower, 
     ``ind``, ``red`` from position ``total``; returns the new end, or -1 when the
     arrays are too short (nothing else then means anything)."""
     first_leaf = 2 ** (n_levels - 1) - 1
+    family = _in_family(metric)
+    columns = XT.shape[1] > 0 and family
     room = ind.shape[0]
     stack[0] = 0
     sp = 1
     while sp > 0:
         sp -= 1
         node = stack[sp]
-        lo, hi = _bounds_reduced(kind, node, Q, i, lower, upper, radius, metric, p)
+        if kind == KD:
+            lo, hi = _kd_bounds(node, Q, i, lower, upper, metric, p)
+        else:
+            if family:
+                dc = _centre_distance(node, Q, i, lower, metric, p)
+            else:
+                dc = _other_centre_distance(node, Q, i, lower, metric, p)
+            lo = _ball_lower(dc, radius[node], metric, p)
+            hi = _ball_upper(dc, radius[node], metric, p)
         if lo > ri:
             continue
         s = node_start[node]
@@ -583,7 +621,10 @@ def _radius_one(kind, Xs, XT, rows, idx, node_start, node_end, n_levels, lower, 
         if hi <= ri:
             if total + e - s > room:
                 return -1
-            _node_distances(Q, i, Xs, XT, rows, s, e, red, total, metric, p)
+            if columns:
+                _column_distances(Q, i, XT, s, e, red, total, metric, p)
+            else:
+                _row_distances(Q, i, Xs, rows, s, e, red, total, metric, p)
             for t in range(s, e):
                 ind[total] = idx[t]
                 total += 1
@@ -591,7 +632,10 @@ def _radius_one(kind, Xs, XT, rows, idx, node_start, node_end, n_levels, lower, 
         if node >= first_leaf:
             if total + e - s > room:
                 return -1
-            _node_distances(Q, i, Xs, XT, rows, s, e, buf, 0, metric, p)
+            if columns:
+                _column_distances(Q, i, XT, s, e, buf, 0, metric, p)
+            else:
+                _row_distances(Q, i, Xs, rows, s, e, buf, 0, metric, p)
             for t in range(s, e):
                 v = buf[t - s]
                 if v <= ri:
