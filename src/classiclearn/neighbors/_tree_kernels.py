@@ -381,12 +381,15 @@ def _ball_upper(dc, r, metric, p):
 
 
 @njit(cache=True, nogil=True)
-def _column_distances(Q, i, XT, s, e, out, o, metric, p):
+def _column_distances(Q, i, XT, s, e, out, o, metric, p, bound):
     """Reduced distances from ``Q[i]`` to the tree positions ``s:e``, read from the
     feature-major copy ``XT`` (d, n), into ``out[o:o + e - s]``; the Minkowski family
     only. One feature at a time over a run of columns (vectorised), each distance
     summed in feature order, so the values are :func:`reduced_distance`'s exactly.
-    Indices are unsigned: no negative-index check in the inner loop."""
+    The general Minkowski distance (a ``pow`` per term, which does not vectorise)
+    is summed one row at a time and may stop at any value ``> bound``: values
+    ``<= bound`` are exact. Indices are unsigned: no negative-index check in the
+    inner loop."""
     d = np.uintp(XT.shape[0])
     n = np.uintp(e - s)
     first = np.uintp(s)
@@ -413,17 +416,22 @@ def _column_distances(Q, i, XT, s, e, out, o, metric, p):
                 if u > dst[c]:
                     dst[c] = u
     else:
-        for f in range(d):
-            q = Q[qi, f]
-            for c in range(n):
-                dst[c] += abs(q - XT[f, first + c]) ** p
+        for c in range(n):
+            acc = 0.0
+            for f in range(d):
+                acc += abs(Q[qi, f] - XT[f, first + c]) ** p
+                if acc > bound:
+                    break
+            dst[c] = acc
 
 
 @njit(cache=True, nogil=True)
-def _row_distances(Q, i, Xs, rows, s, e, out, o, metric, p):
+def _row_distances(Q, i, Xs, rows, s, e, out, o, metric, p, bound):
     """Reduced distances from ``Q[i]`` to the rows ``Xs[rows[s:e]]`` into
     ``out[o:o + e - s]``, exactly :func:`reduced_distance`'s; the Euclidean and
-    Manhattan ones four rows at a time (four independent sums in flight)."""
+    Manhattan ones four rows at a time (four independent sums in flight); the
+    general Minkowski one may stop at any value ``> bound`` (as in
+    :func:`_column_distances`)."""
     d = np.uintp(Xs.shape[1])
     qi = np.uintp(i)
     t = s
@@ -462,6 +470,16 @@ def _row_distances(Q, i, Xs, rows, s, e, out, o, metric, p):
             out[c + 2] = v2
             out[c + 3] = v3
             t += 4
+    if metric == MINKOWSKI:
+        while t < e:
+            r0 = np.uintp(rows[t])
+            v0 = 0.0
+            for f in range(d):
+                v0 += abs(Q[qi, f] - Xs[r0, f]) ** p
+                if v0 > bound:
+                    break
+            out[o + t - s] = v0
+            t += 1
     while t < e:
         out[o + t - s] = reduced_distance(Q, i, Xs, rows[t], metric, p)
         t += 1
@@ -500,9 +518,9 @@ def _knn_one(kind, Xs, XT, rows, idx, node_start, node_end, n_levels, lower, upp
             s = node_start[node]
             e = node_end[node]
             if columns:
-                _column_distances(Q, i, XT, s, e, buf, 0, metric, p)
+                _column_distances(Q, i, XT, s, e, buf, 0, metric, p, hd[0])
             else:
-                _row_distances(Q, i, Xs, rows, s, e, buf, 0, metric, p)
+                _row_distances(Q, i, Xs, rows, s, e, buf, 0, metric, p, hd[0])
             for t in range(s, e):
                 v = buf[t - s]
                 if v <= hd[0]:
@@ -622,9 +640,9 @@ def _radius_one(kind, Xs, XT, rows, idx, node_start, node_end, n_levels, lower, 
             if total + e - s > room:
                 return -1
             if columns:
-                _column_distances(Q, i, XT, s, e, red, total, metric, p)
+                _column_distances(Q, i, XT, s, e, red, total, metric, p, np.inf)
             else:
-                _row_distances(Q, i, Xs, rows, s, e, red, total, metric, p)
+                _row_distances(Q, i, Xs, rows, s, e, red, total, metric, p, np.inf)
             for t in range(s, e):
                 ind[total] = idx[t]
                 total += 1
@@ -633,9 +651,9 @@ def _radius_one(kind, Xs, XT, rows, idx, node_start, node_end, n_levels, lower, 
             if total + e - s > room:
                 return -1
             if columns:
-                _column_distances(Q, i, XT, s, e, buf, 0, metric, p)
+                _column_distances(Q, i, XT, s, e, buf, 0, metric, p, ri)
             else:
-                _row_distances(Q, i, Xs, rows, s, e, buf, 0, metric, p)
+                _row_distances(Q, i, Xs, rows, s, e, buf, 0, metric, p, ri)
             for t in range(s, e):
                 v = buf[t - s]
                 if v <= ri:
