@@ -9,6 +9,7 @@ from numbers import Integral, Real
 
 import numpy as np
 
+from .._kernels.distances import CHEBYSHEV, EUCLIDEAN, MANHATTAN, MINKOWSKI, SQEUCLIDEAN
 from .._kernels.work import TREE_QUERY_ROWS
 from ..utils._threads import current_numba_threads, row_chunks, thread_map
 from ..utils.validation import check_array
@@ -20,6 +21,9 @@ from ._metrics import TREE_METRICS, map_rows, resolve_metric, to_reduced, weight
 # leaves keep a query's reads sequential, at a memory cost that stays small.
 _COPY_MAX_BYTES = 16 << 20
 
+
+# Metrics whose leaf distances are read from a feature-major copy.
+_COLUMN_METRICS = (EUCLIDEAN, MANHATTAN, CHEBYSHEV, MINKOWSKI, SQEUCLIDEAN)
 
 # Query sets of at least this many rows are put in spatial order first.
 _SORT_QUERIES = 1024
@@ -97,7 +101,11 @@ class _BinaryTree:
         )
         # Leaves read their rows through ``idx_array`` from ``data`` itself:
         # no tree-ordered copy (memory as scikit-learn's), except for data
-        # small enough that a contiguous copy is worth its cache locality.
+        # small enough that a contiguous copy is worth its cache locality. For
+        # the Minkowski family that copy is feature-major (``_columns``, (d, n)):
+        # a leaf's distances are then computed one feature at a time over its
+        # rows, vectorised; other metrics read a row-major copy.
+        self._columns = np.empty((X.shape[1], 0))
         if X.nbytes <= _COPY_MAX_BYTES:
             self._data_tree_order = X[self.idx_array]
             self._rows = np.arange(n, dtype=np.intp)
@@ -105,6 +113,10 @@ class _BinaryTree:
             self._data_tree_order = X
             self._rows = self.idx_array
         self._build_bounds()
+        if X.nbytes <= _COPY_MAX_BYTES and self._metric_code in _COLUMN_METRICS:
+            self._columns = np.ascontiguousarray(self._data_tree_order.T)
+            self._data_tree_order = X
+            self._rows = self.idx_array
 
     def _build_bounds(self):
         raise NotImplementedError
@@ -116,6 +128,7 @@ class _BinaryTree:
         return (
             self._kind,
             self._data_tree_order,
+            self._columns,
             self._rows,
             self.idx_array,
             self.node_start,

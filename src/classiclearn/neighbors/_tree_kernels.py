@@ -14,7 +14,11 @@ Kernels read the training rows through ``rows``: position ``t`` of the tree
 order is row ``rows[t]`` of ``X``. Normally ``rows`` is ``idx`` itself and
 ``X`` the caller's array (no copy of the data); a caller may instead pass a
 tree-ordered copy ``X[idx]`` with ``rows = arange(n)`` so that a leaf is one
-contiguous block. Queries are depth-first, nearer child first,
+contiguous block, or, for the Minkowski family, a feature-major tree-ordered
+copy ``XT`` (d, n) (an empty (d, 0) array when there is none): a leaf's
+distances are then summed one feature at a time over its columns, which
+vectorises, in the same order as :func:`reduced_distance`, so the values are
+the same. Queries are depth-first, nearer child first,
 with a bounded max-heap per query point keyed on (distance, index), so ties
 are broken by the lower training index and the answer never depends on the
 traversal. Drivers run in parallel over query points (k-NN: numba threads;
@@ -25,11 +29,15 @@ writes only its own output rows, so results do not depend on the number of threa
 import numpy as np
 
 from .._kernels.distances import (
+    CHEBYSHEV,
+    EUCLIDEAN,
+    MANHATTAN,
+    MINKOWSKI,
+    SQEUCLIDEAN,
     combine_gap,
     distance_to_reduced,
     has_triangle_inequality,
     reduced_distance,
-    reduced_distance_bounded,
     reduced_to_distance,
 )
 from .._kernels.jit import njit, prange
@@ -293,28 +301,188 @@ def ball_node_bounds(Xs, rows, node_start, node_end, n_levels, top_levels, metri
 # bounds and heap
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _min_reduced(kind, node, Q, i, lower, upper, radius, metric, p):
-    """Lower bound on the reduced distance from ``Q[i]`` to any row of ``node``."""
-    if kind == KD:
-        acc = 0.0
-        for f in range(Q.shape[1]):
-            q = Q[i, f]
-            g = lower[node, f] - q
-            if g < 0.0:
-                g = q - upper[node, f]
-                if g < 0.0:
-                    g = 0.0
-            acc = combine_gap(acc, g, metric, p)
-        return acc
+@njit(cache=True, nogil=True)
+def _in_family(metric):
+    """Whether ``metric`` is of the Minkowski family (the inlined bounds below)."""
+    return metric <= MINKOWSKI or metric == SQEUCLIDEAN
+
+
+# The node bounds are small plain functions that LLVM inlines into the
+# traversal loops. A call that is not inlined, or numba's inline="always" of a
+# helper taking arrays, adds reference-count updates of every array argument at
+# every node, which cost more than the bound itself; the other metrics' code
+# stays behind a call of its own for the same reason.
+
+
+@njit(cache=True, nogil=True)
+def _kd_lower(node, Q, i, lower, upper, metric, p):
+    """Lower bound on the reduced distance from ``Q[i]`` to any row in ``node``'s box."""
+    acc = 0.0
+    for f in range(Q.shape[1]):
+        q = Q[i, f]
+        acc = combine_gap(acc, max(lower[node, f] - q, q - upper[node, f], 0.0), metric, p)
+    return acc
+
+
+@njit(cache=True, nogil=True)
+def _kd_bounds(node, Q, i, lower, upper, metric, p):
+    """(lower, upper) bounds on the reduced distance from ``Q[i]`` to any row in
+    ``node``'s box, from one pass over its coordinates."""
+    lo = 0.0
+    hi = 0.0
+    for f in range(Q.shape[1]):
+        q = Q[i, f]
+        below = lower[node, f] - q
+        above = q - upper[node, f]
+        lo = combine_gap(lo, max(below, above, 0.0), metric, p)
+        hi = combine_gap(hi, max(abs(below), abs(above)), metric, p)
+    return lo, hi
+
+
+@njit(cache=True, nogil=True)
+def _centre_distance(node, Q, i, centre, metric, p):
+    """Distance (not reduced) from ``Q[i]`` to ``centre[node]`` for the Minkowski
+    family: :func:`reduced_distance`'s value, folded with :func:`combine_gap`."""
+    acc = 0.0
+    for f in range(Q.shape[1]):
+        acc = combine_gap(acc, abs(Q[i, f] - centre[node, f]), metric, p)
+    return reduced_to_distance(acc, metric, p)
+
+
+@njit(cache=True, nogil=True)
+def _other_centre_distance(node, Q, i, centre, metric, p):
+    """:func:`_centre_distance` for the other ball-tree metrics; ``nan`` for a metric
+    without the triangle inequality (no ball bound: every node is visited)."""
     if not has_triangle_inequality(metric):
-        # no ball bound without the triangle inequality: visit every node
-        return 0.0
-    dc = reduced_to_distance(reduced_distance(Q, i, lower, node, metric, p), metric, p)
-    g = dc - radius[node]
-    if g <= 0.0:
+        return np.nan
+    return reduced_to_distance(reduced_distance(Q, i, centre, node, metric, p), metric, p)
+
+
+@njit(cache=True, nogil=True)
+def _ball_lower(dc, r, metric, p):
+    """Lower bound on the reduced distance to the rows of a ball of radius ``r``
+    whose centre is at distance ``dc`` (0 when ``dc`` is nan)."""
+    g = dc - r
+    if not g > 0.0:
         return 0.0
     return distance_to_reduced(g * (1.0 - _SLACK), metric, p)
+
+
+@njit(cache=True, nogil=True)
+def _ball_upper(dc, r, metric, p):
+    """Upper bound to go with :func:`_ball_lower` (``inf`` when ``dc`` is nan)."""
+    if dc != dc:
+        return np.inf
+    return distance_to_reduced((dc + r) * (1.0 + _SLACK), metric, p)
+
+
+# ---------------------------------------------------------------------------
+# distances to the rows of a node
+
+
+@njit(cache=True, nogil=True)
+def _column_distances(Q, i, XT, s, e, out, o, metric, p, bound):
+    """Reduced distances from ``Q[i]`` to the tree positions ``s:e``, read from the
+    feature-major copy ``XT`` (d, n), into ``out[o:o + e - s]``; the Minkowski family
+    only. One feature at a time over a run of columns (vectorised), each distance
+    summed in feature order, so the values are :func:`reduced_distance`'s exactly.
+    The general Minkowski distance (a ``pow`` per term, which does not vectorise)
+    is summed one row at a time and may stop at any value ``> bound``: values
+    ``<= bound`` are exact. Indices are unsigned: no negative-index check in the
+    inner loop."""
+    d = np.uintp(XT.shape[0])
+    n = np.uintp(e - s)
+    first = np.uintp(s)
+    dst = out[o:o + e - s]
+    qi = np.uintp(i)
+    for c in range(n):
+        dst[c] = 0.0
+    if metric == EUCLIDEAN or metric == SQEUCLIDEAN:
+        for f in range(d):
+            q = Q[qi, f]
+            for c in range(n):
+                u = q - XT[f, first + c]
+                dst[c] += u * u
+    elif metric == MANHATTAN:
+        for f in range(d):
+            q = Q[qi, f]
+            for c in range(n):
+                dst[c] += abs(q - XT[f, first + c])
+    elif metric == CHEBYSHEV:
+        for f in range(d):
+            q = Q[qi, f]
+            for c in range(n):
+                u = abs(q - XT[f, first + c])
+                if u > dst[c]:
+                    dst[c] = u
+    else:
+        for c in range(n):
+            acc = 0.0
+            for f in range(d):
+                acc += abs(Q[qi, f] - XT[f, first + c]) ** p
+                if acc > bound:
+                    break
+            dst[c] = acc
+
+
+@njit(cache=True, nogil=True)
+def _row_distances(Q, i, Xs, rows, s, e, out, o, metric, p, bound):
+    """Reduced distances from ``Q[i]`` to the rows ``Xs[rows[s:e]]`` into
+    ``out[o:o + e - s]``, exactly :func:`reduced_distance`'s; the Euclidean and
+    Manhattan ones four rows at a time (four independent sums in flight); the
+    general Minkowski one may stop at any value ``> bound`` (as in
+    :func:`_column_distances`)."""
+    d = np.uintp(Xs.shape[1])
+    qi = np.uintp(i)
+    t = s
+    if metric == EUCLIDEAN or metric == SQEUCLIDEAN or metric == MANHATTAN:
+        squared = metric != MANHATTAN
+        while t + 4 <= e:
+            r0 = np.uintp(rows[t])
+            r1 = np.uintp(rows[t + 1])
+            r2 = np.uintp(rows[t + 2])
+            r3 = np.uintp(rows[t + 3])
+            v0 = 0.0
+            v1 = 0.0
+            v2 = 0.0
+            v3 = 0.0
+            if squared:
+                for f in range(d):
+                    q = Q[qi, f]
+                    u0 = q - Xs[r0, f]
+                    u1 = q - Xs[r1, f]
+                    u2 = q - Xs[r2, f]
+                    u3 = q - Xs[r3, f]
+                    v0 += u0 * u0
+                    v1 += u1 * u1
+                    v2 += u2 * u2
+                    v3 += u3 * u3
+            else:
+                for f in range(d):
+                    q = Q[qi, f]
+                    v0 += abs(q - Xs[r0, f])
+                    v1 += abs(q - Xs[r1, f])
+                    v2 += abs(q - Xs[r2, f])
+                    v3 += abs(q - Xs[r3, f])
+            c = o + t - s
+            out[c] = v0
+            out[c + 1] = v1
+            out[c + 2] = v2
+            out[c + 3] = v3
+            t += 4
+    if metric == MINKOWSKI:
+        while t < e:
+            r0 = np.uintp(rows[t])
+            v0 = 0.0
+            for f in range(d):
+                v0 += abs(Q[qi, f] - Xs[r0, f]) ** p
+                if v0 > bound:
+                    break
+            out[o + t - s] = v0
+            t += 1
+    while t < e:
+        out[o + t - s] = reduced_distance(Q, i, Xs, rows[t], metric, p)
+        t += 1
 
 
 # ---------------------------------------------------------------------------
@@ -322,13 +490,23 @@ def _min_reduced(kind, node, Q, i, lower, upper, radius, metric, p):
 
 
 @njit(cache=True, nogil=True)
-def _knn_one(kind, Xs, rows, idx, node_start, node_end, n_levels, lower, upper, radius,
-             Q, i, hd, hi, metric, p):
+def _largest_leaf(node_start, node_end, n_levels):
+    most = 1
+    for node in range(2 ** (n_levels - 1) - 1, node_start.shape[0]):
+        most = max(most, node_end[node] - node_start[node])
+    return most
+
+
+@njit(cache=True, nogil=True)
+def _knn_one(kind, Xs, XT, rows, idx, node_start, node_end, n_levels, lower, upper, radius,
+             Q, i, hd, hi, buf, metric, p):
     first_leaf = 2 ** (n_levels - 1) - 1
     stack_node = np.empty(2 * n_levels + 2, dtype=np.intp)
     stack_bound = np.empty(2 * n_levels + 2)
     stack_node[0] = 0
-    stack_bound[0] = _min_reduced(kind, np.intp(0), Q, i, lower, upper, radius, metric, p)
+    stack_bound[0] = 0.0
+    family = _in_family(metric)
+    columns = XT.shape[1] > 0 and family
     sp = 1
     k = hd.shape[0]
     while sp > 0:
@@ -337,16 +515,33 @@ def _knn_one(kind, Xs, rows, idx, node_start, node_end, n_levels, lower, upper, 
         if stack_bound[sp] > hd[0]:
             continue
         if node >= first_leaf:
-            for t in range(node_start[node], node_end[node]):
-                v = reduced_distance_bounded(Q, i, Xs, rows[t], metric, p, hd[0])
-                j = idx[t]
-                if v < hd[0] or (v == hd[0] and j < hi[0]):
-                    sift_down(hd, hi, np.intp(0), k, v, j)
+            s = node_start[node]
+            e = node_end[node]
+            if columns:
+                _column_distances(Q, i, XT, s, e, buf, 0, metric, p, hd[0])
+            else:
+                _row_distances(Q, i, Xs, rows, s, e, buf, 0, metric, p, hd[0])
+            for t in range(s, e):
+                v = buf[t - s]
+                if v <= hd[0]:
+                    j = idx[t]
+                    if v < hd[0] or j < hi[0]:
+                        sift_down(hd, hi, np.intp(0), k, v, j)
             continue
         a = 2 * node + 1
         b = a + 1
-        ba = _min_reduced(kind, a, Q, i, lower, upper, radius, metric, p)
-        bb = _min_reduced(kind, b, Q, i, lower, upper, radius, metric, p)
+        if kind == KD:
+            ba = _kd_lower(a, Q, i, lower, upper, metric, p)
+            bb = _kd_lower(b, Q, i, lower, upper, metric, p)
+        else:
+            if family:
+                da = _centre_distance(a, Q, i, lower, metric, p)
+                db = _centre_distance(b, Q, i, lower, metric, p)
+            else:
+                da = _other_centre_distance(a, Q, i, lower, metric, p)
+                db = _other_centre_distance(b, Q, i, lower, metric, p)
+            ba = _ball_lower(da, radius[a], metric, p)
+            bb = _ball_lower(db, radius[b], metric, p)
         if ba <= bb:
             stack_node[sp] = b
             stack_bound[sp] = bb
@@ -361,21 +556,22 @@ def _knn_one(kind, Xs, rows, idx, node_start, node_end, n_levels, lower, upper, 
 
 
 @njit(cache=True, nogil=True)
-def _knn_query(kind, Xs, rows, idx, node_start, node_end, n_levels, lower, upper, radius,
-               Q, i, hd, hi, metric, p):
+def _knn_query(kind, Xs, XT, rows, idx, node_start, node_end, n_levels, lower, upper, radius,
+               Q, i, hd, hi, leaf_max, metric, p):
     n = idx.shape[0]
     for c in range(hd.shape[0]):
         hd[c] = np.inf
         hi[c] = n
-    _knn_one(kind, Xs, rows, idx, node_start, node_end, n_levels, lower, upper, radius,
-             Q, i, hd, hi, metric, p)
+    buf = np.empty(leaf_max)
+    _knn_one(kind, Xs, XT, rows, idx, node_start, node_end, n_levels, lower, upper, radius,
+             Q, i, hd, hi, buf, metric, p)
     heap_sort(hd, hi)
     for c in range(hd.shape[0]):
         hd[c] = reduced_to_distance(hd[c], metric, p)
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def query_knn(kind, Xs, rows, idx, node_start, node_end, n_levels, lower, upper, radius,
+def query_knn(kind, Xs, XT, rows, idx, node_start, node_end, n_levels, lower, upper, radius,
               Q, order, k, metric, p):
     """The ``k`` nearest training rows of every row of ``Q`` (float64, C).
 
@@ -389,42 +585,17 @@ def query_knn(kind, Xs, rows, idx, node_start, node_end, n_levels, lower, upper,
     m = Q.shape[0]
     dist = np.empty((m, k))
     ind = np.empty((m, k), dtype=np.intp)
+    leaf_max = _largest_leaf(node_start, node_end, n_levels)
     if m < _SERIAL_QUERIES:
         for i in range(m):
-            _knn_query(kind, Xs, rows, idx, node_start, node_end, n_levels, lower, upper, radius,
-                       Q, i, dist[i], ind[i], metric, p)
+            _knn_query(kind, Xs, XT, rows, idx, node_start, node_end, n_levels, lower, upper,
+                       radius, Q, i, dist[i], ind[i], leaf_max, metric, p)
     else:
         for ii in prange(m):
             i = order[ii]
-            _knn_query(kind, Xs, rows, idx, node_start, node_end, n_levels, lower, upper, radius,
-                       Q, i, dist[i], ind[i], metric, p)
+            _knn_query(kind, Xs, XT, rows, idx, node_start, node_end, n_levels, lower, upper,
+                       radius, Q, i, dist[i], ind[i], leaf_max, metric, p)
     return dist, ind
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _bounds_reduced(kind, node, Q, i, lower, upper, radius, metric, p):
-    """(lower, upper) bounds on the reduced distance from ``Q[i]`` to any row of
-    ``node`` (the lower one is :func:`_min_reduced`'s), from one pass over the box's
-    coordinates or one distance to the ball's centre."""
-    if kind == KD:
-        lo = 0.0
-        hi = 0.0
-        for f in range(Q.shape[1]):
-            q = Q[i, f]
-            below = lower[node, f] - q
-            above = q - upper[node, f]
-            g = below if below > 0.0 else (above if above > 0.0 else 0.0)
-            lo = combine_gap(lo, g, metric, p)
-            h_lower = abs(q - lower[node, f])
-            h_upper = abs(q - upper[node, f])
-            hi = combine_gap(hi, h_lower if h_lower > h_upper else h_upper, metric, p)
-        return lo, hi
-    if not has_triangle_inequality(metric):
-        return 0.0, np.inf
-    dc = reduced_to_distance(reduced_distance(Q, i, lower, node, metric, p), metric, p)
-    g = dc - radius[node]
-    lo = 0.0 if g <= 0.0 else distance_to_reduced(g * (1.0 - _SLACK), metric, p)
-    return lo, distance_to_reduced((dc + radius[node]) * (1.0 + _SLACK), metric, p)
 
 
 @njit(cache=True, nogil=True)
@@ -438,7 +609,66 @@ def _grown(a, need):
 
 
 @njit(cache=True, nogil=True)
-def query_radius_block(kind, Xs, rows, idx, node_start, node_end, n_levels, lower, upper,
+def _radius_one(kind, Xs, XT, rows, idx, node_start, node_end, n_levels, lower, upper, radius,
+                Q, i, ri, stack, buf, ind, red, total, metric, p):
+    """Append the training rows within reduced distance ``ri`` of ``Q[i]`` to
+    ``ind``, ``red`` from position ``total``; returns the new end, or -1 when the
+    arrays are too short (nothing else then means anything)."""
+    first_leaf = 2 ** (n_levels - 1) - 1
+    family = _in_family(metric)
+    columns = XT.shape[1] > 0 and family
+    room = ind.shape[0]
+    stack[0] = 0
+    sp = 1
+    while sp > 0:
+        sp -= 1
+        node = stack[sp]
+        if kind == KD:
+            lo, hi = _kd_bounds(node, Q, i, lower, upper, metric, p)
+        else:
+            if family:
+                dc = _centre_distance(node, Q, i, lower, metric, p)
+            else:
+                dc = _other_centre_distance(node, Q, i, lower, metric, p)
+            lo = _ball_lower(dc, radius[node], metric, p)
+            hi = _ball_upper(dc, radius[node], metric, p)
+        if lo > ri:
+            continue
+        s = node_start[node]
+        e = node_end[node]
+        if hi <= ri:
+            if total + e - s > room:
+                return -1
+            if columns:
+                _column_distances(Q, i, XT, s, e, red, total, metric, p, np.inf)
+            else:
+                _row_distances(Q, i, Xs, rows, s, e, red, total, metric, p, np.inf)
+            for t in range(s, e):
+                ind[total] = idx[t]
+                total += 1
+            continue
+        if node >= first_leaf:
+            if total + e - s > room:
+                return -1
+            if columns:
+                _column_distances(Q, i, XT, s, e, buf, 0, metric, p, ri)
+            else:
+                _row_distances(Q, i, Xs, rows, s, e, buf, 0, metric, p, ri)
+            for t in range(s, e):
+                v = buf[t - s]
+                if v <= ri:
+                    ind[total] = idx[t]
+                    red[total] = v
+                    total += 1
+            continue
+        stack[sp] = 2 * node + 2
+        stack[sp + 1] = 2 * node + 1
+        sp += 2
+    return total
+
+
+@njit(cache=True, nogil=True)
+def query_radius_block(kind, Xs, XT, rows, idx, node_start, node_end, n_levels, lower, upper,
                        radius, Q, queries, r, metric, p):
     """The training rows within reduced distance ``r[i]`` of each ``Q[i]``, for the
     query rows ``queries`` in that sequence, in one traversal per query.
@@ -448,47 +678,23 @@ def query_radius_block(kind, Xs, rows, idx, node_start, node_end, n_levels, lowe
     order. A caller runs blocks of queries in threads and puts the results in query
     order with :func:`place_radius_results`.
     """
-    first_leaf = 2 ** (n_levels - 1) - 1
     stack = np.empty(2 * n_levels + 2, dtype=np.intp)
+    buf = np.empty(_largest_leaf(node_start, node_end, n_levels))
     counts = np.empty(queries.shape[0], dtype=np.intp)
     ind = np.empty(64 * queries.shape[0] + 64, dtype=np.intp)
     red = np.empty(ind.shape[0])
     total = 0
     for c in range(queries.shape[0]):
         i = queries[c]
-        ri = r[i]
-        start = total
-        stack[0] = 0
-        sp = 1
-        while sp > 0:
-            sp -= 1
-            node = stack[sp]
-            lo, hi = _bounds_reduced(kind, node, Q, i, lower, upper, radius, metric, p)
-            if lo > ri:
-                continue
-            s = node_start[node]
-            e = node_end[node]
-            if hi <= ri or node >= first_leaf:
-                ind = _grown(ind, total + e - s)
-                red = _grown(red, total + e - s)
-            if hi <= ri:
-                for t in range(s, e):
-                    ind[total] = idx[t]
-                    red[total] = reduced_distance(Q, i, Xs, rows[t], metric, p)
-                    total += 1
-                continue
-            if node >= first_leaf:
-                for t in range(s, e):
-                    v = reduced_distance_bounded(Q, i, Xs, rows[t], metric, p, ri)
-                    if v <= ri:
-                        ind[total] = idx[t]
-                        red[total] = v
-                        total += 1
-                continue
-            stack[sp] = 2 * node + 2
-            stack[sp + 1] = 2 * node + 1
-            sp += 2
-        counts[c] = total - start
+        end = -1
+        while end < 0:
+            end = _radius_one(kind, Xs, XT, rows, idx, node_start, node_end, n_levels, lower,
+                              upper, radius, Q, i, r[i], stack, buf, ind, red, total, metric, p)
+            if end < 0:  # more room, then this query again
+                ind = _grown(ind, 2 * ind.shape[0])
+                red = _grown(red, 2 * red.shape[0])
+        counts[c] = end - total
+        total = end
     return counts, ind[:total], red[:total]
 
 
