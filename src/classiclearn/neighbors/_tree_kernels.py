@@ -518,9 +518,9 @@ def _knn_one(kind, Xs, XT, rows, idx, node_start, node_end, n_levels, lower, upp
             s = node_start[node]
             e = node_end[node]
             if columns:
-                _column_distances(Q, i, XT, s, e, buf, 0, metric, p, hd[0])
+                _column_distances(Q, i, XT, s, e, buf, np.intp(0), metric, p, hd[0])
             else:
-                _row_distances(Q, i, Xs, rows, s, e, buf, 0, metric, p, hd[0])
+                _row_distances(Q, i, Xs, rows, s, e, buf, np.intp(0), metric, p, hd[0])
             for t in range(s, e):
                 v = buf[t - s]
                 if v <= hd[0]:
@@ -651,9 +651,9 @@ def _radius_one(kind, Xs, XT, rows, idx, node_start, node_end, n_levels, lower, 
             if total + e - s > room:
                 return -1
             if columns:
-                _column_distances(Q, i, XT, s, e, buf, 0, metric, p, ri)
+                _column_distances(Q, i, XT, s, e, buf, np.intp(0), metric, p, ri)
             else:
-                _row_distances(Q, i, Xs, rows, s, e, buf, 0, metric, p, ri)
+                _row_distances(Q, i, Xs, rows, s, e, buf, np.intp(0), metric, p, ri)
             for t in range(s, e):
                 v = buf[t - s]
                 if v <= ri:
