@@ -13,6 +13,7 @@ from scipy import optimize
 from scipy.sparse import issparse
 from scipy.sparse import linalg as splinalg
 
+from ..utils._sparse import row_squared_norms
 from ._sag import fit_sag, sag_generator
 
 
@@ -44,12 +45,14 @@ def centered_diagonal(X, x_mean, sw, dual):
     expansion inexact, and negative round-off is clipped to zero.
     """
     w = np.ones(X.shape[0]) if sw is None else sw
-    squares = X.multiply(X) if issparse(X) else X * X
     if dual:
-        row_sq = np.asarray(squares.sum(axis=1)).ravel()
+        row_sq = row_squared_norms(X)
         diagonal = w * (row_sq - 2.0 * (X @ x_mean) + x_mean @ x_mean)
     else:
-        col_sq = np.asarray(w @ squares).ravel()
+        if issparse(X):
+            col_sq = np.asarray(w @ X.multiply(X)).ravel()
+        else:
+            col_sq = np.einsum("i,ij,ij->j", w, X, X)  # no n x p temporary
         col_sum = np.asarray(w @ X).ravel()
         diagonal = col_sq - 2.0 * x_mean * col_sum + x_mean ** 2 * w.sum()
     return np.maximum(diagonal, 0.0)
