@@ -178,6 +178,20 @@ def _optimise(v, kern, csr, cache, settings, permute_x):
     gmax = -np.inf
     gmax2 = -np.inf
     i_next = -1
+    # the per-iteration steps take these arrays, unpacked once, rather than the
+    # named tuples: numba's reference counting would otherwise touch every member
+    # of every tuple passed at each step (atomic operations it cannot elide
+    # around the steps' branches), which costs more than a step on a small
+    # active set
+    y = v.y
+    C = v.C
+    alpha = v.alpha
+    G = v.G
+    QD = v.QD
+    sid = v.sid
+    status = v.status
+    scratch = cache.scratch
+    no_row = cache.rows[0]
     while True:
         if settings.max_iter > 0 and it >= settings.max_iter:
             break
@@ -190,8 +204,12 @@ def _optimise(v, kern, csr, cache, settings, permute_x):
                 scanned = False
         i = i_next
         if not scanned:
-            gmax, i, gmax2 = _max_violations(active_size, v, cache)
-        j = _choose_j(active_size, i, gmax, gmax2, tol, v, kern, csr, cache)
+            gmax, i, gmax2 = _scan(active_size, y, status, G, no_row, no_row, 0.0, 0.0,
+                                   np.bool_(False), scratch)
+        j = -1
+        if gmax > -np.inf:
+            Q_i = get_q(i, active_size, kern, csr, y, sid, cache)
+            j = _select_j(active_size, y, status, G, QD, Q_i, i, gmax, gmax2, tol, scratch[2])
         if j < 0:
             if active_size == m:
                 converged = True
@@ -203,44 +221,24 @@ def _optimise(v, kern, csr, cache, settings, permute_x):
             counter = 2
             continue
         it += 1
-        gmax, i_next, gmax2 = _take_step(i, j, active_size, v, kern, csr, cache)
+        Q_i = get_q(i, active_size, kern, csr, y, sid, cache)
+        Q_j = get_q(j, active_size, kern, csr, y, sid, cache)
+        old_ai = alpha[i]
+        old_aj = alpha[j]
+        gmax, i_next, gmax2 = _take_step(i, j, active_size, y, alpha, C, G, QD, status, Q_i,
+                                         Q_j, scratch)
+        if (old_ai >= C[i]) != (alpha[i] >= C[i]):
+            _update_g_bar(i, old_ai >= C[i], C[i], v, kern, csr, cache)
+        if (old_aj >= C[j]) != (alpha[j] >= C[j]):
+            _update_g_bar(j, old_aj >= C[j], C[j], v, kern, csr, cache)
         scanned = True
     return active_size, it, converged
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _max_violations(active_size, v, cache):
-    """(gmax, i, gmax2) of the current gradient (see :func:`_scan`)."""
-    q_unused = cache.rows[0]
-    return _scan(active_size, v.y, v.status, v.G, q_unused, q_unused, 0.0, 0.0, np.bool_(False),
-                 cache.scratch)
-
-
-@njit(nogil=True, cache=True, inline="always")
-def _choose_j(active_size, i, gmax, gmax2, tol, v, kern, csr, cache):
-    """The second variable of the working set for the maximal violator ``i``;
-    -1 at optimality (or when there is no violator)."""
-    if gmax > -np.inf:
-        y = v.y
-        Q_i = get_q(i, active_size, kern, csr, y, v.sid, cache)
-        return _select_j(active_size, y, v.status, v.G, v.QD, Q_i, i, gmax, gmax2, tol,
-                         cache.scratch[2])
-    return -1
-
-
-@njit(nogil=True, cache=True, inline="always")
-def _take_step(i, j, active_size, v, kern, csr, cache):
-    """Solve the two-variable problem of (i, j), update alpha, status, gradient
-    and ``G_bar``; returns the next (gmax, i, gmax2)."""
-    y = v.y
-    sid = v.sid
-    alpha = v.alpha
-    C = v.C
-    G = v.G
-    QD = v.QD
-    status = v.status
-    Q_i = get_q(i, active_size, kern, csr, y, sid, cache)
-    Q_j = get_q(j, active_size, kern, csr, y, sid, cache)
+def _take_step(i, j, active_size, y, alpha, C, G, QD, status, Q_i, Q_j, scratch):
+    """Solve the two-variable problem of (i, j) (rows ``Q_i``, ``Q_j``), update
+    alpha, status and the gradient; returns the next (gmax, i, gmax2)."""
     old_ai = alpha[i]
     old_aj = alpha[j]
     Ci = C[i]
@@ -256,13 +254,8 @@ def _take_step(i, j, active_size, v, kern, csr, cache):
     status[i] = _status(y[i], ai, Ci)
     status[j] = _status(y[j], aj, Cj)
     # gradient update fused with the next iteration's maximal violations
-    found = _scan(active_size, y, status, G, Q_i, Q_j, ai - old_ai, aj - old_aj,
-                  np.bool_(True), cache.scratch)
-    if (old_ai >= Ci) != (ai >= Ci):
-        _update_g_bar(i, old_ai >= Ci, Ci, v, kern, csr, cache)
-    if (old_aj >= Cj) != (aj >= Cj):
-        _update_g_bar(j, old_aj >= Cj, Cj, v, kern, csr, cache)
-    return found
+    return _scan(active_size, y, status, G, Q_i, Q_j, ai - old_ai, aj - old_aj,
+                 np.bool_(True), scratch)
 
 
 @njit(nogil=True, cache=True, inline="always")
