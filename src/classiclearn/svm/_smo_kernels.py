@@ -51,12 +51,14 @@ from ._smo_rows_kernels import (
     Kernel,
     RowCache,
     exp_inplace,
+    fresh_slot,
     get_q,
     kernel_diagonal,
     kernel_values,
     new_row_cache,
     swap_cached,
     swap_samples,
+    use_slot,
 )
 
 __all__ = ["LINEAR", "PAR_WORK", "POLY", "PRECOMPUTED", "RBF", "SIGMOID", "Csr", "Kernel", "Problem",
@@ -191,7 +193,16 @@ def _optimise(v, kern, csr, cache, settings, permute_x):
     sid = v.sid
     status = v.status
     scratch = cache.scratch
-    no_row = cache.rows[0]
+    rows = cache.rows
+    no_row = rows[0]
+    # a cached row that is up to date is taken here directly; get_q (which takes
+    # the tuples) only computes, completes or gathers rows
+    per_sample = settings.per_sample
+    slot_of = cache.slot_of
+    row_len = cache.row_len
+    applied = cache.applied
+    stamp = cache.stamp
+    counters = cache.counters
     while True:
         if settings.max_iter > 0 and it >= settings.max_iter:
             break
@@ -208,7 +219,9 @@ def _optimise(v, kern, csr, cache, settings, permute_x):
                                    np.bool_(False), scratch)
         j = -1
         if gmax > -np.inf:
-            Q_i = get_q(i, active_size, kern, csr, y, sid, cache)
+            slot = fresh_slot(i, active_size, per_sample, slot_of, row_len, applied, counters)
+            Q_i = (use_slot(slot, rows, stamp, counters) if slot >= 0
+                   else get_q(i, active_size, kern, csr, y, sid, cache))
             j = _select_j(active_size, y, status, G, QD, Q_i, i, gmax, gmax2, tol, scratch[2])
         if j < 0:
             if active_size == m:
@@ -221,8 +234,12 @@ def _optimise(v, kern, csr, cache, settings, permute_x):
             counter = 2
             continue
         it += 1
-        Q_i = get_q(i, active_size, kern, csr, y, sid, cache)
-        Q_j = get_q(j, active_size, kern, csr, y, sid, cache)
+        slot = fresh_slot(i, active_size, per_sample, slot_of, row_len, applied, counters)
+        Q_i = (use_slot(slot, rows, stamp, counters) if slot >= 0
+               else get_q(i, active_size, kern, csr, y, sid, cache))
+        slot = fresh_slot(j, active_size, per_sample, slot_of, row_len, applied, counters)
+        Q_j = (use_slot(slot, rows, stamp, counters) if slot >= 0
+               else get_q(j, active_size, kern, csr, y, sid, cache))
         old_ai = alpha[i]
         old_aj = alpha[j]
         gmax, i_next, gmax2 = _take_step(i, j, active_size, y, alpha, C, G, QD, status, Q_i,

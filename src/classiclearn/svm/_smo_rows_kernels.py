@@ -344,6 +344,29 @@ def _gathered_row(i, length, kern, csr, y, sid, cache):
 
 
 @njit(nogil=True, cache=True)
+def fresh_slot(i, length, per_sample, slot_of, row_len, applied, counters):
+    """The slot of position ``i``'s cached row when it is up to date and holds at
+    least ``length`` entries (per-variable mode), else ``NO_SLOT``: then
+    :func:`get_q` must compute or complete it. Only reads; every read is
+    unconditional, so numba adds no reference counting around the call."""
+    if per_sample:
+        return NO_SLOT
+    slot = slot_of[i]
+    fresh = ((slot >= 0) & (applied[slot] == counters[CACHE_N_LOGGED])
+             & (row_len[slot] >= length))
+    return slot if fresh else NO_SLOT
+
+
+@njit(nogil=True, cache=True)
+def use_slot(slot, rows, stamp, counters):
+    """The cached row in ``slot``, stamped as just used: what :func:`get_q` returns
+    for a slot :func:`fresh_slot` found."""
+    counters[CACHE_CLOCK] += 1
+    stamp[slot] = counters[CACHE_CLOCK]
+    return rows[slot]
+
+
+@njit(nogil=True, cache=True)
 def get_q(i, length, kern, csr, y, sid, cache):
     """``Q_ik = y_i y_k K(x_i, x_k)`` for the positions ``k < length`` (float32);
     ``y`` the labels and ``sid`` the sample of each position."""
