@@ -234,9 +234,8 @@ def _optimise(v, kern, csr, cache, settings, permute_x):
             counter = 2
             continue
         it += 1
-        slot = fresh_slot(i, active_size, per_sample, slot_of, row_len, applied, counters)
-        Q_i = (use_slot(slot, rows, stamp, counters) if slot >= 0
-               else get_q(i, active_size, kern, csr, y, sid, cache))
+        # Q_i is the row the choice of j used: fetching Q_j leaves it in place (the
+        # least recently used slot, or the other gather buffer, takes Q_j)
         slot = fresh_slot(j, active_size, per_sample, slot_of, row_len, applied, counters)
         Q_j = (use_slot(slot, rows, stamp, counters) if slot >= 0
                else get_q(j, active_size, kern, csr, y, sid, cache))
