@@ -11,6 +11,7 @@ so that the left part comes first.
 import numpy as np
 
 from .._kernels.jit import njit
+from .._kernels.refcounts import keep_alive
 from . import _criteria_kernels as _c
 from ._split_kernels import (
     FEATURE_THRESHOLD,
@@ -115,6 +116,7 @@ def _count_left(vals, yw, a, b, thr, ml, kb, n_classes, sl):
                 nl += 1
                 wl_i += wi
                 sl[key & cmask] += np.float64(wi)
+    keep_alive(vals, yw, sl)
     return nl, np.float64(wl_i)
 
 
