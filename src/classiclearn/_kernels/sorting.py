@@ -18,6 +18,7 @@ in place, and is a ``nogil`` numba function on plain arrays:
 import numpy as np
 
 from .jit import njit
+from .refcounts import keep_alive
 
 __all__ = [
     "heap_sort",
@@ -87,6 +88,7 @@ def _median3(v, ix, a, m, c):
         if v[m] < v[a]:
             v[a], v[m] = v[m], v[a]
             ix[a], ix[m] = ix[m], ix[a]
+    keep_alive(v, ix)
 
 
 @njit(cache=True, nogil=True)
@@ -96,13 +98,23 @@ def sort_pairs(v, ix, lo, hi):
     Introsort: quicksort with median-of-three pivots and Hoare partitioning
     (balanced on repeated values), heapsort past a depth limit, insertion
     sort on short runs. Not stable.
+
+    One exit, the arrays kept alive past the branches (:func:`keep_alive`):
+    the tree splitters call it per feature of small nodes, where the reference
+    counts of an early return would cost about as much as the sort.
     """
     n = hi - lo
-    if n < 2:
-        return
-    if n <= 16:
+    if n > 16:
+        _introsort(v, ix, lo, hi)
+    elif n > 1:
         _insertion(v, ix, lo, hi)
-        return
+    keep_alive(v, ix)
+
+
+@njit(cache=True, nogil=True)
+def _introsort(v, ix, lo, hi):
+    """:func:`sort_pairs` of more than 16 values."""
+    n = hi - lo
     limit = 0
     while n > 1:
         limit += 1

@@ -157,15 +157,19 @@ def split_best(dense, data, rule, node, work, sort, abs_work):
     missing values at prediction follow the larger child (by sample count).
     Monotonicity constraints reject a candidate whose children's values are out of
     order or outside the node's ``[lower, upper]``, as in scikit-learn."""
+    # The arrays, taken out of their tuples here, once per node, and the tuples
+    # ``dense``, ``data``, ``work`` and ``sort`` not used below: numba then cancels
+    # the reference counts of their arrays within this first block (an array used
+    # later, or passed to a helper in a branch, costs two atomic operations per call)
     Xt = dense.Xt
     Xr = dense.Xr
     nan_mask = data.nan_mask
-    # the arrays used per feature, taken out of their tuples once per node
     y = data.y
     w = data.w
     samples = work.samples
     vals = work.vals
     features = work.features
+    const_features = work.const_features
     rng = work.rng
     sl = work.sl
     sr = work.sr
@@ -316,14 +320,14 @@ def split_best(dense, data, rule, node, work, sort, abs_work):
             best_f = f
             best_thr = thr
             best_ml = ml
-    n_const = end_draw_counts(features, work.const_features, n_known, n_found)
+    n_const = end_draw_counts(features, const_features, n_known, n_found)
     if best_f < 0:
         return no_split(node, n_const)
     pos = partition_rows(Xr, best_f, best_thr, samples, a, b, samples, False, best_ml != 0,
                          np.float32(np.nan))
-    wl = left_stats(data.y, data.w, work.samples, work.sl, rule, node, pos)
-    return finish_split(data.y, data.w, work.samples, work.sl, work.sr, rule, node, abs_work,
-                        pos, best_f, best_thr, best_ml, n_const, wl)
+    wl = left_stats(y, w, samples, sl, rule, node, pos)
+    return finish_split(y, w, samples, sl, sr, rule, node, abs_work, pos, best_f, best_thr,
+                        best_ml, n_const, wl)
 
 
 @njit(cache=True, nogil=True)

@@ -43,6 +43,7 @@ from collections import namedtuple
 import numpy as np
 
 from .._kernels.jit import njit
+from .._kernels.refcounts import keep_alive
 from . import _criteria_kernels as _c
 from . import _hist_kernels as _hk
 from ._best_split_kernels import split_best, split_best_csc
@@ -64,7 +65,6 @@ from ._split_kernels import (
     SortWork,
     Split,
     Work,
-    feature_constraint,
     no_split,
     partition_rows,
 )
@@ -86,8 +86,8 @@ Settings = namedtuple("Settings", ["crit", "splitter", "max_features", "max_dept
                                    "min_impurity_decrease", "max_leaf_nodes", "seed", "mono"])
 
 
-# the tree's node arrays while it grows (rows doubled when full) and as returned
-Nodes = namedtuple("Nodes", ["inodes", "fnodes", "value"])
+# the tree's node arrays while it grows (``inodes``, ``fnodes``, ``value``, rows doubled
+# when full) and as returned
 GrownTree = namedtuple("GrownTree", ["inodes", "fnodes", "value", "max_depth"])
 # columns of ``inodes`` (intp) and ``fnodes`` (float64)
 NODE_LEFT = 0
@@ -108,10 +108,10 @@ LEAF_THRESHOLD = -2.0
 UNKNOWN = -1.0
 FIRST_ROWS = 64
 
-# nodes waiting for evaluation, popped last first: ``ints`` / ``floats`` in the columns
-# below, ``stats`` the node's statistics and weight (column S) when its parent's split
-# gave them exactly (classification with integer weights), column 0 UNKNOWN otherwise
-Stack = namedtuple("Stack", ["ints", "floats", "stats"])
+# the stack of nodes waiting for evaluation, popped last first: arrays ``st_ints`` /
+# ``st_floats`` in the columns below, ``st_stats`` the node's statistics and weight
+# (column S) when its parent's split gave them exactly (classification with integer
+# weights), column 0 UNKNOWN otherwise
 ST_START = 0
 ST_END = 1
 ST_DEPTH = 2
@@ -219,61 +219,55 @@ def _work(samples, rule, seed, n_features):
                 np.empty(rule.S))
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _node_at(st_ints, st_floats, st_stats, top, y, w, samples, stats, rule, abs_work):
-    """The :data:`Node` waiting at ``stack[top]`` (the stack's arrays): its statistics
-    (into ``stats``), weight and impurity, from its parent's split when known."""
-    a = st_ints[top, ST_START]
-    b = st_ints[top, ST_END]
-    S = rule.S
-    if st_stats[top, 0] >= 0.0:
-        for k in range(S):
-            stats[k] = st_stats[top, k]
-        wn = st_stats[top, S]
-    else:
-        wn = _c.node_stats(y, w, samples, a, b, rule.crit, rule.n_outputs, rule.K, stats)
-    imp = st_floats[top, ST_IMPURITY]
-    if imp < 0.0:
-        if abs_work is not None:
-            imp = _c.abs_impurity(y, w, samples, a, b, rule.n_outputs, abs_work.yv,
-                                  abs_work.wv)
-        elif rule.crit == _c.POISSON:
-            imp = _c.poisson_loss(y, w, samples, a, b, rule.n_outputs, stats, wn)
-        else:
-            imp = _c.stats_impurity(stats, wn, rule.crit, rule.n_outputs, rule.K,
-                                    rule.n_classes)
-    return Node(a, b, wn, imp, stats, st_ints[top, ST_N_CONST], st_floats[top, ST_LOWER],
-                st_floats[top, ST_UPPER])
+@njit(cache=True, nogil=True)
+def _known_stats(st_stats, top, S, stats):
+    """``stats`` = the statistics of the node at ``stack[top]`` given by its parent's
+    split; returns its weight."""
+    for k in range(S):
+        stats[k] = st_stats[top, k]
+    return st_stats[top, S]
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _set_value(y, w, samples, rule, node, vrow, abs_work):
-    """The node's value: weighted class counts, means or (absolute error) medians; under
-    monotonicity constraints clipped to the node's bounds (binary classification: the
-    first class's fraction)."""
-    is_clf = _c.is_classification(rule.crit)
-    wn = node.wn
-    stats = node.stats
+@njit(cache=True, nogil=True)
+def _node_impurity(y, w, samples, a, b, stats, wn, rule, abs_work):
+    """The impurity of ``samples[a:b]`` (statistics ``stats``, weight ``wn``): needed for
+    the root only, the children's come from their parent's split."""
+    if abs_work is not None:
+        return _c.abs_impurity(y, w, samples, a, b, rule.n_outputs, abs_work.yv, abs_work.wv)
+    if rule.crit == _c.POISSON:
+        return _c.poisson_loss(y, w, samples, a, b, rule.n_outputs, stats, wn)
+    return _c.stats_impurity(stats, wn, rule.crit, rule.n_outputs, rule.K, rule.n_classes)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _set_value(value, i, stats, wn, lower, upper, is_clf, n_outputs, K, use_mono, y, w,
+               samples, a, b, abs_work):
+    """``value[i]`` = the node's value: weighted class counts, means or (absolute error)
+    medians; under monotonicity constraints clipped to the node's bounds ``[lower,
+    upper]`` (binary classification: the first class's fraction).
+
+    Called per node: the arrays are kept alive past the branches (:func:`keep_alive`)
+    and ``error_model="numpy"`` leaves out the division-by-zero checks (``wn`` is
+    positive), whose exception paths would keep numba from dropping the arrays'
+    reference counts."""
     if is_clf:
-        for k in range(rule.n_outputs * rule.K):
-            vrow[k] = stats[k]
+        for k in range(n_outputs * K):
+            value[i, k] = stats[k]
     elif abs_work is not None:
-        _c.abs_medians(y, w, samples, node.a, node.b, rule.n_outputs, abs_work.yv,
-                       abs_work.wv, vrow)
+        _c.abs_medians(y, w, samples, a, b, n_outputs, abs_work.yv, abs_work.wv, value[i])
     else:
-        for o in range(rule.n_outputs):
-            vrow[o] = stats[o] / wn
-    if rule.use_mono:
-        lower = node.lower
-        upper = node.upper
-        v0 = vrow[0] / wn if is_clf else vrow[0]
+        for o in range(n_outputs):
+            value[i, o] = stats[o] / wn
+    if use_mono:
+        v0 = value[i, 0] / wn if is_clf else value[i, 0]
         if v0 < lower or v0 > upper:
             v0 = lower if v0 < lower else upper
             if is_clf:
-                vrow[0] = v0 * wn
-                vrow[1] = (1.0 - v0) * wn
+                value[i, 0] = v0 * wn
+                value[i, 1] = (1.0 - v0) * wn
             else:
-                vrow[0] = v0
+                value[i, 0] = v0
+    keep_alive(value, stats, y, w, samples, abs_work)
 
 
 @njit(cache=True, nogil=True)
@@ -288,45 +282,47 @@ def _partition_bins(bins, f, bn, samples, a, b, rnd, nan_left):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _record(nodes, i, node, split):
+def _record(inodes, fnodes, i, node, split):
     """Node ``i``'s fields (children linked later)."""
-    nodes.inodes[i, NODE_LEFT] = NO_CHILD
-    nodes.inodes[i, NODE_RIGHT] = NO_CHILD
-    nodes.inodes[i, NODE_FEATURE] = split.feature
-    nodes.inodes[i, NODE_N_SAMPLES] = node.b - node.a
-    nodes.inodes[i, NODE_MISSING_LEFT] = split.missing_left
-    nodes.fnodes[i, NODE_THRESHOLD] = split.threshold
-    nodes.fnodes[i, NODE_IMPURITY] = node.imp
-    nodes.fnodes[i, NODE_WEIGHT] = node.wn
+    inodes[i, NODE_LEFT] = NO_CHILD
+    inodes[i, NODE_RIGHT] = NO_CHILD
+    inodes[i, NODE_FEATURE] = split.feature
+    inodes[i, NODE_N_SAMPLES] = node.b - node.a
+    inodes[i, NODE_MISSING_LEFT] = split.missing_left
+    fnodes[i, NODE_THRESHOLD] = split.threshold
+    fnodes[i, NODE_IMPURITY] = node.imp
+    fnodes[i, NODE_WEIGHT] = node.wn
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _make_leaf(nodes, i):
+def _make_leaf(inodes, fnodes, i):
     """Turn node ``i``, evaluated as split, into a leaf (best-first growth)."""
-    nodes.inodes[i, NODE_LEFT] = NO_CHILD
-    nodes.inodes[i, NODE_RIGHT] = NO_CHILD
-    nodes.inodes[i, NODE_FEATURE] = LEAF_FEATURE
-    nodes.inodes[i, NODE_MISSING_LEFT] = 0
-    nodes.fnodes[i, NODE_THRESHOLD] = LEAF_THRESHOLD
+    inodes[i, NODE_LEFT] = NO_CHILD
+    inodes[i, NODE_RIGHT] = NO_CHILD
+    inodes[i, NODE_FEATURE] = LEAF_FEATURE
+    inodes[i, NODE_MISSING_LEFT] = 0
+    fnodes[i, NODE_THRESHOLD] = LEAF_THRESHOLD
 
 
-@njit(cache=True, nogil=True)
-def _push_node(stack, t, a, b, depth, parent, is_left, n_const, hist, imp, lower, upper):
-    """Put a node waiting for evaluation at ``stack[t]`` (statistics unknown)."""
-    stack.ints[t, ST_START] = a
-    stack.ints[t, ST_END] = b
-    stack.ints[t, ST_DEPTH] = depth
-    stack.ints[t, ST_PARENT] = parent
-    stack.ints[t, ST_IS_LEFT] = is_left
-    stack.ints[t, ST_N_CONST] = n_const
-    stack.ints[t, ST_HIST] = hist
-    stack.floats[t, ST_IMPURITY] = imp
-    stack.floats[t, ST_LOWER] = lower
-    stack.floats[t, ST_UPPER] = upper
-    stack.stats[t, 0] = UNKNOWN
+@njit(cache=True, nogil=True, inline="always")
+def _push_node(st_ints, st_floats, st_stats, t, a, b, depth, parent, is_left, n_const, hist,
+               imp, lower, upper):
+    """Put a node waiting for evaluation at row ``t`` of the stack's arrays (statistics
+    unknown)."""
+    st_ints[t, ST_START] = a
+    st_ints[t, ST_END] = b
+    st_ints[t, ST_DEPTH] = depth
+    st_ints[t, ST_PARENT] = parent
+    st_ints[t, ST_IS_LEFT] = is_left
+    st_ints[t, ST_N_CONST] = n_const
+    st_ints[t, ST_HIST] = hist
+    st_floats[t, ST_IMPURITY] = imp
+    st_floats[t, ST_LOWER] = lower
+    st_floats[t, ST_UPPER] = upper
+    st_stats[t, 0] = UNKNOWN
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _child_bounds(cst, lower, upper, middle):
     """(left lower, left upper, right lower, right upper) value bounds of the children of
     a split on a feature with monotonicity constraint ``cst`` (scikit-learn's rule)."""
@@ -337,35 +333,33 @@ def _child_bounds(cst, lower, upper, middle):
     return lower, upper, lower, upper
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _push_children(stack, top, i, node, split, depth, n_const, left_h, right_h, rule,
-                   reuse_stats, sl, sr):
-    """Put node ``i``'s children at ``stack[top]`` (right) and ``stack[top + 1]`` (left,
-    evaluated and numbered first), with the children's statistics when ``reuse_stats``
-    (exact sums: the splitter's ``sl`` / ``sr``); returns the stack (grown if full)."""
-    if top + 2 > stack.ints.shape[0]:
-        stack = Stack(_doubled(stack.ints, top), _doubled(stack.floats, top),
-                      _doubled(stack.stats, top))
-    ll, lu, rl, ru = _child_bounds(feature_constraint(rule, split.feature), node.lower,
-                                   node.upper, split.middle)
-    pos = split.pos
-    _push_node(stack, top, pos, node.b, depth + 1, i, np.intp(0), n_const, right_h,
-               split.impurity_right, rl, ru)
-    _push_node(stack, top + 1, node.a, pos, depth + 1, i, np.intp(1), n_const, left_h,
-               split.impurity_left, ll, lu)
+@njit(cache=True, nogil=True)
+def _push_children(st_ints, st_floats, st_stats, top, i, node_a, node_b, lower, upper, pos,
+                   imp_l, imp_r, middle, cst, depth, n_const, left_h, right_h, reuse_stats,
+                   sl, sr, K, S):
+    """Put node ``i``'s children (``[node_a, pos)`` and ``[pos, node_b)``) at rows ``top``
+    (right) and ``top + 1`` (left, evaluated and numbered first) of the stack's arrays
+    (grown by the caller), with the children's statistics when ``reuse_stats`` (exact
+    sums: the splitter's ``sl`` / ``sr``). Arrays and scalars, not the named tuples,
+    and the arrays kept alive to the end (:func:`keep_alive`): called per node, this
+    spares their reference counts."""
+    ll, lu, rl, ru = _child_bounds(cst, lower, upper, middle)
+    _push_node(st_ints, st_floats, st_stats, top, pos, node_b, depth + 1, i, np.intp(0),
+               n_const, right_h, imp_r, rl, ru)
+    _push_node(st_ints, st_floats, st_stats, top + 1, node_a, pos, depth + 1, i, np.intp(1),
+               n_const, left_h, imp_l, ll, lu)
     if reuse_stats:
-        S = rule.S
         wl = 0.0
         wr = 0.0
-        for k in range(rule.K):
+        for k in range(K):
             wl += sl[k]
             wr += sr[k]
         for k in range(S):
-            stack.stats[top, k] = sr[k]
-            stack.stats[top + 1, k] = sl[k]
-        stack.stats[top, S] = wr
-        stack.stats[top + 1, S] = wl
-    return stack
+            st_stats[top, k] = sr[k]
+            st_stats[top + 1, k] = sl[k]
+        st_stats[top, S] = wr
+        st_stats[top + 1, S] = wl
+    keep_alive(st_ints, st_floats, st_stats, sl, sr)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -430,10 +424,12 @@ def _pop_frontier(front, n_front):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _expand_best(front, n_front, nodes, stack, rule, budget):
+def _expand_best(front, n_front, inodes, fnodes, st_ints, st_floats, st_stats, mono, use_mono,
+                 budget):
     """Best-first growth: pop frontier nodes until one can be split (the rest become
-    leaves) and push its children on ``stack`` (left above right, evaluated and numbered
-    first; no constant features passed down, as scikit-learn's best-first builder).
+    leaves) and push its children on the stack (left above right, evaluated and
+    numbered first; no constant features passed down, as scikit-learn's best-first
+    builder).
 
     Returns (n_front, nodes on the stack: 0 when growth is over, budget of splits)."""
     while n_front > 0:
@@ -442,17 +438,16 @@ def _expand_best(front, n_front, nodes, stack, rule, budget):
         ff = front.floats[n_front]
         i = fi[FR_NODE]
         if ff[FR_IS_LEAF] > 0.5 or budget <= 0:
-            _make_leaf(nodes, i)
+            _make_leaf(inodes, fnodes, i)
             continue
         budget -= 1
-        ll, lu, rl, ru = _child_bounds(
-            feature_constraint(rule, nodes.inodes[i, NODE_FEATURE]), ff[FR_LOWER],
-            ff[FR_UPPER], ff[FR_MIDDLE])
+        cst = mono[inodes[i, NODE_FEATURE]] if use_mono else np.intp(0)
+        ll, lu, rl, ru = _child_bounds(cst, ff[FR_LOWER], ff[FR_UPPER], ff[FR_MIDDLE])
         depth = fi[FR_DEPTH] + 1
-        _push_node(stack, np.intp(0), fi[FR_POS], fi[FR_END], depth, i, np.intp(0),
-                   np.intp(0), fi[FR_RIGHT_HIST], ff[FR_IMPURITY_RIGHT], rl, ru)
-        _push_node(stack, np.intp(1), fi[FR_START], fi[FR_POS], depth, i, np.intp(1),
-                   np.intp(0), fi[FR_LEFT_HIST], ff[FR_IMPURITY_LEFT], ll, lu)
+        _push_node(st_ints, st_floats, st_stats, np.intp(0), fi[FR_POS], fi[FR_END], depth, i,
+                   np.intp(0), np.intp(0), fi[FR_RIGHT_HIST], ff[FR_IMPURITY_RIGHT], rl, ru)
+        _push_node(st_ints, st_floats, st_stats, np.intp(1), fi[FR_START], fi[FR_POS], depth,
+                   i, np.intp(1), np.intp(0), fi[FR_LEFT_HIST], ff[FR_IMPURITY_LEFT], ll, lu)
         return n_front, np.intp(2), budget
     return n_front, np.intp(0), budget
 
@@ -495,16 +490,29 @@ def build_tree(data, settings, dense, csc, bins, abs_work, sort, rnd):
     wn_total, int_w = _weight_total(w, samples)
     rule = _rule(data, settings, wn_total)
     work = _work(samples, rule, settings.seed, data.nan_mask.shape[0])
+    # Arrays and scalars used per node, taken out of the named tuples once: a helper
+    # called per node takes the arrays it needs (each array of a named tuple passed to
+    # a helper, or taken out of it per node, costs reference counts per call)
+    crit = rule.crit
+    n_outputs = rule.n_outputs
+    K = rule.K
     S = rule.S
+    mono = rule.mono
+    use_mono = rule.use_mono
+    is_clf = _c.is_classification(crit)
+    sl = work.sl
+    sr = work.sr
     stats = np.empty(S)
     # children's statistics from the parent's split (classification with integer
     # weights: exact sums, equal to a fresh pass)
-    reuse_stats = _c.is_classification(rule.crit) and int_w
-    nodes = Nodes(np.empty((FIRST_ROWS, NODE_INT_FIELDS), dtype=np.intp),
-                  np.empty((FIRST_ROWS, NODE_FLOAT_FIELDS)),
-                  np.empty((FIRST_ROWS, rule.n_outputs * rule.K)))
-    stack = Stack(np.empty((FIRST_ROWS, ST_INT_FIELDS), dtype=np.intp),
-                  np.empty((FIRST_ROWS, ST_FLOAT_FIELDS)), np.empty((FIRST_ROWS, S + 1)))
+    reuse_stats = is_clf and int_w
+    # the tree's node arrays and the stack's, doubled when full
+    inodes = np.empty((FIRST_ROWS, NODE_INT_FIELDS), dtype=np.intp)
+    fnodes = np.empty((FIRST_ROWS, NODE_FLOAT_FIELDS))
+    value = np.empty((FIRST_ROWS, n_outputs * K))
+    st_ints = np.empty((FIRST_ROWS, ST_INT_FIELDS), dtype=np.intp)
+    st_floats = np.empty((FIRST_ROWS, ST_FLOAT_FIELDS))
+    st_stats = np.empty((FIRST_ROWS, S + 1))
     front = Frontier(np.empty((FIRST_ROWS, FR_INT_FIELDS), dtype=np.intp),
                      np.empty((FIRST_ROWS, FR_FLOAT_FIELDS)))
     hists = _hk.new_hist_pool(bins, S)
@@ -512,8 +520,8 @@ def build_tree(data, settings, dense, csc, bins, abs_work, sort, rnd):
     if bins is not None and n >= _hk.HYBRID_MIN:
         hists, root_h = _hk.take_hist(hists)
         _hk.fill_hist(bins, data, rule, samples, zero, n, hists.pool[root_h])
-    _push_node(stack, zero, zero, n, zero, minus1, zero, zero, root_h, UNKNOWN, -np.inf,
-               np.inf)
+    _push_node(st_ints, st_floats, st_stats, zero, zero, n, zero, minus1, zero, zero, root_h,
+               UNKNOWN, -np.inf, np.inf)
     top = np.intp(1)
     count = np.intp(0)
     depth_reached = np.intp(0)
@@ -525,36 +533,50 @@ def build_tree(data, settings, dense, csc, bins, abs_work, sort, rnd):
         # (left first) of the node just expanded, then queue them by improvement
         while top > 0:
             top -= 1
-            if count >= nodes.inodes.shape[0]:
-                nodes = Nodes(_doubled(nodes.inodes, count), _doubled(nodes.fnodes, count),
-                              _doubled(nodes.value, count))
+            if count >= inodes.shape[0]:
+                inodes = _doubled(inodes, count)
+                fnodes = _doubled(fnodes, count)
+                value = _doubled(value, count)
             i = count
             count += 1
-            parent = stack.ints[top, ST_PARENT]
+            parent = st_ints[top, ST_PARENT]
             if parent >= 0:
-                side = NODE_LEFT if stack.ints[top, ST_IS_LEFT] else NODE_RIGHT
-                nodes.inodes[parent, side] = i
-            depth = stack.ints[top, ST_DEPTH]
-            hist = stack.ints[top, ST_HIST]
-            node = _node_at(stack.ints, stack.floats, stack.stats, top, y, w, samples, stats,
-                            rule, abs_work)
-            _set_value(y, w, samples, rule, node, nodes.value[i], abs_work)
+                side = NODE_LEFT if st_ints[top, ST_IS_LEFT] else NODE_RIGHT
+                inodes[parent, side] = i
+            depth = st_ints[top, ST_DEPTH]
+            hist = st_ints[top, ST_HIST]
+            a = st_ints[top, ST_START]
+            b = st_ints[top, ST_END]
+            # the node's statistics, from its parent's split when known (both helpers
+            # leaf kernels without branches around their arrays, so they cost no
+            # reference counts; a helper choosing between them would)
+            if st_stats[top, 0] >= 0.0:
+                wn = _known_stats(st_stats, top, S, stats)
+            else:
+                wn = _c.node_stats(y, w, samples, a, b, crit, n_outputs, K, stats)
+            imp = st_floats[top, ST_IMPURITY]
+            if imp < 0.0:
+                imp = _node_impurity(y, w, samples, a, b, stats, wn, rule, abs_work)
+            node = Node(a, b, wn, imp, stats, st_ints[top, ST_N_CONST],
+                        st_floats[top, ST_LOWER], st_floats[top, ST_UPPER])
+            _set_value(value, i, stats, wn, node.lower, node.upper, is_clf, n_outputs, K,
+                       use_mono, y, w, samples, a, b, abs_work)
             # the node's split (its samples partitioned, left part first), or a leaf's
             # (pos = b): nodes at the limits (once best-first growth has used its budget,
             # new nodes stay leaves), pure or without a valid split whose impurity
             # decrease reaches min_impurity_decrease stay leaves. Written out here (not
             # helpers taking the named tuples: each call costs reference counts)
             split = no_split(node, node.n_const)
-            nn = node.b - node.a
+            nn = b - a
             if not (depth >= max_depth or (best_first and budget <= 0)
                     or nn < min_samples_split or nn < 2 * min_samples_leaf
-                    or node.wn < 2.0 * min_weight_leaf or node.imp <= EPSILON):
+                    or wn < 2.0 * min_weight_leaf or imp <= EPSILON):
                 if bins is not None and hist >= 0:
                     # a node with a histogram is split on it
                     hs, bn = _hk.hist_split(hists.pool[hist], bins, rule, node, work)
                     if hs.feature >= 0 and hs.improvement + EPSILON >= min_impurity_decrease:
-                        pos = _partition_bins(bins, hs.feature, bn, samples, node.a, node.b,
-                                              rnd, hs.missing_left != 0)
+                        pos = _partition_bins(bins, hs.feature, bn, samples, a, b, rnd,
+                                              hs.missing_left != 0)
                         split = Split(pos, hs.feature, hs.threshold, hs.improvement,
                                       hs.impurity_left, hs.impurity_right, hs.n_const,
                                       hs.missing_left, hs.middle)
@@ -574,37 +596,44 @@ def build_tree(data, settings, dense, csc, bins, abs_work, sort, rnd):
                                                    abs_work)
                         if rnd is not None:
                             split = split_random_csc(csc, data, rule, node, work, abs_work)
-                    if (split.pos < node.b and split.improvement + EPSILON
+                    if (split.pos < b and split.improvement + EPSILON
                             < min_impurity_decrease):
                         split = no_split(node, node.n_const)
-            is_leaf = split.pos >= node.b
+            is_leaf = split.pos >= b
             # histogram trees pass no constant features down
             n_const = zero if bins is not None else split.n_const
-            _record(nodes, i, node, split)
+            _record(inodes, fnodes, i, node, split)
             depth_reached = max(depth_reached, depth)
             left_h = minus1
             right_h = minus1
             if bins is not None and hist >= 0:
                 hists, left_h, right_h = _hk.child_hists(bins, data, rule, samples, hists,
-                                                          hist, node.a, split.pos, node.b,
-                                                          is_leaf)
+                                                          hist, a, split.pos, b, is_leaf)
             if best_first:
                 front = _push_frontier(front, n_front, i, node, split, depth, n_const, left_h,
                                        right_h)
                 n_front += 1
             elif not is_leaf:
-                stack = _push_children(stack, top, i, node, split, depth, n_const, left_h,
-                                       right_h, rule, reuse_stats, work.sl, work.sr)
+                if top + 2 > st_ints.shape[0]:
+                    st_ints = _doubled(st_ints, top)
+                    st_floats = _doubled(st_floats, top)
+                    st_stats = _doubled(st_stats, top)
+                cst = mono[split.feature] if use_mono else zero
+                _push_children(st_ints, st_floats, st_stats, top, i, a, b, node.lower,
+                               node.upper, split.pos, split.impurity_left,
+                               split.impurity_right, split.middle, cst, depth, n_const,
+                               left_h, right_h, reuse_stats, sl, sr, K, S)
                 top += 2
         if not best_first:
             break
-        n_front, top, budget = _expand_best(front, n_front, nodes, stack, rule, budget)
+        n_front, top, budget = _expand_best(front, n_front, inodes, fnodes, st_ints, st_floats,
+                                            st_stats, mono, use_mono, budget)
         if top == 0:
             break
     out = GrownTree(np.empty((count, NODE_INT_FIELDS), dtype=np.intp),
                     np.empty((count, NODE_FLOAT_FIELDS)),
-                    np.empty((count, nodes.value.shape[1])), depth_reached)
-    copy_rows(out.inodes, nodes.inodes, count)
-    copy_rows(out.fnodes, nodes.fnodes, count)
-    copy_rows(out.value, nodes.value, count)
+                    np.empty((count, value.shape[1])), depth_reached)
+    copy_rows(out.inodes, inodes, count)
+    copy_rows(out.fnodes, fnodes, count)
+    copy_rows(out.value, value, count)
     return out

@@ -17,6 +17,7 @@ import math
 import numpy as np
 
 from .._kernels.jit import njit
+from .._kernels.refcounts import keep_alive
 from ._util_kernels import prefix_abs_costs, weighted_median
 
 GINI = 0
@@ -89,6 +90,7 @@ def node_stats(y, w, samples, a, b, crit, n_outputs, K, stats):
                 v = y[s, o]
                 stats[o] += ws * v
                 stats[n_outputs + o] += ws * v * v
+    keep_alive(y, w, samples, stats)
     return wn
 
 
@@ -153,13 +155,15 @@ def poisson_loss(y, w, samples, a, b, n_outputs, sums, wn):
     loss = 0.0
     for o in range(n_outputs):
         if sums[o] <= EPSILON:
-            return np.inf
+            loss = np.inf
+            break
         mean = sums[o] / wn
         for p in range(a, b):
             s = samples[p]
             v = y[s, o]
             if v > 0.0:
                 loss += w[s] * v * math.log(v / mean)
+    keep_alive(y, w, samples, sums)
     return loss / (wn * n_outputs)
 
 
@@ -178,14 +182,18 @@ def poisson_proxy(sl, sr, wl, wr, n_outputs):
 @njit(cache=True, nogil=True)
 def stats_impurity(stats, wn, crit, n_outputs, K, n_classes):
     """Impurity of a node from its statistics (not for absolute_error and poisson,
-    which need the samples)."""
+    which need the samples). One exit, the arrays kept alive past the branches
+    (:func:`keep_alive`): called per node, this spares their reference counts."""
     if crit == GINI:
-        return gini(stats, wn, n_outputs, K, n_classes)
-    if crit == ENTROPY:
-        return entropy(stats, wn, n_outputs, K, n_classes)
-    if crit == MISCLASSIFICATION:
-        return misclassification(stats, wn, n_outputs, K, n_classes)
-    return squared_error(stats, wn, n_outputs)
+        imp = gini(stats, wn, n_outputs, K, n_classes)
+    elif crit == ENTROPY:
+        imp = entropy(stats, wn, n_outputs, K, n_classes)
+    elif crit == MISCLASSIFICATION:
+        imp = misclassification(stats, wn, n_outputs, K, n_classes)
+    else:
+        imp = squared_error(stats, wn, n_outputs)
+    keep_alive(stats, n_classes)
+    return imp
 
 
 @njit(cache=True, nogil=True)
@@ -216,21 +224,25 @@ def proxy_improvement(sl, sr, wl, wr, crit, n_outputs, K, n_classes):
     """A quantity that orders the splits of one node like the impurity decrease.
 
     The branches call small criterion functions so that each inlines into the
-    caller's loop."""
+    caller's loop. One exit, the arrays kept alive past the branches
+    (:func:`keep_alive`): called per candidate, this spares their reference counts."""
     if crit == GINI:
-        return -wr * gini(sr, wr, n_outputs, K, n_classes) - wl * gini(
+        proxy = -wr * gini(sr, wr, n_outputs, K, n_classes) - wl * gini(
             sl, wl, n_outputs, K, n_classes)
-    if crit == ENTROPY:
-        return -wr * entropy(sr, wr, n_outputs, K, n_classes) - wl * entropy(
+    elif crit == ENTROPY:
+        proxy = -wr * entropy(sr, wr, n_outputs, K, n_classes) - wl * entropy(
             sl, wl, n_outputs, K, n_classes)
-    if crit == MISCLASSIFICATION:
-        return -wr * misclassification(sr, wr, n_outputs, K, n_classes) - wl * (
+    elif crit == MISCLASSIFICATION:
+        proxy = -wr * misclassification(sr, wr, n_outputs, K, n_classes) - wl * (
             misclassification(sl, wl, n_outputs, K, n_classes))
-    if crit == FRIEDMAN_MSE:
-        return friedman_proxy(sl, sr, wl, wr, n_outputs)
-    if crit == POISSON:
-        return poisson_proxy(sl, sr, wl, wr, n_outputs)
-    return mse_proxy(sl, sr, wl, wr, n_outputs)
+    elif crit == FRIEDMAN_MSE:
+        proxy = friedman_proxy(sl, sr, wl, wr, n_outputs)
+    elif crit == POISSON:
+        proxy = poisson_proxy(sl, sr, wl, wr, n_outputs)
+    else:
+        proxy = mse_proxy(sl, sr, wl, wr, n_outputs)
+    keep_alive(sl, sr, n_classes)
+    return proxy
 
 
 @njit(cache=True, nogil=True)

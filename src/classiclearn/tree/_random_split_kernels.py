@@ -11,6 +11,7 @@ so that the left part comes first.
 import numpy as np
 
 from .._kernels.jit import njit
+from .._kernels.refcounts import keep_alive
 from . import _criteria_kernels as _c
 from ._split_kernels import (
     FEATURE_THRESHOLD,
@@ -115,6 +116,7 @@ def _count_left(vals, yw, a, b, thr, ml, kb, n_classes, sl):
                 nl += 1
                 wl_i += wi
                 sl[key & cmask] += np.float64(wi)
+    keep_alive(vals, yw, sl)
     return nl, np.float64(wl_i)
 
 
@@ -131,15 +133,18 @@ def split_random(dense, data, rule, node, work, rnd, abs_work):
     the node's keys ``(weight << kb) | class`` in sample order, and ``rnd.vals_b``
     receives the best candidate's values (buffers swapped with ``work.vals``) for the
     final stable partition."""
+    # The arrays, taken out of their tuples here, once per node, and the tuples
+    # ``dense``, ``data``, ``work`` and ``rnd`` not used below: numba then cancels
+    # the reference counts of their arrays within this first block (an array used
+    # later, or passed to a helper in a branch, costs two atomic operations per call)
     Xt = dense.Xt
     Xr = dense.Xr
     nan_mask = data.nan_mask
-    # the arrays used per feature, taken out of their tuples once per node (a helper
-    # taking arrays costs reference counts per call, felt in small nodes)
     y = data.y
     w = data.w
     samples = work.samples
     features = work.features
+    const_features = work.const_features
     rng = work.rng
     vals = work.vals
     sl = work.sl
@@ -149,9 +154,12 @@ def split_random(dense, data, rule, node, work, rnd, abs_work):
     mono = rule.mono
     vals_b = rnd.vals_b
     yw = rnd.yw
+    ywtmp = rnd.ywtmp
     sbest = rnd.sbest
+    ridx = rnd.ridx
     fast = rnd.fast
     kb = rnd.kb
+    max_features = rule.max_features
     use_mono = rule.use_mono
     crit = rule.crit
     n_outputs = rule.n_outputs
@@ -160,6 +168,7 @@ def split_random(dense, data, rule, node, work, rnd, abs_work):
     msl = rule.min_samples_leaf
     mwl = rule.min_weight_leaf
     nc0 = n_classes[0]
+    one_out = n_outputs == 1
     a = node.a
     b = node.b
     wn = node.wn
@@ -178,7 +187,7 @@ def split_random(dense, data, rule, node, work, rnd, abs_work):
     n_found = np.intp(0)
     f_i = nan_mask.shape[0]
     n_visited = 0
-    while f_i > n_known + n_found and (n_visited < rule.max_features
+    while f_i > n_known + n_found and (n_visited < max_features
                                        or n_visited <= n_found + n_drawn):
         n_visited += 1
         f_j = rand_int(rng, n_drawn, f_i - n_found)
@@ -277,6 +286,13 @@ def split_random(dense, data, rule, node, work, rnd, abs_work):
             il, ir = children_impurity(y, w, samples, sl, sr, rule, node, pos, wl, wr,
                                        abs_work)
             proxy = -wl * il - wr * ir
+        elif one_out and crit == _c.SQUARED_ERROR:
+            # _c.mse_proxy (the same operations), and _c.gini's below: written out, as
+            # a call to proxy_improvement per candidate costs its arrays' reference
+            # counts
+            proxy = sl[0] * sl[0] / wl + sr[0] * sr[0] / wr
+        elif one_out and crit == _c.GINI:
+            proxy = gini_proxy(sl, stats, nc0, wl, wr)
         else:
             proxy = _c.proxy_improvement(sl, sr, wl, wr, crit, n_outputs, K, n_classes)
         if proxy > best_proxy and (cst == 0 or _c.monotone_ok(sl, stats, wl, wr, cst, lower,
@@ -286,17 +302,16 @@ def split_random(dense, data, rule, node, work, rnd, abs_work):
             best_thr = thr
             best_ml = (1 if ml else 0) if nm > 0 else (1 if pos - a > b - pos else 0)
             best_pos = pos
-    n_const = end_draw_counts(features, work.const_features, n_known, n_found)
+    n_const = end_draw_counts(features, const_features, n_known, n_found)
     if best_f < 0:
         return no_split(node, n_const)
     nan_left = best_ml != 0
-    if rnd.fast:
-        pos = stable_partition(samples, rnd.yw, vals_b, a, b, best_thr, nan_left, rnd.ridx,
-                                rnd.ywtmp)
+    if fast:
+        pos = stable_partition(samples, yw, vals_b, a, b, best_thr, nan_left, ridx, ywtmp)
         # the left statistics of the chosen candidate (exact integer sums)
         wl = best_wl
-        for k in range(rule.S):
-            work.sl[k] = rnd.sbest[k]
+        for k in range(S):
+            sl[k] = sbest[k]
     else:
         if last_f == best_f:
             # already partitioned on the best candidate (the last one drawn): kept as it
@@ -305,9 +320,9 @@ def split_random(dense, data, rule, node, work, rnd, abs_work):
         else:
             pos = partition_rows(Xr, best_f, best_thr, samples, a, b, samples, False,
                                  nan_left, np.float32(np.nan))
-        wl = left_stats(data.y, data.w, work.samples, work.sl, rule, node, pos)
-    return finish_split(data.y, data.w, work.samples, work.sl, work.sr, rule, node, abs_work,
-                        pos, best_f, best_thr, best_ml, n_const, wl)
+        wl = left_stats(y, w, samples, sl, rule, node, pos)
+    return finish_split(y, w, samples, sl, sr, rule, node, abs_work, pos, best_f, best_thr,
+                        best_ml, n_const, wl)
 
 
 @njit(cache=True, nogil=True)

@@ -36,6 +36,7 @@ from collections import namedtuple
 import numpy as np
 
 from .._kernels.jit import njit
+from .._kernels.refcounts import keep_alive
 from .._kernels.sorting import sort_pairs
 from . import _criteria_kernels as _c
 from ._util_kernels import rand_int
@@ -287,6 +288,7 @@ def stable_partition(samples, yw, vals, a, b, thr, nan_left, ridx, ywtmp):
     for i in range(k):
         samples[pos + i] = ridx[i]
         yw[pos + i] = ywtmp[i]
+    keep_alive(samples, yw, vals, ridx, ywtmp)
     return pos
 
 
@@ -300,7 +302,9 @@ def move_left(sl, wl, cur, new_pos, b, samples, y, w, parent_stats, wn, crit, n_
     remove ``samples[new_pos:b]`` (scikit-learn's order of summation).
 
     The per-sample updates are written out here (not calls to ``add_class_sample``):
-    numba does not inline them, and a call per sample costs more than the update."""
+    numba does not inline them, and a call per sample costs more than the update.
+    Called per candidate: the arrays are kept alive past the branches
+    (:func:`keep_alive`), which spares their reference counts."""
     is_clf = _c.is_classification(crit)
     if new_pos - cur <= b - new_pos:
         lo = cur
@@ -350,6 +354,7 @@ def move_left(sl, wl, cur, new_pos, b, samples, y, w, parent_stats, wn, crit, n_
                     sl[o] += ws * v
                     sl[n_outputs + o] += ws * v * v
             wl += ws
+    keep_alive(sl, samples, y, w, parent_stats)
     return wl
 
 
@@ -366,7 +371,8 @@ def left_stats(y, w, samples, sl, rule, node, pos):
 @njit(cache=True, nogil=True)
 def children_impurity(y, w, samples, sl, sr, rule, node, pos, wl, wr, abs_work):
     """Impurities of ``samples[a:pos]`` and ``samples[pos:b]`` from their statistics (the
-    samples themselves for absolute error and Poisson)."""
+    samples themselves for absolute error and Poisson). One exit, the arguments kept
+    alive past the branches (:func:`keep_alive`), which spares their reference counts."""
     a = node.a
     b = node.b
     n_outputs = rule.n_outputs
@@ -374,13 +380,21 @@ def children_impurity(y, w, samples, sl, sr, rule, node, pos, wl, wr, abs_work):
     if abs_work is not None:
         il = _c.abs_impurity(y, w, samples, a, pos, n_outputs, abs_work.yv, abs_work.wv)
         ir = _c.abs_impurity(y, w, samples, pos, b, n_outputs, abs_work.yv, abs_work.wv)
-        return il, ir
-    if _c.is_classification(crit):
-        return (_c.stats_impurity(sl, wl, crit, n_outputs, rule.K, rule.n_classes),
-                _c.stats_impurity(sr, wr, crit, n_outputs, rule.K, rule.n_classes))
-    if crit == _c.POISSON:
-        return (_c.poisson_loss(y, w, samples, a, pos, n_outputs, sl, wl),
-                _c.poisson_loss(y, w, samples, pos, b, n_outputs, sr, wr))
+    elif _c.is_classification(crit):
+        il = _c.stats_impurity(sl, wl, crit, n_outputs, rule.K, rule.n_classes)
+        ir = _c.stats_impurity(sr, wr, crit, n_outputs, rule.K, rule.n_classes)
+    elif crit == _c.POISSON:
+        il = _c.poisson_loss(y, w, samples, a, pos, n_outputs, sl, wl)
+        ir = _c.poisson_loss(y, w, samples, pos, b, n_outputs, sr, wr)
+    else:
+        il, ir = _mse_children(y, w, samples, sl, sr, node.stats, a, pos, n_outputs, wl, wr)
+    keep_alive(y, w, samples, sl, sr, rule, node, abs_work)
+    return il, ir
+
+
+@njit(cache=True, nogil=True)
+def _mse_children(y, w, samples, sl, sr, stats, a, pos, n_outputs, wl, wr):
+    """The squared-error impurities of :func:`children_impurity` (``stats`` the node's)."""
     sq_left = 0.0
     for p in range(a, pos):
         s = samples[p]
@@ -389,7 +403,7 @@ def children_impurity(y, w, samples, sl, sr, rule, node, pos, wl, wr, abs_work):
             sq_left += w[s] * v * v
     sq_total = 0.0
     for o in range(n_outputs):
-        sq_total += node.stats[n_outputs + o]
+        sq_total += stats[n_outputs + o]
     il = sq_left / wl
     ir = (sq_total - sq_left) / wr
     for o in range(n_outputs):
