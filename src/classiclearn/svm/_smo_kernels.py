@@ -52,6 +52,7 @@ from ._smo_rows_kernels import (
     RowCache,
     exp_inplace,
     fresh_slot,
+    gather_q,
     get_q,
     kernel_diagonal,
     kernel_values,
@@ -195,9 +196,10 @@ def _optimise(v, kern, csr, cache, settings, permute_x):
     scratch = cache.scratch
     rows = cache.rows
     no_row = rows[0]
-    # a cached row that is up to date is taken here directly; get_q (which takes
-    # the tuples) only computes, completes or gathers rows
+    # a cached row that is up to date is taken (per sample: gathered) here directly;
+    # get_q (which takes the tuples) only computes or completes rows
     per_sample = settings.per_sample
+    gather = cache.gather
     slot_of = cache.slot_of
     row_len = cache.row_len
     applied = cache.applied
@@ -219,9 +221,12 @@ def _optimise(v, kern, csr, cache, settings, permute_x):
                                    np.bool_(False), scratch)
         j = -1
         if gmax > -np.inf:
-            slot = fresh_slot(i, active_size, per_sample, slot_of, row_len, applied, counters)
+            slot = fresh_slot(i, active_size, per_sample, sid, slot_of, row_len, applied,
+                              counters)
             Q_i = (use_slot(slot, rows, stamp, counters) if slot >= 0
                    else get_q(i, active_size, kern, csr, y, sid, cache))
+            if per_sample and slot >= 0:
+                Q_i = gather_q(i, active_size, y, sid, Q_i, gather, counters, scratch)
             j = _select_j(active_size, y, status, G, QD, Q_i, i, gmax, gmax2, tol, scratch[2])
         if j < 0:
             if active_size == m:
@@ -236,9 +241,11 @@ def _optimise(v, kern, csr, cache, settings, permute_x):
         it += 1
         # Q_i is the row the choice of j used: fetching Q_j leaves it in place (the
         # least recently used slot, or the other gather buffer, takes Q_j)
-        slot = fresh_slot(j, active_size, per_sample, slot_of, row_len, applied, counters)
+        slot = fresh_slot(j, active_size, per_sample, sid, slot_of, row_len, applied, counters)
         Q_j = (use_slot(slot, rows, stamp, counters) if slot >= 0
                else get_q(j, active_size, kern, csr, y, sid, cache))
+        if per_sample and slot >= 0:
+            Q_j = gather_q(j, active_size, y, sid, Q_j, gather, counters, scratch)
         old_ai = alpha[i]
         old_aj = alpha[j]
         gmax, i_next, gmax2 = _take_step(i, j, active_size, y, alpha, C, G, QD, status, Q_i,

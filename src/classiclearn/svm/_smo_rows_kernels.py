@@ -324,6 +324,14 @@ def _gathered_row(i, length, kern, csr, y, sid, cache):
         counters[CACHE_TOGGLE] = counters[CACHE_LAST_BUF]
         return cache.gather[counters[CACHE_LAST_BUF]]
     krow = _sample_row(sid[i], kern, csr, cache)
+    return gather_q(i, length, y, sid, krow, cache.gather, counters, cache.scratch)
+
+
+@njit(nogil=True, cache=True)
+def gather_q(i, length, y, sid, krow, gather, counters, scratch):
+    """Per-sample mode: ``Q_i[:length]`` from ``krow``, the kernel row of the sample
+    of position ``i``, into the gather buffer not in use (which becomes the last
+    gathered row)."""
     # read the row in order first (one entry per cache line): the gather's
     # scattered reads then hit lines the hardware prefetcher brought in
     # (a row that is not cached gains most); the sum is stored
@@ -331,9 +339,9 @@ def _gathered_row(i, length, kern, csr, y, sid, cache):
     touch = np.float32(0.0)
     for k in range(0, krow.shape[0], LINE_ENTRIES):
         touch += krow[k]
-    cache.scratch[2, cache.scratch.shape[1] - 1] = touch
+    scratch[2, scratch.shape[1] - 1] = touch
     counters[CACHE_TOGGLE] = 1 - counters[CACHE_TOGGLE]
-    out = cache.gather[counters[CACHE_TOGGLE]]
+    out = gather[counters[CACHE_TOGGLE]]
     yi = y[i]
     for k in range(length):
         out[k] = yi * y[k] * krow[sid[k]]
@@ -344,16 +352,22 @@ def _gathered_row(i, length, kern, csr, y, sid, cache):
 
 
 @njit(nogil=True, cache=True)
-def fresh_slot(i, length, per_sample, slot_of, row_len, applied, counters):
-    """The slot of position ``i``'s cached row when it is up to date and holds at
-    least ``length`` entries (per-variable mode), else ``NO_SLOT``: then
-    :func:`get_q` must compute or complete it. Only reads; every read is
-    unconditional, so numba adds no reference counting around the call."""
+def fresh_slot(i, length, per_sample, sid, slot_of, row_len, applied, counters):
+    """The cache slot from which ``Q_i[:length]`` can be had without computing
+    kernel values, else ``NO_SLOT`` (then :func:`get_q` must compute, complete or
+    reuse it). Per variable: the slot of position ``i``'s row when it is up to date
+    and long enough (the row is ``Q_i``). Per sample: the slot of the kernel row of
+    ``i``'s sample, to be gathered by :func:`gather_q`, unless the last gathered
+    row is ``Q_i[:length]`` itself. Only reads, and every read is unconditional,
+    so numba adds no reference counting around the call."""
     if per_sample:
-        return NO_SLOT
-    slot = slot_of[i]
-    fresh = ((slot >= 0) & (applied[slot] == counters[CACHE_N_LOGGED])
-             & (row_len[slot] >= length))
+        slot = slot_of[sid[i]]
+        regather = (counters[CACHE_LAST_POS] != i) | (counters[CACHE_LAST_LEN] != length)
+        fresh = (slot >= 0) & (row_len[slot] > 0) & regather
+    else:
+        slot = slot_of[i]
+        fresh = ((slot >= 0) & (applied[slot] == counters[CACHE_N_LOGGED])
+                 & (row_len[slot] >= length))
     return slot if fresh else NO_SLOT
 
 
