@@ -42,7 +42,7 @@ from ._split_kernels import (
 from ._util_kernels import rand_int
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def scan_sorted(y, w, samples, vals, sl, sr, parent_stats, n_classes, tmp_s, tmp_v, abs_work,
                 rule, node, nm, z_lo, z_hi, best_proxy, cst):
     """The best threshold of one feature whose values ``work.vals[a:b]`` are sorted, the
@@ -144,7 +144,7 @@ def scan_sorted(y, w, samples, vals, sl, sr, parent_stats, n_classes, tmp_s, tmp
     return best_proxy, best_thr, best_ml
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def split_best(dense, data, rule, node, work, sort, abs_work):
     """Best split of ``samples[a:b]`` over sorted feature values (dense X); reorders the
     node's samples so the left part comes first.
@@ -330,7 +330,7 @@ def split_best(dense, data, rule, node, work, sort, abs_work):
                         best_ml, n_const, wl)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def split_best_csc(csc, data, rule, node, work, sort, abs_work):
     """:func:`split_best` for sparse X (CSC ``csc``, no missing values): a column's
     stored entries at the node are arranged and sorted apart from its zeros, whose run

@@ -149,7 +149,7 @@ FR_FLOAT_FIELDS = 7
 # Explicit loops instead of slice assignments and row copies: each distinct slice
 # assignment makes numba compile a generic helper, which costs seconds of compile
 # time per kernel for no run-time gain.
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def copy_rows(dst, src, n):
     """``dst[:n] = src[:n]`` for 2-D arrays."""
     for i in range(n):
@@ -157,7 +157,7 @@ def copy_rows(dst, src, n):
             dst[i, j] = src[i, j]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def swap_rows(a, i, k):
     """Exchange rows ``i`` and ``k`` of a 2-D array."""
     for j in range(a.shape[1]):
@@ -219,7 +219,7 @@ def _work(samples, rule, seed, n_features):
                 np.empty(rule.S))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _known_stats(st_stats, top, S, stats):
     """``stats`` = the statistics of the node at ``stack[top]`` given by its parent's
     split; returns its weight."""
@@ -228,7 +228,7 @@ def _known_stats(st_stats, top, S, stats):
     return st_stats[top, S]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _node_impurity(y, w, samples, a, b, stats, wn, rule, abs_work):
     """The impurity of ``samples[a:b]`` (statistics ``stats``, weight ``wn``): needed for
     the root only, the children's come from their parent's split."""
@@ -239,7 +239,7 @@ def _node_impurity(y, w, samples, a, b, stats, wn, rule, abs_work):
     return _c.stats_impurity(stats, wn, rule.crit, rule.n_outputs, rule.K, rule.n_classes)
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
 def _set_value(value, i, stats, wn, lower, upper, is_clf, n_outputs, K, use_mono, y, w,
                samples, a, b, abs_work):
     """``value[i]`` = the node's value: weighted class counts, means or (absolute error)
@@ -270,7 +270,7 @@ def _set_value(value, i, stats, wn, lower, upper, is_clf, n_outputs, K, use_mono
     keep_alive(value, stats, y, w, samples, abs_work)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _partition_bins(bins, f, bn, samples, a, b, rnd, nan_left):
     """Partition ``samples[a:b]`` on ``bin <= bn`` of feature ``f`` (the random
     splitter's keys along); returns the split position."""
@@ -333,7 +333,7 @@ def _child_bounds(cst, lower, upper, middle):
     return lower, upper, lower, upper
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _push_children(st_ints, st_floats, st_stats, top, i, node_a, node_b, lower, upper, pos,
                    imp_l, imp_r, middle, cst, depth, n_const, left_h, right_h, reuse_stats,
                    sl, sr, K, S):
@@ -398,7 +398,7 @@ def _push_frontier(front, n_front, i, node, split, depth, n_const, left_h, right
     return front
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _pop_frontier(front, n_front):
     """Take the frontier's largest improvement out of the heap of ``n_front`` records: it
     moves to row ``n_front - 1``, which is returned."""

@@ -84,7 +84,7 @@ def random_candidate(data, rule, node, work, abs_work, pos, best_proxy, cst):
     return -np.inf
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _count_left(vals, yw, a, b, thr, ml, kb, n_classes, sl):
     """Counted candidate of :func:`split_random`'s fast path: ``sl`` = the class weights
     of the values ``<= thr`` (NaN too when ``ml``) among ``vals[a:b]`` from the keys
@@ -120,7 +120,7 @@ def _count_left(vals, yw, a, b, thr, ml, kb, n_classes, sl):
     return nl, np.float64(wl_i)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def split_random(dense, data, rule, node, work, rnd, abs_work):
     """Best of one random threshold per candidate feature (dense X), scikit-learn's
     random splitter; reorders the node's samples so the left part comes first.
@@ -325,7 +325,7 @@ def split_random(dense, data, rule, node, work, rnd, abs_work):
                         best_ml, n_const, wl)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def split_random_csc(csc, data, rule, node, work, abs_work):
     """:func:`split_random` for sparse X (CSC ``csc``, no missing values): a column's
     stored entries at the node are arranged apart from its zeros, and a threshold
