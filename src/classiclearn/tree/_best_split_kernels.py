@@ -157,10 +157,7 @@ def split_best(dense, data, rule, node, work, sort, abs_work):
     missing values at prediction follow the larger child (by sample count).
     Monotonicity constraints reject a candidate whose children's values are out of
     order or outside the node's ``[lower, upper]``, as in scikit-learn."""
-    # The arrays, taken out of their tuples here, once per node, and the tuples
-    # ``dense``, ``data``, ``work`` and ``sort`` not used below: numba then cancels
-    # the reference counts of their arrays within this first block (an array used
-    # later, or passed to a helper in a branch, costs two atomic operations per call)
+    # the arrays and scalars taken out of their tuples once per node
     Xt = dense.Xt
     Xr = dense.Xr
     nan_mask = data.nan_mask
@@ -202,8 +199,7 @@ def split_best(dense, data, rule, node, work, sort, abs_work):
     best_f = np.intp(-1)
     best_thr = 0.0
     best_ml = np.intp(0)
-    # the feature draw (see _split_kernels.next_feature), written out: a helper taking
-    # arrays costs reference counts per feature
+    # the feature draw (see _split_kernels.next_feature), written out
     n_known = node.n_const
     n_drawn = np.intp(0)
     n_found = np.intp(0)

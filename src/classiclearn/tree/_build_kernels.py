@@ -43,7 +43,6 @@ from collections import namedtuple
 import numpy as np
 
 from .._kernels.jit import njit
-from .._kernels.refcounts import keep_alive
 from . import _criteria_kernels as _c
 from . import _hist_kernels as _hk
 from ._best_split_kernels import split_best, split_best_csc
@@ -246,10 +245,7 @@ def _set_value(value, i, stats, wn, lower, upper, is_clf, n_outputs, K, use_mono
     medians; under monotonicity constraints clipped to the node's bounds ``[lower,
     upper]`` (binary classification: the first class's fraction).
 
-    Called per node: the arrays are kept alive past the branches (:func:`keep_alive`)
-    and ``error_model="numpy"`` leaves out the division-by-zero checks (``wn`` is
-    positive), whose exception paths would keep numba from dropping the arrays'
-    reference counts."""
+    ``error_model="numpy"``: no division-by-zero checks (``wn`` is positive)."""
     if is_clf:
         for k in range(n_outputs * K):
             value[i, k] = stats[k]
@@ -267,7 +263,6 @@ def _set_value(value, i, stats, wn, lower, upper, is_clf, n_outputs, K, use_mono
                 value[i, 1] = (1.0 - v0) * wn
             else:
                 value[i, 0] = v0
-    keep_alive(value, stats, y, w, samples, abs_work)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -340,9 +335,7 @@ def _push_children(st_ints, st_floats, st_stats, top, i, node_a, node_b, lower, 
     """Put node ``i``'s children (``[node_a, pos)`` and ``[pos, node_b)``) at rows ``top``
     (right) and ``top + 1`` (left, evaluated and numbered first) of the stack's arrays
     (grown by the caller), with the children's statistics when ``reuse_stats`` (exact
-    sums: the splitter's ``sl`` / ``sr``). Arrays and scalars, not the named tuples,
-    and the arrays kept alive to the end (:func:`keep_alive`): called per node, this
-    spares their reference counts."""
+    sums: the splitter's ``sl`` / ``sr``)."""
     ll, lu, rl, ru = _child_bounds(cst, lower, upper, middle)
     _push_node(st_ints, st_floats, st_stats, top, pos, node_b, depth + 1, i, np.intp(0),
                n_const, right_h, imp_r, rl, ru)
@@ -359,7 +352,6 @@ def _push_children(st_ints, st_floats, st_stats, top, i, node_a, node_b, lower, 
             st_stats[top + 1, k] = sl[k]
         st_stats[top, S] = wr
         st_stats[top + 1, S] = wl
-    keep_alive(st_ints, st_floats, st_stats, sl, sr)
 
 
 @njit(cache=True, nogil=True, inline="always")

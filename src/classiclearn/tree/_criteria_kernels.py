@@ -17,7 +17,6 @@ import math
 import numpy as np
 
 from .._kernels.jit import njit
-from .._kernels.refcounts import keep_alive
 from ._util_kernels import prefix_abs_costs, weighted_median
 
 GINI = 0
@@ -90,7 +89,6 @@ def node_stats(y, w, samples, a, b, crit, n_outputs, K, stats):
                 v = y[s, o]
                 stats[o] += ws * v
                 stats[n_outputs + o] += ws * v * v
-    keep_alive(y, w, samples, stats)
     return wn
 
 
@@ -163,7 +161,6 @@ def poisson_loss(y, w, samples, a, b, n_outputs, sums, wn):
             v = y[s, o]
             if v > 0.0:
                 loss += w[s] * v * math.log(v / mean)
-    keep_alive(y, w, samples, sums)
     return loss / (wn * n_outputs)
 
 
@@ -182,8 +179,7 @@ def poisson_proxy(sl, sr, wl, wr, n_outputs):
 @njit(cache=True, nogil=True, _nrt=False)
 def stats_impurity(stats, wn, crit, n_outputs, K, n_classes):
     """Impurity of a node from its statistics (not for absolute_error and poisson,
-    which need the samples). One exit, the arrays kept alive past the branches
-    (:func:`keep_alive`): called per node, this spares their reference counts."""
+    which need the samples)."""
     if crit == GINI:
         imp = gini(stats, wn, n_outputs, K, n_classes)
     elif crit == ENTROPY:
@@ -192,7 +188,6 @@ def stats_impurity(stats, wn, crit, n_outputs, K, n_classes):
         imp = misclassification(stats, wn, n_outputs, K, n_classes)
     else:
         imp = squared_error(stats, wn, n_outputs)
-    keep_alive(stats, n_classes)
     return imp
 
 
@@ -224,8 +219,7 @@ def proxy_improvement(sl, sr, wl, wr, crit, n_outputs, K, n_classes):
     """A quantity that orders the splits of one node like the impurity decrease.
 
     The branches call small criterion functions so that each inlines into the
-    caller's loop. One exit, the arrays kept alive past the branches
-    (:func:`keep_alive`): called per candidate, this spares their reference counts."""
+    caller's loop."""
     if crit == GINI:
         proxy = -wr * gini(sr, wr, n_outputs, K, n_classes) - wl * gini(
             sl, wl, n_outputs, K, n_classes)
@@ -241,7 +235,6 @@ def proxy_improvement(sl, sr, wl, wr, crit, n_outputs, K, n_classes):
         proxy = poisson_proxy(sl, sr, wl, wr, n_outputs)
     else:
         proxy = mse_proxy(sl, sr, wl, wr, n_outputs)
-    keep_alive(sl, sr, n_classes)
     return proxy
 
 

@@ -36,7 +36,6 @@ from collections import namedtuple
 import numpy as np
 
 from .._kernels.jit import njit
-from .._kernels.refcounts import keep_alive
 from .._kernels.sorting import sort_pairs
 from . import _criteria_kernels as _c
 from ._util_kernels import rand_int
@@ -288,7 +287,6 @@ def stable_partition(samples, yw, vals, a, b, thr, nan_left, ridx, ywtmp):
     for i in range(k):
         samples[pos + i] = ridx[i]
         yw[pos + i] = ywtmp[i]
-    keep_alive(samples, yw, vals, ridx, ywtmp)
     return pos
 
 
@@ -302,9 +300,7 @@ def move_left(sl, wl, cur, new_pos, b, samples, y, w, parent_stats, wn, crit, n_
     remove ``samples[new_pos:b]`` (scikit-learn's order of summation).
 
     The per-sample updates are written out here (not calls to ``add_class_sample``):
-    numba does not inline them, and a call per sample costs more than the update.
-    Called per candidate: the arrays are kept alive past the branches
-    (:func:`keep_alive`), which spares their reference counts."""
+    numba does not inline them, and a call per sample costs more than the update."""
     is_clf = _c.is_classification(crit)
     if new_pos - cur <= b - new_pos:
         lo = cur
@@ -354,15 +350,12 @@ def move_left(sl, wl, cur, new_pos, b, samples, y, w, parent_stats, wn, crit, n_
                     sl[o] += ws * v
                     sl[n_outputs + o] += ws * v * v
             wl += ws
-    keep_alive(sl, samples, y, w, parent_stats)
     return wl
 
 
 @njit(cache=True, nogil=True, inline="always")
 def left_stats(y, w, samples, sl, rule, node, pos):
-    """``sl`` = the statistics of ``samples[a:pos]``; returns their weight. (Helpers
-    called per node take the arrays, not their named tuples: each array passed costs
-    reference counts.)"""
+    """``sl`` = the statistics of ``samples[a:pos]``; returns their weight."""
     fill(sl, 0.0)
     return move_left(sl, 0.0, node.a, pos, node.b, samples, y, w, node.stats, node.wn,
                      rule.crit, rule.n_outputs, rule.K)
@@ -371,8 +364,7 @@ def left_stats(y, w, samples, sl, rule, node, pos):
 @njit(cache=True, nogil=True, _nrt=False)
 def children_impurity(y, w, samples, sl, sr, rule, node, pos, wl, wr, abs_work):
     """Impurities of ``samples[a:pos]`` and ``samples[pos:b]`` from their statistics (the
-    samples themselves for absolute error and Poisson). One exit, the arguments kept
-    alive past the branches (:func:`keep_alive`), which spares their reference counts."""
+    samples themselves for absolute error and Poisson)."""
     a = node.a
     b = node.b
     n_outputs = rule.n_outputs
@@ -388,7 +380,6 @@ def children_impurity(y, w, samples, sl, sr, rule, node, pos, wl, wr, abs_work):
         ir = _c.poisson_loss(y, w, samples, pos, b, n_outputs, sr, wr)
     else:
         il, ir = _mse_children(y, w, samples, sl, sr, node.stats, a, pos, n_outputs, wl, wr)
-    keep_alive(y, w, samples, sl, sr, rule, node, abs_work)
     return il, ir
 
 
