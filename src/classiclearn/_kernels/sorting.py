@@ -111,7 +111,10 @@ def sort_pairs(v, ix, lo, hi):
     keep_alive(v, ix)
 
 
-@njit(cache=True, nogil=True)
+# numba's runtime named explicitly: this kernel allocates, and a kernel that leaves
+# the option unset inherits it from its first caller (``_nrt=False`` in the tree's
+# splitters, see ``refcounts``)
+@njit(cache=True, nogil=True, _nrt=True)
 def _introsort(v, ix, lo, hi):
     """:func:`sort_pairs` of more than 16 values."""
     n = hi - lo

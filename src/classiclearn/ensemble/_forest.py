@@ -46,7 +46,7 @@ from ..tree._tree import (
     stack_trees,
 )
 from ..utils._params import Interval, StrOptions
-from ..utils._random import check_random_state
+from ..utils._random import check_random_state, seeded_state
 from ..utils._threads import auto_n_jobs, thread_map
 from ..utils.validation import check_is_fitted, check_sample_weight, warn_column_vector_y
 
@@ -117,7 +117,7 @@ def _n_bootstrap(n_samples, max_samples, weights):
 
 def _bootstrap_indices(seed, n_samples, n_boot, weights):
     """Row indices of one bootstrap sample: uniform, or proportional to the weights."""
-    rs = np.random.RandomState(seed)
+    rs = seeded_state(seed)
     if weights is None:
         return rs.randint(0, n_samples, n_boot)
     return rs.choice(n_samples, n_boot, replace=True, p=weights / weights.sum())

@@ -42,7 +42,7 @@ from ._split_kernels import (
 from ._util_kernels import rand_int
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def scan_sorted(y, w, samples, vals, sl, sr, parent_stats, n_classes, tmp_s, tmp_v, abs_work,
                 rule, node, nm, z_lo, z_hi, best_proxy, cst):
     """The best threshold of one feature whose values ``work.vals[a:b]`` are sorted, the
@@ -144,7 +144,7 @@ def scan_sorted(y, w, samples, vals, sl, sr, parent_stats, n_classes, tmp_s, tmp
     return best_proxy, best_thr, best_ml
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def split_best(dense, data, rule, node, work, sort, abs_work):
     """Best split of ``samples[a:b]`` over sorted feature values (dense X); reorders the
     node's samples so the left part comes first.
@@ -157,10 +157,7 @@ def split_best(dense, data, rule, node, work, sort, abs_work):
     missing values at prediction follow the larger child (by sample count).
     Monotonicity constraints reject a candidate whose children's values are out of
     order or outside the node's ``[lower, upper]``, as in scikit-learn."""
-    # The arrays, taken out of their tuples here, once per node, and the tuples
-    # ``dense``, ``data``, ``work`` and ``sort`` not used below: numba then cancels
-    # the reference counts of their arrays within this first block (an array used
-    # later, or passed to a helper in a branch, costs two atomic operations per call)
+    # the arrays and scalars taken out of their tuples once per node
     Xt = dense.Xt
     Xr = dense.Xr
     nan_mask = data.nan_mask
@@ -202,8 +199,7 @@ def split_best(dense, data, rule, node, work, sort, abs_work):
     best_f = np.intp(-1)
     best_thr = 0.0
     best_ml = np.intp(0)
-    # the feature draw (see _split_kernels.next_feature), written out: a helper taking
-    # arrays costs reference counts per feature
+    # the feature draw (see _split_kernels.next_feature), written out
     n_known = node.n_const
     n_drawn = np.intp(0)
     n_found = np.intp(0)
@@ -330,7 +326,7 @@ def split_best(dense, data, rule, node, work, sort, abs_work):
                         best_ml, n_const, wl)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def split_best_csc(csc, data, rule, node, work, sort, abs_work):
     """:func:`split_best` for sparse X (CSC ``csc``, no missing values): a column's
     stored entries at the node are arranged and sorted apart from its zeros, whose run

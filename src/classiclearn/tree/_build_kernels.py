@@ -43,7 +43,6 @@ from collections import namedtuple
 import numpy as np
 
 from .._kernels.jit import njit
-from .._kernels.refcounts import keep_alive
 from . import _criteria_kernels as _c
 from . import _hist_kernels as _hk
 from ._best_split_kernels import split_best, split_best_csc
@@ -149,7 +148,7 @@ FR_FLOAT_FIELDS = 7
 # Explicit loops instead of slice assignments and row copies: each distinct slice
 # assignment makes numba compile a generic helper, which costs seconds of compile
 # time per kernel for no run-time gain.
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def copy_rows(dst, src, n):
     """``dst[:n] = src[:n]`` for 2-D arrays."""
     for i in range(n):
@@ -157,7 +156,7 @@ def copy_rows(dst, src, n):
             dst[i, j] = src[i, j]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def swap_rows(a, i, k):
     """Exchange rows ``i`` and ``k`` of a 2-D array."""
     for j in range(a.shape[1]):
@@ -219,7 +218,7 @@ def _work(samples, rule, seed, n_features):
                 np.empty(rule.S))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _known_stats(st_stats, top, S, stats):
     """``stats`` = the statistics of the node at ``stack[top]`` given by its parent's
     split; returns its weight."""
@@ -228,7 +227,7 @@ def _known_stats(st_stats, top, S, stats):
     return st_stats[top, S]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _node_impurity(y, w, samples, a, b, stats, wn, rule, abs_work):
     """The impurity of ``samples[a:b]`` (statistics ``stats``, weight ``wn``): needed for
     the root only, the children's come from their parent's split."""
@@ -239,17 +238,14 @@ def _node_impurity(y, w, samples, a, b, stats, wn, rule, abs_work):
     return _c.stats_impurity(stats, wn, rule.crit, rule.n_outputs, rule.K, rule.n_classes)
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
 def _set_value(value, i, stats, wn, lower, upper, is_clf, n_outputs, K, use_mono, y, w,
                samples, a, b, abs_work):
     """``value[i]`` = the node's value: weighted class counts, means or (absolute error)
     medians; under monotonicity constraints clipped to the node's bounds ``[lower,
     upper]`` (binary classification: the first class's fraction).
 
-    Called per node: the arrays are kept alive past the branches (:func:`keep_alive`)
-    and ``error_model="numpy"`` leaves out the division-by-zero checks (``wn`` is
-    positive), whose exception paths would keep numba from dropping the arrays'
-    reference counts."""
+    ``error_model="numpy"``: no division-by-zero checks (``wn`` is positive)."""
     if is_clf:
         for k in range(n_outputs * K):
             value[i, k] = stats[k]
@@ -267,10 +263,9 @@ def _set_value(value, i, stats, wn, lower, upper, is_clf, n_outputs, K, use_mono
                 value[i, 1] = (1.0 - v0) * wn
             else:
                 value[i, 0] = v0
-    keep_alive(value, stats, y, w, samples, abs_work)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _partition_bins(bins, f, bn, samples, a, b, rnd, nan_left):
     """Partition ``samples[a:b]`` on ``bin <= bn`` of feature ``f`` (the random
     splitter's keys along); returns the split position."""
@@ -333,16 +328,14 @@ def _child_bounds(cst, lower, upper, middle):
     return lower, upper, lower, upper
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _push_children(st_ints, st_floats, st_stats, top, i, node_a, node_b, lower, upper, pos,
                    imp_l, imp_r, middle, cst, depth, n_const, left_h, right_h, reuse_stats,
                    sl, sr, K, S):
     """Put node ``i``'s children (``[node_a, pos)`` and ``[pos, node_b)``) at rows ``top``
     (right) and ``top + 1`` (left, evaluated and numbered first) of the stack's arrays
     (grown by the caller), with the children's statistics when ``reuse_stats`` (exact
-    sums: the splitter's ``sl`` / ``sr``). Arrays and scalars, not the named tuples,
-    and the arrays kept alive to the end (:func:`keep_alive`): called per node, this
-    spares their reference counts."""
+    sums: the splitter's ``sl`` / ``sr``)."""
     ll, lu, rl, ru = _child_bounds(cst, lower, upper, middle)
     _push_node(st_ints, st_floats, st_stats, top, pos, node_b, depth + 1, i, np.intp(0),
                n_const, right_h, imp_r, rl, ru)
@@ -359,15 +352,12 @@ def _push_children(st_ints, st_floats, st_stats, top, i, node_a, node_b, lower, 
             st_stats[top + 1, k] = sl[k]
         st_stats[top, S] = wr
         st_stats[top + 1, S] = wl
-    keep_alive(st_ints, st_floats, st_stats, sl, sr)
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _push_frontier(front, n_front, i, node, split, depth, n_const, left_h, right_h):
-    """Queue evaluated node ``i`` for best-first expansion; returns the frontier (grown
-    if full)."""
-    if n_front >= front.ints.shape[0]:
-        front = Frontier(_doubled(front.ints, n_front), _doubled(front.floats, n_front))
+    """Queue evaluated node ``i`` for best-first expansion (the frontier has room: see
+    :func:`_frontier_room`)."""
     is_leaf = split.pos >= node.b
     fi = front.ints
     ff = front.floats
@@ -395,10 +385,17 @@ def _push_frontier(front, n_front, i, node, split, depth, n_const, left_h, right
             k = par
         else:
             break
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _frontier_room(front, n_front):
+    """The frontier, doubled when it has no room for one more record."""
+    if n_front >= front.ints.shape[0]:
+        return Frontier(_doubled(front.ints, n_front), _doubled(front.floats, n_front))
     return front
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _pop_frontier(front, n_front):
     """Take the frontier's largest improvement out of the heap of ``n_front`` records: it
     moves to row ``n_front - 1``, which is returned."""
@@ -450,6 +447,132 @@ def _expand_best(front, n_front, inodes, fnodes, st_ints, st_floats, st_stats, m
                    i, np.intp(1), np.intp(0), fi[FR_LEFT_HIST], ff[FR_IMPURITY_LEFT], ll, lu)
         return n_front, np.intp(2), budget
     return n_front, np.intp(0), budget
+
+
+# the exact-split node loop's state between its calls (:func:`_grow_exact`), intp, and
+# why it returned: the stack is empty, or the tree's, the stack's or the frontier's
+# arrays are full (the caller doubles them and calls again)
+GS_TOP = 0
+GS_COUNT = 1
+GS_DEPTH = 2
+GS_FRONT = 3
+GS_BUDGET = 4
+GS_FIELDS = 5
+GROWN = 0
+FULL_NODES = 1
+FULL_STACK = 2
+FULL_FRONT = 3
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _grow_exact(data, settings, rule, dense, csc, abs_work, sort, rnd, work, stats,
+                reuse_stats, inodes, fnodes, value, st_ints, st_floats, st_stats, front,
+                state):
+    """:func:`build_tree`'s node loop for trees without histograms: evaluate the nodes
+    on the stack (depth-first: their children pushed; best-first: queued on the
+    frontier) until it is empty or an array is full; returns why it stopped
+    (``GROWN`` or ``FULL_*``), the loop's counters kept in ``state`` (``GS_*``).
+
+    Compiled without numba's runtime (``_nrt=False``, see ``refcounts``): no
+    reference counting per node. It allocates nothing; the caller grows the arrays."""
+    y = data.y
+    w = data.w
+    samples = work.samples
+    sl = work.sl
+    sr = work.sr
+    max_depth = settings.max_depth
+    min_samples_split = settings.min_samples_split
+    min_samples_leaf = settings.min_samples_leaf
+    min_weight_leaf = settings.min_weight_leaf
+    min_impurity_decrease = settings.min_impurity_decrease
+    best_first = settings.max_leaf_nodes > 0
+    crit = rule.crit
+    n_outputs = rule.n_outputs
+    K = rule.K
+    S = rule.S
+    mono = rule.mono
+    use_mono = rule.use_mono
+    is_clf = _c.is_classification(crit)
+    zero = np.intp(0)
+    minus1 = np.intp(-1)
+    top = state[GS_TOP]
+    count = state[GS_COUNT]
+    depth_reached = state[GS_DEPTH]
+    n_front = state[GS_FRONT]
+    budget = state[GS_BUDGET]
+    status = GROWN
+    while top > 0:
+        if count >= inodes.shape[0]:
+            status = FULL_NODES
+            break
+        if best_first and n_front >= front.ints.shape[0]:
+            status = FULL_FRONT
+            break
+        if top + 1 > st_ints.shape[0]:  # the node's children replace it, one row more
+            status = FULL_STACK
+            break
+        top -= 1
+        i = count
+        count += 1
+        parent = st_ints[top, ST_PARENT]
+        if parent >= 0:
+            side = NODE_LEFT if st_ints[top, ST_IS_LEFT] else NODE_RIGHT
+            inodes[parent, side] = i
+        depth = st_ints[top, ST_DEPTH]
+        a = st_ints[top, ST_START]
+        b = st_ints[top, ST_END]
+        # the node's statistics, from its parent's split when known
+        if st_stats[top, 0] >= 0.0:
+            wn = _known_stats(st_stats, top, S, stats)
+        else:
+            wn = _c.node_stats(y, w, samples, a, b, crit, n_outputs, K, stats)
+        imp = st_floats[top, ST_IMPURITY]
+        if imp < 0.0:
+            imp = _node_impurity(y, w, samples, a, b, stats, wn, rule, abs_work)
+        node = Node(a, b, wn, imp, stats, st_ints[top, ST_N_CONST],
+                    st_floats[top, ST_LOWER], st_floats[top, ST_UPPER])
+        _set_value(value, i, stats, wn, node.lower, node.upper, is_clf, n_outputs, K,
+                   use_mono, y, w, samples, a, b, abs_work)
+        # the node's split (its samples partitioned, left part first), or a leaf's
+        # (pos = b): see build_tree
+        split = no_split(node, node.n_const)
+        nn = b - a
+        if not (depth >= max_depth or (best_first and budget <= 0)
+                or nn < min_samples_split or nn < 2 * min_samples_leaf
+                or wn < 2.0 * min_weight_leaf or imp <= EPSILON):
+            # of dense / csc and of sort / rnd one is None, known when numba compiles
+            if dense is not None:
+                if sort is not None:
+                    split = split_best(dense, data, rule, node, work, sort, abs_work)
+                if rnd is not None:
+                    split = split_random(dense, data, rule, node, work, rnd, abs_work)
+            if csc is not None:
+                if sort is not None:
+                    split = split_best_csc(csc, data, rule, node, work, sort, abs_work)
+                if rnd is not None:
+                    split = split_random_csc(csc, data, rule, node, work, abs_work)
+            if split.pos < b and split.improvement + EPSILON < min_impurity_decrease:
+                split = no_split(node, node.n_const)
+        is_leaf = split.pos >= b
+        _record(inodes, fnodes, i, node, split)
+        depth_reached = max(depth_reached, depth)
+        if best_first:
+            _push_frontier(front, n_front, i, node, split, depth, split.n_const, minus1,
+                           minus1)
+            n_front += 1
+        elif not is_leaf:
+            cst = mono[split.feature] if use_mono else zero
+            _push_children(st_ints, st_floats, st_stats, top, i, a, b, node.lower,
+                           node.upper, split.pos, split.impurity_left,
+                           split.impurity_right, split.middle, cst, depth, split.n_const,
+                           minus1, minus1, reuse_stats, sl, sr, K, S)
+            top += 2
+    state[GS_TOP] = top
+    state[GS_COUNT] = count
+    state[GS_DEPTH] = depth_reached
+    state[GS_FRONT] = n_front
+    state[GS_BUDGET] = budget
+    return status
 
 
 @njit(cache=True, nogil=True)
@@ -528,9 +651,40 @@ def build_tree(data, settings, dense, csc, bins, abs_work, sort, rnd):
     n_front = np.intp(0)
     best_first = settings.max_leaf_nodes > 0
     budget = settings.max_leaf_nodes - 1  # splits left to best-first growth
+    state = np.empty(GS_FIELDS, dtype=np.intp)
     while True:
         # depth-first: evaluate a node when popped; best-first: evaluate both children
         # (left first) of the node just expanded, then queue them by improvement
+        if bins is None:
+            # without histograms: the loop without reference counts, called again after
+            # growing the array it found full
+            state[GS_TOP] = top
+            state[GS_COUNT] = count
+            state[GS_DEPTH] = depth_reached
+            state[GS_FRONT] = n_front
+            state[GS_BUDGET] = budget
+            while True:
+                status = _grow_exact(data, settings, rule, dense, csc, abs_work, sort, rnd,
+                                     work, stats, reuse_stats, inodes, fnodes, value,
+                                     st_ints, st_floats, st_stats, front, state)
+                if status == FULL_NODES:
+                    inodes = _doubled(inodes, state[GS_COUNT])
+                    fnodes = _doubled(fnodes, state[GS_COUNT])
+                    value = _doubled(value, state[GS_COUNT])
+                elif status == FULL_STACK:
+                    st_ints = _doubled(st_ints, state[GS_TOP])
+                    st_floats = _doubled(st_floats, state[GS_TOP])
+                    st_stats = _doubled(st_stats, state[GS_TOP])
+                elif status == FULL_FRONT:
+                    front = _frontier_room(front, state[GS_FRONT])
+                else:
+                    break
+            top = state[GS_TOP]
+            count = state[GS_COUNT]
+            depth_reached = state[GS_DEPTH]
+            n_front = state[GS_FRONT]
+            budget = state[GS_BUDGET]
+        # with histograms (without, the stack is empty here)
         while top > 0:
             top -= 1
             if count >= inodes.shape[0]:
@@ -610,8 +764,8 @@ def build_tree(data, settings, dense, csc, bins, abs_work, sort, rnd):
                 hists, left_h, right_h = _hk.child_hists(bins, data, rule, samples, hists,
                                                           hist, a, split.pos, b, is_leaf)
             if best_first:
-                front = _push_frontier(front, n_front, i, node, split, depth, n_const, left_h,
-                                       right_h)
+                front = _frontier_room(front, n_front)
+                _push_frontier(front, n_front, i, node, split, depth, n_const, left_h, right_h)
                 n_front += 1
             elif not is_leaf:
                 if top + 2 > st_ints.shape[0]:

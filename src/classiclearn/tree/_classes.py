@@ -27,7 +27,7 @@ from ..base import BaseEstimator, ClassifierMixin, RegressorMixin
 from ..exceptions import InvalidParameterError
 from ..utils._bunch import Bunch
 from ..utils._params import Interval, StrOptions
-from ..utils._random import check_random_state
+from ..utils._random import check_random_state, seeded_state
 from ..utils._targets import check_classification_targets, compute_class_weight
 from ..utils.validation import (
     check_float32_columns,
@@ -57,7 +57,11 @@ _MAX_DEPTH = np.iinfo(np.int32).max
 def tree_seed(random_state):
     """Seed of the splitter's generator: ``randint(0, 2**31 - 1)`` of the random state
     (as scikit-learn draws it, so that equal ties resolve alike)."""
-    return int(check_random_state(random_state).randint(0, 0x7FFFFFFF))
+    if isinstance(random_state, Integral) and not isinstance(random_state, bool):
+        rs = seeded_state(int(random_state))  # a forest's trees: a seed each
+    else:
+        rs = check_random_state(random_state)
+    return int(rs.randint(0, 0x7FFFFFFF))
 
 
 def resolve_params(est, n_samples, n_features, w_sum):

@@ -17,7 +17,6 @@ import math
 import numpy as np
 
 from .._kernels.jit import njit
-from .._kernels.refcounts import keep_alive
 from ._util_kernels import prefix_abs_costs, weighted_median
 
 GINI = 0
@@ -42,14 +41,14 @@ def is_classification(crit):
     return crit < FIRST_REGRESSION
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def add_class_sample(stats, y, s, ws, n_outputs, K):
     """Add sample ``s`` with weight ``ws`` to class counts (negative weight removes)."""
     for o in range(n_outputs):
         stats[o * K + np.intp(y[s, o])] += ws
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def add_reg_sample(stats, y, s, ws, n_outputs):
     """Add sample ``s`` with weight ``ws`` to regression sums (negative weight removes)."""
     for o in range(n_outputs):
@@ -58,7 +57,7 @@ def add_reg_sample(stats, y, s, ws, n_outputs):
         stats[n_outputs + o] += ws * v * v
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def add_sample(stats, y, s, ws, crit, n_outputs, K):
     """Add sample ``s`` with weight ``ws`` to ``stats`` (use a negative weight to remove)."""
     if is_classification(crit):
@@ -67,7 +66,7 @@ def add_sample(stats, y, s, ws, crit, n_outputs, K):
         add_reg_sample(stats, y, s, ws, n_outputs)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def node_stats(y, w, samples, a, b, crit, n_outputs, K, stats):
     """Fill ``stats`` with the statistics of ``samples[a:b]``; return their total weight."""
     for k in range(stats.shape[0]):
@@ -90,11 +89,10 @@ def node_stats(y, w, samples, a, b, crit, n_outputs, K, stats):
                 v = y[s, o]
                 stats[o] += ws * v
                 stats[n_outputs + o] += ws * v * v
-    keep_alive(y, w, samples, stats)
     return wn
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def gini(stats, wn, n_outputs, K, n_classes):
     """Gini index ``1 - sum_k p_k^2``, averaged over outputs."""
     tot = 0.0
@@ -107,7 +105,7 @@ def gini(stats, wn, n_outputs, K, n_classes):
     return tot / n_outputs
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def entropy(stats, wn, n_outputs, K, n_classes):
     """Entropy in bits ``-sum_k p_k log2 p_k``, averaged over outputs."""
     tot = 0.0
@@ -120,7 +118,7 @@ def entropy(stats, wn, n_outputs, K, n_classes):
     return tot / n_outputs
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def misclassification(stats, wn, n_outputs, K, n_classes):
     """Misclassification rate ``1 - max_k p_k``, averaged over outputs."""
     tot = 0.0
@@ -134,7 +132,7 @@ def misclassification(stats, wn, n_outputs, K, n_classes):
     return tot / n_outputs
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def squared_error(stats, wn, n_outputs):
     """Weighted variance, averaged over outputs."""
     sq = 0.0
@@ -147,7 +145,7 @@ def squared_error(stats, wn, n_outputs):
     return imp / n_outputs
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def poisson_loss(y, w, samples, a, b, n_outputs, sums, wn):
     """Half Poisson deviance of ``samples[a:b]`` per unit weight, averaged over outputs:
     ``sum w y log(y / mean)`` summed sample by sample as scikit-learn does (0 for a
@@ -163,11 +161,10 @@ def poisson_loss(y, w, samples, a, b, n_outputs, sums, wn):
             v = y[s, o]
             if v > 0.0:
                 loss += w[s] * v * math.log(v / mean)
-    keep_alive(y, w, samples, sums)
     return loss / (wn * n_outputs)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def poisson_proxy(sl, sr, wl, wr, n_outputs):
     """``sum_o S_L log(S_L / w_L) + S_R log(S_R / w_R)`` (-inf when a child's sum of
     y is not positive: such a split is never taken)."""
@@ -179,11 +176,10 @@ def poisson_proxy(sl, sr, wl, wr, n_outputs):
     return tot
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def stats_impurity(stats, wn, crit, n_outputs, K, n_classes):
     """Impurity of a node from its statistics (not for absolute_error and poisson,
-    which need the samples). One exit, the arrays kept alive past the branches
-    (:func:`keep_alive`): called per node, this spares their reference counts."""
+    which need the samples)."""
     if crit == GINI:
         imp = gini(stats, wn, n_outputs, K, n_classes)
     elif crit == ENTROPY:
@@ -192,11 +188,10 @@ def stats_impurity(stats, wn, crit, n_outputs, K, n_classes):
         imp = misclassification(stats, wn, n_outputs, K, n_classes)
     else:
         imp = squared_error(stats, wn, n_outputs)
-    keep_alive(stats, n_classes)
     return imp
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def mse_proxy(sl, sr, wl, wr, n_outputs):
     """``sum_o S_L^2 / w_L + S_R^2 / w_R``: orders splits like the variance decrease."""
     pl = 0.0
@@ -207,7 +202,7 @@ def mse_proxy(sl, sr, wl, wr, n_outputs):
     return pl / wl + pr / wr
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def friedman_proxy(sl, sr, wl, wr, n_outputs):
     """Friedman's improvement ``(w_R S_L - w_L S_R)^2 / (w_L w_R)`` (outputs summed)."""
     tl = 0.0
@@ -219,13 +214,12 @@ def friedman_proxy(sl, sr, wl, wr, n_outputs):
     return diff * diff / (wl * wr)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def proxy_improvement(sl, sr, wl, wr, crit, n_outputs, K, n_classes):
     """A quantity that orders the splits of one node like the impurity decrease.
 
     The branches call small criterion functions so that each inlines into the
-    caller's loop. One exit, the arrays kept alive past the branches
-    (:func:`keep_alive`): called per candidate, this spares their reference counts."""
+    caller's loop."""
     if crit == GINI:
         proxy = -wr * gini(sr, wr, n_outputs, K, n_classes) - wl * gini(
             sl, wl, n_outputs, K, n_classes)
@@ -241,11 +235,10 @@ def proxy_improvement(sl, sr, wl, wr, crit, n_outputs, K, n_classes):
         proxy = poisson_proxy(sl, sr, wl, wr, n_outputs)
     else:
         proxy = mse_proxy(sl, sr, wl, wr, n_outputs)
-    keep_alive(sl, sr, n_classes)
     return proxy
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def abs_impurity(y, w, samples, a, b, n_outputs, bv, bw):
     """absolute_error impurity of ``samples[a:b]``: mean over outputs of
     ``sum w |y - median| / sum w``. ``bv, bw`` are scratch of length >= b - a."""
@@ -267,7 +260,7 @@ def abs_impurity(y, w, samples, a, b, n_outputs, bv, bw):
     return tot / (wn * n_outputs)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def abs_medians(y, w, samples, a, b, n_outputs, bv, bw, out):
     """Weighted median of each output over ``samples[a:b]`` into ``out``."""
     n = b - a
@@ -279,7 +272,7 @@ def abs_medians(y, w, samples, a, b, n_outputs, bv, bw, out):
         out[o] = weighted_median(bv, bw, n)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def abs_split_costs(y, w, idx, a, b, n_outputs, cost, tmp, yv, wv, h1, h2, h3, h4):
     """For each split position p in (a, b], ``cost[p - a]`` receives the summed
     absolute deviations of the left part ``idx[a:p]`` plus the right part
@@ -304,7 +297,7 @@ def abs_split_costs(y, w, idx, a, b, n_outputs, cost, tmp, yv, wv, h1, h2, h3, h
             cost[k] += tmp[n - k]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def monotone_ok(sl, parent_stats, wl, wr, cst, lower, upper):
     """Whether a candidate split respects the monotonicity constraint ``cst`` (-1, 0, 1)
     of its feature: the children's values (first statistic over weight: the first

@@ -11,7 +11,6 @@ so that the left part comes first.
 import numpy as np
 
 from .._kernels.jit import njit
-from .._kernels.refcounts import keep_alive
 from . import _criteria_kernels as _c
 from ._split_kernels import (
     FEATURE_THRESHOLD,
@@ -84,7 +83,7 @@ def random_candidate(data, rule, node, work, abs_work, pos, best_proxy, cst):
     return -np.inf
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _count_left(vals, yw, a, b, thr, ml, kb, n_classes, sl):
     """Counted candidate of :func:`split_random`'s fast path: ``sl`` = the class weights
     of the values ``<= thr`` (NaN too when ``ml``) among ``vals[a:b]`` from the keys
@@ -116,11 +115,10 @@ def _count_left(vals, yw, a, b, thr, ml, kb, n_classes, sl):
                 nl += 1
                 wl_i += wi
                 sl[key & cmask] += np.float64(wi)
-    keep_alive(vals, yw, sl)
     return nl, np.float64(wl_i)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def split_random(dense, data, rule, node, work, rnd, abs_work):
     """Best of one random threshold per candidate feature (dense X), scikit-learn's
     random splitter; reorders the node's samples so the left part comes first.
@@ -133,10 +131,7 @@ def split_random(dense, data, rule, node, work, rnd, abs_work):
     the node's keys ``(weight << kb) | class`` in sample order, and ``rnd.vals_b``
     receives the best candidate's values (buffers swapped with ``work.vals``) for the
     final stable partition."""
-    # The arrays, taken out of their tuples here, once per node, and the tuples
-    # ``dense``, ``data``, ``work`` and ``rnd`` not used below: numba then cancels
-    # the reference counts of their arrays within this first block (an array used
-    # later, or passed to a helper in a branch, costs two atomic operations per call)
+    # the arrays and scalars taken out of their tuples once per node
     Xt = dense.Xt
     Xr = dense.Xr
     nan_mask = data.nan_mask
@@ -200,8 +195,7 @@ def split_random(dense, data, rule, node, work, rnd, abs_work):
         last_f = f
         nm = np.intp(0)
         if not nan_mask[f]:
-            # only the range is needed: gathered in the same pass (written out: a helper
-            # taking arrays costs reference counts per feature, felt in small nodes)
+            # only the range is needed: gathered in the same pass
             if b - a <= ROW_GATHER_MAX:
                 mn = Xr[samples[a], f]
                 mx = mn
@@ -287,9 +281,8 @@ def split_random(dense, data, rule, node, work, rnd, abs_work):
                                        abs_work)
             proxy = -wl * il - wr * ir
         elif one_out and crit == _c.SQUARED_ERROR:
-            # _c.mse_proxy (the same operations), and _c.gini's below: written out, as
-            # a call to proxy_improvement per candidate costs its arrays' reference
-            # counts
+            # _c.mse_proxy (the same operations), and _c.gini's below: written out, a
+            # call to proxy_improvement per candidate costs more than them
             proxy = sl[0] * sl[0] / wl + sr[0] * sr[0] / wr
         elif one_out and crit == _c.GINI:
             proxy = gini_proxy(sl, stats, nc0, wl, wr)
@@ -325,7 +318,7 @@ def split_random(dense, data, rule, node, work, rnd, abs_work):
                         best_ml, n_const, wl)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def split_random_csc(csc, data, rule, node, work, abs_work):
     """:func:`split_random` for sparse X (CSC ``csc``, no missing values): a column's
     stored entries at the node are arranged apart from its zeros, and a threshold

@@ -36,7 +36,6 @@ from collections import namedtuple
 import numpy as np
 
 from .._kernels.jit import njit
-from .._kernels.refcounts import keep_alive
 from .._kernels.sorting import sort_pairs
 from . import _criteria_kernels as _c
 from ._util_kernels import rand_int
@@ -90,7 +89,7 @@ DRAW_SLOTS = 5
 
 # Explicit loops instead of slice assignments: each distinct slice assignment makes numba
 # compile a generic helper, which costs seconds of compile time for no run-time gain.
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def fill(a, x):
     """``a[:] = x`` for a 1-D array."""
     for i in range(a.shape[0]):
@@ -154,7 +153,7 @@ def end_draw(draw, features, const_features):
     return end_draw_counts(features, const_features, draw[DRAW_KNOWN], draw[DRAW_FOUND])
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def end_draw_counts(features, const_features, n_known, n_found):
     """:func:`end_draw` from the counts of known and newly found constant features (the
     dense splitters write the draw out with its state in local variables)."""
@@ -181,7 +180,7 @@ def gather(Xt, Xr, f, samples, a, b, vals):
             vals[i] = xf[samples[i]]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def move_nan_last(vals, samples, a, b):
     """Move the NaN entries of ``vals[a:b]`` (``samples`` alike) to the end, with
     scikit-learn's order of swaps; return their number."""
@@ -202,7 +201,7 @@ def move_nan_last(vals, samples, a, b):
     return nm
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def range_without_nan(vals, a, b):
     """(number of NaN, min, max) of ``vals[a:b]`` over the non-NaN values, the first one
     setting both bounds (scikit-learn's random splitter); (n, inf, -inf) if all NaN."""
@@ -225,7 +224,7 @@ def range_without_nan(vals, a, b):
     return nm, mn, mx
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def shift_missing_left(samples, vals, a, b, nm, tmp_s, tmp_v):
     """Move the last ``nm`` entries of ``samples[a:b]`` / ``vals[a:b]`` to the front, both
     blocks keeping their order."""
@@ -265,7 +264,7 @@ def partition_rows(M, f, thr, samples, a, b, yw, swap_yw, nan_left, nan_code):
     return hi
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def stable_partition(samples, yw, vals, a, b, thr, nan_left, ridx, ywtmp):
     """Stable partition of ``samples[a:b]`` (``yw`` along) on the kept values ``vals`` of
     the chosen candidate, branch-free, the right part through ``ridx`` / ``ywtmp``: the
@@ -288,23 +287,20 @@ def stable_partition(samples, yw, vals, a, b, thr, nan_left, ridx, ywtmp):
     for i in range(k):
         samples[pos + i] = ridx[i]
         yw[pos + i] = ywtmp[i]
-    keep_alive(samples, yw, vals, ridx, ywtmp)
     return pos
 
 
 # ---------------------------------------------------------------- statistics and proxies
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def move_left(sl, wl, cur, new_pos, b, samples, y, w, parent_stats, wn, crit, n_outputs, K):
     """Left statistics at ``new_pos`` from those at ``cur``: add ``samples[cur:new_pos]``,
     or, when fewer samples lie right of ``new_pos``, start from the node totals and
     remove ``samples[new_pos:b]`` (scikit-learn's order of summation).
 
     The per-sample updates are written out here (not calls to ``add_class_sample``):
-    numba does not inline them, and a call per sample costs more than the update.
-    Called per candidate: the arrays are kept alive past the branches
-    (:func:`keep_alive`), which spares their reference counts."""
+    numba does not inline them, and a call per sample costs more than the update."""
     is_clf = _c.is_classification(crit)
     if new_pos - cur <= b - new_pos:
         lo = cur
@@ -354,25 +350,21 @@ def move_left(sl, wl, cur, new_pos, b, samples, y, w, parent_stats, wn, crit, n_
                     sl[o] += ws * v
                     sl[n_outputs + o] += ws * v * v
             wl += ws
-    keep_alive(sl, samples, y, w, parent_stats)
     return wl
 
 
 @njit(cache=True, nogil=True, inline="always")
 def left_stats(y, w, samples, sl, rule, node, pos):
-    """``sl`` = the statistics of ``samples[a:pos]``; returns their weight. (Helpers
-    called per node take the arrays, not their named tuples: each array passed costs
-    reference counts.)"""
+    """``sl`` = the statistics of ``samples[a:pos]``; returns their weight."""
     fill(sl, 0.0)
     return move_left(sl, 0.0, node.a, pos, node.b, samples, y, w, node.stats, node.wn,
                      rule.crit, rule.n_outputs, rule.K)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def children_impurity(y, w, samples, sl, sr, rule, node, pos, wl, wr, abs_work):
     """Impurities of ``samples[a:pos]`` and ``samples[pos:b]`` from their statistics (the
-    samples themselves for absolute error and Poisson). One exit, the arguments kept
-    alive past the branches (:func:`keep_alive`), which spares their reference counts."""
+    samples themselves for absolute error and Poisson)."""
     a = node.a
     b = node.b
     n_outputs = rule.n_outputs
@@ -388,11 +380,10 @@ def children_impurity(y, w, samples, sl, sr, rule, node, pos, wl, wr, abs_work):
         ir = _c.poisson_loss(y, w, samples, pos, b, n_outputs, sr, wr)
     else:
         il, ir = _mse_children(y, w, samples, sl, sr, node.stats, a, pos, n_outputs, wl, wr)
-    keep_alive(y, w, samples, sl, sr, rule, node, abs_work)
     return il, ir
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _mse_children(y, w, samples, sl, sr, stats, a, pos, n_outputs, wl, wr):
     """The squared-error impurities of :func:`children_impurity` (``stats`` the node's)."""
     sq_left = 0.0
@@ -476,7 +467,7 @@ def larger_side(node, pos):
 SPARSE_SCAN_RATIO = 8
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def index_node(samples, a, b, pos_of):
     """``pos_of[row]`` = the position of ``row`` in ``samples[a:b]``, for the node's rows;
     kept up to date by the sparse arrangement's swaps (:func:`_arrange_sorted`)."""
@@ -490,7 +481,7 @@ def _in_node(pos_of, samples, a, b, r):
     return q >= a and q < b and samples[q] == r
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def node_nonzeros(indptr, indices, data, f, samples, a, b, pos_of, nz_rows, nz_vals):
     """The stored entries of column ``f`` at the node's rows, into ``nz_rows[:cnt]`` /
     ``nz_vals[:cnt]``; returns ``cnt``. Scans the column's entries against the node's
@@ -531,7 +522,7 @@ def _place(samples, vals, pos_of, r, v, k):
     vals[k] = v
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def arrange_nonzeros(cnt, nz_rows, nz_vals, samples, a, b, vals, pos_of, sort):
     """Arrange ``samples[a:b]`` by a sparse column's values touching its stored entries
     only (as scikit-learn's sparse splitter): negative values swapped to the front,
@@ -562,7 +553,7 @@ def arrange_nonzeros(cnt, nz_rows, nz_vals, samples, a, b, vals, pos_of, sort):
     return z_lo, z_hi
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _partition_indexed(samples, vals, pos_of, lo, hi, thr):
     """Hoare partition of ``samples[lo:hi]`` on ``vals <= thr`` keeping ``pos_of`` right;
     returns the split position."""
@@ -580,7 +571,7 @@ def _partition_indexed(samples, vals, pos_of, lo, hi, thr):
     return hi
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def split_arranged(samples, vals, pos_of, a, b, z_lo, z_hi, thr):
     """Split position of ``samples[a:b]`` arranged by :func:`arrange_nonzeros` (zeros in
     ``[z_lo, z_hi)``) on ``value <= thr``: only the stored values on the threshold's side

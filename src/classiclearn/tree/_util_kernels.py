@@ -20,7 +20,7 @@ __all__ = [
 RAND_MAX = 0x7FFFFFFF
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _next(state):
     """Advance a 32-bit xorshift generator (Marsaglia 13/17/5) held in ``state[0]``
     (uint64 holding a uint32) and return a number in ``[0, RAND_MAX]``.
@@ -38,19 +38,19 @@ def _next(state):
     return np.intp(x % np.uint32(RAND_MAX + 1))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def rand_int(state, low, high):
     """A uniform integer in ``[low, high)``."""
     return low + _next(state) % (high - low)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def rand_uniform(state, low, high):
     """A uniform float in ``[low, high]``."""
     return (high - low) * np.float64(_next(state)) / np.float64(RAND_MAX) + low
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def weighted_median(vals, wts, n):
     """Weighted median of ``vals[:n]`` (sorted in place with ``wts``).
 
@@ -75,7 +75,7 @@ def weighted_median(vals, wts, n):
     return vals[n - 1]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _push(hv, hw, size, x, wt, sign):
     # binary heap on sign * value (max-heap of sign*value)
     i = size
@@ -92,7 +92,7 @@ def _push(hv, hw, size, x, wt, sign):
     return size + 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _pop(hv, hw, size, sign):
     size -= 1
     hv[0] = hv[size]
@@ -113,7 +113,7 @@ def _pop(hv, hw, size, sign):
     return size
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def prefix_abs_costs(yv, wv, n, out, lo_v, lo_w, hi_v, hi_w):
     """Weighted sum of absolute deviations from the weighted median of each prefix.
 

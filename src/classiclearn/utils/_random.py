@@ -1,10 +1,13 @@
 """Random number generators from a user's ``random_state``."""
 
 import numbers
+import threading
 
 import numpy as np
 
-__all__ = ["check_random_state", "child_seeds"]
+__all__ = ["check_random_state", "child_seeds", "seeded_state"]
+
+_LOCAL = threading.local()
 
 
 def check_random_state(seed):
@@ -37,6 +40,27 @@ def check_random_state(seed):
     raise ValueError(
         f"random_state must be None, an int, a numpy RandomState or Generator; got {seed!r}"
     )
+
+
+def seeded_state(seed):
+    """A RandomState seeded with the integer ``seed``: the stream of
+    ``np.random.RandomState(seed)``, for immediate use.
+
+    ``np.random.RandomState(seed)`` first seeds itself from the operating system's
+    entropy (about 150 µs, felt once per tree of a forest); this reseeds one
+    RandomState per thread instead (a few µs). The object is shared by the calls of
+    a thread: draw from it before the next call.
+
+    Examples
+    --------
+    >>> seeded_state(3).randint(100) == np.random.RandomState(3).randint(100)
+    True
+    """
+    rs = getattr(_LOCAL, "state", None)
+    if rs is None:
+        rs = _LOCAL.state = np.random.RandomState(0)
+    rs.seed(seed)
+    return rs
 
 
 def child_seeds(random_state, n):
