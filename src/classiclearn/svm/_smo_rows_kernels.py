@@ -1,8 +1,12 @@
 """Kernel rows of the SMO solver (seed 000 §8): kernel values and the row cache.
 
 The solver (``_smo_kernels``) asks for rows ``Q_i[:length]`` of
-``Q_st = y_s y_t K(x_s, x_t)`` through :func:`get_q`; this module computes them
-from the samples and keeps them in a least-recently-used cache. Its arguments are
+``Q_st = y_s y_t K(x_s, x_t)``; this module computes them from the samples and
+keeps them in a least-recently-used cache. In its loop the solver takes a row the
+cache holds up to date through :func:`fresh_slot` and :func:`use_slot` (and, per
+sample, :func:`gather_q`), small kernels on the cache's arrays that cost no
+reference counting; :func:`get_q`, which takes the named tuples, computes,
+completes or catches up the others. Its arguments are
 named tuples:
 
 - :data:`Kernel`: the samples (dense rows ``X``, or the square Gram matrix for a
@@ -373,8 +377,9 @@ def fresh_slot(i, length, per_sample, sid, slot_of, row_len, applied, counters):
 
 @njit(nogil=True, cache=True)
 def use_slot(slot, rows, stamp, counters):
-    """The cached row in ``slot``, stamped as just used: what :func:`get_q` returns
-    for a slot :func:`fresh_slot` found."""
+    """The cached row in ``slot`` (a slot :func:`fresh_slot` found), stamped as
+    just used: ``Q_i`` itself per variable, the sample's kernel row for
+    :func:`gather_q` per sample."""
     counters[CACHE_CLOCK] += 1
     stamp[slot] = counters[CACHE_CLOCK]
     return rows[slot]
