@@ -214,6 +214,51 @@ def _block(X, h, hsum, hX):
     return out
 
 
+def _softmax_shifts(K, p, fit_intercept, l2):
+    """The directions along which the softmax objective is flat, one per row.
+
+    Adding the same number to coefficient j of every class changes no
+    probability; the penalty rules that out for the coefficients when l2 > 0,
+    never for the (unpenalised) intercepts. Rows index the stacked
+    [W_k, b_k] parameters; none for two classes (K = 1).
+    """
+    q = p + 1
+    columns = [p] if fit_intercept else []
+    if l2 == 0:
+        columns = list(range(p)) + columns
+    if K == 1 or not columns:
+        return np.zeros((0, K * q))
+    shifts = np.zeros((len(columns), K * q))
+    for row, j in enumerate(columns):
+        shifts[row, j::q] = 1.0
+    return shifts
+
+
+def _newton_step(H, g, shifts):
+    """The minimum-norm solution of ``H s = g`` for a PSD Hessian H.
+
+    ``shifts`` (rows) span directions known to be in the null space of H, with
+    g orthogonal to them. Adding ``c * shifts' shifts`` makes H definite
+    without changing the solution on its range, and the step has no component
+    along the shifts, as the minimum-norm one; Cholesky then solves it. When
+    H is singular in other directions as well (separation, collinear
+    columns), the minimum-norm step by least squares.
+    """
+    if shifts.shape[0]:
+        scale = max(np.abs(np.diag(H)).max(), 1.0)
+        H = H + scale * (shifts.T @ shifts)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", linalg.LinAlgWarning)
+            factor = linalg.cho_factor(H, check_finite=False)
+        diag = np.abs(np.diag(factor[0]))
+        if diag.min() <= 1e-7 * diag.max():  # numerically singular
+            raise linalg.LinAlgError
+        return linalg.cho_solve(factor, g, check_finite=False)
+    except (linalg.LinAlgError, linalg.LinAlgWarning, ValueError):
+        return linalg.lstsq(H, g, check_finite=False, cond=1e-12)[0]
+
+
 def fit_newton(obj, W0, b0, l2, max_iter, tol):
     """Newton / IRLS with a backtracking line search (smooth problems only).
 
@@ -247,16 +292,7 @@ def fit_newton(obj, W0, b0, l2, max_iter, tol):
             keep[np.arange(K) * q + p] = False
         Hk = H[np.ix_(keep, keep)]
         gk = grad[keep]
-        try:
-            if K > 1 and l2 == 0:
-                raise linalg.LinAlgError
-            with warnings.catch_warnings():
-                warnings.simplefilter("error", linalg.LinAlgWarning)
-                step = linalg.solve(Hk, gk, assume_a="pos", check_finite=False)
-        except (linalg.LinAlgError, linalg.LinAlgWarning, ValueError):
-            # Singular or nearly singular Hessian (separation, or the softmax's
-            # shared-shift direction): the minimum-norm Newton step.
-            step = linalg.lstsq(Hk, gk, check_finite=False, cond=1e-12)[0]
+        step = _newton_step(Hk, gk, _softmax_shifts(K, p, fi, l2)[:, keep])
         full = np.zeros(K * q)
         full[keep] = step
         D = full.reshape(K, q)
