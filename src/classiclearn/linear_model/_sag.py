@@ -22,7 +22,8 @@ from . import _sag_sparse_kernels as _sk
 LOSS_CODES = {"squared": _k.LOSS_SQUARED, "log": _k.LOSS_LOG,
               "multinomial": _k.LOSS_MULTINOMIAL}
 
-# Sample indices are drawn for several epochs at a time, at most this many.
+# Sample indices are drawn for several epochs at a time (a growing number of
+# them), at most this many indices per draw.
 _DRAW_BLOCK = 1 << 20
 
 
@@ -91,8 +92,11 @@ def fit_sag(X, y, sw, W0, b0, *, loss, alpha, beta, fit_intercept, max_iter, tol
     else:
         rows = (X,)
         kernel = _k.sag_epochs
+    n_epochs = 0
     while done < max_iter and status == 0:
-        n_epochs = min(per_block, max_iter - done)
+        # 4, 8, 16, ... epochs per draw: a run that stops early draws little more
+        # than it used; a long one draws in blocks of ~_DRAW_BLOCK indices.
+        n_epochs = min(max(4, 2 * n_epochs), per_block, max_iter - done)
         order = rng.integers(0, n, size=(n_epochs, n), dtype=np.intp)
         num_seen, ran, status = kernel(
             *rows, y, sw, W, b, sum_grad, sum_grad_b, memory, seen, num_seen, order, code,

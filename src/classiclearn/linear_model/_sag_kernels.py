@@ -33,10 +33,11 @@ _FAST = {"reassoc", "contract"}
 
 
 @njit(cache=True, nogil=True, error_model="numpy", fastmath=_FAST)
-def _dot(x, w):
+def _row_dot(X, i, W, k):
+    """``X[i] @ W[k]`` without taking either row as a view."""
     s = 0.0
-    for j in range(x.shape[0]):
-        s += x[j] * w[j]
+    for j in range(X.shape[1]):
+        s += X[i, j] * W[k, j]
     return s
 
 
@@ -140,32 +141,31 @@ def sag_epochs(X, y, sw, W, b, sum_grad, sum_grad_b, memory, seen, num_seen, ord
     threshold = step * beta
     prox = saga and beta > 0.0
     n_epochs, n_steps = order.shape
+    # Rows are indexed in place, never taken as views: a view per step costs
+    # numba a reference-count pair, as much as the update itself on few features.
     for epoch in range(n_epochs):
         for t in range(n_steps):
             i = order[epoch, t]
-            xi = X[i]
             for k in range(K):
-                z[k] = b[k] + _dot(xi, W[k])
+                z[k] = b[k] + _row_dot(X, i, W, k)
             _sample_gradient(z, y[i], sw[i], loss, g)
             num_seen, own, avg = step_weights(i, seen, num_seen, step, saga)
             for k in range(K):
                 d = g[k] - memory[i, k]
                 memory[i, k] = g[k]
-                wk = W[k]
-                sk = sum_grad[k]
                 if prox:
                     for j in range(p):
-                        c = d * xi[j]
-                        s = sk[j] + c
-                        sk[j] = s
-                        v = decay * wk[j] - own * c - avg * s
-                        wk[j] = soft_threshold(v, threshold)
+                        c = d * X[i, j]
+                        s = sum_grad[k, j] + c
+                        sum_grad[k, j] = s
+                        v = decay * W[k, j] - own * c - avg * s
+                        W[k, j] = soft_threshold(v, threshold)
                 else:
                     for j in range(p):
-                        c = d * xi[j]
-                        s = sk[j] + c
-                        sk[j] = s
-                        wk[j] = decay * wk[j] - own * c - avg * s
+                        c = d * X[i, j]
+                        s = sum_grad[k, j] + c
+                        sum_grad[k, j] = s
+                        W[k, j] = decay * W[k, j] - own * c - avg * s
                 if fit_intercept:
                     sum_grad_b[k] += d
                     b[k] -= avg * sum_grad_b[k] + own * d
