@@ -41,7 +41,7 @@ def _row_dot(X, i, W, k):
     return s
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
 def _sample_gradient(z, yi, swi, loss, g):
     """d loss / d z for one sample (times its weight) into g (K,)."""
     K = z.shape[0]
@@ -81,7 +81,7 @@ def step_weights(i, seen, num_seen, step, saga):
     return num_seen, own, step * inv
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def epoch_status(W, b, prev, tol):
     """After an epoch: -1 if the iterate is not finite, 1 if the largest weight change
     since ``prev`` is at most ``tol`` times the largest weight (converged), else 0;

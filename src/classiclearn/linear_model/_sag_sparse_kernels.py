@@ -163,16 +163,28 @@ def sag_epochs_csr(indptr, indices, data, y, sw, W, b, sum_grad, sum_grad_b, mem
                    num_seen, order, loss, step, alpha, beta, saga, fit_intercept, tol, prev):
     """:func:`._sag_kernels.sag_epochs` for CSR X given by ``indptr``, ``indices``,
     ``data`` (the other arguments and the result as there)."""
-    K, p = W.shape
-    state = _to_state(W, sum_grad)
-    z = np.empty(K)
-    g = np.empty(K)
+    K = W.shape[0]
+    n_steps = order.shape[1]
+    return _csr_epochs(indptr, indices, data, y, sw, W, b, sum_grad, sum_grad_b, memory, seen,
+                       num_seen, order, loss, step, alpha, beta, saga, fit_intercept, tol, prev,
+                       _to_state(W, sum_grad), np.empty(K), np.empty(K), np.zeros(n_steps + 1),
+                       np.empty(n_steps))
+
+
+# Without numba's runtime: the loop allocates nothing (its work arrays come from
+# sag_epochs_csr), and the per-step calls pass ~8 arrays, whose reference counts
+# would otherwise cost as much as a short row's update.
+@njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
+def _csr_epochs(indptr, indices, data, y, sw, W, b, sum_grad, sum_grad_b, memory, seen,
+                num_seen, order, loss, step, alpha, beta, saga, fit_intercept, tol, prev,
+                state, z, g, cum, avg_hist):
+    """The epochs of :func:`sag_epochs_csr` on its work arrays (feature state rows,
+    z, g, cumulative sums and the steps' averages)."""
+    K = W.shape[0]
     decay = 1.0 - step * alpha
     threshold = step * beta
     prox = saga and beta > 0.0
     n_epochs, n_steps = order.shape
-    cum = np.zeros(n_steps + 1)
-    avg_hist = np.empty(n_steps)
     wscale = 1.0
     for epoch in range(n_epochs):
         cum[0] = 0.0
