@@ -37,6 +37,12 @@ def _is_nan_like(value):
 
 def _most_frequent(values):
     """Most frequent value; ties go to the smallest."""
+    if values.dtype.kind in "iuf":
+        # sorted runs: the first longest run holds the smallest of the most frequent
+        ordered = np.sort(values)
+        starts = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1])))
+        lengths = np.diff(np.append(starts, ordered.size))
+        return ordered[starts[np.argmax(lengths)]].item()
     counts = Counter(values.tolist())
     best = max(counts.values())
     return min(v for v, c in counts.items() if c == best)
