@@ -32,6 +32,29 @@ def _power(x, degree):
     return x**degree
 
 
+@njit(nogil=True, cache=True)
+def _poly_row(v, m, gamma, coef0, degree, base):
+    """``v[j] = (gamma v[j] + coef0) ** degree`` for j < m, the values of
+    :func:`_power`; an integral degree squares whole rows (loops that vectorise)
+    instead of looping over the degree's bits per entry. ``base``: scratch (m,)."""
+    if degree == np.floor(degree) and 0.0 <= degree < 2.0**31:
+        for j in range(m):
+            base[j] = gamma * v[j] + coef0
+            v[j] = 1.0
+        t = np.int64(degree)
+        while t > 0:
+            if t % 2 == 1:
+                for j in range(m):
+                    v[j] *= base[j]
+            t //= 2
+            if t > 0:
+                for j in range(m):
+                    base[j] *= base[j]
+    else:
+        for j in range(m):
+            v[j] = (gamma * v[j] + coef0) ** degree
+
+
 @njit(nogil=True, parallel=True, cache=True)
 def kernel_from_dots(D, xx, yy, kernel, gamma, coef0, degree):
     """Turn dot products ``D[i, j] = <x_i, y_j>`` into kernel values, in place.
@@ -64,8 +87,7 @@ def kernel_from_dots(D, xx, yy, kernel, gamma, coef0, degree):
                     v[j] = -gamma * d2
                 exp_nonpositive_inplace(v, m, scratch, scratch.view(np.int64))
             elif kernel == POLY:
-                for j in range(m):
-                    v[j] = _power(gamma * v[j] + coef0, degree)
+                _poly_row(v, m, gamma, coef0, degree, scratch)
             elif kernel == SIGMOID:
                 for j in range(m):
                     v[j] = np.tanh(gamma * v[j] + coef0)
