@@ -34,7 +34,7 @@ from ..base import BaseEstimator, ClassifierMixin
 from ..utils._dask import dask_blocks, fit_one_block_in_memory, record_input_features, reduce_blocks
 from ..utils._params import Interval, StrOptions
 from ..utils._targets import check_classification_targets
-from ..utils._threads import threads_for_work
+from ..utils._threads import parallel_code, threads_for_work
 from ..utils.validation import (
     cast_float_attributes,
     check_array,
@@ -218,7 +218,8 @@ class GaussianNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
         if self._unit != 1.0:
             X = X / self._unit
         with threads_for_work(None, X.size):
-            count, mean, m2 = _k.class_weighted_moments(X, y_index, weight, len(self.classes_))
+            count, mean, m2 = _k.class_weighted_moments(X, y_index, weight, len(self.classes_),
+                                                        parallel_code(X.size))
         if first and squares_out_of_range(mean, m2):
             # values near 1e300 or 1e-300: the moments of X divided by a power of
             # two (exact, the same classifier), kept in that unit for later batches
@@ -226,7 +227,8 @@ class GaussianNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
             X = X / self._unit
             with threads_for_work(None, X.size):
                 count, mean, m2 = _k.class_weighted_moments(X, y_index, weight,
-                                                            len(self.classes_))
+                                                            len(self.classes_),
+                                                            parallel_code(X.size))
         if first:
             # the variance of each feature over all rows, from the class moments
             # (law of total variance): no further pass over X
@@ -330,7 +332,8 @@ class GaussianNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
         if self._unit != 1.0:
             X = X / self._unit
         with threads_for_work(None, X.size * len(self.classes_)):
-            jll = _k.gaussian_joint_log_likelihood(X, self._theta, self._var, log_prior)
+            jll = _k.gaussian_joint_log_likelihood(X, self._theta, self._var, log_prior,
+                                                   parallel_code(X.size * len(self.classes_)))
         if self._unit != 1.0:  # the densities of X, not of X / unit
             jll -= X.shape[1] * np.log(self._unit)
         if not np.all(np.isfinite(jll) | np.isneginf(log_prior)):  # -inf for a zero prior
@@ -349,7 +352,7 @@ def _block_class_moments(X, y, w=None):
     classes = np.unique(y)
     weight = check_sample_weight(w, X, dtype=np.float64)
     count, mean, m2 = _k.class_weighted_moments(X, class_indices(y, classes), weight,
-                                                len(classes))
+                                                len(classes), parallel_code(X.size))
     return classes, count, mean, m2
 
 

@@ -174,6 +174,20 @@ def threads_for_work(n_jobs, work):
     return numba_threads(n_jobs)
 
 
+def parallel_code(work):
+    """The ``parallel`` argument of kernels with a serial and a parallel path:
+    None (serial, and numba leaves the parallel code out of the compilation)
+    below :data:`SMALL_WORK` multiply-adds, where :func:`threads_for_work`
+    would run one thread anyway; True above.
+
+    Examples
+    --------
+    >>> parallel_code(10) is None, parallel_code(10**9)
+    (True, True)
+    """
+    return None if work < SMALL_WORK else True
+
+
 def numba_thread_safe():
     """Whether numba kernels may be launched from several Python threads at once.
 
