@@ -244,7 +244,7 @@ def new_hist_pool(bins, S, n):
     """The histograms' :data:`HistPool` for a tree of ``n`` samples: buffers of
     (n_features, bins, (count, weight, ``S`` statistics)), reused through a free list
     (none without ``bins`` or below ``HYBRID_MIN`` samples)."""
-    n_pool = 4 if bins is not None and n >= HYBRID_MIN else 0
+    n_pool = 8 if bins is not None and n >= HYBRID_MIN else 0
     if bins is not None:
         n_cells = np.intp(1)  # the most bins of a feature, its missing-value bin included
         for f in range(bins.n_bins.shape[0]):
