@@ -1,5 +1,5 @@
 """Fast paths of the tree builder against plain references: binning against
-``np.searchsorted``, the random splitter's unpartitioned class counts (integer
+``np.searchsorted`` and bin edges against ``np.percentile`` column by column, the random splitter's unpartitioned class counts (integer
 weights) against scikit-learn's partitioning splitter."""
 
 import numpy as np
@@ -35,6 +35,45 @@ def test_transform_bins_equals_searchsorted(max_bins):
     Z = rng.normal(scale=3.0, size=(500, 5)).astype(np.float32)
     np.testing.assert_array_equal(_binning.transform_bins(Z, (edges, n_bins)),
                                   _naive_bins(Z, edges, n_bins))
+
+
+def _naive_edges(X, max_bins):
+    """The bin edges, column by column with ``np.percentile`` (what ``fit_bins`` computes
+    from one sort of all columns)."""
+    edges = np.full((X.shape[1], max_bins + 1), np.inf)
+    n_bins = np.zeros(X.shape[1], dtype=np.intp)
+    qs = np.linspace(0, 100, max_bins + 1)[1:-1]
+    for j in range(X.shape[1]):
+        col = np.sort(X[:, j]).astype(np.float64)
+        col = col[~np.isnan(col)]
+        if col.size == 0:
+            n_bins[j] = 1
+            continue
+        distinct = np.unique(col)
+        if distinct.size <= max_bins:
+            mids = distinct[:-1] / 2.0 + distinct[1:] / 2.0
+        else:
+            mids = np.unique(np.percentile(col, qs, method="midpoint"))
+            mids = mids[mids < col[-1]]
+        edges[j, :mids.size] = mids
+        n_bins[j] = mids.size + 1
+    return edges, n_bins
+
+
+@pytest.mark.parametrize("max_bins", [2, 3, 32, 255])
+@pytest.mark.parametrize("n_rows", [1, 2, 7, 300, 1001])
+def test_fit_bins_equals_percentiles(max_bins, n_rows):
+    rng = np.random.default_rng(n_rows)
+    X = rng.normal(size=(n_rows, 6)).astype(np.float32)
+    X[:, 1] = np.round(X[:, 1] * 3)  # few distinct values
+    X[:, 2] = -0.5  # constant
+    X[:, 3] = rng.integers(0, 400, size=n_rows)  # ties among many values
+    X[rng.random(n_rows) < 0.2, 4] = np.nan
+    X[:, 5] = np.nan if n_rows < 7 else X[:, 5]
+    edges, n_bins = _binning.fit_bins(X, max_bins, 0)
+    want_edges, want_n_bins = _naive_edges(X, max_bins)
+    np.testing.assert_array_equal(n_bins, want_n_bins)
+    np.testing.assert_array_equal(edges, want_edges)
 
 
 @pytest.mark.parametrize("n_classes", [2, 4])

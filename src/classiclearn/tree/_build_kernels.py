@@ -449,29 +449,36 @@ def _expand_best(front, n_front, inodes, fnodes, st_ints, st_floats, st_stats, m
     return n_front, np.intp(0), budget
 
 
-# the exact-split node loop's state between its calls (:func:`_grow_exact`), intp, and
-# why it returned: the stack is empty, or the tree's, the stack's or the frontier's
-# arrays are full (the caller doubles them and calls again)
+# the node loop's state between its calls (:func:`_grow`), intp, and why it returned:
+# the stack is empty, or the tree's, the stack's or the frontier's arrays are full, or
+# the histogram pool has no free buffer (the caller grows them and calls again)
 GS_TOP = 0
 GS_COUNT = 1
 GS_DEPTH = 2
 GS_FRONT = 3
 GS_BUDGET = 4
-GS_FIELDS = 5
+GS_FREE = 5  # free histogram buffers (their ids in ``free[:n]``)
+GS_FIELDS = 6
 GROWN = 0
 FULL_NODES = 1
 FULL_STACK = 2
 FULL_FRONT = 3
+FULL_HISTS = 4
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _grow_exact(data, settings, rule, dense, csc, abs_work, sort, rnd, work, stats,
-                reuse_stats, inodes, fnodes, value, st_ints, st_floats, st_stats, front,
-                state):
-    """:func:`build_tree`'s node loop for trees without histograms: evaluate the nodes
-    on the stack (depth-first: their children pushed; best-first: queued on the
-    frontier) until it is empty or an array is full; returns why it stopped
-    (``GROWN`` or ``FULL_*``), the loop's counters kept in ``state`` (``GS_*``).
+def _grow(data, settings, rule, dense, csc, bins, abs_work, sort, rnd, work, stats,
+          reuse_stats, inodes, fnodes, value, st_ints, st_floats, st_stats, front, pool,
+          free, state):
+    """:func:`build_tree`'s node loop: evaluate the nodes on the stack (depth-first: their
+    children pushed; best-first: queued on the frontier) until it is empty or an array
+    is full; returns why it stopped (``GROWN`` or ``FULL_*``), the loop's counters kept
+    in ``state`` (``GS_*``).
+
+    A node holding a histogram (``ST_HIST``: histogram trees, ``bins``, nodes of at
+    least ``HYBRID_MIN`` samples) is split on it (``pool[h]``), and its children's
+    histograms taken from the free buffers ``free[:state[GS_FREE]]``; the others are
+    split exactly (``dense`` / ``csc``, ``sort`` / ``rnd``).
 
     Compiled without numba's runtime (``_nrt=False``, see ``refcounts``): no
     reference counting per node. It allocates nothing; the caller grows the arrays."""
@@ -500,6 +507,7 @@ def _grow_exact(data, settings, rule, dense, csc, abs_work, sort, rnd, work, sta
     depth_reached = state[GS_DEPTH]
     n_front = state[GS_FRONT]
     budget = state[GS_BUDGET]
+    n_free = state[GS_FREE]
     status = GROWN
     while top > 0:
         if count >= inodes.shape[0]:
@@ -511,6 +519,9 @@ def _grow_exact(data, settings, rule, dense, csc, abs_work, sort, rnd, work, sta
         if top + 1 > st_ints.shape[0]:  # the node's children replace it, one row more
             status = FULL_STACK
             break
+        if bins is not None and st_ints[top - 1, ST_HIST] >= 0 and n_free == 0:
+            status = FULL_HISTS  # its children may need one buffer
+            break
         top -= 1
         i = count
         count += 1
@@ -519,6 +530,7 @@ def _grow_exact(data, settings, rule, dense, csc, abs_work, sort, rnd, work, sta
             side = NODE_LEFT if st_ints[top, ST_IS_LEFT] else NODE_RIGHT
             inodes[parent, side] = i
         depth = st_ints[top, ST_DEPTH]
+        hist = st_ints[top, ST_HIST]
         a = st_ints[top, ST_START]
         b = st_ints[top, ST_END]
         # the node's statistics, from its parent's split when known
@@ -534,44 +546,66 @@ def _grow_exact(data, settings, rule, dense, csc, abs_work, sort, rnd, work, sta
         _set_value(value, i, stats, wn, node.lower, node.upper, is_clf, n_outputs, K,
                    use_mono, y, w, samples, a, b, abs_work)
         # the node's split (its samples partitioned, left part first), or a leaf's
-        # (pos = b): see build_tree
+        # (pos = b): nodes at the limits (once best-first growth has used its budget,
+        # new nodes stay leaves), pure or without a valid split whose impurity decrease
+        # reaches min_impurity_decrease stay leaves
         split = no_split(node, node.n_const)
         nn = b - a
         if not (depth >= max_depth or (best_first and budget <= 0)
                 or nn < min_samples_split or nn < 2 * min_samples_leaf
                 or wn < 2.0 * min_weight_leaf or imp <= EPSILON):
-            # of dense / csc and of sort / rnd one is None, known when numba compiles
-            if dense is not None:
-                if sort is not None:
-                    split = split_best(dense, data, rule, node, work, sort, abs_work)
-                if rnd is not None:
-                    split = split_random(dense, data, rule, node, work, rnd, abs_work)
-            if csc is not None:
-                if sort is not None:
-                    split = split_best_csc(csc, data, rule, node, work, sort, abs_work)
-                if rnd is not None:
-                    split = split_random_csc(csc, data, rule, node, work, abs_work)
-            if split.pos < b and split.improvement + EPSILON < min_impurity_decrease:
-                split = no_split(node, node.n_const)
+            if bins is not None and hist >= 0:
+                # a node with a histogram is split on it
+                hs, bn = _hk.hist_split(pool[hist], bins, rule, node, work)
+                if hs.feature >= 0 and hs.improvement + EPSILON >= min_impurity_decrease:
+                    pos = _partition_bins(bins, hs.feature, bn, samples, a, b, rnd,
+                                          hs.missing_left != 0)
+                    split = Split(pos, hs.feature, hs.threshold, hs.improvement,
+                                  hs.impurity_left, hs.impurity_right, hs.n_const,
+                                  hs.missing_left, hs.middle)
+            else:
+                # the exact splitter: of dense / csc and of sort / rnd one is None, known
+                # when numba compiles, which leaves out a branch testing a None argument
+                # (a test on a non-None one keeps both branches: hence the tests on both
+                # of each pair)
+                if dense is not None:
+                    if sort is not None:
+                        split = split_best(dense, data, rule, node, work, sort, abs_work)
+                    if rnd is not None:
+                        split = split_random(dense, data, rule, node, work, rnd, abs_work)
+                if csc is not None:
+                    if sort is not None:
+                        split = split_best_csc(csc, data, rule, node, work, sort, abs_work)
+                    if rnd is not None:
+                        split = split_random_csc(csc, data, rule, node, work, abs_work)
+                if split.pos < b and split.improvement + EPSILON < min_impurity_decrease:
+                    split = no_split(node, node.n_const)
         is_leaf = split.pos >= b
+        # histogram trees pass no constant features down
+        n_const = zero if bins is not None else split.n_const
         _record(inodes, fnodes, i, node, split)
         depth_reached = max(depth_reached, depth)
+        left_h = minus1
+        right_h = minus1
+        if bins is not None and hist >= 0:
+            n_free, left_h, right_h = _hk.child_hists(bins, data, rule, samples, pool, free,
+                                                      n_free, hist, a, split.pos, b, is_leaf)
         if best_first:
-            _push_frontier(front, n_front, i, node, split, depth, split.n_const, minus1,
-                           minus1)
+            _push_frontier(front, n_front, i, node, split, depth, n_const, left_h, right_h)
             n_front += 1
         elif not is_leaf:
             cst = mono[split.feature] if use_mono else zero
             _push_children(st_ints, st_floats, st_stats, top, i, a, b, node.lower,
                            node.upper, split.pos, split.impurity_left,
-                           split.impurity_right, split.middle, cst, depth, split.n_const,
-                           minus1, minus1, reuse_stats, sl, sr, K, S)
+                           split.impurity_right, split.middle, cst, depth, n_const,
+                           left_h, right_h, reuse_stats, sl, sr, K, S)
             top += 2
     state[GS_TOP] = top
     state[GS_COUNT] = count
     state[GS_DEPTH] = depth_reached
     state[GS_FRONT] = n_front
     state[GS_BUDGET] = budget
+    state[GS_FREE] = n_free
     return status
 
 
@@ -601,189 +635,85 @@ def build_tree(data, settings, dense, csc, bins, abs_work, sort, rnd):
     # otherwise compile a separate version of the callee for each literal value
     zero = np.intp(0)
     minus1 = np.intp(-1)
-    y = data.y
-    w = data.w
-    max_depth = settings.max_depth
-    min_samples_split = settings.min_samples_split
-    min_samples_leaf = settings.min_samples_leaf
-    min_weight_leaf = settings.min_weight_leaf
-    min_impurity_decrease = settings.min_impurity_decrease
     samples = data.samples.copy()
     n = samples.shape[0]
-    wn_total, int_w = _weight_total(w, samples)
+    wn_total, int_w = _weight_total(data.w, samples)
     rule = _rule(data, settings, wn_total)
     work = _work(samples, rule, settings.seed, data.nan_mask.shape[0])
-    # Arrays and scalars used per node, taken out of the named tuples once: a helper
-    # called per node takes the arrays it needs (each array of a named tuple passed to
-    # a helper, or taken out of it per node, costs reference counts per call)
-    crit = rule.crit
     n_outputs = rule.n_outputs
-    K = rule.K
     S = rule.S
-    mono = rule.mono
-    use_mono = rule.use_mono
-    is_clf = _c.is_classification(crit)
-    sl = work.sl
-    sr = work.sr
     stats = np.empty(S)
     # children's statistics from the parent's split (classification with integer
     # weights: exact sums, equal to a fresh pass)
-    reuse_stats = is_clf and int_w
+    reuse_stats = _c.is_classification(rule.crit) and int_w
     # the tree's node arrays and the stack's, doubled when full
     inodes = np.empty((FIRST_ROWS, NODE_INT_FIELDS), dtype=np.intp)
     fnodes = np.empty((FIRST_ROWS, NODE_FLOAT_FIELDS))
-    value = np.empty((FIRST_ROWS, n_outputs * K))
+    value = np.empty((FIRST_ROWS, n_outputs * rule.K))
     st_ints = np.empty((FIRST_ROWS, ST_INT_FIELDS), dtype=np.intp)
     st_floats = np.empty((FIRST_ROWS, ST_FLOAT_FIELDS))
     st_stats = np.empty((FIRST_ROWS, S + 1))
     front = Frontier(np.empty((FIRST_ROWS, FR_INT_FIELDS), dtype=np.intp),
                      np.empty((FIRST_ROWS, FR_FLOAT_FIELDS)))
-    hists = _hk.new_hist_pool(bins, S)
+    hists = _hk.new_hist_pool(bins, S, n)
+    pool = hists.pool
+    free = hists.free
+    n_free = hists.n_free
     root_h = minus1
     if bins is not None and n >= _hk.HYBRID_MIN:
-        hists, root_h = _hk.take_hist(hists)
-        _hk.fill_hist(bins, data, rule, samples, zero, n, hists.pool[root_h])
+        n_free -= 1
+        root_h = free[n_free]
+        _hk.fill_hist(bins, data, rule, samples, zero, n, pool[root_h])
     _push_node(st_ints, st_floats, st_stats, zero, zero, n, zero, minus1, zero, zero, root_h,
                UNKNOWN, -np.inf, np.inf)
-    top = np.intp(1)
-    count = np.intp(0)
-    depth_reached = np.intp(0)
-    n_front = np.intp(0)
     best_first = settings.max_leaf_nodes > 0
-    budget = settings.max_leaf_nodes - 1  # splits left to best-first growth
+    mono = rule.mono
+    use_mono = rule.use_mono
     state = np.empty(GS_FIELDS, dtype=np.intp)
+    state[GS_TOP] = 1
+    state[GS_COUNT] = 0
+    state[GS_DEPTH] = 0
+    state[GS_FRONT] = 0
+    state[GS_BUDGET] = settings.max_leaf_nodes - 1  # splits left to best-first growth
+    state[GS_FREE] = n_free
     while True:
         # depth-first: evaluate a node when popped; best-first: evaluate both children
-        # (left first) of the node just expanded, then queue them by improvement
-        if bins is None:
-            # without histograms: the loop without reference counts, called again after
-            # growing the array it found full
-            state[GS_TOP] = top
-            state[GS_COUNT] = count
-            state[GS_DEPTH] = depth_reached
-            state[GS_FRONT] = n_front
-            state[GS_BUDGET] = budget
-            while True:
-                status = _grow_exact(data, settings, rule, dense, csc, abs_work, sort, rnd,
-                                     work, stats, reuse_stats, inodes, fnodes, value,
-                                     st_ints, st_floats, st_stats, front, state)
-                if status == FULL_NODES:
-                    inodes = _doubled(inodes, state[GS_COUNT])
-                    fnodes = _doubled(fnodes, state[GS_COUNT])
-                    value = _doubled(value, state[GS_COUNT])
-                elif status == FULL_STACK:
-                    st_ints = _doubled(st_ints, state[GS_TOP])
-                    st_floats = _doubled(st_floats, state[GS_TOP])
-                    st_stats = _doubled(st_stats, state[GS_TOP])
-                elif status == FULL_FRONT:
-                    front = _frontier_room(front, state[GS_FRONT])
-                else:
-                    break
-            top = state[GS_TOP]
-            count = state[GS_COUNT]
-            depth_reached = state[GS_DEPTH]
-            n_front = state[GS_FRONT]
-            budget = state[GS_BUDGET]
-        # with histograms (without, the stack is empty here)
-        while top > 0:
-            top -= 1
-            if count >= inodes.shape[0]:
-                inodes = _doubled(inodes, count)
-                fnodes = _doubled(fnodes, count)
-                value = _doubled(value, count)
-            i = count
-            count += 1
-            parent = st_ints[top, ST_PARENT]
-            if parent >= 0:
-                side = NODE_LEFT if st_ints[top, ST_IS_LEFT] else NODE_RIGHT
-                inodes[parent, side] = i
-            depth = st_ints[top, ST_DEPTH]
-            hist = st_ints[top, ST_HIST]
-            a = st_ints[top, ST_START]
-            b = st_ints[top, ST_END]
-            # the node's statistics, from its parent's split when known (both helpers
-            # leaf kernels without branches around their arrays, so they cost no
-            # reference counts; a helper choosing between them would)
-            if st_stats[top, 0] >= 0.0:
-                wn = _known_stats(st_stats, top, S, stats)
+        # (left first) of the node just expanded, then queue them by improvement. The
+        # loop runs without reference counts, called again after growing the array it
+        # found full
+        while True:
+            status = _grow(data, settings, rule, dense, csc, bins, abs_work, sort, rnd, work,
+                           stats, reuse_stats, inodes, fnodes, value, st_ints, st_floats,
+                           st_stats, front, pool, free, state)
+            if status == FULL_NODES:
+                inodes = _doubled(inodes, state[GS_COUNT])
+                fnodes = _doubled(fnodes, state[GS_COUNT])
+                value = _doubled(value, state[GS_COUNT])
+            elif status == FULL_STACK:
+                st_ints = _doubled(st_ints, state[GS_TOP])
+                st_floats = _doubled(st_floats, state[GS_TOP])
+                st_stats = _doubled(st_stats, state[GS_TOP])
+            elif status == FULL_FRONT:
+                front = _frontier_room(front, state[GS_FRONT])
+            elif status == FULL_HISTS:
+                hists = _hk.grown_hist_pool(pool)
+                pool = hists.pool
+                free = hists.free
+                state[GS_FREE] = hists.n_free
             else:
-                wn = _c.node_stats(y, w, samples, a, b, crit, n_outputs, K, stats)
-            imp = st_floats[top, ST_IMPURITY]
-            if imp < 0.0:
-                imp = _node_impurity(y, w, samples, a, b, stats, wn, rule, abs_work)
-            node = Node(a, b, wn, imp, stats, st_ints[top, ST_N_CONST],
-                        st_floats[top, ST_LOWER], st_floats[top, ST_UPPER])
-            _set_value(value, i, stats, wn, node.lower, node.upper, is_clf, n_outputs, K,
-                       use_mono, y, w, samples, a, b, abs_work)
-            # the node's split (its samples partitioned, left part first), or a leaf's
-            # (pos = b): nodes at the limits (once best-first growth has used its budget,
-            # new nodes stay leaves), pure or without a valid split whose impurity
-            # decrease reaches min_impurity_decrease stay leaves. Written out here (not
-            # helpers taking the named tuples: each call costs reference counts)
-            split = no_split(node, node.n_const)
-            nn = b - a
-            if not (depth >= max_depth or (best_first and budget <= 0)
-                    or nn < min_samples_split or nn < 2 * min_samples_leaf
-                    or wn < 2.0 * min_weight_leaf or imp <= EPSILON):
-                if bins is not None and hist >= 0:
-                    # a node with a histogram is split on it
-                    hs, bn = _hk.hist_split(hists.pool[hist], bins, rule, node, work)
-                    if hs.feature >= 0 and hs.improvement + EPSILON >= min_impurity_decrease:
-                        pos = _partition_bins(bins, hs.feature, bn, samples, a, b, rnd,
-                                              hs.missing_left != 0)
-                        split = Split(pos, hs.feature, hs.threshold, hs.improvement,
-                                      hs.impurity_left, hs.impurity_right, hs.n_const,
-                                      hs.missing_left, hs.middle)
-                else:
-                    # the exact splitter: of dense / csc and of sort / rnd one is None,
-                    # known when numba compiles, which leaves out a branch testing a None
-                    # argument (a test on a non-None one keeps both branches: hence the
-                    # tests on both of each pair)
-                    if dense is not None:
-                        if sort is not None:
-                            split = split_best(dense, data, rule, node, work, sort, abs_work)
-                        if rnd is not None:
-                            split = split_random(dense, data, rule, node, work, rnd, abs_work)
-                    if csc is not None:
-                        if sort is not None:
-                            split = split_best_csc(csc, data, rule, node, work, sort,
-                                                   abs_work)
-                        if rnd is not None:
-                            split = split_random_csc(csc, data, rule, node, work, abs_work)
-                    if (split.pos < b and split.improvement + EPSILON
-                            < min_impurity_decrease):
-                        split = no_split(node, node.n_const)
-            is_leaf = split.pos >= b
-            # histogram trees pass no constant features down
-            n_const = zero if bins is not None else split.n_const
-            _record(inodes, fnodes, i, node, split)
-            depth_reached = max(depth_reached, depth)
-            left_h = minus1
-            right_h = minus1
-            if bins is not None and hist >= 0:
-                hists, left_h, right_h = _hk.child_hists(bins, data, rule, samples, hists,
-                                                          hist, a, split.pos, b, is_leaf)
-            if best_first:
-                front = _frontier_room(front, n_front)
-                _push_frontier(front, n_front, i, node, split, depth, n_const, left_h, right_h)
-                n_front += 1
-            elif not is_leaf:
-                if top + 2 > st_ints.shape[0]:
-                    st_ints = _doubled(st_ints, top)
-                    st_floats = _doubled(st_floats, top)
-                    st_stats = _doubled(st_stats, top)
-                cst = mono[split.feature] if use_mono else zero
-                _push_children(st_ints, st_floats, st_stats, top, i, a, b, node.lower,
-                               node.upper, split.pos, split.impurity_left,
-                               split.impurity_right, split.middle, cst, depth, n_const,
-                               left_h, right_h, reuse_stats, sl, sr, K, S)
-                top += 2
+                break
         if not best_first:
             break
-        n_front, top, budget = _expand_best(front, n_front, inodes, fnodes, st_ints, st_floats,
-                                            st_stats, mono, use_mono, budget)
+        n_front, top, budget = _expand_best(front, state[GS_FRONT], inodes, fnodes, st_ints,
+                                            st_floats, st_stats, mono, use_mono,
+                                            state[GS_BUDGET])
+        state[GS_FRONT] = n_front
+        state[GS_TOP] = top
+        state[GS_BUDGET] = budget
         if top == 0:
             break
+    count = state[GS_COUNT]
+    depth_reached = state[GS_DEPTH]
     out = GrownTree(np.empty((count, NODE_INT_FIELDS), dtype=np.intp),
                     np.empty((count, NODE_FLOAT_FIELDS)),
                     np.empty((count, value.shape[1])), depth_reached)

@@ -36,7 +36,7 @@ EPSILON = np.finfo(np.float64).eps
 HYBRID_MIN = 128
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def fill_hist(bins, data, rule, samples, a, b, H):
     """``H`` = the histogram of ``samples[a:b]`` (arguments: the named tuples of
     ``_split_kernels``)."""
@@ -77,7 +77,7 @@ def _add_bin(h, sl, S):
     return h[0], h[1]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def hist_split(H, bins, rule, node, work):
     """Best (feature, bin) split from the node histogram ``H`` (arguments: the named
     tuples of ``_split_kernels``).
@@ -230,7 +230,7 @@ def hist_split(H, bins, rule, node, work):
                  np.intp(1) if best_ml else np.intp(0), middle), best_bin
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def subtract_hist(big, small, n_bins):
     """``big -= small`` over the used bins (the sibling histogram by subtraction)."""
     for f in range(big.shape[0]):
@@ -240,14 +240,18 @@ def subtract_hist(big, small, n_bins):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def new_hist_pool(bins, S):
-    """The histograms' :data:`HistPool`: buffers of (n_features, bins, (count, weight,
-    ``S`` statistics)), reused through a free list (a placeholder without ``bins``)."""
+def new_hist_pool(bins, S, n):
+    """The histograms' :data:`HistPool` for a tree of ``n`` samples: buffers of
+    (n_features, bins, (count, weight, ``S`` statistics)), reused through a free list
+    (none without ``bins`` or below ``HYBRID_MIN`` samples)."""
+    n_pool = 8 if bins is not None and n >= HYBRID_MIN else 0
     if bins is not None:
-        pool = np.empty((8, bins.Xb.shape[1], bins.edges.shape[1], S + 2))
+        n_cells = np.intp(1)  # the most bins of a feature, its missing-value bin included
+        for f in range(bins.n_bins.shape[0]):
+            n_cells = max(n_cells, bins.n_bins[f] + 1)
+        pool = np.empty((n_pool, bins.Xb.shape[1], n_cells, S + 2))
     else:
-        pool = np.empty((1, 1, 1, 1))
-    n_pool = pool.shape[0]
+        pool = np.empty((n_pool, 1, 1, 1))
     free = np.empty(n_pool, dtype=np.intp)
     for i in range(n_pool):
         free[i] = n_pool - 1 - i
@@ -255,62 +259,56 @@ def new_hist_pool(bins, S):
 
 
 @njit(cache=True, nogil=True)
-def take_hist(hists):
-    """A free buffer of the pool (doubled when none is left): (the pool, the buffer's id)."""
-    pool = hists.pool
-    free = hists.free
-    n_free = hists.n_free
-    if n_free == 0:
-        pc = pool.shape[0]
-        bigger = np.empty((2 * pc, pool.shape[1], pool.shape[2], pool.shape[3]))
-        for i in range(pc):
-            for ff in range(pool.shape[1]):
-                for bb in range(pool.shape[2]):
-                    for kk in range(pool.shape[3]):
-                        bigger[i, ff, bb, kk] = pool[i, ff, bb, kk]
-        pool = bigger
-        free = np.empty(2 * pc, dtype=np.intp)
-        for i in range(pc):
-            free[i] = pc + i
-        n_free = pc
-    n_free -= 1
-    return HistPool(pool, free, n_free), free[n_free]
+def grown_hist_pool(pool):
+    """The :data:`HistPool` of twice the buffers of ``pool``, whose buffers are all in
+    use (copied, same ids): the new ones free."""
+    pc = pool.shape[0]
+    n_new = max(pc, 1)
+    bigger = np.empty((pc + n_new, pool.shape[1], pool.shape[2], pool.shape[3]))
+    for i in range(pc):
+        for ff in range(pool.shape[1]):
+            for bb in range(pool.shape[2]):
+                for kk in range(pool.shape[3]):
+                    bigger[i, ff, bb, kk] = pool[i, ff, bb, kk]
+    free = np.empty(pc + n_new, dtype=np.intp)
+    for i in range(n_new):
+        free[i] = pc + n_new - 1 - i
+    return HistPool(bigger, free, np.intp(n_new))
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _give_back(hists, h):
-    hists.free[hists.n_free] = h
-    return HistPool(hists.pool, hists.free, hists.n_free + 1)
-
-
-@njit(cache=True, nogil=True)
-def child_hists(bins, data, rule, samples, hists, h, a, pos, b, is_leaf):
+@njit(cache=True, nogil=True, _nrt=False)
+def child_hists(bins, data, rule, samples, pool, free, n_free, h, a, pos, b, is_leaf):
     """The histograms of the children ``samples[a:pos]`` and ``samples[pos:b]`` of the
-    node whose histogram is ``h``: the smaller child's from its samples, the larger's by
-    subtraction in the parent's buffer; only for children of at least ``HYBRID_MIN``
-    samples (the others are split exactly), buffers no longer needed going back to the
-    pool. Returns (pool, left id, right id), -1 for none."""
+    node whose histogram is ``pool[h]``: the smaller child's from its samples (in a buffer
+    taken from ``free[:n_free]``, which must not be empty), the larger's by subtraction in
+    the parent's buffer; only for children of at least ``HYBRID_MIN`` samples (the others
+    are split exactly), buffers no longer needed going back to the free list. Returns
+    (n_free, left id, right id), -1 for none. Allocates nothing."""
     need_l = not is_leaf and pos - a >= HYBRID_MIN
     need_r = not is_leaf and b - pos >= HYBRID_MIN
     if not (need_l or need_r):
-        return _give_back(hists, h), np.intp(-1), np.intp(-1)
-    hists, small = take_hist(hists)
+        free[n_free] = h
+        return n_free + 1, np.intp(-1), np.intp(-1)
+    n_free -= 1
+    small = free[n_free]
     if pos - a <= b - pos:
-        fill_hist(bins, data, rule, samples, a, pos, hists.pool[small])
+        fill_hist(bins, data, rule, samples, a, pos, pool[small])
         left_h = small
         right_h = h
     else:
-        fill_hist(bins, data, rule, samples, pos, b, hists.pool[small])
+        fill_hist(bins, data, rule, samples, pos, b, pool[small])
         left_h = h
         right_h = small
-    subtract_hist(hists.pool[h], hists.pool[small], bins.n_bins)
+    subtract_hist(pool[h], pool[small], bins.n_bins)
     if not need_l:
-        hists = _give_back(hists, left_h)
+        free[n_free] = left_h
+        n_free += 1
         left_h = np.intp(-1)
     if not need_r:
-        hists = _give_back(hists, right_h)
+        free[n_free] = right_h
+        n_free += 1
         right_h = np.intp(-1)
-    return hists, left_h, right_h
+    return n_free, left_h, right_h
 
 
 @njit(cache=True, nogil=True)
