@@ -32,6 +32,28 @@ def _power(x, degree):
     return x**degree
 
 
+@njit(nogil=True, cache=True)
+def _kernel_rows(D, xx, yy, kernel, gamma, coef0, degree, lo, hi, scratch):
+    """Rows ``lo:hi`` of :func:`kernel_from_dots` (``scratch``: float64 of m)."""
+    m = D.shape[1]
+    for i in range(lo, hi):
+        v = D[i]
+        if kernel == RBF:
+            xi = xx[i]
+            for j in range(m):
+                d2 = xi + yy[j] - 2.0 * v[j]
+                if d2 < 0.0:
+                    d2 = 0.0
+                v[j] = -gamma * d2
+            exp_nonpositive_inplace(v, m, scratch, scratch.view(np.int64))
+        elif kernel == POLY:
+            for j in range(m):
+                v[j] = _power(gamma * v[j] + coef0, degree)
+        elif kernel == SIGMOID:
+            for j in range(m):
+                v[j] = np.tanh(gamma * v[j] + coef0)
+
+
 @njit(nogil=True, parallel=True, cache=True)
 def kernel_from_dots(D, xx, yy, kernel, gamma, coef0, degree):
     """Turn dot products ``D[i, j] = <x_i, y_j>`` into kernel values, in place.
@@ -46,29 +68,22 @@ def kernel_from_dots(D, xx, yy, kernel, gamma, coef0, degree):
         ``exp(-gamma max(|x|² + |y|² - 2 d, 0))``, SIGMOID ``tanh(gamma d + coef0)``.
     gamma, coef0, degree : float
 
-    Blocks of rows run in parallel.
+    Blocks of rows run in parallel; :func:`kernel_from_dots_serial` is the same
+    on the calling thread (small matrices: its compilation costs a fraction).
     """
     n, m = D.shape
     rows_per_block = 16
     n_blocks = (n + rows_per_block - 1) // rows_per_block
     for blk in prange(n_blocks):
-        scratch = np.empty(m)
-        for i in range(blk * rows_per_block, min(n, (blk + 1) * rows_per_block)):
-            v = D[i]
-            if kernel == RBF:
-                xi = xx[i]
-                for j in range(m):
-                    d2 = xi + yy[j] - 2.0 * v[j]
-                    if d2 < 0.0:
-                        d2 = 0.0
-                    v[j] = -gamma * d2
-                exp_nonpositive_inplace(v, m, scratch, scratch.view(np.int64))
-            elif kernel == POLY:
-                for j in range(m):
-                    v[j] = _power(gamma * v[j] + coef0, degree)
-            elif kernel == SIGMOID:
-                for j in range(m):
-                    v[j] = np.tanh(gamma * v[j] + coef0)
+        _kernel_rows(D, xx, yy, kernel, gamma, coef0, degree, blk * rows_per_block,
+                     min(n, (blk + 1) * rows_per_block), np.empty(m))
+
+
+@njit(nogil=True, cache=True)
+def kernel_from_dots_serial(D, xx, yy, kernel, gamma, coef0, degree):
+    """:func:`kernel_from_dots` on the calling thread."""
+    _kernel_rows(D, xx, yy, kernel, gamma, coef0, degree, np.intp(0), D.shape[0],
+                 np.empty(D.shape[1]))
 
 
 @njit(nogil=True, parallel=True, cache=True)
