@@ -40,8 +40,16 @@ allocates the state and the row cache and lends them to the loop; the loop's ker
 return no array (a row is returned as its index in the cache, see
 ``_smo_rows_kernels.get_q``), and only the computation of a row the cache does not
 hold, which allocates its work row, runs with the runtime (balanced reference counts
-of its own). No helper is inlined by numba (LLVM still inlines the small ones), so
-each is typed and optimised once.
+of its own).
+
+What numba inlines (``inline="always"``): the steps of an iteration (``_take_step``,
+``_scan``, ``_select_j``), which as calls passed every array as seven words (0.21-0.30
+instead of 0.16 us of CPU per iteration of a linear SVC on 500 x 10), and the small
+helpers with one or two callers. Every separately compiled kernel costs a fixed
+half second or so of a first fit, and numba links each kernel's callees into it and
+optimises them again, so the ones that ask for kernel rows (:func:`get_q`,
+:func:`_reconstruct_gradient`) are compiled once each rather than inlined, and
+:func:`smo_solve` is a Python function around the three kernels.
 """
 
 from collections import namedtuple
@@ -98,7 +106,6 @@ IN_UP = 1
 IN_LOW = 2
 
 
-@njit(nogil=True, cache=True, _nrt=True)
 def smo_solve(kernel, csr, problem, settings):
     """Solve the SVM dual by SMO; see the module docstring.
 
@@ -129,7 +136,23 @@ def smo_solve(kernel, csr, problem, settings):
         The decision function is ``sum_t y_t alpha_t K(x_t, x) - rho``.
     n_iter : int
     converged : bool
+
+    Notes
+    -----
+    A Python function calling three kernels: numba links every kernel a kernel
+    calls into it and optimises the whole again, so an outer kernel around the loop
+    would compile the loop's machine code twice (seconds of a first fit).
     """
+    v, kern, cache, permute_x = _prepare(kernel, problem, settings)
+    it, converged = _optimise(v, kern, csr, cache, settings, permute_x)
+    alpha, rho = _result(v)
+    return alpha, rho, it, converged
+
+
+@njit(nogil=True, cache=True, _nrt=True)
+def _prepare(kernel, problem, settings):
+    """The solver's state at alpha = 0, its row cache, its :data:`Kernel` and whether
+    shrinking permutes the samples: (variables, kernel, cache, permute_x)."""
     m = problem.idx.shape[0]
     per_sample = settings.per_sample
     n_rows = kernel.sqnorm.shape[0] if per_sample else m
@@ -137,13 +160,16 @@ def smo_solve(kernel, csr, problem, settings):
                           max(SWAP_LOG_MIN, m))
     permute_x = (not per_sample) and kernel.kind != PRECOMPUTED
     v = _initial_variables(problem, kernel_diagonal(kernel))
-    kern = _working_kernel(kernel, permute_x)
-    it, converged = _optimise(v, kern, csr, cache, settings, permute_x)
-    rho = _offset(v)
-    return _alpha_by_variable(v), rho, it, converged
+    return v, _working_kernel(kernel, permute_x), cache, permute_x
 
 
 @njit(nogil=True, cache=True, _nrt=True)
+def _result(v):
+    """(alpha in the input order of the variables, rho)."""
+    return _alpha_by_variable(v), _offset(v)
+
+
+@njit(nogil=True, cache=True, _nrt=True, inline="always")
 def _working_kernel(kernel, permute_x):
     """The solver's :data:`Kernel`: with ``permute_x`` on private copies of the
     samples and norms, which shrinking permutes."""
@@ -153,7 +179,7 @@ def _working_kernel(kernel, permute_x):
     return kernel
 
 
-@njit(nogil=True, cache=True, _nrt=True)
+@njit(nogil=True, cache=True, _nrt=True, inline="always")
 def _initial_variables(problem, diag):
     """:data:`Variables` at alpha = 0 in the input order (``diag``: K(x_s, x_s))."""
     idx = problem.idx
@@ -275,7 +301,7 @@ def _optimise(v, kern, csr, cache, settings, permute_x):
     return it, converged
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def _take_step(i, j, active_size, y, alpha, C, G, QD, status, Q_i, Q_j, scratch):
     """Solve the two-variable problem of (i, j) (rows ``Q_i``, ``Q_j``), update
     alpha, status and the gradient; returns the next (gmax, i, gmax2)."""
@@ -298,7 +324,7 @@ def _take_step(i, j, active_size, y, alpha, C, G, QD, status, Q_i, Q_j, scratch)
                  np.bool_(True), scratch)
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def _step_opposite_signs(ai, aj, Ci, Cj, Gi, Gj, quad):
     """New (alpha_i, alpha_j) for y_i != y_j: the unconstrained step along
     ``alpha_i - alpha_j = const``, clipped to the box."""
@@ -327,7 +353,7 @@ def _step_opposite_signs(ai, aj, Ci, Cj, Gi, Gj, quad):
     return ai, aj
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def _step_same_signs(ai, aj, Ci, Cj, Gi, Gj, quad):
     """New (alpha_i, alpha_j) for y_i == y_j: the unconstrained step along
     ``alpha_i + alpha_j = const``, clipped to the box."""
@@ -356,7 +382,7 @@ def _step_same_signs(ai, aj, Ci, Cj, Gi, Gj, quad):
     return ai, aj
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def _update_g_bar(t, was_at_bound, c, v, kern, csr, cache):
     """Keep ``G_bar`` (the gradient part of the variables at the upper bound
     ``c``) current after alpha_t left the bound (``was_at_bound``) or reached it."""
@@ -372,7 +398,7 @@ def _update_g_bar(t, was_at_bound, c, v, kern, csr, cache):
             G_bar[k] += c * Q_t[k]
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def _offset(v):
     """rho: the mean of ``y G`` over the free variables, else the midpoint of the
     bounds the others set."""
@@ -399,7 +425,7 @@ def _offset(v):
     return s_free / n_free if n_free > 0 else (ub + lb) / 2.0
 
 
-@njit(nogil=True, cache=True, _nrt=True)
+@njit(nogil=True, cache=True, _nrt=True, inline="always")
 def _alpha_by_variable(v):
     """alpha in the input order of the variables."""
     m = v.alpha.shape[0]
@@ -412,7 +438,7 @@ def _alpha_by_variable(v):
 # Shrinking.
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def _shrink(active_size, unshrink, tol, v, kern, csr, permute_x, cache):
     """Move variables stuck at a bound behind the active prefix; returns
     (active_size, unshrink). Once close to optimal, everything is unshrunk once."""
@@ -424,7 +450,7 @@ def _shrink(active_size, unshrink, tol, v, kern, csr, permute_x, cache):
     return active_size, unshrink
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def _shrink_thresholds(active_size, y, C, alpha, G):
     """(gm1, gm2): the largest violations over I_up and I_low by label, which a
     variable at a bound must exceed to be shrunk."""
@@ -446,7 +472,7 @@ def _shrink_thresholds(active_size, y, C, alpha, G):
     return gm1, gm2
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def _be_shrunk(t, gm1, gm2, y, C, alpha, G):
     if alpha[t] >= C[t]:
         return -G[t] > gm1 if y[t] > 0 else -G[t] > gm2
@@ -509,7 +535,7 @@ def _reconstruct_gradient(active_size, v, kern, csr, cache):
     return m
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def _add_free_part_by_shrunk_rows(active_size, v, kern, csr, cache):
     """``G_t += sum over free s of alpha_s Q_ts`` for the shrunk t, one row per t."""
     alpha = v.alpha
@@ -522,7 +548,7 @@ def _add_free_part_by_shrunk_rows(active_size, v, kern, csr, cache):
                 v.G[i] += alpha[t] * Q_i[t]
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def _add_free_part_by_free_rows(active_size, v, kern, csr, cache):
     """The same sums, one row per free variable."""
     m = v.y.shape[0]
@@ -612,7 +638,7 @@ def _last_equal(x, n, v):
     return -1
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def _pair_objective(active_size, y, st, G, QD, Q_i, yi, qdi, gmax, obj):
     """Second-order gain ``(gmax + y_t G_t)^2 / quad_it`` of each candidate j,
     negated (``-inf`` where t is not a candidate, so the best is the max)."""
@@ -627,7 +653,7 @@ def _pair_objective(active_size, y, st, G, QD, Q_i, yi, qdi, gmax, obj):
         obj[t] = o if (ok & (grad_diff > 0.0)) else -np.inf
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def _select_j(n, y, st, G, QD, Q_i, i, gmax, gmax2, tol, obj):
     """Second-order choice of j for the maximal violator i found by ``_scan``
     (``Q_i`` its row); -1 at optimality."""
@@ -638,7 +664,7 @@ def _select_j(n, y, st, G, QD, Q_i, i, gmax, gmax2, tol, obj):
     return _last_equal(obj, n, best)
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def _scan(n, y, st, G, Q_i, Q_j, dai, daj, update, scratch):
     """(gmax, i, gmax2) over the first ``n`` positions: the largest
     ``-y_t G_t`` over I_up with the last position attaining it, and the

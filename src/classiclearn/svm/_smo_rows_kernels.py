@@ -191,7 +191,7 @@ def kernel_values(kern, csr, a, out, start, stop, n_chunks):
         _scatter(csr, a, np.bool_(True))
 
 
-@njit(nogil=True, cache=True, _nrt=True)
+@njit(nogil=True, cache=True, _nrt=True, inline="always")
 def kernel_diagonal(kern):
     """``K(x_s, x_s)`` of every sample (float64, n_samples)."""
     sqnorm = kern.sqnorm
@@ -212,7 +212,7 @@ def kernel_diagonal(kern):
     return out
 
 
-@njit(nogil=True, cache=True, _nrt=True)
+@njit(nogil=True, cache=True, _nrt=True, inline="always")
 def new_row_cache(n_slots, row_length, n_variables, per_sample, n_chunks, log_size):
     """An empty :data:`RowCache` of ``n_slots`` rows of ``row_length`` entries
     (positions, or samples with ``per_sample``) and a swap log of ``log_size``."""
@@ -227,7 +227,7 @@ def new_row_cache(n_slots, row_length, n_variables, per_sample, n_chunks, log_si
                     np.zeros(n_slots, dtype=np.int64), per_sample, n_chunks)
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def _take_slot(key, cache):
     """A slot for ``key``: a free one, else the least recently used one (evicted)."""
     counters = cache.counters
@@ -266,7 +266,7 @@ def _catch_up(row, length, first, n_log, swaps):
     return length
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def _position_row(i, length, kern, csr, y, sid, cache):
     """Per-variable mode: the slot of position ``i``'s cached row, swaps replayed and
     extended to ``length`` entries when shorter."""
@@ -282,45 +282,37 @@ def _position_row(i, length, kern, csr, y, sid, cache):
     cache.stamp[slot] = counters[CACHE_CLOCK]
     have = cache.row_len[slot]
     if have < length:
-        _compute_q(i, have, length, kern, csr, y, sid, cache.rows[slot], cache.n_chunks)
+        _compute_row(i, have, length, kern, csr, y, sid, cache.rows[slot], cache.n_chunks,
+                     np.bool_(False))
         cache.row_len[slot] = length
     return slot
 
 
-# numba's runtime named explicitly (this kernel and the ones it calls allocate their
-# work rows): the solver's loop, compiled without it, calls the two row computations
-# below only for rows the cache does not hold, and they return no array
+# numba's runtime named explicitly (this kernel and the ones it calls allocate a
+# work row): the solver's loop, compiled without it, calls it only for rows the cache
+# does not hold, and it returns no array
 @njit(nogil=True, cache=True, _nrt=True)
-def _compute_q(i, have, length, kern, csr, y, sid, row, n_chunks):
-    """``row[k] = Q_ik`` for ``have <= k < length`` (positions)."""
+def _compute_row(i, have, length, kern, csr, y, sid, row, n_chunks, per_sample):
+    """Per variable: ``row[k] = Q_ik`` for ``have <= k < length`` (positions). Per
+    sample: ``row[k] = K(x_i, x_k)`` for every sample k (``i`` a sample)."""
     tmp = np.empty(length - have)
     if kern.kind == PRECOMPUTED:
-        si = sid[i]
+        si = i if per_sample else sid[i]
         for k in range(have, length):
-            tmp[k - have] = kern.X[si, sid[k]]
+            tmp[k - have] = kern.X[si, k if per_sample else sid[k]]
     else:
         kernel_values(kern, csr, i, tmp, have, length, n_chunks)
-    yi = y[i]
-    for k in range(have, length):
-        row[k] = yi * y[k] * tmp[k - have]
-
-
-@njit(nogil=True, cache=True, _nrt=True)
-def _compute_kernel_row(s, kern, csr, krow, n_chunks):
-    """``krow[k] = K(x_s, x_k)`` for every sample k."""
-    n = krow.shape[0]
-    if kern.kind == PRECOMPUTED:
-        for k in range(n):
-            krow[k] = kern.X[s, k]
+    if per_sample:
+        for k in range(have, length):
+            row[k] = tmp[k - have]
     else:
-        tmp = np.empty(n)
-        kernel_values(kern, csr, s, tmp, np.intp(0), n, n_chunks)
-        for k in range(n):
-            krow[k] = tmp[k]
+        yi = y[i]
+        for k in range(have, length):
+            row[k] = yi * y[k] * tmp[k - have]
 
 
-@njit(nogil=True, cache=True, _nrt=False)
-def _sample_row(s, kern, csr, cache):
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
+def _sample_row(s, kern, csr, y, sid, cache):
     """Per-sample mode: the slot of the cached kernel row of sample ``s`` (every
     sample, in the original order)."""
     slot = cache.slot_of[s]
@@ -328,12 +320,13 @@ def _sample_row(s, kern, csr, cache):
         slot = _take_slot(s, cache)
     cache.stamp[slot] = cache.counters[CACHE_CLOCK]
     if cache.row_len[slot] < cache.rows.shape[1]:
-        _compute_kernel_row(s, kern, csr, cache.rows[slot], cache.n_chunks)
+        _compute_row(s, np.intp(0), cache.rows.shape[1], kern, csr, y, sid, cache.rows[slot],
+                     cache.n_chunks, np.bool_(True))
         cache.row_len[slot] = cache.rows.shape[1]
     return slot
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def _gathered_row(i, length, kern, csr, y, sid, cache):
     """Per-sample mode: the gather buffer into which ``Q_i[:length]`` is gathered from
     the kernel row of the sample of position ``i``."""
@@ -342,7 +335,7 @@ def _gathered_row(i, length, kern, csr, y, sid, cache):
         # same row as the last gather (selection, then the update step)
         counters[CACHE_TOGGLE] = counters[CACHE_LAST_BUF]
         return counters[CACHE_LAST_BUF]
-    slot = _sample_row(sid[i], kern, csr, cache)
+    slot = _sample_row(sid[i], kern, csr, y, sid, cache)
     return gather_q(i, length, y, sid, cache.rows[slot], cache.gather, counters, cache.scratch)
 
 
@@ -371,7 +364,7 @@ def gather_q(i, length, y, sid, krow, gather, counters, scratch):
     return buf
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def fresh_slot(i, length, per_sample, sid, slot_of, row_len, applied, counters):
     """The cache slot from which ``Q_i[:length]`` can be had without computing
     kernel values, else ``NO_SLOT`` (then :func:`get_q` must compute, complete or
@@ -390,7 +383,7 @@ def fresh_slot(i, length, per_sample, sid, slot_of, row_len, applied, counters):
     return slot if fresh else NO_SLOT
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def use_slot(slot, stamp, counters):
     """Stamp ``slot`` (a slot :func:`fresh_slot` found) as just used: its row is
     ``Q_i`` itself per variable, the sample's kernel row for :func:`gather_q` per
@@ -411,7 +404,7 @@ def get_q(i, length, kern, csr, y, sid, cache):
     return _position_row(i, length, kern, csr, y, sid, cache)
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def swap_samples(i, j, kern, csr):
     """Exchange the samples at positions i and j (rows of ``kern.X``, or entries of
     the row map for sparse samples, and their squared norms)."""
@@ -426,7 +419,7 @@ def swap_samples(i, j, kern, csr):
     sq[i], sq[j] = sq[j], sq[i]
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def swap_cached(i, j, cache):
     """Exchange positions i and j in the cache: the rows they own now, and (logged)
     their entries of every row."""
