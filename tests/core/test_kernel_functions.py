@@ -49,3 +49,21 @@ def test_integer_degree_is_repeated_squaring():
     expected = base * base
     expected = expected * expected * base
     np.testing.assert_allclose(K, expected, rtol=1e-15)
+
+
+@pytest.mark.parametrize("kernel", ["poly", "rbf", "sigmoid"])
+def test_parallel_and_serial_kernel_values_are_identical(kernel):
+    """The parallel pass (large matrices) and its serial twin (small ones, chosen
+    by size) give the same bits."""
+    from classiclearn._kernels import kernel_function_kernels as _k
+    from classiclearn._kernels.kernel_functions import KERNEL_IDS
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(45, 5))
+    D = X @ X[:29].T
+    sq = np.einsum("ij,ij->i", X, X)
+    args = (sq, sq[:29].copy(), KERNEL_IDS[kernel], 0.3, 0.5, 3.0)
+    a, b = D.copy(), D.copy()
+    _k.kernel_from_dots(a, *args)
+    _k.kernel_from_dots_serial(b, *args)
+    np.testing.assert_array_equal(a, b)

@@ -117,7 +117,7 @@ def test_logged_swaps_match_eager_swaps(log_size, sparse):
         else:
             i = int(rng.integers(0, m))
             length = int(rng.integers(1, m + 1))
-            row = _rows.get_q(i, length, kern, csr, sv.y, sv.sid, cs)
+            row = cs.rows[_rows.get_q(i, length, kern, csr, sv.y, sv.sid, cs)]
             Xo = X[order]
             yo = y[order]
             ref = (yo[i] * yo[:length] * (Xo[:length] @ Xo[i])).astype(np.float32)

@@ -15,28 +15,12 @@ from .jit import njit, prange
 LINEAR, POLY, RBF, SIGMOID, PRECOMPUTED = 0, 1, 2, 3, 4
 
 
-@njit(nogil=True, cache=True, inline="always")
-def _power(x, degree):
-    """``x ** degree``; an integral degree by repeated squaring (as libsvm's
-    ``powi``), so an integer degree gives the same value as an integer power."""
-    if degree == np.floor(degree) and 0.0 <= degree < 2.0**31:
-        t = np.int64(degree)
-        base = x
-        result = 1.0
-        while t > 0:
-            if t % 2 == 1:
-                result *= base
-            base *= base
-            t //= 2
-        return result
-    return x**degree
-
-
 @njit(nogil=True, cache=True)
 def _poly_row(v, m, gamma, coef0, degree, base):
-    """``v[j] = (gamma v[j] + coef0) ** degree`` for j < m, the values of
-    :func:`_power`; an integral degree squares whole rows (loops that vectorise)
-    instead of looping over the degree's bits per entry. ``base``: scratch (m,)."""
+    """``v[j] = (gamma v[j] + coef0) ** degree`` for j < m. An integral degree is
+    taken by repeated squaring (as libsvm's ``powi``, so it equals the integer
+    power), on whole rows at a time so that the loops vectorise. ``base``:
+    scratch (m,)."""
     if degree == np.floor(degree) and 0.0 <= degree < 2.0**31:
         for j in range(m):
             base[j] = gamma * v[j] + coef0
@@ -55,6 +39,27 @@ def _poly_row(v, m, gamma, coef0, degree, base):
             v[j] = (gamma * v[j] + coef0) ** degree
 
 
+@njit(nogil=True, cache=True)
+def _kernel_rows(D, xx, yy, kernel, gamma, coef0, degree, lo, hi, scratch):
+    """Rows ``lo:hi`` of :func:`kernel_from_dots` (``scratch``: float64 of m)."""
+    m = D.shape[1]
+    for i in range(lo, hi):
+        v = D[i]
+        if kernel == RBF:
+            xi = xx[i]
+            for j in range(m):
+                d2 = xi + yy[j] - 2.0 * v[j]
+                if d2 < 0.0:
+                    d2 = 0.0
+                v[j] = -gamma * d2
+            exp_nonpositive_inplace(v, m, scratch, scratch.view(np.int64))
+        elif kernel == POLY:
+            _poly_row(v, m, gamma, coef0, degree, scratch)
+        elif kernel == SIGMOID:
+            for j in range(m):
+                v[j] = np.tanh(gamma * v[j] + coef0)
+
+
 @njit(nogil=True, parallel=True, cache=True)
 def kernel_from_dots(D, xx, yy, kernel, gamma, coef0, degree):
     """Turn dot products ``D[i, j] = <x_i, y_j>`` into kernel values, in place.
@@ -69,28 +74,23 @@ def kernel_from_dots(D, xx, yy, kernel, gamma, coef0, degree):
         ``exp(-gamma max(|x|² + |y|² - 2 d, 0))``, SIGMOID ``tanh(gamma d + coef0)``.
     gamma, coef0, degree : float
 
-    Blocks of rows run in parallel.
+    Blocks of rows run in parallel; :func:`kernel_from_dots_serial` is the same
+    on the calling thread (small matrices: its compilation costs a fraction).
     """
     n, m = D.shape
     rows_per_block = 16
     n_blocks = (n + rows_per_block - 1) // rows_per_block
     for blk in prange(n_blocks):
-        scratch = np.empty(m)
-        for i in range(blk * rows_per_block, min(n, (blk + 1) * rows_per_block)):
-            v = D[i]
-            if kernel == RBF:
-                xi = xx[i]
-                for j in range(m):
-                    d2 = xi + yy[j] - 2.0 * v[j]
-                    if d2 < 0.0:
-                        d2 = 0.0
-                    v[j] = -gamma * d2
-                exp_nonpositive_inplace(v, m, scratch, scratch.view(np.int64))
-            elif kernel == POLY:
-                _poly_row(v, m, gamma, coef0, degree, scratch)
-            elif kernel == SIGMOID:
-                for j in range(m):
-                    v[j] = np.tanh(gamma * v[j] + coef0)
+        lo = np.intp(blk) * rows_per_block  # intp, not the unsigned prange index
+        _kernel_rows(D, xx, yy, kernel, gamma, coef0, degree, lo, min(n, lo + rows_per_block),
+                     np.empty(m))
+
+
+@njit(nogil=True, cache=True)
+def kernel_from_dots_serial(D, xx, yy, kernel, gamma, coef0, degree):
+    """:func:`kernel_from_dots` on the calling thread."""
+    _kernel_rows(D, xx, yy, kernel, gamma, coef0, degree, np.intp(0), D.shape[0],
+                 np.empty(D.shape[1]))
 
 
 @njit(nogil=True, parallel=True, cache=True)

@@ -13,6 +13,7 @@ import scipy.sparse as sp
 
 from ..utils._sparse import row_squared_norms
 from . import kernel_function_kernels as _k
+from .work import KERNEL_VALUE_ENTRIES
 
 __all__ = ["KERNEL_IDS", "kernel_matrix", "supports"]
 
@@ -72,5 +73,8 @@ def kernel_matrix(X, Y, kernel, *, gamma, coef0=0.0, degree=3, x_sq=None, y_sq=N
         yy = row_squared_norms(Y) if y_sq is None else np.asarray(y_sq, dtype=np.float64)
     else:
         xx = yy = np.zeros(0)
-    _k.kernel_from_dots(D, xx, yy, kid, float(gamma), float(coef0), float(degree))
+    # the parallel kernel only for matrices large enough to use it (a small fit's
+    # prediction then never compiles it)
+    apply = _k.kernel_from_dots if D.size >= KERNEL_VALUE_ENTRIES else _k.kernel_from_dots_serial
+    apply(D, xx, yy, kid, float(gamma), float(coef0), float(degree))
     return D

@@ -14,6 +14,9 @@ NUMBA_PASS_WORK = 4_000_000
 GRAM_PASS_WORK = 20_000_000
 # multiply-adds of one SVM kernel-row segment computed in parallel
 KERNEL_ROW_WORK = 2_000_000
+# kernel values (an exp or a tanh each, about ten multiply-adds) turned from dot
+# products in one pass, above which blocks of rows are computed in parallel
+KERNEL_VALUE_ENTRIES = NUMBA_PASS_WORK // 8
 # entries (n x p) of X from which a multiclass wrapper fits its binary
 # problems in threads when ``n_jobs`` is None
 WRAPPER_ENTRIES = 100_000

@@ -33,10 +33,23 @@ version is compiled without the sparse code), ``problem`` (:data:`Problem`) and
 ``settings`` (:data:`Settings`). The solver's state is a :data:`Variables` (in
 position order) and a :data:`RowCache`.
 
-Most helpers are ``inline="always"``: each separately compiled function that
-asks for kernel rows optimises the whole row code again. The gradient rebuild
-(:func:`_reconstruct_gradient`, called from three places) is compiled once
-instead: three inlined copies cost more to compile than that one extra pass.
+The loop (:func:`_optimise`) and every kernel it calls per iteration are compiled
+with ``_nrt=False``, without numba's runtime: no reference counting at all (it was
+most of an iteration's cost on small data), and no allocation. :func:`smo_solve`
+allocates the state and the row cache and lends them to the loop; the loop's kernels
+return no array (a row is returned as its index in the cache, see
+``_smo_rows_kernels.get_q``), and only the computation of a row the cache does not
+hold, which allocates its work row, runs with the runtime (balanced reference counts
+of its own).
+
+What numba inlines (``inline="always"``): the steps of an iteration (``_take_step``,
+``_scan``, ``_select_j``), which as calls passed every array as seven words (0.21-0.30
+instead of 0.16 us of CPU per iteration of a linear SVC on 500 x 10), and the small
+helpers with one or two callers. Every separately compiled kernel costs a fixed
+half second or so of a first fit, and numba links each kernel's callees into it and
+optimises them again, so the ones that ask for kernel rows (:func:`get_q`,
+:func:`_reconstruct_gradient`) are compiled once each rather than inlined, and
+:func:`smo_solve` is a Python function around the three kernels.
 """
 
 from collections import namedtuple
@@ -93,7 +106,6 @@ IN_UP = 1
 IN_LOW = 2
 
 
-@njit(nogil=True, cache=True)
 def smo_solve(kernel, csr, problem, settings):
     """Solve the SVM dual by SMO; see the module docstring.
 
@@ -124,7 +136,23 @@ def smo_solve(kernel, csr, problem, settings):
         The decision function is ``sum_t y_t alpha_t K(x_t, x) - rho``.
     n_iter : int
     converged : bool
+
+    Notes
+    -----
+    A Python function calling three kernels: numba links every kernel a kernel
+    calls into it and optimises the whole again, so an outer kernel around the loop
+    would compile the loop's machine code twice (seconds of a first fit).
     """
+    v, kern, cache, permute_x = _prepare(kernel, problem, settings)
+    it, converged = _optimise(v, kern, csr, cache, settings, permute_x)
+    alpha, rho = _result(v)
+    return alpha, rho, it, converged
+
+
+@njit(nogil=True, cache=True, _nrt=True)
+def _prepare(kernel, problem, settings):
+    """The solver's state at alpha = 0, its row cache, its :data:`Kernel` and whether
+    shrinking permutes the samples: (variables, kernel, cache, permute_x)."""
     m = problem.idx.shape[0]
     per_sample = settings.per_sample
     n_rows = kernel.sqnorm.shape[0] if per_sample else m
@@ -132,15 +160,16 @@ def smo_solve(kernel, csr, problem, settings):
                           max(SWAP_LOG_MIN, m))
     permute_x = (not per_sample) and kernel.kind != PRECOMPUTED
     v = _initial_variables(problem, kernel_diagonal(kernel))
-    kern = _working_kernel(kernel, permute_x)
-    active_size, it, converged = _optimise(v, kern, csr, cache, settings, permute_x)
-    if active_size < m:
-        active_size = _reconstruct_gradient(active_size, v, kern, csr, cache)
-    rho = _offset(v)
-    return _alpha_by_variable(v), rho, it, converged
+    return v, _working_kernel(kernel, permute_x), cache, permute_x
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True, _nrt=True)
+def _result(v):
+    """(alpha in the input order of the variables, rho)."""
+    return _alpha_by_variable(v), _offset(v)
+
+
+@njit(nogil=True, cache=True, _nrt=True, inline="always")
 def _working_kernel(kernel, permute_x):
     """The solver's :data:`Kernel`: with ``permute_x`` on private copies of the
     samples and norms, which shrinking permutes."""
@@ -150,7 +179,7 @@ def _working_kernel(kernel, permute_x):
     return kernel
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True, _nrt=True, inline="always")
 def _initial_variables(problem, diag):
     """:data:`Variables` at alpha = 0 in the input order (``diag``: K(x_s, x_s))."""
     idx = problem.idx
@@ -167,9 +196,12 @@ def _initial_variables(problem, diag):
                      idx.copy(), np.arange(m), status)
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True, _nrt=False)
 def _optimise(v, kern, csr, cache, settings, permute_x):
-    """The SMO iterations; returns (active size, iterations, converged)."""
+    """The SMO iterations, then the gradient of any variable still shrunk rebuilt;
+    returns (iterations, converged). Compiled without numba's runtime, as are the
+    kernels it calls (they borrow the arrays :func:`smo_solve` owns): only the
+    computation of a row the cache does not hold allocates (its work row)."""
     m = v.y.shape[0]
     tol = settings.tol
     active_size = m
@@ -182,10 +214,7 @@ def _optimise(v, kern, csr, cache, settings, permute_x):
     gmax2 = -np.inf
     i_next = -1
     # the per-iteration steps take these arrays, unpacked once, rather than the
-    # named tuples: numba's reference counting would otherwise touch every member
-    # of every tuple passed at each step (atomic operations it cannot elide
-    # around the steps' branches), which costs more than a step on a small
-    # active set
+    # named tuples (small kernels, each testable on plain arrays)
     y = v.y
     C = v.C
     alpha = v.alpha
@@ -223,10 +252,16 @@ def _optimise(v, kern, csr, cache, settings, permute_x):
         if gmax > -np.inf:
             slot = fresh_slot(i, active_size, per_sample, sid, slot_of, row_len, applied,
                               counters)
-            Q_i = (use_slot(slot, rows, stamp, counters) if slot >= 0
-                   else get_q(i, active_size, kern, csr, y, sid, cache))
-            if per_sample and slot >= 0:
-                Q_i = gather_q(i, active_size, y, sid, Q_i, gather, counters, scratch)
+            if slot >= 0:
+                use_slot(slot, stamp, counters)
+                if per_sample:
+                    Q_i = gather[gather_q(i, active_size, y, sid, rows[slot], gather, counters,
+                                          scratch)]
+                else:
+                    Q_i = rows[slot]
+            else:
+                ref = get_q(i, active_size, kern, csr, y, sid, cache)
+                Q_i = gather[ref] if per_sample else rows[ref]
             j = _select_j(active_size, y, status, G, QD, Q_i, i, gmax, gmax2, tol, scratch[2])
         if j < 0:
             if active_size == m:
@@ -242,10 +277,16 @@ def _optimise(v, kern, csr, cache, settings, permute_x):
         # Q_i is the row the choice of j used: fetching Q_j leaves it in place (the
         # least recently used slot, or the other gather buffer, takes Q_j)
         slot = fresh_slot(j, active_size, per_sample, sid, slot_of, row_len, applied, counters)
-        Q_j = (use_slot(slot, rows, stamp, counters) if slot >= 0
-               else get_q(j, active_size, kern, csr, y, sid, cache))
-        if per_sample and slot >= 0:
-            Q_j = gather_q(j, active_size, y, sid, Q_j, gather, counters, scratch)
+        if slot >= 0:
+            use_slot(slot, stamp, counters)
+            if per_sample:
+                Q_j = gather[gather_q(j, active_size, y, sid, rows[slot], gather, counters,
+                                      scratch)]
+            else:
+                Q_j = rows[slot]
+        else:
+            ref = get_q(j, active_size, kern, csr, y, sid, cache)
+            Q_j = gather[ref] if per_sample else rows[ref]
         old_ai = alpha[i]
         old_aj = alpha[j]
         gmax, i_next, gmax2 = _take_step(i, j, active_size, y, alpha, C, G, QD, status, Q_i,
@@ -255,10 +296,12 @@ def _optimise(v, kern, csr, cache, settings, permute_x):
         if (old_aj >= C[j]) != (alpha[j] >= C[j]):
             _update_g_bar(j, old_aj >= C[j], C[j], v, kern, csr, cache)
         scanned = True
-    return active_size, it, converged
+    if active_size < m:
+        _reconstruct_gradient(active_size, v, kern, csr, cache)
+    return it, converged
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def _take_step(i, j, active_size, y, alpha, C, G, QD, status, Q_i, Q_j, scratch):
     """Solve the two-variable problem of (i, j) (rows ``Q_i``, ``Q_j``), update
     alpha, status and the gradient; returns the next (gmax, i, gmax2)."""
@@ -281,7 +324,7 @@ def _take_step(i, j, active_size, y, alpha, C, G, QD, status, Q_i, Q_j, scratch)
                  np.bool_(True), scratch)
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def _step_opposite_signs(ai, aj, Ci, Cj, Gi, Gj, quad):
     """New (alpha_i, alpha_j) for y_i != y_j: the unconstrained step along
     ``alpha_i - alpha_j = const``, clipped to the box."""
@@ -310,7 +353,7 @@ def _step_opposite_signs(ai, aj, Ci, Cj, Gi, Gj, quad):
     return ai, aj
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def _step_same_signs(ai, aj, Ci, Cj, Gi, Gj, quad):
     """New (alpha_i, alpha_j) for y_i == y_j: the unconstrained step along
     ``alpha_i + alpha_j = const``, clipped to the box."""
@@ -339,12 +382,13 @@ def _step_same_signs(ai, aj, Ci, Cj, Gi, Gj, quad):
     return ai, aj
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def _update_g_bar(t, was_at_bound, c, v, kern, csr, cache):
     """Keep ``G_bar`` (the gradient part of the variables at the upper bound
     ``c``) current after alpha_t left the bound (``was_at_bound``) or reached it."""
     m = v.y.shape[0]
-    Q_t = get_q(t, m, kern, csr, v.y, v.sid, cache)
+    ref = get_q(t, m, kern, csr, v.y, v.sid, cache)
+    Q_t = cache.gather[ref] if cache.per_sample else cache.rows[ref]
     G_bar = v.G_bar
     if was_at_bound:
         for k in range(m):
@@ -354,7 +398,7 @@ def _update_g_bar(t, was_at_bound, c, v, kern, csr, cache):
             G_bar[k] += c * Q_t[k]
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def _offset(v):
     """rho: the mean of ``y G`` over the free variables, else the midpoint of the
     bounds the others set."""
@@ -381,7 +425,7 @@ def _offset(v):
     return s_free / n_free if n_free > 0 else (ub + lb) / 2.0
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True, _nrt=True, inline="always")
 def _alpha_by_variable(v):
     """alpha in the input order of the variables."""
     m = v.alpha.shape[0]
@@ -394,7 +438,7 @@ def _alpha_by_variable(v):
 # Shrinking.
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def _shrink(active_size, unshrink, tol, v, kern, csr, permute_x, cache):
     """Move variables stuck at a bound behind the active prefix; returns
     (active_size, unshrink). Once close to optimal, everything is unshrunk once."""
@@ -406,7 +450,7 @@ def _shrink(active_size, unshrink, tol, v, kern, csr, permute_x, cache):
     return active_size, unshrink
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def _shrink_thresholds(active_size, y, C, alpha, G):
     """(gm1, gm2): the largest violations over I_up and I_low by label, which a
     variable at a bound must exceed to be shrunk."""
@@ -428,7 +472,7 @@ def _shrink_thresholds(active_size, y, C, alpha, G):
     return gm1, gm2
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def _be_shrunk(t, gm1, gm2, y, C, alpha, G):
     if alpha[t] >= C[t]:
         return -G[t] > gm1 if y[t] > 0 else -G[t] > gm2
@@ -437,7 +481,7 @@ def _be_shrunk(t, gm1, gm2, y, C, alpha, G):
     return False
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def _shrink_active_set(active_size, gm1, gm2, v, kern, csr, permute_x, cache):
     """Swap each shrinkable variable of the active prefix with the last active one
     that is not; returns the new active size."""
@@ -458,7 +502,7 @@ def _shrink_active_set(active_size, gm1, gm2, v, kern, csr, permute_x, cache):
     return active_size
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def _swap(i, j, v, kern, csr, permute_x, cache):
     """Exchange positions i and j of the problem (state, samples, cached entries)."""
     for arr in (v.y, v.p, v.C, v.alpha, v.G, v.G_bar, v.QD):
@@ -471,7 +515,7 @@ def _swap(i, j, v, kern, csr, permute_x, cache):
     swap_cached(i, j, cache)
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def _reconstruct_gradient(active_size, v, kern, csr, cache):
     """Rebuild the gradient of the shrunk variables from G_bar and the free
     variables; returns the new active size (all variables)."""
@@ -491,26 +535,28 @@ def _reconstruct_gradient(active_size, v, kern, csr, cache):
     return m
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def _add_free_part_by_shrunk_rows(active_size, v, kern, csr, cache):
     """``G_t += sum over free s of alpha_s Q_ts`` for the shrunk t, one row per t."""
     alpha = v.alpha
     C = v.C
     for i in range(active_size, v.y.shape[0]):
-        Q_i = get_q(i, active_size, kern, csr, v.y, v.sid, cache)
+        ref = get_q(i, active_size, kern, csr, v.y, v.sid, cache)
+        Q_i = cache.gather[ref] if cache.per_sample else cache.rows[ref]
         for t in range(active_size):
             if 0.0 < alpha[t] < C[t]:
                 v.G[i] += alpha[t] * Q_i[t]
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def _add_free_part_by_free_rows(active_size, v, kern, csr, cache):
     """The same sums, one row per free variable."""
     m = v.y.shape[0]
     alpha = v.alpha
     for i in range(active_size):
         if 0.0 < alpha[i] < v.C[i]:
-            Q_i = get_q(i, m, kern, csr, v.y, v.sid, cache)
+            ref = get_q(i, m, kern, csr, v.y, v.sid, cache)
+            Q_i = cache.gather[ref] if cache.per_sample else cache.rows[ref]
             a = alpha[i]
             for t in range(active_size, m):
                 v.G[t] += a * Q_i[t]
@@ -528,7 +574,7 @@ def _add_free_part_by_free_rows(active_size, v, kern, csr, cache):
 # iteration, so the active gradient is read once per iteration.
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def _status(yt, a, c):
     """Bit IN_UP: the variable is in I_up (may move towards the larger ``y a``),
     bit IN_LOW: in I_low."""
@@ -539,7 +585,7 @@ def _status(yt, a, c):
     return np.int8(above * IN_UP + below * IN_LOW)
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def _max8(x, n):
     """max of ``x[:n]`` (-inf when empty) over eight independent lanes."""
     b0 = b1 = b2 = b3 = b4 = b5 = b6 = b7 = -np.inf
@@ -574,7 +620,7 @@ def _max8(x, n):
     return b0
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def _last_equal(x, n, v):
     """Largest t < n with ``x[t] == v`` (-1 if none); blocks of eight are
     tested without branches first."""
@@ -592,7 +638,7 @@ def _last_equal(x, n, v):
     return -1
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def _pair_objective(active_size, y, st, G, QD, Q_i, yi, qdi, gmax, obj):
     """Second-order gain ``(gmax + y_t G_t)^2 / quad_it`` of each candidate j,
     negated (``-inf`` where t is not a candidate, so the best is the max)."""
@@ -607,7 +653,7 @@ def _pair_objective(active_size, y, st, G, QD, Q_i, yi, qdi, gmax, obj):
         obj[t] = o if (ok & (grad_diff > 0.0)) else -np.inf
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def _select_j(n, y, st, G, QD, Q_i, i, gmax, gmax2, tol, obj):
     """Second-order choice of j for the maximal violator i found by ``_scan``
     (``Q_i`` its row); -1 at optimality."""
@@ -618,7 +664,7 @@ def _select_j(n, y, st, G, QD, Q_i, i, gmax, gmax2, tol, obj):
     return _last_equal(obj, n, best)
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def _scan(n, y, st, G, Q_i, Q_j, dai, daj, update, scratch):
     """(gmax, i, gmax2) over the first ``n`` positions: the largest
     ``-y_t G_t`` over I_up with the last position attaining it, and the

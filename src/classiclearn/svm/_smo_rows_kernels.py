@@ -4,10 +4,12 @@ The solver (``_smo_kernels``) asks for rows ``Q_i[:length]`` of
 ``Q_st = y_s y_t K(x_s, x_t)``; this module computes them from the samples and
 keeps them in a least-recently-used cache. In its loop the solver takes a row the
 cache holds up to date through :func:`fresh_slot` and :func:`use_slot` (and, per
-sample, :func:`gather_q`), small kernels on the cache's arrays that cost no
-reference counting; :func:`get_q`, which takes the named tuples, computes,
-completes or catches up the others. Its arguments are
-named tuples:
+sample, :func:`gather_q`), small kernels on the cache's arrays; :func:`get_q`,
+which takes the named tuples, computes, completes or catches up the others. The
+loop runs without numba's runtime (``_nrt=False``, see ``_smo_kernels``), so these
+kernels return where a row is (a slot of ``rows``, or a ``gather`` buffer), never
+the row itself; the kernel-value computations, which allocate work rows, name the
+runtime explicitly. Their arguments are named tuples:
 
 - :data:`Kernel`: the samples (dense rows ``X``, or the square Gram matrix for a
   precomputed kernel; empty (0, 0) for sparse samples), their squared norms and the
@@ -164,7 +166,7 @@ def _kernel_parallel(kern, csr, a, out, start, stop, n_chunks):
         _kernel_segment(kern, csr, a, out[lo - start:hi - start], lo, hi)
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=True)
 def kernel_values(kern, csr, a, out, start, stop, n_chunks):
     """Kernel values between row ``a`` and rows ``start:stop`` into ``out``.
 
@@ -189,7 +191,7 @@ def kernel_values(kern, csr, a, out, start, stop, n_chunks):
         _scatter(csr, a, np.bool_(True))
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=True, inline="always")
 def kernel_diagonal(kern):
     """``K(x_s, x_s)`` of every sample (float64, n_samples)."""
     sqnorm = kern.sqnorm
@@ -210,7 +212,7 @@ def kernel_diagonal(kern):
     return out
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True, _nrt=True, inline="always")
 def new_row_cache(n_slots, row_length, n_variables, per_sample, n_chunks, log_size):
     """An empty :data:`RowCache` of ``n_slots`` rows of ``row_length`` entries
     (positions, or samples with ``per_sample``) and a swap log of ``log_size``."""
@@ -225,7 +227,7 @@ def new_row_cache(n_slots, row_length, n_variables, per_sample, n_chunks, log_si
                     np.zeros(n_slots, dtype=np.int64), per_sample, n_chunks)
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def _take_slot(key, cache):
     """A slot for ``key``: a free one, else the least recently used one (evicted)."""
     counters = cache.counters
@@ -249,7 +251,7 @@ def _take_slot(key, cache):
     return slot
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def _catch_up(row, length, first, n_log, swaps):
     """Replay the logged swaps ``first:n_log`` on a cached row of ``length``
     valid entries; returns the new length."""
@@ -264,9 +266,9 @@ def _catch_up(row, length, first, n_log, swaps):
     return length
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def _position_row(i, length, kern, csr, y, sid, cache):
-    """Per-variable mode: the cached row of position ``i``, swaps replayed and
+    """Per-variable mode: the slot of position ``i``'s cached row, swaps replayed and
     extended to ``length`` entries when shorter."""
     counters = cache.counters
     n_logged = counters[CACHE_N_LOGGED]
@@ -278,64 +280,70 @@ def _position_row(i, length, kern, csr, y, sid, cache):
                                         cache.applied[slot], n_logged, cache.swaps)
         cache.applied[slot] = n_logged
     cache.stamp[slot] = counters[CACHE_CLOCK]
-    row = cache.rows[slot]
     have = cache.row_len[slot]
     if have < length:
-        tmp = np.empty(length - have)
-        if kern.kind == PRECOMPUTED:
-            si = sid[i]
-            for k in range(have, length):
-                tmp[k - have] = kern.X[si, sid[k]]
-        else:
-            kernel_values(kern, csr, i, tmp, have, length, cache.n_chunks)
+        _compute_row(i, have, length, kern, csr, y, sid, cache.rows[slot], cache.n_chunks,
+                     np.bool_(False))
+        cache.row_len[slot] = length
+    return slot
+
+
+# numba's runtime named explicitly (this kernel and the ones it calls allocate a
+# work row): the solver's loop, compiled without it, calls it only for rows the cache
+# does not hold, and it returns no array
+@njit(nogil=True, cache=True, _nrt=True)
+def _compute_row(i, have, length, kern, csr, y, sid, row, n_chunks, per_sample):
+    """Per variable: ``row[k] = Q_ik`` for ``have <= k < length`` (positions). Per
+    sample: ``row[k] = K(x_i, x_k)`` for every sample k (``i`` a sample)."""
+    tmp = np.empty(length - have)
+    if kern.kind == PRECOMPUTED:
+        si = i if per_sample else sid[i]
+        for k in range(have, length):
+            tmp[k - have] = kern.X[si, k if per_sample else sid[k]]
+    else:
+        kernel_values(kern, csr, i, tmp, have, length, n_chunks)
+    if per_sample:
+        for k in range(have, length):
+            row[k] = tmp[k - have]
+    else:
         yi = y[i]
         for k in range(have, length):
             row[k] = yi * y[k] * tmp[k - have]
-        cache.row_len[slot] = length
-    return row
 
 
-@njit(nogil=True, cache=True, inline="always")
-def _sample_row(s, kern, csr, cache):
-    """Per-sample mode: the cached kernel row of sample ``s`` (every sample, in
-    the original order)."""
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
+def _sample_row(s, kern, csr, y, sid, cache):
+    """Per-sample mode: the slot of the cached kernel row of sample ``s`` (every
+    sample, in the original order)."""
     slot = cache.slot_of[s]
     if slot < 0:
         slot = _take_slot(s, cache)
     cache.stamp[slot] = cache.counters[CACHE_CLOCK]
-    krow = cache.rows[slot]
-    n = krow.shape[0]
-    if cache.row_len[slot] < n:
-        if kern.kind == PRECOMPUTED:
-            for k in range(n):
-                krow[k] = kern.X[s, k]
-        else:
-            tmp = np.empty(n)
-            kernel_values(kern, csr, s, tmp, np.intp(0), n, cache.n_chunks)
-            for k in range(n):
-                krow[k] = tmp[k]
-        cache.row_len[slot] = n
-    return krow
+    if cache.row_len[slot] < cache.rows.shape[1]:
+        _compute_row(s, np.intp(0), cache.rows.shape[1], kern, csr, y, sid, cache.rows[slot],
+                     cache.n_chunks, np.bool_(True))
+        cache.row_len[slot] = cache.rows.shape[1]
+    return slot
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def _gathered_row(i, length, kern, csr, y, sid, cache):
-    """Per-sample mode: ``Q_i[:length]`` gathered from the kernel row of the
-    sample of position ``i`` into a gather buffer."""
+    """Per-sample mode: the gather buffer into which ``Q_i[:length]`` is gathered from
+    the kernel row of the sample of position ``i``."""
     counters = cache.counters
     if counters[CACHE_LAST_POS] == i and counters[CACHE_LAST_LEN] == length:
         # same row as the last gather (selection, then the update step)
         counters[CACHE_TOGGLE] = counters[CACHE_LAST_BUF]
-        return cache.gather[counters[CACHE_LAST_BUF]]
-    krow = _sample_row(sid[i], kern, csr, cache)
-    return gather_q(i, length, y, sid, krow, cache.gather, counters, cache.scratch)
+        return counters[CACHE_LAST_BUF]
+    slot = _sample_row(sid[i], kern, csr, y, sid, cache)
+    return gather_q(i, length, y, sid, cache.rows[slot], cache.gather, counters, cache.scratch)
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def gather_q(i, length, y, sid, krow, gather, counters, scratch):
     """Per-sample mode: ``Q_i[:length]`` from ``krow``, the kernel row of the sample
     of position ``i``, into the gather buffer not in use (which becomes the last
-    gathered row)."""
+    gathered row); returns that buffer's index in ``gather``."""
     # read the row in order first (one entry per cache line): the gather's
     # scattered reads then hit lines the hardware prefetcher brought in
     # (a row that is not cached gains most); the sum is stored
@@ -344,26 +352,26 @@ def gather_q(i, length, y, sid, krow, gather, counters, scratch):
     for k in range(0, krow.shape[0], LINE_ENTRIES):
         touch += krow[k]
     scratch[2, scratch.shape[1] - 1] = touch
-    counters[CACHE_TOGGLE] = 1 - counters[CACHE_TOGGLE]
-    out = gather[counters[CACHE_TOGGLE]]
+    buf = 1 - counters[CACHE_TOGGLE]
+    counters[CACHE_TOGGLE] = buf
+    out = gather[buf]
     yi = y[i]
     for k in range(length):
         out[k] = yi * y[k] * krow[sid[k]]
     counters[CACHE_LAST_POS] = i
     counters[CACHE_LAST_LEN] = length
-    counters[CACHE_LAST_BUF] = counters[CACHE_TOGGLE]
-    return out
+    counters[CACHE_LAST_BUF] = buf
+    return buf
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def fresh_slot(i, length, per_sample, sid, slot_of, row_len, applied, counters):
     """The cache slot from which ``Q_i[:length]`` can be had without computing
     kernel values, else ``NO_SLOT`` (then :func:`get_q` must compute, complete or
     reuse it). Per variable: the slot of position ``i``'s row when it is up to date
     and long enough (the row is ``Q_i``). Per sample: the slot of the kernel row of
     ``i``'s sample, to be gathered by :func:`gather_q`, unless the last gathered
-    row is ``Q_i[:length]`` itself. Only reads, and every read is unconditional,
-    so numba adds no reference counting around the call."""
+    row is ``Q_i[:length]`` itself. Only reads."""
     if per_sample:
         slot = slot_of[sid[i]]
         regather = (counters[CACHE_LAST_POS] != i) | (counters[CACHE_LAST_LEN] != length)
@@ -375,27 +383,28 @@ def fresh_slot(i, length, per_sample, sid, slot_of, row_len, applied, counters):
     return slot if fresh else NO_SLOT
 
 
-@njit(nogil=True, cache=True)
-def use_slot(slot, rows, stamp, counters):
-    """The cached row in ``slot`` (a slot :func:`fresh_slot` found), stamped as
-    just used: ``Q_i`` itself per variable, the sample's kernel row for
-    :func:`gather_q` per sample."""
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
+def use_slot(slot, stamp, counters):
+    """Stamp ``slot`` (a slot :func:`fresh_slot` found) as just used: its row is
+    ``Q_i`` itself per variable, the sample's kernel row for :func:`gather_q` per
+    sample."""
     counters[CACHE_CLOCK] += 1
     stamp[slot] = counters[CACHE_CLOCK]
-    return rows[slot]
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def get_q(i, length, kern, csr, y, sid, cache):
-    """``Q_ik = y_i y_k K(x_i, x_k)`` for the positions ``k < length`` (float32);
-    ``y`` the labels and ``sid`` the sample of each position."""
+    """``Q_ik = y_i y_k K(x_i, x_k)`` for the positions ``k < length`` (float32),
+    ``y`` the labels and ``sid`` the sample of each position: returns where the row
+    is, ``cache.gather[ref]`` per sample, ``cache.rows[ref]`` per variable (no array
+    is returned: the solver's loop runs without numba's runtime)."""
     cache.counters[CACHE_CLOCK] += 1
     if cache.per_sample:
         return _gathered_row(i, length, kern, csr, y, sid, cache)
     return _position_row(i, length, kern, csr, y, sid, cache)
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def swap_samples(i, j, kern, csr):
     """Exchange the samples at positions i and j (rows of ``kern.X``, or entries of
     the row map for sparse samples, and their squared norms)."""
@@ -410,7 +419,7 @@ def swap_samples(i, j, kern, csr):
     sq[i], sq[j] = sq[j], sq[i]
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def swap_cached(i, j, cache):
     """Exchange positions i and j in the cache: the rows they own now, and (logged)
     their entries of every row."""

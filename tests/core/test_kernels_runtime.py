@@ -1,0 +1,54 @@
+"""Kernels compiled without numba's runtime (``_nrt=False``, see
+``_kernels/refcounts.py``) never return an array: their caller would release a
+reference it was never given."""
+
+import importlib
+import pkgutil
+
+import numpy as np
+from numba.core import types
+from numba.core.registry import CPUDispatcher
+
+import classiclearn
+
+
+def _holds_array(ty):
+    if isinstance(ty, types.Array):
+        return True
+    if isinstance(ty, types.BaseTuple):
+        return any(_holds_array(t) for t in ty.types)
+    return False
+
+
+def _runtime_free_dispatchers():
+    found = {}
+    for info in pkgutil.walk_packages(classiclearn.__path__, "classiclearn."):
+        if "kernels" not in info.name.rsplit(".", 1)[-1]:
+            continue
+        module = importlib.import_module(info.name)
+        for name, obj in vars(module).items():
+            if isinstance(obj, CPUDispatcher) and obj.targetoptions.get("_nrt") is False:
+                found[f"{obj.py_func.__module__}.{name}"] = obj
+    return found
+
+
+def test_runtime_free_kernels_return_no_arrays():
+    from classiclearn.svm import SVC, SVR
+    from classiclearn.tree import DecisionTreeClassifier
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 3))
+    y = (X[:, 0] > 0).astype(int)
+    SVC(kernel="linear").fit(X, y)
+    SVR().fit(X, X[:, 1])
+    DecisionTreeClassifier(max_depth=3).fit(X, y)
+    dispatchers = _runtime_free_dispatchers()
+    checked = 0
+    offenders = []
+    for name, disp in dispatchers.items():
+        for sig, cres in disp.overloads.items():
+            checked += 1
+            if _holds_array(cres.signature.return_type):
+                offenders.append(f"{name}{sig} -> {cres.signature.return_type}")
+    assert checked >= 10  # the fits above compiled (or loaded) runtime-free kernels
+    assert offenders == []
