@@ -196,6 +196,21 @@ def _initial_variables(problem, diag):
                      idx.copy(), np.arange(m), status)
 
 
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
+def _row_ref(i, length, per_sample, y, sid, slot_of, row_len, applied, counters, stamp, rows,
+             gather, scratch, kern, csr, cache):
+    """Where position ``i``'s row ``Q_i`` is: an index into ``gather`` per sample, into
+    ``rows`` per variable. An up-to-date cached row is taken (per sample: gathered)
+    directly; otherwise :func:`get_q` computes or completes it."""
+    slot = fresh_slot(i, length, per_sample, sid, slot_of, row_len, applied, counters)
+    if slot < 0:
+        return get_q(i, length, kern, csr, y, sid, cache)
+    use_slot(slot, stamp, counters)
+    if per_sample:
+        return gather_q(i, length, y, sid, rows[slot], gather, counters, scratch)
+    return slot
+
+
 @njit(nogil=True, cache=True, _nrt=False)
 def _optimise(v, kern, csr, cache, settings, permute_x):
     """The SMO iterations, then the gradient of any variable still shrunk rebuilt;
@@ -250,18 +265,9 @@ def _optimise(v, kern, csr, cache, settings, permute_x):
                                    np.bool_(False), scratch)
         j = -1
         if gmax > -np.inf:
-            slot = fresh_slot(i, active_size, per_sample, sid, slot_of, row_len, applied,
-                              counters)
-            if slot >= 0:
-                use_slot(slot, stamp, counters)
-                if per_sample:
-                    Q_i = gather[gather_q(i, active_size, y, sid, rows[slot], gather, counters,
-                                          scratch)]
-                else:
-                    Q_i = rows[slot]
-            else:
-                ref = get_q(i, active_size, kern, csr, y, sid, cache)
-                Q_i = gather[ref] if per_sample else rows[ref]
+            ref = _row_ref(i, active_size, per_sample, y, sid, slot_of, row_len, applied,
+                           counters, stamp, rows, gather, scratch, kern, csr, cache)
+            Q_i = gather[ref] if per_sample else rows[ref]
             j = _select_j(active_size, y, status, G, QD, Q_i, i, gmax, gmax2, tol, scratch[2])
         if j < 0:
             if active_size == m:
@@ -276,17 +282,9 @@ def _optimise(v, kern, csr, cache, settings, permute_x):
         it += 1
         # Q_i is the row the choice of j used: fetching Q_j leaves it in place (the
         # least recently used slot, or the other gather buffer, takes Q_j)
-        slot = fresh_slot(j, active_size, per_sample, sid, slot_of, row_len, applied, counters)
-        if slot >= 0:
-            use_slot(slot, stamp, counters)
-            if per_sample:
-                Q_j = gather[gather_q(j, active_size, y, sid, rows[slot], gather, counters,
-                                      scratch)]
-            else:
-                Q_j = rows[slot]
-        else:
-            ref = get_q(j, active_size, kern, csr, y, sid, cache)
-            Q_j = gather[ref] if per_sample else rows[ref]
+        ref = _row_ref(j, active_size, per_sample, y, sid, slot_of, row_len, applied, counters,
+                       stamp, rows, gather, scratch, kern, csr, cache)
+        Q_j = gather[ref] if per_sample else rows[ref]
         old_ai = alpha[i]
         old_aj = alpha[j]
         gmax, i_next, gmax2 = _take_step(i, j, active_size, y, alpha, C, G, QD, status, Q_i,
