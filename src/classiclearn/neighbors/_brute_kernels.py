@@ -95,6 +95,25 @@ def tile_select(tile, col0, hd, hi):
 
 
 @njit(cache=True, nogil=True)
+def centred_rows32(Y, mean, out):
+    """``out[:, :d] = float32(Y - mean)`` and ``out[:, d] = float32(|Y_i - mean|^2)``
+    (the norm summed in float64) in one pass over ``Y`` (n, d); returns the
+    largest squared norm (0 for no rows)."""
+    n, d = Y.shape
+    largest = 0.0
+    for i in range(n):
+        s = 0.0
+        for j in range(d):
+            c = Y[i, j] - mean[j]
+            out[i, j] = np.float32(c)
+            s += c * c
+        out[i, d] = np.float32(s)
+        if s > largest:
+            largest = s
+    return largest
+
+
+@njit(cache=True, nogil=True)
 def gemm_select(Qb, Y_low, chunk, buf, hd, hi):
     """Fold every chunk of ``chunk`` training rows into the candidate lists.
 
