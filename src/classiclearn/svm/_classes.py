@@ -13,6 +13,7 @@ from numbers import Integral, Real
 import numpy as np
 import scipy.sparse as sp
 
+from .._kernels.work import SVM_PAIRS_WORK
 from ..base import BaseEstimator, ClassifierMixin, RegressorMixin
 from ..exceptions import ConvergenceWarning
 from ..utils._available_if import available_if
@@ -332,10 +333,12 @@ class SVC(ClassifierMixin, _KernelSVM):
             return self._solve_pair(M, kernel_id, pair_rows[p_], members[a].size, Cs,
                                     serial_rows=len(pairs) > 1)
 
-        # the solver releases the GIL: one-vs-one problems run in threads
-        # (each result depends only on its own problem, so threads never
-        # change the answer)
-        results = thread_map(solve, range(len(pairs)), effective_n_jobs(-1))
+        # the solver releases the GIL: one-vs-one problems run in threads when
+        # they are large enough to pay for them (each result depends only on its
+        # own problem, so threads never change the answer)
+        work = sum(rows.size ** 2 for rows in pair_rows) * max(M.shape[1], 1)
+        n_threads = effective_n_jobs(-1) if work >= SVM_PAIRS_WORK else 1
+        results = thread_map(solve, range(len(pairs)), n_threads)
         coefs, rhos, n_iters, conv = [], [], [], []
         for p_, (alpha, rho, it, ok) in enumerate(results):
             rows = pair_rows[p_]
