@@ -22,7 +22,7 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from ._kernels.work import WRAPPER_ENTRIES
+from ._kernels.work import WRAPPER_ENTRIES, WRAPPER_PREDICT_ENTRIES
 from ._tags import get_tags
 from .base import BaseEstimator, ClassifierMixin, clone, is_classifier, is_regressor
 from .utils._available_if import available_if
@@ -161,7 +161,7 @@ def _predict_run(tasks, n_jobs, X):
     them, whatever ``n_jobs`` asks (the results do not depend on the threads)."""
     shape = getattr(X, "shape", None)
     work = shape[0] * shape[1] * len(tasks) if shape is not None and len(shape) == 2 else 0
-    return _run(tasks, n_jobs if work >= _AUTO_THREAD_ENTRIES else 1)
+    return _run(tasks, n_jobs if work >= WRAPPER_PREDICT_ENTRIES else 1)
 
 
 def _run(tasks, n_jobs, auto=1):

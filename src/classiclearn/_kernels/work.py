@@ -23,6 +23,9 @@ SVM_PAIRS_WORK = NUMBA_PASS_WORK
 # entries (n x p) of X from which a multiclass wrapper fits its binary
 # problems in threads when ``n_jobs`` is None
 WRAPPER_ENTRIES = 100_000
+# entries of X times binary models from which a multiclass wrapper predicts with
+# its models in threads (a prediction costs about one multiply-add per entry)
+WRAPPER_PREDICT_ENTRIES = 20_000_000
 # entries (n x p x trees) from which a forest grows its trees in threads when
 # ``n_jobs`` is None
 FOREST_FIT_ENTRIES = 1_000_000
