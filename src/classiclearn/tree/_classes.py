@@ -47,7 +47,11 @@ CRITERIA = {
     "log_loss": 1,
     "misclassification": 2,
     "squared_error": 10,
-    "friedman_mse": 11,
+    # Friedman's improvement (w_R S_L - w_L S_R)^2 / (w_L w_R) orders a node's
+    # splits as the variance decrease does (it is w_L w_R (mean_L - mean_R)^2,
+    # and so is the decrease times w): grown as squared_error, as scikit-learn
+    # (1.9) grows it, with the same rounding
+    "friedman_mse": 10,
     "absolute_error": 12,
     "poisson": 13,
 }
@@ -717,8 +721,9 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
     ----------
     criterion : {"squared_error", "friedman_mse", "absolute_error", "poisson"}, \
 default="squared_error"
-        Squared error (leaf mean), Friedman's improvement score, or absolute
-        error (leaf weighted median).
+        Squared error (leaf mean), Friedman's improvement score (the same
+        splits as squared error, and grown as it), or absolute error (leaf
+        weighted median).
     splitter, max_depth, min_samples_split, min_samples_leaf, \
 min_weight_fraction_leaf, max_features, random_state, max_leaf_nodes, \
 min_impurity_decrease, ccp_alpha, max_bins, monotonic_cst

@@ -5,7 +5,8 @@ Node statistics ``stats`` are a float64 vector:
 - classification (gini, entropy, misclassification): weighted class counts,
   ``stats[o * K + c]`` for output ``o`` and class ``c`` (``K`` = largest number
   of classes over the outputs);
-- regression (squared_error, friedman_mse, absolute_error, poisson): weighted
+- regression (squared_error, absolute_error, poisson; friedman_mse is grown as
+  squared_error): weighted
   sums ``stats[o]`` and weighted sums of squares ``stats[n_outputs + o]``.
 
 Impurities follow scikit-learn's definitions (entropy in bits, averages over
@@ -23,7 +24,6 @@ GINI = 0
 ENTROPY = 1
 MISCLASSIFICATION = 2
 SQUARED_ERROR = 10
-FRIEDMAN_MSE = 11
 ABSOLUTE_ERROR = 12
 POISSON = 13
 # criterion ids below this one are classification criteria (class counts as statistics);
@@ -203,18 +203,6 @@ def mse_proxy(sl, sr, wl, wr, n_outputs):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def friedman_proxy(sl, sr, wl, wr, n_outputs):
-    """Friedman's improvement ``(w_R S_L - w_L S_R)^2 / (w_L w_R)`` (outputs summed)."""
-    tl = 0.0
-    tr = 0.0
-    for o in range(n_outputs):
-        tl += sl[o]
-        tr += sr[o]
-    diff = wr * tl - wl * tr
-    return diff * diff / (wl * wr)
-
-
-@njit(cache=True, nogil=True, _nrt=False)
 def proxy_improvement(sl, sr, wl, wr, crit, n_outputs, K, n_classes):
     """A quantity that orders the splits of one node like the impurity decrease.
 
@@ -229,8 +217,6 @@ def proxy_improvement(sl, sr, wl, wr, crit, n_outputs, K, n_classes):
     elif crit == MISCLASSIFICATION:
         proxy = -wr * misclassification(sr, wr, n_outputs, K, n_classes) - wl * (
             misclassification(sl, wl, n_outputs, K, n_classes))
-    elif crit == FRIEDMAN_MSE:
-        proxy = friedman_proxy(sl, sr, wl, wr, n_outputs)
     elif crit == POISSON:
         proxy = poisson_proxy(sl, sr, wl, wr, n_outputs)
     else:
