@@ -173,7 +173,9 @@ def test_data_form_warm_start_and_positive(rng):
 def threaded_gram(monkeypatch):
     """Send small problems through the threaded blocked Gram pass, in many blocks."""
     from classiclearn.linear_model import _base
+    from classiclearn.utils import _threads
 
+    monkeypatch.setattr(_threads, "BLOCKED_ROWS_THREADED", 0)
     monkeypatch.setattr(_base, "_GRAM_THREADED_WORK", 0)
     monkeypatch.setattr(_base, "_GRAM_BLOCK_ROWS", 37)
     monkeypatch.setattr(_base, "_GRAM32_BLOCK_ROWS", 37)

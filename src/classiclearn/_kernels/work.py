@@ -12,6 +12,10 @@ are in ``benchmarks/constants.md``.
 NUMBA_PASS_WORK = 4_000_000
 # multiply-adds (n p^2) of the blocked X'X pass of the linear models and PCA
 GRAM_PASS_WORK = 20_000_000
+# rows below which a blocked pass over row blocks (utils._threads.blocked_row_sums)
+# stays on the calling thread: starting the pool and handing over a few blocks
+# cost more than they save
+BLOCKED_ROWS_THREADED = 16_384
 # multiply-adds of one SVM kernel-row segment computed in parallel
 KERNEL_ROW_WORK = 2_000_000
 # kernel values (an exp or a tanh each, about ten multiply-adds) turned from dot

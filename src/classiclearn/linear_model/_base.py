@@ -235,7 +235,7 @@ def moments_and_gram(est, X, Y, fit_intercept, n_threads=None):
         return s, q, B.T @ B
 
     if n_threads is None:
-        n_threads = (os.cpu_count() or 1) if n >= _GRAM32_THREAD_MIN_ROWS else 1
+        n_threads = os.cpu_count() or 1
     sums, XtY, G = blocked_row_sums(block_moments, n, n_threads, _GRAM_BLOCK_ROWS, _GRAM_LANES)
     x_mean, XtY, yy = _finish_moments(est, X, sums, XtY, C, fit_intercept)
     if fit_intercept:
@@ -249,10 +249,6 @@ def moments_and_gram(est, X, Y, fit_intercept, n_threads=None):
 # behind constants", benchmarks/RESULTS.md).
 _GRAM32_BLOCK_ROWS = 2048
 _GRAM32_LANES = 8
-# Fewest rows for which the blocks of moments_and_gram32 go to threads: below,
-# starting the pool and handing a few blocks over cost more than they save
-# (5,000-10,000 x 100: 1.4-3.0 ms on one thread against 3.7-5.0 ms on two).
-_GRAM32_THREAD_MIN_ROWS = 8 * _GRAM32_BLOCK_ROWS
 
 
 def moments_and_gram32(est, X, Y, fit_intercept, n_threads=None):
@@ -297,7 +293,7 @@ def moments_and_gram32(est, X, Y, fit_intercept, n_threads=None):
             return s, q, B.T @ B
 
     if n_threads is None:
-        n_threads = (os.cpu_count() or 1) if n >= _GRAM32_THREAD_MIN_ROWS else 1
+        n_threads = os.cpu_count() or 1
     sums, XtY, G = blocked_row_sums(block, n, n_threads, _GRAM32_BLOCK_ROWS, _GRAM32_LANES)
     x_mean, XtY, yy = _finish_moments(est, X, sums, XtY, C, fit_intercept)
     if not np.all(np.isfinite(G)):

@@ -273,6 +273,10 @@ def fit_newton(obj, W0, b0, l2, max_iter, tol):
     def value(W, b):
         return obj.nll_from_z(obj.linear(W, b)) + 0.5 * l2 * np.vdot(W, W)
 
+    keep = np.ones(K * q, dtype=bool)  # the parameters solved for (no intercepts if none)
+    if not fi:
+        keep[np.arange(K) * q + p] = False
+    shifts = _softmax_shifts(K, p, fi, l2)[:, keep]
     f = value(W, b)
     converged = False
     n_iter = 0
@@ -287,12 +291,9 @@ def fit_newton(obj, W0, b0, l2, max_iter, tol):
         H = _hessian(obj, W, b)
         for k in range(K):
             H[k * q:k * q + p, k * q:k * q + p][np.diag_indices(p)] += l2
-        keep = np.ones(K * q, dtype=bool)
-        if not fi:
-            keep[np.arange(K) * q + p] = False
         Hk = H[np.ix_(keep, keep)]
         gk = grad[keep]
-        step = _newton_step(Hk, gk, _softmax_shifts(K, p, fi, l2)[:, keep])
+        step = _newton_step(Hk, gk, shifts)
         full = np.zeros(K * q)
         full[keep] = step
         D = full.reshape(K, q)

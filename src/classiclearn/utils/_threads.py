@@ -23,7 +23,7 @@ from contextlib import contextmanager, nullcontext
 
 import numpy as np
 
-from .._kernels.work import NUMBA_PASS_WORK
+from .._kernels.work import BLOCKED_ROWS_THREADED, NUMBA_PASS_WORK
 
 __all__ = [
     "SMALL_WORK",
@@ -356,6 +356,8 @@ def blocked_row_sums(block_fn, n_rows, n_threads, block_rows=4096, n_lanes=8):
     >>> blocked_row_sums(lambda lo, hi: (X[lo:hi].sum(axis=0),), 6, 2, block_rows=4)[0]
     array([30., 36.])
     """
+    if n_rows < BLOCKED_ROWS_THREADED:
+        n_threads = 1
     n_blocks = -(-n_rows // block_rows)
     n_lanes = max(1, min(n_lanes, n_blocks))
     lanes = [(c * n_blocks // n_lanes, (c + 1) * n_blocks // n_lanes) for c in range(n_lanes)]
