@@ -254,3 +254,67 @@ def test_arpack_on_small_data_matches_sklearn(n_samples, n_components, kernel):
     assert ours.eigenvalues_.shape == theirs.eigenvalues_.shape
     assert_allclose(ours.eigenvalues_, theirs.eigenvalues_, rtol=1e-9, atol=1e-12)
     _same_up_to_sign(ours.transform(data), theirs.transform(data), 1e-9)
+
+
+def _count_lanczos_runs(monkeypatch):
+    import classiclearn.decomposition._kernel_pca as kp
+
+    runs = []
+    real = kp._lanczos_top
+
+    def counted(*args, **kwargs):
+        result = real(*args, **kwargs)
+        runs.append(result is not None)
+        return result
+
+    monkeypatch.setattr(kp, "_lanczos_top", counted)
+    return runs
+
+
+@pytest.mark.parametrize("kernel", ["rbf", "linear", "poly", "sigmoid", "cosine"])
+@pytest.mark.parametrize("n_components", [10, 24])
+def test_auto_many_components_lanczos_matches_dense_sklearn(kernel, n_components, monkeypatch):
+    # 'auto' with >= 10 components is scikit-learn's full LAPACK decomposition; with
+    # at most a sixteenth of the eigenpairs wanted a Lanczos run gives the same pairs
+    runs = _count_lanczos_runs(monkeypatch)
+    X = _data(7, n=400, p=5) if kernel not in ("linear", "cosine") else (
+        np.random.default_rng(7).normal(size=(400, 30)))
+    Xt = X[:25] + 0.1
+    ours = KernelPCA(n_components=n_components, kernel=kernel, random_state=3).fit(X)
+    theirs = sk_dec.KernelPCA(n_components=n_components, kernel=kernel).fit(X)
+    assert runs == [True]
+    assert_allclose(ours.eigenvalues_, theirs.eigenvalues_, rtol=1e-9)
+    scale = np.abs(theirs.transform(Xt)).max()
+    _same_up_to_sign(ours.eigenvectors_, theirs.eigenvectors_, 1e-7)
+    _same_up_to_sign(ours.transform(Xt), theirs.transform(Xt), 1e-8 * scale)
+    # the stand-in for 'dense' does not depend on random_state
+    other = KernelPCA(n_components=n_components, kernel=kernel, random_state=4).fit(X)
+    assert_allclose(other.eigenvectors_, ours.eigenvectors_, rtol=0, atol=0)
+
+
+def test_auto_many_components_stays_dense_where_lanczos_cannot_pay(monkeypatch):
+    runs = _count_lanczos_runs(monkeypatch)
+    X = _data(8, n=400, p=5)
+    # more than a sixteenth of the eigenpairs; linear and cosine kernels of rank <= 5
+    # asked for 24 components; a precomputed kernel: LAPACK, as scikit-learn
+    for data, params in ((X, dict(n_components=30, kernel="rbf")),
+                         (X, dict(n_components=24, kernel="linear")),
+                         (X, dict(n_components=24, kernel="cosine")),
+                         (X @ X.T, dict(n_components=20, kernel="precomputed"))):
+        ours = KernelPCA(**params).fit(data)
+        theirs = sk_dec.KernelPCA(**params).fit(data)
+        assert_allclose(ours.eigenvalues_, theirs.eigenvalues_, rtol=1e-9, atol=1e-9)
+    assert runs == []
+
+
+def test_auto_many_components_falls_back_to_lapack(monkeypatch):
+    import classiclearn.decomposition._kernel_pca as kp
+
+    monkeypatch.setattr(kp, "_LANCZOS_MAX_DIM", 12)
+    runs = _count_lanczos_runs(monkeypatch)
+    X = _data(9, n=400, p=5)
+    ours = KernelPCA(n_components=12, kernel="rbf").fit(X)
+    theirs = sk_dec.KernelPCA(n_components=12, kernel="rbf").fit(X)
+    assert runs == [False]
+    assert_allclose(ours.eigenvalues_, theirs.eigenvalues_, rtol=1e-9)
+    _same_up_to_sign(ours.eigenvectors_, theirs.eigenvectors_, 1e-8)

@@ -82,8 +82,43 @@ def _centred_operator(K, col_means, all_mean, symmetric=True):
     )
 
 
-# Largest Krylov basis of the 'auto' Lanczos solver before it hands over to ARPACK.
+# Largest Krylov basis of the 'auto' Lanczos solver before it hands over to ARPACK
+# or LAPACK: this many vectors, or three per wanted eigenpair if more.
 _LANCZOS_MAX_DIM = 300
+
+# Where 'auto' would decompose the whole centred kernel (LAPACK, ~n^3 work), Lanczos
+# (~n^2 work per product) takes over while at most 1 / _LANCZOS_DENSE_FRACTION of
+# the eigenpairs are wanted.
+_LANCZOS_DENSE_FRACTION = 16
+
+# Seed of the Lanczos start vector where 'auto' stands for 'dense': as LAPACK's
+# answer, the result then does not depend on random_state.
+_DENSE_START_SEED = 0
+
+
+def _lanczos_max_dim(n_components):
+    return max(_LANCZOS_MAX_DIM, 3 * n_components)
+
+
+# Tridiagonal size from which LAPACK's MRRR on the wanted eigenpairs beats a
+# dense eigensolve of the whole small matrix.
+_TRIDIAGONAL_MRRR_SIZE = 64
+
+
+def _tridiagonal_top(diagonal, off_diagonal, count):
+    """Largest ``count`` eigenpairs (ascending) of a symmetric tridiagonal matrix."""
+    m = diagonal.shape[0]
+    if m >= _TRIDIAGONAL_MRRR_SIZE:
+        return linalg.eigh_tridiagonal(
+            diagonal, off_diagonal, select="i", select_range=(m - count, m - 1),
+            check_finite=False, lapack_driver="stemr",
+        )
+    H = np.diag(diagonal)
+    idx = np.arange(m - 1)
+    H[idx, idx + 1] = off_diagonal
+    H[idx + 1, idx] = off_diagonal
+    theta, S = linalg.eigh(H, check_finite=False)
+    return theta[m - count:], S[:, m - count:]
 
 
 def _lanczos_top(matvec, n, k, v0, tol, max_dim, w0=None, gap_tol=0.0):
@@ -114,6 +149,7 @@ def _lanczos_top(matvec, n, k, v0, tol, max_dim, w0=None, gap_tol=0.0):
     beta = np.empty(max_dim)
     nrm = np.linalg.norm(v0)
     Q[:, 0] = v0 / nrm
+    next_check = k
     for j in range(max_dim):
         w = w0 / nrm if j == 0 and w0 is not None else matvec(Q[:, j])
         alpha[j] = Q[:, j] @ w
@@ -126,19 +162,17 @@ def _lanczos_top(matvec, n, k, v0, tol, max_dim, w0=None, gap_tol=0.0):
         beta[j] = b
         m = j + 1
         breakdown = b <= np.finfo(np.float64).eps * max(float(np.abs(alpha[:m]).max()), 1e-300)
-        if m >= k:
-            # the small tridiagonal densely: cheaper than eigh_tridiagonal's checks
-            H = np.diag(alpha[:m])
-            idx = np.arange(m - 1)
-            H[idx, idx + 1] = beta[: m - 1]
-            H[idx + 1, idx] = beta[: m - 1]
-            theta_all, S = linalg.eigh(H, check_finite=False)
-            theta, S = theta_all[m - k :], S[:, m - k :]
+        if m >= next_check or (m >= k and (m == max_dim or breakdown)):
+            # a check costs a tridiagonal eigensolve: every step while the basis is
+            # small, then after every ~m/8 steps (at most ~12% extra products)
+            next_check = m + max(1, m // 8)
+            theta_all, S = _tridiagonal_top(alpha[:m], beta[: m - 1], min(m, k + 1))
+            theta, S = theta_all[-k:], S[:, -k:]
             res = b * np.abs(S[-1])
             top = max(abs(theta[-1]), abs(theta[0]))
             limit = tol * top
             if gap_tol > 0 and m > k:
-                gaps = np.diff(theta_all[m - k - 1 :])
+                gaps = np.diff(theta_all)
                 gap = np.minimum(gaps, np.append(gaps[1:], np.inf))
                 limit = np.maximum(limit, np.minimum(10.0 * limit, gap_tol * gap))
             if np.all(res <= limit) and top > 0:
@@ -147,6 +181,10 @@ def _lanczos_top(matvec, n, k, v0, tol, max_dim, w0=None, gap_tol=0.0):
             return None
         Q[:, m] = w / b
     return None
+
+
+def _dense_start_vector(n):
+    return np.random.RandomState(_DENSE_START_SEED).uniform(-1, 1, size=n)
 
 
 def _check_psd_eigenvalues(lambdas):
@@ -196,7 +234,11 @@ default='linear'
         with ``iterated_power`` steps; 'auto': when ``n_components < 10``
         and n_samples > 200 a Lanczos run with full reorthogonalisation (the
         same eigenpairs as ARPACK to rounding, with fewer products; ARPACK if
-        it does not converge), else 'dense'.
+        it does not converge), else 'dense'. Where 'auto' means 'dense' and at
+        most a sixteenth of the eigenpairs are wanted, the same Lanczos run
+        (to rounding, with a fixed start vector) replaces the full
+        eigendecomposition of a built-in kernel; 'dense' if it does not
+        converge.
     tol : float, default=0
         Tolerance of ARPACK (0: machine precision).
     max_iter : int, default=None
@@ -323,7 +365,7 @@ default='linear'
             params = {"gamma": self.gamma_, "degree": self.degree, "coef0": self.coef0}
         return pairwise_kernels(X, Y, metric=self.kernel, filter_params=True, **params)
 
-    def _solve(self, K, n_components, rng):
+    def _solve(self, K, n_components, rng, lanczos=False):
         n = K.shape[0]
         solver = self.eigen_solver
         col, allm = _centre_stats(K)
@@ -364,6 +406,14 @@ default='linear'
             evals, W = linalg.eigh((T + T.T) / 2.0, check_finite=False)
             order = np.argsort(np.abs(evals))[::-1][:n_components]
             return evals[order][::-1], (Q @ W[:, order])[:, ::-1]
+        if lanczos:  # 'auto' standing for 'dense', see _lanczos_replaces_dense
+            op = _centred_operator(K, col, allm)
+            result = _lanczos_top(
+                op.matvec, n, n_components, _dense_start_vector(n), 1e-12,
+                _lanczos_max_dim(n_components), gap_tol=1e-10,
+            )
+            if result is not None:
+                return result
         Kc = K - col[None, :]
         Kc -= col[:, None]
         Kc += allm
@@ -395,9 +445,25 @@ default='linear'
         v0 = rng.uniform(-1, 1, size=n)
         return eigsh(op, n_components, which="LA", tol=self.tol, maxiter=self.max_iter, v0=v0)
 
+    def _lanczos_replaces_dense(self, X, n_components):
+        """Whether 'auto', standing for 'dense' here, runs Lanczos first: a built-in
+        (symmetric) kernel and few enough of the eigenpairs wanted. Not for more
+        linear-kernel components than features: the kernel's rank is at most the
+        number of features, and Lanczos stops short of the wanted count (so for
+        the cosine kernel, a linear kernel of the normalised rows)."""
+        return (
+            self.eigen_solver == "auto"
+            and self.kernel != "precomputed"
+            and not callable(self.kernel)
+            and n_components * _LANCZOS_DENSE_FRACTION <= X.shape[0]
+            and not (self.kernel in ("linear", "cosine") and n_components > X.shape[1])
+        )
+
     def _solve_lanczos(self, X, n_components, rng):
         """Lanczos (:func:`_lanczos_top`) on the kernel kept in one triangle and
-        centred implicitly; None (and ARPACK is used) if it does not converge.
+        centred implicitly; None (and ARPACK or LAPACK is used) if it does not
+        converge or the kernel is not built in one triangle. ``rng`` None: the
+        fixed start vector of the 'auto' stand-in for 'dense'.
 
         The uncentred triangle is built in place; every product is one BLAS
         ``symv`` reading that triangle plus the rank-one centring corrections
@@ -408,7 +474,7 @@ default='linear'
         if not lower_supported(X, self.kernel):
             return None
         n = X.shape[0]
-        v0 = rng.uniform(-1, 1, size=n)
+        v0 = rng.uniform(-1, 1, size=n) if rng is not None else _dense_start_vector(n)
         # the column sums and the first Lanczos product come with the kernel build
         T, KV = kernel_lower(X, self.kernel, self.gamma_, V=np.vstack([np.ones(n), v0]))
         TF = T.T  # Fortran view: the lower triangle of T is the upper one of TF
@@ -424,9 +490,10 @@ default='linear'
         def matvec(v):
             return centred(dsymv(1.0, TF, v, lower=0), v)
 
-        tol, gap_tol = (self.tol, 0.0) if self.tol > 0 else (1e-12, 1e-10)
+        tol, gap_tol = (self.tol, 0.0) if self.tol > 0 and rng is not None else (1e-12, 1e-10)
         result = _lanczos_top(
-            matvec, n, n_components, v0, tol, _LANCZOS_MAX_DIM, w0=centred(KV[1], v0),
+            matvec, n, n_components, v0, tol, _lanczos_max_dim(n_components),
+            w0=centred(KV[1], v0),
             gap_tol=gap_tol,
         )
         if result is not None:
@@ -475,13 +542,17 @@ default='linear'
         fresh = self.kernel != "precomputed" and not callable(self.kernel) and not sp.issparse(X)
         if self.eigen_solver == "auto" and solver == "arpack" and fresh:
             result = self._solve_lanczos(X, n_components, rng)
+        lanczos_dense = solver == "dense" and self._lanczos_replaces_dense(X, n_components)
+        if lanczos_dense and fresh:
+            result = self._solve_lanczos(X, n_components, None)
         if result is not None:
             evals, evecs = result
         elif solver == "arpack" and n_components < n and fresh:
             evals, evecs = self._solve_lower(X, n_components, rng)
         else:
             K = np.ascontiguousarray(self._get_kernel(X), dtype=np.float64)
-            evals, evecs = self._solve(K, n_components, rng)
+            tried = fresh and lower_supported(X, self.kernel)  # the Lanczos run above
+            evals, evecs = self._solve(K, n_components, rng, lanczos=lanczos_dense and not tried)
         evals = _check_psd_eigenvalues(np.real(evals))
         evecs = np.real(evecs)
         # flip: largest-magnitude entry of every eigenvector positive

@@ -396,8 +396,8 @@ class _NeighborsBase(BaseEstimator):
                                     2.0, sort_results=sort_results)
             return brute_radius(
                 self._scaled(X), self._search_X, radius, self._metric_code, self._p,
-                sort_results=sort_results,
-                Y_unit=None if self._gemm_index is None else self._gemm_index.exact,
+                sort_results=sort_results, index=self._gemm_index,
+                n_threads=effective_n_jobs(self.n_jobs),
             )
 
 

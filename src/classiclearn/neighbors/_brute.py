@@ -19,9 +19,11 @@ a block of queries from one product of 0/1 matrices (exact integers), so
 their distances are those of the per-pair kernel to the bit; correlation
 takes one product of row-centred blocks. Other metrics
 scan the training rows in numba,
-stopping each distance early once it cannot enter the heap. Radius queries
-build a float64 tile of full rows per query block (exact recheck near the
-radius), count, then fill.
+stopping each distance early once it cannot enter the heap. Euclidean and
+cosine radius queries run the same float32 GEMM tiles, keep the columns
+within the radius plus the rounding bound and check those exactly, in one
+pass over each tile; other metrics build a float64 tile of full rows per
+query block, count, then fill.
 """
 
 
@@ -97,7 +99,9 @@ class GemmIndex:
         self.low = low
 
     def prepare_queries(self, Q):
-        """(float32 rows for the GEMM, float64 rows for exact distances, error bound)."""
+        """(float32 rows for the GEMM, float64 rows for exact distances, error bound,
+        the query's own term): the approximate reduced distance of query ``i``
+        to training row ``j`` is the product's value plus ``q_term[i]``."""
         m = Q.shape[0]
         if self.code in (EUCLIDEAN, SQEUCLIDEAN):
             exact = Q
@@ -118,7 +122,7 @@ class GemmIndex:
         # float32, the exact recomputation in float64); generous by ~2.
         scale = q_norm + self.y_max
         delta = (2.0 * (self.d + 6) * _EPS32 + 4.0 * (self.d + 2) * _EPS) * scale
-        return low, exact, delta
+        return low, exact, delta, q_norm
 
 
 def _gemm_knn(Q, index, k, p, n_threads):
@@ -126,7 +130,7 @@ def _gemm_knn(Q, index, k, p, n_threads):
     n = index.n
     code = index.code
     kk = min(n, k + _EXTRA_CANDIDATES)
-    low_q, exact_q, delta = index.prepare_queries(Q)
+    low_q, exact_q, delta, _ = index.prepare_queries(Q)
     dist = np.empty((m, k))
     ind = np.empty((m, k), dtype=np.intp)
     ok = np.empty(m, dtype=np.bool_)
@@ -142,16 +146,7 @@ def _gemm_knn(Q, index, k, p, n_threads):
         _k.finalize_candidates(exact_q[q0:q1], index.exact, hd, hi, k, delta[q0:q1],
                                code, p, dist[q0:q1], ind[q0:q1], ok[q0:q1])
 
-    # equal query blocks of at most _QUERY_BLOCK rows, as many for every
-    # thread, handed to the threads as they free up
-    n_threads = max(1, min(n_threads, -(-m // _MIN_PIECE)))
-    if not blas_can_be_limited():
-        # several multi-threaded BLAS calls at once oversubscribe the cores:
-        # one thread of ours, BLAS's own threads inside it
-        n_threads = 1
-    per_thread = -(-m // (_QUERY_BLOCK * n_threads))
-    n_blocks = max(1, per_thread * n_threads)
-    blocks = [(m * b // n_blocks, m * (b + 1) // n_blocks) for b in range(n_blocks)]
+    blocks, n_threads = _query_blocks(m, n_threads)
     with blas_single_thread():
         thread_map(work, blocks, n_threads)
     bad = np.flatnonzero(~ok)
@@ -298,10 +293,87 @@ def brute_kneighbors(Q, Y, k, code, p, *, index=None, n_threads=1):
     return _k.scan_knn(Q, Y, k, code, p)
 
 
-def brute_radius(Q, Y, r, code, p, *, sort_results=False, Y_unit=None):
+def _query_blocks(m, n_threads):
+    """Equal query blocks of at most _QUERY_BLOCK rows, as many for every worker
+    thread (handed to the threads as they free up), and the thread count."""
+    n_threads = max(1, min(n_threads, -(-m // _MIN_PIECE)))
+    if not blas_can_be_limited():
+        # several multi-threaded BLAS calls at once oversubscribe the cores:
+        # one thread of ours, BLAS's own threads inside it
+        n_threads = 1
+    per_thread = -(-m // (_QUERY_BLOCK * n_threads))
+    n_blocks = max(1, per_thread * n_threads)
+    return [(m * b // n_blocks, m * (b + 1) // n_blocks) for b in range(n_blocks)], n_threads
+
+
+def _gemm_radius(Q, index, r_red, p, n_threads):
+    """Euclidean / cosine radius search: :func:`_brute_kernels.gemm_radius` on query
+    blocks in worker threads. The float32 threshold per query is the reduced
+    radius less the query's own term, plus the rounding bound of the expansion,
+    rounded up, so every row within the radius is a candidate (then checked
+    exactly). Returns (ind, dist, counts) of all rows, query by query."""
+    m = Q.shape[0]
+    low_q, exact_q, delta, q_term = index.prepare_queries(Q)
+    top = (r_red - q_term + delta).astype(np.float32)
+    top = np.nextafter(top, np.float32(np.inf))
+    chunk = min(max(index.n, 1), _TRAIN_CHUNK)
+    blocks, n_threads = _query_blocks(m, n_threads)
+    results = [None] * len(blocks)
+
+    def work(number):
+        q0, q1 = blocks[number]
+        buf = np.empty((q1 - q0) * chunk, dtype=np.float32)
+        results[number] = _k.gemm_radius(low_q[q0:q1], index.low, chunk, buf, top[q0:q1],
+                                         exact_q[q0:q1], index.exact, r_red[q0:q1],
+                                         index.code, p)
+
+    with blas_single_thread():
+        thread_map(work, range(len(blocks)), n_threads)
+    counts = np.concatenate([c for c, _, _ in results])
+    ind = np.concatenate([i for _, i, _ in results])
+    dist = np.concatenate([d for _, _, d in results])
+    return ind, dist, counts
+
+
+def _tiled_radius(Q, Y, r_red, code, p, m, n):
+    """Radius search on float64 tiles of whole rows (other metrics, precomputed)."""
+    block = max(1, min(m, _RADIUS_TILE // max(n, 1)))
+    tiles = None
+    parts_i, parts_d, parts_c = [], [], []
+    for q0 in range(0, m, block):
+        q1 = min(m, q0 + block)
+        if Y is None:
+            tile = Q[q0:q1]
+        elif code in _PRODUCT_CODES:
+            if tiles is None:
+                tiles = _ProductTiles(Y, code)
+            tile = tiles.tile(Q[q0:q1])
+        elif code in _COORDINATE_CODES:
+            if tiles is None:
+                tiles = np.ascontiguousarray(Y.T)
+            tile = _k.pairwise_coordinates(Q[q0:q1], tiles, code, p)
+        else:
+            tile = _k.pairwise_reduced(Q[q0:q1], Y, code, p)
+        counts = _k.tile_radius_count(tile, r_red[q0:q1])
+        offsets = np.zeros(q1 - q0 + 1, dtype=np.intp)
+        np.cumsum(counts, out=offsets[1:])
+        ind, dist = _k.tile_radius_fill(tile, r_red[q0:q1], code, p, offsets)
+        parts_i.append(ind)
+        parts_d.append(dist)
+        parts_c.append(counts)
+    if not parts_c:
+        return np.zeros(0, dtype=np.intp), np.zeros(0), np.zeros(0, dtype=np.intp)
+    return np.concatenate(parts_i), np.concatenate(parts_d), np.concatenate(parts_c)
+
+
+def brute_radius(Q, Y, r, code, p, *, sort_results=False, index=None, n_threads=1):
     """Rows of ``Y`` within distance ``r[i]`` of each ``Q[i]`` (flat CSR-like output).
 
-    ``Y=None`` means ``Q`` is a precomputed (m, n) distance matrix.
+    ``Y=None`` means ``Q`` is a precomputed (m, n) distance matrix. Euclidean
+    and cosine search run the fused float32 GEMM of the k-NN search
+    (:func:`_gemm_radius`, with ``index`` and ``n_threads`` as in
+    :func:`brute_kneighbors`); other metrics fill float64 tiles of whole
+    rows per query block, count, then fill.
 
     Returns
     -------
@@ -313,59 +385,14 @@ def brute_radius(Q, Y, r, code, p, *, sort_results=False, Y_unit=None):
     m = Q.shape[0]
     n = Q.shape[1] if Y is None else Y.shape[0]
     r = np.broadcast_to(np.asarray(r, dtype=np.float64), (m,))
-    if Y is None:
-        r_red = r
+    r_red = r if Y is None else to_reduced(r, code, p)
+    if Y is not None and code in (EUCLIDEAN, COSINE, SQEUCLIDEAN):
+        ind, dist, counts = _gemm_radius(Q, GemmIndex(Y, code) if index is None else index,
+                                         r_red, p, n_threads)
     else:
-        r_red = to_reduced(r, code, p)
-    zeros_n = np.zeros(n)
-    if code in (EUCLIDEAN, SQEUCLIDEAN) and Y is not None:
-        add = squared_norms(Y)
-        Qn = squared_norms(Q)
-        slack_all = 4.0 * (Q.shape[1] + 4) * _EPS * (Qn + (add.max() if n else 0.0))
-        Qx, Yx, scale, recompute = Q, Y, -2.0, True
-    elif code == COSINE and Y is not None:
-        add = np.ones(n)
-        Qn = np.zeros(m)
-        slack_all = np.full(m, 4.0 * (Q.shape[1] + 4) * _EPS)
-        Qx, Yx, scale, recompute = unit_rows(Q), (unit_rows(Y) if Y_unit is None else Y_unit), -1.0, True
-    else:
-        add = zeros_n
-        Qn = np.zeros(m)
-        slack_all = np.zeros(m)
-        Qx, Yx, scale, recompute = Q, Y, 1.0, False
-    block = max(1, min(m, _RADIUS_TILE // max(n, 1)))
-    tiles = None
-    parts_i, parts_d, parts_c = [], [], []
-    for q0 in range(0, m, block):
-        q1 = min(m, q0 + block)
-        if Y is None:
-            tile = Q[q0:q1]
-        elif recompute:
-            tile = Qx[q0:q1] @ Yx.T
-        elif code in _PRODUCT_CODES:
-            if tiles is None:
-                tiles = _ProductTiles(Yx, code)
-            tile = tiles.tile(Qx[q0:q1])
-        elif code in _COORDINATE_CODES:
-            if tiles is None:
-                tiles = np.ascontiguousarray(Yx.T)
-            tile = _k.pairwise_coordinates(Qx[q0:q1], tiles, code, p)
-        else:
-            tile = _k.pairwise_reduced(Qx[q0:q1], Yx, code, p)
-        args = (tile, add, scale, Qn[q0:q1], r_red[q0:q1], slack_all[q0:q1],
-                Qx[q0:q1], Yx if Yx is not None else Qx[q0:q1], code, p, recompute)
-        counts = _k.tile_radius_count(*args)
-        offsets = np.zeros(q1 - q0 + 1, dtype=np.intp)
-        np.cumsum(counts, out=offsets[1:])
-        ind, dist = _k.tile_radius_fill(*args, offsets)
-        parts_i.append(ind)
-        parts_d.append(dist)
-        parts_c.append(counts)
-    counts = np.concatenate(parts_c) if parts_c else np.zeros(0, dtype=np.intp)
+        ind, dist, counts = _tiled_radius(Q, Y, r_red, code, p, m, n)
     offsets = np.zeros(m + 1, dtype=np.intp)
     np.cumsum(counts, out=offsets[1:])
-    ind = np.concatenate(parts_i) if parts_i else np.zeros(0, dtype=np.intp)
-    dist = np.concatenate(parts_d) if parts_d else np.zeros(0)
     if sort_results:
         sort_segments(ind, dist, offsets)
     return ind, dist, offsets

@@ -132,6 +132,95 @@ def gemm_select(Qb, Y_low, chunk, buf, hd, hi):
         tile_select(tile, c0, hd, hi)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _append_hit(hits_q, hits_j, hits_v, count, i, j, v):
+    """Store the hit (i, j, v) at ``count``, doubling the buffers when full."""
+    if count == hits_q.shape[0]:
+        grown = 2 * count
+        new_q = np.empty(grown, dtype=np.intp)
+        new_j = np.empty(grown, dtype=np.intp)
+        new_v = np.empty(grown)
+        new_q[:count] = hits_q
+        new_j[:count] = hits_j
+        new_v[:count] = hits_v
+        hits_q, hits_j, hits_v = new_q, new_j, new_v
+    hits_q[count] = i
+    hits_j[count] = j
+    hits_v[count] = v
+    return hits_q, hits_j, hits_v
+
+
+@njit(cache=True, nogil=True)
+def gemm_radius(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p):
+    """Rows of ``Y`` within reduced distance ``r[i]`` of each row ``Q[i]`` of a block.
+
+    For each chunk of ``chunk`` training rows one BLAS product ``Qb Y_c'``
+    (float32, as :func:`gemm_select`) fills the tile held in ``buf``; the
+    columns with a value ``< top[i]`` (the radius plus the rounding bound of
+    the product, so no true hit is missed) are found strip by strip, and
+    only those get the exact reduced distance from the float64 rows ``Q``,
+    ``Y``, kept if ``<= r[i]``. One pass over each in-cache tile.
+
+    Returns
+    -------
+    counts : intp (b,); ind : intp (total,), ascending within each row;
+    dist : float64 (total,), the true distances; rows one after another.
+    """
+    b = Qb.shape[0]
+    n = Y_low.shape[0]
+    hits_q = np.empty(max(16, 4 * b), dtype=np.intp)
+    hits_j = np.empty(hits_q.shape[0], dtype=np.intp)
+    hits_v = np.empty(hits_q.shape[0])
+    count = 0
+    for c0 in range(0, n, chunk):
+        c1 = min(n, c0 + chunk)
+        c = c1 - c0
+        tile = buf[: b * c].reshape((b, c))
+        np.dot(Qb, Y_low[c0:c1].T, tile)
+        n_full = c // _STRIP
+        for i in range(b):
+            row = tile[i]
+            t = top[i]
+            for s in range(n_full):
+                j0 = s * _STRIP
+                if not _any_below_strip(row, j0, t):
+                    continue
+                mask = _mask_below_strip(row, j0, t)
+                while mask != 0:
+                    j = c0 + j0 + trailing_zeros(mask)
+                    mask &= mask - np.uint64(1)
+                    v = reduced_distance(Q, i, Y, j, metric, p)
+                    if v <= r[i]:
+                        hits_q, hits_j, hits_v = _append_hit(hits_q, hits_j, hits_v, count,
+                                                             i, j, v)
+                        count += 1
+            for jj in range(n_full * _STRIP, c):
+                if row[jj] < t:
+                    v = reduced_distance(Q, i, Y, c0 + jj, metric, p)
+                    if v <= r[i]:
+                        hits_q, hits_j, hits_v = _append_hit(hits_q, hits_j, hits_v, count,
+                                                             i, c0 + jj, v)
+                        count += 1
+    # hits come chunk by chunk: a stable counting sort by row keeps each row's
+    # indices ascending
+    counts = np.zeros(b, dtype=np.intp)
+    for h in range(count):
+        counts[hits_q[h]] += 1
+    start = np.empty(b, dtype=np.intp)
+    total = 0
+    for i in range(b):
+        start[i] = total
+        total += counts[i]
+    ind = np.empty(count, dtype=np.intp)
+    dist = np.empty(count)
+    for h in range(count):
+        i = hits_q[h]
+        ind[start[i]] = hits_j[h]
+        dist[start[i]] = reduced_to_distance(hits_v[h], metric, p)
+        start[i] += 1
+    return counts, ind, dist
+
+
 @njit(cache=True, nogil=True)
 def finalize_candidates(Q, Y, hd, hi, k, delta, metric, p, out_d, out_i, ok):
     """Exact top-k from approximate candidate lists (serial, one worker thread).
@@ -290,17 +379,12 @@ def pairwise_reduced(Q, Y, metric, p):
 
 
 @njit(cache=True, nogil=True)
-def _radius_row(tile, i, add, scale, qadd, r, slack, Q, Y, metric, p, recompute,
-                fill, out_ind, out_red, offset):
+def _radius_row(tile, i, r, fill, out_ind, out_red, offset):
     n = tile.shape[1]
     count = 0
     for j in range(n):
-        v = add[j] + scale * tile[i, j] + qadd[i]
-        if v <= r + slack:
-            if recompute:
-                v = reduced_distance(Q, i, Y, j, metric, p)
-                if v > r:
-                    continue
+        v = tile[i, j]
+        if v <= r:
             if fill:
                 out_ind[offset + count] = j
                 out_red[offset + count] = v
@@ -309,12 +393,9 @@ def _radius_row(tile, i, add, scale, qadd, r, slack, Q, Y, metric, p, recompute,
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def tile_radius_count(tile, add, scale, qadd, r, slack, Q, Y, metric, p, recompute):
-    """Per row ``i``, the number of ``j`` with reduced distance ``<= r[i]``.
-
-    The candidate value is ``add[j] + scale * tile[i, j] + qadd[i]``; with
-    ``recompute`` candidates within ``r[i] + slack[i]`` are confirmed with
-    the exact distance between ``Q[i]`` and ``Y[j]``."""
+def tile_radius_count(tile, r):
+    """Per row ``i``, the number of ``j`` with ``tile[i, j] <= r[i]`` (reduced
+    distances, exact: the metrics without a GEMM expansion)."""
     m = tile.shape[0]
     counts = np.empty(m, dtype=np.intp)
     di = np.empty(0, dtype=np.intp)
@@ -322,20 +403,18 @@ def tile_radius_count(tile, add, scale, qadd, r, slack, Q, Y, metric, p, recompu
     for i in prange(m):
         # typed arguments (np.intp / np.bool_, never literals or the unsigned
         # prange index): both kernels then share one compiled _radius_row
-        counts[i] = _radius_row(tile, np.intp(i), add, scale, qadd, r[i], slack[i], Q, Y,
-                                metric, p, recompute, np.bool_(False), di, dd, np.intp(0))
+        counts[i] = _radius_row(tile, np.intp(i), r[i], np.bool_(False), di, dd, np.intp(0))
     return counts
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def tile_radius_fill(tile, add, scale, qadd, r, slack, Q, Y, metric, p, recompute, offsets):
+def tile_radius_fill(tile, r, metric, p, offsets):
     """Indices (ascending) and true distances counted by :func:`tile_radius_count`."""
     m = tile.shape[0]
     out_ind = np.empty(offsets[m], dtype=np.intp)
     out_dist = np.empty(offsets[m])
     for i in prange(m):
-        _radius_row(tile, np.intp(i), add, scale, qadd, r[i], slack[i], Q, Y, metric, p,
-                    recompute, np.bool_(True), out_ind, out_dist, offsets[i])
+        _radius_row(tile, np.intp(i), r[i], np.bool_(True), out_ind, out_dist, offsets[i])
         for t in range(offsets[i], offsets[i + 1]):
             out_dist[t] = reduced_to_distance(out_dist[t], metric, p)
     return out_ind, out_dist
