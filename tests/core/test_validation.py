@@ -172,3 +172,28 @@ def test_comoments_keep_their_accuracy_whether_or_not_centred_by_a_copy(shift):
     D = Z - exact_mean
     np.testing.assert_allclose(mean, exact_mean, rtol=1e-13)
     np.testing.assert_allclose(C, D.T @ D, rtol=1e-11, atol=1e-11 * np.abs(D.T @ D).max())
+
+
+@pytest.mark.parametrize("power", [1.0, 2.0, 3.0])
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_magnitude_fast_path_agrees_with_the_exact_check(power, order):
+    # the sum-of-squares bounds only ever decide "in range" where the exact
+    # max |x| test finds no problem; ordinary data takes the fast path
+    from classiclearn.utils.validation import _max_abs, _out_of_range, _surely_in_range
+
+    rng = np.random.default_rng(0)
+    info = np.finfo(np.float64)
+    decided = 0
+    for exponent in (-320, -300, -160, -150, -100, -5, 0, 5, 100, 150, 160, 300):
+        for spread in (0.0, 1.0, 30.0):
+            X = np.asarray(rng.normal(size=(40, 7)) * 10.0 ** (exponent + spread
+                           * rng.uniform(-1, 1, size=(40, 7))), order=order)
+            for check_small in (True, False):
+                fast = _surely_in_range(X, power, 7, check_small, info)
+                exact = _out_of_range(_max_abs(X), power, 7, check_small, info)
+                assert not (fast and exact is not None), (exponent, spread, check_small)
+                decided += fast
+    assert decided >= 20
+    assert _surely_in_range(np.ones((5, 3)), 2.0, 3, True, info)
+    assert not _surely_in_range(np.full((5, 3), 1e200), 2.0, 3, True, info)
+    assert not _surely_in_range(np.zeros((5, 3)), 2.0, 3, True, info)

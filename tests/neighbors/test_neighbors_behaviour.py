@@ -298,3 +298,21 @@ def test_tiled_coordinate_distances_equal_the_per_pair_ones(code, p):
     np.testing.assert_array_equal(
         _k.pairwise_coordinates(Q, np.ascontiguousarray(Y.T), code, p),
         _k.pairwise_reduced(Q, Y, code, p))
+
+
+def test_brute_index_is_built_by_the_first_query():
+    import pickle
+
+    rng = np.random.default_rng(3)
+    X, Q = rng.normal(size=(300, 6)), rng.normal(size=(20, 6))
+    nn = NearestNeighbors(n_neighbors=4, algorithm="brute").fit(X)
+    assert nn._gemm_index is None  # fit only stores X
+    unpickled = pickle.loads(pickle.dumps(nn))
+    dist, ind = nn.kneighbors(Q)
+    assert nn._gemm_index is not None
+    odist, oind = _oracle(X, Q, 4)
+    np.testing.assert_array_equal(ind, oind)
+    np.testing.assert_array_equal(unpickled.kneighbors(Q)[1], oind)
+    ind_r = nn.radius_neighbors(Q, radius=1.5, return_distance=False)
+    assert all(set(row) == set(np.flatnonzero(d <= 1.5)) for row, d in zip(
+        ind_r, np.sqrt(((Q[:, None] - X[None]) ** 2).sum(-1))))

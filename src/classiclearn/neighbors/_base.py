@@ -267,10 +267,17 @@ class _NeighborsBase(BaseEstimator):
                     search_X, self.leaf_size, metric=name if w is None else _code_name(
                         self._metric_code), p=self._p,
                 )
-            elif self._metric_code in _GEMM_CODES:
-                self._gemm_index = GemmIndex(search_X, self._metric_code)
         self._search_X = search_X
         return y
+
+    def _brute_index(self):
+        """The float32 GEMM index of the training rows for euclidean / cosine brute
+        search (None for other metrics), built by the first query that needs it:
+        fit only stores X, as scikit-learn's does, and a model that is never
+        queried never pays for the index."""
+        if self._gemm_index is None and self._metric_code in _GEMM_CODES:
+            self._gemm_index = GemmIndex(self._search_X, self._metric_code)
+        return self._gemm_index
 
     def _fit_sparse(self, X, y):
         """Sparse training rows: brute force with the metrics scikit-learn allows
@@ -377,7 +384,7 @@ class _NeighborsBase(BaseEstimator):
                 return brute_kneighbors(self._function_distances(X), None, k, PRECOMPUTED, 2.0)
             return brute_kneighbors(
                 self._scaled(X), self._search_X, k, self._metric_code, self._p,
-                index=self._gemm_index, n_threads=effective_n_jobs(self.n_jobs),
+                index=self._brute_index(), n_threads=effective_n_jobs(self.n_jobs),
             )
 
     def _radius_raw(self, X, radius, sort_results):
@@ -396,7 +403,7 @@ class _NeighborsBase(BaseEstimator):
                                     2.0, sort_results=sort_results)
             return brute_radius(
                 self._scaled(X), self._search_X, radius, self._metric_code, self._p,
-                sort_results=sort_results, index=self._gemm_index,
+                sort_results=sort_results, index=self._brute_index(),
                 n_threads=effective_n_jobs(self.n_jobs),
             )
 

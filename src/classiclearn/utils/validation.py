@@ -623,6 +623,26 @@ def _out_of_range(max_abs, power, n_terms, check_small, info=np.finfo(np.float64
     return None
 
 
+def _surely_in_range(X, power, n_terms, check_small, info):
+    """Whether the sum of squares S of a contiguous float64 X already proves
+    :func:`_out_of_range` None: sqrt(S / X.size) <= max|x| <= sqrt(S) bound the
+    largest value from both sides. One BLAS pass instead of a max and a min;
+    False (look at max|x| itself) when the bounds do not decide."""
+    if (sp.issparse(X) or X.dtype != np.float64 or X.size == 0
+            or not (X.flags.c_contiguous or X.flags.f_contiguous)):
+        return False
+    flat = X.ravel(order="K")
+    with np.errstate(over="ignore", invalid="ignore"):
+        squares = float(np.dot(flat, flat))
+    if not np.isfinite(squares) or squares == 0.0:
+        return False
+    half_power = 0.5 * power
+    if half_power * np.log(squares) + np.log(max(n_terms, 1)) > np.log(info.max):
+        return False
+    return not check_small or (
+        half_power * np.log(squares / X.size) >= np.log(info.tiny) - np.log(info.eps))
+
+
 def check_magnitude(X, estimator, what, *, power=2, check_small=True):
     """Raise a ValueError when X's values are too large or too small for ``what``.
 
@@ -653,9 +673,11 @@ def check_magnitude(X, estimator, what, *, power=2, check_small=True):
     ValueError: X contains values too large for the squared distances of KMeans \
 (max |x| = 1e+300); scale the features (e.g. with StandardScaler).
     """
-    max_abs = _max_abs(X)
     info = np.finfo(X.dtype if X.dtype.kind == "f" else np.float64)  # float32 overflows sooner
     n_terms = X.shape[1] if X.ndim == 2 else 1
+    if _surely_in_range(X, power, n_terms, check_small, info):
+        return
+    max_abs = _max_abs(X)
     problem = _out_of_range(max_abs, power, n_terms, check_small, info)
     if problem is not None:
         name = _bare_name(estimator)
