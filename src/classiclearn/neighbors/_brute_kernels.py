@@ -300,18 +300,20 @@ def _coordinate_tile(Q, i, Yt, j0, t, metric, p, acc):
         acc[jj] = 0.0
     for f in range(Yt.shape[0]):
         q = Q[i, f]
-        row = Yt[f]
+        # a slice indexed from 0: the loads are contiguous vector loads (an index
+        # j0 + jj that could be negative makes LLVM gather element by element)
+        row = Yt[f, j0:j0 + t]
         if metric == MANHATTAN:
             for jj in range(t):
-                acc[jj] += abs(q - row[j0 + jj])
+                acc[jj] += abs(q - row[jj])
         elif metric == CHEBYSHEV:
             for jj in range(t):
-                v = abs(q - row[j0 + jj])
+                v = abs(q - row[jj])
                 if v > acc[jj]:
                     acc[jj] = v
         else:
             for jj in range(t):
-                acc[jj] += abs(q - row[j0 + jj]) ** p
+                acc[jj] += abs(q - row[jj]) ** p
 
 
 @njit(cache=True, nogil=True, parallel=True)
