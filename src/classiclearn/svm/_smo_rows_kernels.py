@@ -143,10 +143,12 @@ def _kernel_segment(kern, csr, a, out, start, stop):
     kind = kern.kind
     gamma = kern.gamma
     if kind == RBF:
-        sq = kern.sqnorm
-        sa = sq[a]
-        for k in range(start, stop):
-            out[k - start] = -gamma * (sa + sq[k] - 2.0 * out[k - start])
+        sa = kern.sqnorm[a]
+        # slices indexed from 0: contiguous vector loads (an index k - start
+        # that could be negative makes LLVM gather element by element)
+        sq = kern.sqnorm[start:stop]
+        for k in range(n):
+            out[k] = -gamma * (sa + sq[k] - 2.0 * out[k])
         exp_inplace(out[:n], np.empty(n))
     elif kind == POLY:
         for k in range(n):
@@ -295,20 +297,25 @@ def _position_row(i, length, kern, csr, y, sid, cache):
 def _compute_row(i, have, length, kern, csr, y, sid, row, n_chunks, per_sample):
     """Per variable: ``row[k] = Q_ik`` for ``have <= k < length`` (positions). Per
     sample: ``row[k] = K(x_i, x_k)`` for every sample k (``i`` a sample)."""
-    tmp = np.empty(length - have)
+    n = length - have
+    tmp = np.empty(n)
     if kern.kind == PRECOMPUTED:
         si = i if per_sample else sid[i]
         for k in range(have, length):
             tmp[k - have] = kern.X[si, k if per_sample else sid[k]]
     else:
         kernel_values(kern, csr, i, tmp, have, length, n_chunks)
+    # slices indexed from 0: contiguous vector loads and stores (indices from
+    # range(have, length) could be negative as far as LLVM knows, and numba's
+    # negative-index wrap-around then makes it gather and scatter)
+    out = row[have:length]
     if per_sample:
-        for k in range(have, length):
-            row[k] = tmp[k - have]
+        out[:] = tmp
     else:
         yi = y[i]
-        for k in range(have, length):
-            row[k] = yi * y[k] * tmp[k - have]
+        ys = y[have:length]
+        for t in range(n):
+            out[t] = yi * ys[t] * tmp[t]
 
 
 @njit(nogil=True, cache=True, _nrt=False, inline="always")
