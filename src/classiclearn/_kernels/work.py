@@ -30,9 +30,11 @@ WRAPPER_ENTRIES = 100_000
 # entries of X times binary models from which a multiclass wrapper predicts with
 # its models in threads (a prediction costs about one multiply-add per entry)
 WRAPPER_PREDICT_ENTRIES = 20_000_000
-# entries (n x p x trees) from which a forest grows its trees in threads when
-# ``n_jobs`` is None
-FOREST_FIT_ENTRIES = 1_000_000
+# splitter visits of one tree (rows x log2 rows x features tried per node: about
+# what growing it reads) from which a forest grows its trees in threads; below it
+# each tree's Python part (holding the GIL) costs about what the tree's kernel does,
+# and a second thread gains nothing
+FOREST_TREE_WORK = 20_000
 # rows from which one tree's walk is split over threads
 TREE_WALK_ROWS = 20_000
 # query rows below which a KD / ball tree answers on the calling thread

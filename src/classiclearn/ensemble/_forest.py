@@ -21,7 +21,7 @@ from numbers import Integral, Real
 import numpy as np
 import scipy.sparse as sp
 
-from .._kernels.work import FOREST_FIT_ENTRIES
+from .._kernels.work import FOREST_TREE_WORK
 from ..base import BaseEstimator, ClassifierMixin, RegressorMixin
 from ..tree import DecisionTreeClassifier, DecisionTreeRegressor, _binning
 from ..tree._classes import (
@@ -255,8 +255,8 @@ class BaseForest(BaseEstimator):
                     tree = tree.pruned(self.ccp_alpha)
                 return tree
 
-            n_threads = auto_n_jobs(self.n_jobs, n_samples * n_features * len(seeds),
-                                    FOREST_FIT_ENTRIES)
+            tree_work = n_boot * max(1, int(n_boot).bit_length()) * p["max_features"]
+            n_threads = auto_n_jobs(self.n_jobs, tree_work, FOREST_TREE_WORK)
             trees = thread_map(build, seeds, n_threads)
             for seed, tree in zip(seeds, trees, strict=True):
                 est = self._tree_template().set_params(random_state=seed)
