@@ -243,14 +243,20 @@ class RobustScaler(_OneToOne):
                 and 0 <= q_min <= q_max <= 100):
             raise ValueError(f"Invalid quantile range: {self.quantile_range}")
         X = validate_data(self, X, dtype=FLOAT_DTYPES, ensure_all_finite="allow-nan")
+        # without NaN, NumPy's plain median and percentile give the same values as
+        # the NaN-aware ones, from one partition of all columns at once (the NaN-aware
+        # ones of a 2-D array work column by column)
+        has_nan = X.dtype.kind == "f" and bool(np.isnan(X).any())
+        median, percentile = ((np.nanmedian, np.nanpercentile) if has_nan
+                              else (np.median, np.percentile))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
             if self.with_centering:
-                self.center_ = np.nanmedian(X, axis=0).astype(np.float64)
+                self.center_ = median(X, axis=0).astype(np.float64)
             else:
                 self.center_ = None
             if self.with_scaling:
-                lo, hi = np.nanpercentile(X, [q_min, q_max], axis=0)
+                lo, hi = percentile(X, [q_min, q_max], axis=0)
                 scale = handle_zeros_in_scale(hi - lo, np.fmax(np.abs(lo), np.abs(hi)))
                 if self.unit_variance:
                     from scipy.stats import norm
