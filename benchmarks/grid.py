@@ -153,13 +153,15 @@ class Cell:
         spec = self.spec
         ours_cls, theirs_cls = registry.ours(spec.name), registry.theirs(spec.name)
         build = spec.build or (lambda cls, get, params: cls(**params))
+        # data-derived values (a radius) computed once here, not inside the timed
+        # constructors: a timed fit must not include making the data
+        resolved = self.resolved_params(quick)
 
         def ours():
-            return build(ours_cls, registry.ours, self.resolved_params(quick))
+            return build(ours_cls, registry.ours, dict(resolved))
 
         def theirs():
-            params = {k: v for k, v in self.resolved_params(quick).items()
-                      if k not in spec.ours_only}
+            params = {k: v for k, v in resolved.items() if k not in spec.ours_only}
             return build(theirs_cls, registry.theirs, params)
 
         n_test = self.n_test or max(

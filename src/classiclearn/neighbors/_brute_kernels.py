@@ -151,6 +151,29 @@ def _append_hit(hits_q, hits_j, hits_v, count, i, j, v):
 
 
 @njit(cache=True, nogil=True)
+def _row_candidates(row, top, col0, cols):
+    """Columns ``j`` of ``row`` with ``row[j] < top``, ascending, as ``col0 + j`` into
+    ``cols``; returns their number. Strip by strip, as :func:`tile_select`."""
+    c = row.shape[0]
+    n_full = c // _STRIP
+    m = 0
+    for s in range(n_full):
+        j0 = s * _STRIP
+        if not _any_below_strip(row, j0, top):
+            continue
+        mask = _mask_below_strip(row, j0, top)
+        while mask != 0:
+            cols[m] = col0 + j0 + trailing_zeros(mask)
+            m += 1
+            mask &= mask - np.uint64(1)
+    for j in range(n_full * _STRIP, c):
+        if row[j] < top:
+            cols[m] = col0 + j
+            m += 1
+    return m
+
+
+@njit(cache=True, nogil=True)
 def gemm_radius(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p):
     """Rows of ``Y`` within reduced distance ``r[i]`` of each row ``Q[i]`` of a block.
 
@@ -171,36 +194,20 @@ def gemm_radius(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p):
     hits_q = np.empty(max(16, 4 * b), dtype=np.intp)
     hits_j = np.empty(hits_q.shape[0], dtype=np.intp)
     hits_v = np.empty(hits_q.shape[0])
+    cols = np.empty(chunk, dtype=np.intp)
     count = 0
     for c0 in range(0, n, chunk):
         c1 = min(n, c0 + chunk)
-        c = c1 - c0
-        tile = buf[: b * c].reshape((b, c))
+        tile = buf[: b * (c1 - c0)].reshape((b, c1 - c0))
         np.dot(Qb, Y_low[c0:c1].T, tile)
-        n_full = c // _STRIP
         for i in range(b):
-            row = tile[i]
-            t = top[i]
-            for s in range(n_full):
-                j0 = s * _STRIP
-                if not _any_below_strip(row, j0, t):
-                    continue
-                mask = _mask_below_strip(row, j0, t)
-                while mask != 0:
-                    j = c0 + j0 + trailing_zeros(mask)
-                    mask &= mask - np.uint64(1)
-                    v = reduced_distance(Q, i, Y, j, metric, p)
-                    if v <= r[i]:
-                        hits_q, hits_j, hits_v = _append_hit(hits_q, hits_j, hits_v, count,
-                                                             i, j, v)
-                        count += 1
-            for jj in range(n_full * _STRIP, c):
-                if row[jj] < t:
-                    v = reduced_distance(Q, i, Y, c0 + jj, metric, p)
-                    if v <= r[i]:
-                        hits_q, hits_j, hits_v = _append_hit(hits_q, hits_j, hits_v, count,
-                                                             i, c0 + jj, v)
-                        count += 1
+            for u in range(_row_candidates(tile[i], top[i], c0, cols)):
+                j = cols[u]
+                v = reduced_distance(Q, i, Y, j, metric, p)
+                if v <= r[i]:
+                    hits_q, hits_j, hits_v = _append_hit(hits_q, hits_j, hits_v, count,
+                                                         i, j, v)
+                    count += 1
     # hits come chunk by chunk: a stable counting sort by row keeps each row's
     # indices ascending
     counts = np.zeros(b, dtype=np.intp)
