@@ -306,10 +306,12 @@ def test_brute_index_is_built_by_the_first_query():
     rng = np.random.default_rng(3)
     X, Q = rng.normal(size=(300, 6)), rng.normal(size=(20, 6))
     nn = NearestNeighbors(n_neighbors=4, algorithm="brute").fit(X)
-    assert nn._gemm_index is None  # fit only stores X
+    assert nn._gemm_index._index is None  # fit only stores X
     unpickled = pickle.loads(pickle.dumps(nn))
+    attributes = dict(vars(nn))
     dist, ind = nn.kneighbors(Q)
-    assert nn._gemm_index is not None
+    assert nn._gemm_index._index is not None
+    assert vars(nn) == attributes  # the holder was filled, not replaced
     odist, oind = _oracle(X, Q, 4)
     np.testing.assert_array_equal(ind, oind)
     np.testing.assert_array_equal(unpickled.kneighbors(Q)[1], oind)

@@ -50,7 +50,7 @@ from ..utils.validation import (
 from . import _dask
 from ._ball_tree import BallTree
 from ._binary_tree import _rows_to_objects
-from ._brute import GemmIndex, brute_kneighbors, brute_radius
+from ._brute import LazyGemmIndex, brute_kneighbors, brute_radius
 from ._kd_tree import KDTree
 from ._metrics import (
     ALL_METRICS,
@@ -267,17 +267,15 @@ class _NeighborsBase(BaseEstimator):
                     search_X, self.leaf_size, metric=name if w is None else _code_name(
                         self._metric_code), p=self._p,
                 )
+            elif self._metric_code in _GEMM_CODES:
+                self._gemm_index = LazyGemmIndex(search_X, self._metric_code)
         self._search_X = search_X
         return y
 
     def _brute_index(self):
         """The float32 GEMM index of the training rows for euclidean / cosine brute
-        search (None for other metrics), built by the first query that needs it:
-        fit only stores X, as scikit-learn's does, and a model that is never
-        queried never pays for the index."""
-        if self._gemm_index is None and self._metric_code in _GEMM_CODES:
-            self._gemm_index = GemmIndex(self._search_X, self._metric_code)
-        return self._gemm_index
+        search, or None (see :class:`LazyGemmIndex`)."""
+        return None if self._gemm_index is None else self._gemm_index.get()
 
     def _fit_sparse(self, X, y):
         """Sparse training rows: brute force with the metrics scikit-learn allows

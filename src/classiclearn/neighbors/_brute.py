@@ -125,6 +125,23 @@ class GemmIndex:
         return low, exact, delta, q_norm
 
 
+class LazyGemmIndex:
+    """The :class:`GemmIndex` of a model's training rows, built by the first query
+    that needs it: fit only stores X, as scikit-learn's does, and a model never
+    queried never pays for the index. The holder is set at fit and never
+    replaced, so queries leave the estimator's attributes as they were; results
+    do not depend on whether the index was built before."""
+
+    def __init__(self, Y, code):
+        self._Y, self._code, self._index = Y, code, None
+
+    def get(self):
+        """The index (built now if no query has built it yet)."""
+        if self._index is None:
+            self._index = GemmIndex(self._Y, self._code)
+        return self._index
+
+
 def _gemm_knn(Q, index, k, p, n_threads):
     m = Q.shape[0]
     n = index.n

@@ -55,6 +55,30 @@ def _mask_below_strip(row, j0, top):
 
 
 @njit(cache=True, nogil=True)
+def _row_candidates(row, top, col0, cols):
+    """Columns ``j`` of ``row`` with ``row[j] < top``, ascending, as ``col0 + j`` into
+    ``cols``; returns their number. Strip by strip: a branch-free test of each strip
+    (almost every strip fails it), then a bit mask of the passing columns."""
+    c = row.shape[0]
+    n_full = c // _STRIP
+    m = 0
+    for s in range(n_full):
+        j0 = s * _STRIP
+        if not _any_below_strip(row, j0, top):
+            continue
+        mask = _mask_below_strip(row, j0, top)
+        while mask != 0:
+            cols[m] = col0 + j0 + trailing_zeros(mask)
+            m += 1
+            mask &= mask - np.uint64(1)
+    for j in range(n_full * _STRIP, c):
+        if row[j] < top:
+            cols[m] = col0 + j
+            m += 1
+    return m
+
+
+@njit(cache=True, nogil=True)
 def tile_select(tile, col0, hd, hi):
     """Merge a float32 tile of approximate values into per-row candidate lists.
 
@@ -63,32 +87,20 @@ def tile_select(tile, col0, hd, hi):
     ``j``; both updated in place). Column indices only grow from call to call,
     so ``v < hd[i, kk - 1]`` is the exact admission test under the
     (value, index) order, and an admitted value is inserted after any equal
-    one. Each row is scanned in strips with a branch-free test against the
-    current last candidate (almost every strip is rejected there); a strip
-    that holds a candidate gives a bit mask of its passing columns, visited
-    in order (each re-tested, as the last candidate only drops). Serial: one
-    worker thread per query block.
+    one. The columns below a row's last candidate are found strip by strip
+    (:func:`_row_candidates`) and visited in order, each re-tested, as the
+    last candidate only drops. Serial: one worker thread per query block.
     """
     b, c = tile.shape
     kk = hd.shape[1]
-    n_full = c // _STRIP
+    cols = np.empty(c, dtype=np.intp)
     for i in range(b):
         row = tile[i]
         hdi = hd[i]
         hii = hi[i]
         top = hdi[kk - 1]
-        for s in range(n_full):
-            j0 = s * _STRIP
-            if not _any_below_strip(row, j0, top):
-                continue
-            mask = _mask_below_strip(row, j0, top)
-            while mask != 0:
-                j = j0 + trailing_zeros(mask)
-                mask &= mask - np.uint64(1)
-                v = row[j]
-                if v < top:
-                    top = insert_sorted(hdi, hii, v, col0 + j)
-        for j in range(n_full * _STRIP, c):
+        for u in range(_row_candidates(row, top, np.intp(0), cols)):
+            j = cols[u]
             v = row[j]
             if v < top:
                 top = insert_sorted(hdi, hii, v, col0 + j)
@@ -148,29 +160,6 @@ def _append_hit(hits_q, hits_j, hits_v, count, i, j, v):
     hits_j[count] = j
     hits_v[count] = v
     return hits_q, hits_j, hits_v
-
-
-@njit(cache=True, nogil=True)
-def _row_candidates(row, top, col0, cols):
-    """Columns ``j`` of ``row`` with ``row[j] < top``, ascending, as ``col0 + j`` into
-    ``cols``; returns their number. Strip by strip, as :func:`tile_select`."""
-    c = row.shape[0]
-    n_full = c // _STRIP
-    m = 0
-    for s in range(n_full):
-        j0 = s * _STRIP
-        if not _any_below_strip(row, j0, top):
-            continue
-        mask = _mask_below_strip(row, j0, top)
-        while mask != 0:
-            cols[m] = col0 + j0 + trailing_zeros(mask)
-            m += 1
-            mask &= mask - np.uint64(1)
-    for j in range(n_full * _STRIP, c):
-        if row[j] < top:
-            cols[m] = col0 + j
-            m += 1
-    return m
 
 
 @njit(cache=True, nogil=True)
