@@ -85,7 +85,7 @@ def test_gemm_radius_equals_the_exact_tiles(code):
     r_red = _brute.to_reduced(r, code, 2.0)
     # the per-pair cosine kernel reads unit rows (as the GEMM search prepares them)
     Qe, Xe = (_brute.unit_rows(Q), _brute.unit_rows(X)) if code == COSINE else (Q, X)
-    expected = _brute._tiled_radius(Qe, Xe, r_red, code, 2.0, Q.shape[0], X.shape[0])
+    expected = _brute._tiled_radius(Qe, Xe, r_red, code, 2.0)
     # more than 4 hits a row on average: the hit buffers (4 a row) are regrown
     assert expected[2].mean() > 4 and (code == COSINE or expected[2][:5].sum() == 0)
     for n_threads in (1, 2):
@@ -227,7 +227,7 @@ def test_tile_select_matches_naive_selection(width):
     hd = np.full((5, kk), np.inf, dtype=np.float32)
     hi = np.full((5, kk), 10**6, dtype=np.intp)
     for t, tile in enumerate(tiles):
-        tile_select(tile, t * width, hd, hi)
+        tile_select(tile, t * width, hd, hi, np.empty(width, dtype=np.intp))
     full = np.hstack(tiles)
     cols = np.broadcast_to(np.arange(full.shape[1]), full.shape)
     order = np.lexsort((cols, full), axis=1)[:, :kk]

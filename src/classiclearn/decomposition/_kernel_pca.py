@@ -95,6 +95,11 @@ _LANCZOS_DENSE_FRACTION = 16
 # answer, the result then does not depend on random_state.
 _DENSE_START_SEED = 0
 
+# (tol, gap_tol) of :func:`_lanczos_top` where it stands for an exact solver (ARPACK
+# at tol=0, or LAPACK): residuals at 1e-12 of the top eigenvalue, eigenvector
+# errors bounded by 1e-10 where the gaps allow.
+_EXACT_TOLERANCES = (1e-12, 1e-10)
+
 
 def _lanczos_max_dim(n_components):
     return max(_LANCZOS_MAX_DIM, 3 * n_components)
@@ -408,9 +413,10 @@ default='linear'
             return evals[order][::-1], (Q @ W[:, order])[:, ::-1]
         if lanczos:  # 'auto' standing for 'dense', see _lanczos_replaces_dense
             op = _centred_operator(K, col, allm)
+            tol, gap_tol = _EXACT_TOLERANCES
             result = _lanczos_top(
-                op.matvec, n, n_components, _dense_start_vector(n), 1e-12,
-                _lanczos_max_dim(n_components), gap_tol=1e-10,
+                op.matvec, n, n_components, _dense_start_vector(n), tol,
+                _lanczos_max_dim(n_components), gap_tol=gap_tol,
             )
             if result is not None:
                 return result
@@ -459,11 +465,10 @@ default='linear'
             and not (self.kernel in ("linear", "cosine") and n_components > X.shape[1])
         )
 
-    def _solve_lanczos(self, X, n_components, rng):
-        """Lanczos (:func:`_lanczos_top`) on the kernel kept in one triangle and
-        centred implicitly; None (and ARPACK or LAPACK is used) if it does not
-        converge or the kernel is not built in one triangle. ``rng`` None: the
-        fixed start vector of the 'auto' stand-in for 'dense'.
+    def _solve_lanczos(self, X, n_components, v0, tol, gap_tol):
+        """Lanczos (:func:`_lanczos_top`, from ``v0``, with ``tol`` and ``gap_tol``) on
+        the kernel kept in one triangle (``lower_supported`` holds) and centred
+        implicitly; None (and ARPACK or LAPACK is used) if it does not converge.
 
         The uncentred triangle is built in place; every product is one BLAS
         ``symv`` reading that triangle plus the rank-one centring corrections
@@ -471,10 +476,7 @@ default='linear'
         μ their mean. For rbf the column sums K 1 and the first product K v0 are
         summed while the kernel is built (two passes over it saved).
         """
-        if not lower_supported(X, self.kernel):
-            return None
         n = X.shape[0]
-        v0 = rng.uniform(-1, 1, size=n) if rng is not None else _dense_start_vector(n)
         # the column sums and the first Lanczos product come with the kernel build
         T, KV = kernel_lower(X, self.kernel, self.gamma_, V=np.vstack([np.ones(n), v0]))
         TF = T.T  # Fortran view: the lower triangle of T is the upper one of TF
@@ -490,7 +492,6 @@ default='linear'
         def matvec(v):
             return centred(dsymv(1.0, TF, v, lower=0), v)
 
-        tol, gap_tol = (self.tol, 0.0) if self.tol > 0 and rng is not None else (1e-12, 1e-10)
         result = _lanczos_top(
             matvec, n, n_components, v0, tol, _lanczos_max_dim(n_components),
             w0=centred(KV[1], v0),
@@ -540,19 +541,24 @@ default='linear'
         result = None
         # the one-triangle kernels below need dense X; sparse X takes the full kernel
         fresh = self.kernel != "precomputed" and not callable(self.kernel) and not sp.issparse(X)
-        if self.eigen_solver == "auto" and solver == "arpack" and fresh:
-            result = self._solve_lanczos(X, n_components, rng)
+        triangle = fresh and lower_supported(X, self.kernel)
         lanczos_dense = solver == "dense" and self._lanczos_replaces_dense(X, n_components)
-        if lanczos_dense and fresh:
-            result = self._solve_lanczos(X, n_components, None)
+        if triangle and self.eigen_solver == "auto" and solver == "arpack":
+            tolerances = (self.tol, 0.0) if self.tol > 0 else _EXACT_TOLERANCES
+            result = self._solve_lanczos(X, n_components, rng.uniform(-1, 1, size=n),
+                                         *tolerances)
+        elif triangle and lanczos_dense:
+            result = self._solve_lanczos(X, n_components, _dense_start_vector(n),
+                                         *_EXACT_TOLERANCES)
         if result is not None:
             evals, evecs = result
         elif solver == "arpack" and n_components < n and fresh:
             evals, evecs = self._solve_lower(X, n_components, rng)
         else:
             K = np.ascontiguousarray(self._get_kernel(X), dtype=np.float64)
-            tried = fresh and lower_supported(X, self.kernel)  # the Lanczos run above
-            evals, evecs = self._solve(K, n_components, rng, lanczos=lanczos_dense and not tried)
+            # Lanczos on the full kernel where it did not run on one triangle above
+            evals, evecs = self._solve(K, n_components, rng,
+                                       lanczos=lanczos_dense and not triangle)
         evals = _check_psd_eigenvalues(np.real(evals))
         evecs = np.real(evecs)
         # flip: largest-magnitude entry of every eigenvector positive

@@ -352,8 +352,10 @@ def _gemm_radius(Q, index, r_red, p, n_threads):
     return ind, dist, counts
 
 
-def _tiled_radius(Q, Y, r_red, code, p, m, n):
+def _tiled_radius(Q, Y, r_red, code, p):
     """Radius search on float64 tiles of whole rows (other metrics, precomputed)."""
+    m = Q.shape[0]
+    n = Q.shape[1] if Y is None else Y.shape[0]
     block = max(1, min(m, _RADIUS_TILE // max(n, 1)))
     tiles = None
     parts_i, parts_d, parts_c = [], [], []
@@ -400,14 +402,13 @@ def brute_radius(Q, Y, r, code, p, *, sort_results=False, index=None, n_threads=
     offsets : intp (m + 1,).
     """
     m = Q.shape[0]
-    n = Q.shape[1] if Y is None else Y.shape[0]
     r = np.broadcast_to(np.asarray(r, dtype=np.float64), (m,))
     r_red = r if Y is None else to_reduced(r, code, p)
     if Y is not None and code in (EUCLIDEAN, COSINE, SQEUCLIDEAN):
         ind, dist, counts = _gemm_radius(Q, GemmIndex(Y, code) if index is None else index,
                                          r_red, p, n_threads)
     else:
-        ind, dist, counts = _tiled_radius(Q, Y, r_red, code, p, m, n)
+        ind, dist, counts = _tiled_radius(Q, Y, r_red, code, p)
     offsets = np.zeros(m + 1, dtype=np.intp)
     np.cumsum(counts, out=offsets[1:])
     if sort_results:

@@ -79,7 +79,7 @@ def _row_candidates(row, top, col0, cols):
 
 
 @njit(cache=True, nogil=True)
-def tile_select(tile, col0, hd, hi):
+def tile_select(tile, col0, hd, hi, cols):
     """Merge a float32 tile of approximate values into per-row candidate lists.
 
     ``hd`` (b, kk) float32 holds each row's kk smallest values so far in
@@ -89,11 +89,11 @@ def tile_select(tile, col0, hd, hi):
     (value, index) order, and an admitted value is inserted after any equal
     one. The columns below a row's last candidate are found strip by strip
     (:func:`_row_candidates`) and visited in order, each re-tested, as the
-    last candidate only drops. Serial: one worker thread per query block.
+    last candidate only drops. ``cols`` is intp scratch of at least the tile's
+    width. Serial: one worker thread per query block.
     """
-    b, c = tile.shape
+    b = tile.shape[0]
     kk = hd.shape[1]
-    cols = np.empty(c, dtype=np.intp)
     for i in range(b):
         row = tile[i]
         hdi = hd[i]
@@ -137,11 +137,12 @@ def gemm_select(Qb, Y_low, chunk, buf, hd, hi):
     """
     b = Qb.shape[0]
     n = Y_low.shape[0]
+    cols = np.empty(chunk, dtype=np.intp)
     for c0 in range(0, n, chunk):
         c1 = min(n, c0 + chunk)
         tile = buf[: b * (c1 - c0)].reshape((b, c1 - c0))
         np.dot(Qb, Y_low[c0:c1].T, tile)
-        tile_select(tile, c0, hd, hi)
+        tile_select(tile, c0, hd, hi, cols)
 
 
 @njit(cache=True, nogil=True, inline="always")
