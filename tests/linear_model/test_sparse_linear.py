@@ -28,10 +28,77 @@ def _data(n_classes, density, seed=0, n=300, p=50):
     return sp.csr_array(X), y
 
 
-def _quiet_fit(est, X, y):
+def _quiet_fit(est, X, y, **fit_params):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return est.fit(X, y)
+        return est.fit(X, y, **fit_params)
+
+
+def _nll_grad_by_products(X, W, b, y, sw):
+    """The nll and gradient from scipy's products (the reference): binomial for W
+    (p,), softmax for W (p, K)."""
+    from classiclearn.linear_model import _logistic_kernels
+
+    if W.ndim == 1:
+        g = np.empty(X.shape[0])
+        nll = _logistic_kernels.binary_loss_grad(X @ W + b, y, sw, g)
+        return nll, np.append(X.T @ g, g.sum())
+    G = np.empty((X.shape[0], W.shape[1]))
+    nll = _logistic_kernels.multinomial_loss_grad(X @ W + b, y, sw, G)
+    return nll, np.vstack([X.T @ G, G.sum(axis=0)])
+
+
+@pytest.mark.parametrize("n_out", [1, 3])
+@pytest.mark.parametrize("lane_entries", [10**9, 700, 97])
+def test_csr_loss_pass_in_lanes_matches_the_products(n_out, lane_entries, monkeypatch):
+    # one lane (the calling thread), a few and many lanes (numba's threads): the same
+    # nll and gradient as scipy's two products, and bit-for-bit the same with one thread
+    import numba
+
+    from classiclearn.linear_model import _logistic_solvers
+
+    monkeypatch.setattr(_logistic_solvers, "SPARSE_LANE_ENTRIES", lane_entries)
+    rng = np.random.default_rng(3)
+    X = sp.random(400, 60, density=0.1, random_state=3, format="csr")
+    X.data *= rng.normal(size=X.nnz)
+    sw = rng.random(400) + 0.5
+    if n_out == 1:
+        y = (rng.random(400) < 0.4).astype(float)
+        W, b, shape = rng.normal(size=60), -0.3, (61,)
+    else:
+        y = rng.integers(0, n_out, 400).astype(np.intp)
+        W, b, shape = rng.normal(size=(60, n_out)), rng.normal(size=n_out), (61, n_out)
+    pass_ = _logistic_solvers.CsrLossPass(X, y, sw, n_out)
+    assert pass_.totals.shape[0] == max(1, min(8, X.nnz // lane_entries))
+    grad = np.empty(shape)
+    nll = pass_(W, b, grad)
+    ref_nll, ref_grad = _nll_grad_by_products(X, W, b, y, sw)
+    np.testing.assert_allclose(nll, ref_nll, rtol=1e-13)
+    np.testing.assert_allclose(grad, ref_grad, rtol=1e-12, atol=1e-12)
+    threads = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        grad_one = np.empty(shape)
+        assert pass_(W, b, grad_one) == nll
+    finally:
+        numba.set_num_threads(threads)
+    np.testing.assert_array_equal(grad_one, grad)
+
+
+@pytest.mark.parametrize("n_classes", [2, 3])
+@pytest.mark.parametrize("fit_intercept", [True, False])
+def test_lbfgs_in_lanes_matches_sklearn(n_classes, fit_intercept, monkeypatch):
+    # the lanes' path of the L-BFGS fit (forced on small data) against scikit-learn
+    from classiclearn.linear_model import _logistic_solvers
+
+    monkeypatch.setattr(_logistic_solvers, "SPARSE_LANE_ENTRIES", 50)
+    X, y = _data(n_classes, 0.2)
+    sw = np.random.default_rng(1).random(y.shape[0]) + 0.5
+    kw = dict(tol=1e-10, max_iter=10_000, fit_intercept=fit_intercept, C=2.0)
+    ours = _quiet_fit(LogisticRegression(**kw), X, y, sample_weight=sw)
+    theirs = _quiet_fit(sk_linear.LogisticRegression(**kw), X, y, sample_weight=sw)
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, atol=1e-6)
+    np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X), atol=1e-6)
 
 
 @pytest.mark.parametrize("solver", ["lbfgs", "newton-cg", "newton-cholesky"])

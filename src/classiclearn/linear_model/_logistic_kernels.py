@@ -9,7 +9,17 @@ import math
 
 import numpy as np
 
-from .._kernels.jit import njit
+from .._kernels.jit import njit, prange
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def _log1pexp_sigmoid(z):
+    """``(log(1 + exp(z)), sigmoid(z))``, each without overflow."""
+    if z > 0:
+        e = math.exp(-z)
+        return z + math.log1p(e), 1.0 / (1.0 + e)
+    e = math.exp(z)
+    return math.log1p(e), e / (1.0 + e)
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -29,14 +39,7 @@ def binary_loss_grad(z, y, sw, g):
     total = 0.0
     for i in range(z.shape[0]):
         zi = z[i]
-        if zi > 0:
-            e = math.exp(-zi)
-            lse = zi + math.log1p(e)
-            prob = 1.0 / (1.0 + e)
-        else:
-            e = math.exp(zi)
-            lse = math.log1p(e)
-            prob = e / (1.0 + e)
+        lse, prob = _log1pexp_sigmoid(zi)
         total += sw[i] * (lse - y[i] * zi)
         g[i] = sw[i] * (prob - y[i])
     return total
@@ -114,14 +117,7 @@ def binary_fused_loss_grad(X, w, b, y, sw, grad):
     for i in range(n):
         xi = X[i]
         zi = b + _dot(xi, w)
-        if zi > 0:
-            e = math.exp(-zi)
-            lse = zi + math.log1p(e)
-            prob = 1.0 / (1.0 + e)
-        else:
-            e = math.exp(zi)
-            lse = math.log1p(e)
-            prob = e / (1.0 + e)
+        lse, prob = _log1pexp_sigmoid(zi)
         total += sw[i] * (lse - y[i] * zi)
         gi = sw[i] * (prob - y[i])
         if gi != 0.0:
@@ -130,6 +126,122 @@ def binary_fused_loss_grad(X, w, b, y, sw, grad):
             gb += gi
     grad[p] = gb
     return total
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def csr_binary_loss_grad(indptr, indices, data, w, b, y, sw, lo, hi, grad):
+    """:func:`binary_fused_loss_grad` for the CSR rows ``lo:hi``: one pass over
+    their entries (each row's dot product, then its gradient terms scattered).
+
+    Parameters
+    ----------
+    indptr, indices, data : the CSR arrays of X (n, p); w : float64 (p,);
+    b : float intercept; y : float64 (n,) in {0, 1}; sw : float64 (n,);
+    lo, hi : int, the rows; grad : float64 (p + 1,) output: d nll / d w over
+        these rows, then d nll / d b.
+
+    Returns
+    -------
+    float, the weighted nll of these rows.
+    """
+    p = grad.shape[0] - 1
+    for j in range(p + 1):
+        grad[j] = 0.0
+    total = 0.0
+    gb = 0.0
+    # unsigned positions: numba then drops its negative-index wrap-around, which
+    # costs more than the multiply-add on every entry
+    for i in range(np.uintp(lo), np.uintp(hi)):
+        start = np.uintp(indptr[i])
+        end = np.uintp(indptr[i + 1])
+        zi = 0.0
+        for k in range(start, end):
+            zi += data[k] * w[np.uintp(indices[k])]
+        zi += b
+        lse, prob = _log1pexp_sigmoid(zi)
+        total += sw[i] * (lse - y[i] * zi)
+        gi = sw[i] * (prob - y[i])
+        if gi != 0.0:
+            for k in range(start, end):
+                grad[np.uintp(indices[k])] += gi * data[k]
+            gb += gi
+    grad[p] = gb
+    return total
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def csr_binary_loss_grad_lanes(indptr, indices, data, w, b, y, sw, bounds, parts, totals):
+    """:func:`csr_binary_loss_grad` over the lanes of rows ``bounds[l]:bounds[l + 1]``
+    in numba's threads, lane ``l`` into ``parts[l]`` and ``totals[l]``."""
+    for lane in prange(parts.shape[0]):
+        totals[lane] = csr_binary_loss_grad(indptr, indices, data, w, b, y, sw,
+                                            bounds[lane], bounds[lane + 1], parts[lane])
+
+
+@njit(cache=True, nogil=True, error_model="numpy", fastmath=_FAST)
+def csr_multinomial_loss_grad(indptr, indices, data, Wt, b, y, sw, lo, hi, grad):
+    """Softmax nll and its gradient over the CSR rows ``lo:hi`` in one pass over
+    their entries (each row's K products, then its gradient terms scattered).
+
+    Parameters
+    ----------
+    indptr, indices, data : the CSR arrays of X (n, p); Wt : float64 (p, K)
+        C-contiguous, the coefficients by feature; b : float64 (K,); y : intp (n,);
+    sw : float64 (n,); lo, hi : int, the rows; grad : float64 (p + 1, K) output:
+        d nll / d Wt over these rows, last row d nll / d b.
+
+    Returns
+    -------
+    float, the weighted nll of these rows.
+    """
+    p, K = Wt.shape
+    for j in range(p + 1):
+        for k in range(K):
+            grad[j, k] = 0.0
+    z = np.empty(K)
+    total = 0.0
+    # unsigned positions (see csr_binary_loss_grad)
+    for i in range(np.uintp(lo), np.uintp(hi)):
+        start = np.uintp(indptr[i])
+        end = np.uintp(indptr[i + 1])
+        for k in range(K):
+            z[k] = b[k]
+        for q in range(start, end):
+            wj = Wt[np.uintp(indices[q])]
+            x = data[q]
+            for k in range(K):
+                z[k] += x * wj[k]
+        yi = y[i]
+        m = z[0]
+        for k in range(1, K):
+            m = max(m, z[k])
+        zy = z[yi]
+        s = 0.0
+        for k in range(K):
+            z[k] = math.exp(z[k] - m)
+            s += z[k]
+        swi = sw[i]
+        total += swi * (m + math.log(s) - zy)
+        for k in range(K):
+            z[k] = swi * (z[k] / s - (1.0 if k == yi else 0.0))
+        gb = grad[p]
+        for k in range(K):
+            gb[k] += z[k]
+        for q in range(start, end):
+            gj = grad[np.uintp(indices[q])]
+            x = data[q]
+            for k in range(K):
+                gj[k] += z[k] * x
+    return total
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def csr_multinomial_loss_grad_lanes(indptr, indices, data, Wt, b, y, sw, bounds, parts,
+                                    totals):
+    """:func:`csr_multinomial_loss_grad` over lanes (as :func:`csr_binary_loss_grad_lanes`)."""
+    for lane in prange(parts.shape[0]):
+        totals[lane] = csr_multinomial_loss_grad(indptr, indices, data, Wt, b, y, sw,
+                                                 bounds[lane], bounds[lane + 1], parts[lane])
 
 
 @njit(cache=True, nogil=True, error_model="numpy", fastmath=_FAST)

@@ -17,6 +17,7 @@ two classes (binomial) and K' = K for softmax. ``l1 = rho / C`` and
 Each returns (W, b, n_iter, converged) with W (K', p) and b (K',).
 """
 
+import math
 import warnings
 
 import numpy as np
@@ -24,6 +25,7 @@ import scipy.sparse as sp
 from scipy import linalg
 
 from .._kernels import lbfgs as _lk
+from .._kernels.work import SPARSE_LANE_ENTRIES
 from ..utils._lbfgs import minimize_lbfgs
 from . import _cd_kernels as _cdk
 from . import _logistic_kernels as _k
@@ -87,6 +89,48 @@ class LogisticObjective:
         return nll, gW, gb
 
 
+class CsrLossPass:
+    """The nll and its gradient over CSR X in one pass, in lanes.
+
+    The rows are cut into lanes of about :data:`SPARSE_LANE_ENTRIES` stored
+    entries (fixed by X alone), each lane summing into its own gradient buffer
+    (:func:`_logistic_kernels.csr_binary_loss_grad`, or
+    :func:`~_logistic_kernels.csr_multinomial_loss_grad` for K' > 1 outputs), in
+    numba's threads; the lanes are then added in order, so the result does not
+    depend on the thread count. One lane (small X) runs on the calling thread.
+    """
+
+    def __init__(self, X, y, sw, n_out):
+        self.X, self.y, self.sw = X, y, sw
+        n_lanes = max(1, min(8, X.nnz // SPARSE_LANE_ENTRIES))
+        cuts = np.searchsorted(X.indptr, np.linspace(0, X.nnz, n_lanes + 1)[1:-1])
+        self.bounds = np.concatenate(([0], cuts, [X.shape[0]])).astype(np.intp)
+        shape = (X.shape[1] + 1,) if n_out == 1 else (X.shape[1] + 1, n_out)
+        self.parts = np.empty((n_lanes, *shape))
+        self.totals = np.empty(n_lanes)
+        if n_out == 1:
+            self.one, self.lanes = _k.csr_binary_loss_grad, _k.csr_binary_loss_grad_lanes
+        else:
+            self.one = _k.csr_multinomial_loss_grad
+            self.lanes = _k.csr_multinomial_loss_grad_lanes
+
+    def __call__(self, W, b, grad):
+        """The nll; d nll / d W then d nll / d b into ``grad``.
+
+        Binary: W (p,), b float, grad (p + 1,). Multinomial: W (p, K) C-contiguous
+        (by feature), b (K,), grad (p + 1, K)."""
+        X = self.X
+        if self.bounds.shape[0] == 2:
+            return self.one(X.indptr, X.indices, X.data, W, b, self.y, self.sw, 0,
+                            X.shape[0], grad)
+        self.lanes(X.indptr, X.indices, X.data, W, b, self.y, self.sw, self.bounds,
+                   self.parts, self.totals)
+        grad[...] = self.parts[0]
+        for part in self.parts[1:]:
+            grad += part
+        return math.fsum(self.totals)
+
+
 class FlatObjective:
     """``scale * F`` and its gradient on one flat parameter vector (for L-BFGS).
 
@@ -104,6 +148,7 @@ class FlatObjective:
         self.K, self.p = obj.n_out, obj.p
         self.csr = sp.issparse(obj.X)
         self.scratch = np.empty(self.K * self.p if self.csr else self.p)
+        self.csr_pass = CsrLossPass(obj.X, obj.y, obj.sw, self.K) if self.csr else None
 
     def pack(self, W, b):
         K, p = self.K, self.p
@@ -130,12 +175,10 @@ class FlatObjective:
         obj, K, p = self.obj, self.K, self.p
         if self.csr:
             t, g2 = theta.reshape(p + 1, K), grad.reshape(p + 1, K)
-            Z = obj.X @ (t[:p, 0] if K == 1 else t[:p])  # scipy's products: one thread
-            Z += t[p, 0] if K == 1 else t[p]
-            nll = obj.nll_from_z(Z)
-            G = obj.g
-            g2[:p] = (obj.X.T @ G).reshape(p, K)
-            g2[p] = G.sum(axis=0)
+            if K == 1:
+                nll = self.csr_pass(theta[:p], float(theta[p]), grad)
+            else:
+                nll = self.csr_pass(t[:p], t[p], g2)
             pairs = [(theta[:K * p], grad[:K * p])]  # the coefficients lead the vector
         else:
             t, g2 = theta.reshape(K, p + 1), grad.reshape(K, p + 1)

@@ -92,7 +92,8 @@ def _from_state(state, W, sum_grad):
 # The row loops come in two versions, without and with the L1 step, rather than one
 # testing ``prox`` inside the loop, and the plain catch-up is written out in its loop:
 # either the test in the loop or numba's inlining of a catch-up function compiles to
-# a step several times slower.
+# a step several times slower. Their positions and feature indices are unsigned: numba
+# then leaves out its negative-index wrap-around on every entry's loads and stores.
 
 @njit(cache=True, nogil=True, error_model="numpy")
 def _row_product_plain(indptr, indices, data, i, state, K, cum_t, z):
@@ -101,8 +102,8 @@ def _row_product_plain(indptr, indices, data, i, state, K, cum_t, z):
     for k in range(K):
         z[k] = 0.0
     mark = 2 * K
-    for q in range(indptr[i], indptr[i + 1]):
-        j = indices[q]
+    for q in range(np.uintp(indptr[i]), np.uintp(indptr[i + 1])):
+        j = np.uintp(indices[q])
         c = cum_t - state[j, mark]
         if c != 0.0:
             for k in range(K):
@@ -118,8 +119,8 @@ def _row_product_prox(indptr, indices, data, i, state, t, K, avg_hist, decay, th
     """:func:`_row_product_plain` with the L1 step (up to step t)."""
     for k in range(K):
         z[k] = 0.0
-    for q in range(indptr[i], indptr[i + 1]):
-        j = indices[q]
+    for q in range(np.uintp(indptr[i]), np.uintp(indptr[i + 1])):
+        j = np.uintp(indices[q])
         _catch_up_prox(state, j, t, K, avg_hist, decay, threshold)
         x = data[q]
         for k in range(K):
@@ -132,8 +133,8 @@ def _row_update_plain(indptr, indices, data, i, state, K, d, own, avg, inv_scale
     (held divided by the common scale: ``inv_scale`` is its inverse); they are then up
     to date to the cumulative sum ``cum_next``."""
     mark = 2 * K
-    for q in range(indptr[i], indptr[i + 1]):
-        j = indices[q]
+    for q in range(np.uintp(indptr[i]), np.uintp(indptr[i + 1])):
+        j = np.uintp(indices[q])
         x = data[q]
         for k in range(K):
             c = d[k] * x
@@ -147,8 +148,8 @@ def _row_update_plain(indptr, indices, data, i, state, K, d, own, avg, inv_scale
 def _row_update_prox(indptr, indices, data, i, state, t, K, d, own, avg, decay, threshold):
     """:func:`_row_update_plain` with the L1 proximal step (the scale is 1; the
     features are then up to date to step t + 1)."""
-    for q in range(indptr[i], indptr[i + 1]):
-        j = indices[q]
+    for q in range(np.uintp(indptr[i]), np.uintp(indptr[i + 1])):
+        j = np.uintp(indices[q])
         x = data[q]
         for k in range(K):
             c = d[k] * x
