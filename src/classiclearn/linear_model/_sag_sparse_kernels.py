@@ -22,6 +22,7 @@ end of an epoch and when the weights' scale is folded in.
 import numpy as np
 
 from .._kernels.jit import njit
+from .._kernels.prefetch import prefetch1, prefetch2
 from ._cd_kernels import soft_threshold
 from ._sag_kernels import _sample_gradient, epoch_status, step_weights
 
@@ -159,6 +160,27 @@ def _row_update_prox(indptr, indices, data, i, state, t, K, d, own, avg, decay, 
         state[j, 2 * K] = t + 1
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _prefetch_row(indptr, indices, data, i):
+    """Hint the cache lines of CSR row i's entries (its ``indptr`` pair is read)."""
+    start = np.uintp(indptr[i])
+    end = np.uintp(indptr[i + 1])
+    if end > start:
+        for q in range(start, end, 8):  # 8 float64 per 64-byte line
+            prefetch1(data, q)
+        prefetch1(data, end - 1)
+        for q in range(start, end, 16):  # 16 int32 (8 int64: a line at most missed)
+            prefetch1(indices, q)
+        prefetch1(indices, end - 1)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _prefetch_state(indptr, indices, state, i):
+    """Hint the state rows of CSR row i's features (its entries are read)."""
+    for q in range(np.uintp(indptr[i]), np.uintp(indptr[i + 1])):
+        prefetch2(state, np.uintp(indices[q]), 0)
+
+
 @njit(cache=True, nogil=True, error_model="numpy")
 def sag_epochs_csr(indptr, indices, data, y, sw, W, b, sum_grad, sum_grad_b, memory, seen,
                    num_seen, order, loss, step, alpha, beta, saga, fit_intercept, tol, prev):
@@ -191,6 +213,14 @@ def _csr_epochs(indptr, indices, data, y, sw, W, b, sum_grad, sum_grad_b, memory
         cum[0] = 0.0
         for t in range(n_steps):
             i = order[epoch, t]
+            # the rows are drawn at random: ask for the row two steps ahead's indptr
+            # pair and the next row's entries now, so the steps do not wait on memory
+            if t + 3 < n_steps:
+                prefetch1(indptr, order[epoch, t + 3])
+            if t + 2 < n_steps:
+                _prefetch_row(indptr, indices, data, order[epoch, t + 2])
+            if t + 1 < n_steps:
+                _prefetch_state(indptr, indices, state, order[epoch, t + 1])
             if prox:
                 _row_product_prox(indptr, indices, data, i, state, t, K, avg_hist, decay,
                                   threshold, z)

@@ -38,11 +38,9 @@ as the largest float32, which every finite value passes and +inf does not.
 """
 
 import numpy as np
-from llvmlite import ir
-from numba.core import cgutils, types
-from numba.extending import intrinsic
 
 from .._kernels.jit import njit
+from .._kernels.prefetch import prefetch2
 
 # rows per block of :func:`apply_trees`
 _BLOCK = 16384
@@ -100,30 +98,6 @@ def compact_nodes(packed, roots, nodes, orig, miss, shift):
             nxt += 2
 
 
-@intrinsic
-def _prefetch(typingctx, arr, i, j):
-    # hint the CPU to load the cache line holding arr[i, j] (no effect on results)
-    sig = types.void(arr, i, j)
-
-    def codegen(context, builder, signature, args):
-        aryty = signature.args[0]
-        ary = context.make_array(aryty)(context, builder, args[0])
-        ptr = cgutils.get_item_pointer2(context, builder, ary.data,
-                                        cgutils.unpack_tuple(builder, ary.shape),
-                                        cgutils.unpack_tuple(builder, ary.strides), aryty.layout,
-                                        [args[1], args[2]], wraparound=False, boundscheck=False)
-        i8p = ir.IntType(8).as_pointer()
-        i32 = ir.IntType(32)
-        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0i8")
-        # read, high locality, data cache
-        builder.call(fn, [builder.bitcast(ptr, i8p), ir.Constant(i32, 0), ir.Constant(i32, 3),
-                          ir.Constant(i32, 1)])
-        return context.get_dummy_value()
-
-    return sig, codegen
-
-
 @njit(cache=True, nogil=True, inline="always")
 def _prefetch_rows(X, a, b):
     # every cache line of rows a:b (the last column too: rows need not start on a line)
@@ -131,8 +105,8 @@ def _prefetch_rows(X, a, b):
     step = max(1, 64 // X.itemsize)
     for j in range(a, b):
         for f in range(0, m, step):
-            _prefetch(X, j, f)
-        _prefetch(X, j, m - 1)
+            prefetch2(X, j, f)
+        prefetch2(X, j, m - 1)
 
 
 @njit(cache=True, nogil=True, inline="always")
