@@ -107,3 +107,24 @@ def test_sag_overflow_is_a_clear_error(rng):
     sw = np.full(40, 1e4)  # the step size ignores the weights, as scikit-learn's: diverges
     with pytest.raises(ValueError, match="non-finite"):
         Ridge(solver="sag", max_iter=500).fit(X, y, sample_weight=sw)
+
+
+@pytest.mark.parametrize("solver", ["lsqr", "sparse_cg"])
+@pytest.mark.parametrize("shape", [(300, 20), (40, 300)])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_sparse_products_in_lanes_match_sklearn(rng, solver, shape, weighted, monkeypatch):
+    # CSR products in row lanes on numba's threads (forced on small X), primal and dual
+    import scipy.sparse as sp
+
+    from classiclearn._kernels import work
+
+    monkeypatch.setattr(work, "SPARSE_LANE_ENTRIES", 60)
+    n, p = shape
+    X = sp.random(n, p, density=0.1, random_state=1, format="csr") * 3.0
+    y = X @ rng.normal(size=p) + rng.normal(size=n)
+    sw = rng.uniform(0.3, 2.0, n) if weighted else None
+    kw = dict(alpha=0.5, solver=solver, tol=1e-12, max_iter=100_000)
+    ours, theirs = _fit_both(X, y, sw, **kw)
+    scale = np.max(np.abs(theirs.coef_))
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, rtol=0, atol=1e-8 * scale)
+    np.testing.assert_allclose(ours.intercept_, theirs.intercept_, rtol=0, atol=1e-8 * scale)

@@ -10,7 +10,7 @@ for a negative value on every access, which here costs almost half the time.
 
 import numpy as np
 
-from .jit import njit
+from .jit import njit, prange
 
 
 def unsigned_csr(X):
@@ -49,3 +49,83 @@ def csr_gram_matvec(indptr, indices, data, v, out):
             s += data[q] * v[indices[q]]
         for q in range(start, stop):
             out[indices[q]] += s * data[q]
+
+
+def row_lanes(indptr, shape, lane_entries):
+    """Row bounds (intp, lanes + 1) cutting the rows of a CSR matrix of ``shape``
+    into lanes of about ``lane_entries`` stored entries each: fixed by the matrix
+    alone, so that sums over lanes do not depend on the thread count.
+
+    At most 8 lanes, and at most one per p stored entries, where p = ``shape[1]``
+    (a lane's buffer of p sums, cleared and added up once per pass, should cost
+    less than its entries); at least one.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> row_lanes(np.array([0, 2, 4, 6, 8]), (4, 2), 4)
+    array([0, 2, 4])
+    """
+    nnz = int(indptr[-1])
+    n_lanes = max(1, min(8, nnz // lane_entries, nnz // max(1, shape[1])))
+    cuts = np.searchsorted(indptr, np.linspace(0, nnz, n_lanes + 1)[1:-1])
+    return np.concatenate(([0], cuts, [shape[0]])).astype(np.intp)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def csr_matvec(indptr, indices, data, v, bounds, out):
+    """``out = X v`` for the CSR matrix X, its row lanes (``bounds``, see
+    :func:`row_lanes`) in numba's threads; each row's sum in stored order (scipy's
+    result, bit for bit).
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> X = sp.csr_array(np.array([[1.0, 0.0, 2.0], [0.0, 3.0, 1.0]]))
+    >>> out = np.empty(2)
+    >>> csr_matvec(X.indptr, X.indices, X.data, np.ones(3), row_lanes(X.indptr, X.shape, 1), out)
+    >>> out
+    array([3., 4.])
+    """
+    for lane in prange(bounds.shape[0] - 1):
+        # unsigned positions: no negative-index wrap-around per entry
+        for i in range(np.uintp(bounds[lane]), np.uintp(bounds[lane + 1])):
+            s = 0.0
+            for q in range(np.uintp(indptr[i]), np.uintp(indptr[i + 1])):
+                s += data[q] * v[np.uintp(indices[q])]
+            out[i] = s
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def csr_rmatvec(indptr, indices, data, u, bounds, parts, out):
+    """``out = X' u`` for the CSR matrix X: each row lane (``bounds``, see
+    :func:`row_lanes`) scatters into its own row of ``parts`` (lanes x p), in
+    numba's threads; the lanes are then added in order (thread-count independent;
+    one lane gives scipy's result bit for bit).
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> X = sp.csr_array(np.array([[1.0, 0.0, 2.0], [0.0, 3.0, 1.0]]))
+    >>> bounds = row_lanes(X.indptr, X.shape, 1)
+    >>> out = np.empty(3)
+    >>> csr_rmatvec(X.indptr, X.indices, X.data, np.ones(2), bounds, np.empty((2, 3)), out)
+    >>> out
+    array([1., 3., 3.])
+    """
+    n_lanes = bounds.shape[0] - 1
+    p = out.shape[0]
+    for lane in prange(n_lanes):
+        acc = parts[lane]
+        for j in range(p):
+            acc[j] = 0.0
+        for i in range(np.uintp(bounds[lane]), np.uintp(bounds[lane + 1])):
+            ui = u[i]
+            if ui != 0.0:
+                for q in range(np.uintp(indptr[i]), np.uintp(indptr[i + 1])):
+                    acc[np.uintp(indices[q])] += data[q] * ui
+    for j in range(p):
+        s = parts[0, j]
+        for lane in range(1, n_lanes):
+            s += parts[lane, j]
+        out[j] = s

@@ -25,6 +25,7 @@ import scipy.sparse as sp
 from scipy import linalg
 
 from .._kernels import lbfgs as _lk
+from .._kernels.sparse_products import row_lanes
 from .._kernels.work import SPARSE_LANE_ENTRIES
 from ..utils._lbfgs import minimize_lbfgs
 from . import _cd_kernels as _cdk
@@ -93,7 +94,8 @@ class CsrLossPass:
     """The nll and its gradient over CSR X in one pass, in lanes.
 
     The rows are cut into lanes of about :data:`SPARSE_LANE_ENTRIES` stored
-    entries (fixed by X alone), each lane summing into its own gradient buffer
+    entries (:func:`~classiclearn._kernels.sparse_products.row_lanes`: fixed by X
+    alone), each lane summing into its own gradient buffer
     (:func:`_logistic_kernels.csr_binary_loss_grad`, or
     :func:`~_logistic_kernels.csr_multinomial_loss_grad` for K' > 1 outputs), in
     numba's threads; the lanes are then added in order, so the result does not
@@ -102,9 +104,8 @@ class CsrLossPass:
 
     def __init__(self, X, y, sw, n_out):
         self.X, self.y, self.sw = X, y, sw
-        n_lanes = max(1, min(8, X.nnz // SPARSE_LANE_ENTRIES))
-        cuts = np.searchsorted(X.indptr, np.linspace(0, X.nnz, n_lanes + 1)[1:-1])
-        self.bounds = np.concatenate(([0], cuts, [X.shape[0]])).astype(np.intp)
+        self.bounds = row_lanes(X.indptr, X.shape, SPARSE_LANE_ENTRIES)
+        n_lanes = self.bounds.shape[0] - 1
         shape = (X.shape[1] + 1,) if n_out == 1 else (X.shape[1] + 1, n_out)
         self.parts = np.empty((n_lanes, *shape))
         self.totals = np.empty(n_lanes)

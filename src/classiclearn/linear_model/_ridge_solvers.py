@@ -13,7 +13,7 @@ from scipy import optimize
 from scipy.sparse import issparse
 from scipy.sparse import linalg as splinalg
 
-from ..utils._sparse import row_squared_norms
+from ..utils._sparse import csr_products, row_squared_norms
 from ._sag import fit_sag, sag_generator
 
 
@@ -21,17 +21,18 @@ def centered_operator(X, x_mean, sw):
     """``A = diag(sqrt(sw)) (X - 1 x_mean')`` as a LinearOperator (X not copied)."""
     n, p = X.shape
     root = None if sw is None else np.sqrt(sw)
+    product, t_product = csr_products(X)  # CSR X: in threads
 
     def matvec(v):
         v = np.ravel(v)
-        out = X @ v - x_mean @ v
+        out = product(v) - x_mean @ v
         return out if root is None else out * root
 
     def rmatvec(u):
         u = np.ravel(u)
         if root is not None:
             u = u * root
-        return X.T @ u - x_mean * u.sum()
+        return t_product(u) - x_mean * u.sum()
 
     return splinalg.LinearOperator((n, p), matvec=matvec, rmatvec=rmatvec, dtype=np.float64)
 

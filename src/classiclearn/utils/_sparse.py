@@ -14,6 +14,7 @@ __all__ = [
     "column_max_abs",
     "column_mean_var",
     "column_moments",
+    "csr_products",
     "is_sparse",
     "like_input",
     "row_squared_norms",
@@ -176,3 +177,43 @@ def scale_columns(X, factors):
     out = X.copy()
     out.data = out.data * np.asarray(factors, dtype=out.dtype)[_entry_columns(out)]
     return out
+
+
+def csr_products(X):
+    """``(v -> X v, u -> X' u)`` for a 2-D X, as new float64 arrays.
+
+    For CSR X the products run in row lanes of about ``SPARSE_LANE_ENTRIES``
+    stored entries on numba's threads (:mod:`classiclearn._kernels.sparse_products`):
+    ``X v`` is scipy's result bit for bit; ``X' u`` adds the lanes in a fixed
+    order, so it does not depend on the thread count (with one lane, small X, it
+    is scipy's). Other inputs use their own ``@``.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> product, t_product = csr_products(sp.csr_array(np.array([[1.0, 2.0], [0.0, 3.0]])))
+    >>> product(np.ones(2)), t_product(np.ones(2))
+    (array([3., 3.]), array([1., 5.]))
+    """
+    if not (sp.issparse(X) and X.format == "csr"):
+        return (lambda v: X @ v), (lambda u: X.T @ u)
+    from .._kernels import sparse_products as _sp
+    from .._kernels.work import SPARSE_LANE_ENTRIES
+
+    n, p = X.shape
+    bounds = _sp.row_lanes(X.indptr, X.shape, SPARSE_LANE_ENTRIES)
+    parts = np.empty((bounds.shape[0] - 1, p))
+
+    def product(v):
+        out = np.empty(n)
+        _sp.csr_matvec(X.indptr, X.indices, X.data, np.ascontiguousarray(v, dtype=np.float64),
+                       bounds, out)
+        return out
+
+    def t_product(u):
+        out = np.empty(p)
+        _sp.csr_rmatvec(X.indptr, X.indices, X.data, np.ascontiguousarray(u, dtype=np.float64),
+                        bounds, parts, out)
+        return out
+
+    return product, t_product

@@ -1,0 +1,49 @@
+"""The lane-parallel CSR products (``utils._sparse.csr_products``) against scipy's."""
+
+import numba
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from classiclearn._kernels import work
+from classiclearn.utils._sparse import csr_products
+
+
+def _csr(n, p, density, seed):
+    rng = np.random.default_rng(seed)
+    X = sp.random(n, p, density=density, random_state=seed, format="csr")
+    X.data *= rng.normal(size=X.nnz)
+    return sp.csr_array(X), rng
+
+
+@pytest.mark.parametrize("lane_entries", [10**9, 300, 7])
+@pytest.mark.parametrize("shape", [(500, 40), (30, 900)])
+def test_csr_products_match_scipy_at_any_thread_count(lane_entries, shape, monkeypatch):
+    # one lane, a few and eight lanes; tall and wide X (the dual ridge's case)
+    monkeypatch.setattr(work, "SPARSE_LANE_ENTRIES", lane_entries)
+    X, rng = _csr(*shape, 0.05, seed=shape[0])
+    v, u = rng.normal(size=shape[1]), rng.normal(size=shape[0])
+    u[::7] = 0.0  # rows skipped by the scatter
+    product, t_product = csr_products(X)
+    np.testing.assert_array_equal(product(v), X @ v)  # same sums in the same order
+    Xtu = t_product(u)
+    np.testing.assert_allclose(Xtu, X.T @ u, rtol=1e-13, atol=1e-14)
+    if lane_entries == 10**9:
+        np.testing.assert_array_equal(Xtu, X.T @ u)
+    threads = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        np.testing.assert_array_equal(t_product(u), Xtu)
+        np.testing.assert_array_equal(product(v), X @ v)
+    finally:
+        numba.set_num_threads(threads)
+
+
+def test_csr_products_of_other_inputs_are_their_own_products():
+    X = np.arange(6.0).reshape(2, 3)
+    product, t_product = csr_products(X)
+    np.testing.assert_array_equal(product(np.ones(3)), X @ np.ones(3))
+    np.testing.assert_array_equal(t_product(np.ones(2)), X.T @ np.ones(2))
+    Xc = sp.csc_array(X)
+    product, t_product = csr_products(Xc)
+    np.testing.assert_array_equal(product(np.ones(3)), X @ np.ones(3))
