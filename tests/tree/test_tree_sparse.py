@@ -110,3 +110,41 @@ def test_sparse_fit_keeps_input_unchanged():
     before = X.copy()
     tree.DecisionTreeClassifier(random_state=0).fit(X, y)
     assert (X != before).nnz == 0 and X.format == "csr"
+
+
+def test_group_node_entries_gives_each_columns_entries_at_the_node():
+    # the counting sort of a node's entries by feature, against the columns themselves
+    from classiclearn.tree import _classes
+    from classiclearn.tree._split_kernels import group_node_entries
+
+    X, _, _ = _data(n=300, p=30, density=0.2)
+    by_rows = _classes.rows_for_grouping(X, max_features=30)
+    assert by_rows is not None
+    samples = np.random.default_rng(0).permutation(300).astype(np.intp)
+    a, b = 40, 90  # the node: samples[40:90]
+    assert group_node_entries(by_rows, samples, a, b, 30, X.nnz)
+    node = set(samples[a:b].tolist())
+    Xc = sp.csc_array(X)
+    for f in range(30):
+        lo, hi = by_rows.start[f], by_rows.start[f + 1]
+        got = sorted(zip(by_rows.rows[lo:hi].tolist(), by_rows.vals[lo:hi].tolist()))
+        col = Xc[:, [f]].tocoo()
+        want = sorted((int(r), float(np.float32(v))) for r, v in zip(col.row, col.data)
+                      if r in node)
+        assert got == want
+    # a node holding most of X's entries is left to the columns' scans
+    assert not group_node_entries(by_rows, samples, 0, 300, 30, X.nnz)
+
+
+@pytest.mark.parametrize("params", [{}, {"splitter": "random"}, {"criterion": "entropy"}])
+def test_grouped_node_entries_grow_the_same_classifier_tree(params, monkeypatch):
+    # trees that try every feature group deep nodes' entries by feature: the same tree
+    # as the columns' scans alone (the way scikit-learn's splitter reads them)
+    from classiclearn.tree import _classes
+
+    X, y, _ = _data(n=600, p=60, density=0.1, seed=3)
+    grouped = tree.DecisionTreeClassifier(random_state=0, **params).fit(X, y)
+    monkeypatch.setattr(_classes, "rows_for_grouping", lambda X, max_features: None)
+    scanned = tree.DecisionTreeClassifier(random_state=0, **params).fit(X, y)
+    _same_nodes(grouped, scanned)
+    assert _classes.rows_for_grouping(X, max_features=7) is None  # sqrt(60): scans only

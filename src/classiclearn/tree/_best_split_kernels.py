@@ -19,6 +19,7 @@ from ._split_kernels import (
     RADIX_MIN,
     ROW_GATHER_MAX,
     arrange_nonzeros,
+    column_at_node,
     constant_feature,
     end_draw,
     end_draw_counts,
@@ -27,13 +28,13 @@ from ._split_kernels import (
     fill,
     finish_split,
     gini_proxy,
+    group_if_cheaper,
     index_node,
     left_stats,
     move_left,
     move_nan_last,
     next_feature,
     no_split,
-    node_nonzeros,
     partition_rows,
     shift_missing_left,
     split_arranged,
@@ -339,6 +340,8 @@ def split_best_csc(csc, data, rule, node, work, sort, abs_work):
     a = node.a
     b = node.b
     index_node(samples, a, b, csc.pos)
+    grouped = group_if_cheaper(csc.by_rows, samples, a, b, rule.max_features,
+                               csc.indptr[-1])
     best_proxy = -np.inf
     best_f = np.intp(-1)
     best_thr = 0.0
@@ -349,8 +352,7 @@ def split_best_csc(csc, data, rule, node, work, sort, abs_work):
         if f_j < 0:
             break
         f = features[f_j]
-        cnt = node_nonzeros(csc.indptr, csc.indices, csc.data, f, samples, a, b, csc.pos,
-                            csc.nz_rows, csc.nz_vals)
+        cnt = column_at_node(csc, csc.by_rows, f, samples, a, b, grouped)
         z_lo = np.intp(-1)
         z_hi = np.intp(-1)
         if cnt == 0:  # all zeros at the node: constant, found without a pass over it
@@ -375,8 +377,7 @@ def split_best_csc(csc, data, rule, node, work, sort, abs_work):
     n_const = end_draw(work.draw, features, work.const_features)
     if best_f < 0:
         return no_split(node, n_const)
-    cnt = node_nonzeros(csc.indptr, csc.indices, csc.data, best_f, samples, a, b, csc.pos,
-                        csc.nz_rows, csc.nz_vals)
+    cnt = column_at_node(csc, csc.by_rows, best_f, samples, a, b, grouped)
     z_lo, z_hi = arrange_nonzeros(cnt, csc.nz_rows, csc.nz_vals, samples, a, b, vals,
                                   csc.pos, np.bool_(False))
     pos = split_arranged(samples, vals, csc.pos, a, b, z_lo, z_hi, best_thr)

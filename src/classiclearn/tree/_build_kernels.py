@@ -55,6 +55,7 @@ from ._split_kernels import (
     SPLIT_BEST,
     SPLIT_RANDOM,
     AbsWork,
+    ByRows,
     Csc,
     Data,
     Dense,
@@ -69,7 +70,7 @@ from ._split_kernels import (
 )
 
 __all__ = ["KEY_CLASS_BITS_MAX", "RADIX_MIN", "SPLIT_BEST", "SPLIT_RANDOM", "AbsWork", "Bins",
-           "Csc", "Data", "Dense", "RandomWork", "Settings", "SortWork", "build_tree"]
+           "ByRows", "Csc", "Data", "Dense", "RandomWork", "Settings", "SortWork", "build_tree"]
 
 EPSILON = np.finfo(np.float64).eps
 # numba freezes globals such as _hk.HYBRID_MIN into the compiled builder: the kernel

@@ -170,6 +170,26 @@ def csc_arrays(X):
             np.ascontiguousarray(X.data, dtype=np.float32))
 
 
+# a node's entries are grouped by feature only in trees that try at least this share
+# of the features at each node (below it the columns' scans read less; see
+# _split_kernels.group_node_entries)
+GROUPING_MIN_FEATURE_SHARE = 0.125
+
+
+def rows_for_grouping(X, max_features):
+    """:data:`_build_kernels.ByRows` for sparse X (a CSR copy and the grouping's
+    buffers), or None when the tree tries too few features per node for the grouping
+    of a node's entries to pay (:data:`GROUPING_MIN_FEATURE_SHARE`)."""
+    n_features = X.shape[1]
+    if X.nnz == 0 or max_features < GROUPING_MIN_FEATURE_SHARE * n_features:
+        return None
+    R = sp.csr_array(X)
+    return _bk.ByRows(R.indptr.astype(np.intp, copy=False), R.indices.astype(np.intp, copy=False),
+                      np.ascontiguousarray(R.data, dtype=np.float32),
+                      np.empty(n_features + 1, dtype=np.intp), np.empty(X.nnz, dtype=np.intp),
+                      np.empty(X.nnz, dtype=np.float32))
+
+
 def prepare_sparse_fit(est, X):
     """Sparse X for a tree fit: its CSC arrays once (shared by a forest's trees), no
     missing values; the histogram splitter (``max_bins``) refuses sparse X by name."""
@@ -250,9 +270,11 @@ def grow_tree(Xt, X, y, w, n_classes, p, seed, is_clf, n_features, binned=None,
     n_rows = y.shape[0]
     if sp.issparse(X):
         # with the sparse splitters' buffers: rows' positions, a column's entries at a node
+        # and X by rows where grouping a node's entries by feature can pay
         csc = _bk.Csc(*csc_arrays(X), np.full(n_rows, -1, dtype=np.intp),
                       np.empty(samples.shape[0], dtype=np.intp),
-                      np.empty(samples.shape[0], dtype=np.float32))
+                      np.empty(samples.shape[0], dtype=np.float32),
+                      rows_for_grouping(X, int(p["max_features"])))
     else:
         dense = _bk.Dense(_plain(Xt, np.float32), _plain(X, np.float32))
     data = _bk.Data(_plain(y, np.float64), _plain(w, np.float64), samples, n_classes,

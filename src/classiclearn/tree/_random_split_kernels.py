@@ -18,6 +18,7 @@ from ._split_kernels import (
     allowed,
     arrange_nonzeros,
     children_impurity,
+    column_at_node,
     constant_feature,
     end_draw,
     end_draw_counts,
@@ -27,13 +28,13 @@ from ._split_kernels import (
     finish_split,
     gather,
     gini_proxy,
+    group_if_cheaper,
     index_node,
     larger_side,
     left_stats,
     move_left,
     next_feature,
     no_split,
-    node_nonzeros,
     partition_rows,
     range_without_nan,
     split_arranged,
@@ -331,6 +332,8 @@ def split_random_csc(csc, data, rule, node, work, abs_work):
     a = node.a
     b = node.b
     index_node(samples, a, b, csc.pos)
+    grouped = group_if_cheaper(csc.by_rows, samples, a, b, rule.max_features,
+                               csc.indptr[-1])
     nz_vals = csc.nz_vals
     best_proxy = -np.inf
     best_f = np.intp(-1)
@@ -345,8 +348,7 @@ def split_random_csc(csc, data, rule, node, work, abs_work):
             break
         f = features[f_j]
         last_f = f
-        cnt = node_nonzeros(csc.indptr, csc.indices, csc.data, f, samples, a, b, csc.pos,
-                            csc.nz_rows, nz_vals)
+        cnt = column_at_node(csc, csc.by_rows, f, samples, a, b, grouped)
         z_lo = np.intp(-1)
         z_hi = np.intp(-1)
         if cnt == 0:  # all zeros at the node: constant, found without a pass over it
@@ -386,8 +388,7 @@ def split_random_csc(csc, data, rule, node, work, abs_work):
         # already partitioned on the best candidate (the last one drawn)
         pos = best_pos
     else:
-        cnt = node_nonzeros(csc.indptr, csc.indices, csc.data, best_f, samples, a, b,
-                            csc.pos, csc.nz_rows, nz_vals)
+        cnt = column_at_node(csc, csc.by_rows, best_f, samples, a, b, grouped)
         z_lo, z_hi = arrange_nonzeros(cnt, csc.nz_rows, nz_vals, samples, a, b, vals,
                                       csc.pos, np.bool_(False))
         pos = split_arranged(samples, vals, csc.pos, a, b, z_lo, z_hi, best_thr)

@@ -57,7 +57,12 @@ Data = namedtuple("Data", ["y", "w", "samples", "n_classes", "nan_mask"])
 Dense = namedtuple("Dense", ["Xt", "Xr"])
 # CSC X, then where each row sits in the node's ``samples`` (intp, n_samples) and a
 # node's stored entries of one column (rows intp, values float32, as many as samples)
-Csc = namedtuple("Csc", ["indptr", "indices", "data", "pos", "nz_rows", "nz_vals"])
+Csc = namedtuple("Csc", ["indptr", "indices", "data", "pos", "nz_rows", "nz_vals", "by_rows"])
+# sparse X by rows (CSR: ``indptr``, feature ``indices`` intp, ``data`` float32) and a
+# node's stored entries grouped by feature (:func:`group_node_entries`): feature f's
+# at ``rows`` / ``vals[start[f]:start[f + 1]]`` (as many as X's stored entries); in
+# ``Csc.by_rows``, None when the columns' scans are always the cheaper way
+ByRows = namedtuple("ByRows", ["indptr", "indices", "data", "start", "rows", "vals"])
 Rule = namedtuple("Rule", ["crit", "splitter", "n_outputs", "K", "S", "n_classes",
                            "max_features", "min_samples_leaf", "min_weight_leaf", "mono",
                            "use_mono", "wn_total"])
@@ -507,6 +512,85 @@ def node_nonzeros(indptr, indices, data, f, samples, a, b, pos_of, nz_rows, nz_v
                 nz_vals[cnt] = data[start + k]
                 cnt += 1
     return cnt
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def group_node_entries(by_rows, samples, a, b, n_try, nnz_total):
+    """Group the stored entries of the node's rows ``samples[a:b]`` by feature (a
+    counting sort through ``by_rows``, see :data:`ByRows`) when that costs less than
+    the columns' scans of :func:`node_nonzeros`; returns whether it did.
+
+    The scans read about ``n_try / p`` of X's ``nnz_total`` stored entries (more when
+    features turn out constant); the grouping reads the node's entries twice and
+    the p offsets twice. Deep in a tree that tries most features, the node's rows
+    hold a small part of X's entries and the grouping wins by that factor."""
+    ip = by_rows.indptr
+    start = by_rows.start
+    p = start.shape[0] - 1
+    nnz_node = 0
+    for i in range(a, b):
+        r = samples[i]
+        nnz_node += ip[r + 1] - ip[r]
+    if (2 * nnz_node + 2 * p) * p >= n_try * nnz_total:
+        return False
+    feats = by_rows.indices
+    for f in range(p + 1):
+        start[f] = 0
+    for i in range(a, b):
+        r = samples[i]
+        for q in range(np.uintp(ip[r]), np.uintp(ip[r + 1])):
+            start[np.uintp(feats[q]) + 1] += 1
+    for f in range(p):
+        start[f + 1] += start[f]
+    # start[f] is then the next free slot of feature f; afterwards it is its end
+    rows = by_rows.rows
+    vals = by_rows.vals
+    data = by_rows.data
+    for i in range(a, b):
+        r = samples[i]
+        for q in range(np.uintp(ip[r]), np.uintp(ip[r + 1])):
+            f = np.uintp(feats[q])
+            t = start[f]
+            rows[t] = r
+            vals[t] = data[q]
+            start[f] = t + 1
+    for f in range(p, 0, -1):
+        start[f] = start[f - 1]
+    start[0] = 0
+    return True
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def column_at_node(csc, by_rows, f, samples, a, b, grouped):
+    """The stored entries of column ``f`` at the node into ``csc.nz_rows[:cnt]`` /
+    ``csc.nz_vals[:cnt]``; returns ``cnt``. From the node's grouped entries when
+    ``grouped`` (:func:`group_node_entries` ran for this node), else
+    :func:`node_nonzeros`. ``by_rows`` is ``csc.by_rows``, passed apart so that numba
+    leaves the grouped path out when it is None."""
+    if by_rows is None:
+        return node_nonzeros(csc.indptr, csc.indices, csc.data, f, samples, a, b, csc.pos,
+                             csc.nz_rows, csc.nz_vals)
+    if not grouped:
+        return node_nonzeros(csc.indptr, csc.indices, csc.data, f, samples, a, b, csc.pos,
+                             csc.nz_rows, csc.nz_vals)
+    lo = by_rows.start[f]
+    hi = by_rows.start[f + 1]
+    nz_rows = csc.nz_rows
+    nz_vals = csc.nz_vals
+    for t in range(lo, hi):
+        nz_rows[t - lo] = by_rows.rows[t]
+        nz_vals[t - lo] = by_rows.vals[t]
+    return hi - lo
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def group_if_cheaper(by_rows, samples, a, b, n_try, nnz_total):
+    """:func:`group_node_entries` for the node when ``by_rows`` (``Csc.by_rows``) is
+    given (numba leaves the call out when it is None)."""
+    if by_rows is None:
+        return False
+    else:
+        return group_node_entries(by_rows, samples, a, b, n_try, nnz_total)
 
 
 @njit(cache=True, nogil=True, inline="always")
