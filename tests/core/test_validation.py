@@ -197,3 +197,28 @@ def test_magnitude_fast_path_agrees_with_the_exact_check(power, order):
     assert _surely_in_range(np.ones((5, 3)), 2.0, 3, True, info)
     assert not _surely_in_range(np.full((5, 3), 1e200), 2.0, 3, True, info)
     assert not _surely_in_range(np.zeros((5, 3)), 2.0, 3, True, info)
+
+
+def test_check_magnitude_reuses_only_a_fresh_sum_of_squares_of_the_same_array():
+    # check_array's finiteness pass keeps X's sum of squares for check_magnitude; an
+    # array freed since (its address reused), or refilled and validated again, is
+    # never judged by an old sum
+    import gc
+
+    import pytest
+
+    from classiclearn.utils.validation import check_array, check_magnitude
+
+    for _ in range(20):
+        check_array(np.ones((50, 4)))  # remembered, then freed
+        gc.collect()
+        huge = np.full((50, 4), 1e300)
+        with pytest.raises(ValueError, match="too large"):
+            check_magnitude(huge, "KMeans", "squared distances")
+    X = check_array(np.ones((50, 4)))
+    X[:] = 1e300
+    X = check_array(X)
+    with pytest.raises(ValueError, match="too large"):
+        check_magnitude(X, "KMeans", "squared distances")
+    ok = check_array(np.ones((50, 4)))
+    check_magnitude(ok, "KMeans", "squared distances")  # the remembered sum decides

@@ -9,7 +9,9 @@ scikit-learn's checks (and its users) expect.
 """
 
 import numbers
+import threading
 import warnings
+import weakref
 
 import numpy as np
 import scipy.sparse as sp
@@ -109,14 +111,56 @@ def _pick_dtype(orig_dtype, dtype):
     return dtype
 
 
+# The sums of squares of the last two contiguous float64 arrays checked by
+# _assert_finite (X, then y), for check_magnitude on the same array object: one pass
+# over X, not two. Per thread; an entry is used once, and held by a weak reference
+# (an array freed since cannot be mistaken for a new one at the same address).
+_LAST_SQUARES = threading.local()
+
+
+def _remember_squares(array, squares):
+    entries = [(ref, sq) for ref, sq in getattr(_LAST_SQUARES, "entries", [])
+               if ref() is not None and ref() is not array]
+    _LAST_SQUARES.entries = [*entries[-1:], (weakref.ref(array), squares)]
+
+
+def _recall_squares(array):
+    """The remembered sum of squares of this very array object (then forgotten), or None."""
+    entries = getattr(_LAST_SQUARES, "entries", [])
+    for k, (ref, squares) in enumerate(entries):
+        if ref() is array:
+            _LAST_SQUARES.entries = entries[:k] + entries[k + 1:]
+            return squares
+    return None
+
+
+def _contiguous_float64(array):
+    return (array.dtype == np.float64 and array.size > 0
+            and (array.flags.c_contiguous or array.flags.f_contiguous))
+
+
+def _sum_of_squares(array):
+    """Σ x² of a contiguous float64 array (one BLAS pass; inf on overflow)."""
+    flat = array.ravel(order="K")
+    with np.errstate(over="ignore", invalid="ignore"):
+        return float(np.dot(flat, flat))
+
+
 def _assert_finite(array, input_name, allow_nan):
     if array.dtype.kind not in "fc":
         return
-    # A finite sum proves every entry finite without an n x p temporary; an
-    # overflowing sum only sends us to the exact check below.
-    with np.errstate(over="ignore", invalid="ignore"):
-        if np.isfinite(array.sum()):
+    # A finite sum (of squares for contiguous float64: BLAS's one pass, kept for
+    # check_magnitude) proves every entry finite without an n x p temporary; an
+    # overflowing one only sends us to the exact check below.
+    if _contiguous_float64(array):
+        squares = _sum_of_squares(array)
+        _remember_squares(array, squares)
+        if np.isfinite(squares):
             return
+    else:
+        with np.errstate(over="ignore", invalid="ignore"):
+            if np.isfinite(array.sum()):
+                return
     if np.isfinite(array).all():
         return
     has_nan = np.isnan(array).any()
@@ -628,12 +672,11 @@ def _surely_in_range(X, power, n_terms, check_small, info):
     :func:`_out_of_range` None: sqrt(S / X.size) <= max|x| <= sqrt(S) bound the
     largest value from both sides. One BLAS pass instead of a max and a min;
     False (look at max|x| itself) when the bounds do not decide."""
-    if (sp.issparse(X) or X.dtype != np.float64 or X.size == 0
-            or not (X.flags.c_contiguous or X.flags.f_contiguous)):
+    if sp.issparse(X) or not _contiguous_float64(X):
         return False
-    flat = X.ravel(order="K")
-    with np.errstate(over="ignore", invalid="ignore"):
-        squares = float(np.dot(flat, flat))
+    squares = _recall_squares(X)  # X just validated by check_array: its pass's sum
+    if squares is None:
+        squares = _sum_of_squares(X)
     if not np.isfinite(squares) or squares == 0.0:
         return False
     half_power = 0.5 * power
