@@ -265,3 +265,26 @@ def test_fused_inference_modes_match_log_sum_exp(ctype):
         setattr(theirs, name, getattr(gm, name))
     assert_allclose(gm.score_samples(X), theirs.score_samples(X), rtol=1e-10)
     assert_allclose(gm.predict_proba(X), theirs.predict_proba(X), rtol=1e-8, atol=1e-14)
+
+
+@pytest.mark.parametrize("covariance_type", ["diag", "spherical"])
+@pytest.mark.parametrize("mode", [0, 3, 4])
+def test_row_wise_inference_equals_the_tiled_pass(covariance_type, mode):
+    # predict / predict_proba / score_samples of diagonal models read X row by row
+    # (diag_inference_pass); the EM pass's transposed tiles give the same outputs
+    from classiclearn.mixture import _gmm_kernels
+
+    rng = np.random.default_rng(4)
+    X = np.vstack([rng.normal(size=(700, 37)), rng.normal(size=(700, 37)) + 2.0])
+    gm = GaussianMixture(n_components=3, covariance_type=covariance_type,
+                         random_state=0).fit(X)
+    means, prec, full, const = gm._kernel_args()
+    k, p = means.shape
+    shape = (X.shape[0], 1 if mode == 4 else k)
+    rows, tiles = np.empty(shape), np.empty(shape)
+    _gmm_kernels.diag_inference_pass(X, means, prec, const, mode, rows)
+    _gmm_kernels.em_pass(X, means, prec, full, const, mode, tiles, np.empty(1),
+                         np.empty((1, k)), np.empty((1, k, p)), np.empty((1, k, 1, p)))
+    assert_allclose(rows, tiles, rtol=1e-12, atol=1e-300)
+    if mode != 4:  # the labels are the tiled pass's
+        np.testing.assert_array_equal(gm.predict(X), tiles.argmax(axis=1))

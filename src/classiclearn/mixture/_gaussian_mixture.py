@@ -700,8 +700,12 @@ class GaussianMixture(BaseEstimator):
                 _k.tied_pass(X, shift, proj, U, const, mode, out, no_ll, no_nk, no_s1)
             else:
                 means, prec, full, const = self._kernel_args()
-                s2 = np.empty((1, k, p, p) if full else (1, k, 1, p))
-                _k.em_pass(X, means, prec, full, const, mode, out, no_ll, no_nk, no_s1, s2)
+                if not full and X.flags.c_contiguous:
+                    _k.diag_inference_pass(X, means, prec, const, mode, out)
+                else:
+                    s2 = np.empty((1, k, p, p) if full else (1, k, 1, p))
+                    _k.em_pass(X, means, prec, full, const, mode, out, no_ll, no_nk, no_s1,
+                               s2)
         return out
 
     def _weighted_log_prob(self, X):

@@ -280,6 +280,43 @@ def em_pass(X, means, prec, full, const, mode, out, ll_chunks, nk_chunks, s1_chu
                                  s2_chunks)
 
 
+@njit(cache=True, nogil=True, fastmath=_FAST)
+def _tile_log_prob_rows(X, t0, m, means, prec, const, lp):
+    """:func:`_tile_log_prob` of a diagonal model straight from the rows of
+    C-contiguous X (no transposed tile): per row and component one reduction over
+    the contiguous features."""
+    k, p = means.shape
+    for r in range(m):
+        i = t0 + r
+        for c in range(k):
+            acc = 0.0
+            for f in range(p):
+                t = (X[i, f] - means[c, f]) * prec[c, 0, f]
+                acc += t * t
+            lp[c, r] = const[c] - 0.5 * acc
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def diag_inference_pass(X, means, prec, const, mode, out):
+    """:func:`em_pass`'s inference modes (0 weighted log densities, 3
+    responsibilities, 4 log densities, into ``out``) for a diagonal or spherical
+    model on C-contiguous X, row by row: X is read once, in order, and never
+    copied transposed (the EM pass needs the transposed tiles for its moments;
+    these modes do not)."""
+    n = X.shape[0]
+    k = means.shape[0]
+    size, n_chunks = chunk_layout(n)
+    for ch in prange(n_chunks):
+        lp = np.empty((k, _TILE))
+        s = np.empty(_TILE)
+        mx = np.empty(_TILE)
+        stop = min(n, (ch + 1) * size)
+        for t0 in range(ch * size, stop, _TILE):
+            m = min(stop, t0 + _TILE) - t0
+            _tile_log_prob_rows(X, t0, m, means, prec, const, lp)
+            _write_rows(lp, m, mode, mx, s, out, t0)
+
+
 @njit(cache=True, nogil=True, parallel=True, fastmath=_FAST)
 def tied_pass(X, shift, proj_means, U, const, mode, out, ll_chunks, nk_chunks, s1_chunks):
     """:func:`em_pass` for a tied covariance (one precision factor for every component).
