@@ -11,6 +11,7 @@ from ..base import BaseEstimator, TransformerMixin
 from ..utils._dask import dask_blocks, record_input_features, reduce_blocks
 from ..utils._scale import handle_zeros_in_scale
 from ..utils._sparse import column_max_abs, like_input, scale_columns
+from ..utils._threads import available_cores, thread_map
 from ..utils.validation import (
     FLOAT_DTYPES,
     cast_float_attributes,
@@ -187,6 +188,24 @@ class MaxAbsScaler(_OneToOne):
         return self._unapply(X, np.zeros(len(self.scale_)), self.scale_)
 
 
+# entries of X from which the columns' medians and percentiles are taken in threads
+ROBUST_THREADED_ENTRIES = 2_000_000
+
+
+def _by_columns(statistic, X):
+    """``statistic(X)`` (a per-column NumPy reduction over axis 0, last axis of the
+    result = the columns) computed on column blocks in threads for large X: NumPy's
+    partition releases the GIL, and each column's value is the same whatever the
+    blocks."""
+    n_threads = min(available_cores(), X.shape[1])
+    if X.size < ROBUST_THREADED_ENTRIES or n_threads < 2:
+        return statistic(X)
+    bounds = np.linspace(0, X.shape[1], n_threads + 1).astype(int)
+    parts = thread_map(lambda b: statistic(X[:, bounds[b]:bounds[b + 1]]), range(n_threads),
+                       n_threads)
+    return np.concatenate(parts, axis=-1)
+
+
 class RobustScaler(_OneToOne):
     """Centre by the median and scale by a quantile range (interquartile by default).
 
@@ -252,11 +271,11 @@ class RobustScaler(_OneToOne):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
             if self.with_centering:
-                self.center_ = median(X, axis=0).astype(np.float64)
+                self.center_ = _by_columns(lambda B: median(B, axis=0), X).astype(np.float64)
             else:
                 self.center_ = None
             if self.with_scaling:
-                lo, hi = percentile(X, [q_min, q_max], axis=0)
+                lo, hi = _by_columns(lambda B: percentile(B, [q_min, q_max], axis=0), X)
                 scale = handle_zeros_in_scale(hi - lo, np.fmax(np.abs(lo), np.abs(hi)))
                 if self.unit_variance:
                     from scipy.stats import norm
