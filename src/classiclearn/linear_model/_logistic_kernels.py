@@ -22,6 +22,16 @@ def _log1pexp_sigmoid(z):
     return math.log1p(e), e / (1.0 + e)
 
 
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def _exp_shifted_sum(z, m):
+    """``z <- exp(z - m)`` in place; returns the sum of the new z."""
+    s = 0.0
+    for k in range(z.shape[0]):
+        z[k] = math.exp(z[k] - m)
+        s += z[k]
+    return s
+
+
 @njit(cache=True, nogil=True, error_model="numpy")
 def binary_loss_grad(z, y, sw, g):
     """Weighted binomial deviance / 2 and its derivative in z.
@@ -216,10 +226,7 @@ def csr_multinomial_loss_grad(indptr, indices, data, Wt, b, y, sw, lo, hi, grad)
         for k in range(1, K):
             m = max(m, z[k])
         zy = z[yi]
-        s = 0.0
-        for k in range(K):
-            z[k] = math.exp(z[k] - m)
-            s += z[k]
+        s = _exp_shifted_sum(z, m)
         swi = sw[i]
         total += swi * (m + math.log(s) - zy)
         for k in range(K):
@@ -272,10 +279,7 @@ def multinomial_fused_loss_grad(X, W, b, y, sw, grad):
             z[k] = b[k] + _dot(xi, W[k])
             if z[k] > m:
                 m = z[k]
-        s = 0.0
-        for k in range(K):
-            z[k] = math.exp(z[k] - m)
-            s += z[k]
+        s = _exp_shifted_sum(z, m)
         yi = y[i]
         total += sw[i] * (m + math.log(s) - (math.log(z[yi]) + m))
         for k in range(K):
