@@ -20,7 +20,7 @@ def _csr(n, p, density, seed):
 @pytest.mark.parametrize("shape", [(500, 40), (30, 900)])
 def test_csr_products_match_scipy_at_any_thread_count(lane_entries, shape, monkeypatch):
     # one lane, a few and eight lanes; tall and wide X (the dual ridge's case)
-    monkeypatch.setattr(work, "SPARSE_LANE_ENTRIES", lane_entries)
+    monkeypatch.setattr(work, "ROW_LANE_ENTRIES", lane_entries)
     X, rng = _csr(*shape, 0.05, seed=shape[0])
     v, u = rng.normal(size=shape[1]), rng.normal(size=shape[0])
     u[::7] = 0.0  # rows skipped by the scatter

@@ -118,7 +118,7 @@ def test_sparse_products_in_lanes_match_sklearn(rng, solver, shape, weighted, mo
 
     from classiclearn._kernels import work
 
-    monkeypatch.setattr(work, "SPARSE_LANE_ENTRIES", 60)
+    monkeypatch.setattr(work, "ROW_LANE_ENTRIES", 60)
     n, p = shape
     X = sp.random(n, p, density=0.1, random_state=1, format="csr") * 3.0
     y = X @ rng.normal(size=p) + rng.normal(size=n)

@@ -48,16 +48,18 @@ def _nll_grad_by_products(X, W, b, y, sw):
     return nll, np.vstack([X.T @ G, G.sum(axis=0)])
 
 
+@pytest.mark.parametrize("sparse", [True, False])
 @pytest.mark.parametrize("n_out", [1, 3])
 @pytest.mark.parametrize("lane_entries", [10**9, 700, 97])
-def test_csr_loss_pass_in_lanes_matches_the_products(n_out, lane_entries, monkeypatch):
-    # one lane (the calling thread), a few and many lanes (numba's threads): the same
-    # nll and gradient as scipy's two products, and bit-for-bit the same with one thread
+def test_loss_pass_in_lanes_matches_the_products(sparse, n_out, lane_entries, monkeypatch):
+    # one lane (the calling thread), a few and many lanes (numba's threads), on CSR
+    # and dense rows: the same nll and gradient as two matrix products, and bit for
+    # bit the same with one thread
     import numba
 
     from classiclearn.linear_model import _logistic_solvers
 
-    monkeypatch.setattr(_logistic_solvers, "SPARSE_LANE_ENTRIES", lane_entries)
+    monkeypatch.setattr(_logistic_solvers, "ROW_LANE_ENTRIES", lane_entries)
     rng = np.random.default_rng(3)
     X = sp.random(400, 60, density=0.1, random_state=3, format="csr")
     X.data *= rng.normal(size=X.nnz)
@@ -68,11 +70,17 @@ def test_csr_loss_pass_in_lanes_matches_the_products(n_out, lane_entries, monkey
     else:
         y = rng.integers(0, n_out, 400).astype(np.intp)
         W, b, shape = rng.normal(size=(60, n_out)), rng.normal(size=n_out), (61, n_out)
-    pass_ = _logistic_solvers.CsrLossPass(X, y, sw, n_out)
-    assert pass_.totals.shape[0] == max(1, min(8, X.nnz // lane_entries, X.nnz // 60))
+    ref_nll, ref_grad = _nll_grad_by_products(X, W, b, y, sw)
+    if not sparse:  # dense rows; the softmax coefficients and gradient by class
+        X = np.ascontiguousarray(X.toarray())
+        if n_out > 1:
+            W, shape, ref_grad = np.ascontiguousarray(W.T), shape[::-1], ref_grad.T
+    pass_ = _logistic_solvers.LossPass(X, y, sw, n_out)
+    entries = X.nnz if sparse else X.size
+    lanes = max(1, min(8, entries // lane_entries, entries // 60 if sparse else 8))
+    assert pass_.totals.shape[0] == lanes
     grad = np.empty(shape)
     nll = pass_(W, b, grad)
-    ref_nll, ref_grad = _nll_grad_by_products(X, W, b, y, sw)
     np.testing.assert_allclose(nll, ref_nll, rtol=1e-13)
     np.testing.assert_allclose(grad, ref_grad, rtol=1e-12, atol=1e-12)
     threads = numba.get_num_threads()
@@ -88,17 +96,20 @@ def test_csr_loss_pass_in_lanes_matches_the_products(n_out, lane_entries, monkey
 @pytest.mark.parametrize("n_classes", [2, 3])
 @pytest.mark.parametrize("fit_intercept", [True, False])
 def test_lbfgs_in_lanes_matches_sklearn(n_classes, fit_intercept, monkeypatch):
-    # the lanes' path of the L-BFGS fit (forced on small data) against scikit-learn
+    # the lanes' path of the L-BFGS fit (forced on small data) against scikit-learn,
+    # on CSR and dense rows
     from classiclearn.linear_model import _logistic_solvers
 
-    monkeypatch.setattr(_logistic_solvers, "SPARSE_LANE_ENTRIES", 50)
+    monkeypatch.setattr(_logistic_solvers, "ROW_LANE_ENTRIES", 50)
     X, y = _data(n_classes, 0.2)
     sw = np.random.default_rng(1).random(y.shape[0]) + 0.5
     kw = dict(tol=1e-10, max_iter=10_000, fit_intercept=fit_intercept, C=2.0)
-    ours = _quiet_fit(LogisticRegression(**kw), X, y, sample_weight=sw)
     theirs = _quiet_fit(sk_linear.LogisticRegression(**kw), X, y, sample_weight=sw)
-    np.testing.assert_allclose(ours.coef_, theirs.coef_, atol=1e-6)
-    np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X), atol=1e-6)
+    for rows in (X, X.toarray()):
+        ours = _quiet_fit(LogisticRegression(**kw), rows, y, sample_weight=sw)
+        np.testing.assert_allclose(ours.coef_, theirs.coef_, atol=1e-6)
+        np.testing.assert_allclose(ours.predict_proba(rows), theirs.predict_proba(X),
+                                   atol=1e-6)
 
 
 @pytest.mark.parametrize("solver", ["lbfgs", "newton-cg", "newton-cholesky"])

@@ -10,10 +10,10 @@ are in ``benchmarks/constants.md``.
 
 # multiply-adds of one numba ``prange`` pass (k-means, mixtures, scalers, ...)
 NUMBA_PASS_WORK = 4_000_000
-# stored entries of a sparse X per lane of a pass over its rows (the lanes, fixed by X
-# alone, run in threads and are added in order; see sparse_products.row_lanes); X with
-# fewer than two lanes' worth is passed on one thread
-SPARSE_LANE_ENTRIES = 64_000
+# entries of X (stored entries of a sparse X) per lane of a pass over its rows (the
+# lanes, fixed by X alone, run in threads and are added in order; see
+# sparse_products.row_lanes); X with fewer than two lanes' worth is passed on one thread
+ROW_LANE_ENTRIES = 64_000
 # multiply-adds (n p^2) of the blocked X'X pass of the linear models and PCA
 GRAM_PASS_WORK = 20_000_000
 # rows below which a blocked pass over row blocks (utils._threads.blocked_row_sums)

@@ -106,25 +106,25 @@ def _dot(x, w):
 
 
 @njit(cache=True, nogil=True, error_model="numpy", fastmath=_FAST)
-def binary_fused_loss_grad(X, w, b, y, sw, grad):
-    """Binomial nll and its gradient in one pass over the rows of X.
+def binary_fused_loss_grad(X, w, b, y, sw, lo, hi, grad):
+    """Binomial nll and its gradient in one pass over the rows ``lo:hi`` of X.
 
     Parameters
     ----------
     X : float64 (n, p) C-contiguous; w : float64 (p,); b : float intercept;
-    y : float64 (n,) in {0, 1}; sw : float64 (n,);
-    grad : float64 (p + 1,) output: d nll / d w, then d nll / d b.
+    y : float64 (n,) in {0, 1}; sw : float64 (n,); lo, hi : int, the rows;
+    grad : float64 (p + 1,) output: d nll / d w, then d nll / d b, over these rows.
 
     Returns
     -------
-    float, the weighted nll.
+    float, the weighted nll of these rows.
     """
-    n, p = X.shape
+    p = X.shape[1]
     for j in range(p + 1):
         grad[j] = 0.0
     total = 0.0
     gb = 0.0
-    for i in range(n):
+    for i in range(lo, hi):
         xi = X[i]
         zi = b + _dot(xi, w)
         lse, prob = _log1pexp_sigmoid(zi)
@@ -252,27 +252,28 @@ def csr_multinomial_loss_grad_lanes(indptr, indices, data, Wt, b, y, sw, bounds,
 
 
 @njit(cache=True, nogil=True, error_model="numpy", fastmath=_FAST)
-def multinomial_fused_loss_grad(X, W, b, y, sw, grad):
-    """Softmax nll and its gradient in one pass over the rows of X.
+def multinomial_fused_loss_grad(X, W, b, y, sw, lo, hi, grad):
+    """Softmax nll and its gradient in one pass over the rows ``lo:hi`` of X.
 
     Parameters
     ----------
     X : float64 (n, p) C-contiguous; W : float64 (K, p) C-contiguous;
-    b : float64 (K,); y : intp (n,); sw : float64 (n,);
-    grad : float64 (K, p + 1) output: d nll / d W, last column d nll / d b.
+    b : float64 (K,); y : intp (n,); sw : float64 (n,); lo, hi : int, the rows;
+    grad : float64 (K, p + 1) output: d nll / d W, last column d nll / d b, over
+        these rows.
 
     Returns
     -------
-    float, the weighted nll.
+    float, the weighted nll of these rows.
     """
-    n, p = X.shape
+    p = X.shape[1]
     K = W.shape[0]
     for k in range(K):
         for j in range(p + 1):
             grad[k, j] = 0.0
     z = np.empty(K)
     total = 0.0
-    for i in range(n):
+    for i in range(lo, hi):
         xi = X[i]
         m = -np.inf
         for k in range(K):
@@ -290,6 +291,24 @@ def multinomial_fused_loss_grad(X, W, b, y, sw, grad):
                     gr[j] += gk * xi[j]
                 gr[p] += gk
     return total
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def binary_fused_loss_grad_lanes(X, w, b, y, sw, bounds, parts, totals):
+    """:func:`binary_fused_loss_grad` over the lanes of rows ``bounds[l]:bounds[l + 1]``
+    in numba's threads, lane ``l`` into ``parts[l]`` and ``totals[l]``."""
+    for lane in prange(parts.shape[0]):
+        totals[lane] = binary_fused_loss_grad(X, w, b, y, sw, bounds[lane], bounds[lane + 1],
+                                              parts[lane])
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def multinomial_fused_loss_grad_lanes(X, W, b, y, sw, bounds, parts, totals):
+    """:func:`multinomial_fused_loss_grad` over lanes (as
+    :func:`binary_fused_loss_grad_lanes`)."""
+    for lane in prange(parts.shape[0]):
+        totals[lane] = multinomial_fused_loss_grad(X, W, b, y, sw, bounds[lane],
+                                                   bounds[lane + 1], parts[lane])
 
 
 @njit(cache=True, nogil=True, error_model="numpy", fastmath=_FAST)

@@ -26,8 +26,9 @@ from scipy import linalg
 
 from .._kernels import lbfgs as _lk
 from .._kernels.sparse_products import row_lanes
-from .._kernels.work import SPARSE_LANE_ENTRIES
+from .._kernels.work import GRAM_PASS_WORK, ROW_LANE_ENTRIES
 from ..utils._lbfgs import minimize_lbfgs
+from ..utils._threads import available_cores, blocked_row_sums
 from . import _cd_kernels as _cdk
 from . import _logistic_kernels as _k
 from ._base import centered_gram
@@ -49,6 +50,15 @@ class LogisticObjective:
         else:
             self.y = y.astype(np.intp)
             self.g = np.empty((X.shape[0], n_out))
+        # the one-pass nll and gradient (dense rows or CSR), built on first use
+        self._loss_pass = None
+
+    @property
+    def loss_pass(self):
+        """:class:`LossPass` over X (dense C-contiguous or CSR)."""
+        if self._loss_pass is None:
+            self._loss_pass = LossPass(self.X, self.y, self.sw, self.n_out)
+        return self._loss_pass
 
     def linear(self, W, b):
         """Linear predictors, (n,) for K' = 1 else (n, K)."""
@@ -71,11 +81,9 @@ class LogisticObjective:
         if self.fused:
             grad = np.empty((self.n_out, self.p + 1))
             if self.n_out == 1:
-                nll = _k.binary_fused_loss_grad(self.X, np.ascontiguousarray(W[0]),
-                                                float(b[0]), self.y, self.sw, grad[0])
+                nll = self.loss_pass(np.ascontiguousarray(W[0]), float(b[0]), grad[0])
             else:
-                nll = _k.multinomial_fused_loss_grad(self.X, np.ascontiguousarray(W), b,
-                                                     self.y, self.sw, grad)
+                nll = self.loss_pass(np.ascontiguousarray(W), np.ascontiguousarray(b), grad)
             gb = grad[:, self.p] if self.fit_intercept else np.zeros(self.n_out)
             return nll, grad[:, :self.p], gb
         nll = self.nll_from_z(self.linear(W, b))
@@ -90,42 +98,48 @@ class LogisticObjective:
         return nll, gW, gb
 
 
-class CsrLossPass:
-    """The nll and its gradient over CSR X in one pass, in lanes.
+class LossPass:
+    """The nll and its gradient in one pass over the rows of X, in lanes.
 
-    The rows are cut into lanes of about :data:`SPARSE_LANE_ENTRIES` stored
-    entries (:func:`~classiclearn._kernels.sparse_products.row_lanes`: fixed by X
-    alone), each lane summing into its own gradient buffer
-    (:func:`_logistic_kernels.csr_binary_loss_grad`, or
-    :func:`~_logistic_kernels.csr_multinomial_loss_grad` for K' > 1 outputs), in
-    numba's threads; the lanes are then added in order, so the result does not
-    depend on the thread count. One lane (small X) runs on the calling thread.
+    X is C-contiguous dense or CSR. Its rows are cut into lanes of about
+    :data:`ROW_LANE_ENTRIES` entries (CSR: stored entries,
+    :func:`~classiclearn._kernels.sparse_products.row_lanes`), fixed by X alone;
+    each lane sums into its own gradient buffer (the fused kernels of
+    :mod:`._logistic_kernels`, binomial for K' = 1 output, softmax otherwise), in
+    numba's threads, and the lanes are then added in order, so the result does
+    not depend on the thread count. One lane (small X) runs on the calling thread.
+
+    Gradient layouts: binary ``(p + 1,)``; softmax ``(K, p + 1)`` for dense X
+    (W (K, p) by class) and ``(p + 1, K)`` for CSR X (W (p, K) by feature).
     """
 
     def __init__(self, X, y, sw, n_out):
-        self.X, self.y, self.sw = X, y, sw
-        self.bounds = row_lanes(X.indptr, X.shape, SPARSE_LANE_ENTRIES)
-        n_lanes = self.bounds.shape[0] - 1
-        shape = (X.shape[1] + 1,) if n_out == 1 else (X.shape[1] + 1, n_out)
-        self.parts = np.empty((n_lanes, *shape))
-        self.totals = np.empty(n_lanes)
-        if n_out == 1:
-            self.one, self.lanes = _k.csr_binary_loss_grad, _k.csr_binary_loss_grad_lanes
+        self.y, self.sw, self.n_rows = y, sw, X.shape[0]
+        p = X.shape[1]
+        if sp.issparse(X):
+            self.arrays = (X.indptr, X.indices, X.data)
+            self.bounds = row_lanes(X.indptr, X.shape, ROW_LANE_ENTRIES)
+            shape = (p + 1,) if n_out == 1 else (p + 1, n_out)
+            kernels = ((_k.csr_binary_loss_grad, _k.csr_binary_loss_grad_lanes) if n_out == 1
+                       else (_k.csr_multinomial_loss_grad, _k.csr_multinomial_loss_grad_lanes))
         else:
-            self.one = _k.csr_multinomial_loss_grad
-            self.lanes = _k.csr_multinomial_loss_grad_lanes
+            self.arrays = (X,)
+            n_lanes = max(1, min(8, X.size // ROW_LANE_ENTRIES))
+            self.bounds = np.linspace(0, X.shape[0], n_lanes + 1).astype(np.intp)
+            shape = (p + 1,) if n_out == 1 else (n_out, p + 1)
+            kernels = ((_k.binary_fused_loss_grad, _k.binary_fused_loss_grad_lanes)
+                       if n_out == 1 else
+                       (_k.multinomial_fused_loss_grad, _k.multinomial_fused_loss_grad_lanes))
+        self.one, self.lanes = kernels
+        n_lanes = self.bounds.shape[0] - 1
+        self.parts = np.empty((n_lanes, *shape)) if n_lanes > 1 else None
+        self.totals = np.empty(n_lanes)
 
     def __call__(self, W, b, grad):
-        """The nll; d nll / d W then d nll / d b into ``grad``.
-
-        Binary: W (p,), b float, grad (p + 1,). Multinomial: W (p, K) C-contiguous
-        (by feature), b (K,), grad (p + 1, K)."""
-        X = self.X
-        if self.bounds.shape[0] == 2:
-            return self.one(X.indptr, X.indices, X.data, W, b, self.y, self.sw, 0,
-                            X.shape[0], grad)
-        self.lanes(X.indptr, X.indices, X.data, W, b, self.y, self.sw, self.bounds,
-                   self.parts, self.totals)
+        """The nll; its gradient in W and b into ``grad`` (layouts: see the class)."""
+        if self.parts is None:
+            return self.one(*self.arrays, W, b, self.y, self.sw, 0, self.n_rows, grad)
+        self.lanes(*self.arrays, W, b, self.y, self.sw, self.bounds, self.parts, self.totals)
         grad[...] = self.parts[0]
         for part in self.parts[1:]:
             grad += part
@@ -149,7 +163,6 @@ class FlatObjective:
         self.K, self.p = obj.n_out, obj.p
         self.csr = sp.issparse(obj.X)
         self.scratch = np.empty(self.K * self.p if self.csr else self.p)
-        self.csr_pass = CsrLossPass(obj.X, obj.y, obj.sw, self.K) if self.csr else None
 
     def pack(self, W, b):
         K, p = self.K, self.p
@@ -177,19 +190,19 @@ class FlatObjective:
         if self.csr:
             t, g2 = theta.reshape(p + 1, K), grad.reshape(p + 1, K)
             if K == 1:
-                nll = self.csr_pass(theta[:p], float(theta[p]), grad)
+                nll = obj.loss_pass(theta[:p], float(theta[p]), grad)
             else:
-                nll = self.csr_pass(t[:p], t[p], g2)
+                nll = obj.loss_pass(t[:p], t[p], g2)
             pairs = [(theta[:K * p], grad[:K * p])]  # the coefficients lead the vector
         else:
             t, g2 = theta.reshape(K, p + 1), grad.reshape(K, p + 1)
             if K == 1 and obj.fused:
-                nll = _k.binary_fused_loss_grad(obj.X, theta[:p], theta[p], obj.y, obj.sw, grad)
+                nll = obj.loss_pass(theta[:p], float(theta[p]), grad)
                 W = theta[:p]
             else:
                 W, b = np.ascontiguousarray(t[:, :p]), np.ascontiguousarray(t[:, p])
                 if obj.fused:
-                    nll = _k.multinomial_fused_loss_grad(obj.X, W, b, obj.y, obj.sw, g2)
+                    nll = obj.loss_pass(W, b, g2)
                 else:
                     nll, g2[:, :p], g2[:, p] = obj.nll_grad(W, b)
             pairs = [(W.reshape(K, p)[k], g2[k, :p]) for k in range(K)]
@@ -242,16 +255,37 @@ def _hessian(obj, W, b):
     return H
 
 
+# rows per block of the weighted X'X of the Hessian (a scaled block stays in cache)
+_HESSIAN_BLOCK_ROWS = 1024
+
+
+def _weighted_gram(X, h):
+    """``X' diag(h) X`` for dense X. From ``GRAM_PASS_WORK`` multiply-adds (n p²) by
+    row blocks in threads: one BLAS product per block of ``_HESSIAN_BLOCK_ROWS``
+    scaled rows, added in a fixed order (no n x p scaled copy, and the result does
+    not depend on the thread count); below it, one product."""
+    nonneg = bool(np.all(h >= 0))
+
+    def block(lo, hi):
+        B = X[lo:hi]
+        if nonneg:
+            A = B * np.sqrt(h[lo:hi])[:, None]
+            return (A.T @ A,)  # symmetric product: BLAS syrk, half the flops
+        return ((B * h[lo:hi, None]).T @ B,)
+
+    n, p = X.shape
+    if n * p * p < GRAM_PASS_WORK:
+        return block(0, n)[0]
+    return blocked_row_sums(block, n, available_cores(), _HESSIAN_BLOCK_ROWS)[0]
+
+
 def _block(X, h, hsum, hX):
     p = X.shape[1]
     out = np.empty((p + 1, p + 1))
     if sp.issparse(X):  # the p x p block is dense whatever X is
         out[:p, :p] = (X.T @ sp.csr_array(X.multiply(h[:, None]))).toarray()
-    elif np.all(h >= 0):
-        A = X * np.sqrt(h)[:, None]
-        out[:p, :p] = A.T @ A  # symmetric product: BLAS syrk, half the flops
     else:
-        out[:p, :p] = (X * h[:, None]).T @ X
+        out[:p, :p] = _weighted_gram(X, h)
     out[:p, p] = hX
     out[p, :p] = hX
     out[p, p] = hsum

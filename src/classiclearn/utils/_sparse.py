@@ -182,7 +182,7 @@ def scale_columns(X, factors):
 def csr_products(X):
     """``(v -> X v, u -> X' u)`` for a 2-D X, as new float64 arrays.
 
-    For CSR X the products run in row lanes of about ``SPARSE_LANE_ENTRIES``
+    For CSR X the products run in row lanes of about ``ROW_LANE_ENTRIES``
     stored entries on numba's threads (:mod:`classiclearn._kernels.sparse_products`):
     ``X v`` is scipy's result bit for bit; ``X' u`` adds the lanes in a fixed
     order, so it does not depend on the thread count (with one lane, small X, it
@@ -198,10 +198,10 @@ def csr_products(X):
     if not (sp.issparse(X) and X.format == "csr"):
         return (lambda v: X @ v), (lambda u: X.T @ u)
     from .._kernels import sparse_products as _sp
-    from .._kernels.work import SPARSE_LANE_ENTRIES
+    from .._kernels.work import ROW_LANE_ENTRIES
 
     n, p = X.shape
-    bounds = _sp.row_lanes(X.indptr, X.shape, SPARSE_LANE_ENTRIES)
+    bounds = _sp.row_lanes(X.indptr, X.shape, ROW_LANE_ENTRIES)
     parts = np.empty((bounds.shape[0] - 1, p))
 
     def product(v):
