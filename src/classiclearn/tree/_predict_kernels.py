@@ -478,23 +478,25 @@ def plain_sum_value(X, packed, miss, roots, value, hard, n_classes, lo, hi, out)
 def _scatter_row(indptr, indices, data, i, buf, mark):
     """Row i of a CSR X into the feature-indexed ``buf``, its features marked ``i`` in
     ``mark`` (so earlier rows' entries need no clearing)."""
-    for t in range(indptr[i], indptr[i + 1]):
-        buf[indices[t]] = data[t]
-        mark[indices[t]] = i
+    for t in range(np.uintp(indptr[i]), np.uintp(indptr[i + 1])):
+        f = np.uintp(indices[t])
+        buf[f] = data[t]
+        mark[f] = i
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _scattered_leaf(buf, mark, i, packed, r):
-    node = r
+    # unsigned node and feature positions: no negative-index wrap-around per step
+    node = np.uintp(r)
     while packed[node].left >= 0:
         rec = packed[node]
-        f = rec.feature
+        f = np.uintp(rec.feature)
         x = buf[f] if mark[f] == i else np.float32(0.0)
         if x <= rec.threshold:
-            node = r + rec.left
+            node = np.uintp(r + rec.left)
         else:
-            node = r + rec.right
-    return node
+            node = np.uintp(r + rec.right)
+    return np.intp(node)
 
 
 @njit(cache=True, nogil=True)

@@ -342,6 +342,12 @@ def _csr_parts(X):
             np.ascontiguousarray(X.data, dtype=np.float32), X.shape[1])
 
 
+def _forest_walk_rows(roots):
+    """Fewest rows per thread of a sparse walk through ``roots.shape[0]`` trees: a
+    row's walk costs about as many steps as the trees are deep, times the trees."""
+    return max(64, 2048 // roots.shape[0])
+
+
 def walk_rows(kernel, n_rows, n_jobs, min_rows=2048):
     """Run ``kernel(lo, hi)`` over row chunks in ``n_jobs`` threads (kernels release the GIL).
 
@@ -404,7 +410,7 @@ def apply_forest(X, packed, roots, n_jobs, miss):
     if sp.issparse(X):
         parts = _csr_parts(X)
         walk_rows(lambda lo, hi: _pk.csr_apply(*parts, packed, roots, lo, hi, out),
-                  X.shape[0], n_jobs)
+                  X.shape[0], n_jobs, _forest_walk_rows(roots))
         return out
     nan = has_nan(X)
     m = miss() if nan else _NO_MISSING
@@ -469,7 +475,7 @@ def mean_forest_value(X, packed, value, roots, hard, n_classes, n_jobs, miss):
         parts = _csr_parts(X)
         walk_rows(lambda lo, hi: _pk.csr_sum_value(*parts, packed, roots, value, hard,
                                                    n_classes, lo, hi, out),
-                  X.shape[0], n_jobs)
+                  X.shape[0], n_jobs, _forest_walk_rows(roots))
         out /= roots.shape[0]
         return out
     nan = has_nan(X)
