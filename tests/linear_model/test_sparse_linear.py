@@ -77,7 +77,7 @@ def test_loss_pass_in_lanes_matches_the_products(sparse, n_out, lane_entries, mo
             W, shape, ref_grad = np.ascontiguousarray(W.T), shape[::-1], ref_grad.T
     pass_ = _logistic_solvers.LossPass(X, y, sw, n_out)
     entries = X.nnz if sparse else X.size
-    lanes = max(1, min(8, entries // lane_entries, entries // 60 if sparse else 8))
+    lanes = max(1, min(8, entries // lane_entries, entries // (60 * n_out) if sparse else 8))
     assert pass_.totals.shape[0] == lanes
     grad = np.empty(shape)
     nll = pass_(W, b, grad)

@@ -118,7 +118,8 @@ class LossPass:
         p = X.shape[1]
         if sp.issparse(X):
             self.arrays = (X.indptr, X.indices, X.data)
-            self.bounds = row_lanes(X.indptr, X.shape, ROW_LANE_ENTRIES)
+            # at most one lane per p K' stored entries: each lane's buffer holds p K' sums
+            self.bounds = row_lanes(X.indptr, (X.shape[0], p * n_out), ROW_LANE_ENTRIES)
             shape = (p + 1,) if n_out == 1 else (p + 1, n_out)
             kernels = ((_k.csr_binary_loss_grad, _k.csr_binary_loss_grad_lanes) if n_out == 1
                        else (_k.csr_multinomial_loss_grad, _k.csr_multinomial_loss_grad_lanes))
