@@ -148,3 +148,23 @@ def test_grouped_node_entries_grow_the_same_classifier_tree(params, monkeypatch)
     scanned = tree.DecisionTreeClassifier(random_state=0, **params).fit(X, y)
     _same_nodes(grouped, scanned)
     assert _classes.rows_for_grouping(X, max_features=7) is None  # sqrt(60): scans only
+
+
+def test_predict_on_unsorted_rows_with_duplicate_entries():
+    # each row's entries reversed and every value split into two equal duplicates (whose
+    # sum is the value exactly): the walks sum duplicates, so every output is unchanged
+    X, y, _ = _data(n=300, p=20, density=0.3, seed=5)
+    R = sp.csr_array(X)
+    indptr, indices, data = [0], [], []
+    for i in range(R.shape[0]):
+        for t in range(R.indptr[i + 1] - 1, R.indptr[i] - 1, -1):
+            indices += [R.indices[t]] * 2
+            data += [R.data[t] / 2] * 2
+        indptr.append(len(indices))
+    messy = sp.csr_array((np.array(data), np.array(indices), np.array(indptr)), shape=R.shape)
+    assert messy.nnz == 2 * R.nnz and not messy.has_canonical_format
+    for model in (tree.DecisionTreeClassifier(random_state=0),
+                  ensemble.ExtraTreesClassifier(n_estimators=5, random_state=0)):
+        model.fit(R, y)
+        np.testing.assert_array_equal(model.apply(messy), model.apply(R))
+        np.testing.assert_array_equal(model.predict_proba(messy), model.predict_proba(R))

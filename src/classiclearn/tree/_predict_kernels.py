@@ -477,11 +477,15 @@ def plain_sum_value(X, packed, miss, roots, value, hard, n_classes, lo, hi, out)
 @njit(cache=True, nogil=True, inline="always")
 def _scatter_row(indptr, indices, data, i, buf, mark):
     """Row i of a CSR X into the feature-indexed ``buf``, its features marked ``i`` in
-    ``mark`` (so earlier rows' entries need no clearing)."""
+    ``mark`` (so earlier rows' entries need no clearing). Entries in any order;
+    duplicate entries of a feature are summed (scipy's meaning of them)."""
     for t in range(np.uintp(indptr[i]), np.uintp(indptr[i + 1])):
         f = np.uintp(indices[t])
-        buf[f] = data[t]
-        mark[f] = i
+        if mark[f] == i:
+            buf[f] += data[t]
+        else:
+            buf[f] = data[t]
+            mark[f] = i
 
 
 @njit(cache=True, nogil=True, inline="always")

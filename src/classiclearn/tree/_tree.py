@@ -328,12 +328,10 @@ def dense_row_blocks(X, max_entries=SPARSE_BLOCK_ENTRIES):
 
 
 def _sparse_predict_input(estimator, X):
-    """Sparse X for prediction: CSR, float32 values, finite (duplicate entries summed)."""
-    X = validate_data(estimator, X, reset=False, dtype=np.float32, accept_sparse="csr")
-    if not X.has_canonical_format:
-        X = X.copy()
-        X.sum_duplicates()
-    return X
+    """Sparse X for prediction: CSR, float32 values, finite. Its entries may be in
+    any order within a row and repeated: the walks scatter each row, summing
+    duplicates (no sorted copy of X)."""
+    return validate_data(estimator, X, reset=False, dtype=np.float32, accept_sparse="csr")
 
 
 def _csr_parts(X):
