@@ -118,7 +118,7 @@ def test_group_node_entries_gives_each_columns_entries_at_the_node():
     from classiclearn.tree._split_kernels import group_node_entries
 
     X, _, _ = _data(n=300, p=30, density=0.2)
-    by_rows = _classes.rows_for_grouping(X, max_features=30)
+    by_rows = _classes.rows_for_grouping(_classes.sparse_rows(X, max_features=30), 30)
     assert by_rows is not None
     samples = np.random.default_rng(0).permutation(300).astype(np.intp)
     a, b = 40, 90  # the node: samples[40:90]
@@ -144,10 +144,10 @@ def test_grouped_node_entries_grow_the_same_classifier_tree(params, monkeypatch)
 
     X, y, _ = _data(n=600, p=60, density=0.1, seed=3)
     grouped = tree.DecisionTreeClassifier(random_state=0, **params).fit(X, y)
-    monkeypatch.setattr(_classes, "rows_for_grouping", lambda X, max_features: None)
+    monkeypatch.setattr(_classes, "rows_for_grouping", lambda rows, n_features: None)
     scanned = tree.DecisionTreeClassifier(random_state=0, **params).fit(X, y)
     _same_nodes(grouped, scanned)
-    assert _classes.rows_for_grouping(X, max_features=7) is None  # sqrt(60): scans only
+    assert _classes.sparse_rows(X, max_features=7) is None  # sqrt(60): scans only
 
 
 def test_predict_on_unsorted_rows_with_duplicate_entries():

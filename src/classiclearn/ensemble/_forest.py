@@ -35,6 +35,7 @@ from ..tree._classes import (
     monotonic_constraints,
     prepare_sparse_fit,
     resolve_params,
+    sparse_rows,
     tree_seed,
     validate_X_y,
 )
@@ -230,7 +231,7 @@ class BaseForest(BaseEstimator):
             binned = None
             if sp.issparse(X):
                 X = prepare_sparse_fit(template, X)  # CSC arrays once, not per tree
-                Xt = None
+                Xt = sparse_rows(X, p["max_features"])  # and CSR ones where they pay
             else:
                 if self.max_bins is not None:
                     mapper = _binning.fit_bins(X, self.max_bins, seeds[0])

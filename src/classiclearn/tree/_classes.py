@@ -176,18 +176,27 @@ def csc_arrays(X):
 GROUPING_MIN_FEATURE_SHARE = 0.125
 
 
-def rows_for_grouping(X, max_features):
-    """:data:`_build_kernels.ByRows` for sparse X (a CSR copy and the grouping's
-    buffers), or None when the tree tries too few features per node for the grouping
-    of a node's entries to pay (:data:`GROUPING_MIN_FEATURE_SHARE`)."""
-    n_features = X.shape[1]
-    if X.nnz == 0 or max_features < GROUPING_MIN_FEATURE_SHARE * n_features:
+def sparse_rows(X, max_features):
+    """Sparse X by rows for grouping a node's entries by feature: CSR arrays (intp
+    indptr and indices, float32 values), made once per fit and shared by a forest's
+    trees; None when the trees try too few features per node for the grouping to pay
+    (:data:`GROUPING_MIN_FEATURE_SHARE`)."""
+    if X.nnz == 0 or max_features < GROUPING_MIN_FEATURE_SHARE * X.shape[1]:
         return None
     R = sp.csr_array(X)
-    return _bk.ByRows(R.indptr.astype(np.intp, copy=False), R.indices.astype(np.intp, copy=False),
-                      np.ascontiguousarray(R.data, dtype=np.float32),
-                      np.empty(n_features + 1, dtype=np.intp), np.empty(X.nnz, dtype=np.intp),
-                      np.empty(X.nnz, dtype=np.float32))
+    return (R.indptr.astype(np.intp, copy=False), R.indices.astype(np.intp, copy=False),
+            np.ascontiguousarray(R.data, dtype=np.float32))
+
+
+def rows_for_grouping(rows, n_features):
+    """:data:`_build_kernels.ByRows`: the CSR arrays of :func:`sparse_rows` (or None)
+    with one tree's grouping buffers."""
+    if rows is None:
+        return None
+    indptr, indices, data = rows
+    return _bk.ByRows(indptr, indices, data, np.empty(n_features + 1, dtype=np.intp),
+                      np.empty(data.shape[0], dtype=np.intp),
+                      np.empty(data.shape[0], dtype=np.float32))
 
 
 def prepare_sparse_fit(est, X):
@@ -254,8 +263,9 @@ def grow_tree(Xt, X, y, w, n_classes, p, seed, is_clf, n_features, binned=None,
 
     ``Xt`` is the float32 data transposed (n_features, n_samples) and ``X`` the same
     data row-major (both C-contiguous; the builder gathers from whichever layout is
-    cheaper for a node's size). ``binned`` is ``(X_binned, bin_thresholds, n_bins)`` for the histogram
-    splitter, else None. ``nan_mask`` (see :func:`missing_mask`) is computed from X
+    cheaper for a node's size). For sparse ``X`` (CSC, :func:`prepare_sparse_fit`),
+    ``Xt`` is X by rows (:func:`sparse_rows`) or None. ``binned`` is ``(X_binned,
+    bin_thresholds, n_bins)`` for the histogram splitter, else None. ``nan_mask`` (see :func:`missing_mask`) is computed from X
     when None. Rows with zero weight are left out. Releases the GIL.
     """
     if nan_mask is None:
@@ -274,7 +284,7 @@ def grow_tree(Xt, X, y, w, n_classes, p, seed, is_clf, n_features, binned=None,
         csc = _bk.Csc(*csc_arrays(X), np.full(n_rows, -1, dtype=np.intp),
                       np.empty(samples.shape[0], dtype=np.intp),
                       np.empty(samples.shape[0], dtype=np.float32),
-                      rows_for_grouping(X, int(p["max_features"])))
+                      rows_for_grouping(Xt, X.shape[1]))
     else:
         dense = _bk.Dense(_plain(Xt, np.float32), _plain(X, np.float32))
     data = _bk.Data(_plain(y, np.float64), _plain(w, np.float64), samples, n_classes,
@@ -476,7 +486,7 @@ class BaseDecisionTree(BaseEstimator):
         check_max_bins(self)
         if sp.issparse(X):
             X = prepare_sparse_fit(self, X)
-            Xt = None
+            Xt = sparse_rows(X, p["max_features"])
         elif self.max_bins is not None:
             mapper = _binning.fit_bins(X, self.max_bins, seed)
             binned = (_binning.transform_bins(X, mapper),) + mapper

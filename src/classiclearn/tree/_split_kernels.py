@@ -567,10 +567,7 @@ def column_at_node(csc, by_rows, f, samples, a, b, grouped):
     ``grouped`` (:func:`group_node_entries` ran for this node), else
     :func:`node_nonzeros`. ``by_rows`` is ``csc.by_rows``, passed apart so that numba
     leaves the grouped path out when it is None."""
-    if by_rows is None:
-        return node_nonzeros(csc.indptr, csc.indices, csc.data, f, samples, a, b, csc.pos,
-                             csc.nz_rows, csc.nz_vals)
-    if not grouped:
+    if by_rows is None or not grouped:
         return node_nonzeros(csc.indptr, csc.indices, csc.data, f, samples, a, b, csc.pos,
                              csc.nz_rows, csc.nz_vals)
     lo = by_rows.start[f]
