@@ -4,8 +4,12 @@
 each row's product with v is gathered, then scattered back along the same row
 while it is in cache, where the two scipy products read every entry twice.
 
-The index arrays are unsigned (:func:`unsigned_csr`): numba checks a signed index
-for a negative value on every access, which here costs almost half the time.
+:func:`csr_matvec` and :func:`csr_rmatvec` form ``X v`` and ``X' u`` over row lanes
+(:func:`row_lanes`) in numba's threads.
+
+Indices are used unsigned, either as arrays (:func:`unsigned_csr`) or cast at each
+access: numba checks a signed index for a negative value on every access, which
+here costs almost half the time.
 """
 
 import numpy as np

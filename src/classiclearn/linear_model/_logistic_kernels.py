@@ -1,8 +1,11 @@
 """numba kernels of the logistic losses (seed 000 §5, §9.1; seed 004).
 
 Per-sample parts of the binomial and multinomial (softmax) negative
-log-likelihoods and their gradients with respect to the linear predictors.
-The matrix products with X stay in BLAS on the Python side.
+log-likelihoods and their gradients with respect to the linear predictors
+(for solvers whose products with X stay in BLAS on the Python side), and the
+fused passes that form the nll and its gradient in one pass over the rows
+lo:hi of dense or CSR X, with ``*_lanes`` versions running fixed row lanes in
+numba's threads (``_logistic_solvers.LossPass`` adds the lanes in order).
 """
 
 import math

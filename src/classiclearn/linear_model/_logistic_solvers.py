@@ -39,19 +39,24 @@ class LogisticObjective:
 
     def __init__(self, X, y, sw, n_out, fit_intercept):
         self.X, self.sw = X, sw
-        # the fused numba passes need dense rows; sparse X goes through scipy's products
+        # nll_grad runs the fused one-pass kernels on dense C rows; on sparse X it goes
+        # through scipy's products (L-BFGS takes the fused CSR pass, see FlatObjective)
         self.fused = not sp.issparse(X) and X.flags.c_contiguous
         self.n_out = n_out
         self.fit_intercept = fit_intercept
         self.p = X.shape[1]
-        if n_out == 1:
-            self.y = y.astype(np.float64)
-            self.g = np.empty(X.shape[0])
-        else:
-            self.y = y.astype(np.intp)
-            self.g = np.empty((X.shape[0], n_out))
-        # the one-pass nll and gradient (dense rows or CSR), built on first use
+        self.y = y.astype(np.float64) if n_out == 1 else y.astype(np.intp)
+        # dF/dZ of nll_from_z and the one-pass nll and gradient: built on first use
+        self._g = None
         self._loss_pass = None
+
+    @property
+    def g(self):
+        """dF/dZ written by :meth:`nll_from_z`: (n,) for K' = 1, else (n, K)."""
+        if self._g is None:
+            n = self.X.shape[0]
+            self._g = np.empty(n) if self.n_out == 1 else np.empty((n, self.n_out))
+        return self._g
 
     @property
     def loss_pass(self):
@@ -153,8 +158,8 @@ class FlatObjective:
     The vector holds the coefficients and the intercepts in the layout the
     products read and write without copies of size ``K' p``: rows
     ``[W_k, b_k]`` ((K', p + 1), C order) for dense X (the fused kernels'
-    layout), columns ``[W'; b]`` ((p + 1, K'), C order) for sparse X (``X @
-    W'`` and ``X' @ G`` then take and give C-ordered blocks). For one output
+    layout), columns ``[W'; b]`` ((p + 1, K'), C order) for sparse X (the CSR
+    pass's layout: coefficients by feature). For one output
     both are ``[w, b]``. Without an intercept the b entries stay 0 (their
     gradient is set to 0).
     """
