@@ -213,8 +213,9 @@ def _csr_epochs(indptr, indices, data, y, sw, W, b, sum_grad, sum_grad_b, memory
         cum[0] = 0.0
         for t in range(n_steps):
             i = order[epoch, t]
-            # the rows are drawn at random: ask for the row two steps ahead's indptr
-            # pair and the next row's entries now, so the steps do not wait on memory
+            # the rows are drawn at random: ask now for the indptr pair of the row three
+            # steps ahead, the entries of the row two steps ahead and the state rows of
+            # the next row's features, so the steps do not wait on memory
             if t + 3 < n_steps:
                 prefetch1(indptr, order[epoch, t + 3])
             if t + 2 < n_steps:
