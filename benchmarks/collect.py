@@ -14,10 +14,14 @@ INTRO = """# Benchmark results
 
 Ratio = our time / scikit-learn's time on the same data in the same process and run
 (< 1 means classiclearn is faster); both scores are shown so that fast-but-wrong would
-show. Each library's time is the faster of two thread configurations measured in the
-same run (default threading, and BLAS limited to one thread); tables made before that
-rule (header line "scikit-learn's time is the faster ...") gave only scikit-learn that
-choice. Goals are the ones the issues set. Every table names the command that made it.
+show. Since session 16 (2026-11-29), classiclearn is timed as its users run it, under
+default threading, and scikit-learn at the faster of two thread configurations measured
+in the same run (default threading, and BLAS limited to one thread), each timed call
+after a 0.15 s pause (OpenBLAS's threads spin for about 0.1 s after a threaded call and
+slow whatever runs next). Tables whose header says "each library's time is the faster
+of two thread configurations" gave classiclearn that choice too, which hid slow-downs
+of its default threading; those older still ("scikit-learn's time is the faster ...")
+gave only scikit-learn the choice, as now. Goals are the ones the issues set. Every table names the command that made it.
 
 Caveat on conditions: tables dated 2026-11-22 before 03:50 UTC were recorded while
 eight developers shared the 2-core machine (load average 5-12), which inflates and

@@ -7,9 +7,10 @@ fold: on small data validation, dispatch, thread start-up and small
 allocations decide. Each (estimator, rows) pair is timed in blocks of ``k``
 back-to-back calls (``k`` up to 20, fewer for slow estimators so a block
 stays near :data:`BLOCK_SECONDS`); a library's time is the best of
-:data:`BLOCKS` block medians, under the faster of the runner's two thread
-configurations (default, and BLAS limited to one thread), interleaved with
-the other library's blocks. Scores are compared as in the grid.
+:data:`BLOCKS` block medians, ours under default threading and
+scikit-learn's under the faster of the runner's two thread configurations
+(default, and BLAS limited to one thread), interleaved with the other
+library's blocks. Scores are compared as in the grid.
 
 Usage::
 
@@ -21,7 +22,7 @@ import statistics
 import sys
 import time
 
-from benchmarks._runner import _thread_configs
+from benchmarks._runner import LIBRARY_CONFIGS, _thread_configs
 from benchmarks.grid import Cell, FromData, Registry
 
 ROWS = (100, 300, 1_000)
@@ -93,13 +94,12 @@ def measure(cell, registry):
         per_call = (time.perf_counter() - start) / 2
         calls = max(MIN_CALLS, min(MAX_CALLS, int(BLOCK_SECONDS / max(per_call, 1e-6))))
         configs = _thread_configs()
-        medians = {(lib, c): [] for lib in makers for c in configs}
+        medians = {(lib, c): [] for lib in makers for c in LIBRARY_CONFIGS[lib]}
         for _ in range(BLOCKS):
-            for config, limit in configs.items():
-                for lib, make in makers.items():
-                    with limit():
-                        medians[lib, config].append(_block(make, method, data, calls))
-        best = {lib: min(min(medians[lib, c]) for c in configs) for lib in makers}
+            for lib, config in medians:
+                with configs[config]():
+                    medians[lib, config].append(_block(makers[lib], method, data, calls))
+        best = {lib: min(min(medians[lib, c]) for c in LIBRARY_CONFIGS[lib]) for lib in makers}
         X_test, y_test = data[2], data[3]
         score = case.score or (lambda est, X, y: est.score(X, y))
         ours = float(score(_one_call(case.ours, method, data), X_test, y_test))

@@ -47,3 +47,35 @@ def test_csr_products_of_other_inputs_are_their_own_products():
     Xc = sp.csc_array(X)
     product, t_product = csr_products(Xc)
     np.testing.assert_array_equal(product(np.ones(3)), X @ np.ones(3))
+
+
+@pytest.mark.parametrize("lane_entries", [10**9, 50])
+def test_csr_dot_vector_is_scipys_product_bit_for_bit(lane_entries, monkeypatch):
+    # in lanes on numba's threads (small lanes) or by scipy (one lane): the same sums
+    from classiclearn.utils._sparse import csr_dot_vector
+
+    monkeypatch.setattr(work, "ROW_LANE_ENTRIES", lane_entries)
+    X, rng = _csr(700, 60, 0.1, seed=3)
+    X.has_sorted_indices = False
+    v = rng.normal(size=60)
+    np.testing.assert_array_equal(csr_dot_vector(X, v), X @ v)
+    threads = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        np.testing.assert_array_equal(csr_dot_vector(X, v), X @ v)
+    finally:
+        numba.set_num_threads(threads)
+
+
+def test_sparse_linear_predictions_are_scipys_products(monkeypatch):
+    # the linear models' sparse predict through the lanes: X @ coef + intercept exactly
+    from classiclearn.linear_model import Lasso, LogisticRegression
+
+    monkeypatch.setattr(work, "ROW_LANE_ENTRIES", 40)
+    X, rng = _csr(900, 50, 0.1, seed=4)
+    y = X @ rng.normal(size=50) + rng.normal(size=900)
+    reg = Lasso(alpha=0.001).fit(X, y)
+    np.testing.assert_array_equal(reg.predict(X), X @ reg.coef_ + reg.intercept_)
+    clf = LogisticRegression().fit(X, y > np.median(y))
+    np.testing.assert_array_equal(clf.decision_function(X),
+                                  (X @ clf.coef_.T)[:, 0] + clf.intercept_[0])

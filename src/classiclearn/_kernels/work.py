@@ -48,3 +48,15 @@ BRUTE_QUERY_ROWS = 256
 # multiply-adds of one BLAS product above which OpenBLAS itself starts threads
 # (the scatter products of LDA/QDA stay below it, block by block)
 BLAS_THREADED_PRODUCT = 200_000
+# length of a vector dot product above which OpenBLAS runs it in its threads
+# (which then spin, taking the cores from numba's pool for about a tenth of a
+# second); validation's pass over X sums its squares on numba's pool above it
+BLAS_THREADED_DOT = 10_000
+# order of a dense symmetric system (a Gram matrix, a Hessian) above which its
+# LAPACK factorisation runs on BLAS's threads; below it one thread is faster, and
+# BLAS's threads would only spin beside numba's
+BLAS_THREADED_ORDER = 1_000
+# features up to which kernel values against support vectors are computed with
+# BLAS on one thread: the dot products are then cheap beside the kernel function
+# (numba's threads), and BLAS's threads would only spin beside those
+KERNEL_BLAS_FEATURES = 256

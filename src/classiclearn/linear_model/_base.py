@@ -14,6 +14,7 @@ from .._kernels.work import GRAM_PASS_WORK
 from ..utils._linear import (  # noqa: F401 (the linear models' shared decision function)
     LinearClassifierMixin,
     finite_linear_output,
+    linear_product,
     validate_predict_X,
 )
 from ..utils._moments import MAX_MEAN_TO_VAR
@@ -373,5 +374,6 @@ class LinearPredictMixin:
         check_is_fitted(self)
         X = validate_predict_X(self, X)
         with np.errstate(over="ignore", invalid="ignore"):
-            out = X @ self.coef_.T + self.intercept_
+            out = linear_product(X, self.coef_)
+            out += self.intercept_
         return finite_linear_output(self, out, X)

@@ -32,6 +32,7 @@ from ..utils._dask import is_dask_collection
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._targets import as_2d_target
+from ..utils._threads import on_one_blas_thread
 from ..utils.validation import (
     cast_float_attributes,
     check_array,
@@ -373,6 +374,7 @@ class ElasticNet(LinearPredictMixin, RegressorMixin, BaseEstimator):
     def _get_l1_ratio(self):
         return self.l1_ratio
 
+    @on_one_blas_thread
     def fit(self, X, y, sample_weight=None):
         """Fit the model by coordinate descent.
 

@@ -11,15 +11,18 @@ of seed 004 (Wald z statistics from the inverse Fisher information).
 """
 
 import warnings
+from contextlib import nullcontext
 from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
 
+from .._kernels.work import BLAS_THREADED_ORDER
 from ..base import BaseEstimator, ClassifierMixin
 from ..exceptions import ConvergenceWarning
 from ..utils._params import Interval, StrOptions
 from ..utils._targets import compute_class_weight, encode_labels
+from ..utils._threads import blas_single_thread
 from ..utils.validation import (
     cast_float_attributes,
     check_is_fitted,
@@ -259,7 +262,8 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         if penalty == "firth":
             W, b, n_iter, ok = firth_dispatch(self, X, y_idx, sw, K, W0, b0)
         else:
-            W, b, n_iter, ok = self._run_solver(obj, X, y_idx, sw, W0, b0, l1, l2)
+            with self._blas_threads(n_out * (p + 1)):
+                W, b, n_iter, ok = self._run_solver(obj, X, y_idx, sw, W0, b0, l1, l2)
         if penalty == "none" and n_out > 1:
             # Softmax is unchanged by a shift shared by all classes: report the
             # solution whose coefficients sum to zero over the classes.
@@ -293,6 +297,15 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         if penalty == "firth":
             _dask_fit.refuse(self, "penalty='firth'")
         return _dask_logistic.fit_logistic_dask(self, X, y, sample_weight, l2, l1)
+
+    def _blas_threads(self, n_params):
+        """BLAS threads for the solver: one, as the solvers' heavy passes run on
+        numba's threads and BLAS's would only spin beside them, except for the
+        Cholesky factorisations of newton-cholesky with more than
+        :data:`BLAS_THREADED_ORDER` parameters."""
+        if self.solver in ("newton", "newton-cholesky") and n_params > BLAS_THREADED_ORDER:
+            return nullcontext()
+        return blas_single_thread()
 
     def _run_solver(self, obj, X, y_idx, sw, W0, b0, l1, l2):
         """Dispatch on ``solver``; returns (W, b, n_iter, converged)."""

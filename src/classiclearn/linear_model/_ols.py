@@ -8,16 +8,19 @@ and the unscaled covariance ``(Xc'WXc)^+`` for :meth:`LinearRegression.summary`
 come from the same factor at no extra cost.
 """
 
+from contextlib import nullcontext
 from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
 from scipy import linalg, optimize
 
+from .._kernels.work import BLAS_THREADED_ORDER
 from ..base import BaseEstimator, RegressorMixin
 from ..utils._dask import add_parts
 from ..utils._params import Interval
 from ..utils._targets import as_2d_target
+from ..utils._threads import blas_single_thread
 from ..utils.validation import (
     cast_float_attributes,
     check_is_fitted,
@@ -289,7 +292,8 @@ class LinearRegression(LinearPredictMixin, RegressorMixin, BaseEstimator):
         else:
             x_mean, y_mean = np.zeros(p), np.zeros(t)
         if sp.issparse(X):
-            return self._fit_sparse(X, Y, x_mean, y_mean, sw, was_1d, dtype)
+            with blas_single_thread():  # the products run on numba's threads
+                return self._fit_sparse(X, Y, x_mean, y_mean, sw, was_1d, dtype)
         if self.positive:
             A = _design(X, Y, x_mean, y_mean, sw)
             Xc, Yc = A[:, :p], A[:, p:]
@@ -300,7 +304,11 @@ class LinearRegression(LinearPredictMixin, RegressorMixin, BaseEstimator):
             rank = int((s > self.tol * (s[0] if s.size else 0)).sum())
             M = None
         else:
-            W, rss, rank, s, M = _solve_ols(X, Y, x_mean, y_mean, sw, self.tol)
+            # the Gram pass runs on numba's threads; the p x p factorisations
+            # of modest order are faster on one BLAS thread
+            with (blas_single_thread() if X.shape[1] <= BLAS_THREADED_ORDER
+                  else nullcontext()):
+                W, rss, rank, s, M = _solve_ols(X, Y, x_mean, y_mean, sw, self.tol)
         self.rank_ = rank
         self.singular_ = s
         set_coef(self, W, x_mean, y_mean, self.fit_intercept, was_1d, dtype)

@@ -23,6 +23,7 @@ from ..exceptions import ConvergenceWarning
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._targets import check_partial_fit_classes, compute_class_weight, encode_labels
+from ..utils._threads import on_one_blas_thread
 from ..utils.validation import (
     cast_float_attributes,
     check_magnitude,
@@ -186,6 +187,7 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         self.warm_start = warm_start
         self.algorithm = algorithm
 
+    @on_one_blas_thread
     def fit(self, X, y, coef_init=None, intercept_init=None, sample_weight=None):
         """Fit the hyperplanes by online perceptron updates.
 

@@ -9,10 +9,13 @@ faster for its shapes.
 """
 
 import numpy as np
+import scipy.sparse as sp
 
-from .validation import FLOAT_DTYPES, check_array, check_is_fitted, validate_data
+from ._sparse import csr_dot_vector
+from .validation import FLOAT_DTYPES, check_array, check_is_fitted, surely_finite, validate_data
 
-__all__ = ["LinearClassifierMixin", "finite_linear_output", "validate_predict_X"]
+__all__ = ["LinearClassifierMixin", "finite_linear_output", "linear_product",
+           "validate_predict_X"]
 
 
 def validate_predict_X(est, X):
@@ -26,11 +29,22 @@ def validate_predict_X(est, X):
     sparse = getattr(est, "_sparse_input", False) and "csr"
     X = validate_data(est, X, reset=False, dtype=FLOAT_DTYPES, ensure_all_finite=False,
                       order=None, accept_sparse=sparse)
-    with np.errstate(over="ignore"):
-        total = X.data.sum() if sparse and not isinstance(X, np.ndarray) else X.sum()
-    if not np.isfinite(total):
+    if not surely_finite(X.data if sp.issparse(X) else X):
         check_array(X, dtype=FLOAT_DTYPES, estimator=est, accept_sparse=sparse)
     return X
+
+
+def linear_product(X, coef):
+    """``X @ coef.T`` for validated X and ``coef`` of shape (p,) or (K, p).
+
+    CSR X with one row of coefficients goes through the row lanes of
+    :func:`classiclearn.utils._sparse.csr_dot_vector` (scipy's sums, in threads);
+    anything else through ``@``.
+    """
+    if sp.issparse(X) and X.format == "csr" and (coef.ndim == 1 or coef.shape[0] == 1):
+        out = csr_dot_vector(X, coef.ravel())
+        return out if coef.ndim == 1 else out[:, None]
+    return X @ coef.T
 
 
 def finite_linear_output(est, out, X):
@@ -85,7 +99,7 @@ class LinearClassifierMixin:
 
     def _linear_product(self, X):
         """``X @ coef_.T`` as a new (n_samples, n_outputs) array."""
-        return X @ np.atleast_2d(self.coef_).T
+        return linear_product(X, np.atleast_2d(self.coef_))
 
     def predict(self, X):
         """Predict the class of each sample.

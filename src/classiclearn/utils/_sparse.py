@@ -179,6 +179,32 @@ def scale_columns(X, factors):
     return out
 
 
+def csr_dot_vector(X, v):
+    """``X @ v`` (a new float64 array) for a CSR matrix X and a 1-D ``v``.
+
+    X with more than one row lane of ``ROW_LANE_ENTRIES`` stored entries is
+    multiplied in those lanes on numba's threads (each row summed in stored
+    order: scipy's result bit for bit); smaller X by scipy on the calling thread.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> csr_dot_vector(sp.csr_array(np.array([[1.0, 2.0], [0.0, 3.0]])), np.ones(2))
+    array([3., 3.])
+    """
+    from .._kernels.work import ROW_LANE_ENTRIES
+
+    v = np.ascontiguousarray(v, dtype=np.float64)
+    if X.nnz < 2 * ROW_LANE_ENTRIES:
+        return np.asarray(X @ v, dtype=np.float64)
+    from .._kernels import sparse_products as _sp
+
+    bounds = _sp.row_lanes(X.indptr, (X.shape[0], 1), ROW_LANE_ENTRIES)
+    out = np.empty(X.shape[0])
+    _sp.csr_matvec(X.indptr, X.indices, X.data, v, bounds, out)
+    return out
+
+
 def csr_products(X):
     """``(v -> X v, u -> X' u)`` for a 2-D X, as new float64 arrays.
 

@@ -16,6 +16,7 @@ One thread policy for the whole library:
 - Results never depend on the number of threads.
 """
 
+import functools
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -35,6 +36,7 @@ __all__ = [
     "effective_n_jobs",
     "numba_thread_safe",
     "numba_threads",
+    "on_one_blas_thread",
     "row_chunks",
     "thread_map",
     "threads_for_work",
@@ -250,25 +252,28 @@ def row_chunks(n_rows, n_threads, min_rows):
     return [(n_rows * c // n_chunks, n_rows * (c + 1) // n_chunks) for c in range(n_chunks)]
 
 
-_BLAS_STATE = {"controller": None, "depth": 0, "limiter": None}
+_BLAS_STATE = {"libraries": None, "depth": 0, "saved": []}
 _BLAS_LOCK = threading.Lock()
 
 
-def _blas_controller():
-    """The cached threadpoolctl controller, or False without threadpoolctl."""
+def _blas_libraries():
+    """The loaded BLAS libraries' threadpoolctl controllers (found once), or [] without
+    threadpoolctl."""
     with _BLAS_LOCK:
-        if _BLAS_STATE["controller"] is None:
+        if _BLAS_STATE["libraries"] is None:
             try:
                 from threadpoolctl import ThreadpoolController
             except ImportError:  # pragma: no cover
-                _BLAS_STATE["controller"] = False
+                _BLAS_STATE["libraries"] = []
             else:
                 # numba kernels' np.dot calls scipy's BLAS (a library apart
                 # from numpy's): load it first so that the limit covers it
                 import scipy.linalg.cython_blas  # noqa: F401
 
-                _BLAS_STATE["controller"] = ThreadpoolController()
-        return _BLAS_STATE["controller"]
+                _BLAS_STATE["libraries"] = [
+                    lib for lib in ThreadpoolController().lib_controllers
+                    if lib.user_api == "blas"]
+        return _BLAS_STATE["libraries"]
 
 
 def blas_can_be_limited():
@@ -286,7 +291,7 @@ def blas_can_be_limited():
     >>> isinstance(blas_can_be_limited(), bool)
     True
     """
-    return bool(_blas_controller())
+    return bool(_blas_libraries())
 
 
 @contextmanager
@@ -294,14 +299,16 @@ def blas_single_thread():
     """BLAS limited to one thread while our own threads give the parallelism.
 
     Small BLAS calls on a multi-threaded BLAS spend more time synchronising
-    (or spinning, on a loaded machine) than computing. The limit goes through
-    threadpoolctl when it is installed (it comes with scikit-learn; it is not
-    a dependency of ours): its controller is built once, since finding the
-    loaded libraries costs milliseconds. Nested or concurrent uses (fits run
-    in several threads) share one limit: the first sets it and the last
-    restores the previous setting. The limit covers numpy's BLAS and scipy's
-    (which numba's ``np.dot`` calls). Without threadpoolctl BLAS keeps its own
-    threads and results are the same.
+    (or spinning, on a loaded machine) than computing, and OpenBLAS's threads
+    spin for about a tenth of a second after each threaded call, taking the
+    cores from numba's threads. The limit goes through threadpoolctl when it is
+    installed (it comes with scikit-learn; it is not a dependency of ours): the
+    libraries are found once (that costs milliseconds), then each use is a few
+    calls into them. Nested or concurrent uses (fits run in several threads)
+    share one limit: the first sets it and the last restores the previous
+    setting. The limit covers numpy's BLAS and scipy's (which numba's
+    ``np.dot`` calls). Without threadpoolctl BLAS keeps its own threads and
+    results are the same.
 
     Examples
     --------
@@ -310,19 +317,50 @@ def blas_single_thread():
     ...     float(np.ones(3) @ np.ones(3))
     3.0
     """
-    _blas_controller()
+    libraries = _blas_libraries()
     with _BLAS_LOCK:
-        if _BLAS_STATE["controller"] and _BLAS_STATE["depth"] == 0:
-            _BLAS_STATE["limiter"] = _BLAS_STATE["controller"].limit(limits=1, user_api="blas")
+        if _BLAS_STATE["depth"] == 0:
+            saved = []
+            for lib in libraries:
+                before = lib.get_num_threads()
+                if before is not None and before != 1:
+                    lib.set_num_threads(1)
+                    saved.append((lib, before))
+            _BLAS_STATE["saved"] = saved
         _BLAS_STATE["depth"] += 1
     try:
         yield
     finally:
         with _BLAS_LOCK:
             _BLAS_STATE["depth"] -= 1
-            if _BLAS_STATE["depth"] == 0 and _BLAS_STATE["limiter"] is not None:
-                _BLAS_STATE["limiter"].restore_original_limits()
-                _BLAS_STATE["limiter"] = None
+            if _BLAS_STATE["depth"] == 0:
+                for lib, before in _BLAS_STATE["saved"]:
+                    lib.set_num_threads(before)
+                _BLAS_STATE["saved"] = []
+
+
+def on_one_blas_thread(method):
+    """Decorator: run the method under :func:`blas_single_thread`.
+
+    For fits whose heavy passes run on numba's threads and whose BLAS calls
+    are small (vector steps, p x p systems of modest order): a multi-threaded
+    BLAS would gain nothing there and its spinning threads would slow numba's.
+
+    Examples
+    --------
+    >>> class Model:
+    ...     @on_one_blas_thread
+    ...     def fit(self):
+    ...         return "fitted"
+    >>> Model().fit()
+    'fitted'
+    """
+    @functools.wraps(method)
+    def wrapper(*args, **kwargs):
+        with blas_single_thread():
+            return method(*args, **kwargs)
+
+    return wrapper
 
 
 def blocked_row_sums(block_fn, n_rows, n_threads, block_rows=4096, n_lanes=8):

@@ -16,6 +16,7 @@ import weakref
 import numpy as np
 import scipy.sparse as sp
 
+from .._kernels.work import BLAS_THREADED_DOT
 from ..exceptions import DataConversionWarning, not_fitted_error
 
 __all__ = [
@@ -27,6 +28,7 @@ __all__ = [
     "check_X_y",
     "cast_float_attributes",
     "check_float32_columns",
+    "surely_finite",
     "check_magnitude",
     "column_or_1d",
     "input_float_dtype",
@@ -140,10 +142,38 @@ def _contiguous_float64(array):
 
 
 def _sum_of_squares(array):
-    """Σ x² of a contiguous float64 array (one BLAS pass; inf on overflow)."""
+    """Σ x² of a contiguous float64 array, in one pass (inf on overflow).
+
+    Small arrays go to BLAS, which runs them on the calling thread; larger ones
+    to numba's pool (:mod:`classiclearn._kernels.reductions`): a threaded BLAS
+    call would leave OpenBLAS's threads spinning through the fit that follows.
+    """
     flat = array.ravel(order="K")
+    if flat.shape[0] > BLAS_THREADED_DOT:
+        from .._kernels.reductions import sum_of_squares
+
+        return sum_of_squares(flat)
     with np.errstate(over="ignore", invalid="ignore"):
         return float(np.dot(flat, flat))
+
+
+def surely_finite(array):
+    """Whether one summing pass proves every entry of a float array finite.
+
+    A finite sum (of squares, for contiguous float64: :func:`_sum_of_squares`)
+    proves it without an n x p temporary; False means "not proven" (a non-finite
+    entry, or only an overflowing sum), for the caller's exact check.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> surely_finite(np.ones(3)), surely_finite(np.array([1.0, np.nan]))
+    (True, False)
+    """
+    if _contiguous_float64(array):
+        return bool(np.isfinite(_sum_of_squares(array)))
+    with np.errstate(over="ignore", invalid="ignore"):
+        return bool(np.isfinite(array.sum()))
 
 
 def _assert_finite(array, input_name, allow_nan):

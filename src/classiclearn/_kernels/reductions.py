@@ -1,0 +1,63 @@
+"""Whole-array reductions that run on numba's thread pool rather than BLAS's.
+
+Validation reads every X once for its sum of squares (finiteness and
+magnitude checks). Through BLAS, that pass on a large array wakes OpenBLAS's
+worker threads, which then spin for a long while after the call (about a
+tenth of a second) and take the cores from numba's threads in the fit or
+prediction that follows. Computed here, on the pool the estimator's own
+kernels use next, nothing is left spinning.
+"""
+
+import numpy as np
+
+from .jit import njit, prange
+
+__all__ = ["sum_of_squares"]
+
+# entries per lane of the parallel pass; the lanes are fixed by the array's size,
+# and added in order, so the sum does not depend on the thread count
+_LANE_ENTRIES = 1 << 17
+_MAX_LANES = 8
+
+
+@njit(cache=True, nogil=True, fastmath={"reassoc", "contract"})
+def _squares_between(flat, lo, hi):
+    """Σ flat[lo:hi]² (inf on overflow, NaN on NaN: no finite-math assumption)."""
+    total = 0.0
+    for i in range(np.uintp(lo), np.uintp(hi)):
+        total += flat[i] * flat[i]
+    return total
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _squares_in_lanes(flat, bounds, parts):
+    for lane in prange(parts.shape[0]):
+        parts[lane] = _squares_between(flat, bounds[lane], bounds[lane + 1])
+
+
+def sum_of_squares(flat):
+    """Σ x² of a 1-D contiguous float64 array, in lanes on numba's threads when large.
+
+    Parameters
+    ----------
+    flat : ndarray of float64, shape (n,), contiguous
+
+    Returns
+    -------
+    float
+        inf when the sum overflows, NaN when an entry is NaN.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> sum_of_squares(np.array([1.0, 2.0, 2.0]))
+    9.0
+    """
+    n = flat.shape[0]
+    n_lanes = max(1, min(_MAX_LANES, n // _LANE_ENTRIES))
+    if n_lanes == 1:
+        return float(_squares_between(flat, 0, n))
+    bounds = np.linspace(0, n, n_lanes + 1).astype(np.intp)
+    parts = np.empty(n_lanes)
+    _squares_in_lanes(flat, bounds, parts)
+    return float(parts.sum())
