@@ -79,3 +79,8 @@ def test_sparse_linear_predictions_are_scipys_products(monkeypatch):
     clf = LogisticRegression().fit(X, y > np.median(y))
     np.testing.assert_array_equal(clf.decision_function(X),
                                   (X @ clf.coef_.T)[:, 0] + clf.intercept_[0])
+    multi = LogisticRegression().fit(X, np.digitize(y, np.quantile(y, [0.25, 0.5, 0.75])))
+    np.testing.assert_array_equal(multi.decision_function(X),
+                                  X @ multi.coef_.T + multi.intercept_)
+    X32 = X.astype(np.float32)  # float32 X keeps scipy's own product
+    np.testing.assert_array_equal(reg.predict(X32), X32 @ reg.coef_ + reg.intercept_)

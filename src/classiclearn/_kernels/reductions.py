@@ -4,8 +4,9 @@ Validation reads every X once for its sum of squares (finiteness and
 magnitude checks). Through BLAS, that pass on a large array wakes OpenBLAS's
 worker threads, which then spin for a long while after the call (about a
 tenth of a second) and take the cores from numba's threads in the fit or
-prediction that follows. Computed here, on the pool the estimator's own
-kernels use next, nothing is left spinning.
+prediction that follows (as numba's OpenMP threads, spinning after a
+parallel region, slow a BLAS product that follows). Here it runs on numba's
+pool, for the estimators whose own kernels use that pool next.
 """
 
 import numpy as np
@@ -14,9 +15,10 @@ from .jit import njit, prange
 
 __all__ = ["sum_of_squares"]
 
-# entries per lane of the parallel pass; the lanes are fixed by the array's size,
-# and added in order, so the sum does not depend on the thread count
-_LANE_ENTRIES = 1 << 17
+# entries from which the pass runs in lanes on numba's threads (below, on the
+# calling thread); the lanes are fixed by the array's size, and added in order,
+# so the sum does not depend on the thread count
+_PARALLEL_ENTRIES = 1 << 18
 _MAX_LANES = 8
 
 
@@ -54,9 +56,9 @@ def sum_of_squares(flat):
     9.0
     """
     n = flat.shape[0]
-    n_lanes = max(1, min(_MAX_LANES, n // _LANE_ENTRIES))
-    if n_lanes == 1:
+    if n < _PARALLEL_ENTRIES:
         return float(_squares_between(flat, 0, n))
+    n_lanes = _MAX_LANES
     bounds = np.linspace(0, n, n_lanes + 1).astype(np.intp)
     parts = np.empty(n_lanes)
     _squares_in_lanes(flat, bounds, parts)

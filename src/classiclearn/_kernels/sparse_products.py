@@ -5,7 +5,8 @@ each row's product with v is gathered, then scattered back along the same row
 while it is in cache, where the two scipy products read every entry twice.
 
 :func:`csr_matvec` and :func:`csr_rmatvec` form ``X v`` and ``X' u`` over row lanes
-(:func:`row_lanes`) in numba's threads.
+(:func:`row_lanes`) in numba's threads; :func:`csr_times_dense` forms ``X B`` for a
+dense B of a few columns, its rows in numba's threads.
 
 Indices are used unsigned, either as arrays (:func:`unsigned_csr`) or cast at each
 access: numba checks a signed index for a negative value on every access, which
@@ -133,3 +134,47 @@ def csr_rmatvec(indptr, indices, data, u, bounds, parts, out):
         for lane in range(1, n_lanes):
             s += parts[lane, j]
         out[j] = s
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def csr_times_dense(data, indices, indptr, B):
+    """``A @ B`` for a CSR matrix A and a dense B.
+
+    Parameters
+    ----------
+    data, indices, indptr : a CSR matrix A of shape (n_samples, n_features).
+    B : float64 array (n_features, n_outputs), C-contiguous.
+
+    Returns
+    -------
+    float64 array (n_samples, n_outputs), a new array.
+
+    Rows run in parallel; each row's sums run over its stored values in order
+    (scipy's order: its result bit for bit), so the result does not depend on the
+    number of threads.
+    """
+    n_samples = indptr.shape[0] - 1
+    n_outputs = B.shape[1]
+    out = np.empty((n_samples, n_outputs))
+    # unsigned positions: no negative-index wrap-around per entry
+    for i in prange(n_samples):
+        start, end = np.uintp(indptr[i]), np.uintp(indptr[i + 1])
+        if n_outputs == 2:  # two classes, the common case: the sums stay in registers
+            s0 = 0.0
+            s1 = 0.0
+            for p in range(start, end):
+                v = data[p]
+                col = np.uintp(indices[p])
+                s0 += v * B[col, 0]
+                s1 += v * B[col, 1]
+            out[i, 0] = s0
+            out[i, 1] = s1
+            continue
+        for k in range(n_outputs):
+            out[i, k] = 0.0
+        for p in range(start, end):
+            v = data[p]
+            col = np.uintp(indices[p])
+            for k in range(n_outputs):
+                out[i, k] += v * B[col, k]
+    return out

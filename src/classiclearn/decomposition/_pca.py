@@ -374,6 +374,9 @@ class PCA(TransformerMixin, BaseEstimator):
     [0.9924, 0.0076]
     """
 
+    # its products after validation (projections, SVDs) run on BLAS's threads
+    _blas_after_validation = True
+
     _parameter_constraints = {
         "n_components": [
             Interval(Integral, 0, None, closed="left"),

@@ -69,36 +69,6 @@ def class_feature_sums_csr(data, indices, indptr, y_index, weight, n_classes, n_
     return sums, smallest
 
 
-@njit(cache=True, nogil=True, parallel=True)
-def csr_times_dense(data, indices, indptr, B):
-    """``A @ B`` for a CSR matrix A and a dense B.
-
-    Parameters
-    ----------
-    data, indices, indptr : a CSR matrix A of shape (n_samples, n_features).
-    B : float64 array (n_features, n_outputs), C-contiguous.
-
-    Returns
-    -------
-    float64 array (n_samples, n_outputs), a new array.
-
-    Rows run in parallel; each row's sum runs over its stored values in order, so
-    the result does not depend on the number of threads.
-    """
-    n_samples = indptr.shape[0] - 1
-    n_outputs = B.shape[1]
-    out = np.empty((n_samples, n_outputs))
-    for i in prange(n_samples):
-        for k in range(n_outputs):
-            out[i, k] = 0.0
-        for p in range(indptr[i], indptr[i + 1]):
-            v = data[p]
-            col = indices[p]
-            for k in range(n_outputs):
-                out[i, k] += v * B[col, k]
-    return out
-
-
 @njit(cache=True, nogil=True)
 def class_category_counts(X, y_index, weight, offsets, n_classes):
     """Weighted count of each (class, feature, category) triple.

@@ -23,8 +23,8 @@ from ..utils._dask import (
     target_classes,
 )
 from ..utils._params import Interval
+from ..utils._sparse import csr_dot_dense
 from ..utils._targets import check_classification_targets
-from ..utils._threads import threads_for_work
 from ..utils.validation import check_sample_weight, column_or_1d
 from . import _count_kernels as _k
 from ._posterior import PosteriorMixin
@@ -240,5 +240,4 @@ def linear_scores(X, W):
     """``X @ W.T`` for a float64 X, dense or CSR (a sparse product, never densified)."""
     if not sp.issparse(X):
         return X @ W.T
-    with threads_for_work(None, X.nnz * W.shape[0]):
-        return _k.csr_times_dense(X.data, X.indices, X.indptr, np.ascontiguousarray(W.T))
+    return csr_dot_dense(X, W.T)

@@ -11,7 +11,7 @@ faster for its shapes.
 import numpy as np
 import scipy.sparse as sp
 
-from ._sparse import csr_dot_vector
+from ._sparse import csr_dot_dense, csr_dot_vector
 from .validation import FLOAT_DTYPES, check_array, check_is_fitted, surely_finite, validate_data
 
 __all__ = ["LinearClassifierMixin", "finite_linear_output", "linear_product",
@@ -29,7 +29,8 @@ def validate_predict_X(est, X):
     sparse = getattr(est, "_sparse_input", False) and "csr"
     X = validate_data(est, X, reset=False, dtype=FLOAT_DTYPES, ensure_all_finite=False,
                       order=None, accept_sparse=sparse)
-    if not surely_finite(X.data if sp.issparse(X) else X):
+    sparse_X = sp.issparse(X)  # its product runs on numba's threads, a dense one on BLAS
+    if not surely_finite(X.data if sparse_X else X, numba_next=sparse_X):
         check_array(X, dtype=FLOAT_DTYPES, estimator=est, accept_sparse=sparse)
     return X
 
@@ -37,13 +38,15 @@ def validate_predict_X(est, X):
 def linear_product(X, coef):
     """``X @ coef.T`` for validated X and ``coef`` of shape (p,) or (K, p).
 
-    CSR X with one row of coefficients goes through the row lanes of
-    :func:`classiclearn.utils._sparse.csr_dot_vector` (scipy's sums, in threads);
-    anything else through ``@``.
+    CSR X goes through :func:`classiclearn.utils._sparse.csr_dot_vector` (one row
+    of coefficients) or :func:`~classiclearn.utils._sparse.csr_dot_dense` (several):
+    scipy's sums, in numba's threads; anything else through ``@``.
     """
-    if sp.issparse(X) and X.format == "csr" and (coef.ndim == 1 or coef.shape[0] == 1):
-        out = csr_dot_vector(X, coef.ravel())
-        return out if coef.ndim == 1 else out[:, None]
+    if sp.issparse(X) and X.format == "csr" and X.dtype == np.float64:
+        if coef.ndim == 1 or coef.shape[0] == 1:
+            out = csr_dot_vector(X, coef.ravel())
+            return out if coef.ndim == 1 else out[:, None]
+        return csr_dot_dense(X, coef.T)
     return X @ coef.T
 
 

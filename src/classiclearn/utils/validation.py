@@ -141,15 +141,23 @@ def _contiguous_float64(array):
             and (array.flags.c_contiguous or array.flags.f_contiguous))
 
 
-def _sum_of_squares(array):
+def _numba_next(estimator):
+    """Whether the estimator's work after validation runs on numba's pool (most do)
+    rather than on BLAS (those that say so with ``_blas_after_validation``)."""
+    return not getattr(estimator, "_blas_after_validation", False)
+
+
+def _sum_of_squares(array, numba_next=True):
     """Σ x² of a contiguous float64 array, in one pass (inf on overflow).
 
-    Small arrays go to BLAS, which runs them on the calling thread; larger ones
-    to numba's pool (:mod:`classiclearn._kernels.reductions`): a threaded BLAS
-    call would leave OpenBLAS's threads spinning through the fit that follows.
+    On the pool the caller's work uses next: each pool's threads spin for a
+    while after a pass and would take the cores from the other's. Small arrays
+    go to BLAS, which runs them on the calling thread; larger ones to numba
+    (:mod:`classiclearn._kernels.reductions`) when numba's kernels come next,
+    else to BLAS.
     """
     flat = array.ravel(order="K")
-    if flat.shape[0] > BLAS_THREADED_DOT:
+    if numba_next and flat.shape[0] > BLAS_THREADED_DOT:
         from .._kernels.reductions import sum_of_squares
 
         return sum_of_squares(flat)
@@ -157,12 +165,13 @@ def _sum_of_squares(array):
         return float(np.dot(flat, flat))
 
 
-def surely_finite(array):
+def surely_finite(array, numba_next=True):
     """Whether one summing pass proves every entry of a float array finite.
 
-    A finite sum (of squares, for contiguous float64: :func:`_sum_of_squares`)
-    proves it without an n x p temporary; False means "not proven" (a non-finite
-    entry, or only an overflowing sum), for the caller's exact check.
+    A finite sum (of squares, for contiguous float64: :func:`_sum_of_squares`,
+    on numba's pool or BLAS as ``numba_next`` says) proves it without an n x p
+    temporary; False means "not proven" (a non-finite entry, or only an
+    overflowing sum), for the caller's exact check.
 
     Examples
     --------
@@ -171,19 +180,19 @@ def surely_finite(array):
     (True, False)
     """
     if _contiguous_float64(array):
-        return bool(np.isfinite(_sum_of_squares(array)))
+        return bool(np.isfinite(_sum_of_squares(array, numba_next)))
     with np.errstate(over="ignore", invalid="ignore"):
         return bool(np.isfinite(array.sum()))
 
 
-def _assert_finite(array, input_name, allow_nan):
+def _assert_finite(array, input_name, allow_nan, numba_next=True):
     if array.dtype.kind not in "fc":
         return
-    # A finite sum (of squares for contiguous float64: BLAS's one pass, kept for
+    # A finite sum (of squares for contiguous float64: one pass, kept for
     # check_magnitude) proves every entry finite without an n x p temporary; an
     # overflowing one only sends us to the exact check below.
     if _contiguous_float64(array):
-        squares = _sum_of_squares(array)
+        squares = _sum_of_squares(array, numba_next)
         _remember_squares(array, squares)
         if np.isfinite(squares):
             return
@@ -286,7 +295,8 @@ def check_array(
                                  sort_indices)
         _check_sizes(array, input_name, ensure_min_samples, ensure_min_features, owner)
         if ensure_all_finite:
-            _assert_finite(array.data, input_name, ensure_all_finite == "allow-nan")
+            _assert_finite(array.data, input_name, ensure_all_finite == "allow-nan",
+                           _numba_next(estimator))
         return array
 
     array = _to_numpy(array, dtype)
@@ -326,7 +336,8 @@ def check_array(
         raise ValueError(f"Found array with dim {result.ndim}{owner}. Expected <= 2.")
 
     if ensure_all_finite:
-        _assert_finite(result, input_name, ensure_all_finite == "allow-nan")
+        _assert_finite(result, input_name, ensure_all_finite == "allow-nan",
+                       _numba_next(estimator))
     _check_sizes(result, input_name, ensure_min_samples, ensure_min_features, owner)
 
     if order == "C":
@@ -697,7 +708,7 @@ def _out_of_range(max_abs, power, n_terms, check_small, info=np.finfo(np.float64
     return None
 
 
-def _surely_in_range(X, power, n_terms, check_small, info):
+def _surely_in_range(X, power, n_terms, check_small, info, numba_next=True):
     """Whether the sum of squares S of a contiguous float64 X already proves
     :func:`_out_of_range` None: sqrt(S / X.size) <= max|x| <= sqrt(S) bound the
     largest value from both sides. One BLAS pass instead of a max and a min;
@@ -706,7 +717,7 @@ def _surely_in_range(X, power, n_terms, check_small, info):
         return False
     squares = _recall_squares(X)  # X just validated by check_array: its pass's sum
     if squares is None:
-        squares = _sum_of_squares(X)
+        squares = _sum_of_squares(X, numba_next)
     if not np.isfinite(squares) or squares == 0.0:
         return False
     half_power = 0.5 * power
@@ -748,7 +759,7 @@ def check_magnitude(X, estimator, what, *, power=2, check_small=True):
     """
     info = np.finfo(X.dtype if X.dtype.kind == "f" else np.float64)  # float32 overflows sooner
     n_terms = X.shape[1] if X.ndim == 2 else 1
-    if _surely_in_range(X, power, n_terms, check_small, info):
+    if _surely_in_range(X, power, n_terms, check_small, info, _numba_next(estimator)):
         return
     max_abs = _max_abs(X)
     problem = _out_of_range(max_abs, power, n_terms, check_small, info)
