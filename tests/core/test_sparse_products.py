@@ -55,6 +55,7 @@ def test_csr_dot_vector_is_scipys_product_bit_for_bit(lane_entries, monkeypatch)
     from classiclearn.utils._sparse import csr_dot_vector
 
     monkeypatch.setattr(work, "ROW_LANE_ENTRIES", lane_entries)
+    monkeypatch.setattr(work, "SPARSE_PRODUCT_THREADED", 0 if lane_entries == 50 else 10**9)
     X, rng = _csr(700, 60, 0.1, seed=3)
     X.has_sorted_indices = False
     v = rng.normal(size=60)
@@ -72,6 +73,7 @@ def test_sparse_linear_predictions_are_scipys_products(monkeypatch):
     from classiclearn.linear_model import Lasso, LogisticRegression
 
     monkeypatch.setattr(work, "ROW_LANE_ENTRIES", 40)
+    monkeypatch.setattr(work, "SPARSE_PRODUCT_THREADED", 0)
     X, rng = _csr(900, 50, 0.1, seed=4)
     y = X @ rng.normal(size=50) + rng.normal(size=900)
     reg = Lasso(alpha=0.001).fit(X, y)
@@ -84,3 +86,27 @@ def test_sparse_linear_predictions_are_scipys_products(monkeypatch):
                                   X @ multi.coef_.T + multi.intercept_)
     X32 = X.astype(np.float32)  # float32 X keeps scipy's own product
     np.testing.assert_array_equal(reg.predict(X32), X32 @ reg.coef_ + reg.intercept_)
+
+
+@pytest.mark.parametrize("bad, message", [(np.nan, "NaN"), (np.inf, "infinity")])
+@pytest.mark.parametrize("threaded", [0, 10**9])
+def test_sparse_linear_predict_names_a_non_finite_entry(bad, message, threaded, monkeypatch):
+    # sparse X is checked through its product's output: a bad entry in a column whose
+    # coefficient is zero still reaches the output (no stored entry is skipped)
+    from classiclearn.linear_model import Lasso, LogisticRegression
+
+    monkeypatch.setattr(work, "SPARSE_PRODUCT_THREADED", threaded)
+    X, rng = _csr(300, 40, 0.2, seed=5)
+    y = X[:, [0]].toarray().ravel() + 0.01 * rng.normal(size=300)
+    reg = Lasso(alpha=0.05).fit(X, y)
+    assert (reg.coef_ == 0).any()
+    zero_col = int(np.flatnonzero(reg.coef_ == 0)[0])
+    bad_X = X.tolil()
+    bad_X[3, zero_col] = bad
+    bad_X = sp.csr_array(bad_X)
+    clf = LogisticRegression().fit(X, y > np.median(y))
+    y3 = np.digitize(y, np.quantile(y, [0.3, 0.6]))
+    multi = LogisticRegression().fit(X, y3)
+    for predict in (reg.predict, clf.predict, multi.predict):
+        with pytest.raises(ValueError, match=message):
+            predict(bad_X)

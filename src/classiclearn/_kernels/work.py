@@ -60,3 +60,7 @@ BLAS_THREADED_ORDER = 1_000
 # BLAS on one thread: the dot products are then cheap beside the kernel function
 # (numba's threads), and BLAS's threads would only spin beside those
 KERNEL_BLAS_FEATURES = 256
+# stored entries of a CSR matrix from which a single product with it (a sparse
+# prediction) runs on numba's threads: waking the pool after idle time costs about
+# half a millisecond here, what a product of this size takes on one thread
+SPARSE_PRODUCT_THREADED = 1_000_000

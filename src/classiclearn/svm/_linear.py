@@ -26,7 +26,7 @@ import scipy.sparse as sp
 
 from ..base import BaseEstimator, ClassifierMixin
 from ..exceptions import ConvergenceWarning
-from ..utils._linear import LinearClassifierMixin
+from ..utils._linear import LinearClassifierMixin, linear_product
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._targets import compute_class_weight, encode_labels
@@ -324,7 +324,7 @@ class LinearSVC(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         """``X @ coef_.T`` by einsum, not BLAS: a product with so few columns is
         memory-bound and a threaded BLAS call only adds synchronisation cost."""
         if sp.issparse(X):
-            return X @ self.coef_.T
+            return linear_product(X, self.coef_)
         return np.einsum("ij,kj->ik", X, self.coef_)
 
 

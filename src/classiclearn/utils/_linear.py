@@ -22,16 +22,20 @@ def validate_predict_X(est, X):
     """Validate X for prediction, with a cheap finiteness test.
 
     float32 input stays float32, so a model fitted in float32 predicts in
-    float32 (as scikit-learn's). ``X.sum()`` is finite for every finite X
-    short of overflow, and needs no n x p temporary; only when it is not is
-    the full check (and its standard error message) run.
+    float32 (as scikit-learn's). Dense X: one summing pass proves it finite
+    without an n x p temporary; only when it does not is the full check (and
+    its standard error message) run. Sparse X is not read here: its product
+    multiplies every stored entry (no entry is skipped, whatever its
+    coefficient), so a NaN or an infinity shows in the output, which
+    :func:`finite_linear_output` checks and then traces back to X.
     """
     sparse = getattr(est, "_sparse_input", False) and "csr"
+    # a product needs no sorted entries (each row's sum in stored order, as scipy's)
     X = validate_data(est, X, reset=False, dtype=FLOAT_DTYPES, ensure_all_finite=False,
-                      order=None, accept_sparse=sparse)
-    sparse_X = sp.issparse(X)  # its product runs on numba's threads, a dense one on BLAS
-    if not surely_finite(X.data if sparse_X else X, numba_next=sparse_X):
-        check_array(X, dtype=FLOAT_DTYPES, estimator=est, accept_sparse=sparse)
+                      order=None, accept_sparse=sparse, sort_indices=False)
+    # a dense product runs on BLAS, which may skip zero coefficients' columns
+    if not sp.issparse(X) and not surely_finite(X, numba_next=False):
+        check_array(X, dtype=FLOAT_DTYPES, estimator=est)
     return X
 
 
@@ -51,12 +55,14 @@ def linear_product(X, coef):
 
 
 def finite_linear_output(est, out, X):
-    """``out`` (``X @ coef_.T + intercept_``), or a ValueError when it overflowed:
-    X is finite (validated), so a non-finite value means |x| times |coef| went
-    past the floating-point range."""
+    """``out`` (``X @ coef_.T + intercept_``), or a ValueError: naming a NaN or an
+    infinity of a sparse X (not checked before the product), else saying that
+    |x| times |coef| went past the floating-point range (a dense X was checked)."""
     with np.errstate(invalid="ignore"):
         finite = np.isfinite(out).all()
     if not finite:
+        if sp.issparse(X):  # not checked before the product: name a bad entry first
+            check_array(X, dtype=FLOAT_DTYPES, estimator=est, accept_sparse=X.format)
         raise ValueError(
             f"The linear outputs of {type(est).__name__} overflow on X (max |x| = "
             f"{np.abs(X).max():.3g} with max |coef| = {np.abs(est.coef_).max():.3g}); "

@@ -182,9 +182,9 @@ def scale_columns(X, factors):
 def csr_dot_vector(X, v):
     """``X @ v`` (a new float64 array) for a CSR matrix X and a 1-D ``v``.
 
-    X with more than one row lane of ``ROW_LANE_ENTRIES`` stored entries is
-    multiplied in those lanes on numba's threads (each row summed in stored
-    order: scipy's result bit for bit); smaller X by scipy on the calling thread.
+    X with at least ``SPARSE_PRODUCT_THREADED`` stored entries is multiplied in
+    row lanes on numba's threads (each row summed in stored order: scipy's result
+    bit for bit); smaller X by scipy on the calling thread.
 
     Examples
     --------
@@ -192,10 +192,10 @@ def csr_dot_vector(X, v):
     >>> csr_dot_vector(sp.csr_array(np.array([[1.0, 2.0], [0.0, 3.0]])), np.ones(2))
     array([3., 3.])
     """
-    from .._kernels.work import ROW_LANE_ENTRIES
+    from .._kernels.work import ROW_LANE_ENTRIES, SPARSE_PRODUCT_THREADED
 
     v = np.ascontiguousarray(v, dtype=np.float64)
-    if X.nnz < 2 * ROW_LANE_ENTRIES:
+    if X.nnz < SPARSE_PRODUCT_THREADED:
         return np.asarray(X @ v, dtype=np.float64)
     from .._kernels import sparse_products as _sp
 
