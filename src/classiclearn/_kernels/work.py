@@ -64,3 +64,6 @@ KERNEL_BLAS_FEATURES = 256
 # prediction) runs on numba's threads: waking the pool after idle time costs about
 # half a millisecond here, what a product of this size takes on one thread
 SPARSE_PRODUCT_THREADED = 1_000_000
+# a row's exp and log (or log1p) in a loss pass, counted in multiply-adds when its
+# rows are cut into lanes of ROW_LANE_ENTRIES: with few features they dominate
+ROW_TRANSCENDENTAL_COST = 40

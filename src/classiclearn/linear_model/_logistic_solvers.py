@@ -26,7 +26,7 @@ from scipy import linalg
 
 from .._kernels import lbfgs as _lk
 from .._kernels.sparse_products import row_lanes
-from .._kernels.work import GRAM_PASS_WORK, ROW_LANE_ENTRIES
+from .._kernels.work import GRAM_PASS_WORK, ROW_LANE_ENTRIES, ROW_TRANSCENDENTAL_COST
 from ..utils._lbfgs import minimize_lbfgs
 from ..utils._threads import available_cores, blocked_row_sums
 from . import _cd_kernels as _cdk
@@ -107,7 +107,8 @@ class LossPass:
     """The nll and its gradient in one pass over the rows of X, in lanes.
 
     X is C-contiguous dense or CSR. Its rows are cut into lanes of about
-    :data:`ROW_LANE_ENTRIES` entries (CSR: stored entries,
+    :data:`ROW_LANE_ENTRIES` entries (dense: multiply-adds, counting a row's
+    exp and log as :data:`ROW_TRANSCENDENTAL_COST`; CSR: stored entries,
     :func:`~classiclearn._kernels.sparse_products.row_lanes`), fixed by X alone;
     each lane sums into its own gradient buffer (the fused kernels of
     :mod:`._logistic_kernels`, binomial for K' = 1 output, softmax otherwise), in
@@ -130,7 +131,9 @@ class LossPass:
                        else (_k.csr_multinomial_loss_grad, _k.csr_multinomial_loss_grad_lanes))
         else:
             self.arrays = (X,)
-            n_lanes = max(1, min(8, X.size // ROW_LANE_ENTRIES))
+            # a row costs, per output, its p multiply-adds twice and an exp (a log)
+            work = X.shape[0] * n_out * (2 * p + ROW_TRANSCENDENTAL_COST)
+            n_lanes = max(1, min(8, work // ROW_LANE_ENTRIES))
             self.bounds = np.linspace(0, X.shape[0], n_lanes + 1).astype(np.intp)
             shape = (p + 1,) if n_out == 1 else (n_out, p + 1)
             kernels = ((_k.binary_fused_loss_grad, _k.binary_fused_loss_grad_lanes)
