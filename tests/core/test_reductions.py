@@ -70,3 +70,19 @@ def test_blas_single_thread_limits_both_blas_libraries_and_restores_them():
 
         assert set(inside()) == {1}
         assert blas_threads() == before
+
+
+def test_small_lapack_limits_blas_only_below_the_threaded_order():
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    from classiclearn._kernels.work import BLAS_THREADED_ORDER
+    from classiclearn.utils._threads import small_lapack
+
+    def blas_threads():
+        return {lib["num_threads"] for lib in threadpoolctl.threadpool_info()
+                if lib["user_api"] == "blas"}
+
+    with threadpoolctl.threadpool_limits(2, "blas"):
+        with small_lapack(BLAS_THREADED_ORDER):
+            assert blas_threads() == {1}
+        with small_lapack(BLAS_THREADED_ORDER + 1):
+            assert blas_threads() == {2}

@@ -27,7 +27,7 @@ from ..base import BaseEstimator, TransformerMixin
 from ..utils._dask import fit_one_block_in_memory
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
-from ..utils._threads import blocked_row_sums
+from ..utils._threads import blocked_row_sums, small_lapack
 from ..utils.validation import (
     cast_float_attributes,
     check_array,
@@ -287,7 +287,9 @@ def _randomized_components(X, mean, n_components, n_oversamples, n_iter, normali
     omega = rng.normal(size=(p, size))
     if _randomized_on_gram(n, p):
         # Gram form: iterate on the p x p covariance (one pass over X in all)
-        return _randomized_gram_components(_centred_gram(X, mean), omega, n_components, n_iter)
+        with small_lapack(p):
+            return _randomized_gram_components(_centred_gram(X, mean), omega, n_components,
+                                               n_iter)
     col_mean = mean[None, :]
 
     def a_dot(B):  # (X - 1 m) B
@@ -550,7 +552,8 @@ class PCA(TransformerMixin, BaseEstimator):
         lim = min(n, p)
         Vt = None
         if _covariance_route(solver, n, p):
-            evals, Vt = _covariance_eigh(X, self.mean_, gram)
+            with small_lapack(p):
+                evals, Vt = _covariance_eigh(X, self.mean_, gram)
             total = evals.sum()
             ratio = evals / total if total > 0 else np.zeros_like(evals)
             nc_resolved = _resolve_n_components(nc, evals, ratio, n, lim)
@@ -593,7 +596,8 @@ class PCA(TransformerMixin, BaseEstimator):
         rng = check_random_state(self.random_state)
         found = None
         if solver == "arpack" and p <= n and (sp.issparse(X) or p <= _ARPACK_GRAM_MAX):
-            found = _arpack_on_covariance(X, self.mean_, nc, self.tol, rng)
+            with small_lapack(p):
+                found = _arpack_on_covariance(X, self.mean_, nc, self.tol, rng)
         if found is not None:
             S, Vt = found
         elif solver == "arpack":

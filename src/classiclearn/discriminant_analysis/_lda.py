@@ -41,6 +41,7 @@ from ..utils._dask import (
 from ..utils._linear import LinearClassifierMixin
 from ..utils._params import HasMethods, Interval, StrOptions
 from ..utils._targets import encode_labels
+from ..utils._threads import small_lapack
 from ..utils.validation import (
     cast_float_attributes,
     check_array,
@@ -193,7 +194,8 @@ class LinearDiscriminantAnalysis(LinearClassifierMixin, ClassifierMixin, Transfo
         counts, means, scatter = _scatter.class_statistics(
             X, y_index, len(self.classes_), per_class=self._per_class_scatter()
         )
-        self._fit_statistics(X, y_index, counts, means, scatter)
+        with small_lapack(X.shape[1]):  # p x p solves, and products with p columns
+            self._fit_statistics(X, y_index, counts, means, scatter)
         if unit != 1.0:
             self._to_data_units(np.float64(unit))
         # float32 input: scikit-learn keeps the whole svd model in float32, and

@@ -25,6 +25,7 @@ from ..utils._dask import (
 )
 from ..utils._params import HasMethods, Interval, StrOptions
 from ..utils._targets import encode_labels
+from ..utils._threads import small_lapack
 from ..utils.validation import (
     cast_float_attributes,
     check_is_fitted,
@@ -150,7 +151,8 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, BaseEstimator):
         self.classes_, y_index = encode_labels(y)
         self._check_settings()
         counts, means, scatter = _scatter.class_statistics(X, y_index, len(self.classes_))
-        self._fit_statistics(X, y_index, counts, means, scatter)
+        with small_lapack(X.shape[1]):  # p x p solves, and products with p columns
+            self._fit_statistics(X, y_index, counts, means, scatter)
         cast_float_attributes(self, dtype, ("means_",))  # as scikit-learn: only the means
         return self
 
@@ -287,11 +289,12 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, BaseEstimator):
         # row blocks whose whitened coordinates (rows x K p) stay in cache
         step = max(64, 131_072 // W.shape[1])
         Z = np.empty((min(step, n_samples), W.shape[1]))
-        for start in range(0, n_samples, step):
-            block = X[start : start + step]
-            z = Z[: block.shape[0]]
-            np.matmul(block, W, out=z)
-            _kernels.quadratic_scores(z, self._shifts, self._offsets, scores, start)
+        with small_lapack(X.shape[1]):  # small products between numba's passes
+            for start in range(0, n_samples, step):
+                block = X[start : start + step]
+                z = Z[: block.shape[0]]
+                np.matmul(block, W, out=z)
+                _kernels.quadratic_scores(z, self._shifts, self._offsets, scores, start)
         return scores
 
     def decision_function(self, X):

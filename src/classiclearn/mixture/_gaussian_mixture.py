@@ -32,7 +32,7 @@ from ..utils._dask import (
 from ..utils._moments import block_comoments, merge_comoments
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
-from ..utils._threads import threads_for_work
+from ..utils._threads import small_lapack, threads_for_work
 from ..utils.validation import (
     cast_float_attributes,
     check_array,
@@ -590,17 +590,20 @@ class GaussianMixture(BaseEstimator):
 
     def _fit(self, X):
         n, p = X.shape
-        tied = None
-        if self.covariance_type == "tied":
-            # the data's mean and total scatter: the tied covariance is the total
-            # scatter minus the components' (Σ_k N_k = n), so the E-step needs no
-            # second moments
-            shift = X.mean(axis=0)
-            Z = X - shift
-            tied = (shift, Z.T @ Z)
-        buffers = self._buffers(n, p)
-        self._run_em(n, p, lambda rng: self._initialize(X, rng),
-                     lambda: self._em_step(X, tied, buffers))
+        # the passes over X run on numba's threads; the p x p steps between them are
+        # faster on one BLAS thread, whose spinning threads would slow the passes
+        with small_lapack(p):
+            tied = None
+            if self.covariance_type == "tied":
+                # the data's mean and total scatter: the tied covariance is the total
+                # scatter minus the components' (Σ_k N_k = n), so the E-step needs no
+                # second moments
+                shift = X.mean(axis=0)
+                Z = X - shift
+                tied = (shift, Z.T @ Z)
+            buffers = self._buffers(n, p)
+            self._run_em(n, p, lambda rng: self._initialize(X, rng),
+                         lambda: self._em_step(X, tied, buffers))
 
     def _fit_dask(self, X, y=None):
         """Fit on Dask input: the in-memory EM with one exact pass over the row blocks
@@ -697,7 +700,7 @@ class GaussianMixture(BaseEstimator):
         k, p = self.means_.shape
         out = np.empty((X.shape[0], 1 if mode == 4 else k))
         no_ll, no_nk, no_s1 = np.empty(1), np.empty((1, k)), np.empty((1, k, p))
-        with threads_for_work(None, self._work(X)):
+        with threads_for_work(None, self._work(X)), small_lapack(p):
             if self.covariance_type == "tied":
                 shift = np.asarray(self.means_, dtype=np.float64).mean(axis=0)
                 proj, U, const = self._tied_args(shift)

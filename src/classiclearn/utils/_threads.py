@@ -24,7 +24,7 @@ from contextlib import contextmanager, nullcontext
 
 import numpy as np
 
-from .._kernels.work import BLOCKED_ROWS_THREADED, NUMBA_PASS_WORK
+from .._kernels.work import BLAS_THREADED_ORDER, BLOCKED_ROWS_THREADED, NUMBA_PASS_WORK
 
 __all__ = [
     "SMALL_WORK",
@@ -38,6 +38,7 @@ __all__ = [
     "numba_threads",
     "on_one_blas_thread",
     "row_chunks",
+    "small_lapack",
     "thread_map",
     "threads_for_work",
 ]
@@ -337,6 +338,19 @@ def blas_single_thread():
                 for lib, before in _BLAS_STATE["saved"]:
                     lib.set_num_threads(before)
                 _BLAS_STATE["saved"] = []
+
+
+def small_lapack(order):
+    """:func:`blas_single_thread` for dense linear algebra of modest ``order`` (p x p
+    factorisations, products with few columns), where one BLAS thread is faster and
+    BLAS's own threads would only spin; no limit from :data:`BLAS_THREADED_ORDER`.
+
+    Examples
+    --------
+    >>> with small_lapack(10):
+    ...     pass
+    """
+    return blas_single_thread() if order <= BLAS_THREADED_ORDER else nullcontext()
 
 
 def on_one_blas_thread(method):
