@@ -343,7 +343,8 @@ def blas_single_thread():
 def small_lapack(order):
     """:func:`blas_single_thread` for dense linear algebra of modest ``order`` (p x p
     factorisations, products with few columns), where one BLAS thread is faster and
-    BLAS's own threads would only spin; no limit from :data:`BLAS_THREADED_ORDER`.
+    BLAS's own threads would only spin; above :data:`BLAS_THREADED_ORDER` BLAS keeps
+    its threads.
 
     Examples
     --------
