@@ -19,6 +19,7 @@ kernel the centring is always applied implicitly.
 """
 
 import warnings
+from contextlib import nullcontext
 from numbers import Integral, Real
 
 import numpy as np
@@ -28,12 +29,14 @@ from scipy.linalg.blas import dgemv, dsymv
 
 from .._kernels.gram import centre_lower, kernel_lower, lower_supported
 from .._kernels.kernel_functions import kernel_matrix, supports
+from .._kernels.work import KERNEL_BLAS_FEATURES
 from ..base import BaseEstimator, TransformerMixin
 from ..exceptions import NotFittedError
 from ..metrics.pairwise import _check_kernel_range, pairwise_kernels
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._sparse import like_input
+from ..utils._threads import blas_single_thread
 from ..utils.validation import (
     cast_float_attributes,
     check_is_fitted,
@@ -611,16 +614,19 @@ default='linear'
         _check_kernel_range(X, self, self.kernel, self.degree, fit=False)
         X_fit = self.X_fit_
         X_fit = X_fit.astype(np.float64) if sp.issparse(X_fit) else np.asarray(X_fit, np.float64)
-        K = self._get_kernel(X, X_fit)
-        Kc = K - self._K_fit_rows[None, :]
-        Kc -= K.mean(axis=1)[:, None]
-        Kc += self._K_fit_all
-        evals = np.asarray(self.eigenvalues_, dtype=np.float64)
-        evecs = np.asarray(self.eigenvectors_, dtype=np.float64)
-        nz = evals > 0
-        scaled = np.zeros_like(evecs)
-        scaled[:, nz] = evecs[:, nz] / np.sqrt(evals[nz])
-        return _as_input_dtype(Kc @ scaled, f32)
+        # few features: the kernel values run on numba's threads, and the projection's
+        # BLAS threads would compete with them (spinning) for the cores
+        with blas_single_thread() if X.shape[1] <= KERNEL_BLAS_FEATURES else nullcontext():
+            K = self._get_kernel(X, X_fit)
+            Kc = K - self._K_fit_rows[None, :]
+            Kc -= K.mean(axis=1)[:, None]
+            Kc += self._K_fit_all
+            evals = np.asarray(self.eigenvalues_, dtype=np.float64)
+            evecs = np.asarray(self.eigenvectors_, dtype=np.float64)
+            nz = evals > 0
+            scaled = np.zeros_like(evecs)
+            scaled[:, nz] = evecs[:, nz] / np.sqrt(evals[nz])
+            return _as_input_dtype(Kc @ scaled, f32)
 
     def inverse_transform(self, X):
         """Approximate pre-images of projections (needs ``fit_inverse_transform=True``).
