@@ -8,13 +8,11 @@ BLAS (or sparse) product, then one numba pass turns them into kernel values
 result (rows x rows) is dense.
 """
 
-from contextlib import nullcontext
-
 import numpy as np
 import scipy.sparse as sp
 
 from ..utils._sparse import row_squared_norms
-from ..utils._threads import blas_single_thread
+from ..utils._threads import small_lapack
 from . import kernel_function_kernels as _k
 from .work import KERNEL_BLAS_FEATURES, KERNEL_VALUE_ENTRIES
 
@@ -72,7 +70,7 @@ def kernel_matrix(X, Y, kernel, *, gamma, coef0=0.0, degree=3, x_sq=None, y_sq=N
         return dot_products(X, Y)
     # few features: the products are cheap beside the kernel function on numba's
     # threads, next to which BLAS's own threads would only spin
-    with blas_single_thread() if X.shape[1] <= KERNEL_BLAS_FEATURES else nullcontext():
+    with small_lapack(X.shape[1], KERNEL_BLAS_FEATURES):
         D = dot_products(X, Y)
     if kid == _k.RBF:
         xx = row_squared_norms(X) if x_sq is None else np.asarray(x_sq, dtype=np.float64)

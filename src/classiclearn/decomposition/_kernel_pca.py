@@ -19,7 +19,6 @@ kernel the centring is always applied implicitly.
 """
 
 import warnings
-from contextlib import nullcontext
 from numbers import Integral, Real
 
 import numpy as np
@@ -36,7 +35,7 @@ from ..metrics.pairwise import _check_kernel_range, pairwise_kernels
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._sparse import like_input
-from ..utils._threads import blas_single_thread
+from ..utils._threads import small_lapack
 from ..utils.validation import (
     cast_float_attributes,
     check_is_fitted,
@@ -616,7 +615,7 @@ default='linear'
         X_fit = X_fit.astype(np.float64) if sp.issparse(X_fit) else np.asarray(X_fit, np.float64)
         # few features: the kernel values run on numba's threads, and the projection's
         # BLAS threads would compete with them (spinning) for the cores
-        with blas_single_thread() if X.shape[1] <= KERNEL_BLAS_FEATURES else nullcontext():
+        with small_lapack(X.shape[1], KERNEL_BLAS_FEATURES):
             K = self._get_kernel(X, X_fit)
             Kc = K - self._K_fit_rows[None, :]
             Kc -= K.mean(axis=1)[:, None]

@@ -11,18 +11,16 @@ of seed 004 (Wald z statistics from the inverse Fisher information).
 """
 
 import warnings
-from contextlib import nullcontext
 from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
 
-from .._kernels.work import BLAS_THREADED_ORDER
 from ..base import BaseEstimator, ClassifierMixin
 from ..exceptions import ConvergenceWarning
 from ..utils._params import Interval, StrOptions
 from ..utils._targets import compute_class_weight, encode_labels
-from ..utils._threads import blas_single_thread
+from ..utils._threads import blas_single_thread, small_lapack
 from ..utils.validation import (
     cast_float_attributes,
     check_is_fitted,
@@ -303,8 +301,8 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         numba's threads and BLAS's would only spin beside them, except for the
         Cholesky factorisations of newton-cholesky with more than
         :data:`BLAS_THREADED_ORDER` parameters."""
-        if self.solver in ("newton", "newton-cholesky") and n_params > BLAS_THREADED_ORDER:
-            return nullcontext()
+        if self.solver in ("newton", "newton-cholesky"):
+            return small_lapack(n_params)
         return blas_single_thread()
 
     def _run_solver(self, obj, X, y_idx, sw, W0, b0, l1, l2):

@@ -8,19 +8,17 @@ and the unscaled covariance ``(Xc'WXc)^+`` for :meth:`LinearRegression.summary`
 come from the same factor at no extra cost.
 """
 
-from contextlib import nullcontext
 from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
 from scipy import linalg, optimize
 
-from .._kernels.work import BLAS_THREADED_ORDER
 from ..base import BaseEstimator, RegressorMixin
 from ..utils._dask import add_parts
 from ..utils._params import Interval
 from ..utils._targets import as_2d_target
-from ..utils._threads import blas_single_thread
+from ..utils._threads import blas_single_thread, small_lapack
 from ..utils.validation import (
     cast_float_attributes,
     check_is_fitted,
@@ -306,8 +304,7 @@ class LinearRegression(LinearPredictMixin, RegressorMixin, BaseEstimator):
         else:
             # the Gram pass runs on numba's threads; the p x p factorisations
             # of modest order are faster on one BLAS thread
-            with (blas_single_thread() if X.shape[1] <= BLAS_THREADED_ORDER
-                  else nullcontext()):
+            with small_lapack(X.shape[1]):
                 W, rss, rank, s, M = _solve_ols(X, Y, x_mean, y_mean, sw, self.tol)
         self.rank_ = rank
         self.singular_ = s

@@ -3,15 +3,13 @@ calling the SMO solver, and blocked GEMM-based evaluation of the decision
 function ``sum_s c_s K(x, sv_s) + b``.
 """
 
-from contextlib import nullcontext
-
 import numpy as np
 import scipy.sparse as sp
 
 from .._kernels.kernel_functions import kernel_matrix
 from .._kernels.work import KERNEL_BLAS_FEATURES
 from ..utils._sparse import row_squared_norms
-from ..utils._threads import blas_single_thread, effective_n_jobs
+from ..utils._threads import effective_n_jobs, small_lapack
 from . import _smo_kernels as _k
 
 KERNEL_IDS = {
@@ -162,7 +160,7 @@ def decision_values(est, X, coef_t, intercept):
     coef_t = np.ascontiguousarray(coef_t, dtype=np.float64)
     intercept = np.ascontiguousarray(intercept, dtype=np.float64)
     out = np.empty((n, coef_t.shape[1]))
-    with blas_single_thread() if X.shape[1] <= KERNEL_BLAS_FEATURES else nullcontext():
+    with small_lapack(X.shape[1], KERNEL_BLAS_FEATURES):
         _decision_blocks(est, X, coef_t, intercept, block, out)
     return out
 

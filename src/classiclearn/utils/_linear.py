@@ -30,9 +30,8 @@ def validate_predict_X(est, X):
     :func:`finite_linear_output` checks and then traces back to X.
     """
     sparse = getattr(est, "_sparse_input", False) and "csr"
-    # a product needs no sorted entries (each row's sum in stored order, as scipy's)
     X = validate_data(est, X, reset=False, dtype=FLOAT_DTYPES, ensure_all_finite=False,
-                      order=None, accept_sparse=sparse, sort_indices=False)
+                      order=None, accept_sparse=sparse)
     # a dense product runs on BLAS, which may skip zero coefficients' columns
     if not sp.issparse(X) and not surely_finite(X, numba_next=False):
         check_array(X, dtype=FLOAT_DTYPES, estimator=est)

@@ -340,18 +340,18 @@ def blas_single_thread():
                 _BLAS_STATE["saved"] = []
 
 
-def small_lapack(order):
+def small_lapack(order, limit=BLAS_THREADED_ORDER):
     """:func:`blas_single_thread` for dense linear algebra of modest ``order`` (p x p
     factorisations, products with few columns), where one BLAS thread is faster and
-    BLAS's own threads would only spin; above :data:`BLAS_THREADED_ORDER` BLAS keeps
-    its threads.
+    BLAS's own threads would only spin; above ``limit`` (by default
+    :data:`BLAS_THREADED_ORDER`) BLAS keeps its threads.
 
     Examples
     --------
     >>> with small_lapack(10):
     ...     pass
     """
-    return blas_single_thread() if order <= BLAS_THREADED_ORDER else nullcontext()
+    return blas_single_thread() if order <= limit else nullcontext()
 
 
 def on_one_blas_thread(method):
