@@ -110,3 +110,33 @@ def test_sparse_linear_predict_names_a_non_finite_entry(bad, message, threaded, 
     for predict in (reg.predict, clf.predict, multi.predict):
         with pytest.raises(ValueError, match=message):
             predict(bad_X)
+
+
+def test_a_ready_csr_is_predicted_as_it_is_and_anything_else_validated():
+    # a CSR float X of the fitted width goes to the product unwrapped (matrix or array
+    # container alike); other widths, empty X and a model fitted with names still
+    # get validation's errors and warning
+    import pandas as pd
+
+    from classiclearn.linear_model import Lasso
+    from classiclearn.utils._linear import validate_predict_X
+
+    X, rng = _csr(200, 30, 0.2, seed=6)
+    y = X @ rng.normal(size=30)
+    reg = Lasso(alpha=0.001).fit(X, y)
+    for container in (sp.csr_matrix, sp.csr_array):
+        for dtype in (np.float64, np.float32):
+            Xc = container(X, dtype=dtype)
+            assert validate_predict_X(reg, Xc) is Xc
+            np.testing.assert_allclose(reg.predict(Xc), X @ reg.coef_ + reg.intercept_,
+                                       rtol=1e-5 if dtype == np.float32 else 1e-15)
+    assert validate_predict_X(reg, sp.csc_array(X)).format == "csr"
+    assert validate_predict_X(reg, sp.csr_array(X, dtype=np.int64)).dtype == np.float64
+    with pytest.raises(ValueError, match="30 features"):
+        reg.predict(sp.csr_array(X[:, :29]))
+    with pytest.raises(ValueError, match="0 sample"):
+        reg.predict(sp.csr_array((0, 30)))
+    named = Lasso(alpha=0.001).fit(pd.DataFrame(X.toarray(), columns=[f"c{j}" for j in range(30)]),
+                                   y)
+    with pytest.warns(UserWarning, match="feature names"):
+        named.predict(X)

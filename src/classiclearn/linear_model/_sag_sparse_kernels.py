@@ -116,6 +116,24 @@ def _row_product_plain(indptr, indices, data, i, state, K, cum_t, z):
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
+def _row_product_one(indptr, indices, data, i, state, cum_t):
+    """:func:`_row_product_plain` for one output (K = 1), returning the product: the
+    sum is kept in a register, not in ``z``, whose store and reload would otherwise
+    lengthen the chain of additions by a store-to-load latency at every entry."""
+    z = 0.0
+    for q in range(np.uintp(indptr[i]), np.uintp(indptr[i + 1])):
+        j = np.uintp(indices[q])
+        w = state[j, 0]
+        c = cum_t - state[j, 2]
+        if c != 0.0:
+            w -= c * state[j, 1]
+            state[j, 0] = w
+            state[j, 2] = cum_t
+        z += data[q] * w
+    return z
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
 def _row_product_prox(indptr, indices, data, i, state, t, K, avg_hist, decay, threshold, z):
     """:func:`_row_product_plain` with the L1 step (up to step t)."""
     for k in range(K):
@@ -143,6 +161,18 @@ def _row_update_plain(indptr, indices, data, i, state, K, d, own, avg, inv_scale
             state[j, K + k] = s
             state[j, k] -= (own * c + avg * s) * inv_scale
         state[j, mark] = cum_next
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _row_update_one(indptr, indices, data, i, state, d, own, avg, inv_scale, cum_next):
+    """:func:`_row_update_plain` for one output (K = 1), with scalar ``d``."""
+    for q in range(np.uintp(indptr[i]), np.uintp(indptr[i + 1])):
+        j = np.uintp(indices[q])
+        c = d * data[q]
+        s = state[j, 1] + c
+        state[j, 1] = s
+        state[j, 0] -= (own * c + avg * s) * inv_scale
+        state[j, 2] = cum_next
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -225,6 +255,8 @@ def _csr_epochs(indptr, indices, data, y, sw, W, b, sum_grad, sum_grad_b, memory
             if prox:
                 _row_product_prox(indptr, indices, data, i, state, t, K, avg_hist, decay,
                                   threshold, z)
+            elif K == 1:
+                z[0] = _row_product_one(indptr, indices, data, i, state, cum[t])
             else:
                 _row_product_plain(indptr, indices, data, i, state, K, cum[t], z)
             for k in range(K):
@@ -240,6 +272,9 @@ def _csr_epochs(indptr, indices, data, y, sw, W, b, sum_grad, sum_grad_b, memory
             if prox:
                 _row_update_prox(indptr, indices, data, i, state, t, K, g, own, avg, decay,
                                  threshold)
+            elif K == 1:
+                _row_update_one(indptr, indices, data, i, state, g[0], own, avg, 1.0 / wscale,
+                                cum[t + 1])
             else:
                 _row_update_plain(indptr, indices, data, i, state, K, g, own, avg,
                                   1.0 / wscale, cum[t + 1])

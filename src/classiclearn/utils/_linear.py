@@ -27,15 +27,29 @@ def validate_predict_X(est, X):
     its standard error message) run. Sparse X is not read here: its product
     multiplies every stored entry (no entry is skipped, whatever its
     coefficient), so a NaN or an infinity shows in the output, which
-    :func:`finite_linear_output` checks and then traces back to X.
+    :func:`finite_linear_output` checks and then traces back to X; a CSR X
+    that needs no conversion is returned as it is, without the validation's re-wrap.
     """
     sparse = getattr(est, "_sparse_input", False) and "csr"
+    if sparse and _ready_csr(est, X):
+        return X
     X = validate_data(est, X, reset=False, dtype=FLOAT_DTYPES, ensure_all_finite=False,
                       order=None, accept_sparse=sparse)
     # a dense product runs on BLAS, which may skip zero coefficients' columns
     if not sp.issparse(X) and not surely_finite(X, numba_next=False):
         check_array(X, dtype=FLOAT_DTYPES, estimator=est)
     return X
+
+
+def _ready_csr(est, X):
+    """Whether X is a CSR matrix or array the product can take as it is: float64 or
+    float32 values, at least one row, the fitted number of columns and no fitted
+    feature names (whose absence validation would warn about). Validating such an X
+    would only re-wrap it; its entries are checked through the output."""
+    return (sp.issparse(X) and X.format == "csr" and X.ndim == 2
+            and X.dtype in (np.float64, np.float32) and X.shape[0] > 0
+            and X.shape[1] == getattr(est, "n_features_in_", -1)
+            and not hasattr(est, "feature_names_in_"))
 
 
 def linear_product(X, coef):

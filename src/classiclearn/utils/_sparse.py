@@ -10,6 +10,8 @@ output back in the caller's container (``csr_matrix`` in, ``csr_matrix`` out).
 import numpy as np
 import scipy.sparse as sp
 
+from .._kernels import work as _work
+
 __all__ = [
     "column_max_abs",
     "column_mean_var",
@@ -192,14 +194,12 @@ def csr_dot_vector(X, v):
     >>> csr_dot_vector(sp.csr_array(np.array([[1.0, 2.0], [0.0, 3.0]])), np.ones(2))
     array([3., 3.])
     """
-    from .._kernels.work import ROW_LANE_ENTRIES, SPARSE_PRODUCT_THREADED
-
     v = np.ascontiguousarray(v, dtype=np.float64)
-    if X.nnz < SPARSE_PRODUCT_THREADED:
+    if X.nnz < _work.SPARSE_PRODUCT_THREADED:
         return np.asarray(X @ v, dtype=np.float64)
     from .._kernels import sparse_products as _sp
 
-    bounds = _sp.row_lanes(X.indptr, (X.shape[0], 1), ROW_LANE_ENTRIES)
+    bounds = _sp.row_lanes(X.indptr, (X.shape[0], 1), _work.ROW_LANE_ENTRIES)
     out = np.empty(X.shape[0])
     _sp.csr_matvec(X.indptr, X.indices, X.data, v, bounds, out)
     return out
