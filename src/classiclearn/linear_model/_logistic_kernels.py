@@ -220,10 +220,10 @@ def csr_multinomial_loss_grad(indptr, indices, data, Wt, b, y, sw, lo, hi, grad)
         for k in range(K):
             z[k] = b[k]
         for q in range(start, end):
-            wj = Wt[np.uintp(indices[q])]
+            j = np.uintp(indices[q])
             x = data[q]
             for k in range(K):
-                z[k] += x * wj[k]
+                z[k] += x * Wt[j, k]
         yi = y[i]
         m = z[0]
         for k in range(1, K):
@@ -238,10 +238,10 @@ def csr_multinomial_loss_grad(indptr, indices, data, Wt, b, y, sw, lo, hi, grad)
         for k in range(K):
             gb[k] += z[k]
         for q in range(start, end):
-            gj = grad[np.uintp(indices[q])]
+            j = np.uintp(indices[q])
             x = data[q]
             for k in range(K):
-                gj[k] += z[k] * x
+                grad[j, k] += z[k] * x
     return total
 
 
