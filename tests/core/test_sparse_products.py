@@ -140,3 +140,28 @@ def test_a_ready_csr_is_predicted_as_it_is_and_anything_else_validated():
                                    y)
     with pytest.warns(UserWarning, match="feature names"):
         named.predict(X)
+
+
+@pytest.mark.parametrize("layout", ["sorted", "unsorted", "duplicates", "csc", "empty rows"])
+def test_csr_gram_is_the_dense_gram(layout):
+    from classiclearn.utils._sparse import csr_gram
+
+    X, rng = _csr(300, 25, 0.15, seed=7)
+    if layout == "empty rows":
+        X = sp.csr_array(X.multiply((np.arange(300) % 3 != 0)[:, None]))
+    if layout in ("unsorted", "duplicates"):
+        coo = X.tocoo()
+        order = rng.permutation(coo.nnz)
+        rows, cols, vals = coo.row[order], coo.col[order], coo.data[order]
+        if layout == "duplicates":  # split every stored value in two entries
+            rows, cols = np.r_[rows, rows], np.r_[cols, cols]
+            vals = np.r_[0.25 * vals, 0.75 * vals]
+        by_row = np.argsort(rows, kind="stable")  # rows grouped, columns in any order
+        indptr = np.r_[0, np.cumsum(np.bincount(rows, minlength=X.shape[0]))]
+        X = sp.csr_array((vals[by_row], cols[by_row], indptr), shape=X.shape)
+        assert not X.has_sorted_indices
+        assert layout == "unsorted" or X.nnz == 2 * coo.nnz
+    if layout == "csc":
+        X = sp.csc_array(X)
+    dense = X.toarray()
+    np.testing.assert_allclose(csr_gram(X), dense.T @ dense, rtol=1e-12, atol=1e-12)

@@ -27,6 +27,7 @@ from ..base import BaseEstimator, TransformerMixin
 from ..utils._dask import fit_one_block_in_memory
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
+from ..utils._sparse import csr_gram
 from ..utils._threads import blocked_row_sums, small_lapack
 from ..utils.validation import (
     cast_float_attributes,
@@ -106,8 +107,7 @@ def _gram_and_column_sums(X):
     for sparse X a sparse product whose (p, p) result is made dense."""
     n, p = X.shape
     if sp.issparse(X):
-        gram = X.T @ X
-        return np.asarray(gram.toarray() if sp.issparse(gram) else gram), _column_sums(X)
+        return csr_gram(X), _column_sums(X)
     if X.flags.c_contiguous and n * p * p >= _THREADED_GRAM_WORK:
         return blocked_row_sums(
             lambda lo, hi: (X[lo:hi].T @ X[lo:hi], _column_sums(X[lo:hi])), n,

@@ -226,6 +226,29 @@ def csr_dot_dense(X, B):
         return _sp.csr_times_dense(X.data, X.indices, X.indptr, B)
 
 
+def csr_gram(X):
+    """``X' X`` as a dense float64 (p, p) array for a sparse X (converted to CSR if it
+    is not), accumulated pair by pair from each row's entries
+    (:func:`classiclearn._kernels.sparse_products.csr_gram_upper`), not through a
+    sparse product.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> csr_gram(sp.csr_array(np.array([[1.0, 2.0], [0.0, 3.0]])))
+    array([[ 1.,  2.],
+           [ 2., 13.]])
+    """
+    from .._kernels import sparse_products as _sp
+
+    X = sp.csr_array(X)
+    U = _sp.csr_gram_upper(X.indptr, X.indices, np.asarray(X.data, dtype=np.float64),
+                           X.shape[1])
+    gram = U + U.T
+    gram[np.diag_indices_from(gram)] -= np.diag(U)
+    return gram
+
+
 def csr_products(X):
     """``(v -> X v, u -> X' u)`` for a 2-D X, as new float64 arrays.
 
