@@ -56,6 +56,13 @@ BLAS_THREADED_DOT = 10_000
 # LAPACK factorisation runs on BLAS's threads; below it one thread is faster, and
 # BLAS's threads would only spin beside numba's
 BLAS_THREADED_ORDER = 1_000
+# order of a dense symmetric eigenproblem above which LAPACK's eigh runs on BLAS's
+# threads when no numba pool has just run beside it (PCA's covariance): on two cores
+# one thread is as fast up to ~600 and two threads 1.5x faster from ~800 (1,000:
+# 205 vs 138 ms). After numba's parallel kernel values (KernelPCA) BLAS_THREADED_ORDER
+# applies: there one thread was faster at order 1,000 (148-162 vs 171-202 ms called
+# back to back) and order 300 (6.6 vs 16 ms), two threads from 1,500
+EIGH_THREADED_ORDER = 700
 # features up to which kernel values against support vectors are computed with
 # BLAS on one thread: the dot products are then cheap beside the kernel function
 # (numba's threads), and BLAS's threads would only spin beside those

@@ -425,9 +425,9 @@ default='linear'
         Kc = K - col[None, :]
         Kc -= col[:, None]
         Kc += allm
-        return linalg.eigh(
-            Kc, subset_by_index=(n - n_components, n - 1), overwrite_a=True, check_finite=False
-        )
+        with small_lapack(n):  # see BLAS_THREADED_ORDER
+            return linalg.eigh(Kc, subset_by_index=(n - n_components, n - 1), overwrite_a=True,
+                               check_finite=False)
 
     def _solve_lower(self, X, n_components, rng):
         """ARPACK on the centred kernel stored in one triangle (fresh kernels only).

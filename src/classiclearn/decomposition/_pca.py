@@ -22,7 +22,7 @@ from scipy import linalg
 from scipy.special import gammaln
 
 from .._kernels.sparse_products import csr_gram_matvec, unsigned_csr
-from .._kernels.work import GRAM_PASS_WORK
+from .._kernels.work import EIGH_THREADED_ORDER, GRAM_PASS_WORK
 from ..base import BaseEstimator, TransformerMixin
 from ..utils._dask import fit_one_block_in_memory
 from ..utils._params import Interval, StrOptions
@@ -558,7 +558,7 @@ class PCA(TransformerMixin, BaseEstimator):
         lim = min(n, p)
         Vt = None
         if _covariance_route(solver, n, p):
-            with small_lapack(p):
+            with small_lapack(p, EIGH_THREADED_ORDER):
                 evals, Vt = _covariance_eigh(X, self.mean_, gram)
             total = evals.sum()
             ratio = evals / total if total > 0 else np.zeros_like(evals)
