@@ -6,7 +6,7 @@ while it is in cache, where the two scipy products read every entry twice.
 
 :func:`csr_matvec` and :func:`csr_rmatvec` form ``X v`` and ``X' u`` over row lanes
 (:func:`row_lanes`) in numba's threads; :func:`csr_times_dense` forms ``X B`` for a
-dense B of a few columns, its rows in numba's threads. :func:`csr_gram_upper`
+dense B of a few columns, its rows in numba's threads. :func:`csr_gram`
 accumulates ``X' X`` densely from the pairs of entries of each row.
 
 Indices are used unsigned, either as arrays (:func:`unsigned_csr`) or cast at each
@@ -182,25 +182,25 @@ def csr_times_dense(data, indices, indptr, B):
 
 
 @njit(cache=True, nogil=True)
-def csr_gram_upper(indptr, indices, data, p):
-    """U (p, p) with ``U + U' - diag(U) = X' X`` for the CSR matrix X (n x p).
+def csr_gram(indptr, indices, data, p):
+    """``X' X`` as a new dense (p, p) array for the CSR matrix X (n x p).
 
     Each row adds the products of its pairs of entries (an entry with itself once,
-    every other pair once, in the orientation it meets them) into a dense array:
+    every other pair once, in the orientation it meets them) into the dense result:
     the same multiply-adds as a sparse product X' X, without building a sparse
-    result. With sorted column indices only the upper triangle is written. Two
-    stored entries of one column in a row (duplicates) add twice their product to
-    the diagonal, as ``X' X`` has it.
+    result. Two stored entries of one column in a row (duplicates) add twice their
+    product to the diagonal, as ``X' X`` has it. The two triangles are then added
+    into each other in place (with sorted column indices the lower one is empty).
 
     Examples
     --------
     >>> import numpy as np, scipy.sparse as sp
     >>> X = sp.csr_array(np.array([[1.0, 2.0, 0.0], [0.0, 3.0, 4.0]]))
-    >>> U = csr_gram_upper(X.indptr, X.indices, X.data, 3)
-    >>> bool(np.allclose(U + U.T - np.diag(np.diag(U)), (X.T @ X).toarray()))
+    >>> G = csr_gram(X.indptr, X.indices, X.data, 3)
+    >>> bool(np.allclose(G, (X.T @ X).toarray()))
     True
     """
-    U = np.zeros((p, p))
+    G = np.zeros((p, p))
     one = np.uintp(1)
     for i in range(indptr.shape[0] - 1):
         start = np.uintp(indptr[i])
@@ -208,11 +208,16 @@ def csr_gram_upper(indptr, indices, data, p):
         for q in range(start, end):
             a = np.uintp(indices[q])
             x = data[q]
-            U[a, a] += x * x
+            G[a, a] += x * x
             for r in range(q + one, end):
                 b = np.uintp(indices[r])
                 v = x * data[r]
                 if b == a:
                     v += v
-                U[a, b] += v
-    return U
+                G[a, b] += v
+    for a in range(p):
+        for b in range(a + 1, p):
+            v = G[a, b] + G[b, a]
+            G[a, b] = v
+            G[b, a] = v
+    return G

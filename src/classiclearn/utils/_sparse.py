@@ -229,8 +229,8 @@ def csr_dot_dense(X, B):
 def csr_gram(X):
     """``X' X`` as a dense float64 (p, p) array for a sparse X (converted to CSR if it
     is not), accumulated pair by pair from each row's entries
-    (:func:`classiclearn._kernels.sparse_products.csr_gram_upper`), not through a
-    sparse product.
+    (:func:`classiclearn._kernels.sparse_products.csr_gram`), not through a sparse
+    product; no memory beyond the result.
 
     Examples
     --------
@@ -242,11 +242,7 @@ def csr_gram(X):
     from .._kernels import sparse_products as _sp
 
     X = sp.csr_array(X)
-    U = _sp.csr_gram_upper(X.indptr, X.indices, np.asarray(X.data, dtype=np.float64),
-                           X.shape[1])
-    gram = U + U.T
-    gram[np.diag_indices_from(gram)] -= np.diag(U)
-    return gram
+    return _sp.csr_gram(X.indptr, X.indices, np.asarray(X.data, dtype=np.float64), X.shape[1])
 
 
 def csr_products(X):
