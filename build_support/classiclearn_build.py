@@ -30,9 +30,15 @@ from setuptools import build_meta as _setuptools
 from setuptools.build_meta import *  # noqa: F401,F403  (the hooks not overridden here)
 
 SKIP_VARIABLE = "CLASSICLEARN_NO_PRECOMPILE"
+# the project's root: this file is build_support/classiclearn_build.py in it
+PROJECT_ROOT = pathlib.Path(__file__).resolve().parent.parent
 TIME_LIMIT_SECONDS = 1200
 
+# run as ``python -c _PRECOMPILE <src>``: the sources go first on sys.path (pip's build
+# environment may rewrite the path PYTHONPATH gives; worker processes inherit sys.path)
 _PRECOMPILE = """
+import sys
+sys.path.insert(0, sys.argv[1])
 from classiclearn.precompile import precompile
 report = precompile(sparse=False)
 print(f"classiclearn: compiled the kernels of {len(report.seconds)} estimator calls in "
@@ -58,15 +64,15 @@ def build_editable(wheel_directory, config_settings=None, metadata_directory=Non
 
 def compile_kernels(source_root=None):
     """Run the precompile step on the sources under ``source_root/src`` (default: the
-    directory being built) in a child process; returns its exit code, or None when
-    skipped or when it could not run."""
+    project this backend belongs to) in a child process; returns its exit code, or
+    None when skipped or when it could not run."""
     if os.environ.get(SKIP_VARIABLE, "").strip() not in ("", "0"):
         return None
-    src = pathlib.Path(source_root or os.getcwd()) / "src"
+    src = pathlib.Path(source_root or PROJECT_ROOT) / "src"
     paths = [str(src)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(paths))
     try:
-        done = subprocess.run([sys.executable, "-c", _PRECOMPILE], env=env,
+        done = subprocess.run([sys.executable, "-c", _PRECOMPILE, str(src)], env=env,
                               timeout=TIME_LIMIT_SECONDS, check=False)
     except (OSError, subprocess.SubprocessError) as exc:
         print(f"classiclearn: kernels not precompiled ({exc}); they compile on first use",

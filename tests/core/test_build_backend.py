@@ -57,7 +57,8 @@ def test_the_step_runs_precompile_on_the_sources_being_built(backend, monkeypatc
     monkeypatch.setattr(backend.subprocess, "run", fake_run)
     assert backend.compile_kernels(tmp_path) == 0
     assert seen["env"]["PYTHONPATH"].split(":") == [str(tmp_path / "src"), "/elsewhere"]
-    assert "precompile(sparse=False)" in seen["command"][-1]
+    assert "precompile(sparse=False)" in seen["command"][-2]
+    assert seen["command"][-1] == str(tmp_path / "src")
     assert seen["timeout"] == backend.TIME_LIMIT_SECONDS
 
 
@@ -69,6 +70,11 @@ def test_the_skip_variable(backend, monkeypatch, value, runs):
                         lambda command, **kw: ran.append(1) or subprocess.CompletedProcess(command, 0))
     backend.compile_kernels()
     assert bool(ran) is runs
+
+
+def test_the_default_sources_are_this_project(backend):
+    assert backend.PROJECT_ROOT == ROOT
+    assert (backend.PROJECT_ROOT / "src" / "classiclearn" / "precompile.py").is_file()
 
 
 def test_a_failed_or_timed_out_step_is_reported_not_raised(backend, monkeypatch, capsys):
