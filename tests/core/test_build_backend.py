@@ -1,8 +1,11 @@
 """The build backend compiles the kernels after setuptools' build, and never fails an install."""
 
 import importlib.util
+import os
 import pathlib
+import shutil
 import subprocess
+import sys
 import tomllib
 
 import pytest
@@ -90,3 +93,21 @@ def test_a_failed_or_timed_out_step_is_reported_not_raised(backend, monkeypatch,
     monkeypatch.setattr(backend.subprocess, "run", too_slow)
     assert backend.compile_kernels() is None
     assert "timed out" in capsys.readouterr().err
+
+
+def test_the_child_imports_the_given_sources_from_anywhere(backend, tmp_path, monkeypatch):
+    # the child's own code (one estimator instead of all), on a copy of the sources,
+    # from another directory and without PYTHONPATH: it must import that copy, not the
+    # classiclearn installed in this environment
+    code = backend._PRECOMPILE.replace(
+        "precompile(sparse=False)", "precompile(['GaussianNB'], sparse=False, n_jobs=1)")
+    code += "\nimport classiclearn; print('FROM', classiclearn.__file__)\n"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    src = tmp_path / "copy" / "src"
+    shutil.copytree(backend.PROJECT_ROOT / "src", src,
+                    ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    done = subprocess.run([sys.executable, "-c", code, str(src)], env=env,
+                          cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "compiled the kernels of 1 estimator calls" in done.stdout
+    assert f"FROM {src}" in done.stdout
