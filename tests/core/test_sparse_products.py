@@ -165,3 +165,6 @@ def test_csr_gram_is_the_dense_gram(layout):
         X = sp.csc_array(X)
     dense = X.toarray()
     np.testing.assert_allclose(csr_gram(X), dense.T @ dense, rtol=1e-12, atol=1e-12)
+    w = rng.uniform(-1.0, 2.0, size=X.shape[0])  # any sign: Hessian or sample weights
+    np.testing.assert_allclose(csr_gram(X, w), dense.T @ (w[:, None] * dense),
+                               rtol=1e-12, atol=1e-12)

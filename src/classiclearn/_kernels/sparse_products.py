@@ -182,21 +182,23 @@ def csr_times_dense(data, indices, indptr, B):
 
 
 @njit(cache=True, nogil=True)
-def csr_gram(indptr, indices, data, p):
-    """``X' X`` as a new dense (p, p) array for the CSR matrix X (n x p).
+def csr_gram(indptr, indices, data, w, p):
+    """``X' diag(w) X`` as a new dense (p, p) array for the CSR matrix X (n x p) and
+    row weights ``w`` (n,).
 
-    Each row adds the products of its pairs of entries (an entry with itself once,
-    every other pair once, in the orientation it meets them) into the dense result:
-    the same multiply-adds as a sparse product X' X, without building a sparse
-    result. Two stored entries of one column in a row (duplicates) add twice their
-    product to the diagonal, as ``X' X`` has it. The two triangles are then added
-    into each other in place (with sorted column indices the lower one is empty).
+    Each row adds the weighted products of its pairs of entries (an entry with
+    itself once, every other pair once, in the orientation it meets them) into the
+    dense result: the same multiply-adds as a sparse product, without building a
+    sparse result. Two stored entries of one column in a row (duplicates) add twice
+    their product to the diagonal, as ``X' X`` has it. The two triangles are then
+    added into each other in place (with sorted column indices the lower one is
+    empty).
 
     Examples
     --------
     >>> import numpy as np, scipy.sparse as sp
     >>> X = sp.csr_array(np.array([[1.0, 2.0, 0.0], [0.0, 3.0, 4.0]]))
-    >>> G = csr_gram(X.indptr, X.indices, X.data, 3)
+    >>> G = csr_gram(X.indptr, X.indices, X.data, np.ones(2), 3)
     >>> bool(np.allclose(G, (X.T @ X).toarray()))
     True
     """
@@ -205,10 +207,11 @@ def csr_gram(indptr, indices, data, p):
     for i in range(indptr.shape[0] - 1):
         start = np.uintp(indptr[i])
         end = np.uintp(indptr[i + 1])
+        wi = w[i]
         for q in range(start, end):
             a = np.uintp(indices[q])
-            x = data[q]
-            G[a, a] += x * x
+            x = wi * data[q]
+            G[a, a] += x * data[q]
             for r in range(q + one, end):
                 b = np.uintp(indices[r])
                 v = x * data[r]

@@ -28,6 +28,7 @@ from .._kernels import lbfgs as _lk
 from .._kernels.sparse_products import row_lanes
 from .._kernels.work import GRAM_PASS_WORK, ROW_LANE_ENTRIES, ROW_TRANSCENDENTAL_COST
 from ..utils._lbfgs import minimize_lbfgs
+from ..utils._sparse import csr_gram
 from ..utils._threads import available_cores, blocked_row_sums
 from . import _cd_kernels as _cdk
 from . import _logistic_kernels as _k
@@ -292,7 +293,7 @@ def _block(X, h, hsum, hX):
     p = X.shape[1]
     out = np.empty((p + 1, p + 1))
     if sp.issparse(X):  # the p x p block is dense whatever X is
-        out[:p, :p] = (X.T @ sp.csr_array(X.multiply(h[:, None]))).toarray()
+        out[:p, :p] = csr_gram(X, h)
     else:
         out[:p, :p] = _weighted_gram(X, h)
     out[:p, p] = hX

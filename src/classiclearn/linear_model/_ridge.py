@@ -19,6 +19,7 @@ from scipy import linalg, optimize
 from ..base import BaseEstimator, RegressorMixin
 from ..exceptions import ConvergenceWarning
 from ..utils._params import Interval, StrOptions
+from ..utils._sparse import csr_gram
 from ..utils._targets import as_2d_target
 from ..utils._threads import blas_single_thread
 from ..utils.validation import (
@@ -103,9 +104,7 @@ def sparse_ridge_gram_solve(X, Y, alphas, sw):
     n, p = X.shape
     w = np.ones(n) if sw is None else sw
     if n >= p:
-        Xw = sp.csr_array(X.multiply(w[:, None]))
-        G = (X.T @ Xw).toarray()
-        return solve_gram(G, X.T @ (w[:, None] * Y), alphas)
+        return solve_gram(csr_gram(X, w), X.T @ (w[:, None] * Y), alphas)
     root = np.sqrt(w)
     A = sp.csr_array(X.multiply(root[:, None]))
     K = (A @ A.T).toarray()

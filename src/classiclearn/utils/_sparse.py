@@ -226,11 +226,11 @@ def csr_dot_dense(X, B):
         return _sp.csr_times_dense(X.data, X.indices, X.indptr, B)
 
 
-def csr_gram(X):
-    """``X' X`` as a dense float64 (p, p) array for a sparse X (converted to CSR if it
-    is not), accumulated pair by pair from each row's entries
-    (:func:`classiclearn._kernels.sparse_products.csr_gram`), not through a sparse
-    product; no memory beyond the result.
+def csr_gram(X, weights=None):
+    """``X' diag(weights) X`` (default ``X' X``) as a dense float64 (p, p) array for a
+    sparse X (converted to CSR if it is not), accumulated pair by pair from each
+    row's entries (:func:`classiclearn._kernels.sparse_products.csr_gram`), not
+    through a sparse product; no memory beyond the result.
 
     Examples
     --------
@@ -242,7 +242,9 @@ def csr_gram(X):
     from .._kernels import sparse_products as _sp
 
     X = sp.csr_array(X)
-    return _sp.csr_gram(X.indptr, X.indices, np.asarray(X.data, dtype=np.float64), X.shape[1])
+    w = np.ones(X.shape[0]) if weights is None else np.asarray(weights, dtype=np.float64)
+    return _sp.csr_gram(X.indptr, X.indices, np.asarray(X.data, dtype=np.float64), w,
+                        X.shape[1])
 
 
 def csr_products(X):
