@@ -6,10 +6,12 @@ scikit-learn's in the same process, and their ratio. Classifiers run on iris,
 wine, breast_cancer and digits (150-1,797 rows, no download; stratified folds);
 regressors and the neighbour queries on diabetes and on three regression
 targets read from the classification sets (a column predicted from the
-others), each also standardised for the radius models. Run with BLAS on one
-thread for stable figures on a shared machine:
+others), each also standardised for the radius models. Timing rule of the
+benchmark grid (``benchmarks._runner.LIBRARY_CONFIGS``): ours under default
+threading, scikit-learn the faster of its default threading and BLAS on one
+thread, a short pause before each timed loop:
 
-    OPENBLAS_NUM_THREADS=1 python -m benchmarks.real_data_cv [--only SUBSTRING]
+    python -m benchmarks.real_data_cv [--only SUBSTRING]
 """
 
 import argparse
@@ -17,6 +19,7 @@ import time
 import warnings
 
 import numpy as np
+import sklearn.discriminant_analysis as sk_discriminant
 import sklearn.ensemble as sk_ensemble
 import sklearn.kernel_ridge as sk_kernel_ridge
 import sklearn.linear_model as sk_linear
@@ -27,7 +30,18 @@ import sklearn.tree as sk_tree
 from sklearn import datasets
 from sklearn.model_selection import KFold, StratifiedKFold
 
-from classiclearn import ensemble, kernel_ridge, linear_model, naive_bayes, neighbors, svm, tree
+from benchmarks._runner import LIBRARY_CONFIGS, SETTLE_SECONDS, _thread_configs
+from benchmarks.cases.naive_bayes import _SklearnKernelDensityNB
+from classiclearn import (
+    discriminant_analysis,
+    ensemble,
+    kernel_ridge,
+    linear_model,
+    naive_bayes,
+    neighbors,
+    svm,
+    tree,
+)
 
 CLASSIFICATION_SETS = {
     "iris": datasets.load_iris,
@@ -101,7 +115,16 @@ CLASSIFIERS = [
      {"radius": 3.0, "outlier_label": "most_frequent"}, True),
     ("SVC linear", svm.SVC, sk_svm.SVC, {"kernel": "linear"}, False),
     ("SVC rbf", svm.SVC, sk_svm.SVC, {}, False),
+    ("LinearSVC", svm.LinearSVC, sk_svm.LinearSVC, {"random_state": 0}, True),
+    ("LeastSquaresClassifier", linear_model.LeastSquaresClassifier, sk_linear.RidgeClassifier,
+     {}, False),
+    ("LinearDiscriminantAnalysis", discriminant_analysis.LinearDiscriminantAnalysis,
+     sk_discriminant.LinearDiscriminantAnalysis, {}, False),
+    ("QuadraticDiscriminantAnalysis", discriminant_analysis.QuadraticDiscriminantAnalysis,
+     sk_discriminant.QuadraticDiscriminantAnalysis, {"reg_param": 0.1}, False),
     ("GaussianNB", naive_bayes.GaussianNB, sk_nb.GaussianNB, {}, False),
+    ("BernoulliNB", naive_bayes.BernoulliNB, sk_nb.BernoulliNB, {}, True),
+    ("KernelDensityNB", naive_bayes.KernelDensityNB, _SklearnKernelDensityNB, {}, False),
     ("MultinomialNB", naive_bayes.MultinomialNB, sk_nb.MultinomialNB, {}, False),
     ("DecisionTreeClassifier", tree.DecisionTreeClassifier, sk_tree.DecisionTreeClassifier,
      {"random_state": 0}, False),
@@ -145,14 +168,20 @@ def _standardised(X):
     return (X - X.mean(axis=0)) / np.where(scale > 0, scale, 1.0)
 
 
-def cv_seconds(cls, params, X, y, folds, repeats=3):
-    """Best of ``repeats`` timings of a 5-fold fit + predict loop over ``folds``."""
+def cv_seconds(cls, params, X, y, folds, repeats=3, configs=("default",)):
+    """Best of ``repeats`` timings of a 5-fold fit + predict loop over ``folds``,
+    over the thread configurations ``configs`` (names of
+    :func:`benchmarks._runner._thread_configs`), each timing after a pause."""
+    settings = _thread_configs()
     best = np.inf
     for _ in range(repeats):
-        start = time.perf_counter()
-        for train, test in folds:
-            cls(**params).fit(X[train], y[train]).predict(X[test])
-        best = min(best, time.perf_counter() - start)
+        for config in configs:
+            time.sleep(SETTLE_SECONDS)
+            with settings[config]():
+                start = time.perf_counter()
+                for train, test in folds:
+                    cls(**params).fit(X[train], y[train]).predict(X[test])
+                best = min(best, time.perf_counter() - start)
     return best
 
 
@@ -166,8 +195,9 @@ def run(data_sets, estimators, splitter, only, ratios):
                 continue
             X = _standardised(X_raw) if standardise else X_raw
             cv_seconds(ours, params, X, y, folds, repeats=1)  # compiles
-            t_ours = cv_seconds(ours, params, X, y, folds)
-            t_theirs = cv_seconds(theirs, params, X, y, folds)
+            t_ours = cv_seconds(ours, params, X, y, folds, configs=LIBRARY_CONFIGS["ours"])
+            t_theirs = cv_seconds(theirs, params, X, y, folds,
+                                  configs=LIBRARY_CONFIGS["theirs"])
             ratios.append(t_ours / t_theirs)
             flag = "  SLOWER" if t_ours > t_theirs else ""
             print(f"{data_name:20s} {label:31s} ours {t_ours * 1e3:9.1f} ms  scikit-learn "

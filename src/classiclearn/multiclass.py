@@ -32,6 +32,7 @@ from .utils._targets import (
     check_classification_targets,
     check_partial_fit_classes,
     type_of_target,
+    unique_inverse,
 )
 from .utils._threads import effective_n_jobs, numba_thread_safe, thread_map
 from .utils.validation import check_is_fitted, column_or_1d, num_samples, validate_data
@@ -288,7 +289,7 @@ class OneVsRestClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
         else:
             y_arr = column_or_1d(y, warn=True)
             check_classification_targets(y_arr)
-            self.classes_, y_index = np.unique(y_arr, return_inverse=True)
+            self.classes_, y_index = unique_inverse(y_arr)
             if len(self.classes_) == 1:
                 raise ValueError(
                     f"{type(self).__name__} needs samples of at least 2 classes, but the "
@@ -548,7 +549,7 @@ class OneVsOneClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
         X, y = validate_data(self, X, y, **_X_CHECKS)
         X = _shared_X(self.estimator, X)
         check_classification_targets(y)
-        self.classes_, y_index = np.unique(y, return_inverse=True)
+        self.classes_, y_index = unique_inverse(y)
         n_classes = len(self.classes_)
         if n_classes == 1:
             raise ValueError("OneVsOneClassifier can not be fit when only one class is present.")
@@ -778,7 +779,7 @@ class OutputCodeClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
         X, y = validate_data(self, X, y, **_X_CHECKS)
         X = _shared_X(self.estimator, X)
         check_classification_targets(y)
-        self.classes_, y_index = np.unique(y, return_inverse=True)
+        self.classes_, y_index = unique_inverse(y)
         n_classes = len(self.classes_)
         low = -1.0 if hasattr(self.estimator, "decision_function") else 0.0
         if self.code_book is not None:

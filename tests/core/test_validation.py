@@ -13,7 +13,12 @@ from classiclearn.utils._params import (
     validate_parameter_constraints,
 )
 from classiclearn.utils._random import check_random_state, child_seeds
-from classiclearn.utils._targets import compute_class_weight, encode_labels, type_of_target
+from classiclearn.utils._targets import (
+    compute_class_weight,
+    encode_labels,
+    type_of_target,
+    unique_inverse,
+)
 from classiclearn.utils.validation import (
     check_array,
     check_sample_weight,
@@ -112,6 +117,39 @@ def test_targets():
         encode_labels([1, 1])
     weights = compute_class_weight({1: 3.0}, classes, idx)
     np.testing.assert_array_equal(weights, [3.0, 1.0])
+
+
+_LABELS = {
+    "int64 small": np.random.default_rng(0).integers(0, 5, 1000),
+    "negative": np.array([-3, 2, -3, 0]),
+    "wide span (sorted)": np.array([0, 10**9, 5]),
+    "bool": np.array([True, False, True]),
+    "int8 full range": np.array([-128, 127, 0], dtype=np.int8),
+    "int64 extremes": np.array([-2**63, -2**63 + 2, -2**63]),
+    "uint64 top": np.array([2**64 - 1, 2**64 - 5], dtype=np.uint64),
+    "uint8": np.array([3, 3, 200], dtype=np.uint8),
+    "float32 integral": np.array([2.0, 0.0, 2.0, 7.0], dtype=np.float32),
+    "float halves (sorted)": np.array([0.5, 1.5, 0.5]),
+    "float beyond 2**24 in float32": np.array([2**25 + 2, 2**25 + 4], dtype=np.float32),
+    "float huge": np.array([1e20, 1.0]),
+    "float nan": np.array([np.nan, 1.0, 1.0]),
+    "strings": np.array(["b", "a", "b"]),
+    "objects": np.array(["b", "a", "b"], dtype=object),
+    "one value": np.array([4]),
+    "empty": np.array([], dtype=np.int64),
+}
+
+
+@pytest.mark.parametrize("name", list(_LABELS))
+def test_unique_inverse_is_numpys(name):
+    """Counting (small integer spans) and sorting (the rest) give np.unique's
+    values, dtype and inverse."""
+    y = _LABELS[name]
+    values, inverse = unique_inverse(y)
+    expected_values, expected_inverse = np.unique(y, return_inverse=True)
+    assert values.dtype == expected_values.dtype and inverse.dtype == np.intp
+    np.testing.assert_array_equal(values, expected_values)
+    np.testing.assert_array_equal(inverse, expected_inverse.ravel())
 
 
 def test_parameter_constraints():

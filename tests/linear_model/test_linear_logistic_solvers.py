@@ -222,3 +222,54 @@ def test_softmax_newton_cholesky_parity_and_separable_data(rng, C, fit_intercept
         theirs = _sklearn(X, y, penalty="l2" if C else None, C=C or 1.0, **kw)
     atol = 1e-8 if C else 1e-5
     np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X), atol=atol)
+
+
+def _pairwise_softmax_hessian(X, P, sw):
+    """The softmax Hessian block by block from its definition (the reference)."""
+    n, p = X.shape
+    K, q = P.shape[1], p + 1
+    Xa = np.hstack([X, np.ones((n, 1))])
+    H = np.empty((K * q, K * q))
+    for k in range(K):
+        for m in range(K):
+            h = sw * P[:, k] * ((k == m) - P[:, m])
+            H[k * q:(k + 1) * q, m * q:(m + 1) * q] = (Xa * h[:, None]).T @ Xa
+    return H
+
+
+@pytest.mark.parametrize("n, p, K", [(60, 3, 3), (5_000, 10, 5), (20_000, 20, 4)])
+def test_stacked_softmax_hessian_matches_definition(rng, n, p, K):
+    """One stacked product per row block (serial: one and several blocks;
+    threaded: 20,000 x 20 with 4 classes) equals the Hessian's definition, with
+    zero weights and probabilities near 1 (the diagonal blocks are formed from
+    their own weights, not as a difference)."""
+    import threading
+
+    from classiclearn.linear_model import _logistic_solvers as solvers
+
+    X = rng.normal(size=(n, p))
+    Z = 8.0 * rng.normal(size=(n, K))
+    P = np.exp(Z - Z.max(axis=1, keepdims=True))
+    P /= P.sum(axis=1, keepdims=True)
+    sw = rng.uniform(0.0, 2.0, n)
+    sw[::7] = 0.0
+    expected = _pairwise_softmax_hessian(X, P, sw)
+    work = threading.local()
+    for _ in range(2):  # the second call reuses the buffers
+        H = solvers._softmax_hessian(X, P, sw, work)
+        np.testing.assert_allclose(H, expected, rtol=1e-10, atol=1e-9 * np.abs(expected).max())
+
+
+@pytest.mark.parametrize("penalty", ["l2", None])
+@pytest.mark.parametrize("fit_intercept", [True, False])
+def test_softmax_newton_cholesky_parity_on_tall_data(rng, penalty, fit_intercept):
+    """600 rows x 5 features, 4 classes: the Hessian takes the stacked product."""
+    X = rng.normal(size=(600, 5))
+    y = rng.integers(0, 4, 600)
+    X[:, :4] += 0.8 * np.eye(4)[y]
+    sw = rng.uniform(0.5, 2.0, 600)
+    kw = {"solver": "newton-cholesky", "fit_intercept": fit_intercept, "tol": 1e-10,
+          "max_iter": 100}
+    ours = LogisticRegression(penalty=penalty, **kw).fit(X, y, sample_weight=sw)
+    theirs = _sklearn(X, y, sample_weight=sw, penalty=penalty, **kw)
+    np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X), atol=1e-8)

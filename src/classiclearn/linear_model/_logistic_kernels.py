@@ -364,3 +364,31 @@ def binary_hessian_product(X, h, v, vb, out):
             for j in range(p):
                 out[j] += r * xi[j]
             out[p] += r
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def softmax_hessian_rows(X, P, sw, lo, hi, A, D):
+    """The stacked rows of the softmax Hessian's two products, rows ``lo:hi`` of X.
+
+    With ``x`` a row of X followed by a 1 (length q = p + 1): row ``i - lo`` of
+    ``A`` (rows, K q) is ``sqrt(sw_i) P_ik x`` in column block k, and row
+    ``i - lo`` of ``D[k]`` ((K, rows, q)) is ``sqrt(sw_i P_ik (1 - P_ik)) x``;
+    ``-A'A`` holds the Hessian off its diagonal blocks, ``D[k]' D[k]`` its
+    diagonal block k. ``sw`` must be non-negative.
+    """
+    p = X.shape[1]
+    K = P.shape[1]
+    q = p + 1
+    for i in range(lo, hi):
+        r = i - lo
+        root = math.sqrt(sw[i])
+        for k in range(K):
+            pk = P[i, k]
+            a = root * pk
+            d = math.sqrt(sw[i] * pk * (1.0 - pk))
+            base = k * q
+            for j in range(p):
+                A[r, base + j] = a * X[i, j]
+                D[k, r, j] = d * X[i, j]
+            A[r, base + p] = a
+            D[k, r, p] = d

@@ -18,6 +18,7 @@ Each returns (W, b, n_iter, converged) with W (K', p) and b (K',).
 """
 
 import math
+import threading
 import warnings
 
 import numpy as np
@@ -50,6 +51,7 @@ class LogisticObjective:
         # dF/dZ of nll_from_z and the one-pass nll and gradient: built on first use
         self._g = None
         self._loss_pass = None
+        self.hessian_work = threading.local()  # buffers of _softmax_hessian
 
     @property
     def g(self):
@@ -255,6 +257,8 @@ def _hessian(obj, W, b):
     Zs = Z - Z.max(axis=1, keepdims=True)
     P = np.exp(Zs)
     P /= P.sum(axis=1, keepdims=True)
+    if obj.fused and X.shape[0] >= 2 * K * q and np.all(sw >= 0):  # dense C rows
+        return _softmax_hessian(X, P, sw, obj.hessian_work)
     H = np.empty((K * q, K * q))
     for k in range(K):
         for m in range(k, K):
@@ -287,6 +291,64 @@ def _weighted_gram(X, h):
     if n * p * p < GRAM_PASS_WORK:
         return block(0, n)[0]
     return blocked_row_sums(block, n, available_cores(), _HESSIAN_BLOCK_ROWS)[0]
+
+
+# entries (rows x classes x (features + 1)) of one row block of the softmax Hessian's
+# stacked rows: a block of 2 MB stays in cache for its product
+_SOFTMAX_BLOCK_ENTRIES = 262_144
+_SOFTMAX_MIN_BLOCKS = 8
+
+
+def _softmax_hessian(X, P, sw, work=None):
+    """The softmax nll Hessian in (W, b), stacked per class as [W_k, b_k], dense X.
+
+    ``H = sum_i sw_i (diag(P_i) - P_i P_i') (x) x_i x_i'`` with ``x_i`` the row
+    and a 1. Off the diagonal blocks this is ``-A'A``, A's rows
+    ``sqrt(sw_i) P_i (x) x_i``: one symmetric product per row block instead of
+    one weighted product per pair of classes. Diagonal block k is computed
+    from its own weights ``sw P_k (1 - P_k)`` (as a difference of two sums it
+    would lose its digits where P_k is near 1). Blocks of rows are added in a
+    fixed order, in threads from ``GRAM_PASS_WORK`` multiply-adds, as
+    :func:`_weighted_gram`. For X taller than wide in ``K (p + 1)`` columns (the
+    caller's condition): on fewer rows the products per pair of classes, which
+    skip the blocks below the diagonal, cost less.
+
+    ``work`` (a ``threading.local``) keeps each thread's stacked-row buffers
+    from one call to the next (the Newton iterations): fresh buffers of a
+    megabyte or more cost page faults on every block.
+    """
+    n, p = X.shape
+    K = P.shape[1]
+    q = p + 1
+    rows = max(32, _SOFTMAX_BLOCK_ENTRIES // (K * q))
+    if n * (K * q) ** 2 >= GRAM_PASS_WORK:
+        # heavy blocks (K q multiply-adds per entry): threads pay off from two
+        # blocks, so the rows are cut into up to _SOFTMAX_MIN_BLOCKS blocks, each of
+        # at least K q rows (a thinner block costs more in adding its K q x K q part
+        # than it saves)
+        rows = max(K * q, min(rows, -(-n // _SOFTMAX_MIN_BLOCKS)))
+    work = threading.local() if work is None else work
+
+    def block(lo, hi):
+        buffers = getattr(work, "buffers", None)
+        if buffers is None or buffers[0].shape != (rows, K * q):
+            buffers = work.buffers = (np.empty((rows, K * q)), np.empty((K, rows, q)))
+        A, D = buffers
+        m = hi - lo
+        _k.softmax_hessian_rows(X, P, sw, lo, hi, A, D)
+        H = A[:m].T @ A[:m]
+        np.negative(H, out=H)
+        for k in range(K):
+            H[k * q:(k + 1) * q, k * q:(k + 1) * q] = D[k, :m].T @ D[k, :m]
+        return (H,)
+
+    if n * (K * q) ** 2 < GRAM_PASS_WORK:
+        H = block(0, min(n, rows))[0]
+        for lo in range(rows, n, rows):
+            H += block(lo, min(n, lo + rows))[0]
+        return H
+    return blocked_row_sums(block, n, available_cores(), rows,
+                            min_threaded_rows=2 * rows)[0]
 
 
 def _block(X, h, hsum, hX):
@@ -323,7 +385,7 @@ def _softmax_shifts(K, p, fit_intercept, l2):
 
 
 def _newton_step(H, g, shifts):
-    """The minimum-norm solution of ``H s = g`` for a PSD Hessian H.
+    """The minimum-norm solution of ``H s = g`` for a PSD Hessian H (overwritten).
 
     ``shifts`` (rows) span directions known to be in the null space of H, with
     g orthogonal to them. Adding ``c * shifts' shifts`` makes H definite
@@ -334,7 +396,9 @@ def _newton_step(H, g, shifts):
     """
     if shifts.shape[0]:
         scale = max(np.abs(np.diag(H)).max(), 1.0)
-        H = H + scale * (shifts.T @ shifts)
+        for shift in shifts:  # H += scale * shift shift', on the shift's support only
+            support = np.flatnonzero(shift)
+            H[np.ix_(support, support)] += scale * np.outer(shift[support], shift[support])
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", linalg.LinAlgWarning)
@@ -379,8 +443,7 @@ def fit_newton(obj, W0, b0, l2, max_iter, tol):
         H = _hessian(obj, W, b)
         for k in range(K):
             H[k * q:k * q + p, k * q:k * q + p][np.diag_indices(p)] += l2
-        Hk = H[np.ix_(keep, keep)]
-        gk = grad[keep]
+        Hk, gk = (H, grad) if fi else (H[np.ix_(keep, keep)], grad[keep])
         step = _newton_step(Hk, gk, shifts)
         full = np.zeros(K * q)
         full[keep] = step

@@ -15,6 +15,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..utils._random import check_random_state
+from ..utils._targets import unique_inverse
 from ..utils.validation import _is_pandas_df, _is_pandas_series, num_samples
 
 __all__ = [
@@ -170,7 +171,7 @@ def _encode_y_for_stratification(y, n_splits=None, check_members=True):
         )
     if y.ndim == 2:
         y = y.ravel()
-    classes, y_index = np.unique(y, return_inverse=True)
+    classes, y_index = unique_inverse(y)
     counts = np.bincount(y_index.ravel(), minlength=len(classes))
     if n_splits is not None and check_members:
         if np.all(n_splits > counts):
@@ -311,7 +312,7 @@ class GroupKFold(_Splitter):
         if groups is None:
             raise ValueError("The 'groups' parameter should not be None.")
         groups = np.asarray(groups)
-        unique, g_index = np.unique(groups, return_inverse=True)
+        unique, g_index = unique_inverse(groups)
         if self.n_splits > len(unique):
             raise ValueError(
                 f"Cannot have number of splits n_splits={self.n_splits} greater than the "

@@ -24,7 +24,7 @@ from ..utils._dask import (
 )
 from ..utils._params import Interval
 from ..utils._sparse import csr_dot_dense
-from ..utils._targets import check_classification_targets
+from ..utils._targets import check_classification_targets, unique_inverse
 from ..utils.validation import check_sample_weight, column_or_1d
 from . import _count_kernels as _k
 from ._posterior import PosteriorMixin
@@ -73,7 +73,7 @@ class DiscreteNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
         X, y = self._check_X_y(X, y, reset=True)
         y = column_or_1d(y)
         check_classification_targets(y)
-        classes, y_index = np.unique(y, return_inverse=True)
+        classes, y_index = unique_inverse(y)
         self._check_classes(classes)
         self.classes_ = classes
         self._init_counters(X.shape[1])

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..base import ClassifierMixin
 from ..utils._params import StrOptions
-from ..utils._targets import check_classification_targets
+from ..utils._targets import check_classification_targets, unique_inverse
 from ..utils.validation import warn_column_vector_y
 from . import _dask
 from ._base import (
@@ -35,7 +35,7 @@ def _encode_targets(estimator, y):
     classes = []
     codes = np.empty(y2.shape, dtype=np.intp)
     for k in range(y2.shape[1]):
-        c, codes[:, k] = np.unique(y2[:, k], return_inverse=True)
+        c, codes[:, k] = unique_inverse(y2[:, k])
         classes.append(c)
     estimator.outputs_2d_ = outputs_2d
     estimator.classes_ = classes if outputs_2d else classes[0]

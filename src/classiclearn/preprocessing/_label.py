@@ -3,6 +3,7 @@
 import numpy as np
 
 from ..base import BaseEstimator, TransformerMixin
+from ..utils._targets import unique_inverse
 from ..utils.validation import check_is_fitted, column_or_1d
 
 __all__ = ["LabelEncoder", "label_binarize"]
@@ -68,7 +69,7 @@ class LabelEncoder(TransformerMixin, BaseEstimator):
         ndarray of shape (n_samples,), int
         """
         y = column_or_1d(y, warn=True)
-        self.classes_, codes = np.unique(y, return_inverse=True)
+        self.classes_, codes = unique_inverse(y)
         return codes.ravel().astype(np.intp)
 
     def transform(self, y):

@@ -28,7 +28,11 @@ from ..exceptions import InvalidParameterError
 from ..utils._bunch import Bunch
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state, seeded_state
-from ..utils._targets import check_classification_targets, compute_class_weight
+from ..utils._targets import (
+    check_classification_targets,
+    compute_class_weight,
+    unique_inverse,
+)
 from ..utils.validation import (
     check_float32_columns,
     check_is_fitted,
@@ -361,7 +365,7 @@ def encode_class_targets(y):
     y2 = y.reshape(-1, 1) if y.ndim == 1 else y
     classes, codes = [], np.empty(y2.shape, dtype=np.float64)
     for o in range(y2.shape[1]):
-        c, inv = np.unique(y2[:, o], return_inverse=True)
+        c, inv = unique_inverse(y2[:, o])
         classes.append(c)
         codes[:, o] = inv.ravel()
     return classes, codes

@@ -8,7 +8,85 @@ __all__ = [
     "compute_class_weight",
     "encode_labels",
     "type_of_target",
+    "unique_inverse",
 ]
+
+# label spans (max - min) up to this many per sample are encoded by counting: the
+# count array then stays of the order of y itself
+_COUNTING_SPAN_PER_SAMPLE = 4
+_COUNTING_SPAN_MIN = 1024
+
+
+def _offsets(y):
+    """``(y - min(y)) as intp`` and ``min(y)`` when y is 1-D and holds integers
+    over a span small enough to count (booleans, integers, floats with integral
+    values that the float type holds exactly), else None."""
+    kind = y.dtype.kind
+    if y.ndim != 1 or y.size == 0 or kind not in "biuf":
+        return None
+    if kind == "b":
+        return y.view(np.uint8).astype(np.intp), 0
+    lo, hi = y.min(), y.max()
+    if kind == "f":
+        exact = 2.0 ** (np.finfo(y.dtype).nmant + 1)  # integers beyond are spaced out
+        if not (-exact <= lo and hi <= exact and lo == np.floor(lo)):  # also NaN
+            return None
+    span = float(hi) - float(lo) if kind == "f" else int(hi) - int(lo)
+    if span > _COUNTING_SPAN_PER_SAMPLE * y.size + _COUNTING_SPAN_MIN:
+        return None
+    # in [0, span]: unsigned and float differences stay exact in y's dtype, signed
+    # ones in int64 (int8's 127 - (-128) does not fit in int8)
+    diff = y.astype(np.int64) - np.int64(lo) if kind == "i" else y - lo
+    offsets = diff.astype(np.intp)
+    if kind == "f" and not np.array_equal(offsets, diff):
+        return None
+    return offsets, lo
+
+
+def unique_inverse(y):
+    """The sorted distinct values of a 1-D array and each entry's index among them.
+
+    The same as ``np.unique(y, return_inverse=True)``; labels that are integers
+    (of an integer or float dtype) over a small span are counted, in linear
+    time, instead of sorted.
+
+    Parameters
+    ----------
+    y : ndarray of shape (n_samples,)
+
+    Returns
+    -------
+    values : ndarray of shape (n_values,), y's dtype
+    inverse : ndarray of shape (n_samples,), dtype intp
+
+    Examples
+    --------
+    >>> values, inverse = unique_inverse(np.array([5, 3, 5, 9]))
+    >>> values.tolist(), inverse.tolist()
+    ([3, 5, 9], [1, 0, 1, 2])
+    """
+    y = np.asarray(y)
+    found = _offsets(y)
+    if found is None:
+        values, inverse = np.unique(y, return_inverse=True)
+        return values, inverse.astype(np.intp, copy=False).ravel()
+    offsets, lo = found
+    present = np.bincount(offsets) > 0
+    values = np.flatnonzero(present).astype(y.dtype)
+    if y.dtype.kind != "b":
+        values += lo  # in y's dtype: exact
+
+    rank = np.cumsum(present, dtype=np.intp) - 1
+    return values, rank[offsets]
+
+
+def _n_distinct(y):
+    """The number of distinct values of y (any shape)."""
+    flat = y.ravel()
+    found = _offsets(flat)
+    if found is None:
+        return np.unique(flat).size
+    return int(np.count_nonzero(np.bincount(found[0])))
 
 
 def type_of_target(y):
@@ -51,7 +129,7 @@ def type_of_target(y):
             return "continuous" + suffix
     if y.ndim == 2 and y.shape[1] > 1:
         return "multiclass" + suffix
-    n_unique = np.unique(y.ravel()).size if y.size else 0
+    n_unique = _n_distinct(y) if y.size else 0
     if n_unique > 2:
         return "multiclass"
     return "binary"
@@ -95,7 +173,7 @@ def encode_labels(y, *, min_classes=2):
     """
     y = np.asarray(y)
     check_classification_targets(y)
-    classes, y_index = np.unique(y, return_inverse=True)
+    classes, y_index = unique_inverse(y)
     if classes.size < min_classes:
         raise ValueError(
             f"The target y needs samples of at least {min_classes} classes, but the data "
@@ -103,7 +181,7 @@ def encode_labels(y, *, min_classes=2):
             if classes.size == 1
             else f"The target y needs samples of at least {min_classes} classes."
         )
-    return classes, y_index.astype(np.intp).ravel()
+    return classes, y_index
 
 
 def compute_class_weight(class_weight, classes, y_index):

@@ -378,7 +378,8 @@ def on_one_blas_thread(method):
     return wrapper
 
 
-def blocked_row_sums(block_fn, n_rows, n_threads, block_rows=4096, n_lanes=8):
+def blocked_row_sums(block_fn, n_rows, n_threads, block_rows=4096, n_lanes=8,
+                     min_threaded_rows=None):
     """Sum ``block_fn(lo, hi)`` over fixed row blocks, in threads, in a fixed order.
 
     The rows are cut into blocks of ``block_rows``; runs of consecutive blocks
@@ -396,6 +397,10 @@ def blocked_row_sums(block_fn, n_rows, n_threads, block_rows=4096, n_lanes=8):
         Called from several threads at once.
     n_rows, n_threads : int
     block_rows, n_lanes : int
+    min_threaded_rows : int, optional
+        Fewer rows run on the calling thread; default
+        :data:`~classiclearn._kernels.work.BLOCKED_ROWS_THREADED`. Callers whose
+        blocks are heavy (many flops per row) pass a lower bound.
 
     Returns
     -------
@@ -409,7 +414,7 @@ def blocked_row_sums(block_fn, n_rows, n_threads, block_rows=4096, n_lanes=8):
     >>> blocked_row_sums(lambda lo, hi: (X[lo:hi].sum(axis=0),), 6, 2, block_rows=4)[0]
     array([30., 36.])
     """
-    if n_rows < BLOCKED_ROWS_THREADED:
+    if n_rows < (BLOCKED_ROWS_THREADED if min_threaded_rows is None else min_threaded_rows):
         n_threads = 1
     n_blocks = -(-n_rows // block_rows)
     n_lanes = max(1, min(n_lanes, n_blocks))
