@@ -25,7 +25,8 @@ def _ours(name):
 class _SklearnKernelDensityNB:
     """The same model from scikit-learn parts: one ``KernelDensity`` per class
     and feature with Scott's bandwidth (s n^(-1/5), s the ddof=1 std), summed
-    log-densities plus log priors. ``rtol=1e-4``: far looser than our default
+    log-densities plus log priors; a zero bandwidth (a class whose feature is
+    constant) raised as KernelDensityNB raises it. ``rtol=1e-4``: far looser than our default
     (binned densities within about 1e-9 of the exact sums), which only favours
     scikit-learn; a tighter rtol makes its tree sums slower still."""
 
@@ -35,9 +36,11 @@ class _SklearnKernelDensityNB:
         self.classes_ = np.unique(y)
         self.log_prior_ = np.log([np.mean(y == c) for c in self.classes_])
         self.kdes_ = []
+        overall = X.std(axis=0)
+        floor = np.where(overall > 0, 1e-3 * overall, 1e-3)  # KernelDensityNB's floor
         for c in self.classes_:
             Xc = X[y == c]
-            h = Xc.std(axis=0, ddof=1) * len(Xc) ** (-0.2)
+            h = np.maximum(Xc.std(axis=0, ddof=1) * len(Xc) ** (-0.2), floor)
             self.kdes_.append([
                 KernelDensity(bandwidth=h[j], rtol=1e-4).fit(Xc[:, j : j + 1])
                 for j in range(X.shape[1])
