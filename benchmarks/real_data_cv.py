@@ -117,7 +117,7 @@ CLASSIFIERS = [
     ("SVC rbf", svm.SVC, sk_svm.SVC, {}, False),
     ("LinearSVC", svm.LinearSVC, sk_svm.LinearSVC, {"random_state": 0}, True),
     ("LeastSquaresClassifier", linear_model.LeastSquaresClassifier, sk_linear.RidgeClassifier,
-     {}, False),
+     {"alpha": 1.0}, False),  # RidgeClassifier's default; ours is 0 (plain least squares)
     ("LinearDiscriminantAnalysis", discriminant_analysis.LinearDiscriminantAnalysis,
      sk_discriminant.LinearDiscriminantAnalysis, {}, False),
     ("QuadraticDiscriminantAnalysis", discriminant_analysis.QuadraticDiscriminantAnalysis,

@@ -24,6 +24,7 @@ from .base import BaseEstimator, RegressorMixin
 from .metrics.pairwise import _check_kernel_range, pairwise_kernels
 from .utils._params import Interval, StrOptions
 from .utils._sparse import like_input
+from .utils._threads import small_lapack
 from .utils.validation import (
     cast_float_attributes,
     check_is_fitted,
@@ -220,10 +221,13 @@ or callable, default='linear'
             raise ValueError("alpha must be non-negative.")
         ravel = y.ndim == 1
         y2 = y.reshape(-1, 1) if ravel else y
-        dual = _solve_kernel_system(
-            K, np.asarray(y2, dtype=np.float64), alpha, sample_weight,
-            lambda: self._get_kernel(X),
-        )
+        # LAPACK right after numba's parallel kernel values: up to order 1,000 one
+        # BLAS thread is faster, and BLAS's threads would spin beside numba's
+        with small_lapack(K.shape[0]):
+            dual = _solve_kernel_system(
+                K, np.asarray(y2, dtype=np.float64), alpha, sample_weight,
+                lambda: self._get_kernel(X),
+            )
         self.dual_coef_ = dual.ravel() if ravel else dual
         self.X_fit_ = like_input(X, X_in)  # a sparse X_fit_ in the input's container kind
         # as scikit-learn: X_fit_ in X's dtype, the dual coefficients in float32
@@ -250,5 +254,7 @@ or callable, default='linear'
         _check_kernel_range(X, self, self.kernel, self.degree, fit=False)
         X_fit = self.X_fit_
         X_fit = X_fit.astype(np.float64) if sp.issparse(X_fit) else np.asarray(X_fit, np.float64)
-        pred = self._get_kernel(X, X_fit) @ self.dual_coef_
+        K = self._get_kernel(X, X_fit)
+        with small_lapack(self.dual_coef_.shape[1] if self.dual_coef_.ndim == 2 else 1):
+            pred = K @ self.dual_coef_  # few columns: one BLAS thread
         return output_in_dtype(pred, X_in, self.dual_coef_)

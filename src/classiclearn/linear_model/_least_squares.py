@@ -12,6 +12,7 @@ import scipy.sparse as sp
 from ..base import BaseEstimator, ClassifierMixin
 from ..utils._params import Interval, StrOptions
 from ..utils._targets import compute_class_weight, encode_labels
+from ..utils._threads import small_lapack
 from ..utils.validation import (
     cast_float_attributes,
     check_magnitude,
@@ -112,10 +113,13 @@ class LeastSquaresClassifier(LinearClassifierMixin, ClassifierMixin, BaseEstimat
             x_mean, y_mean = np.zeros(p), np.zeros(K)
         if sp.issparse(X):
             W = _solve_sparse(X, Y, x_mean, y_mean, sw, float(self.alpha))
-        elif self.alpha > 0:
-            W = ridge_solve(X, Y, np.full(K, float(self.alpha)), x_mean, y_mean, sw, "cholesky")
-        else:
-            W = _solve_ols(X, Y, x_mean, y_mean, sw, 1e-10)[0]
+        else:  # p x p algebra: one BLAS thread (as LinearRegression)
+            with small_lapack(p):
+                if self.alpha > 0:
+                    W = ridge_solve(X, Y, np.full(K, float(self.alpha)), x_mean, y_mean, sw,
+                                    "cholesky")
+                else:
+                    W = _solve_ols(X, Y, x_mean, y_mean, sw, 1e-10)[0]
         coef = W.T
         intercept = y_mean - coef @ x_mean if self.fit_intercept else np.zeros(K)
         if K == 2:
