@@ -22,6 +22,7 @@ from ..utils._dask import (
     reduce_blocks,
     target_classes,
 )
+from ..utils._linear import linear_product
 from ..utils._params import Interval
 from ..utils._sparse import csr_dot_dense
 from ..utils._targets import check_classification_targets, unique_inverse
@@ -237,7 +238,9 @@ def check_non_negative(smallest, whom):
 
 
 def linear_scores(X, W):
-    """``X @ W.T`` for a float64 X, dense or CSR (a sparse product, never densified)."""
+    """``X @ W.T`` for a float64 X, dense or CSR (a sparse product, never densified;
+    a dense one with few classes on one BLAS thread, see
+    :func:`~classiclearn.utils._linear.linear_product`)."""
     if not sp.issparse(X):
-        return X @ W.T
+        return linear_product(X, W)
     return csr_dot_dense(X, W.T)

@@ -11,7 +11,9 @@ faster for its shapes.
 import numpy as np
 import scipy.sparse as sp
 
+from .._kernels.work import BLAS_THREADED_PRODUCT
 from ._sparse import csr_dot_dense, csr_dot_vector
+from ._threads import blas_single_thread
 from .validation import FLOAT_DTYPES, check_array, check_is_fitted, surely_finite, validate_data
 
 __all__ = ["LinearClassifierMixin", "finite_linear_output", "linear_product",
@@ -51,19 +53,30 @@ def _ready_csr(est, X):
             and X.shape[1] == getattr(est, "n_features_in_", -1)
             and not hasattr(est, "feature_names_in_"))
 
+# outputs (rows of coefficients) up to which a dense product with X is memory-bound
+THIN_PRODUCT_OUTPUTS = 16
+
 
 def linear_product(X, coef):
     """``X @ coef.T`` for validated X and ``coef`` of shape (p,) or (K, p).
 
     CSR X goes through :func:`classiclearn.utils._sparse.csr_dot_vector` (one row
     of coefficients) or :func:`~classiclearn.utils._sparse.csr_dot_dense` (several):
-    scipy's sums, in numba's threads; anything else through ``@``.
+    scipy's sums, in numba's threads; anything else through ``@``, on one BLAS
+    thread when there are at most :data:`THIN_PRODUCT_OUTPUTS` outputs.
     """
     if sp.issparse(X) and X.format == "csr" and X.dtype == np.float64:
         if coef.ndim == 1 or coef.shape[0] == 1:
             out = csr_dot_vector(X, coef.ravel())
             return out if coef.ndim == 1 else out[:, None]
         return csr_dot_dense(X, coef.T)
+    n_outputs = 1 if coef.ndim == 1 else coef.shape[0]
+    if (n_outputs <= THIN_PRODUCT_OUTPUTS and not sp.issparse(X)
+            and X.shape[0] * X.shape[1] * n_outputs >= BLAS_THREADED_PRODUCT):
+        # memory-bound: BLAS's threads gain little, and would spin afterwards, taking
+        # the cores from the numba pool of whatever runs next (the next fit of a search)
+        with blas_single_thread():
+            return X @ coef.T
     return X @ coef.T
 
 

@@ -18,6 +18,7 @@ import scipy.sparse as sp
 
 from .._kernels.work import BLAS_THREADED_DOT
 from ..exceptions import DataConversionWarning, not_fitted_error
+from ._threads import blas_single_thread
 
 __all__ = [
     "FLOAT_DTYPES",
@@ -154,13 +155,18 @@ def _sum_of_squares(array, numba_next=True):
     while after a pass and would take the cores from the other's. Small arrays
     go to BLAS, which runs them on the calling thread; larger ones to numba
     (:mod:`classiclearn._kernels.reductions`) when numba's kernels come next,
-    else to BLAS.
+    else to BLAS on one thread: a memory-bound pass gains little from BLAS's
+    threads, which would then spin into whatever runs after the caller (the next
+    fit of a search loop, on numba's pool).
     """
     flat = array.ravel(order="K")
-    if numba_next and flat.shape[0] > BLAS_THREADED_DOT:
-        from .._kernels.reductions import sum_of_squares
+    if flat.shape[0] > BLAS_THREADED_DOT:
+        if numba_next:
+            from .._kernels.reductions import sum_of_squares
 
-        return sum_of_squares(flat)
+            return sum_of_squares(flat)
+        with blas_single_thread(), np.errstate(over="ignore", invalid="ignore"):
+            return float(np.dot(flat, flat))
     with np.errstate(over="ignore", invalid="ignore"):
         return float(np.dot(flat, flat))
 
