@@ -15,6 +15,7 @@ from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
+from scipy import special
 
 from ..base import BaseEstimator, ClassifierMixin
 from ..exceptions import ConvergenceWarning
@@ -397,12 +398,10 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         """
         scores = self.decision_function(X)
         if scores.ndim == 1:
-            pos = np.empty_like(scores)
-            big = scores >= 0
-            pos[big] = 1.0 / (1.0 + np.exp(-scores[big]))
-            e = np.exp(scores[~big])
-            pos[~big] = e / (1.0 + e)
-            return np.column_stack([1.0 - pos, pos])
+            proba = np.empty((scores.shape[0], 2), dtype=scores.dtype)
+            special.expit(scores, out=proba[:, 1])  # without overflow at either end
+            np.subtract(1.0, proba[:, 1], out=proba[:, 0])
+            return proba
         scores -= scores.max(axis=1, keepdims=True)  # our own array: in place
         np.exp(scores, out=scores)
         scores /= scores.sum(axis=1, keepdims=True)
