@@ -22,6 +22,7 @@ from ._kernels.gram import kernel_lower
 from ._kernels.kernel_functions import kernel_matrix, supports
 from .base import BaseEstimator, RegressorMixin
 from .metrics.pairwise import _check_kernel_range, pairwise_kernels
+from .utils._linear import linear_product
 from .utils._params import Interval, StrOptions
 from .utils._sparse import like_input
 from .utils._threads import small_lapack
@@ -254,7 +255,6 @@ or callable, default='linear'
         _check_kernel_range(X, self, self.kernel, self.degree, fit=False)
         X_fit = self.X_fit_
         X_fit = X_fit.astype(np.float64) if sp.issparse(X_fit) else np.asarray(X_fit, np.float64)
-        K = self._get_kernel(X, X_fit)
-        with small_lapack(self.dual_coef_.shape[1] if self.dual_coef_.ndim == 2 else 1):
-            pred = K @ self.dual_coef_  # few columns: one BLAS thread
+        # K @ dual_coef_: few targets, so a thin product (on one BLAS thread)
+        pred = linear_product(self._get_kernel(X, X_fit), self.dual_coef_.T)
         return output_in_dtype(pred, X_in, self.dual_coef_)

@@ -172,7 +172,7 @@ def _encode_y_for_stratification(y, n_splits=None, check_members=True):
     if y.ndim == 2:
         y = y.ravel()
     classes, y_index = unique_inverse(y)
-    counts = np.bincount(y_index.ravel(), minlength=len(classes))
+    counts = np.bincount(y_index, minlength=len(classes))
     if n_splits is not None and check_members:
         if np.all(n_splits > counts):
             raise ValueError(

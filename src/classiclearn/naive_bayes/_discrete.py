@@ -24,7 +24,6 @@ from ..utils._dask import (
 )
 from ..utils._linear import linear_product
 from ..utils._params import Interval
-from ..utils._sparse import csr_dot_dense
 from ..utils._targets import check_classification_targets, unique_inverse
 from ..utils.validation import check_sample_weight, column_or_1d
 from . import _count_kernels as _k
@@ -238,9 +237,7 @@ def check_non_negative(smallest, whom):
 
 
 def linear_scores(X, W):
-    """``X @ W.T`` for a float64 X, dense or CSR (a sparse product, never densified;
-    a dense one with few classes on one BLAS thread, see
-    :func:`~classiclearn.utils._linear.linear_product`)."""
-    if not sp.issparse(X):
-        return linear_product(X, W)
-    return csr_dot_dense(X, W.T)
+    """``X @ W.T`` for a float64 X, dense or CSR: the linear models' product
+    (:func:`~classiclearn.utils._linear.linear_product`; CSR never densified, a thin
+    dense product on one BLAS thread)."""
+    return linear_product(X, W)

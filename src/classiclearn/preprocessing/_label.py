@@ -70,7 +70,7 @@ class LabelEncoder(TransformerMixin, BaseEstimator):
         """
         y = column_or_1d(y, warn=True)
         self.classes_, codes = unique_inverse(y)
-        return codes.ravel().astype(np.intp)
+        return codes
 
     def transform(self, y):
         """Encode ``y``.

@@ -367,7 +367,7 @@ def encode_class_targets(y):
     for o in range(y2.shape[1]):
         c, inv = unique_inverse(y2[:, o])
         classes.append(c)
-        codes[:, o] = inv.ravel()
+        codes[:, o] = inv
     return classes, codes
 
 

@@ -8,6 +8,8 @@ the product its own way (``_linear_product``) where a layout is measurably
 faster for its shapes.
 """
 
+from contextlib import nullcontext
+
 import numpy as np
 import scipy.sparse as sp
 
@@ -71,13 +73,12 @@ def linear_product(X, coef):
             return out if coef.ndim == 1 else out[:, None]
         return csr_dot_dense(X, coef.T)
     n_outputs = 1 if coef.ndim == 1 else coef.shape[0]
-    if (n_outputs <= THIN_PRODUCT_OUTPUTS and not sp.issparse(X)
-            and X.shape[0] * X.shape[1] * n_outputs >= BLAS_THREADED_PRODUCT):
-        # memory-bound: BLAS's threads gain little, and would spin afterwards, taking
-        # the cores from the numba pool of whatever runs next (the next fit of a search)
-        with blas_single_thread():
-            return X @ coef.T
-    return X @ coef.T
+    thin = (n_outputs <= THIN_PRODUCT_OUTPUTS and not sp.issparse(X)
+            and X.shape[0] * X.shape[1] * n_outputs >= BLAS_THREADED_PRODUCT)
+    # a thin product is memory-bound: BLAS's threads gain little, and would spin
+    # afterwards, taking the cores from the numba pool of whatever runs next
+    with blas_single_thread() if thin else nullcontext():
+        return X @ coef.T
 
 
 def finite_linear_output(est, out, X):

@@ -12,6 +12,7 @@ import numbers
 import threading
 import warnings
 import weakref
+from contextlib import nullcontext
 
 import numpy as np
 import scipy.sparse as sp
@@ -160,14 +161,13 @@ def _sum_of_squares(array, numba_next=True):
     fit of a search loop, on numba's pool).
     """
     flat = array.ravel(order="K")
-    if flat.shape[0] > BLAS_THREADED_DOT:
-        if numba_next:
-            from .._kernels.reductions import sum_of_squares
+    large = flat.shape[0] > BLAS_THREADED_DOT
+    if large and numba_next:
+        from .._kernels.reductions import sum_of_squares
 
-            return sum_of_squares(flat)
-        with blas_single_thread(), np.errstate(over="ignore", invalid="ignore"):
-            return float(np.dot(flat, flat))
-    with np.errstate(over="ignore", invalid="ignore"):
+        return sum_of_squares(flat)
+    with blas_single_thread() if large else nullcontext(), \
+            np.errstate(over="ignore", invalid="ignore"):
         return float(np.dot(flat, flat))
 
 
