@@ -19,8 +19,7 @@ from classiclearn.preprocessing import StandardScaler  # noqa: E402
 # 66 blocks of 100,000 x 21 float64 (16.8 MB each): 1.1 GB on disk. A worker process
 # holds about 230 MiB once numpy, scipy, numba, dask and classiclearn are loaded, and
 # pauses at 80 % of its limit: 520 MiB leaves room for a block and its temporaries
-# (the fits below peak near 340 MiB in a process of their own and near 400 MiB inside
-# the whole suite on a 2-core machine).
+# (the fits below peak near 300 MiB, with an empty kernel cache too).
 N_BLOCKS, ROWS, P = 66, 100_000, 20
 MEMORY_LIMIT = 520 * 2**20
 
@@ -51,12 +50,14 @@ def test_data_twice_a_workers_memory_fit_without_losing_a_worker(tmp_path):
     Z = da.from_npy_stack(path, mmap_mode=None)  # blocks read into memory, not mapped
     X, y = Z[:, :P], Z[:, P]
     queries = _block(N_BLOCKS)[:20, :P]
-    # compile the fits' kernels here first: the workers then load them from the kernel
-    # cache instead of compiling, whose memory (numba and LLVM) is not the fits' and
-    # would otherwise count in their peak on a machine with an empty cache
+    # compile the fits' kernels here first, on blocks of the same size (smaller blocks
+    # take other kernels): the workers then load them from the kernel cache instead of
+    # compiling, whose memory (numba and LLVM, ~100 MiB) is not the fits' and would
+    # otherwise count in their peak on a machine with an empty cache
     with dask.config.set(scheduler="synchronous"):
-        small = da.from_array(_block(N_BLOCKS + 1)[:3_000], chunks=(1_000, P + 1))
-        _fits(small[:, :P], small[:, P], queries)
+        warm = da.concatenate([da.from_array(_block(N_BLOCKS + 1 + b), chunks=(ROWS, P + 1))
+                               for b in range(2)])
+        _fits(warm[:, :P], warm[:, P], queries)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None, memory_limit=MEMORY_LIMIT) as cluster, \
             distributed.Client(cluster) as client:
