@@ -3,7 +3,7 @@
 Usage::
 
     python -m benchmarks [--quick] [--family F ...] [--memory] [--out FILE] [NAME ...]
-    python -m benchmarks --grid [--grid-sizes 500,5k] [--family F ...] [--out FILE] [NAME ...]
+    python -m benchmarks --grid [--grid-sizes 500,5k] [--grid-features 10] [--family F ...] [--out FILE] [NAME ...]
     python -m benchmarks --overhead [--family F ...] [--out FILE] [NAME ...]
     python -m benchmarks --coldstart [--family F ...] [--out FILE] [NAME ...]
 
@@ -37,6 +37,7 @@ def main(argv=None):
     parser.add_argument("--out", help="write the markdown table to this file")
     parser.add_argument("--grid", action="store_true", help="run the benchmark grid")
     parser.add_argument("--grid-sizes", help="grid sizes, e.g. 500,5k (default: all)")
+    parser.add_argument("--grid-features", help="grid feature counts, e.g. 10 (default: all)")
     parser.add_argument("--cells-out", help="grid: per-cell table file (default: beside --out)")
     parser.add_argument("--grid-merge", nargs="+", metavar="CELLS_MD",
                         help="summarise per-cell grid tables of several runs together")

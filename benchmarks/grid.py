@@ -10,7 +10,7 @@ summarises the ratios per estimator.
 
 Usage::
 
-    python -m benchmarks --grid [--grid-sizes 500,5k] [--family F] [--out FILE] [NAME ...]
+    python -m benchmarks --grid [--grid-sizes 500,5k] [--grid-features 10] [--family F] [--out FILE] [NAME ...]
 """
 
 import itertools
@@ -446,6 +446,9 @@ def main(args, command):
     registry = Registry()
     sizes = parse_sizes(args.grid_sizes) if args.grid_sizes else tuple(SIZES)
     cells = build_cells(SPECS, registry, sizes, args.family, args.names)
+    if getattr(args, "grid_features", None):
+        wanted = {int(n) for n in args.grid_features.split(",")}
+        cells = [c for c in cells if c.n_features in wanted]
     if not cells:
         print("no grid cells matched", file=sys.stderr)
         return 1

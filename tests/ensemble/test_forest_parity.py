@@ -13,6 +13,7 @@ from classiclearn.ensemble import (  # noqa: E402
     RandomForestClassifier,
     RandomForestRegressor,
 )
+from tree_ties import RANDOM_REGRESSION_LEAF  # noqa: E402
 
 PAIRS = {
     "rf_c": (RandomForestClassifier, sk_ensemble.RandomForestClassifier),
@@ -65,9 +66,10 @@ def test_same_seed_gives_scikit_learns_forest(cls_sets, kind):
     X, y = cls_sets[1]
     params = dict(n_estimators=8, random_state=3, max_features=0.3)
     if kind.endswith("_r"):
-        # deep regression nodes of two or three samples hold float-level ties
+        # deep regression nodes of two or three samples hold float-level ties (the
+        # random splitter's too: see RANDOM_REGRESSION_LEAF)
         y = X[:, 0] * 3 + X[:, 5]
-        params["min_samples_leaf"] = 3
+        params["min_samples_leaf"] = RANDOM_REGRESSION_LEAF if kind == "et_r" else 3
     if kind.startswith("rf"):
         params.update(max_samples=0.7, oob_score=True)
     if kind == "rf_c":

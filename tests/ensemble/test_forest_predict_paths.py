@@ -195,3 +195,39 @@ def test_few_rows_walk_the_packed_nodes_like_the_compact_walk(voting, monkeypatc
     naive = np.stack([_naive_apply(Xt[:7].astype(np.float32), e.tree_)
                       for e in forest.estimators_], axis=1)
     np.testing.assert_array_equal(got[1], naive)
+
+
+def test_forest_nodes_are_written_where_the_forest_keeps_them():
+    # the arena: every tree's records and values are views of the shared arrays from
+    # the fit on (no copy after it), in any placement order, with the same predictions
+    from classiclearn.ensemble import ExtraTreesRegressor
+
+    X, _, Xt = _data(seed=9)
+    y = X[:, 0] + X[:, 1] ** 2
+    forests = [ExtraTreesRegressor(n_estimators=6, random_state=0, n_jobs=n_jobs).fit(X, y)
+               for n_jobs in (1, 2)]
+    for forest in forests:
+        packed, value, roots = forest._stacked()
+        assert packed.shape[0] == sum(e.tree_.node_count for e in forest.estimators_)
+        for e, r in zip(forest.estimators_, roots, strict=True):
+            assert np.shares_memory(e.tree_.packed, packed)
+            assert np.shares_memory(e.tree_.value, value)
+            np.testing.assert_array_equal(packed[r:r + e.tree_.node_count], e.tree_.packed)
+        X32 = Xt.astype(np.float32)
+        ref = np.mean([e.tree_.predict(X32)[:, 0, 0] for e in forest.estimators_], axis=0)
+        np.testing.assert_allclose(forest.predict(Xt), ref, rtol=1e-12)
+    np.testing.assert_array_equal(forests[0].predict(Xt), forests[1].predict(Xt))
+    np.testing.assert_array_equal(forests[0].apply(Xt), forests[1].apply(Xt))
+
+
+def test_node_arena_opens_a_block_for_a_tree_larger_than_estimated():
+    from classiclearn.tree._tree import NODE_RECORD, NodeArena
+
+    arena = NodeArena(3, 2)
+    first = arena.slots(10)  # sizes the block for 3 trees of about 10 nodes
+    big = arena.slots(5000)
+    last = arena.slots(7)
+    assert first[0].dtype == NODE_RECORD and first[1].shape == (10, 2)
+    assert first[0].base is not big[0].base  # a new block
+    assert last[0].base is big[0].base and not np.shares_memory(last[0], big[0])
+    assert last[1].shape == (7, 2)

@@ -40,6 +40,7 @@ from ..tree._classes import (
     validate_X_y,
 )
 from ..tree._tree import (
+    NodeArena,
     apply_forest,
     forest_missing,
     mean_forest_value,
@@ -240,6 +241,10 @@ class BaseForest(BaseEstimator):
                 X = _plain(X, np.float32)  # once here, not a copy per tree
             nan_mask = missing_mask(X)
             balanced_sub = self._is_clf and self.class_weight == "balanced_subsample"
+            # the trees' nodes written where the forest keeps them (pruning makes new
+            # trees: those are stacked after the fit)
+            arena = (NodeArena(n_more, len(n_classes) * int(np.max(n_classes)))
+                     if self.ccp_alpha == 0.0 else None)
 
             def build(seed):
                 w = sw
@@ -251,7 +256,7 @@ class BaseForest(BaseEstimator):
                 q = dict(p)
                 q["min_weight_leaf"] = float(template.min_weight_fraction_leaf * w.sum())
                 tree = grow_tree(Xt, X, codes, w, n_classes, q, tree_seed(seed), self._is_clf,
-                                 n_features, binned, nan_mask)
+                                 n_features, binned, nan_mask, arena)
                 if self.ccp_alpha > 0.0:
                     tree = tree.pruned(self.ccp_alpha)
                 return tree
@@ -304,8 +309,9 @@ class BaseForest(BaseEstimator):
         return stack[1]
 
     def _missing_go_to_left(self):
-        # the trees' missing_go_to_left in the order of _stacked (read when X holds NaN)
-        return forest_missing([e.tree_ for e in self.estimators_])
+        # the trees' missing_go_to_left placed as in _stacked (read when X holds NaN)
+        packed, _, roots = self._stacked()
+        return forest_missing([e.tree_ for e in self.estimators_], roots, packed.shape[0])
 
     def _X_predict(self, X):
         check_is_fitted(self)

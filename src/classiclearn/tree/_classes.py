@@ -240,7 +240,9 @@ def random_work(data, crit, sparse):
     """The random splitter's buffers (``_build_kernels.RandomWork``). With one output,
     classification, integer weights (their total below 2**50, so that sums of them are
     exact) and dense X, its fast path counts classes without partitioning, on keys
-    ``(weight << kb) | class`` kept in sample order (``kb`` bits hold a class)."""
+    ``(weight << kb) | class`` kept in sample order (``kb`` bits hold a class); with one
+    output, regression (not absolute_error), unit weights and dense X, it sums targets
+    kept in sample order (their bits in the int64 keys)."""
     samples = data.samples
     n = samples.shape[0]
     K = int(data.n_classes.max())
@@ -248,29 +250,39 @@ def random_work(data, crit, sparse):
     while (1 << kb) < K:
         kb += 1
     ws = data.w[samples]
-    int_w = bool(np.all(ws == np.floor(ws))) and float(ws.sum()) < 2.0**50
-    fast = (crit < CRITERIA["squared_error"] and data.y.shape[1] == 1 and int_w and not sparse
-            and kb <= _bk.KEY_CLASS_BITS_MAX)
+    one_dense = data.y.shape[1] == 1 and not sparse
+    if crit < CRITERIA["squared_error"]:
+        int_w = bool(np.all(ws == np.floor(ws))) and float(ws.sum()) < 2.0**50
+        fast = one_dense and int_w and kb <= _bk.KEY_CLASS_BITS_MAX
+    else:
+        fast = (one_dense and crit != CRITERIA["absolute_error"]
+                and bool(np.all(ws == 1.0)))
     m = n if fast else 1
-    if fast:
+    if fast and crit >= CRITERIA["squared_error"]:
+        # the targets' bits (unit weights: no weight to keep), moved with the samples
+        yw = np.ascontiguousarray(data.y[samples, 0], dtype=np.float64).view(np.int64)
+    elif fast:
         yw = (ws.astype(np.int64) << kb) | data.y[samples, 0].astype(np.int64)
     else:
         yw = np.empty(1, dtype=np.int64)
     S = data.y.shape[1] * K if crit < CRITERIA["squared_error"] else 2 * data.y.shape[1]
-    return _bk.RandomWork(bool(fast), kb, yw, np.empty(m, dtype=np.int64),
+    # ywtmp: the stable partition's right part, and _count_left's class counters
+    return _bk.RandomWork(bool(fast), kb, yw, np.empty(max(m, 4 * K), dtype=np.int64),
                           np.empty(m, dtype=np.float32), np.empty(S), np.empty(n, dtype=np.intp))
 
 
 def grow_tree(Xt, X, y, w, n_classes, p, seed, is_clf, n_features, binned=None,
-              nan_mask=None):
+              nan_mask=None, arena=None):
     """Grow one :class:`Tree` on prepared arrays (see ``_build_kernels.build_tree``).
 
     ``Xt`` is the float32 data transposed (n_features, n_samples) and ``X`` the same
     data row-major (both C-contiguous; the builder gathers from whichever layout is
     cheaper for a node's size). For sparse ``X`` (CSC, :func:`prepare_sparse_fit`),
     ``Xt`` is X by rows (:func:`sparse_rows`) or None. ``binned`` is ``(X_binned,
-    bin_thresholds, n_bins)`` for the histogram splitter, else None. ``nan_mask`` (see :func:`missing_mask`) is computed from X
-    when None. Rows with zero weight are left out. Releases the GIL.
+    bin_thresholds, n_bins)`` for the histogram splitter, else None. ``nan_mask`` (see
+    :func:`missing_mask`) is computed from X when None. ``arena``: the forest's
+    ``_tree.NodeArena`` holding the tree's records and values, or None. Rows with zero
+    weight are left out. Releases the GIL.
     """
     if nan_mask is None:
         nan_mask = missing_mask(X)
@@ -309,7 +321,7 @@ def grow_tree(Xt, X, y, w, n_classes, p, seed, is_clf, n_features, binned=None,
         sort, rnd = sort_work(data), None
     inodes, fnodes, value, depth = _bk.build_tree(data, settings, dense, csc, bins, abs_work,
                                                   sort, rnd)
-    return Tree(inodes, fnodes, value, n_features, n_classes, depth, is_clf)
+    return Tree(inodes, fnodes, value, n_features, n_classes, depth, is_clf, arena)
 
 
 _COMMON_CONSTRAINTS = {

@@ -85,11 +85,14 @@ def random_candidate(data, rule, node, work, abs_work, pos, best_proxy, cst):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _count_left(vals, yw, a, b, thr, ml, kb, n_classes, sl):
+def _count_left(vals, yw, a, b, thr, ml, kb, n_classes, sl, lanes):
     """Counted candidate of :func:`split_random`'s fast path: ``sl`` = the class weights
     of the values ``<= thr`` (NaN too when ``ml``) among ``vals[a:b]`` from the keys
-    ``yw``; returns (number, weight) of them. Integer sums (exact, so any order is
-    right): the loop vectorizes and has no branch on the comparison."""
+    ``yw`` (``lanes``: int64 scratch of at least 4 * n_classes); returns (number,
+    weight) of them. Integer sums (exact, so any order is
+    right), weights multiplied by the comparison (0 or 1) rather than selected: the
+    loop has no branch on the comparison, which half the samples of a random threshold
+    would mispredict."""
     cmask = (np.int64(1) << kb) - np.int64(1)
     nl = np.int64(0)
     wl_i = np.int64(0)
@@ -98,25 +101,64 @@ def _count_left(vals, yw, a, b, thr, ml, kb, n_classes, sl):
         w1 = np.int64(0)
         for i in range(a, b):
             v = vals[i]
-            m = (np.float64(v) <= thr) | (ml & (v != v))
+            m = np.int64((np.float64(v) <= thr) | (ml & (v != v)))
             key = yw[i]
-            wi = key >> kb
-            nl += np.int64(1) if m else np.int64(0)
-            wl_i += wi if m else np.int64(0)
-            w1 += wi * (key & cmask) if m else np.int64(0)
+            wi = (key >> kb) * m
+            nl += m
+            wl_i += wi
+            w1 += wi * (key & cmask)
         sl[0] = np.float64(wl_i - w1)
         sl[1] = np.float64(w1)
     else:
-        fill(sl, 0.0)
+        # four interleaved counters per class (``lanes``, 4 * n_classes int64): a
+        # sample's update does not wait on the previous sample's to the same class.
+        # The test for NaN has a loop of its own: in this loop it costs 4x the loop
+        for c in range(4 * n_classes):
+            lanes[c] = 0
+        if ml:
+            for i in range(a, b):
+                v = vals[i]
+                m = np.int64((np.float64(v) <= thr) | (v != v))
+                key = yw[i]
+                wi = (key >> kb) * m
+                nl += m
+                wl_i += wi
+                lanes[(i & 3) * n_classes + (key & cmask)] += wi
+        else:
+            for i in range(a, b):
+                m = np.int64(np.float64(vals[i]) <= thr)
+                key = yw[i]
+                wi = (key >> kb) * m
+                nl += m
+                wl_i += wi
+                lanes[(i & 3) * n_classes + (key & cmask)] += wi
+        for c in range(n_classes):
+            sl[c] = np.float64(lanes[c] + lanes[n_classes + c] + lanes[2 * n_classes + c]
+                               + lanes[3 * n_classes + c])
+    return nl, np.float64(wl_i)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _sum_left(vals, yv, a, b, thr, ml):
+    """Regression counterpart of :func:`_count_left` (one output, unit weights): the
+    number of the values ``<= thr`` (NaN too when ``ml``) among ``vals[a:b]`` and the
+    sum of their targets ``yv``, in sample order. The targets are multiplied by the
+    comparison (0 or 1), not selected: a select compiles to a branch, mispredicted on
+    half the samples of a random threshold."""
+    nl = np.int64(0)
+    total = 0.0
+    if ml:
         for i in range(a, b):
             v = vals[i]
-            if np.float64(v) <= thr or (ml and v != v):
-                key = yw[i]
-                wi = key >> kb
-                nl += 1
-                wl_i += wi
-                sl[key & cmask] += np.float64(wi)
-    return nl, np.float64(wl_i)
+            m = (np.float64(v) <= thr) | (v != v)
+            nl += np.int64(m)
+            total += yv[i] * np.float64(m)
+    else:
+        for i in range(a, b):
+            m = np.float64(vals[i]) <= thr
+            nl += np.int64(m)
+            total += yv[i] * np.float64(m)
+    return nl, total
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -131,7 +173,11 @@ def split_random(dense, data, rule, node, work, rnd, abs_work):
     equal the partitioned (scikit-learn) ones whatever the order. ``rnd.yw[a:b]`` holds
     the node's keys ``(weight << kb) | class`` in sample order, and ``rnd.vals_b``
     receives the best candidate's values (buffers swapped with ``work.vals``) for the
-    final stable partition."""
+    final stable partition. For regression (one output, unit weights, not
+    absolute_error) ``rnd.yw`` holds the bits of the node's targets and the sums left
+    of each threshold are taken the same way (:func:`_sum_left`): in sample order, not
+    scikit-learn's partitioned order, so a candidate tied with another to the last bit
+    may be chosen where scikit-learn's round-off picks the other."""
     # the arrays and scalars taken out of their tuples once per node
     Xt = dense.Xt
     Xr = dense.Xr
@@ -165,6 +211,8 @@ def split_random(dense, data, rule, node, work, rnd, abs_work):
     mwl = rule.min_weight_leaf
     nc0 = n_classes[0]
     one_out = n_outputs == 1
+    reg_fast = fast and crit >= _c.FIRST_REGRESSION
+    yv = yw.view(np.float64)
     a = node.a
     b = node.b
     wn = node.wn
@@ -231,7 +279,11 @@ def split_random(dense, data, rule, node, work, rnd, abs_work):
             thr = np.float64(mn)
         cst = mono[f] if use_mono else np.intp(0)
         if fast:
-            nl, wl = _count_left(vals, yw, a, b, thr, ml, kb, nc0, sl)
+            if reg_fast:
+                nl, sl[0] = _sum_left(vals, yv, a, b, thr, ml)
+                wl = np.float64(nl)
+            else:
+                nl, wl = _count_left(vals, yw, a, b, thr, ml, kb, nc0, sl, ywtmp)
             pos = a + nl
             if pos - a < msl or b - pos < msl:
                 continue
@@ -240,6 +292,9 @@ def split_random(dense, data, rule, node, work, rnd, abs_work):
                 continue
             if crit == _c.GINI:
                 proxy = gini_proxy(sl, stats, nc0, wl, wr)
+            elif crit == _c.SQUARED_ERROR:
+                r0 = stats[0] - sl[0]
+                proxy = sl[0] * sl[0] / wl + r0 * r0 / wr
             else:
                 for k in range(S):
                     sr[k] = stats[k] - sl[k]
@@ -302,10 +357,14 @@ def split_random(dense, data, rule, node, work, rnd, abs_work):
     nan_left = best_ml != 0
     if fast:
         pos = stable_partition(samples, yw, vals_b, a, b, best_thr, nan_left, ridx, ywtmp)
-        # the left statistics of the chosen candidate (exact integer sums)
-        wl = best_wl
-        for k in range(S):
-            sl[k] = sbest[k]
+        if reg_fast:
+            # the sums of y and y^2 left (the candidates summed y only)
+            wl = left_stats(y, w, samples, sl, rule, node, pos)
+        else:
+            # the left statistics of the chosen candidate (exact integer sums)
+            wl = best_wl
+            for k in range(S):
+                sl[k] = sbest[k]
     else:
         if last_f == best_f:
             # already partitioned on the best candidate (the last one drawn): kept as it
