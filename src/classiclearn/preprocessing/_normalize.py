@@ -9,9 +9,12 @@ from ..base import BaseEstimator, TransformerMixin
 from ..utils._params import StrOptions
 from ..utils._sparse import like_input
 from ..utils.validation import FLOAT_DTYPES, check_array, validate_data
+from . import _scaling_kernels as _k
 from ._common import feature_names_in
 
 __all__ = ["Binarizer", "Normalizer", "normalize"]
+
+_NORM_KINDS = {"l1": 0, "l2": 1, "max": 2}
 
 
 def normalize(X, norm="l2", *, axis=1, copy=True, return_norm=False):
@@ -45,7 +48,16 @@ def normalize(X, norm="l2", *, axis=1, copy=True, return_norm=False):
         raise ValueError("'axis' must be 0 or 1")
     if sp.issparse(X):
         return _normalize_sparse(X, norm, axis, return_norm)
-    X = check_array(X, dtype=FLOAT_DTYPES)
+    return _normalize_dense(check_array(X, dtype=FLOAT_DTYPES), norm, axis, return_norm)
+
+
+def _normalize_dense(X, norm, axis, return_norm):
+    """``normalize`` for a validated float ndarray."""
+    if axis == 1 and X.flags.c_contiguous and X.size:
+        out = np.empty_like(X)
+        norms = np.empty(X.shape[0], dtype=X.dtype)
+        _k.normalize_rows(X, out, _NORM_KINDS[norm], norms)
+        return (out, norms) if return_norm else out
     A = X if axis == 1 else X.T
     if norm == "l1":
         norms = np.abs(A).sum(axis=1)
@@ -152,7 +164,9 @@ class Normalizer(_Stateless):
             Sparse for sparse X, in X's container kind.
         """
         Xv = validate_data(self, X, reset=False, dtype=FLOAT_DTYPES, accept_sparse="csr")
-        return like_input(normalize(Xv, norm=self.norm), X)
+        if sp.issparse(Xv):
+            return like_input(normalize(Xv, norm=self.norm), X)
+        return _normalize_dense(Xv, self.norm, 1, False)  # validated once, not twice
 
 
 class Binarizer(_Stateless):

@@ -109,3 +109,27 @@ def fill_nan(X, values, out):
         for j in range(p):
             x = X[i, j]
             out[i, j] = values[j] if x != x else x
+
+
+@njit(cache=True, nogil=True)
+def normalize_rows(X, out, kind, norms):
+    """Each row of X over its norm into ``out`` (rows of norm 0 copied), the norms into
+    ``norms``: ``kind`` 0 = l1 (sum of |x|), 1 = l2, 2 = max |x|. One pass: a row's
+    norm is taken while the row is in cache, then the row is divided by it."""
+    n, p = X.shape
+    for i in range(n):
+        acc = 0.0
+        if kind == 0:
+            for j in range(p):
+                acc += abs(X[i, j])
+        elif kind == 1:
+            for j in range(p):
+                acc += X[i, j] * X[i, j]
+            acc = np.sqrt(acc)
+        else:
+            for j in range(p):
+                acc = max(acc, abs(X[i, j]))
+        norms[i] = acc
+        scale = X.dtype.type(acc if acc != 0.0 else 1.0)
+        for j in range(p):
+            out[i, j] = X[i, j] / scale

@@ -8,6 +8,7 @@ the product its own way (``_linear_product``) where a layout is measurably
 faster for its shapes.
 """
 
+import inspect
 from contextlib import nullcontext
 
 import numpy as np
@@ -19,7 +20,7 @@ from ._threads import blas_single_thread
 from .validation import FLOAT_DTYPES, check_array, check_is_fitted, surely_finite, validate_data
 
 __all__ = ["LinearClassifierMixin", "finite_linear_output", "linear_product",
-           "validate_predict_X"]
+           "stacked_decision_functions", "validate_predict_X"]
 
 
 def validate_predict_X(est, X):
@@ -152,3 +153,34 @@ class LinearClassifierMixin:
         if scores.ndim == 1:
             return self.classes_[(scores > 0).astype(np.intp)]
         return self.classes_[np.argmax(scores, axis=1)]
+
+
+def stacked_decision_functions(estimators, X):
+    """The decision functions of fitted binary linear classifiers of one class (ours,
+    predicting by ``LinearClassifierMixin``) as the columns of one product ``X @ W.T +
+    b``: X validated once and read once, instead of once per classifier. None when
+    the estimators do not qualify (another class, a constant predictor, several
+    classes each, their own ``_linear_product``): the caller then asks each one.
+    The scores equal the per-classifier ones up to the product's rounding.
+    """
+    if not estimators:
+        return None
+    first = estimators[0]
+    cls = type(first)
+    mixin = LinearClassifierMixin
+    if not (issubclass(cls, mixin) and cls._linear_product is mixin._linear_product
+            and inspect.unwrap(cls.decision_function) is mixin.decision_function):
+        return None  # (the estimators' methods are wrapped for Dask input)
+    coefs = []
+    for est in estimators:
+        coef = getattr(est, "coef_", None)
+        if type(est) is not cls or coef is None or np.ndim(coef) != 2 or coef.shape[0] != 1:
+            return None
+        coefs.append(coef)
+    W = np.concatenate(coefs)
+    b = np.array([np.ravel(est.intercept_)[0] for est in estimators], dtype=np.float64)
+    X = validate_predict_X(first, X)
+    with np.errstate(over="ignore", invalid="ignore"):
+        scores = linear_product(X, W)
+        scores += b
+    return finite_linear_output(first, scores, X)
