@@ -107,6 +107,8 @@ LEAF_THRESHOLD = -2.0
 # an impurity or statistics not known yet (computed when the node is evaluated)
 UNKNOWN = -1.0
 FIRST_ROWS = 64
+# the most node rows allocated before growing (the arrays double beyond)
+NODE_ROWS_UPFRONT = 1 << 22
 
 # the stack of nodes waiting for evaluation, popped last first: arrays ``st_ints`` /
 # ``st_floats`` in the columns below, ``st_stats`` the node's statistics and weight
@@ -164,6 +166,20 @@ def swap_rows(a, i, k):
         t = a[i, j]
         a[i, j] = a[k, j]
         a[k, j] = t
+
+
+@njit(cache=True, nogil=True)
+def _node_rows(n, settings):
+    """First capacity of the node arrays: the most nodes the tree can have (2 * leaves
+    - 1; leaves at most n / min_samples_leaf, max_leaf_nodes, 2**max_depth), up to
+    ``NODE_ROWS_UPFRONT`` (beyond it they double as they fill). Pages never written
+    cost nothing, and no node is copied on the way."""
+    leaves = max(1, n // max(1, settings.min_samples_leaf))
+    if settings.max_leaf_nodes > 0:
+        leaves = min(leaves, settings.max_leaf_nodes)
+    if settings.max_depth < 62:
+        leaves = min(leaves, np.intp(1) << settings.max_depth)
+    return max(FIRST_ROWS, min(2 * leaves - 1, NODE_ROWS_UPFRONT))
 
 
 @njit(cache=True, nogil=True)
@@ -648,9 +664,10 @@ def build_tree(data, settings, dense, csc, bins, abs_work, sort, rnd):
     # weights: exact sums, equal to a fresh pass)
     reuse_stats = _c.is_classification(rule.crit) and int_w
     # the tree's node arrays and the stack's, doubled when full
-    inodes = np.empty((FIRST_ROWS, NODE_INT_FIELDS), dtype=np.intp)
-    fnodes = np.empty((FIRST_ROWS, NODE_FLOAT_FIELDS))
-    value = np.empty((FIRST_ROWS, n_outputs * rule.K))
+    rows = _node_rows(n, settings)
+    inodes = np.empty((rows, NODE_INT_FIELDS), dtype=np.intp)
+    fnodes = np.empty((rows, NODE_FLOAT_FIELDS))
+    value = np.empty((rows, n_outputs * rule.K))
     st_ints = np.empty((FIRST_ROWS, ST_INT_FIELDS), dtype=np.intp)
     st_floats = np.empty((FIRST_ROWS, ST_FLOAT_FIELDS))
     st_stats = np.empty((FIRST_ROWS, S + 1))
@@ -715,10 +732,9 @@ def build_tree(data, settings, dense, csc, bins, abs_work, sort, rnd):
             break
     count = state[GS_COUNT]
     depth_reached = state[GS_DEPTH]
-    out = GrownTree(np.empty((count, NODE_INT_FIELDS), dtype=np.intp),
-                    np.empty((count, NODE_FLOAT_FIELDS)),
-                    np.empty((count, value.shape[1])), depth_reached)
-    copy_rows(out.inodes, inodes, count)
-    copy_rows(out.fnodes, fnodes, count)
+    # the node fields are views (the caller copies them column by column into the
+    # tree's arrays); the values, which the tree may keep as they are, are trimmed
+    out = GrownTree(inodes[:count], fnodes[:count], np.empty((count, value.shape[1])),
+                    depth_reached)
     copy_rows(out.value, value, count)
     return out
