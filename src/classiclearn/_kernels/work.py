@@ -39,8 +39,10 @@ WRAPPER_PREDICT_ENTRIES = 20_000_000
 # each tree's Python part (holding the GIL) costs about what the tree's kernel does,
 # and a second thread gains nothing
 FOREST_TREE_WORK = 20_000
-# rows from which one tree's walk is split over threads
-TREE_WALK_ROWS = 20_000
+# rows from which one tree's walk is split over threads: a walk of 50,000 rows takes
+# about 2 ms on one thread, and a second thread woken from idle (a virtual machine's
+# idle core) may take longer than that to start
+TREE_WALK_ROWS = 100_000
 # query rows below which a KD / ball tree answers on the calling thread
 TREE_QUERY_ROWS = 32
 # fewest query rows handed to one thread by brute-force neighbours
