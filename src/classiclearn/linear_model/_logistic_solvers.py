@@ -269,14 +269,17 @@ def _hessian(obj, W, b):
     return H
 
 
-# rows per block of the weighted X'X of the Hessian (a scaled block stays in cache)
-_HESSIAN_BLOCK_ROWS = 1024
+# entries (rows x features) per block of the weighted X'X of the Hessian: a scaled
+# block of 512 KB stays in cache, and few features still make blocks of thousands of
+# rows (1,024-row blocks of 200,000 x 10 cost more in Python per block than in BLAS)
+_HESSIAN_BLOCK_ENTRIES = 65_536
+_HESSIAN_MIN_BLOCK_ROWS = 256
 
 
 def _weighted_gram(X, h):
     """``X' diag(h) X`` for dense X. From ``GRAM_PASS_WORK`` multiply-adds (n p²) by
-    row blocks in threads: one BLAS product per block of ``_HESSIAN_BLOCK_ROWS``
-    scaled rows, added in a fixed order (no n x p scaled copy, and the result does
+    row blocks in threads: one BLAS product per block of ``_HESSIAN_BLOCK_ENTRIES``
+    scaled entries, added in a fixed order (no n x p scaled copy, and the result does
     not depend on the thread count); below it, one product."""
     nonneg = bool(np.all(h >= 0))
 
@@ -290,7 +293,8 @@ def _weighted_gram(X, h):
     n, p = X.shape
     if n * p * p < GRAM_PASS_WORK:
         return block(0, n)[0]
-    return blocked_row_sums(block, n, available_cores(), _HESSIAN_BLOCK_ROWS)[0]
+    rows = max(_HESSIAN_MIN_BLOCK_ROWS, _HESSIAN_BLOCK_ENTRIES // p)
+    return blocked_row_sums(block, n, available_cores(), rows)[0]
 
 
 # entries (rows x classes x (features + 1)) of one row block of the softmax Hessian's
