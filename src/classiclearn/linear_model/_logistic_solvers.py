@@ -24,6 +24,7 @@ import warnings
 import numpy as np
 import scipy.sparse as sp
 from scipy import linalg
+from scipy.special import expit
 
 from .._kernels import lbfgs as _lk
 from .._kernels.sparse_products import row_lanes
@@ -244,15 +245,18 @@ def fit_lbfgs(obj, W0, b0, l2, max_iter, tol, scale):
     return W, b, res.n_iter, res.converged
 
 
-def _hessian(obj, W, b):
-    """Hessian of the nll in (W, b) stacked per output as [W_k, b_k]."""
+def _hessian(obj, W, b, Z=None):
+    """Hessian of the nll in (W, b) stacked per output as [W_k, b_k] (``Z``: the linear
+    outputs at (W, b) when known)."""
     X, sw = obj.X, obj.sw
     K, p = W.shape
     q = p + 1
-    Z = obj.linear(W, b)
+    if Z is None:
+        Z = obj.linear(W, b)
     if K == 1:
-        prob = 1.0 / (1.0 + np.exp(-Z))
-        h = sw * prob * (1.0 - prob)
+        prob = expit(Z)
+        h = prob * (1.0 - prob)
+        h *= sw
         return _block(X, h, h.sum(), h @ X)
     Zs = Z - Z.max(axis=1, keepdims=True)
     P = np.exp(Zs)
@@ -426,8 +430,11 @@ def fit_newton(obj, W0, b0, l2, max_iter, tol):
     scale = 1.0 / obj.sw.sum()
     fi = obj.fit_intercept
 
+    last = {}  # the linear outputs of the last point valued (the Hessian's next point)
+
     def value(W, b):
-        return obj.nll_from_z(obj.linear(W, b)) + 0.5 * l2 * np.vdot(W, W)
+        last["Z"] = Z = obj.linear(W, b)
+        return obj.nll_from_z(Z) + 0.5 * l2 * np.vdot(W, W)
 
     keep = np.ones(K * q, dtype=bool)  # the parameters solved for (no intercepts if none)
     if not fi:
@@ -444,7 +451,7 @@ def fit_newton(obj, W0, b0, l2, max_iter, tol):
             converged = True
             n_iter -= 1
             break
-        H = _hessian(obj, W, b)
+        H = _hessian(obj, W, b, last.pop("Z", None))
         for k in range(K):
             H[k * q:k * q + p, k * q:k * q + p][np.diag_indices(p)] += l2
         Hk, gk = (H, grad) if fi else (H[np.ix_(keep, keep)], grad[keep])
@@ -459,6 +466,7 @@ def fit_newton(obj, W0, b0, l2, max_iter, tol):
             fn = value(Wn, bn)
             if np.isfinite(fn) and fn <= f + 1e-4 * t * slope:
                 break
+            last.pop("Z", None)  # the point is not taken
             t *= 0.5
         else:
             # No decrease is possible any more: at the optimum up to rounding
