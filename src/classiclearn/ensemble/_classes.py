@@ -455,6 +455,17 @@ max_leaf_nodes, min_impurity_decrease, ccp_alpha
     n_features_in_ : int
     feature_names_in_ : ndarray, only with string column names
 
+    Notes
+    -----
+    With the same ``random_state`` the trees draw the same features and thresholds as
+    scikit-learn's. Without sample weights the targets left of each threshold are
+    summed in the node's sample order, not in the order scikit-learn's partitioning
+    leaves (which this splitter skips), so two candidates splitting a node into the
+    same two sets may tie to the round-off and be chosen differently: the trees then
+    differ from that node down, equally good. Small nodes of a few samples hold such
+    ties; with ``min_samples_leaf >= 4`` the parity tests' trees equal scikit-learn's
+    node for node.
+
     See Also
     --------
     RandomForestRegressor

@@ -39,8 +39,11 @@ __all__ = ["NodeArena", "Tree"]
 
 # rows from which a single tree's walk is split over threads
 _PARALLEL_ROWS = TREE_WALK_ROWS
-# entries of a float64 X above which prediction casts it in threads (predict_input)
-_FAST_CAST = 1 << 20
+# entries of a float64 X from which prediction casts and checks it in one pass of
+# its own (predict_input; numpy's cast, then validation's check, read it twice), and
+# from which that pass runs in threads
+_FAST_CAST = 1 << 16
+_THREADED_CAST = 1 << 20
 # least rows of a chunk of a forest's walk: a chunk walks every tree, and each tree's
 # leaf values are fetched once per chunk, so chunks must not be too small
 _FOREST_CHUNK = 25_000
@@ -401,7 +404,8 @@ def predict_input(estimator, X, n_jobs=-1):
             and X.flags.c_contiguous and X.size >= _FAST_CAST):
         checked = validate_data(estimator, X, reset=False, ensure_all_finite=False)
         if checked.dtype == np.float64 and checked.flags.c_contiguous:
-            out = float32_rows(checked, n_jobs, finite == "allow-nan")
+            out = float32_rows(checked, n_jobs if X.size >= _THREADED_CAST else 1,
+                               finite == "allow-nan")
             if out is not None:
                 return out
     X = validate_data(estimator, X, reset=False, dtype=np.float32, ensure_all_finite=finite)
