@@ -20,6 +20,10 @@ __all__ = ["sum_of_squares"]
 # so the sum does not depend on the thread count
 _PARALLEL_ENTRIES = 1 << 18
 _MAX_LANES = 8
+# entries from which the lanes run on numba's threads; below, one after the other on
+# the calling thread (the same sum): a pass of up to 32 MB takes a few ms on one core,
+# and waking idle pool threads (slow on a virtual machine's idle cores) costs as much
+_THREADED_ENTRIES = 1 << 22
 
 
 @njit(cache=True, nogil=True, fastmath={"reassoc", "contract"})
@@ -38,7 +42,7 @@ def _squares_in_lanes(flat, bounds, parts):
 
 
 def sum_of_squares(flat):
-    """Σ x² of a 1-D contiguous float64 array, in lanes on numba's threads when large.
+    """Σ x² of a 1-D contiguous float64 array, in lanes (on numba's threads when large).
 
     Parameters
     ----------
@@ -61,5 +65,9 @@ def sum_of_squares(flat):
     n_lanes = _MAX_LANES
     bounds = np.linspace(0, n, n_lanes + 1).astype(np.intp)
     parts = np.empty(n_lanes)
-    _squares_in_lanes(flat, bounds, parts)
+    if n < _THREADED_ENTRIES:
+        for lane in range(n_lanes):
+            parts[lane] = _squares_between(flat, bounds[lane], bounds[lane + 1])
+    else:
+        _squares_in_lanes(flat, bounds, parts)
     return float(parts.sum())
