@@ -74,7 +74,8 @@ def main(argv=None):
         results.append(
             run_case(family, case, quick=args.quick, repeats=args.repeats, memory=args.memory)
         )
-    text = "\n".join(environment_lines(command.strip())) + "\n\n" + format_table(results) + "\n"
+    env = environment_lines(command.strip(), equal_draws=True)
+    text = "\n".join(env) + "\n\n" + format_table(results) + "\n"
     print(text)
     if args.out:
         with open(args.out, "w") as f:

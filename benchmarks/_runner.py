@@ -244,7 +244,7 @@ def _step_result(step, times, goals):
     )
 
 
-def environment_lines(command, baseline=True):
+def environment_lines(command, baseline=True, equal_draws=False):
     """Markdown lines describing the machine, the versions and the command (and,
     with ``baseline``, how scikit-learn's time is taken)."""
     import numba
@@ -268,8 +268,9 @@ def environment_lines(command, baseline=True):
         f"{sklearn.__version__}, classiclearn {classiclearn.__version__}",
         "- ours: default threading; scikit-learn: the faster of two thread configurations "
         "measured in the same run, default threading and BLAS limited to one thread (column "
-        "`threads`, ours / scikit-learn); both timed equally often (ours twice per repeat); "
-        "a 0.15 s pause before each timed call (not in --quick runs); ratio = ours / "
+        "`threads`, ours / scikit-learn); "
+        + ("both timed equally often (ours twice per repeat); " if equal_draws else "")
+        + "a 0.15 s pause before each timed call (not in --quick runs); ratio = ours / "
         "scikit-learn (< 1 is faster)",
     ]
     return lines if baseline else lines[:-1]

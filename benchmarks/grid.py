@@ -456,7 +456,7 @@ def main(args, command):
     cells.sort(key=lambda c: c.n_rows)
     no_twin = {n: why for n, why in NO_TWIN.items() if not args.family
                or registry.family(n) in args.family}
-    env = "\n".join(environment_lines(command)) + "\n"
+    env = "\n".join(environment_lines(command, equal_draws=True)) + "\n"
 
     def write(results):
         if not args.out:
