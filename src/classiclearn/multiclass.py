@@ -99,6 +99,10 @@ def _predict_binary(estimator, X, regressor=None):
         return estimator.predict_proba(X)[:, 1]
 
 
+def _positive_proba(estimator, X):
+    return np.asarray(estimator.predict_proba(X))[:, 1]
+
+
 def _sklearn_linear_classifier_mixin():
     """scikit-learn's linear-classifier mixin, if scikit-learn is loaded."""
     sk_base = sys.modules.get("sklearn.linear_model._base")
@@ -164,6 +168,17 @@ def _predict_run(tasks, n_jobs, X):
     shape = getattr(X, "shape", None)
     work = shape[0] * shape[1] * len(tasks) if shape is not None and len(shape) == 2 else 0
     return _run(tasks, n_jobs if work >= WRAPPER_PREDICT_ENTRIES else 1)
+
+
+def _score_columns(estimators, X, n_jobs, method, *extra):
+    """The binary models' scores on checked X as columns: one product for linear
+    models of ours (:func:`~classiclearn.utils._linear.stacked_decision_functions`),
+    else ``method(estimator, X, *extra)`` per model."""
+    stacked = stacked_decision_functions(estimators, X)
+    if stacked is not None:
+        return stacked
+    tasks = [(method, (e, X, *extra)) for e in estimators]
+    return np.column_stack(_predict_run(tasks, n_jobs, X))
 
 
 def _run(tasks, n_jobs, auto=1):
@@ -382,22 +397,9 @@ class OneVsRestClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
         """Number of classes."""
         return len(self.classes_)
 
-    def _scores(self, X, method, *extra):
+    def _checked_X(self, X):
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, **_X_CHECKS)
-        tasks = [(method, (e, X, *extra)) for e in self.estimators_]
-        return _predict_run(tasks, self.n_jobs, X)
-
-    def _decision_columns(self, X, method, *extra):
-        """The binary models' scores as columns: one product for linear models of
-        ours (:func:`stacked_decision_functions`), else ``method`` per model."""
-        check_is_fitted(self)
-        X = validate_data(self, X, reset=False, **_X_CHECKS)
-        stacked = stacked_decision_functions(self.estimators_, X)
-        if stacked is not None:
-            return stacked
-        tasks = [(method, (e, X, *extra)) for e in self.estimators_]
-        return np.column_stack(_predict_run(tasks, self.n_jobs, X))
+        return validate_data(self, X, reset=False, **_X_CHECKS)
 
     def predict(self, X):
         """Class of largest score (multiclass) or labels above threshold (multilabel).
@@ -406,7 +408,9 @@ class OneVsRestClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
         -------
         ndarray of shape (n_samples,) or (n_samples, n_classes)
         """
-        scores = self._decision_columns(X, _predict_binary, is_regressor(self.estimator))
+        X = self._checked_X(X)
+        scores = _score_columns(self.estimators_, X, self.n_jobs, _predict_binary,
+                                is_regressor(self.estimator))
         if self._y_type == "multiclass":
             return self.classes_[np.argmax(scores, axis=1)]
         indicator = (scores > _threshold(self.estimators_[0])).astype(np.intp)
@@ -421,7 +425,9 @@ class OneVsRestClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
         -------
         ndarray of shape (n_samples, n_classes)
         """
-        columns = self._scores(X, lambda e, X_: np.asarray(e.predict_proba(X_))[:, 1])
+        X = self._checked_X(X)
+        columns = _predict_run([(_positive_proba, (e, X)) for e in self.estimators_],
+                               self.n_jobs, X)
         if len(columns) == 1:
             columns = [1.0 - columns[0], columns[0]]
         # classes as contiguous rows (normalised along them), returned transposed
@@ -440,11 +446,11 @@ class OneVsRestClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
         -------
         ndarray of shape (n_samples, n_classes), or (n_samples,) when binary
         """
-        check_is_fitted(self)
+        X = self._checked_X(X)
         if len(self.estimators_) == 1:
-            X = validate_data(self, X, reset=False, **_X_CHECKS)
             return self.estimators_[0].decision_function(X)
-        return self._decision_columns(X, lambda e, X_: np.ravel(e.decision_function(X_)))
+        return _score_columns(self.estimators_, X, self.n_jobs,
+                              lambda e, X_: np.ravel(e.decision_function(X_)))
 
     predict_proba = _available_if_estimator_has("predict_proba")(_predict_proba)
     decision_function = _available_if_estimator_has("decision_function")(_decision_function)
@@ -821,12 +827,8 @@ class OutputCodeClassifier(_MulticlassTags, ClassifierMixin, BaseEstimator):
         """
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, **_X_CHECKS)
-        scores = stacked_decision_functions(self.estimators_, X)
-        if scores is None:
-            scores = np.column_stack(_run(
-                [(_predict_binary, (e, X, is_regressor(self.estimator))) for e in self.estimators_],
-                self.n_jobs,
-            ))
+        scores = _score_columns(self.estimators_, X, self.n_jobs, _predict_binary,
+                                is_regressor(self.estimator))
         return self.classes_[_nearest_code(scores.astype(np.float64), self.code_book_)]
 
 

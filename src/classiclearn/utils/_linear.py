@@ -128,10 +128,7 @@ class LinearClassifierMixin:
         """
         check_is_fitted(self)
         X = validate_predict_X(self, X)
-        with np.errstate(over="ignore", invalid="ignore"):
-            scores = self._linear_product(X)
-            scores += self.intercept_
-        scores = finite_linear_output(self, scores, X)
+        scores = _scores_with_intercept(self, X, self._linear_product, self.intercept_)
         return scores[:, 0] if scores.shape[1] == 1 else scores
 
     def _linear_product(self, X):
@@ -180,7 +177,13 @@ def stacked_decision_functions(estimators, X):
     W = np.concatenate(coefs)
     b = np.array([np.ravel(est.intercept_)[0] for est in estimators], dtype=np.float64)
     X = validate_predict_X(first, X)
+    return _scores_with_intercept(first, X, lambda X_: linear_product(X_, W), b)
+
+
+def _scores_with_intercept(est, X, product, intercept):
+    """``product(X) + intercept`` for validated X, its overflow checked by
+    :func:`finite_linear_output` (``est`` names the model in the error)."""
     with np.errstate(over="ignore", invalid="ignore"):
-        scores = linear_product(X, W)
-        scores += b
-    return finite_linear_output(first, scores, X)
+        scores = product(X)
+        scores += intercept
+    return finite_linear_output(est, scores, X)
