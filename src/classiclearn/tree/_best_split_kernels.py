@@ -146,9 +146,78 @@ def scan_sorted(y, w, samples, vals, sl, sr, parent_stats, n_classes, tmp_s, tmp
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def split_best(dense, data, rule, node, work, sort, abs_work):
+def presorted_list(pre, Xr, samples, f, a, b, has_nan):
+    """Make ``pre`` hold feature ``f``'s sorted list for the node ``samples[a:b]`` and
+    return the list's offset (position ``i`` of the node at ``i - offset``). A list held
+    for a range holding ``[a, b)`` is the node's already (kept by
+    :func:`partition_presorted`); otherwise it is gathered and sorted for ``[a, b)``,
+    missing values last."""
+    if pre.lo[f] <= a and b <= pre.hi[f]:
+        return pre.lo[f]
+    fs = pre.order[f]
+    fv = pre.vals[f]
+    m = b - a
+    for i in range(m):
+        s = samples[a + i]
+        fs[i] = s
+        fv[i] = Xr[s, f]
+    nm = move_nan_last(fv, fs, np.intp(0), m) if has_nan else np.intp(0)
+    if m - nm > 1:
+        sort_pairs(fv, fs, np.intp(0), m - nm)
+    pre.lo[f] = a
+    pre.hi[f] = b
+    return a
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def partition_presorted(pre, samples, a, pos, b, min_split):
+    """After the node ``[a, b)`` split at ``pos`` (``samples[a:pos]`` left): partition
+    each sorted list held for a range holding the node, stably (left rows first, each part
+    keeping its order, missing values last), so that it holds both children's. Skipped
+    when neither child has ``min_split`` samples (both stay leaves)."""
+    if pos - a < max(min_split, 2) and b - pos < max(min_split, 2):
+        return
+    left = pre.left
+    tmp_s = pre.tmp_s
+    tmp_v = pre.tmp_v
+    for i in range(a, pos):
+        left[samples[i]] = 1
+    for f in range(pre.lo.shape[0]):
+        lo = pre.lo[f]
+        if lo > a or b > pre.hi[f]:
+            continue
+        fs = pre.order[f]
+        fv = pre.vals[f]
+        j = a - lo
+        k = np.intp(0)
+        # branch-free: each entry is written to the left part's next slot (never past
+        # the one read) and to the right part's buffer, and one of the two advances
+        for i in range(a - lo, b - lo):
+            s = fs[i]
+            v = fv[i]
+            fs[j] = s
+            fv[j] = v
+            tmp_s[k] = s
+            tmp_v[k] = v
+            g = np.intp(left[s])
+            j += g
+            k += 1 - g
+        for i in range(k):
+            fs[j + i] = tmp_s[i]
+            fv[j + i] = tmp_v[i]
+    for i in range(a, pos):
+        left[samples[i]] = 0
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def split_best(dense, data, rule, node, work, sort, abs_work, pre):
     """Best split of ``samples[a:b]`` over sorted feature values (dense X); reorders the
     node's samples so the left part comes first.
+
+    ``pre`` (:data:`Presorted`, histogram trees; else None): a feature's values are
+    sorted once at the first node of a subtree that draws it, and its sorted list is
+    partitioned with each split below (:func:`partition_presorted`) instead of sorted
+    again at every node: a sort per subtree and feature rather than per node.
 
     Missing values (features with ``nan_mask[f]``), as scikit-learn >= 1.9 does: the
     node's NaN rows move to the end and the sorted values are scanned with them on the
@@ -216,20 +285,39 @@ def split_best(dense, data, rule, node, work, sort, abs_work):
             continue
         f_j += n_found
         f = features[f_j]
-        if b - a <= ROW_GATHER_MAX:
-            for i in range(a, b):
-                vals[i] = Xr[samples[i], f]
+        # the feature's sorted values and their samples at [sa, sb) of fv / fs: a
+        # presorted list, or the node's own buffers sorted here
+        if pre is not None and b - a <= pre.order.shape[1]:
+            off = presorted_list(pre, Xr, samples, f, a, b, nan_mask[f] != 0)
+            listed = True
+            fs = pre.order[f]
+            fv = pre.vals[f]
+            sa = a - off
+            sb = b - off
+            nm = np.intp(0)
+            if nan_mask[f]:
+                while nm < sb - sa and fv[sb - 1 - nm] != fv[sb - 1 - nm]:
+                    nm += 1
         else:
-            xf = Xt[f]
-            for i in range(a, b):
-                vals[i] = xf[samples[i]]
-        nm = move_nan_last(vals, samples, a, b) if nan_mask[f] else np.intp(0)
-        e = b - nm
-        if e - a >= RADIX_MIN:
-            radix_sort_pairs(vals, samples, a, e, rkeys[0], rkeys[1], ridx, rcnt)
-        elif e > a:
-            sort_pairs(vals, samples, a, e)
-        if e == a or (nm == 0 and vals[e - 1] <= vals[a] + FEATURE_THRESHOLD):
+            listed = False
+            fs = samples
+            fv = vals
+            sa = a
+            sb = b
+            if b - a <= ROW_GATHER_MAX:
+                for i in range(a, b):
+                    vals[i] = Xr[samples[i], f]
+            else:
+                xf = Xt[f]
+                for i in range(a, b):
+                    vals[i] = xf[samples[i]]
+            nm = move_nan_last(vals, samples, a, b) if nan_mask[f] else np.intp(0)
+            if b - nm - a >= RADIX_MIN:
+                radix_sort_pairs(vals, samples, a, b - nm, rkeys[0], rkeys[1], ridx, rcnt)
+            elif b - nm > a:
+                sort_pairs(vals, samples, a, b - nm)
+        e = sb - nm
+        if e == sa or (nm == 0 and fv[e - 1] <= fv[sa] + FEATURE_THRESHOLD):
             t = n_known + n_found
             features[f_j], features[t] = features[t], features[f_j]
             n_found += 1
@@ -242,47 +330,47 @@ def split_best(dense, data, rule, node, work, sort, abs_work):
         s_ml = np.intp(0)
         for ps in range(1 if nm == 0 else 2):
             if ps == 1:
-                shift_missing_left(samples, vals, a, b, nm, tmp_s, tmp_v)
-            q = a if ps == 0 else a + nm
-            q_end = e if ps == 0 else b
+                shift_missing_left(fs, fv, sa, sb, nm, tmp_s, tmp_v)
+            q = sa if ps == 0 else sa + nm
+            q_end = e if ps == 0 else sb
             inf_q = e if (nm > 0 and ps == 0) else np.intp(-1)
             if abs_work is not None:
-                _c.abs_split_costs(y, w, samples, a, b, n_outputs, abs_work.cost, abs_work.tmp,
+                _c.abs_split_costs(y, w, fs, sa, sb, n_outputs, abs_work.cost, abs_work.tmp,
                                    abs_work.yv, abs_work.wv, abs_work.h1, abs_work.h2,
                                    abs_work.h3, abs_work.h4)
             fill(sl, 0.0)
             wl = 0.0
-            cur = a
+            cur = sa
             while q < q_end:
                 q += 1
                 if q > z_lo and q < z_hi:  # a sparse column's run of zeros: no candidate
                     q = z_hi
-                while q < q_end and vals[q] <= vals[q - 1] + FEATURE_THRESHOLD:
+                while q < q_end and fv[q] <= fv[q - 1] + FEATURE_THRESHOLD:
                     q += 1
                     if q > z_lo and q < z_hi:
                         q = z_hi
-                if q >= b:
+                if q >= sb:
                     break
-                if q - a < min_samples_leaf or b - q < min_samples_leaf:
+                if q - sa < min_samples_leaf or sb - q < min_samples_leaf:
                     continue
-                if one_out and q - cur <= b - q:
+                if one_out and q - cur <= sb - q:
                     # the common forward step, written out for one output (a call to
                     # move_left per position costs several times the update itself)
                     if is_clf:
                         for p in range(cur, q):
-                            s = samples[p]
+                            s = fs[p]
                             ws = w[s]
                             sl[np.intp(y[s, 0])] += ws
                             wl += ws
                     else:
                         # the sum of squares is not needed by the proxy
                         for p in range(cur, q):
-                            s = samples[p]
+                            s = fs[p]
                             ws = w[s]
                             sl[0] += ws * y[s, 0]
                             wl += ws
                 else:
-                    wl = move_left(sl, wl, cur, q, b, samples, y, w, stats, wn, crit,
+                    wl = move_left(sl, wl, cur, q, sb, fs, y, w, stats, wn, crit,
                                     n_outputs, K)
                 cur = q
                 wr = wn - wl
@@ -309,8 +397,11 @@ def split_best(dense, data, rule, node, work, sort, abs_work):
                     # sum of halves between two values, or +inf for the candidate that
                     # sends exactly the missing values right; missing values go the scan's
                     # side, or (none at the node) to the larger child
-                    s_thr = np.inf if q == inf_q else vals[q - 1] / 2.0 + vals[q] / 2.0
-                    s_ml = ps if nm > 0 else (1 if q - a > b - q else 0)
+                    s_thr = np.inf if q == inf_q else fv[q - 1] / 2.0 + fv[q] / 2.0
+                    s_ml = ps if nm > 0 else (1 if q - sa > sb - q else 0)
+        if nm > 0 and listed:
+            # the missing values back to the end of the presorted list
+            shift_missing_left(fs, fv, sa, sb, sb - sa - nm, tmp_s, tmp_v)
         proxy, thr, ml = s_proxy, s_thr, s_ml
         if proxy > best_proxy:
             best_proxy = proxy
@@ -322,6 +413,8 @@ def split_best(dense, data, rule, node, work, sort, abs_work):
         return no_split(node, n_const)
     pos = partition_rows(Xr, best_f, best_thr, samples, a, b, samples, False, best_ml != 0,
                          np.float32(np.nan))
+    if pre is not None and b - a <= pre.order.shape[1]:
+        partition_presorted(pre, samples, a, pos, b, 2 * min_samples_leaf)
     wl = left_stats(y, w, samples, sl, rule, node, pos)
     return finish_split(y, w, samples, sl, sr, rule, node, abs_work, pos, best_f, best_thr,
                         best_ml, n_const, wl)

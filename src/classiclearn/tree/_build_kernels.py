@@ -60,6 +60,7 @@ from ._split_kernels import (
     Data,
     Dense,
     Node,
+    Presorted,
     RandomWork,
     Rule,
     SortWork,
@@ -70,7 +71,7 @@ from ._split_kernels import (
 )
 
 __all__ = ["KEY_CLASS_BITS_MAX", "RADIX_MIN", "SPLIT_BEST", "SPLIT_RANDOM", "AbsWork", "Bins",
-           "ByRows", "Csc", "Data", "Dense", "RandomWork", "Settings", "SortWork", "build_tree"]
+           "ByRows", "Csc", "Data", "Dense", "Presorted", "RandomWork", "Settings", "SortWork", "build_tree"]
 
 EPSILON = np.finfo(np.float64).eps
 # numba freezes globals such as _hk.HYBRID_MIN into the compiled builder: the kernel
@@ -80,15 +81,18 @@ EPSILON = np.finfo(np.float64).eps
 # the estimator's growth parameters (``max_depth`` a large int for None, ``max_features``
 # an int, ``min_weight_leaf`` an absolute weight, ``max_leaf_nodes`` -1 for None, ``seed``
 # uint64 driving the feature draws and random thresholds, ``mono`` intp per feature or
-# empty: monotonicity constraints -1 / 0 / 1)
+# empty: monotonicity constraints -1 / 0 / 1, ``wn_total`` the weight that improvements
+# are fractions of: 0.0 for the samples' own, the whole tree's for a subtree grown apart)
 Settings = namedtuple("Settings", ["crit", "splitter", "max_features", "max_depth",
                                    "min_samples_leaf", "min_samples_split", "min_weight_leaf",
-                                   "min_impurity_decrease", "max_leaf_nodes", "seed", "mono"])
+                                   "min_impurity_decrease", "max_leaf_nodes", "seed", "mono",
+                                   "wn_total"])
 
 
 # the tree's node arrays while it grows (``inodes``, ``fnodes``, ``value``, rows doubled
-# when full) and as returned
-GrownTree = namedtuple("GrownTree", ["inodes", "fnodes", "value", "max_depth"])
+# when full) and as returned, with the samples in their final order (each node's at
+# consecutive positions, a left child's before its sibling's)
+GrownTree = namedtuple("GrownTree", ["inodes", "fnodes", "value", "max_depth", "samples"])
 # columns of ``inodes`` (intp) and ``fnodes`` (float64)
 NODE_LEFT = 0
 NODE_RIGHT = 1
@@ -157,6 +161,22 @@ def copy_rows(dst, src, n):
     for i in range(n):
         for j in range(src.shape[1]):
             dst[i, j] = src[i, j]
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def graft_rows(inodes, fnodes, value, at, src_i, src_f, src_v, offset):
+    """Copy a grown subtree's node rows into the whole tree's arrays from row ``at``, its
+    child links moved by ``offset`` (where its root lands)."""
+    for i in range(src_i.shape[0]):
+        for j in range(src_i.shape[1]):
+            inodes[at + i, j] = src_i[i, j]
+        for side in (NODE_LEFT, NODE_RIGHT):
+            if src_i[i, side] >= 0:
+                inodes[at + i, side] += offset
+        for j in range(src_f.shape[1]):
+            fnodes[at + i, j] = src_f[i, j]
+        for j in range(src_v.shape[1]):
+            value[at + i, j] = src_v[i, j]
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -484,7 +504,7 @@ FULL_HISTS = 4
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _grow(data, settings, rule, dense, csc, bins, abs_work, sort, rnd, work, stats,
+def _grow(data, settings, rule, dense, csc, bins, abs_work, sort, rnd, pre, work, stats,
           reuse_stats, inodes, fnodes, value, st_ints, st_floats, st_stats, front, pool,
           free, state):
     """:func:`build_tree`'s node loop: evaluate the nodes on the stack (depth-first: their
@@ -587,7 +607,7 @@ def _grow(data, settings, rule, dense, csc, bins, abs_work, sort, rnd, work, sta
                 # of each pair)
                 if dense is not None:
                     if sort is not None:
-                        split = split_best(dense, data, rule, node, work, sort, abs_work)
+                        split = split_best(dense, data, rule, node, work, sort, abs_work, pre)
                     if rnd is not None:
                         split = split_random(dense, data, rule, node, work, rnd, abs_work)
                 if csc is not None:
@@ -605,8 +625,10 @@ def _grow(data, settings, rule, dense, csc, bins, abs_work, sort, rnd, work, sta
         left_h = minus1
         right_h = minus1
         if bins is not None and hist >= 0:
+            # children at the depth limit stay leaves: no histograms for them
             n_free, left_h, right_h = _hk.child_hists(bins, data, rule, samples, pool, free,
-                                                      n_free, hist, a, split.pos, b, is_leaf)
+                                                      n_free, hist, a, split.pos, b,
+                                                      is_leaf or depth + 1 >= max_depth)
         if best_first:
             _push_frontier(front, n_front, i, node, split, depth, n_const, left_h, right_h)
             n_front += 1
@@ -627,11 +649,12 @@ def _grow(data, settings, rule, dense, csc, bins, abs_work, sort, rnd, work, sta
 
 
 @njit(cache=True, nogil=True)
-def build_tree(data, settings, dense, csc, bins, abs_work, sort, rnd):
+def build_tree(data, settings, dense, csc, bins, abs_work, sort, rnd, pre):
     """Grow one tree; depth-first, or best-first when ``max_leaf_nodes > 0``.
 
     Arguments: see the module docstring; ``sort`` (best splitter) or ``rnd`` (random
-    splitter) is None. ``data.samples`` is copied, not modified. Nodes of a histogram
+    splitter) is None; ``pre`` (:data:`Presorted`) the best splitter's sorted lists in a
+    histogram tree's exact nodes, else None. ``data.samples`` is copied, not modified. Nodes of a histogram
     tree (``bins``) with fewer than ``HYBRID_MIN`` samples are split exactly.
 
     numba compiles one version per kind of tree (dense, sparse, histogram; best or
@@ -655,6 +678,8 @@ def build_tree(data, settings, dense, csc, bins, abs_work, sort, rnd):
     samples = data.samples.copy()
     n = samples.shape[0]
     wn_total, int_w = _weight_total(data.w, samples)
+    if settings.wn_total > 0.0:
+        wn_total = settings.wn_total
     rule = _rule(data, settings, wn_total)
     work = _work(samples, rule, settings.seed, data.nan_mask.shape[0])
     n_outputs = rule.n_outputs
@@ -700,7 +725,7 @@ def build_tree(data, settings, dense, csc, bins, abs_work, sort, rnd):
         # loop runs without reference counts, called again after growing the array it
         # found full
         while True:
-            status = _grow(data, settings, rule, dense, csc, bins, abs_work, sort, rnd, work,
+            status = _grow(data, settings, rule, dense, csc, bins, abs_work, sort, rnd, pre, work,
                            stats, reuse_stats, inodes, fnodes, value, st_ints, st_floats,
                            st_stats, front, pool, free, state)
             if status == FULL_NODES:
@@ -735,6 +760,6 @@ def build_tree(data, settings, dense, csc, bins, abs_work, sort, rnd):
     # the node fields are views (the caller copies them column by column into the
     # tree's arrays); the values, which the tree may keep as they are, are trimmed
     out = GrownTree(inodes[:count], fnodes[:count], np.empty((count, value.shape[1])),
-                    depth_reached)
+                    depth_reached, samples)
     copy_rows(out.value, value, count)
     return out

@@ -33,6 +33,7 @@ from ..utils._targets import (
     compute_class_weight,
     unique_inverse,
 )
+from ..utils._threads import current_numba_threads, thread_map
 from ..utils.validation import (
     check_float32_columns,
     check_is_fitted,
@@ -41,6 +42,7 @@ from ..utils.validation import (
 )
 from . import _binning
 from . import _build_kernels as _bk
+from . import _hist_kernels as _hk
 from ._tree import Tree, predict_input
 
 __all__ = ["DecisionTreeClassifier", "DecisionTreeRegressor"]
@@ -60,6 +62,10 @@ CRITERIA = {
     "poisson": 13,
 }
 _MAX_DEPTH = np.iinfo(np.int32).max
+# histogram trees of at least SUBTREE_ROWS samples grow their top SUBTREE_DEPTH levels,
+# then the subtrees below them apart (in threads; see _grow_in_subtrees)
+SUBTREE_ROWS = 4_000
+SUBTREE_DEPTH = 3
 
 
 def tree_seed(random_state):
@@ -236,6 +242,20 @@ def sort_work(data):
                         np.empty(m, dtype=np.float32))
 
 
+def presorted_work(data):
+    """The best splitter's sorted lists in a histogram tree's exact nodes
+    (``_build_kernels.Presorted``): a list of at most ``HYBRID_MIN`` entries per feature
+    and a flag per row."""
+    n_features = data.nan_mask.shape[0]
+    width = _hk.HYBRID_MIN
+    return _bk.Presorted(np.empty((n_features, width), dtype=np.intp),
+                         np.empty((n_features, width), dtype=np.float32),
+                         np.zeros(n_features, dtype=np.intp),
+                         np.full(n_features, -1, dtype=np.intp),
+                         np.zeros(data.y.shape[0], dtype=np.uint8),
+                         np.empty(width, dtype=np.intp), np.empty(width, dtype=np.float32))
+
+
 def random_work(data, crit, sparse):
     """The random splitter's buffers (``_build_kernels.RandomWork``). With one output,
     classification, integer weights (their total below 2**50, so that sums of them are
@@ -309,19 +329,129 @@ def grow_tree(Xt, X, y, w, n_classes, p, seed, is_clf, n_features, binned=None,
         int(p["crit"]), int(p["splitter"]), int(p["max_features"]), int(p["max_depth"]),
         int(p["min_samples_leaf"]), int(p["min_samples_split"]), float(p["min_weight_leaf"]),
         float(p["min_impurity_decrease"]), int(p["max_leaf_nodes"]), np.uint64(seed),
-        _plain(p.get("monotonic", _NO_MONO), np.intp))
+        _plain(p.get("monotonic", _NO_MONO), np.intp), 0.0)
+    if _grows_in_subtrees(settings, bins, samples.shape[0]):
+        grown = _grow_in_subtrees(data, settings, dense, bins)
+    else:
+        grown = _build(data, settings, dense, csc, bins)
+    return Tree(grown.inodes, grown.fnodes, grown.value, n_features, n_classes,
+                grown.max_depth, is_clf, arena)
+
+
+def _build(data, settings, dense, csc, bins):
+    """``_build_kernels.build_tree`` with its splitter's buffers, allocated per call (the
+    subtrees of :func:`_grow_in_subtrees` grow at once, each in its own)."""
     # the absolute-error criterion's scratch (None: the other criteria compile without it)
-    abs_work = (_bk.AbsWork(*np.empty((8, samples.shape[0] + 1)))
-                if p["crit"] == CRITERIA["absolute_error"] else None)
+    abs_work = (_bk.AbsWork(*np.empty((8, data.samples.shape[0] + 1)))
+                if settings.crit == CRITERIA["absolute_error"] else None)
     # the splitter's own buffers; the other splitter's None leaves its code out of the
     # compiled builder
-    if p["splitter"] == _bk.SPLIT_RANDOM:
+    if settings.splitter == _bk.SPLIT_RANDOM:
         sort, rnd = None, random_work(data, settings.crit, csc is not None)
     else:
         sort, rnd = sort_work(data), None
-    inodes, fnodes, value, depth = _bk.build_tree(data, settings, dense, csc, bins, abs_work,
-                                                  sort, rnd)
-    return Tree(inodes, fnodes, value, n_features, n_classes, depth, is_clf, arena)
+    pre = presorted_work(data) if bins is not None and sort is not None else None
+    return _bk.build_tree(data, settings, dense, csc, bins, abs_work, sort, rnd, pre)
+
+
+def _grows_in_subtrees(settings, bins, n_samples):
+    """Whether a tree grows as a top and subtrees (:func:`_grow_in_subtrees`): histogram
+    trees of at least ``SUBTREE_ROWS`` samples, grown depth-first, without monotonicity
+    constraints, deeper than the top. Decided by the data and parameters alone, never by
+    the number of threads, so that a tree does not depend on it."""
+    return (bins is not None and n_samples >= SUBTREE_ROWS and settings.max_leaf_nodes < 0
+            and not settings.mono.any() and settings.max_depth > SUBTREE_DEPTH)
+
+
+def _grow_in_subtrees(data, settings, dense, bins):
+    """Grow a histogram tree's top ``SUBTREE_DEPTH`` levels, then the subtree below each
+    node at that depth apart, in threads (numba's thread count: one inside a forest's
+    threads), and graft them on the top.
+
+    Each subtree draws from a generator of its own, seeded from the tree's seed and its
+    place, and takes its improvements as fractions of the whole tree's weight: the tree is
+    the same whatever the thread count or the order the subtrees finish in."""
+    top = _build(data, settings._replace(max_depth=SUBTREE_DEPTH), dense, None, bins)
+    roots = _subtree_roots(top.inodes, SUBTREE_DEPTH)
+    wn_root = float(top.fnodes[0, _bk.NODE_WEIGHT])
+
+    def grow(k):
+        node, a, b = roots[k]
+        sub = settings._replace(max_depth=settings.max_depth - SUBTREE_DEPTH,
+                                seed=np.uint64(_subtree_seed(int(settings.seed), k)),
+                                wn_total=wn_root)
+        return _build(data._replace(samples=top.samples[a:b]), sub, dense, None, bins)
+
+    # the largest subtrees first, so that the threads finish together
+    order = sorted(range(len(roots)), key=lambda k: roots[k][1] - roots[k][2])
+    grown = thread_map(grow, order, current_numba_threads())
+    subtrees = {roots[k][0]: g for k, g in zip(order, grown)}
+    depth = max([top.max_depth] + [SUBTREE_DEPTH + g.max_depth for g in grown])
+    return _bk.GrownTree(*_graft(top, subtrees), depth, top.samples)
+
+
+def _subtree_roots(inodes, depth):
+    """``(node, start, end)`` of the top's nodes at ``depth`` (leaves there for the depth
+    limit alone) and their samples' positions, children's ranges following their
+    parent's (left first)."""
+    roots = []
+    stack = [(0, 0, int(inodes[0, _bk.NODE_N_SAMPLES]), 0)]
+    while stack:
+        node, a, b, d = stack.pop()
+        left, right = inodes[node, _bk.NODE_LEFT], inodes[node, _bk.NODE_RIGHT]
+        if left >= 0:
+            mid = a + int(inodes[left, _bk.NODE_N_SAMPLES])
+            stack.append((right, mid, b, d + 1))
+            stack.append((left, a, mid, d + 1))
+        elif d == depth:
+            roots.append((node, a, b))
+    return roots
+
+
+def _subtree_seed(seed, k):
+    """The generator seed of subtree ``k`` of a tree seeded ``seed`` (a nonzero 32-bit
+    value, mixed so that neighbouring seeds and places do not share streams)."""
+    x = (seed * 0x9E3779B1 + (k + 1) * 0x85EBCA77) & 0xFFFFFFFF
+    x ^= x >> 15
+    x = (x * 0x2C1B3C6D) & 0xFFFFFFFF
+    x ^= x >> 12
+    return x or 1
+
+
+def _graft(top, subtrees):
+    """The node arrays of the top with ``subtrees[node]`` (``GrownTree``) in place of
+    each of those nodes, numbered in depth-first order, left first."""
+    ids = {}
+    order = []
+    count = 0
+    stack = [0]
+    while stack:
+        node = stack.pop()
+        ids[node] = count
+        order.append(node)
+        if node in subtrees:
+            count += subtrees[node].inodes.shape[0]
+            continue
+        count += 1
+        left, right = top.inodes[node, _bk.NODE_LEFT], top.inodes[node, _bk.NODE_RIGHT]
+        if left >= 0:
+            stack.extend((right, left))
+    inodes = np.empty((count, top.inodes.shape[1]), dtype=np.intp)
+    fnodes = np.empty((count, top.fnodes.shape[1]))
+    value = np.empty((count, top.value.shape[1]))
+    for node in order:
+        at = ids[node]
+        if node in subtrees:
+            sub = subtrees[node]
+            _bk.graft_rows(inodes, fnodes, value, at, sub.inodes, sub.fnodes, sub.value, at)
+            continue
+        _bk.graft_rows(inodes, fnodes, value, at, top.inodes[node:node + 1],
+                       top.fnodes[node:node + 1], top.value[node:node + 1], 0)
+        left, right = top.inodes[node, _bk.NODE_LEFT], top.inodes[node, _bk.NODE_RIGHT]
+        if left >= 0:
+            inodes[at, _bk.NODE_LEFT] = ids[int(left)]
+            inodes[at, _bk.NODE_RIGHT] = ids[int(right)]
+    return inodes, fnodes, value
 
 
 _COMMON_CONSTRAINTS = {

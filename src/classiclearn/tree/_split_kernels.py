@@ -23,7 +23,8 @@ arguments are named tuples built once per tree:
 - :data:`Work`: buffers the splitters write (the node's samples and their values,
   the features and the draw's state, left / right statistics);
 - :data:`SortWork` / :data:`RandomWork`: the best and the random splitter's own
-  buffers;
+  buffers; :data:`Presorted`: the best splitter's sorted lists in a histogram tree's
+  exact nodes;
 - :data:`Node`: the node being split; a splitter returns a :data:`Split`.
 
 ``abs_work`` (:data:`AbsWork`) holds the absolute-error criterion's scratch, None
@@ -70,6 +71,12 @@ Work = namedtuple("Work", ["samples", "features", "const_features", "rng", "draw
                            "sl", "sr"])
 # radix sort keys / indices / counts, and the missing values' moves (``tmp_s`` / ``tmp_v``)
 SortWork = namedtuple("SortWork", ["rkeys", "ridx", "rcnt", "tmp_s", "tmp_v"])
+# a histogram tree's exact nodes (fewer than ``HYBRID_MIN`` samples, best splitter):
+# feature f's values at the node range ``[lo[f], hi[f])``, sorted (missing ones last), in
+# ``vals[f]``, their samples in ``order[f]``, both from position 0 (``lo[f] > hi[f]``:
+# none held); ``left`` (uint8 per row, zero between splits) marks a split's left rows, and
+# ``tmp_s`` / ``tmp_v`` hold the right part of a list's partition
+Presorted = namedtuple("Presorted", ["order", "vals", "lo", "hi", "left", "tmp_s", "tmp_v"])
 # ``fast``: counts left of a threshold summed without partitioning, on keys
 # ``(weight << kb) | class`` kept in sample order in ``yw`` (see :func:`split_random`)
 RandomWork = namedtuple("RandomWork", ["fast", "kb", "yw", "ywtmp", "vals_b", "sbest",
