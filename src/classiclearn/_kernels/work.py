@@ -43,6 +43,9 @@ FOREST_TREE_WORK = 20_000
 # about 2 ms on one thread, and a second thread woken from idle (a virtual machine's
 # idle core) may take longer than that to start
 TREE_WALK_ROWS = 100_000
+# values binned (histogram trees) from which the rows are split over threads: binning
+# 500,000 values takes about 3 ms on one thread
+BIN_VALUES_THREADED = 250_000
 # query rows below which a KD / ball tree answers on the calling thread
 TREE_QUERY_ROWS = 32
 # fewest query rows handed to one thread by brute-force neighbours

@@ -7,45 +7,11 @@ Bin ``b`` of feature ``j`` holds the values ``x`` with
 
 import numpy as np
 
+from .._kernels.work import BIN_VALUES_THREADED
+from ..utils._threads import current_numba_threads, row_chunks, thread_map
 from . import _hist_kernels as _hk
 
 __all__ = ["fit_bins", "transform_bins"]
-
-
-def _midpoint_positions(n, qs):
-    """Where ``np.percentile(col, qs, method="midpoint")`` reads an ascending ``col`` of
-    ``n`` values: (previous index, next index, whether the value is their midpoint rather
-    than the previous one), computed as numpy computes them."""
-    v = (n - 1) * np.true_divide(qs, 100)
-    virtual = 0.5 * (np.floor(v) + np.ceil(v))
-    prev = np.floor(virtual)
-    nxt = prev + 1
-    above = virtual >= n - 1
-    prev[above] = -1
-    nxt[above] = -1
-    return prev.astype(np.intp), nxt.astype(np.intp), virtual % 1 != 0
-
-
-def sorted_percentiles(col, positions):
-    """``np.percentile(col, qs, method="midpoint")`` of an ascending ``col`` without NaN
-    (or of each row of a 2-D ``col``; ``positions`` from :func:`_midpoint_positions` for
-    its length): numpy's
-    interpolation without its partition of the data (which costs far more than the sort
-    on a few hundred values)."""
-    prev, nxt, half = positions
-    a = col[..., prev]
-    b = col[..., nxt]
-    diff = b - a
-    gamma = np.where(half, 0.5, 0.0)
-    out = a + diff * gamma
-    np.subtract(b, diff * (1 - gamma), out=out, where=half)
-    return out
-
-
-def _compact(keep, values, out):
-    """``out[i, :k_i] = values[i, keep[i]]`` for each row ``i`` (``k_i`` kept values)."""
-    rows, at = np.nonzero(keep)
-    out[rows, np.cumsum(keep, axis=1)[rows, at] - 1] = values[rows, at]
 
 
 def fit_bins(X, max_bins, seed, subsample=200_000):
@@ -66,58 +32,10 @@ def fit_bins(X, max_bins, seed, subsample=200_000):
         Xs = X
     edges = np.full((p, max_bins + 1), np.inf)
     n_bins = np.zeros(p, dtype=np.intp)
-    qs = np.linspace(0, 100, max_bins + 1)[1:-1]
+    fractions = np.true_divide(np.linspace(0, 100, max_bins + 1)[1:-1], 100)
     # every column sorted at once (float32 sorts fast; NaN sorts last), as rows of the
     # transposed data; distinct values and quantiles from the sorted order
-    cols = np.sort(Xs.T, axis=1).astype(np.float64)
-    m = cols.shape[1]
-    n_valid = m - np.count_nonzero(np.isnan(cols), axis=1)
-    new = np.empty(cols.shape, dtype=bool)  # first of its value (each NaN counts)
-    new[:, 0] = True
-    np.not_equal(cols[:, 1:], cols[:, :-1], out=new[:, 1:])
-    n_distinct = np.count_nonzero(new, axis=1) - (m - n_valid)
-    whole = n_valid == m
-    # columns without NaN at once: few distinct values (edges their midpoints) ...
-    few = np.flatnonzero(whole & (n_distinct <= max_bins))
-    if few.size:
-        distinct = np.zeros((few.size, max_bins))
-        _compact(new[few], cols[few], distinct)
-        mids = distinct[:, :-1] / 2.0 + distinct[:, 1:] / 2.0
-        used = np.arange(max_bins - 1) < (n_distinct[few] - 1)[:, None]
-        edges[few, :max_bins - 1] = np.where(used, mids, np.inf)
-        n_bins[few] = n_distinct[few]
-    # ... or many (edges their quantiles, kept once each when ascending, and below the
-    # maximum)
-    rest = np.flatnonzero(~whole)
-    many = np.flatnonzero(whole & (n_distinct > max_bins))
-    if many.size:
-        qv = sorted_percentiles(cols[many], _midpoint_positions(m, qs))
-        ascending = np.all(qv[:, 1:] >= qv[:, :-1], axis=1)
-        keep = np.empty(qv.shape, dtype=bool)
-        keep[:, 0] = True
-        np.not_equal(qv[:, 1:], qv[:, :-1], out=keep[:, 1:])
-        keep &= qv < cols[many, -1:]
-        keep[~ascending] = False
-        quantiles = np.full((many.size, max_bins + 1), np.inf)
-        _compact(keep, qv, quantiles)
-        edges[many] = quantiles
-        n_bins[many] = np.count_nonzero(keep, axis=1) + 1
-        rest = np.concatenate((rest, many[~ascending]))
-    for j in rest:
-        nv = n_valid[j]
-        if nv == 0:
-            n_bins[j] = 1
-            continue
-        col = cols[j, :nv]
-        if n_distinct[j] <= max_bins:
-            distinct = col[new[j, :nv]]
-            mids = distinct[:-1] / 2.0 + distinct[1:] / 2.0
-        else:
-            mids = np.unique(sorted_percentiles(col, _midpoint_positions(nv, qs)))
-            mids = mids[mids < col[-1]]
-        k = mids.size
-        edges[j, :k] = mids
-        n_bins[j] = k + 1
+    _hk.column_edges(np.sort(Xs.T, axis=1), max_bins, fractions, edges, n_bins)
     return edges, n_bins
 
 
@@ -130,6 +48,13 @@ def transform_bins(X, mapper):
         k = n_bins[j] - 1
         padded[j, :k] = edges[j, :k]
     out = np.empty(X.shape, dtype=np.uint8)
-    _hk.bin_rows(np.ascontiguousarray(X, dtype=np.float32), padded,
-                 np.asarray(n_bins, dtype=np.uint8), out)
+    X = np.ascontiguousarray(X, dtype=np.float32)
+    nan_bin = np.asarray(n_bins, dtype=np.uint8)
+    n_threads = current_numba_threads() if X.size >= BIN_VALUES_THREADED else 1
+
+    def bin_chunk(bounds):
+        lo, hi = bounds
+        _hk.bin_rows(X[lo:hi], padded, nan_bin, out[lo:hi])
+
+    thread_map(bin_chunk, row_chunks(X.shape[0], n_threads, 1024), n_threads)
     return out

@@ -330,3 +330,62 @@ def bin_rows(X, edges, nan_bin, out):
                 lo += step * np.intp(edges[j, lo + step - 1] < x)
                 step >>= 1
             out[i, j] = lo
+
+
+@njit(cache=True, nogil=True)
+def column_edges(cols, max_bins, fractions, edges, n_bins):
+    """Bin edges of each row of ``cols`` (float32 (n_features, m), each row ascending, NaN
+    last) into ``edges[j]`` (float64, +inf beyond the last edge) and ``n_bins[j]``.
+
+    With at most ``max_bins`` distinct values, the midpoints between consecutive ones;
+    otherwise ``np.percentile(col, 100 * fractions, method="midpoint")`` of the non-NaN
+    values (numpy's arithmetic), kept once each and below the maximum. A column of NaN
+    only has one bin."""
+    m = cols.shape[1]
+    for j in range(cols.shape[0]):
+        col = cols[j]
+        nv = m
+        while nv > 0 and col[nv - 1] != col[nv - 1]:
+            nv -= 1
+        if nv == 0:
+            n_bins[j] = 1
+            continue
+        n_distinct = np.intp(1)
+        for i in range(1, nv):
+            if col[i] != col[i - 1]:
+                n_distinct += 1
+        k = np.intp(0)
+        if n_distinct <= max_bins:
+            prev = np.float64(col[0])
+            for i in range(1, nv):
+                if col[i] != col[i - 1]:
+                    cur = np.float64(col[i])
+                    edges[j, k] = prev / 2.0 + cur / 2.0
+                    k += 1
+                    prev = cur
+            n_bins[j] = n_distinct
+            continue
+        qv = np.empty(fractions.shape[0])
+        for i in range(fractions.shape[0]):
+            v = (nv - 1) * fractions[i]
+            virtual = 0.5 * (np.floor(v) + np.ceil(v))
+            lo = np.intp(np.floor(virtual))
+            hi = lo + 1
+            if virtual >= nv - 1:
+                lo = nv - 1
+                hi = nv - 1
+            a = np.float64(col[lo])
+            b = np.float64(col[hi])
+            diff = b - a
+            qv[i] = b - diff * 0.5 if virtual % 1 != 0 else a + diff * 0.0
+        for i in range(1, qv.shape[0]):
+            if qv[i] < qv[i - 1]:
+                qv.sort()
+                break
+        top = np.float64(col[nv - 1])
+        for i in range(qv.shape[0]):
+            if qv[i] < top and (k == 0 or qv[i] != edges[j, k - 1]):
+                edges[j, k] = qv[i]
+                k += 1
+        n_bins[j] = k + 1
+
