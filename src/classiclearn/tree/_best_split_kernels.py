@@ -328,77 +328,102 @@ def split_best(dense, data, rule, node, work, sort, abs_work, pre):
         s_proxy = best_proxy
         s_thr = 0.0
         s_ml = np.intp(0)
-        for ps in range(1 if nm == 0 else 2):
-            if ps == 1:
-                shift_missing_left(fs, fv, sa, sb, nm, tmp_s, tmp_v)
-            q = sa if ps == 0 else sa + nm
-            q_end = e if ps == 0 else sb
-            inf_q = e if (nm > 0 and ps == 0) else np.intp(-1)
-            if abs_work is not None:
-                _c.abs_split_costs(y, w, fs, sa, sb, n_outputs, abs_work.cost, abs_work.tmp,
-                                   abs_work.yv, abs_work.wv, abs_work.h1, abs_work.h2,
-                                   abs_work.h3, abs_work.h4)
-            fill(sl, 0.0)
+        if listed and one_out and crit == _c.SQUARED_ERROR and nm == 0 and cst == 0:
+            # a presorted list (histogram trees), one output, squared error: one forward
+            # pass, the sums in scalars (the generic scan's order of additions, which
+            # scikit-learn's trees share, matters to exact trees only)
+            s_l = 0.0
             wl = 0.0
-            cur = sa
-            while q < q_end:
-                q += 1
-                if q > z_lo and q < z_hi:  # a sparse column's run of zeros: no candidate
-                    q = z_hi
-                while q < q_end and fv[q] <= fv[q - 1] + FEATURE_THRESHOLD:
-                    q += 1
-                    if q > z_lo and q < z_hi:
-                        q = z_hi
-                if q >= sb:
-                    break
+            for q in range(sa + 1, sb):
+                s = fs[q - 1]
+                ws = w[s]
+                s_l += ws * y[s, 0]
+                wl += ws
+                if fv[q] <= fv[q - 1] + FEATURE_THRESHOLD:
+                    continue
                 if q - sa < min_samples_leaf or sb - q < min_samples_leaf:
                     continue
-                if one_out and q - cur <= sb - q:
-                    # the common forward step, written out for one output (a call to
-                    # move_left per position costs several times the update itself)
-                    if is_clf:
-                        for p in range(cur, q):
-                            s = fs[p]
-                            ws = w[s]
-                            sl[np.intp(y[s, 0])] += ws
-                            wl += ws
-                    else:
-                        # the sum of squares is not needed by the proxy
-                        for p in range(cur, q):
-                            s = fs[p]
-                            ws = w[s]
-                            sl[0] += ws * y[s, 0]
-                            wl += ws
-                else:
-                    wl = move_left(sl, wl, cur, q, sb, fs, y, w, stats, wn, crit,
-                                    n_outputs, K)
-                cur = q
                 wr = wn - wl
                 if wl < min_weight_leaf or wr < min_weight_leaf:
                     continue
-                if one_out and crit == _c.GINI:
-                    proxy = gini_proxy(sl, stats, nc0, wl, wr)
-                elif one_out and crit == _c.SQUARED_ERROR:
-                    # _c.mse_proxy
-                    s_l = sl[0]
-                    s_r = stats[0] - s_l
-                    proxy = s_l * s_l / wl + s_r * s_r / wr
-                elif abs_work is not None:
-                    proxy = -abs_work.cost[q - a]
-                else:
-                    for k in range(rule.S):
-                        sr[k] = stats[k] - sl[k]
-                    proxy = _c.proxy_improvement(sl, sr, wl, wr, crit, n_outputs, K, n_classes)
-                # a constrained candidate is checked only when it would be the best:
-                # the same choice as rejecting it first (scikit-learn's order)
-                if proxy > s_proxy and (cst == 0 or _c.monotone_ok(
-                        sl, stats, wl, wr, cst, lower, upper)):
+                s_r = stats[0] - s_l
+                proxy = s_l * s_l / wl + s_r * s_r / wr
+                if proxy > s_proxy:
                     s_proxy = proxy
-                    # sum of halves between two values, or +inf for the candidate that
-                    # sends exactly the missing values right; missing values go the scan's
-                    # side, or (none at the node) to the larger child
-                    s_thr = np.inf if q == inf_q else fv[q - 1] / 2.0 + fv[q] / 2.0
-                    s_ml = ps if nm > 0 else (1 if q - sa > sb - q else 0)
+                    s_thr = fv[q - 1] / 2.0 + fv[q] / 2.0
+                    s_ml = 1 if q - sa > sb - q else 0
+        else:
+            for ps in range(1 if nm == 0 else 2):
+                if ps == 1:
+                    shift_missing_left(fs, fv, sa, sb, nm, tmp_s, tmp_v)
+                q = sa if ps == 0 else sa + nm
+                q_end = e if ps == 0 else sb
+                inf_q = e if (nm > 0 and ps == 0) else np.intp(-1)
+                if abs_work is not None:
+                    _c.abs_split_costs(y, w, fs, sa, sb, n_outputs, abs_work.cost, abs_work.tmp,
+                                       abs_work.yv, abs_work.wv, abs_work.h1, abs_work.h2,
+                                       abs_work.h3, abs_work.h4)
+                fill(sl, 0.0)
+                wl = 0.0
+                cur = sa
+                while q < q_end:
+                    q += 1
+                    if q > z_lo and q < z_hi:  # a sparse column's run of zeros: no candidate
+                        q = z_hi
+                    while q < q_end and fv[q] <= fv[q - 1] + FEATURE_THRESHOLD:
+                        q += 1
+                        if q > z_lo and q < z_hi:
+                            q = z_hi
+                    if q >= sb:
+                        break
+                    if q - sa < min_samples_leaf or sb - q < min_samples_leaf:
+                        continue
+                    if one_out and q - cur <= sb - q:
+                        # the common forward step, written out for one output (a call to
+                        # move_left per position costs several times the update itself)
+                        if is_clf:
+                            for p in range(cur, q):
+                                s = fs[p]
+                                ws = w[s]
+                                sl[np.intp(y[s, 0])] += ws
+                                wl += ws
+                        else:
+                            # the sum of squares is not needed by the proxy
+                            for p in range(cur, q):
+                                s = fs[p]
+                                ws = w[s]
+                                sl[0] += ws * y[s, 0]
+                                wl += ws
+                    else:
+                        wl = move_left(sl, wl, cur, q, sb, fs, y, w, stats, wn, crit,
+                                        n_outputs, K)
+                    cur = q
+                    wr = wn - wl
+                    if wl < min_weight_leaf or wr < min_weight_leaf:
+                        continue
+                    if one_out and crit == _c.GINI:
+                        proxy = gini_proxy(sl, stats, nc0, wl, wr)
+                    elif one_out and crit == _c.SQUARED_ERROR:
+                        # _c.mse_proxy
+                        s_l = sl[0]
+                        s_r = stats[0] - s_l
+                        proxy = s_l * s_l / wl + s_r * s_r / wr
+                    elif abs_work is not None:
+                        proxy = -abs_work.cost[q - a]
+                    else:
+                        for k in range(rule.S):
+                            sr[k] = stats[k] - sl[k]
+                        proxy = _c.proxy_improvement(sl, sr, wl, wr, crit, n_outputs, K, n_classes)
+                    # a constrained candidate is checked only when it would be the best:
+                    # the same choice as rejecting it first (scikit-learn's order)
+                    if proxy > s_proxy and (cst == 0 or _c.monotone_ok(
+                            sl, stats, wl, wr, cst, lower, upper)):
+                        s_proxy = proxy
+                        # sum of halves between two values, or +inf for the candidate that
+                        # sends exactly the missing values right; missing values go the scan's
+                        # side, or (none at the node) to the larger child
+                        s_thr = np.inf if q == inf_q else fv[q - 1] / 2.0 + fv[q] / 2.0
+                        s_ml = ps if nm > 0 else (1 if q - sa > sb - q else 0)
         if nm > 0 and listed:
             # the missing values back to the end of the presorted list
             shift_missing_left(fs, fv, sa, sb, sb - sa - nm, tmp_s, tmp_v)
