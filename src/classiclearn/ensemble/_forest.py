@@ -16,6 +16,7 @@ forest does not depend on ``n_jobs``. Missing values (NaN) and
 """
 
 import warnings
+from contextlib import nullcontext
 from numbers import Integral, Real
 
 import numpy as np
@@ -26,6 +27,7 @@ from ..base import BaseEstimator, ClassifierMixin, RegressorMixin
 from ..tree import DecisionTreeClassifier, DecisionTreeRegressor, _binning
 from ..tree._classes import (
     _plain,
+    binned_inputs,
     check_max_bins,
     check_poisson_target,
     encode_class_targets,
@@ -49,7 +51,7 @@ from ..tree._tree import (
 )
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state, seeded_state
-from ..utils._threads import auto_n_jobs, thread_map
+from ..utils._threads import auto_n_jobs, numba_threads, thread_map
 from ..utils.validation import check_is_fitted, check_sample_weight, warn_column_vector_y
 
 __all__ = ["BaseForest"]
@@ -96,6 +98,13 @@ _CONSTRAINTS = {
     "monotonic_cst": ["array-like", None],
 }
 _CONSTRAINTS.pop("verbose")
+
+
+def _thread_cap(n_jobs):
+    """An explicit ``n_jobs`` bounds every thread of a forest's fit, the binning's and
+    the histogram trees' subtrees' included (inside the trees' own threads those run on
+    one); None leaves numba's setting."""
+    return nullcontext() if n_jobs is None else numba_threads(n_jobs)
 
 
 def _n_bootstrap(n_samples, max_samples, weights):
@@ -236,7 +245,8 @@ class BaseForest(BaseEstimator):
             else:
                 if self.max_bins is not None:
                     mapper = _binning.fit_bins(X, self.max_bins, seeds[0])
-                    binned = (_binning.transform_bins(X, mapper),) + mapper
+                    with _thread_cap(self.n_jobs):
+                        binned = binned_inputs(X, mapper, self._tree_template().splitter)
                 Xt = np.ascontiguousarray(X.T)
                 X = _plain(X, np.float32)  # once here, not a copy per tree
             nan_mask = missing_mask(X)
@@ -263,7 +273,8 @@ class BaseForest(BaseEstimator):
 
             tree_work = n_boot * max(1, int(n_boot).bit_length()) * p["max_features"]
             n_threads = auto_n_jobs(self.n_jobs, tree_work, FOREST_TREE_WORK)
-            trees = thread_map(build, seeds, n_threads)
+            with _thread_cap(self.n_jobs):
+                trees = thread_map(build, seeds, n_threads)
             for seed, tree in zip(seeds, trees, strict=True):
                 est = self._tree_template().set_params(random_state=seed)
                 est.tree_ = tree

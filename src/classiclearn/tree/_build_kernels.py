@@ -71,7 +71,7 @@ from ._split_kernels import (
 )
 
 __all__ = ["KEY_CLASS_BITS_MAX", "RADIX_MIN", "SPLIT_BEST", "SPLIT_RANDOM", "AbsWork", "Bins",
-           "ByRows", "Csc", "Data", "Dense", "Presorted", "RandomWork", "Settings", "SortWork", "build_tree"]
+           "ByRows", "Csc", "Data", "Coded", "Dense", "Presorted", "RandomWork", "Settings", "SortWork", "build_tree"]
 
 EPSILON = np.finfo(np.float64).eps
 # numba freezes globals such as _hk.HYBRID_MIN into the compiled builder: the kernel
@@ -88,6 +88,11 @@ Settings = namedtuple("Settings", ["crit", "splitter", "max_features", "max_dept
                                    "min_impurity_decrease", "max_leaf_nodes", "seed", "mono",
                                    "wn_total"])
 
+
+# X's bins for the random splitter of a histogram tree: ``dense`` a :data:`Dense` of each
+# value's bin as float32 (NaN kept), ``edges`` the bins' upper edges (float64 (n_features,
+# >= max_bins), as ``_binning.fit_bins`` gives them)
+Coded = namedtuple("Coded", ["dense", "edges"])
 
 # the tree's node arrays while it grows (``inodes``, ``fnodes``, ``value``, rows doubled
 # when full) and as returned, with the samples in their final order (each node's at
@@ -302,14 +307,23 @@ def _set_value(value, i, stats, wn, lower, upper, is_clf, n_outputs, K, use_mono
                 value[i, 0] = v0
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _coded_split(split, edges):
+    """A split drawn between bins (X's bins as values, :data:`Coded`) with its threshold
+    turned into the raw values' edge: "bin <= t" is "x <= edges[f, floor(t)]"; +inf
+    (missing values alone on the right) stays."""
+    if split.feature < 0 or not np.isfinite(split.threshold):
+        return split
+    thr = edges[split.feature, np.intp(np.floor(split.threshold))]
+    return Split(split.pos, split.feature, thr, split.improvement, split.impurity_left,
+                 split.impurity_right, split.n_const, split.missing_left, split.middle)
+
+
 @njit(cache=True, nogil=True, _nrt=False)
-def _partition_bins(bins, f, bn, samples, a, b, rnd, nan_left):
-    """Partition ``samples[a:b]`` on ``bin <= bn`` of feature ``f`` (the random
-    splitter's keys along); returns the split position."""
+def _partition_bins(bins, f, bn, samples, a, b, nan_left):
+    """Partition ``samples[a:b]`` on ``bin <= bn`` of feature ``f``; returns the split
+    position."""
     nan_code = np.float32(bins.n_bins[f])
-    if rnd is not None:
-        return partition_rows(bins.Xb, f, bn, samples, a, b, rnd.yw, rnd.fast, nan_left,
-                              nan_code)
     return partition_rows(bins.Xb, f, bn, samples, a, b, samples, False, nan_left, nan_code)
 
 
@@ -504,7 +518,7 @@ FULL_HISTS = 4
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _grow(data, settings, rule, dense, csc, bins, abs_work, sort, rnd, pre, work, stats,
+def _grow(data, settings, rule, dense, csc, bins, abs_work, sort, rnd, pre, codes, work, stats,
           reuse_stats, inodes, fnodes, value, st_ints, st_floats, st_stats, front, pool,
           free, state):
     """:func:`build_tree`'s node loop: evaluate the nodes on the stack (depth-first: their
@@ -595,7 +609,7 @@ def _grow(data, settings, rule, dense, csc, bins, abs_work, sort, rnd, pre, work
                 # a node with a histogram is split on it
                 hs, bn = _hk.hist_split(pool[hist], bins, rule, node, work)
                 if hs.feature >= 0 and hs.improvement + EPSILON >= min_impurity_decrease:
-                    pos = _partition_bins(bins, hs.feature, bn, samples, a, b, rnd,
+                    pos = _partition_bins(bins, hs.feature, bn, samples, a, b,
                                           hs.missing_left != 0)
                     split = Split(pos, hs.feature, hs.threshold, hs.improvement,
                                   hs.impurity_left, hs.impurity_right, hs.n_const,
@@ -609,7 +623,13 @@ def _grow(data, settings, rule, dense, csc, bins, abs_work, sort, rnd, pre, work
                     if sort is not None:
                         split = split_best(dense, data, rule, node, work, sort, abs_work, pre)
                     if rnd is not None:
-                        split = split_random(dense, data, rule, node, work, rnd, abs_work)
+                        if codes is not None and nn >= _hk.HYBRID_MIN:
+                            split = _coded_split(
+                                split_random(codes.dense, data, rule, node, work, rnd,
+                                             abs_work), codes.edges)
+                        else:
+                            split = split_random(dense, data, rule, node, work, rnd,
+                                                 abs_work)
                 if csc is not None:
                     if sort is not None:
                         split = split_best_csc(csc, data, rule, node, work, sort, abs_work)
@@ -618,8 +638,9 @@ def _grow(data, settings, rule, dense, csc, bins, abs_work, sort, rnd, pre, work
                 if split.pos < b and split.improvement + EPSILON < min_impurity_decrease:
                     split = no_split(node, node.n_const)
         is_leaf = split.pos >= b
-        # histogram trees pass no constant features down
-        n_const = zero if bins is not None else split.n_const
+        # histogram trees pass no constant features down (a feature in one bin at a node
+        # may still vary below it)
+        n_const = zero if bins is not None or codes is not None else split.n_const
         _record(inodes, fnodes, i, node, split)
         depth_reached = max(depth_reached, depth)
         left_h = minus1
@@ -649,12 +670,14 @@ def _grow(data, settings, rule, dense, csc, bins, abs_work, sort, rnd, pre, work
 
 
 @njit(cache=True, nogil=True)
-def build_tree(data, settings, dense, csc, bins, abs_work, sort, rnd, pre):
+def build_tree(data, settings, dense, csc, bins, abs_work, sort, rnd, pre, codes):
     """Grow one tree; depth-first, or best-first when ``max_leaf_nodes > 0``.
 
     Arguments: see the module docstring; ``sort`` (best splitter) or ``rnd`` (random
     splitter) is None; ``pre`` (:data:`Presorted`) the best splitter's sorted lists in a
-    histogram tree's exact nodes, else None. ``data.samples`` is copied, not modified. Nodes of a histogram
+    histogram tree's exact nodes, else None; ``codes`` (:data:`Coded`) the bins of X for
+    the random splitter of a histogram tree (nodes of at least ``HYBRID_MIN`` samples
+    draw their thresholds between bins, the others between raw values), else None. ``data.samples`` is copied, not modified. Nodes of a histogram
     tree (``bins``) with fewer than ``HYBRID_MIN`` samples are split exactly.
 
     numba compiles one version per kind of tree (dense, sparse, histogram; best or
@@ -725,7 +748,8 @@ def build_tree(data, settings, dense, csc, bins, abs_work, sort, rnd, pre):
         # loop runs without reference counts, called again after growing the array it
         # found full
         while True:
-            status = _grow(data, settings, rule, dense, csc, bins, abs_work, sort, rnd, pre, work,
+            status = _grow(data, settings, rule, dense, csc, bins, abs_work, sort, rnd, pre,
+                           codes, work,
                            stats, reuse_stats, inodes, fnodes, value, st_ints, st_floats,
                            st_stats, front, pool, free, state)
             if status == FULL_NODES:

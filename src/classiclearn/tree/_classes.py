@@ -17,6 +17,7 @@ against the constraints and clips node values, as scikit-learn's.
 """
 
 import math
+from collections import namedtuple
 from numbers import Integral, Real
 
 import numpy as np
@@ -291,6 +292,33 @@ def random_work(data, crit, sparse):
                           np.empty(m, dtype=np.float32), np.empty(S), np.empty(n, dtype=np.intp))
 
 
+# binned X handed to the random splitter: each value's bin (float32, NaN kept), by rows
+# and by columns, and the bins' upper edges (see binned_inputs)
+BinCodes = namedtuple("BinCodes", ["rows", "cols", "edges"])
+
+
+def binned_inputs(X, mapper, splitter):
+    """X binned by ``mapper`` (``_binning.fit_bins``) for a histogram tree's fit: the
+    ``binned`` argument of :func:`grow_tree`.
+
+    The best splitter searches per-node histograms: ``(X_binned uint8, edges, n_bins)``.
+    The random splitter needs no histogram (one threshold per candidate feature): its
+    nodes of at least ``HYBRID_MIN`` samples run the exact random splitter on the bins
+    themselves (a :data:`BinCodes`: a threshold drawn uniformly between a node's lowest
+    and highest bin picks one of the boundaries between them, each as likely), at the
+    exact random splitter's cost rather than a histogram of every feature per node; the
+    smaller nodes draw between raw values, as the best splitter's small nodes split
+    exactly. The bins as float32 take two copies of X's size."""
+    codes = _binning.transform_bins(X, mapper)
+    if splitter != "random":
+        return (codes,) + tuple(mapper)
+    coded = codes.astype(np.float32)
+    missing = np.isnan(X)
+    if missing.any():
+        coded[missing] = np.nan
+    return BinCodes(coded, np.ascontiguousarray(coded.T), mapper[0])
+
+
 def grow_tree(Xt, X, y, w, n_classes, p, seed, is_clf, n_features, binned=None,
               nan_mask=None, arena=None):
     """Grow one :class:`Tree` on prepared arrays (see ``_build_kernels.build_tree``).
@@ -299,7 +327,8 @@ def grow_tree(Xt, X, y, w, n_classes, p, seed, is_clf, n_features, binned=None,
     data row-major (both C-contiguous; the builder gathers from whichever layout is
     cheaper for a node's size). For sparse ``X`` (CSC, :func:`prepare_sparse_fit`),
     ``Xt`` is X by rows (:func:`sparse_rows`) or None. ``binned`` is ``(X_binned,
-    bin_thresholds, n_bins)`` for the histogram splitter, else None. ``nan_mask`` (see
+    bin_thresholds, n_bins)`` for the histogram splitter, a :data:`BinCodes` (X's bins
+    for the random splitter, :func:`binned_inputs`), else None. ``nan_mask`` (see
     :func:`missing_mask`) is computed from X when None. ``arena``: the forest's
     ``_tree.NodeArena`` holding the tree's records and values, or None. Rows with zero
     weight are left out. Releases the GIL.
@@ -308,7 +337,13 @@ def grow_tree(Xt, X, y, w, n_classes, p, seed, is_clf, n_features, binned=None,
         nan_mask = missing_mask(X)
     samples = np.flatnonzero(w > 0).astype(np.intp)
     bins = None
-    if binned is not None:
+    codes = None
+    if isinstance(binned, BinCodes):
+        codes = _bk.Coded(_bk.Dense(binned.cols, binned.rows), _plain(binned.edges, np.float64))
+    elif binned is not None:
+        if p["splitter"] == _bk.SPLIT_RANDOM:
+            raise ValueError("the random splitter takes binned X as BinCodes "
+                             "(binned_inputs), not histograms")
         Xb, edges, n_bins = binned
         bins = _bk.Bins(_plain(Xb, np.uint8), _plain(edges, np.float64), _plain(n_bins, np.intp))
     n_classes = _plain(n_classes, np.intp)
@@ -333,12 +368,12 @@ def grow_tree(Xt, X, y, w, n_classes, p, seed, is_clf, n_features, binned=None,
     if _grows_in_subtrees(settings, bins, samples.shape[0]):
         grown = _grow_in_subtrees(data, settings, dense, bins)
     else:
-        grown = _build(data, settings, dense, csc, bins)
+        grown = _build(data, settings, dense, csc, bins, codes)
     return Tree(grown.inodes, grown.fnodes, grown.value, n_features, n_classes,
                 grown.max_depth, is_clf, arena)
 
 
-def _build(data, settings, dense, csc, bins):
+def _build(data, settings, dense, csc, bins, codes=None):
     """``_build_kernels.build_tree`` with its splitter's buffers, allocated per call (the
     subtrees of :func:`_grow_in_subtrees` grow at once, each in its own)."""
     # the absolute-error criterion's scratch (None: the other criteria compile without it)
@@ -351,7 +386,7 @@ def _build(data, settings, dense, csc, bins):
     else:
         sort, rnd = sort_work(data), None
     pre = presorted_work(data) if bins is not None and sort is not None else None
-    return _bk.build_tree(data, settings, dense, csc, bins, abs_work, sort, rnd, pre)
+    return _bk.build_tree(data, settings, dense, csc, bins, abs_work, sort, rnd, pre, codes)
 
 
 def _grows_in_subtrees(settings, bins, n_samples):
@@ -635,7 +670,7 @@ class BaseDecisionTree(BaseEstimator):
             Xt = sparse_rows(X, p["max_features"])
         elif self.max_bins is not None:
             mapper = _binning.fit_bins(X, self.max_bins, seed)
-            binned = (_binning.transform_bins(X, mapper),) + mapper
+            binned = binned_inputs(X, mapper, self.splitter)
         if not sp.issparse(X):
             Xt = np.ascontiguousarray(X.T)
         tree = grow_tree(Xt, X, codes, sw, n_classes, p, seed, self._is_clf, n_features, binned,

@@ -20,7 +20,7 @@ import numpy as np
 
 from .._kernels.jit import njit
 from . import _criteria_kernels as _c
-from ._split_kernels import SPLIT_RANDOM, Split
+from ._split_kernels import Split
 from ._util_kernels import rand_int
 
 # X binned (uint8, n_samples x n_features), each feature's bin upper edges (float64,
@@ -88,8 +88,9 @@ def hist_split(H, bins, rule, node, work):
     Bin ``n_bins[f]`` of feature ``f`` holds its missing values (NaN). With some
     at the node, the best splitter scans the bins with them on the right (the
     last candidate sends exactly the missing values right, threshold +inf), then
-    on the left; the random splitter draws one bin boundary and the side of the
-    missing values. Without, missing values at prediction follow the larger child.
+    on the left. Without, missing values at prediction follow the larger child. (The
+    random splitter needs no histogram: it runs on the bins themselves, see
+    ``_classes.binned_inputs``.)
 
     Returns (split, bin): a ``Split`` (its ``pos`` the node's end: the samples are not
     partitioned; feature -1 when no valid split exists) and the last bin going left.
@@ -145,24 +146,9 @@ def hist_split(H, bins, rule, node, work):
         # candidate bins of each pass (missing values right, then left): a split is
         # "bin <= bb" among the non-missing values
         last0 = hi_bin + 1 if nm > 0.0 else hi_bin
-        first0 = lo_bin
-        pass_lo = 0
-        pass_hi = 2 if nm > 0.0 else 1
-        if rule.splitter == SPLIT_RANDOM:
-            # one random boundary; the side of the missing values drawn too
-            if hi_bin > lo_bin:
-                first0 = rand_int(rng, lo_bin, hi_bin)
-                last0 = first0 + 1
-                go_left = nm > 0.0 and rand_int(rng, np.intp(0), np.intp(2)) == 1
-            else:
-                first0 = hi_bin
-                last0 = hi_bin + 1
-                go_left = False
-            pass_lo = 1 if go_left else 0
-            pass_hi = pass_lo + 1
-        for ps in range(pass_lo, pass_hi):
+        for ps in range(2 if nm > 0.0 else 1):
             ml = ps == 1
-            first = first0
+            first = lo_bin
             last = min(last0, hi_bin) if ml else last0
             for k in range(S):
                 sl[k] = 0.0
