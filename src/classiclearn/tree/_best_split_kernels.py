@@ -156,14 +156,39 @@ def presorted_list(pre, Xr, samples, f, a, b, has_nan):
         return pre.lo[f]
     fs = pre.order[f]
     fv = pre.vals[f]
+    codes = pre.codes
+    counts = pre.counts
     m = b - a
+    # a counting sort on the rows' bins (missing values have the highest), then an
+    # insertion sort of the values within each bin: nearly linear, where a comparison
+    # sort of the values cost m log m
+    for c in range(counts.shape[0]):
+        counts[c] = 0
+    for i in range(m):
+        counts[np.intp(codes[samples[a + i], f]) + 1] += 1
+    for c in range(1, counts.shape[0]):
+        counts[c] += counts[c - 1]
     for i in range(m):
         s = samples[a + i]
-        fs[i] = s
-        fv[i] = Xr[s, f]
-    nm = move_nan_last(fv, fs, np.intp(0), m) if has_nan else np.intp(0)
-    if m - nm > 1:
-        sort_pairs(fv, fs, np.intp(0), m - nm)
+        c = np.intp(codes[s, f])
+        k = counts[c]
+        counts[c] = k + 1
+        fs[k] = s
+        fv[k] = Xr[s, f]
+    nm = np.intp(0)
+    if has_nan:
+        while nm < m and fv[m - 1 - nm] != fv[m - 1 - nm]:
+            nm += 1
+    for i in range(1, m - nm):
+        v = fv[i]
+        s = fs[i]
+        j = i - 1
+        while j >= 0 and fv[j] > v:
+            fv[j + 1] = fv[j]
+            fs[j + 1] = fs[j]
+            j -= 1
+        fv[j + 1] = v
+        fs[j + 1] = s
     pre.lo[f] = a
     pre.hi[f] = b
     return a

@@ -243,10 +243,10 @@ def sort_work(data):
                         np.empty(m, dtype=np.float32))
 
 
-def presorted_work(data):
+def presorted_work(data, codes):
     """The best splitter's sorted lists in a histogram tree's exact nodes
-    (``_build_kernels.Presorted``): a list of at most ``HYBRID_MIN`` entries per feature
-    and a flag per row."""
+    (``_build_kernels.Presorted``): a list of at most ``HYBRID_MIN`` entries per feature,
+    a flag per row, and X's bins ``codes`` to sort by."""
     n_features = data.nan_mask.shape[0]
     width = _hk.HYBRID_MIN
     return _bk.Presorted(np.empty((n_features, width), dtype=np.intp),
@@ -254,7 +254,8 @@ def presorted_work(data):
                          np.zeros(n_features, dtype=np.intp),
                          np.full(n_features, -1, dtype=np.intp),
                          np.zeros(data.y.shape[0], dtype=np.uint8),
-                         np.empty(width, dtype=np.intp), np.empty(width, dtype=np.float32))
+                         np.empty(width, dtype=np.intp), np.empty(width, dtype=np.float32),
+                         codes, np.empty(257, dtype=np.intp))
 
 
 def random_work(data, crit, sparse):
@@ -385,7 +386,7 @@ def _build(data, settings, dense, csc, bins, codes=None):
         sort, rnd = None, random_work(data, settings.crit, csc is not None)
     else:
         sort, rnd = sort_work(data), None
-    pre = presorted_work(data) if bins is not None and sort is not None else None
+    pre = presorted_work(data, bins.Xb) if bins is not None and sort is not None else None
     return _bk.build_tree(data, settings, dense, csc, bins, abs_work, sort, rnd, pre, codes)
 
 

@@ -74,9 +74,11 @@ SortWork = namedtuple("SortWork", ["rkeys", "ridx", "rcnt", "tmp_s", "tmp_v"])
 # a histogram tree's exact nodes (fewer than ``HYBRID_MIN`` samples, best splitter):
 # feature f's values at the node range ``[lo[f], hi[f])``, sorted (missing ones last), in
 # ``vals[f]``, their samples in ``order[f]``, both from position 0 (``lo[f] > hi[f]``:
-# none held); ``left`` (uint8 per row, zero between splits) marks a split's left rows, and
-# ``tmp_s`` / ``tmp_v`` hold the right part of a list's partition
-Presorted = namedtuple("Presorted", ["order", "vals", "lo", "hi", "left", "tmp_s", "tmp_v"])
+# none held); ``left`` (uint8 per row, zero between splits) marks a split's left rows,
+# ``tmp_s`` / ``tmp_v`` hold the right part of a list's partition; ``codes`` is X's bins
+# (uint8 (n_samples, n_features)) and ``counts`` (intp, 257) a counting sort's buckets
+Presorted = namedtuple("Presorted", ["order", "vals", "lo", "hi", "left", "tmp_s", "tmp_v",
+                                     "codes", "counts"])
 # ``fast``: counts left of a threshold summed without partitioning, on keys
 # ``(weight << kb) | class`` kept in sample order in ``yw`` (see :func:`split_random`)
 RandomWork = namedtuple("RandomWork", ["fast", "kb", "yw", "ywtmp", "vals_b", "sbest",
