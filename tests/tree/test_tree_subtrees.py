@@ -1,7 +1,8 @@
 """Histogram trees of at least ``SUBTREE_ROWS`` samples grow their top levels first and
 the subtrees below them apart, in threads: the tree must be one valid tree, the same
 whatever the thread count, and its splits must obey the parameters as measured on the
-whole tree (improvements as fractions of the whole tree's weight)."""
+whole tree (improvements as fractions of the whole tree's weight). A forest's trees
+grow whole."""
 
 import numpy as np
 import pytest
@@ -80,12 +81,12 @@ def test_subtrees_measure_improvement_against_the_whole_tree():
     assert tree.get_depth() > SUBTREE_DEPTH + 2
 
 
-def test_forest_trees_equal_the_single_trees_they_are_seeded_like():
-    # a forest's trees grow their subtrees on one thread; a lone tree in threads
+def test_forest_trees_grow_whole_and_alike_whatever_the_threads():
+    # a forest's trees grow in threads already: each grows whole (no subtrees), and the
+    # forest is the same for any n_jobs
     X, y = _data(SUBTREE_ROWS + 1000, seed=2)
-    forest = RandomForestRegressor(n_estimators=2, bootstrap=False, max_features=None,
-                                   max_bins=64, random_state=0, n_jobs=2).fit(X, y)
-    for est in forest.estimators_:
-        lone = DecisionTreeRegressor(max_bins=64, random_state=est.random_state).fit(X, y)
-        np.testing.assert_array_equal(lone.tree_.feature, est.tree_.feature)
-        np.testing.assert_array_equal(lone.tree_.threshold, est.tree_.threshold)
+    one, two = (RandomForestRegressor(n_estimators=3, max_bins=64, random_state=0,
+                                      n_jobs=n_jobs).fit(X, y) for n_jobs in (1, 2))
+    for a, b in zip(one.estimators_, two.estimators_, strict=True):
+        _same_tree(a.tree_, b.tree_)
+        _check_structure(a.tree_)

@@ -266,7 +266,7 @@ class BaseForest(BaseEstimator):
                 q = dict(p)
                 q["min_weight_leaf"] = float(template.min_weight_fraction_leaf * w.sum())
                 tree = grow_tree(Xt, X, codes, w, n_classes, q, tree_seed(seed), self._is_clf,
-                                 n_features, binned, nan_mask, arena)
+                                 n_features, binned, nan_mask, arena, subtrees=False)
                 if self.ccp_alpha > 0.0:
                     tree = tree.pruned(self.ccp_alpha)
                 return tree

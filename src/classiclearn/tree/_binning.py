@@ -8,7 +8,7 @@ Bin ``b`` of feature ``j`` holds the values ``x`` with
 import numpy as np
 
 from .._kernels.work import BIN_VALUES_THREADED
-from ..utils._threads import current_numba_threads, row_chunks, thread_map
+from ..utils._threads import current_numba_threads, pooled_map, row_chunks
 from . import _hist_kernels as _hk
 
 __all__ = ["fit_bins", "transform_bins"]
@@ -56,5 +56,5 @@ def transform_bins(X, mapper):
         lo, hi = bounds
         _hk.bin_rows(X[lo:hi], padded, nan_bin, out[lo:hi])
 
-    thread_map(bin_chunk, row_chunks(X.shape[0], n_threads, 1024), n_threads)
+    pooled_map(bin_chunk, row_chunks(X.shape[0], n_threads, 1024), n_threads)
     return out

@@ -34,7 +34,7 @@ from ..utils._targets import (
     compute_class_weight,
     unique_inverse,
 )
-from ..utils._threads import current_numba_threads, thread_map
+from ..utils._threads import current_numba_threads, pooled_map
 from ..utils.validation import (
     check_float32_columns,
     check_is_fitted,
@@ -65,7 +65,7 @@ CRITERIA = {
 _MAX_DEPTH = np.iinfo(np.int32).max
 # histogram trees of at least SUBTREE_ROWS samples grow their top SUBTREE_DEPTH levels,
 # then the subtrees below them apart (in threads; see _grow_in_subtrees)
-SUBTREE_ROWS = 4_000
+SUBTREE_ROWS = 2_000
 SUBTREE_DEPTH = 3
 
 
@@ -321,7 +321,7 @@ def binned_inputs(X, mapper, splitter):
 
 
 def grow_tree(Xt, X, y, w, n_classes, p, seed, is_clf, n_features, binned=None,
-              nan_mask=None, arena=None):
+              nan_mask=None, arena=None, subtrees=True):
     """Grow one :class:`Tree` on prepared arrays (see ``_build_kernels.build_tree``).
 
     ``Xt`` is the float32 data transposed (n_features, n_samples) and ``X`` the same
@@ -331,8 +331,10 @@ def grow_tree(Xt, X, y, w, n_classes, p, seed, is_clf, n_features, binned=None,
     bin_thresholds, n_bins)`` for the histogram splitter, a :data:`BinCodes` (X's bins
     for the random splitter, :func:`binned_inputs`), else None. ``nan_mask`` (see
     :func:`missing_mask`) is computed from X when None. ``arena``: the forest's
-    ``_tree.NodeArena`` holding the tree's records and values, or None. Rows with zero
-    weight are left out. Releases the GIL.
+    ``_tree.NodeArena`` holding the tree's records and values, or None. ``subtrees``:
+    whether a large histogram tree may grow as a top and subtrees in threads
+    (:func:`_grow_in_subtrees`); a forest, whose trees grow in threads already, passes
+    False. Rows with zero weight are left out. Releases the GIL.
     """
     if nan_mask is None:
         nan_mask = missing_mask(X)
@@ -366,7 +368,7 @@ def grow_tree(Xt, X, y, w, n_classes, p, seed, is_clf, n_features, binned=None,
         int(p["min_samples_leaf"]), int(p["min_samples_split"]), float(p["min_weight_leaf"]),
         float(p["min_impurity_decrease"]), int(p["max_leaf_nodes"]), np.uint64(seed),
         _plain(p.get("monotonic", _NO_MONO), np.intp), 0.0)
-    if _grows_in_subtrees(settings, bins, samples.shape[0]):
+    if subtrees and _grows_in_subtrees(settings, bins, samples.shape[0]):
         grown = _grow_in_subtrees(data, settings, dense, bins)
     else:
         grown = _build(data, settings, dense, csc, bins, codes)
@@ -420,7 +422,7 @@ def _grow_in_subtrees(data, settings, dense, bins):
 
     # the largest subtrees first, so that the threads finish together
     order = sorted(range(len(roots)), key=lambda k: roots[k][1] - roots[k][2])
-    grown = thread_map(grow, order, current_numba_threads())
+    grown = pooled_map(grow, order, current_numba_threads())
     subtrees = {roots[k][0]: g for k, g in zip(order, grown)}
     depth = max([top.max_depth] + [SUBTREE_DEPTH + g.max_depth for g in grown])
     return _bk.GrownTree(*_graft(top, subtrees), depth, top.samples)
