@@ -51,7 +51,9 @@ max_leaf_nodes, min_impurity_decrease, ccp_alpha
         Size of each bootstrap sample (count or fraction of n_samples).
     max_bins : int in [2, 255] or None, default=None
         Histogram splitter: features binned once into at most ``max_bins``
-        bins, shared by all trees.
+        bins, shared by all trees. Nodes of fewer than 128 samples are split on
+        raw values; the random splitter (ExtraTrees) draws its thresholds between
+        bins, without histograms.
     monotonic_cst : array-like of int of shape (n_features,), default=None
         Monotonicity constraint per feature: 1 increasing, -1 decreasing, 0
         none (as scikit-learn's; binary classification constrains the
@@ -179,7 +181,9 @@ max_leaf_nodes, min_impurity_decrease, ccp_alpha
         Size of each bootstrap sample (count or fraction of n_samples).
     max_bins : int in [2, 255] or None, default=None
         Histogram splitter: features binned once into at most ``max_bins``
-        bins, shared by all trees.
+        bins, shared by all trees. Nodes of fewer than 128 samples are split on
+        raw values; the random splitter (ExtraTrees) draws its thresholds between
+        bins, without histograms.
     monotonic_cst : array-like of int of shape (n_features,), default=None
         Monotonicity constraint per feature: 1 increasing, -1 decreasing, 0
         none (as scikit-learn's; binary classification constrains the
@@ -305,7 +309,9 @@ max_leaf_nodes, min_impurity_decrease, ccp_alpha
         Size of each bootstrap sample (count or fraction of n_samples).
     max_bins : int in [2, 255] or None, default=None
         Histogram splitter: features binned once into at most ``max_bins``
-        bins, shared by all trees.
+        bins, shared by all trees. Nodes of fewer than 128 samples are split on
+        raw values; the random splitter (ExtraTrees) draws its thresholds between
+        bins, without histograms.
     monotonic_cst : array-like of int of shape (n_features,), default=None
         Monotonicity constraint per feature: 1 increasing, -1 decreasing, 0
         none (as scikit-learn's; binary classification constrains the
@@ -433,7 +439,9 @@ max_leaf_nodes, min_impurity_decrease, ccp_alpha
         Size of each bootstrap sample (count or fraction of n_samples).
     max_bins : int in [2, 255] or None, default=None
         Histogram splitter: features binned once into at most ``max_bins``
-        bins, shared by all trees.
+        bins, shared by all trees. Nodes of fewer than 128 samples are split on
+        raw values; the random splitter (ExtraTrees) draws its thresholds between
+        bins, without histograms.
     monotonic_cst : array-like of int of shape (n_features,), default=None
         Monotonicity constraint per feature: 1 increasing, -1 decreasing, 0
         none (as scikit-learn's; binary classification constrains the

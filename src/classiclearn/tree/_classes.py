@@ -10,7 +10,10 @@ removes the weakest links up to ``ccp_alpha``. ``splitter="random"`` draws
 one uniform threshold per candidate feature (extremely randomized trees,
 §11.3). ``max_bins`` switches to the histogram splitter: features are binned
 once into at most ``max_bins`` quantile bins and splits are searched over
-per-node histograms, which is faster on large data and nearly as accurate.
+per-node histograms, which is faster on large data and nearly as accurate (nodes
+of fewer than 128 samples are split exactly, on sorted lists kept through the
+splits below them; a large tree grows its subtrees in threads; the random
+splitter draws its thresholds between bins without histograms).
 Missing values (NaN) are learned per split, as scikit-learn 1.9 does (in the
 histogram splitter they have their own bin); ``monotonic_cst`` rejects splits
 against the constraints and clips node values, as scikit-learn's.
@@ -801,7 +804,11 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
     max_bins : int in [2, 255] or None, default=None
         If set, the histogram splitter: features binned once into at most
         ``max_bins`` quantile bins (the ``splitter`` parameter then only
-        chooses between the best bin boundary and a random one).
+        chooses between the best bin boundary and a random one; nodes of fewer
+        than 128 samples split on raw values). From 2,000 samples the tree grows
+        its top three levels, then the subtrees below them in threads, each with
+        a random stream of its own: the tree depends on ``random_state``, not on
+        the thread count.
     monotonic_cst : array-like of int of shape (n_features,), default=None
         Monotonicity constraint per feature: 1 increasing, -1 decreasing, 0
         none (as scikit-learn's; binary classification constrains the
