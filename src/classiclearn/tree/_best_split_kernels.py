@@ -17,7 +17,6 @@ from . import _criteria_kernels as _c
 from ._split_kernels import (
     FEATURE_THRESHOLD,
     RADIX_MIN,
-    ROW_GATHER_MAX,
     arrange_nonzeros,
     column_at_node,
     constant_feature,
@@ -27,6 +26,7 @@ from ._split_kernels import (
     feature_constraint,
     fill,
     finish_split,
+    gather,
     gini_proxy,
     group_if_cheaper,
     index_node,
@@ -329,13 +329,7 @@ def split_best(dense, data, rule, node, work, sort, abs_work, pre):
             fv = vals
             sa = a
             sb = b
-            if b - a <= ROW_GATHER_MAX:
-                for i in range(a, b):
-                    vals[i] = Xr[samples[i], f]
-            else:
-                xf = Xt[f]
-                for i in range(a, b):
-                    vals[i] = xf[samples[i]]
+            gather(Xt, Xr, f, samples, a, b, vals)
             nm = move_nan_last(vals, samples, a, b) if nan_mask[f] else np.intp(0)
             if b - nm - a >= RADIX_MIN:
                 radix_sort_pairs(vals, samples, a, b - nm, rkeys[0], rkeys[1], ridx, rcnt)
