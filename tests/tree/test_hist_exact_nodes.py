@@ -15,17 +15,23 @@ def _gini(counts):
     return 1.0 - np.sum((counts / n) ** 2)
 
 
-def _impurity(y, classes):
+def _entropy(counts):
+    p = counts[counts > 0] / counts.sum()
+    return -np.sum(p * np.log2(p))
+
+
+def _impurity(y, classes, criterion="gini"):
     if classes is None:
         return y.var()
-    return _gini(np.array([(y == c).sum() for c in classes], dtype=float))
+    counts = np.array([(y == c).sum() for c in classes], dtype=float)
+    return _entropy(counts) if criterion == "entropy" else _gini(counts)
 
 
-def _best_decrease(X, y, classes, min_leaf):
+def _best_decrease(X, y, classes, min_leaf, criterion="gini"):
     """The largest impurity decrease (node-weighted, as scikit-learn's proxy orders them)
     over every feature and every threshold between two distinct values."""
     n = len(y)
-    parent = _impurity(y, classes)
+    parent = _impurity(y, classes, criterion)
     best = -np.inf
     for f in range(X.shape[1]):
         order = np.argsort(X[:, f], kind="stable")
@@ -34,12 +40,13 @@ def _best_decrease(X, y, classes, min_leaf):
             if q == n or xs[q] <= xs[q - 1] + 1e-7:
                 continue
             left, right = ys[:q], ys[q:]
-            child = (q * _impurity(left, classes) + (n - q) * _impurity(right, classes)) / n
+            child = (q * _impurity(left, classes, criterion)
+                     + (n - q) * _impurity(right, classes, criterion)) / n
             best = max(best, parent - child)
     return best
 
 
-def _small_nodes_are_best(tree, X, y, classes, min_leaf):
+def _small_nodes_are_best(tree, X, y, classes, min_leaf, criterion="gini"):
     t = tree.tree_
     paths = tree.decision_path(X).tocsc()
     checked = 0
@@ -51,7 +58,7 @@ def _small_nodes_are_best(tree, X, y, classes, min_leaf):
         n = len(rows)
         got = t.impurity[node] - (t.n_node_samples[left] * t.impurity[left]
                                   + t.n_node_samples[right] * t.impurity[right]) / n
-        want = _best_decrease(X[rows], y[rows], classes, min_leaf)
+        want = _best_decrease(X[rows], y[rows], classes, min_leaf, criterion)
         assert got == pytest.approx(want, rel=1e-9, abs=1e-12), node
         # the threshold separates the node's rows as the children hold them
         went_left = X[rows, t.feature[node]] <= t.threshold[node]
@@ -62,14 +69,15 @@ def _small_nodes_are_best(tree, X, y, classes, min_leaf):
 
 @pytest.mark.parametrize("seed", [0, 1])
 @pytest.mark.parametrize("min_leaf", [1, 3])
-def test_small_nodes_of_a_histogram_classifier_take_the_best_split(seed, min_leaf):
+@pytest.mark.parametrize("criterion", ["gini", "entropy"])
+def test_small_nodes_of_a_histogram_classifier_take_the_best_split(seed, min_leaf, criterion):
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(1500, 4))
     X[:, 3] = np.round(X[:, 3] * 2)  # repeated values
     y = (X[:, 0] + 0.5 * rng.normal(size=1500) > 0).astype(int) + (X[:, 1] > 1)
-    tree = DecisionTreeClassifier(max_bins=16, min_samples_leaf=min_leaf,
+    tree = DecisionTreeClassifier(max_bins=16, min_samples_leaf=min_leaf, criterion=criterion,
                                   random_state=seed).fit(X, y)
-    assert _small_nodes_are_best(tree, X, y, np.unique(y), min_leaf) > 50
+    assert _small_nodes_are_best(tree, X, y, np.unique(y), min_leaf, criterion) > 50
 
 
 @pytest.mark.parametrize("max_leaf_nodes", [None, 300])
@@ -94,10 +102,14 @@ def test_all_exact_histogram_tree_equals_the_exact_tree(max_features, with_nan):
         X[rng.random(n) < 0.2, 1] = np.nan
     yc = (X[:, 0] > 0).astype(int) + (np.nan_to_num(X[:, 1]) > 0.5)
     yr = np.round(3 * X[:, 2] + np.nan_to_num(X[:, 1]) * 2)
-    for cls, y in ((DecisionTreeClassifier, yc), (DecisionTreeRegressor, yr)):
+    cases = ((DecisionTreeClassifier, yc, "gini"), (DecisionTreeClassifier, yc, "entropy"),
+             (DecisionTreeRegressor, yr, "squared_error"))
+    for cls, y, criterion in cases:
         for seed in range(3):
-            exact = cls(max_features=max_features, random_state=seed).fit(X, y)
-            hist = cls(max_features=max_features, max_bins=255, random_state=seed).fit(X, y)
+            exact = cls(criterion=criterion, max_features=max_features,
+                        random_state=seed).fit(X, y)
+            hist = cls(criterion=criterion, max_features=max_features, max_bins=255,
+                       random_state=seed).fit(X, y)
             a, b = exact.tree_, hist.tree_
             np.testing.assert_array_equal(a.feature, b.feature)
             np.testing.assert_array_equal(a.threshold, b.threshold)

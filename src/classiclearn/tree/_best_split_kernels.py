@@ -9,6 +9,8 @@ arguments are the named tuples of ``_split_kernels``; both return a ``Split`` an
 reorder ``samples[a:b]`` so that the left part comes first.
 """
 
+import math
+
 import numpy as np
 
 from .._kernels.jit import njit
@@ -41,6 +43,8 @@ from ._split_kernels import (
     start_draw,
 )
 from ._util_kernels import rand_int
+
+_INV_LN2 = 1.0 / math.log(2.0)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -294,6 +298,12 @@ def split_best(dense, data, rule, node, work, sort, abs_work, pre):
     best_f = np.intp(-1)
     best_thr = 0.0
     best_ml = np.intp(0)
+    # the k ln k table of the presorted entropy scan (``stats`` stands in when none)
+    xl = stats
+    use_xl = False
+    if pre is not None:
+        xl = pre.xlogx
+        use_xl = xl.shape[0] > 0
     # the feature draw (see _split_kernels.next_feature), written out
     n_known = node.n_const
     n_drawn = np.intp(0)
@@ -367,6 +377,32 @@ def split_best(dense, data, rule, node, work, sort, abs_work, pre):
                     continue
                 s_r = stats[0] - s_l
                 proxy = s_l * s_l / wl + s_r * s_r / wr
+                if proxy > s_proxy:
+                    s_proxy = proxy
+                    s_thr = fv[q - 1] / 2.0 + fv[q] / 2.0
+                    s_ml = 1 if q - sa > sb - q else 0
+        elif listed and use_xl and one_out and crit == _c.ENTROPY and nm == 0 and cst == 0:
+            # a presorted list, one output, entropy, integer weights: w H = w ln w -
+            # sum_k v_k ln v_k in nats from the k ln k table (no logarithm, no
+            # division), scaled to the generic proxy's bits
+            fill(sl, 0.0)
+            wl = 0.0
+            for q in range(sa + 1, sb):
+                s = fs[q - 1]
+                ws = w[s]
+                sl[np.intp(y[s, 0])] += ws
+                wl += ws
+                if fv[q] <= fv[q - 1] + FEATURE_THRESHOLD:
+                    continue
+                if q - sa < min_samples_leaf or sb - q < min_samples_leaf:
+                    continue
+                wr = wn - wl
+                if wl < min_weight_leaf or wr < min_weight_leaf:
+                    continue
+                nats = -xl[np.intp(wl)] - xl[np.intp(wr)]
+                for k in range(nc0):
+                    nats += xl[np.intp(sl[k])] + xl[np.intp(stats[k] - sl[k])]
+                proxy = nats * _INV_LN2
                 if proxy > s_proxy:
                     s_proxy = proxy
                     s_thr = fv[q - 1] / 2.0 + fv[q] / 2.0

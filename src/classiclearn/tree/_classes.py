@@ -246,10 +246,12 @@ def sort_work(data):
                         np.empty(m, dtype=np.float32))
 
 
-def presorted_work(data, codes):
+def presorted_work(data, codes, crit):
     """The best splitter's sorted lists in a histogram tree's exact nodes
     (``_build_kernels.Presorted``): a list of at most ``HYBRID_MIN`` entries per feature,
-    a flag per row, and X's bins ``codes`` to sort by."""
+    a flag per row, X's bins ``codes`` to sort by, and for the entropy criterion with
+    integer weights (bootstrap counts included) a table of ``k ln k`` up to their total,
+    which turns the scan's logarithms into lookups."""
     n_features = data.nan_mask.shape[0]
     width = _hk.HYBRID_MIN
     return _bk.Presorted(np.empty((n_features, width), dtype=np.intp),
@@ -258,7 +260,23 @@ def presorted_work(data, codes):
                          np.full(n_features, -1, dtype=np.intp),
                          np.zeros(data.y.shape[0], dtype=np.uint8),
                          np.empty(width, dtype=np.intp), np.empty(width, dtype=np.float32),
-                         codes, np.empty(257, dtype=np.intp))
+                         codes, np.empty(257, dtype=np.intp), _xlogx_table(data, crit))
+
+
+def _xlogx_table(data, crit):
+    """``k ln k`` for k = 0 .. the total weight (0 ln 0 = 0), when the criterion is entropy
+    and every weight used is an integer (their total below 2**31); else empty."""
+    if crit != CRITERIA["entropy"] or data.y.shape[1] != 1:
+        return np.empty(0)
+    ws = data.w[data.samples]
+    total = float(ws.sum())
+    if total >= 2.0**31 or not np.all(ws == np.floor(ws)):
+        return np.empty(0)
+    k = np.arange(int(total) + 1, dtype=np.float64)
+    k[0] = 1.0
+    table = k * np.log(k)
+    table[0] = 0.0
+    return table
 
 
 def random_work(data, crit, sparse):
@@ -391,7 +409,8 @@ def _build(data, settings, dense, csc, bins, codes=None):
         sort, rnd = None, random_work(data, settings.crit, csc is not None)
     else:
         sort, rnd = sort_work(data), None
-    pre = presorted_work(data, bins.Xb) if bins is not None and sort is not None else None
+    pre = (presorted_work(data, bins.Xb, settings.crit) if bins is not None and sort is not None
+           else None)
     return _bk.build_tree(data, settings, dense, csc, bins, abs_work, sort, rnd, pre, codes)
 
 

@@ -76,9 +76,11 @@ SortWork = namedtuple("SortWork", ["rkeys", "ridx", "rcnt", "tmp_s", "tmp_v"])
 # ``vals[f]``, their samples in ``order[f]``, both from position 0 (``lo[f] > hi[f]``:
 # none held); ``left`` (uint8 per row, zero between splits) marks a split's left rows,
 # ``tmp_s`` / ``tmp_v`` hold the right part of a list's partition; ``codes`` is X's bins
-# (uint8 (n_samples, n_features)) and ``counts`` (intp, 257) a counting sort's buckets
+# (uint8 (n_samples, n_features)) and ``counts`` (intp, 257) a counting sort's buckets;
+# ``xlogx[k] = k ln k`` for the integer weights 0 .. total (entropy with integer weights,
+# else empty)
 Presorted = namedtuple("Presorted", ["order", "vals", "lo", "hi", "left", "tmp_s", "tmp_v",
-                                     "codes", "counts"])
+                                     "codes", "counts", "xlogx"])
 # ``fast``: counts left of a threshold summed without partitioning, on keys
 # ``(weight << kb) | class`` kept in sample order in ``yw`` (see :func:`split_random`)
 RandomWork = namedtuple("RandomWork", ["fast", "kb", "yw", "ywtmp", "vals_b", "sbest",
