@@ -29,6 +29,11 @@ _FEATURES = 6
 _METHODS = ("predict", "predict_proba", "decision_function", "transform", "score_samples")
 # families whose estimators share kernels run in one worker, so a kernel compiles once
 _SHARED_KERNELS = {"ensemble": "tree", "mixture": "cluster"}
+# parameter values that compile kernels of their own, run after the defaults: the
+# histogram trees' builders (the best splitter's, shared by the trees and random forests,
+# and the random splitter's on bins, shared by the extra trees)
+_VARIANTS = {"DecisionTreeClassifier": ({"max_bins": 255},),
+             "ExtraTreesClassifier": ({"max_bins": 255},)}
 # no kernels of their own: the meta-estimators (their inner estimators are precompiled)
 # and the target encoder
 _SKIPPED = {"Pipeline", "GridSearchCV", "RandomizedSearchCV", "OneVsRestClassifier",
@@ -72,14 +77,15 @@ def _data(rng, tags):
     return X, y
 
 
-def _run_estimator(cls, sparse):
-    """Fit ``cls()`` and call each of its prediction methods; returns elapsed seconds."""
+def _run_estimator(cls, sparse, params=None):
+    """Fit ``cls(**params)`` and call each of its prediction methods; returns elapsed
+    seconds."""
     import scipy.sparse as sp
 
     from ._tags import get_tags
 
     start = time.perf_counter()
-    est = cls()
+    est = cls(**(params or {}))
     tags = get_tags(est)
     X, y = _data(np.random.default_rng(0), tags)
     if sparse:
@@ -99,15 +105,18 @@ def _run_estimator(cls, sparse):
 
 
 def _run_group(jobs):
-    """Worker entry point: run (name, sparse) jobs in order; {label: seconds or error}."""
+    """Worker entry point: run (name, sparse, params) jobs in order; {label: seconds or
+    error}."""
     from .utils.discovery import all_estimators
 
     classes = dict(all_estimators())
     out = {}
-    for name, sparse in jobs:
-        label = f"{name} (sparse)" if sparse else name
+    for name, sparse, params in jobs:
+        shown = ", ".join(f"{k}={v!r}" for k, v in params.items())
+        label = f"{name}({shown})" if params else name
+        label = f"{label} (sparse)" if sparse else label
         try:
-            out[label] = _run_estimator(classes[name], sparse)
+            out[label] = _run_estimator(classes[name], sparse, params)
         except Exception as exc:  # a failed call leaves the other estimators' kernels
             out[label] = f"{type(exc).__name__}: {exc}".splitlines()[0]
     return out
@@ -124,9 +133,10 @@ def _groups(names, sparse):
             continue
         family = cls.__module__.split(".")[1]
         group = groups.setdefault(_SHARED_KERNELS.get(family, family), [])
-        group.append((name, False))
+        group.append((name, False, {}))
         if sparse and get_tags(cls()).sparse:
-            group.append((name, True))
+            group.append((name, True, {}))
+        group.extend((name, False, params) for params in _VARIANTS.get(name, ()))
     return sorted(groups.values(), key=len, reverse=True)
 
 
