@@ -41,6 +41,7 @@ from ._split_kernels import (
     shift_missing_left,
     split_arranged,
     start_draw,
+    trailing_nan,
 )
 from ._util_kernels import rand_int
 
@@ -179,10 +180,7 @@ def presorted_list(pre, Xr, samples, f, a, b, has_nan):
         counts[c] = k + 1
         fs[k] = s
         fv[k] = Xr[s, f]
-    nm = np.intp(0)
-    if has_nan:
-        while nm < m and fv[m - 1 - nm] != fv[m - 1 - nm]:
-            nm += 1
+    nm = trailing_nan(fv, np.intp(0), m) if has_nan else np.intp(0)
     for i in range(1, m - nm):
         v = fv[i]
         s = fs[i]
@@ -329,10 +327,7 @@ def split_best(dense, data, rule, node, work, sort, abs_work, pre):
             fv = pre.vals[f]
             sa = a - off
             sb = b - off
-            nm = np.intp(0)
-            if nan_mask[f]:
-                while nm < sb - sa and fv[sb - 1 - nm] != fv[sb - 1 - nm]:
-                    nm += 1
+            nm = trailing_nan(fv, sa, sb) if nan_mask[f] else np.intp(0)
         else:
             listed = False
             fs = samples
@@ -357,16 +352,25 @@ def split_best(dense, data, rule, node, work, sort, abs_work, pre):
         s_proxy = best_proxy
         s_thr = 0.0
         s_ml = np.intp(0)
-        if listed and one_out and crit == _c.SQUARED_ERROR and nm == 0 and cst == 0:
-            # a presorted list (histogram trees), one output, squared error: one forward
-            # pass, the sums in scalars (the generic scan's order of additions, which
-            # scikit-learn's trees share, matters to exact trees only)
+        if listed and one_out and nm == 0 and cst == 0 and (
+                crit == _c.SQUARED_ERROR or (crit == _c.ENTROPY and use_xl)):
+            # a presorted list (histogram trees), one output, squared error or entropy
+            # with integer weights: one forward pass (the generic scan's order of
+            # additions, which scikit-learn's trees share, matters to exact trees only).
+            # Squared error keeps its sum in a scalar; entropy takes w H = w ln w -
+            # sum_k v_k ln v_k from the k ln k table (no logarithm, no division), in nats
+            # scaled to the generic proxy's bits
+            mse = crit == _c.SQUARED_ERROR
+            fill(sl, 0.0)
             s_l = 0.0
             wl = 0.0
             for q in range(sa + 1, sb):
                 s = fs[q - 1]
                 ws = w[s]
-                s_l += ws * y[s, 0]
+                if mse:
+                    s_l += ws * y[s, 0]
+                else:
+                    sl[np.intp(y[s, 0])] += ws
                 wl += ws
                 if fv[q] <= fv[q - 1] + FEATURE_THRESHOLD:
                     continue
@@ -375,34 +379,14 @@ def split_best(dense, data, rule, node, work, sort, abs_work, pre):
                 wr = wn - wl
                 if wl < min_weight_leaf or wr < min_weight_leaf:
                     continue
-                s_r = stats[0] - s_l
-                proxy = s_l * s_l / wl + s_r * s_r / wr
-                if proxy > s_proxy:
-                    s_proxy = proxy
-                    s_thr = fv[q - 1] / 2.0 + fv[q] / 2.0
-                    s_ml = 1 if q - sa > sb - q else 0
-        elif listed and use_xl and one_out and crit == _c.ENTROPY and nm == 0 and cst == 0:
-            # a presorted list, one output, entropy, integer weights: w H = w ln w -
-            # sum_k v_k ln v_k in nats from the k ln k table (no logarithm, no
-            # division), scaled to the generic proxy's bits
-            fill(sl, 0.0)
-            wl = 0.0
-            for q in range(sa + 1, sb):
-                s = fs[q - 1]
-                ws = w[s]
-                sl[np.intp(y[s, 0])] += ws
-                wl += ws
-                if fv[q] <= fv[q - 1] + FEATURE_THRESHOLD:
-                    continue
-                if q - sa < min_samples_leaf or sb - q < min_samples_leaf:
-                    continue
-                wr = wn - wl
-                if wl < min_weight_leaf or wr < min_weight_leaf:
-                    continue
-                nats = -xl[np.intp(wl)] - xl[np.intp(wr)]
-                for k in range(nc0):
-                    nats += xl[np.intp(sl[k])] + xl[np.intp(stats[k] - sl[k])]
-                proxy = nats * _INV_LN2
+                if mse:
+                    s_r = stats[0] - s_l
+                    proxy = s_l * s_l / wl + s_r * s_r / wr
+                else:
+                    nats = -xl[np.intp(wl)] - xl[np.intp(wr)]
+                    for k in range(nc0):
+                        nats += xl[np.intp(sl[k])] + xl[np.intp(stats[k] - sl[k])]
+                    proxy = nats * _INV_LN2
                 if proxy > s_proxy:
                     s_proxy = proxy
                     s_thr = fv[q - 1] / 2.0 + fv[q] / 2.0

@@ -677,8 +677,9 @@ def build_tree(data, settings, dense, csc, bins, abs_work, sort, rnd, pre, codes
     splitter) is None; ``pre`` (:data:`Presorted`) the best splitter's sorted lists in a
     histogram tree's exact nodes, else None; ``codes`` (:data:`Coded`) the bins of X for
     the random splitter of a histogram tree (nodes of at least ``HYBRID_MIN`` samples
-    draw their thresholds between bins, the others between raw values), else None. ``data.samples`` is copied, not modified. Nodes of a histogram
-    tree (``bins``) with fewer than ``HYBRID_MIN`` samples are split exactly.
+    draw their thresholds between bins, the others between raw values), else None.
+    ``data.samples`` is copied, not modified. Nodes of a histogram tree (``bins``) with
+    fewer than ``HYBRID_MIN`` samples are split exactly.
 
     numba compiles one version per kind of tree (dense, sparse, histogram; best or
     random splitter; absolute error or not), each without the other kinds' code: the
@@ -749,9 +750,8 @@ def build_tree(data, settings, dense, csc, bins, abs_work, sort, rnd, pre, codes
         # found full
         while True:
             status = _grow(data, settings, rule, dense, csc, bins, abs_work, sort, rnd, pre,
-                           codes, work,
-                           stats, reuse_stats, inodes, fnodes, value, st_ints, st_floats,
-                           st_stats, front, pool, free, state)
+                           codes, work, stats, reuse_stats, inodes, fnodes, value, st_ints,
+                           st_floats, st_stats, front, pool, free, state)
             if status == FULL_NODES:
                 inodes = _doubled(inodes, state[GS_COUNT])
                 fnodes = _doubled(fnodes, state[GS_COUNT])

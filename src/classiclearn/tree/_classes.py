@@ -19,6 +19,7 @@ histogram splitter they have their own bin); ``monotonic_cst`` rejects splits
 against the constraints and clips node values, as scikit-learn's.
 """
 
+import functools
 import math
 from collections import namedtuple
 from numbers import Integral, Real
@@ -264,15 +265,23 @@ def presorted_work(data, codes, crit):
 
 
 def _xlogx_table(data, crit):
-    """``k ln k`` for k = 0 .. the total weight (0 ln 0 = 0), when the criterion is entropy
-    and every weight used is an integer (their total below 2**31); else empty."""
+    """``k ln k`` for k = 0 .. the total weight, when the criterion is entropy and every
+    weight used is an integer (their total below 2**31); else empty."""
     if crit != CRITERIA["entropy"] or data.y.shape[1] != 1:
         return np.empty(0)
     ws = data.w[data.samples]
     total = float(ws.sum())
     if total >= 2.0**31 or not np.all(ws == np.floor(ws)):
         return np.empty(0)
-    k = np.arange(int(total) + 1, dtype=np.float64)
+    return _xlogx(int(total))
+
+
+@functools.lru_cache(maxsize=8)
+def _xlogx(n):
+    """``k ln k`` for k = 0 .. n (0 ln 0 = 0), shared (the kernels only read it; left
+    writable, as a read-only array would compile the builder again): a forest's
+    bootstrap samples all weigh n_samples in total, so its trees share one table."""
+    k = np.arange(n + 1, dtype=np.float64)
     k[0] = 1.0
     table = k * np.log(k)
     table[0] = 0.0

@@ -20,7 +20,7 @@ import numpy as np
 
 from .._kernels.jit import njit
 from . import _criteria_kernels as _c
-from ._split_kernels import Split
+from ._split_kernels import Split, trailing_nan
 from ._util_kernels import rand_int
 
 # X binned (uint8, n_samples x n_features), each feature's bin upper edges (float64,
@@ -338,9 +338,7 @@ def column_edges(cols, max_bins, fractions, edges, n_bins):
     m = cols.shape[1]
     for j in range(cols.shape[0]):
         col = cols[j]
-        nv = m
-        while nv > 0 and col[nv - 1] != col[nv - 1]:
-            nv -= 1
+        nv = m - trailing_nan(col, np.intp(0), m)
         if nv == 0:
             n_bins[j] = 1
             continue

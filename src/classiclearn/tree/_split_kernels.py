@@ -196,6 +196,15 @@ def gather(Xt, Xr, f, samples, a, b, vals):
             vals[i] = xf[samples[i]]
 
 
+@njit(cache=True, nogil=True, inline="always")
+def trailing_nan(vals, a, b):
+    """The number of NaN at the end of ``vals[a:b]`` (NaN sorted last)."""
+    nm = np.intp(0)
+    while nm < b - a and vals[b - 1 - nm] != vals[b - 1 - nm]:
+        nm += 1
+    return nm
+
+
 @njit(cache=True, nogil=True, _nrt=False)
 def move_nan_last(vals, samples, a, b):
     """Move the NaN entries of ``vals[a:b]`` (``samples`` alike) to the end, with
