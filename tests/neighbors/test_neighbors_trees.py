@@ -164,3 +164,32 @@ def test_many_queries_in_spatial_order_match_sklearn(ours, theirs):
     for a, b, c, e in zip(ri, si, rd, sd):
         np.testing.assert_array_equal(a, b)
         np.testing.assert_allclose(c, e, rtol=0, atol=1e-10)
+
+
+@pytest.mark.parametrize("ours, theirs", TREES)
+@pytest.mark.parametrize("n_train, n_features", [(150, 4), (4000, 12)])
+def test_probed_queries_serial_or_threaded_match_sklearn(ours, theirs, n_train, n_features):
+    # a pass answers its first queries on the calling thread and runs the rest in
+    # threads only when their measured work says so: small trees stay serial, large
+    # ones go to threads; both must give scikit-learn's answers in row order
+    from classiclearn.neighbors import _tree_kernels
+
+    rng = np.random.default_rng(n_train)
+    X = rng.normal(size=(n_train, n_features))
+    Q = rng.normal(size=(300, n_features))
+    dist, ind = ours(X).query(Q, k=4)
+    sdist, sind = theirs(X).query(Q, k=4)
+    np.testing.assert_array_equal(ind, sind)
+    np.testing.assert_allclose(dist, sdist, rtol=0, atol=1e-10)
+    r = 0.8 * np.sqrt(n_features)
+    ri, rd = ours(X).query_radius(Q, r=r, return_distance=True, sort_results=True)
+    si, sd = theirs(X).query_radius(Q, r=r, return_distance=True, sort_results=True)
+    for a, b, c, e in zip(ri, si, rd, sd):
+        np.testing.assert_array_equal(a, b)
+        np.testing.assert_allclose(c, e, rtol=0, atol=1e-10)
+    # the decision itself: one probed query's comparisons scaled to the rest
+    probe = _tree_kernels._PROBE_QUERIES
+    small = _tree_kernels.rest_threaded(100, probe, 300 - probe, n_features)
+    large = _tree_kernels.rest_threaded(probe * n_train, probe, 300 - probe, n_features)
+    work = n_train * n_features * (300 - probe)
+    assert not small and large == (work >= _tree_kernels._THREADED_WORK)

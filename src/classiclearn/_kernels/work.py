@@ -46,8 +46,12 @@ TREE_WALK_ROWS = 100_000
 # values binned (histogram trees) from which the rows are split over threads: binning
 # 500,000 values takes about 3 ms on one thread
 BIN_VALUES_THREADED = 250_000
-# query rows below which a KD / ball tree answers on the calling thread
-TREE_QUERY_ROWS = 32
+# queries a KD / ball tree answers on the calling thread before it decides whether
+# the rest of a pass runs in threads, and the work of the rest (training points and
+# nodes compared, times features, estimated from those first queries) from which it
+# does: about a millisecond on one thread, what waking the pool may cost after idle
+TREE_QUERY_PROBE = 16
+TREE_QUERY_WORK = 1_000_000
 # fewest query rows handed to one thread by brute-force neighbours
 BRUTE_QUERY_ROWS = 256
 # multiply-adds of one BLAS product above which OpenBLAS itself starts threads

@@ -10,8 +10,8 @@ from numbers import Integral, Real
 import numpy as np
 
 from .._kernels.distances import CHEBYSHEV, EUCLIDEAN, MANHATTAN, MINKOWSKI, SQEUCLIDEAN
-from .._kernels.work import TREE_QUERY_ROWS
-from ..utils._threads import current_numba_threads, row_chunks, thread_map
+from .._kernels.work import TREE_QUERY_PROBE
+from ..utils._threads import current_numba_threads, pooled_map, row_chunks
 from ..utils.validation import check_array
 from . import _tree_kernels as _k
 from ._brute import sort_segments
@@ -199,15 +199,27 @@ class _BinaryTree:
         args = self._kernel_args()
         order = _query_order(X)
         m = X.shape[0]
-        # blocks of queries in threads, one traversal per query (results in any
-        # thread's block are put in query order below: they never depend on threads)
+
+        def answer(queries):
+            return _k.query_radius_block(*args, X, queries, r_red, self._metric_code, self._p)
+
+        # the first queries on this thread; the rest in blocks in threads when the
+        # work of the first says they pay (results in any thread's block are put in
+        # query order below: they never depend on threads)
+        blocks = [order[:TREE_QUERY_PROBE]]
+        found = [answer(blocks[0])]
+        rest = order[TREE_QUERY_PROBE:]
         n_threads = current_numba_threads()
-        blocks = [order[lo:hi] for lo, hi in row_chunks(m, n_threads, TREE_QUERY_ROWS)]
-        found = thread_map(
-            lambda queries: _k.query_radius_block(*args, X, queries, r_red, self._metric_code,
-                                                  self._p), blocks, n_threads)
+        if n_threads > 1 and _k.rest_threaded(found[0][3], blocks[0].shape[0], rest.shape[0],
+                                              X.shape[1]):
+            blocks += [rest[lo:hi] for lo, hi in row_chunks(rest.shape[0], n_threads,
+                                                             TREE_QUERY_PROBE)]
+            found += pooled_map(answer, blocks[1:], n_threads)
+        elif rest.shape[0]:
+            blocks.append(rest)
+            found.append(answer(rest))
         counts = np.empty(m, dtype=np.intp)
-        for queries, (block_counts, _, _) in zip(blocks, found):
+        for queries, (block_counts, _, _, _) in zip(blocks, found):
             counts[queries] = block_counts
         if count_only:
             return counts
@@ -215,7 +227,7 @@ class _BinaryTree:
         np.cumsum(counts, out=offsets[1:])
         ind = np.empty(offsets[m], dtype=np.intp)
         dist = np.empty(offsets[m])
-        for queries, (block_counts, block_ind, block_red) in zip(blocks, found):
+        for queries, (block_counts, block_ind, block_red, _) in zip(blocks, found):
             _k.place_radius_results(block_counts, block_ind, block_red, queries, offsets, ind,
                                     dist, self._metric_code, self._p)
         if sort_results:

@@ -42,7 +42,7 @@ from .._kernels.distances import (
 )
 from .._kernels.jit import njit, prange
 from .._kernels.sorting import heap_sort, select_nth, sift_down
-from .._kernels.work import TREE_QUERY_ROWS
+from .._kernels.work import TREE_QUERY_PROBE, TREE_QUERY_WORK
 
 KD = 0
 BALL = 1
@@ -50,8 +50,11 @@ BALL = 1
 _SLACK = 1e-12
 # Levels at the bottom of a ball tree whose radii are exact (see ball_node_bounds).
 _EXACT_RADIUS_LEVELS = 6
-# Fewer query rows than this are answered on the calling thread (no thread start-up).
-_SERIAL_QUERIES = TREE_QUERY_ROWS
+# Queries answered on the calling thread before a query pass decides on threads,
+# and the work (training points and nodes compared, times features) from which the
+# rest of the pass, estimated from those first queries, runs in numba's threads.
+_PROBE_QUERIES = TREE_QUERY_PROBE
+_THREADED_WORK = TREE_QUERY_WORK
 
 
 # ---------------------------------------------------------------------------
@@ -509,6 +512,7 @@ def _knn_one(kind, Xs, XT, rows, idx, node_start, node_end, n_levels, lower, upp
     columns = XT.shape[1] > 0 and family
     sp = 1
     k = hd.shape[0]
+    compared = 0
     while sp > 0:
         sp -= 1
         node = stack_node[sp]
@@ -517,6 +521,7 @@ def _knn_one(kind, Xs, XT, rows, idx, node_start, node_end, n_levels, lower, upp
         if node >= first_leaf:
             s = node_start[node]
             e = node_end[node]
+            compared += e - s
             if columns:
                 _column_distances(Q, i, XT, s, e, buf, np.intp(0), metric, p, hd[0])
             else:
@@ -553,6 +558,8 @@ def _knn_one(kind, Xs, XT, rows, idx, node_start, node_end, n_levels, lower, upp
             stack_node[sp + 1] = b
             stack_bound[sp + 1] = bb
         sp += 2
+        compared += 2
+    return compared
 
 
 @njit(cache=True, nogil=True)
@@ -563,11 +570,22 @@ def _knn_query(kind, Xs, XT, rows, idx, node_start, node_end, n_levels, lower, u
         hd[c] = np.inf
         hi[c] = n
     buf = np.empty(leaf_max)
-    _knn_one(kind, Xs, XT, rows, idx, node_start, node_end, n_levels, lower, upper, radius,
-             Q, i, hd, hi, buf, metric, p)
+    compared = _knn_one(kind, Xs, XT, rows, idx, node_start, node_end, n_levels, lower, upper,
+                        radius, Q, i, hd, hi, buf, metric, p)
     heap_sort(hd, hi)
     for c in range(hd.shape[0]):
         hd[c] = reduced_to_distance(hd[c], metric, p)
+    return compared
+
+
+@njit(cache=True, nogil=True)
+def rest_threaded(compared, n_probed, n_rest, n_features):
+    """Whether the queries left after ``n_probed`` ones that compared ``compared``
+    points and nodes take enough work to run in threads (waking numba's pool costs
+    more than a pass of small queries, up to milliseconds after idle time)."""
+    if n_rest < 2 or n_probed == 0:
+        return False
+    return compared * n_features * n_rest >= _THREADED_WORK * n_probed
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -577,21 +595,30 @@ def query_knn(kind, Xs, XT, rows, idx, node_start, node_end, n_levels, lower, up
 
     Query rows are taken in the sequence ``order`` (a permutation; a spatial
     order lets each thread's consecutive queries reuse the leaves in cache).
+    The first ``_PROBE_QUERIES`` run on the calling thread; the rest run in
+    numba's threads when the work they measured, scaled to the remaining
+    queries, reaches ``_THREADED_WORK`` (results never depend on it).
 
     Returns ``dist`` (float64 (m, k), true distances, ascending) and ``ind``
-    (intp (m, k)); equal distances are ordered by training index. Parallel
-    over query rows; thread-safe.
+    (intp (m, k)); equal distances are ordered by training index. Thread-safe.
     """
     m = Q.shape[0]
     dist = np.empty((m, k))
     ind = np.empty((m, k), dtype=np.intp)
     leaf_max = _largest_leaf(node_start, node_end, n_levels)
-    if m < _SERIAL_QUERIES:
-        for i in range(m):
+    n_probed = min(m, _PROBE_QUERIES)
+    compared = 0
+    for ii in range(n_probed):
+        i = order[ii]
+        compared += _knn_query(kind, Xs, XT, rows, idx, node_start, node_end, n_levels, lower,
+                               upper, radius, Q, i, dist[i], ind[i], leaf_max, metric, p)
+    if rest_threaded(compared, n_probed, m - n_probed, Q.shape[1]):
+        for ii in prange(n_probed, m):
+            i = order[ii]
             _knn_query(kind, Xs, XT, rows, idx, node_start, node_end, n_levels, lower, upper,
                        radius, Q, i, dist[i], ind[i], leaf_max, metric, p)
     else:
-        for ii in prange(m):
+        for ii in range(n_probed, m):
             i = order[ii]
             _knn_query(kind, Xs, XT, rows, idx, node_start, node_end, n_levels, lower, upper,
                        radius, Q, i, dist[i], ind[i], leaf_max, metric, p)
@@ -610,10 +637,11 @@ def _grown(a, need):
 
 @njit(cache=True, nogil=True)
 def _radius_one(kind, Xs, XT, rows, idx, node_start, node_end, n_levels, lower, upper, radius,
-                Q, i, ri, stack, buf, ind, red, total, metric, p):
+                Q, i, ri, stack, buf, ind, red, total, work, metric, p):
     """Append the training rows within reduced distance ``ri`` of ``Q[i]`` to
     ``ind``, ``red`` from position ``total``; returns the new end, or -1 when the
-    arrays are too short (nothing else then means anything)."""
+    arrays are too short (nothing else then means anything). Adds the nodes and
+    points it compared to ``work[0]``."""
     first_leaf = 2 ** (n_levels - 1) - 1
     family = _in_family(metric)
     columns = XT.shape[1] > 0 and family
@@ -623,6 +651,7 @@ def _radius_one(kind, Xs, XT, rows, idx, node_start, node_end, n_levels, lower, 
     while sp > 0:
         sp -= 1
         node = stack[sp]
+        work[0] += 1
         if kind == KD:
             lo, hi = _kd_bounds(node, Q, i, lower, upper, metric, p)
         else:
@@ -636,6 +665,8 @@ def _radius_one(kind, Xs, XT, rows, idx, node_start, node_end, n_levels, lower, 
             continue
         s = node_start[node]
         e = node_end[node]
+        if hi <= ri or node >= first_leaf:
+            work[0] += e - s
         if hi <= ri:
             if total + e - s > room:
                 return -1
@@ -673,29 +704,32 @@ def query_radius_block(kind, Xs, XT, rows, idx, node_start, node_end, n_levels, 
     """The training rows within reduced distance ``r[i]`` of each ``Q[i]``, for the
     query rows ``queries`` in that sequence, in one traversal per query.
 
-    Returns ``(counts, ind, red)``: ``counts[c]`` results for ``queries[c]``, their
-    indices and reduced distances one query after the other, each query's in tree
-    order. A caller runs blocks of queries in threads and puts the results in query
-    order with :func:`place_radius_results`.
+    Returns ``(counts, ind, red, compared)``: ``counts[c]`` results for
+    ``queries[c]``, their indices and reduced distances one query after the other,
+    each query's in tree order, and the number of nodes and points compared. A caller
+    runs blocks of queries in threads and puts the results in query order with
+    :func:`place_radius_results`.
     """
     stack = np.empty(2 * n_levels + 2, dtype=np.intp)
     buf = np.empty(_largest_leaf(node_start, node_end, n_levels))
     counts = np.empty(queries.shape[0], dtype=np.intp)
     ind = np.empty(64 * queries.shape[0] + 64, dtype=np.intp)
     red = np.empty(ind.shape[0])
+    work = np.zeros(1, dtype=np.intp)
     total = 0
     for c in range(queries.shape[0]):
         i = queries[c]
         end = -1
         while end < 0:
             end = _radius_one(kind, Xs, XT, rows, idx, node_start, node_end, n_levels, lower,
-                              upper, radius, Q, i, r[i], stack, buf, ind, red, total, metric, p)
+                              upper, radius, Q, i, r[i], stack, buf, ind, red, total, work,
+                              metric, p)
             if end < 0:  # more room, then this query again
                 ind = _grown(ind, 2 * ind.shape[0])
                 red = _grown(red, 2 * red.shape[0])
         counts[c] = end - total
         total = end
-    return counts, ind[:total], red[:total]
+    return counts, ind[:total], red[:total], work[0]
 
 
 @njit(cache=True, nogil=True)

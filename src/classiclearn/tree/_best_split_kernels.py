@@ -151,12 +151,13 @@ def scan_sorted(y, w, samples, vals, sl, sr, parent_stats, n_classes, tmp_s, tmp
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def presorted_list(pre, Xr, samples, f, a, b, has_nan):
+def presorted_list(pre, Xr, samples, f, a, b, has_nan, sort):
     """Make ``pre`` hold feature ``f``'s sorted list for the node ``samples[a:b]`` and
     return the list's offset (position ``i`` of the node at ``i - offset``). A list held
     for a range holding ``[a, b)`` is the node's already (kept by
     :func:`partition_presorted`); otherwise it is gathered and sorted for ``[a, b)``,
-    missing values last."""
+    missing values last: by X's bins, then within each bin (histogram trees), or by
+    value as a node without lists sorts (exact trees, ``pre.codes`` empty)."""
     if pre.lo[f] <= a and b <= pre.hi[f]:
         return pre.lo[f]
     fs = pre.order[f]
@@ -164,6 +165,21 @@ def presorted_list(pre, Xr, samples, f, a, b, has_nan):
     codes = pre.codes
     counts = pre.counts
     m = b - a
+    if codes.shape[1] == 0:
+        # an exact tree: no bins, a comparison (or radix) sort of the node's values
+        for i in range(m):
+            s = samples[a + i]
+            fs[i] = s
+            fv[i] = Xr[s, f]
+        nm = move_nan_last(fv, fs, np.intp(0), m) if has_nan else np.intp(0)
+        if m - nm >= RADIX_MIN:
+            radix_sort_pairs(fv, fs, np.intp(0), m - nm, sort.rkeys[0], sort.rkeys[1],
+                             sort.ridx, sort.rcnt)
+        elif m - nm > 1:
+            sort_pairs(fv, fs, np.intp(0), m - nm)
+        pre.lo[f] = a
+        pre.hi[f] = b
+        return a
     # a counting sort on the rows' bins (missing values have the highest), then an
     # insertion sort of the values within each bin: nearly linear, where a comparison
     # sort of the values cost m log m
@@ -241,10 +257,14 @@ def split_best(dense, data, rule, node, work, sort, abs_work, pre):
     """Best split of ``samples[a:b]`` over sorted feature values (dense X); reorders the
     node's samples so the left part comes first.
 
-    ``pre`` (:data:`Presorted`, histogram trees; else None): a feature's values are
-    sorted once at the first node of a subtree that draws it, and its sorted list is
-    partitioned with each split below (:func:`partition_presorted`) instead of sorted
-    again at every node: a sort per subtree and feature rather than per node.
+    ``pre`` (:data:`Presorted`, else None): a feature's values are sorted once at the
+    first node of a subtree that draws it, and its sorted list is partitioned with each
+    split below (:func:`partition_presorted`) instead of sorted again at every node: a
+    sort per subtree and feature rather than per node. Histogram trees use it in their
+    exact nodes; exact classification trees with integer weights in every node up to
+    the lists' width (their class counts sum exactly in any order, so the tree does not
+    change; ``binned`` is False there, which keeps the generic scan, the arithmetic
+    scikit-learn's trees share).
 
     Missing values (features with ``nan_mask[f]``), as scikit-learn >= 1.9 does: the
     node's NaN rows move to the end and the sorted values are scanned with them on the
@@ -299,9 +319,11 @@ def split_best(dense, data, rule, node, work, sort, abs_work, pre):
     # the k ln k table of the presorted entropy scan (``stats`` stands in when none)
     xl = stats
     use_xl = False
+    binned = False
     if pre is not None:
         xl = pre.xlogx
         use_xl = xl.shape[0] > 0
+        binned = pre.codes.shape[1] > 0
     # the feature draw (see _split_kernels.next_feature), written out
     n_known = node.n_const
     n_drawn = np.intp(0)
@@ -321,7 +343,7 @@ def split_best(dense, data, rule, node, work, sort, abs_work, pre):
         # the feature's sorted values and their samples at [sa, sb) of fv / fs: a
         # presorted list, or the node's own buffers sorted here
         if pre is not None and b - a <= pre.order.shape[1]:
-            off = presorted_list(pre, Xr, samples, f, a, b, nan_mask[f] != 0)
+            off = presorted_list(pre, Xr, samples, f, a, b, nan_mask[f] != 0, sort)
             listed = True
             fs = pre.order[f]
             fv = pre.vals[f]
@@ -352,7 +374,7 @@ def split_best(dense, data, rule, node, work, sort, abs_work, pre):
         s_proxy = best_proxy
         s_thr = 0.0
         s_ml = np.intp(0)
-        if listed and one_out and nm == 0 and cst == 0 and (
+        if listed and binned and one_out and nm == 0 and cst == 0 and (
                 crit == _c.SQUARED_ERROR or (crit == _c.ENTROPY and use_xl)):
             # a presorted list (histogram trees), one output, squared error or entropy
             # with integer weights: one forward pass (the generic scan's order of

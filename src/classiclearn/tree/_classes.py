@@ -247,21 +247,50 @@ def sort_work(data):
                         np.empty(m, dtype=np.float32))
 
 
-def presorted_work(data, codes, crit):
-    """The best splitter's sorted lists in a histogram tree's exact nodes
-    (``_build_kernels.Presorted``): a list of at most ``HYBRID_MIN`` entries per feature,
-    a flag per row, X's bins ``codes`` to sort by, and for the entropy criterion with
-    integer weights (bootstrap counts included) a table of ``k ln k`` up to their total,
-    which turns the scan's logarithms into lookups."""
+# sorted-list entries (features x rows) an exact tree may hold: nodes of up to this
+# many entries / n_features rows keep their features' sorted lists (12 bytes an entry)
+EXACT_LIST_ENTRIES = 4_000_000
+# X's bins of an exact tree's sorted lists: none (the lists are sorted by value)
+_NO_CODES = np.empty((0, 0), dtype=np.uint8)
+
+
+def _presorts_exactly(data, settings):
+    """Whether an exact tree keeps sorted lists (``presorted_work``) instead of sorting
+    its nodes' values: for classification with integer weights (bootstrap counts
+    included), whose class counts sum exactly in any order, so that the tree is the one
+    scikit-learn grows, node for node; and when at least half the features are drawn at
+    a node (every split partitions all the lists held, where a node sorts only the
+    features it draws)."""
+    if settings.crit >= CRITERIA["squared_error"]:
+        return False
+    if 2 * settings.max_features < data.nan_mask.shape[0]:
+        return False
+    ws = data.w[data.samples]
+    return float(ws.sum()) < 2.0**52 and bool(np.all(ws == np.floor(ws)))
+
+
+def _exact_list_width(data):
     n_features = data.nan_mask.shape[0]
-    width = _hk.HYBRID_MIN
+    return int(min(data.samples.shape[0], max(2, EXACT_LIST_ENTRIES // max(n_features, 1))))
+
+
+def presorted_work(data, codes, crit, width=None):
+    """The best splitter's sorted lists (``_build_kernels.Presorted``): a list of at
+    most ``width`` entries per feature (histogram trees' exact nodes: ``HYBRID_MIN``), a
+    flag per row, X's bins ``codes`` to sort by (none for an exact tree, whose lists are
+    sorted by value), and for a histogram tree with the entropy criterion and integer
+    weights (bootstrap counts included) a table of ``k ln k`` up to their total, which
+    turns the scan's logarithms into lookups."""
+    n_features = data.nan_mask.shape[0]
+    width = _hk.HYBRID_MIN if width is None else width
     return _bk.Presorted(np.empty((n_features, width), dtype=np.intp),
                          np.empty((n_features, width), dtype=np.float32),
                          np.zeros(n_features, dtype=np.intp),
                          np.full(n_features, -1, dtype=np.intp),
                          np.zeros(data.y.shape[0], dtype=np.uint8),
                          np.empty(width, dtype=np.intp), np.empty(width, dtype=np.float32),
-                         codes, np.empty(257, dtype=np.intp), _xlogx_table(data, crit))
+                         codes, np.empty(257, dtype=np.intp),
+                         _xlogx_table(data, crit) if codes.shape[1] else np.empty(0))
 
 
 def _xlogx_table(data, crit):
@@ -418,8 +447,12 @@ def _build(data, settings, dense, csc, bins, codes=None):
         sort, rnd = None, random_work(data, settings.crit, csc is not None)
     else:
         sort, rnd = sort_work(data), None
-    pre = (presorted_work(data, bins.Xb, settings.crit) if bins is not None and sort is not None
-           else None)
+    if sort is not None and bins is not None:
+        pre = presorted_work(data, bins.Xb, settings.crit)
+    elif sort is not None and dense is not None and _presorts_exactly(data, settings):
+        pre = presorted_work(data, _NO_CODES, settings.crit, _exact_list_width(data))
+    else:
+        pre = None
     return _bk.build_tree(data, settings, dense, csc, bins, abs_work, sort, rnd, pre, codes)
 
 

@@ -23,8 +23,8 @@ arguments are named tuples built once per tree:
 - :data:`Work`: buffers the splitters write (the node's samples and their values,
   the features and the draw's state, left / right statistics);
 - :data:`SortWork` / :data:`RandomWork`: the best and the random splitter's own
-  buffers; :data:`Presorted`: the best splitter's sorted lists in a histogram tree's
-  exact nodes;
+  buffers; :data:`Presorted`: the best splitter's sorted lists (a histogram tree's
+  exact nodes; an exact classification tree's subtrees);
 - :data:`Node`: the node being split; a splitter returns a :data:`Split`.
 
 ``abs_work`` (:data:`AbsWork`) holds the absolute-error criterion's scratch, None
@@ -76,7 +76,8 @@ SortWork = namedtuple("SortWork", ["rkeys", "ridx", "rcnt", "tmp_s", "tmp_v"])
 # ``vals[f]``, their samples in ``order[f]``, both from position 0 (``lo[f] > hi[f]``:
 # none held); ``left`` (uint8 per row, zero between splits) marks a split's left rows,
 # ``tmp_s`` / ``tmp_v`` hold the right part of a list's partition; ``codes`` is X's bins
-# (uint8 (n_samples, n_features)) and ``counts`` (intp, 257) a counting sort's buckets;
+# (uint8 (n_samples, n_features); (0, 0) for an exact tree, whose lists are sorted by
+# value) and ``counts`` (intp, 257) a counting sort's buckets;
 # ``xlogx[k] = k ln k`` for the integer weights 0 .. total (entropy with integer weights,
 # else empty)
 Presorted = namedtuple("Presorted", ["order", "vals", "lo", "hi", "left", "tmp_s", "tmp_v",
