@@ -45,6 +45,9 @@ def main(argv=None):
                         help="fixed cost of fit + predict on 100-1,000 rows")
     parser.add_argument("--coldstart", action="store_true",
                         help="first fit + predict in a fresh process, empty and cached kernels")
+    parser.add_argument("--variants", action="store_true",
+                        help="coldstart: each parameter value of the grid specs alone, "
+                             "after install")
     args = parser.parse_args(argv)
     command = "python -m benchmarks " + " ".join(argv if argv is not None else sys.argv[1:])
     if args.grid_merge:

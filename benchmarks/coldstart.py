@@ -15,13 +15,21 @@ In each, the first call on 300 rows at default parameters is timed, then the
 same call again; first minus second is the one-off cost (compiling, or loading
 cached kernels, plus first-import work).
 
+With ``--variants``, each value of each axis of the estimator's grid spec (the
+parameter values that change its algorithm: solvers, kernels, metrics, criteria,
+``max_bins``, ...) is measured alone, one axis at a time, "after install" only:
+each in a fresh process on its own copy of the install's cache, so that no
+variant finds kernels another one compiled.
+
 Usage::
 
-    python -m benchmarks --coldstart [--family F ...] [--out FILE] [NAME ...]
+    python -m benchmarks --coldstart [--variants] [--family F ...] [--out FILE] [NAME ...]
 """
 
+import dataclasses
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -31,15 +39,39 @@ ROWS = 300
 GOAL_SECONDS = 3.0
 
 
-def _child(name):
-    """Run in the child: time the first and second call of ``name``; print JSON."""
+# axes that choose no kernels of their own
+_NO_KERNEL_AXES = ("n_jobs",)
+
+
+def variants(spec):
+    """``(axis, index)`` of each value of each axis of ``spec`` that may compile kernels of
+    its own (data-derived values, thread counts and values the spec's ``skip`` rules out
+    at its first width left out)."""
+    from benchmarks.grid import FromData
+
+    def valid(axis, value):
+        # the other axes at their first values, as the child's defaults stand for them
+        params = {a: values[0] for a, values in spec.axes.items()} | {axis: value}
+        return spec.skip is None or not spec.skip(params, spec.features[0], spec.classes[0])
+
+    return [(axis, i) for axis, values in spec.axes.items() if axis not in _NO_KERNEL_AXES
+            for i, value in enumerate(values)
+            if not isinstance(value, FromData) and valid(axis, value)]
+
+
+def _child(name, axis=None, index=None):
+    """Run in the child: time the first and second call of ``name`` (at default
+    parameters, or with ``axis`` at its ``index``-th grid value); print JSON."""
     from benchmarks.grid import Registry
     from benchmarks.grid_specs import SPECS
     from benchmarks.overhead import _one_call, default_cell
 
     registry = Registry()
     spec = next(s for s in SPECS if s.name == name)
-    case = default_cell(spec, registry.family(name), ROWS).case(registry)
+    cell = default_cell(spec, registry.family(name), ROWS)
+    if axis is not None:
+        cell = dataclasses.replace(cell, params={**cell.params, axis: spec.axes[axis][index]})
+    case = cell.case(registry)
     data = case.data(False)
     method = case.methods[0]
     times = []
@@ -50,12 +82,13 @@ def _child(name):
     print(json.dumps({"first": times[0], "again": times[1]}))
 
 
-def _spawn(name, cache_dir, variable="NUMBA_CACHE_DIR"):
+def _spawn(name, cache_dir, variable="NUMBA_CACHE_DIR", variant=()):
     env = {k: v for k, v in os.environ.items()
            if k not in ("NUMBA_CACHE_DIR", "CLASSICLEARN_CACHE_DIR")}
     env[variable] = cache_dir
-    out = subprocess.run([sys.executable, "-m", "benchmarks.coldstart", name], env=env,
-                         capture_output=True, text=True, check=False)
+    out = subprocess.run([sys.executable, "-m", "benchmarks.coldstart", name,
+                          *map(str, variant)], env=env, capture_output=True, text=True,
+                         check=False)
     if out.returncode != 0:
         return {"error": (out.stderr.strip().splitlines() or ["failed"])[-1]}
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -88,6 +121,33 @@ def measure(name, installed_dir):
             "installed": installed["first"] - installed["again"],
             "cached": cached["first"] - cached["again"],
             "warm_call": empty["again"]}
+
+
+def measure_variant(name, variant, installed_dir):
+    """{'installed': one-off seconds, 'warm_call'} of ``name`` with ``variant`` (axis,
+    index), in a fresh process on a copy of the install's cache, or {'error': text}."""
+    with tempfile.TemporaryDirectory(prefix="cl-variant-") as tmp:
+        cache_dir = os.path.join(tmp, "cache")
+        shutil.copytree(installed_dir, cache_dir)
+        out = _spawn(name, cache_dir, "CLASSICLEARN_CACHE_DIR", variant)
+    if "error" in out:
+        return out
+    return {"installed": out["first"] - out["again"], "warm_call": out["again"]}
+
+
+def variants_table(results):
+    """Markdown, one row per (estimator, parameter value), the slowest first."""
+    lines = ["| estimator | parameter | one-off cost after install (s) "
+             "| warm fit + predict (ms) |", "|---|---|---|---|"]
+    ok = {k: r for k, r in results.items() if "error" not in r}
+    for (name, label), r in sorted(ok.items(), key=lambda kv: -kv[1]["installed"]):
+        mark = " **>3 s**" if r["installed"] > GOAL_SECONDS else ""
+        lines.append(f"| {name} | {label} | {r['installed']:.2f}{mark} "
+                     f"| {r['warm_call'] * 1e3:.1f} |")
+    for (name, label), r in results.items():
+        if "error" in r:
+            lines.append(f"| {name} | {label} | ERROR: {r['error']} | |")
+    return "\n".join(lines)
 
 
 def table(results):
@@ -123,14 +183,30 @@ def main(args, command):
                 continue
             if args.names and not any(n.lower() in spec.name.lower() for n in args.names):
                 continue
-            print(f"[coldstart] {spec.name} ...", file=sys.stderr, flush=True)
-            results[spec.name] = measure(spec.name, installed_dir)
-    note = (f"- one-off cost = first `fit` + method on {ROWS} rows at default parameters "
-            f"minus the same call repeated, in a fresh process; 'empty cache': a new numba "
-            f"cache directory (the install's precompile step skipped), 'after install': the "
-            f"cache the install's precompile step fills ({install_seconds:.0f} s of wall time "
-            f"here), 'cached': a second process on the first's cache")
-    text = "\n".join([*environment_lines(command), note]) + "\n\n" + table(results) + "\n"
+            if not getattr(args, "variants", False):
+                print(f"[coldstart] {spec.name} ...", file=sys.stderr, flush=True)
+                results[spec.name] = measure(spec.name, installed_dir)
+                continue
+            for axis, index in variants(spec):
+                label = f"{axis}={spec.axes[axis][index]!r}"
+                print(f"[coldstart] {spec.name} {label} ...", file=sys.stderr, flush=True)
+                results[spec.name, label] = measure_variant(spec.name, (axis, index),
+                                                            installed_dir)
+    if getattr(args, "variants", False):
+        note = (f"- one-off cost = first `fit` + method on {ROWS} rows with one parameter "
+                f"set to the value shown (the others at their defaults) minus the same call "
+                f"repeated, in a fresh process on a copy of the cache the install's "
+                f"precompile step fills ({install_seconds:.0f} s of wall time here)")
+        body = variants_table(results)
+    else:
+        note = (f"- one-off cost = first `fit` + method on {ROWS} rows at default parameters "
+                f"minus the same call repeated, in a fresh process; 'empty cache': a new "
+                f"numba cache directory (the install's precompile step skipped), 'after "
+                f"install': the cache the install's precompile step fills "
+                f"({install_seconds:.0f} s of wall time here), 'cached': a second process on "
+                f"the first's cache")
+        body = table(results)
+    text = "\n".join([*environment_lines(command), note]) + "\n\n" + body + "\n"
     print(text)
     if args.out:
         with open(args.out, "w") as f:
@@ -139,4 +215,4 @@ def main(args, command):
 
 
 if __name__ == "__main__":
-    _child(sys.argv[1])
+    _child(sys.argv[1], *([sys.argv[2], int(sys.argv[3])] if len(sys.argv) > 3 else []))

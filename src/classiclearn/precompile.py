@@ -29,11 +29,25 @@ _FEATURES = 6
 _METHODS = ("predict", "predict_proba", "decision_function", "transform", "score_samples")
 # families whose estimators share kernels run in one worker, so a kernel compiles once
 _SHARED_KERNELS = {"ensemble": "tree", "mixture": "cluster"}
-# parameter values that compile kernels of their own, run after the defaults: the
+# parameter values that compile kernels of their own, run after the defaults (each took
+# 3-18 s to compile at its first call, `python -m benchmarks --coldstart --variants`): the
 # histogram trees' builders (the best splitter's, shared by the trees and random forests,
-# and the random splitter's on bins, shared by the extra trees)
+# and the random splitter's on bins, shared by the extra trees) and the absolute-error
+# builder; the KD and ball trees (build, k-nearest and radius queries, shared by every
+# neighbours estimator) and the Manhattan brute search; elkan's k-means, the rbf kernel
+# of kernel ridge, the other covariance types of the mixtures
 _VARIANTS = {"DecisionTreeClassifier": ({"max_bins": 255},),
-             "ExtraTreesClassifier": ({"max_bins": 255},)}
+             "DecisionTreeRegressor": ({"criterion": "absolute_error"},),
+             "ExtraTreesClassifier": ({"max_bins": 255},),
+             "KNeighborsClassifier": ({"algorithm": "kd_tree"}, {"algorithm": "ball_tree"},
+                                      {"metric": "manhattan"}),
+             "RadiusNeighborsClassifier": ({"algorithm": "kd_tree"},
+                                           {"algorithm": "ball_tree"},
+                                           {"metric": "manhattan"}),
+             "KMeans": ({"algorithm": "elkan"},),
+             "KernelRidge": ({"kernel": "rbf"},),
+             "GaussianMixture": ({"covariance_type": "tied"}, {"covariance_type": "diag"},
+                                 {"covariance_type": "spherical"})}
 # no kernels of their own: the meta-estimators (their inner estimators are precompiled)
 # and the target encoder
 _SKIPPED = {"Pipeline", "GridSearchCV", "RandomizedSearchCV", "OneVsRestClassifier",

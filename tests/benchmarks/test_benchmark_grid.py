@@ -96,3 +96,22 @@ def test_overhead_measures_default_estimators(registry, monkeypatch):
     assert measured.error is None and measured.scores_agree
     assert measured.ours > 0 and measured.theirs > 0
     assert "| GaussianNB |" in overhead.table(results, rows=(100,))
+
+
+def test_coldstart_variants_take_each_axis_value_alone():
+    # every value of every axis once, except thread counts, values taken from the data
+    # and those the spec's skip rule refuses at its first width
+    from benchmarks.coldstart import variants
+    from benchmarks.grid_specs import SPECS
+
+    specs = {s.name: s for s in SPECS}
+    pca = specs["PCA"]
+    taken = {(axis, pca.axes[axis][i]) for axis, i in variants(pca)}
+    assert ("svd_solver", "arpack") in taken and ("n_components", 2) in taken
+    assert all(n <= pca.features[0] for axis, n in taken if axis == "n_components")
+    knn = specs["KNeighborsClassifier"]
+    axes = {axis for axis, _ in variants(knn)}
+    assert "n_jobs" not in axes and {"algorithm", "metric"} <= axes
+    radius = specs["RadiusNeighborsClassifier"]
+    assert "radius" in radius.axes  # an axis, but its value comes from the data
+    assert "radius" not in {axis for axis, _ in variants(radius)}

@@ -58,3 +58,18 @@ def test_precompile_reports_per_estimator_and_refuses_unknown_names():
 def test_precompile_command_usage_error(capsys):
     assert main(["precompile", "NoSuchModel"]) == 2
     assert "unknown estimator name" in capsys.readouterr().err
+
+
+def test_precompile_variants_are_valid_parameters_of_registered_estimators():
+    # each variant runs in precompile's worker: a misspelt name or parameter would only
+    # show as a kernel left to compile at a user's first call
+    from classiclearn.precompile import _VARIANTS
+    from classiclearn.utils.discovery import all_estimators
+
+    registered = dict(all_estimators())
+    for name, variants in _VARIANTS.items():
+        assert name in registered, name
+        known = registered[name]().get_params()
+        for params in variants:
+            assert set(params) <= set(known), (name, params)
+            registered[name](**params)._validate_params()
