@@ -21,7 +21,7 @@ from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._sparse import like_input, row_squared_norms
 from ..utils._targets import compute_class_weight, encode_labels
-from ..utils._threads import effective_n_jobs, thread_map
+from ..utils._threads import effective_n_jobs, pooled_map
 from ..utils.validation import (
     check_is_fitted,
     check_magnitude,
@@ -338,7 +338,7 @@ class SVC(ClassifierMixin, _KernelSVM):
         # own problem, so threads never change the answer)
         work = sum(rows.size ** 2 for rows in pair_rows) * max(M.shape[1], 1)
         n_threads = effective_n_jobs(-1) if work >= SVM_PAIRS_WORK else 1
-        results = thread_map(solve, range(len(pairs)), n_threads)
+        results = pooled_map(solve, range(len(pairs)), n_threads)
         coefs, rhos, n_iters, conv = [], [], [], []
         for p_, (alpha, rho, it, ok) in enumerate(results):
             rows = pair_rows[p_]

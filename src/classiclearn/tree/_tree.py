@@ -30,7 +30,7 @@ import scipy.sparse as sp
 
 from .._kernels.work import TREE_WALK_ROWS
 from .._tags import get_tags
-from ..utils._threads import effective_n_jobs, row_chunks, thread_map
+from ..utils._threads import effective_n_jobs, pooled_map, row_chunks
 from ..utils.validation import validate_data
 from . import _predict_kernels as _pk
 from . import _prune_kernels as _prk
@@ -450,9 +450,11 @@ def walk_rows(kernel, n_rows, n_jobs, min_rows=2048):
 
     About four chunks per thread (at least ``min_rows`` rows each), handed out
     as threads free up, so a thread slowed by other load does not hold the rest.
+    The threads are the library's kept pool (the walks are leaf work: they start no
+    threads of their own).
     """
     n_threads = effective_n_jobs(n_jobs)
-    thread_map(lambda b: kernel(*b), row_chunks(n_rows, n_threads, min_rows), n_threads)
+    pooled_map(lambda b: kernel(*b), row_chunks(n_rows, n_threads, min_rows), n_threads)
 
 
 COMPACT_RECORD = np.dtype([("threshold", np.float64), ("feature", np.int32),
@@ -559,7 +561,7 @@ def narrow_forest(packed, roots, n_features, n_threads, miss=None, shift=0):
     n_parts = min(t, 4 * n_threads) if n >= 100_000 else 1
     parts = [(t * p // n_parts, t * (p + 1) // n_parts) for p in range(n_parts)]
     m = _NO_MISSING if miss is None else miss
-    thread_map(lambda b: _pk.narrow_nodes(packed, roots, b[0], b[1], fb, nodes, bits, m,
+    pooled_map(lambda b: _pk.narrow_nodes(packed, roots, b[0], b[1], fb, nodes, bits, m,
                                           int(shift)), parts,
                n_threads)
     return nodes, bits, fb
