@@ -121,3 +121,30 @@ def test_large_feature_means_keep_accuracy(rng, offset):
     ours = LinearRegression().fit(X, y)
     ref = sk.LinearRegression().fit(X, y)
     assert _rel(ours.coef_, ref.coef_) < 1e-6
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_rank_deficient_tall_design_factored_by_blocks(rng, weighted):
+    # more rows than one QR block (_ols._QR_BLOCK_ROWS): the blocks' R factors are
+    # factored again (tall-skinny QR); the minimum-norm solution, the rank, the singular
+    # values and the summary's covariance are those of one QR of the whole design
+    from classiclearn.linear_model import _ols
+
+    n = 3 * _ols._QR_BLOCK_ROWS + 123
+    X = rng.normal(size=(n, 5)) + 2.0
+    X = np.column_stack([X, X[:, 0] - 2 * X[:, 2], 3 * X[:, 1]])  # rank 5 of 7
+    Y = X[:, :2] @ rng.normal(size=(2, 2)) + rng.normal(size=(n, 2))
+    sw = rng.uniform(0.3, 2.0, n) if weighted else None
+    ours = LinearRegression().fit(X, Y, sample_weight=sw)
+    ref = sk.LinearRegression().fit(X, Y, sample_weight=sw)
+    assert ours.rank_ == ref.rank_ == 5
+    assert _rel(ours.coef_, ref.coef_) < 1e-8
+    np.testing.assert_allclose(ours.intercept_, ref.intercept_, rtol=1e-8)
+    np.testing.assert_allclose(ours.singular_, ref.singular_, rtol=1e-8, atol=1e-8)
+    one = LinearRegression()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_ols, "_QR_BLOCK_ROWS", 10 * n)  # one block: one QR
+        one.fit(X, Y[:, 0], sample_weight=sw)
+    blocked = LinearRegression().fit(X, Y[:, 0], sample_weight=sw)
+    np.testing.assert_allclose(blocked.coef_, one.coef_, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(blocked.summary().std_err, one.summary().std_err, rtol=1e-8)

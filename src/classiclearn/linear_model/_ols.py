@@ -14,11 +14,12 @@ import numpy as np
 import scipy.sparse as sp
 from scipy import linalg, optimize
 
+from .._kernels.work import GRAM_PASS_WORK
 from ..base import BaseEstimator, RegressorMixin
 from ..utils._dask import add_parts
 from ..utils._params import Interval
 from ..utils._targets import as_2d_target
-from ..utils._threads import blas_single_thread, small_lapack
+from ..utils._threads import available_cores, blas_single_thread, pooled_map, small_lapack
 from ..utils.validation import (
     cast_float_attributes,
     check_is_fitted,
@@ -41,12 +42,51 @@ from ._ridge_solvers import centered_operator, solve_lsqr
 _MAX_SUMMARY_FEATURES = 2000
 
 
-def lstsq_qr(A, n_features, rcond=None):
-    """Minimum-norm least squares from the QR factor of ``A = [X | Y]``.
+# rows of the design factored at a time (tall-skinny QR): a block of [Xc | Yc] stays in
+# cache while LAPACK factors it
+_QR_BLOCK_ROWS = 4096
+
+
+def _r_factor(A):
+    """The upper-triangular ``R`` (``min(n, w)`` x ``w``) of ``A = QR`` (``A`` (n, w),
+    Fortran order, overwritten); LAPACK's geqrf, without forming Q."""
+    geqrf, = linalg.get_lapack_funcs(("geqrf",), (A,))
+    qr, _, _, info = geqrf(A, overwrite_a=True)
+    if info != 0:
+        raise ValueError(f"LAPACK geqrf failed (info={info}).")
+    return np.triu(qr[: min(A.shape)])
+
+
+def design_r_factor(X, Y, x_mean, y_mean, sw):
+    """``R`` of the centred, weighted design ``[Xc | Yc]`` (see :func:`_design`), without
+    copying it whole: blocks of ``_QR_BLOCK_ROWS`` rows are factored one at a time in
+    cache, then their stacked ``R`` factors (a tall-skinny QR). ``R`` is unique up to the
+    signs of its rows, which no least-squares solution depends on."""
+    n = X.shape[0]
+    if n <= _QR_BLOCK_ROWS:
+        return _r_factor(_design(X, Y, x_mean, y_mean, sw))
+    def block_r(lo):
+        hi = min(n, lo + _QR_BLOCK_ROWS)
+        block_sw = None if sw is None else sw[lo:hi]
+        return _r_factor(_design(X[lo:hi], Y[lo:hi], x_mean, y_mean, block_sw))
+
+    # the blocks in threads from GRAM_PASS_WORK (LAPACK releases the GIL), each on one
+    # BLAS thread, stacked in block order: R does not depend on the threads
+    width = X.shape[1] + Y.shape[1]
+    n_threads = available_cores() if n * width * width >= GRAM_PASS_WORK else 1
+    with blas_single_thread():
+        parts = pooled_map(block_r, range(0, n, _QR_BLOCK_ROWS), n_threads)
+        return _r_factor(np.asfortranarray(np.vstack(parts)))
+
+
+def lstsq_qr(R, n_samples, n_features, rcond=None):
+    """Minimum-norm least squares from the triangular QR factor ``R`` of ``A = [X | Y]``
+    (:func:`design_r_factor`).
 
     Parameters
     ----------
-    A : ndarray (n, p + t), overwritten (the caller passes a scratch copy).
+    R : ndarray (min(n, p + t), p + t).
+    n_samples : int, n (sets the default cut-off).
     n_features : int, p.
     rcond : float, optional; relative singular-value cut-off.
 
@@ -55,11 +95,8 @@ def lstsq_qr(A, n_features, rcond=None):
     W : ndarray (p, t); rss : ndarray (t,); rank : int; s : singular values of X;
     Vt : right singular vectors of X (rank-truncated rows)
     """
-    n = A.shape[0]
+    n = n_samples
     p = n_features
-    R = linalg.qr(A, mode="r", overwrite_a=True, check_finite=False)[0]
-    K = min(n, A.shape[1])
-    R = R[:K]
     R1, B = R[:, :p], R[:, p:]
     U, s, Vt = linalg.svd(R1, full_matrices=False, check_finite=False)
     if rcond is None:
@@ -152,8 +189,8 @@ def _solve_ols_scaled(X, Y, x_mean, y_mean, sw, rcond):
                 if p <= _MAX_SUMMARY_FEATURES:
                     M = linalg.cho_solve(cho, np.eye(p), check_finite=False)
                 return W, rss, p, s, M
-    A = _design(X, Y, x_mean, y_mean, sw)
-    W, rss, rank, s, Vt, sk = lstsq_qr(A, p, rcond)
+    R = design_r_factor(X, Y, x_mean, y_mean, sw)
+    W, rss, rank, s, Vt, sk = lstsq_qr(R, n, p, rcond)
     M = (Vt.T / sk**2) @ Vt if p <= _MAX_SUMMARY_FEATURES else None
     return W, rss, rank, s, M
 
