@@ -681,8 +681,12 @@ class PCA(TransformerMixin, BaseEstimator):
         return _as_input_dtype(self._project(X), f32)
 
     def _project(self, X):
-        CT = self.components_.T
-        offset = self.mean_ @ CT
+        """(X - mean) C' (whitened if asked), in X's float dtype: a float32 X is
+        projected in float32 (one single-precision product, as scikit-learn does),
+        any other in float64."""
+        dtype = X.dtype if X.dtype == np.float32 else np.float64
+        CT = np.asarray(self.components_, dtype=dtype).T
+        offset = np.asarray(self.mean_, dtype=dtype) @ CT
         if sp.issparse(X) or np.all(np.abs(offset) <= 16.0 * self._component_scales()):
             # X C' - mean C' (no centred copy of X): the mean's projection is within
             # 16 standard deviations of each component, so at most ~4 bits cancel
@@ -690,11 +694,11 @@ class PCA(TransformerMixin, BaseEstimator):
             Xt = np.asarray(X @ CT)
             Xt -= offset
         else:
-            Xt = (X - self.mean_) @ CT
+            Xt = (X - np.asarray(self.mean_, dtype=dtype)) @ CT
         if self.whiten:
             scale = self._component_scales()
             scale[scale < 1e-300] = 1.0
-            Xt /= scale
+            Xt /= scale.astype(dtype)
         return Xt
 
     def transform(self, X):
@@ -710,6 +714,9 @@ class PCA(TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self)
         f32 = _is_float32(X)
+        if f32 and not sp.issparse(X):
+            # float32 in, float32 out: projected without a float64 copy of X
+            return self._project(validate_data(self, X, reset=False, dtype=np.float32))
         X = validate_data(self, X, reset=False, dtype=np.float64, accept_sparse=["csr", "csc"])
         return _as_input_dtype(self._project(X), f32)
 
