@@ -212,3 +212,41 @@ def test_arpack_on_the_covariance_matches_sklearn_and_svds(shape, n_components, 
     monkeypatch.setattr(pca_module, "_ARPACK_GRAM_MAX", 0)
     svds_route = PCA(**kw).fit(X)
     np.testing.assert_allclose(ours.components_, svds_route.components_, atol=1e-8)
+
+
+@pytest.mark.parametrize("svd_solver", ["auto", "covariance_eigh", "full"])
+def test_float32_covariance_route_keeps_x_and_matches_float64(svd_solver):
+    # a float32 X on the covariance route is not copied to float64: its Gram matrix is
+    # formed block by block (single-precision products, float64 sums); the fit is the
+    # float64 fit to float32 accuracy, and float32 in gives float32 out
+    from classiclearn.decomposition import _pca
+
+    rng = np.random.default_rng(8)
+    n, p = 30_000, 30
+    assert n * p * p >= _pca._THREADED_GRAM_WORK  # the blocked pass
+    X = (rng.normal(size=(n, p)) @ rng.normal(size=(p, p)) + 4.0).astype(np.float32)
+    X_before = X.copy()
+    ours32 = PCA(6, svd_solver=svd_solver).fit(X)
+    ours64 = PCA(6, svd_solver=svd_solver).fit(X.astype(np.float64))
+    np.testing.assert_array_equal(X, X_before)
+    assert ours32.components_.dtype == np.float32
+    np.testing.assert_allclose(ours32.explained_variance_, ours64.explained_variance_,
+                               rtol=1e-5)
+    np.testing.assert_allclose(np.abs(ours32.components_), np.abs(ours64.components_),
+                               atol=1e-5)
+    np.testing.assert_allclose(ours32.mean_, ours64.mean_, rtol=1e-6)
+    Z32 = ours32.transform(X)
+    assert Z32.dtype == np.float32
+    np.testing.assert_allclose(Z32, ours64.transform(X.astype(np.float64)), rtol=1e-4,
+                               atol=1e-3 * float(np.abs(Z32).max()))
+    # the float32 route reads X without a float64 copy of it (numpy reports its
+    # allocations to tracemalloc): the peak stays below one such copy
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        PCA(6, svd_solver=svd_solver).fit(X)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < X.size * 8

@@ -87,3 +87,22 @@ def test_callable_kernel_and_inputs_untouched():
     assert_allclose(a.dual_coef_, b.dual_coef_, rtol=1e-10)
     assert_allclose(X, Xc)
     assert_allclose(y, yc)
+
+
+def test_rbf_lower_on_one_thread_or_the_pool_is_the_same():
+    # a small rbf kernel's lanes run on the calling thread (no pool wake-up), a large
+    # one's in numba's threads: the lanes are fixed, so the values are identical
+    from classiclearn._kernels import gram
+
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(300, 5))
+    V = rng.normal(size=(2, 300))
+    T1, KV1 = gram.kernel_lower(X, "rbf", 0.3, V)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(gram, "KERNEL_VALUE_ENTRIES", 1)  # the pool for any size
+        T2, KV2 = gram.kernel_lower(X, "rbf", 0.3, V)
+    lower = np.tril_indices(300)
+    np.testing.assert_array_equal(T1[lower], T2[lower])
+    np.testing.assert_array_equal(KV1, KV2)
+    expected = np.exp(-0.3 * ((X[:, None, :] - X[None, :, :]) ** 2).sum(-1))
+    np.testing.assert_allclose(T1[lower], expected[lower], rtol=1e-12, atol=1e-14)

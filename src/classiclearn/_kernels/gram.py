@@ -9,11 +9,14 @@ kernel in its upper triangle, the layout LAPACK ``potrf`` and BLAS ``symv``
 read without copying.
 """
 
+from contextlib import nullcontext
+
 import numpy as np
 from scipy.linalg.blas import dsymv, dsyrk
 
-from ..utils._threads import blas_single_thread
+from ..utils._threads import blas_single_thread, numba_threads
 from . import gram_kernels as _k
+from .work import KERNEL_VALUE_ENTRIES
 
 __all__ = ["centre_lower", "kernel_lower", "lower_supported"]
 
@@ -63,8 +66,10 @@ def kernel_lower(X, kernel, gamma, V=None):
         sq_norms = np.einsum("ij,ij->i", Xc, Xc)
         T = np.empty((n, n))
         # the numba lanes run the tile GEMMs: BLAS must not add threads of its own
-        # (they would also spin on the cores the lanes need)
-        with blas_single_thread():
+        # (they would also spin on the cores the lanes need); a small kernel's lanes
+        # run on the calling thread (waking the pool after idle time costs more)
+        one_thread = numba_threads(1) if n * n < KERNEL_VALUE_ENTRIES else nullcontext()
+        with blas_single_thread(), one_thread:
             KV = _k.rbf_lower(Xc, sq_norms, g, T, Vm, _LANES)
         return T if V is None else (T, KV)
     # X.T is a Fortran (p, n) matrix A; syrk(trans=1) gives AᵀA = X Xᵀ in the upper

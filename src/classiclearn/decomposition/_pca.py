@@ -109,10 +109,16 @@ def _gram_and_column_sums(X):
     if sp.issparse(X):
         return csr_gram(X), _column_sums(X)
     if X.flags.c_contiguous and n * p * p >= _THREADED_GRAM_WORK:
-        return blocked_row_sums(
-            lambda lo, hi: (X[lo:hi].T @ X[lo:hi], _column_sums(X[lo:hi])), n,
-            os.cpu_count() or 1
-        )
+        def block(lo, hi):
+            # a float32 X: each block's products in single precision (as scikit-learn
+            # forms the whole matrix), the blocks and the column sums added in float64
+            B = X[lo:hi]
+            if B.dtype == np.float64:
+                return B.T @ B, _column_sums(B)
+            return (B.T @ B).astype(np.float64), B.sum(axis=0, dtype=np.float64)
+
+        return blocked_row_sums(block, n, os.cpu_count() or 1)
+    X = np.asarray(X, dtype=np.float64)
     return X.T @ X, _column_sums(X)
 
 
@@ -496,10 +502,16 @@ class PCA(TransformerMixin, BaseEstimator):
         # finiteness is checked below: on the covariance route the column sums of
         # the Gram pass show it without a separate scan of X
         dtype = input_float_dtype(X)
-        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2,
-                          ensure_all_finite=False, accept_sparse=["csr", "csc"])
+        # a dense float32 X is kept as it is on the covariance route (its Gram matrix is
+        # summed in float64 block by block), else copied to float64
+        keep32 = dtype == np.float32 and not sp.issparse(X)
+        X = validate_data(self, X, dtype=[np.float64, np.float32] if keep32 else np.float64,
+                          ensure_min_samples=2, ensure_all_finite=False,
+                          accept_sparse=["csr", "csc"])
         n, p = X.shape
         solver = self._choose_solver(n, p, sp.issparse(X))
+        if X.dtype != np.float64 and not _covariance_route(solver, n, p):
+            X = X.astype(np.float64)
         nc = self._check_n_components(solver, n, p)
         self._fit_svd_solver = solver
         gram = sums = None
