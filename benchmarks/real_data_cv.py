@@ -11,7 +11,11 @@ benchmark grid (``benchmarks._runner.LIBRARY_CONFIGS``): ours under default
 threading, scikit-learn the faster of its default threading and BLAS on one
 thread, a short pause before each timed loop:
 
-    python -m benchmarks.real_data_cv [--only SUBSTRING]
+    python -m benchmarks.real_data_cv [--only SUBSTRING] [--data SET] [--medians]
+
+``--medians`` re-measures cells whose times are a few ms, where one best-of-three
+after an idle pause swings with the machine: nine loops per library alternating,
+back to back and after the pause, and the ratios of the medians and of the minima.
 """
 
 import argparse
@@ -185,15 +189,50 @@ def cv_seconds(cls, params, X, y, folds, repeats=3, configs=("default",)):
     return best
 
 
-def run(data_sets, estimators, splitter, only, ratios):
+def _loop(cls, params, X, y, folds):
+    for train, test in folds:
+        cls(**params).fit(X[train], y[train]).predict(X[test])
+
+
+def median_ratios(ours, theirs, params, X, y, folds, loops=9):
+    """{pause: (median ours, median theirs, ratio of medians, ratio of minima)} for loops
+    back to back (pause 0) and after ``SETTLE_SECONDS``, ours and theirs alternating
+    (both libraries under default threading)."""
+    _loop(ours, params, X, y, folds)
+    _loop(theirs, params, X, y, folds)
+    out = {}
+    for pause in (0.0, SETTLE_SECONDS):
+        times = {ours: [], theirs: []}
+        for _ in range(loops):
+            for cls in (ours, theirs):
+                time.sleep(pause)
+                start = time.perf_counter()
+                _loop(cls, params, X, y, folds)
+                times[cls].append(time.perf_counter() - start)
+        mo, mt = np.median(times[ours]), np.median(times[theirs])
+        out[pause] = (mo, mt, mo / mt, min(times[ours]) / min(times[theirs]))
+    return out
+
+
+def run(data_sets, estimators, splitter, only, ratios, data=None, medians=False):
     """Time every estimator on every data set; append the ratios, print a line each."""
     for data_name, load in data_sets.items():
+        if data and data != data_name:
+            continue
         X_raw, y = load(return_X_y=True)
         folds = list(splitter.split(X_raw, y))
         for label, ours, theirs, params, standardise in estimators:
             if only and only not in label:
                 continue
             X = _standardised(X_raw) if standardise else X_raw
+            if medians:
+                m = median_ratios(ours, theirs, params, X, y, folds)
+                ratios.append(m[0.0][2])
+                print(f"{data_name:20s} {label:31s} " + " | ".join(
+                    f"{'back to back' if pause == 0 else 'after idle'} ours {mo * 1e3:6.1f} ms "
+                    f"scikit-learn {mt * 1e3:6.1f} ms ratio {r:.2f} (minima {rmin:.2f})"
+                    for pause, (mo, mt, r, rmin) in m.items()), flush=True)
+                continue
             cv_seconds(ours, params, X, y, folds, repeats=1)  # compiles
             t_ours = cv_seconds(ours, params, X, y, folds, configs=LIBRARY_CONFIGS["ours"])
             t_theirs = cv_seconds(theirs, params, X, y, folds,
@@ -207,13 +246,21 @@ def run(data_sets, estimators, splitter, only, ratios):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", default="", help="time only estimators whose label has this")
+    parser.add_argument("--data", default=None, help="only this data set (e.g. wine:alcohol)")
+    parser.add_argument("--medians", action="store_true",
+                        help="medians of nine loops, back to back and after a pause")
     args = parser.parse_args()
     warnings.simplefilter("ignore")
     ratios = []
     run(CLASSIFICATION_SETS, CLASSIFIERS, StratifiedKFold(5, shuffle=True, random_state=0),
-        args.only, ratios)
-    run(REGRESSION_SETS, REGRESSORS, KFold(5, shuffle=True, random_state=0), args.only, ratios)
-    print(f"{len(ratios)} cells: median ratio {np.median(ratios):.2f}, worst {max(ratios):.2f}, "
+        args.only, ratios, args.data, args.medians)
+    run(REGRESSION_SETS, REGRESSORS, KFold(5, shuffle=True, random_state=0), args.only, ratios,
+        args.data, args.medians)
+    if not ratios:
+        print("no cell matched")
+        return
+    kind = "median ratio back to back" if args.medians else "median ratio"
+    print(f"{len(ratios)} cells: {kind} {np.median(ratios):.2f}, worst {max(ratios):.2f}, "
           f"{sum(r > 1.0 for r in ratios)} above 1.0")
 
 
