@@ -93,3 +93,30 @@ def test_fortran_input_multi_target_and_nonfinite(rng, fit_intercept):
     Xn[0, 0] = np.nan
     with pytest.raises(ValueError, match="NaN"):
         Ridge().fit(Xn, Y[:, 0])
+
+
+@pytest.mark.parametrize("fit_intercept", [True, False])
+def test_float32_normal_equations_read_x_without_a_float64_copy(fit_intercept):
+    # the threaded Gram pass reads a float32 X block by block in float64: the fit is the
+    # float64 fit (the same sums up to their order) and no float64 copy of X is made
+    import tracemalloc
+
+    from classiclearn.linear_model import _base
+
+    rng = np.random.default_rng(12)
+    n, p = 30_000, 30
+    assert n * p * p >= _base._GRAM_THREADED_WORK  # the blocked pass
+    X = (rng.normal(size=(n, p)) + 3.0).astype(np.float32)
+    y = X.astype(np.float64) @ rng.normal(size=p) + rng.normal(size=n)
+    ours32 = Ridge(alpha=2.0, fit_intercept=fit_intercept).fit(X, y)
+    ours64 = Ridge(alpha=2.0, fit_intercept=fit_intercept).fit(X.astype(np.float64), y)
+    assert ours32.coef_.dtype == np.float32
+    np.testing.assert_allclose(ours32.coef_, ours64.coef_, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(ours32.intercept_, ours64.intercept_, rtol=1e-5, atol=1e-5)
+    tracemalloc.start()
+    try:
+        Ridge(alpha=2.0, fit_intercept=fit_intercept).fit(X, y)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < X.size * 8

@@ -212,7 +212,8 @@ def moments_and_gram(est, X, Y, fit_intercept, n_threads=None):
     Parameters
     ----------
     est : estimator (named in error messages).
-    X : ndarray (n, p) float64; Y : ndarray (n, t) float64, finite.
+    X : ndarray (n, p) float64, or float32 (read block by block in float64, no copy of
+        X on the threaded pass); Y : ndarray (n, t) float64, finite.
     fit_intercept : bool.
     n_threads : int or None
         None: all cores.
@@ -226,12 +227,15 @@ def moments_and_gram(est, X, Y, fit_intercept, n_threads=None):
     n, p = X.shape
     if (not X.flags.c_contiguous or n * p * p < _GRAM_THREADED_WORK
             or p > _GRAM_MAX_FEATURES):
+        X = np.asarray(X, dtype=np.float64)
         x_mean, y_mean, XtY, yy = fit_moments(est, X, Y, fit_intercept)
         return x_mean, y_mean, XtY, yy, fast_centered_gram(X, x_mean)
     y_mean, C = _centred_targets(Y, fit_intercept)
 
     def block_moments(lo, hi):
         B = X[lo:hi]
+        if B.dtype != np.float64:  # a float32 X: in float64 one cached block at a time
+            B = B.astype(np.float64)
         s, q = _cdk.column_moments(B, C[lo:hi])
         return s, q, B.T @ B
 

@@ -279,8 +279,12 @@ class Ridge(LinearPredictMixin, RegressorMixin, BaseEstimator):
         """
         self._validate_params()
         dtype = input_float_dtype(X)
-        X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True,
-                             ensure_all_finite=False, order=None, accept_sparse=("csr", "csc"))
+        # a dense float32 X is kept for the normal equations' blocked pass (read in float64
+        # block by block); every other route copies it to float64 below
+        keep32 = dtype == np.float32 and not sp.issparse(X)
+        X, y = validate_data(self, X, y, dtype=[np.float64, np.float32] if keep32 else np.float64,
+                             multi_output=True, y_numeric=True, ensure_all_finite=False,
+                             order=None, accept_sparse=("csr", "csc"))
         check_magnitude(X, self, "penalised normal equations", power=2, check_small=False)
         y = np.asarray(y, dtype=np.float64)
         sw = None if sample_weight is None else check_sample_weight(sample_weight, X,
@@ -293,6 +297,8 @@ class Ridge(LinearPredictMixin, RegressorMixin, BaseEstimator):
         # way (moments_and_gram); every other route checks it here.
         fast = (sw is None and solver == "cholesky" and not self.positive
                 and X.shape[0] >= X.shape[1] and not sparse)
+        if X.dtype != np.float64 and not fast:
+            X = X.astype(np.float64)
         if not fast:
             check_array(X, dtype=np.float64, estimator=self, accept_sparse=("csr", "csc"))
         Y, was_1d = as_2d_target(y)
