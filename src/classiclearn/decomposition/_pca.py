@@ -698,7 +698,8 @@ class PCA(TransformerMixin, BaseEstimator):
         any other in float64."""
         dtype = X.dtype if X.dtype == np.float32 else np.float64
         CT = np.asarray(self.components_, dtype=dtype).T
-        offset = np.asarray(self.mean_, dtype=dtype) @ CT
+        mean = np.asarray(self.mean_, dtype=dtype)
+        offset = mean @ CT
         if sp.issparse(X) or np.all(np.abs(offset) <= 16.0 * self._component_scales()):
             # X C' - mean C' (no centred copy of X): the mean's projection is within
             # 16 standard deviations of each component, so at most ~4 bits cancel
@@ -706,7 +707,7 @@ class PCA(TransformerMixin, BaseEstimator):
             Xt = np.asarray(X @ CT)
             Xt -= offset
         else:
-            Xt = (X - np.asarray(self.mean_, dtype=dtype)) @ CT
+            Xt = (X - mean) @ CT
         if self.whiten:
             scale = self._component_scales()
             scale[scale < 1e-300] = 1.0

@@ -63,8 +63,7 @@ def design_r_factor(X, Y, x_mean, y_mean, sw):
     cache, then their stacked ``R`` factors (a tall-skinny QR). ``R`` is unique up to the
     signs of its rows, which no least-squares solution depends on."""
     n = X.shape[0]
-    if n <= _QR_BLOCK_ROWS:
-        return _r_factor(_design(X, Y, x_mean, y_mean, sw))
+
     def block_r(lo):
         hi = min(n, lo + _QR_BLOCK_ROWS)
         block_sw = None if sw is None else sw[lo:hi]
@@ -76,6 +75,8 @@ def design_r_factor(X, Y, x_mean, y_mean, sw):
     n_threads = available_cores() if n * width * width >= GRAM_PASS_WORK else 1
     with blas_single_thread():
         parts = pooled_map(block_r, range(0, n, _QR_BLOCK_ROWS), n_threads)
+        if len(parts) == 1:  # one block: its R is the design's
+            return parts[0]
         return _r_factor(np.asfortranarray(np.vstack(parts)))
 
 

@@ -48,6 +48,19 @@ from ._util_kernels import rand_int
 _INV_LN2 = 1.0 / math.log(2.0)
 
 
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _sort_nan_last(vals, samples, a, b, has_nan, sort):
+    """Sort ``vals[a:b]`` ascending with ``samples`` alongside, NaN moved last first (a
+    radix sort from ``RADIX_MIN`` values, else introsort); returns the number of NaN."""
+    nm = move_nan_last(vals, samples, a, b) if has_nan else np.intp(0)
+    if b - nm - a >= RADIX_MIN:
+        radix_sort_pairs(vals, samples, a, b - nm, sort.rkeys[0], sort.rkeys[1], sort.ridx,
+                         sort.rcnt)
+    elif b - nm - a > 1:
+        sort_pairs(vals, samples, a, b - nm)
+    return nm
+
+
 @njit(cache=True, nogil=True, _nrt=False)
 def scan_sorted(y, w, samples, vals, sl, sr, parent_stats, n_classes, tmp_s, tmp_v, abs_work,
                 rule, node, nm, z_lo, z_hi, best_proxy, cst):
@@ -171,12 +184,7 @@ def presorted_list(pre, Xr, samples, f, a, b, has_nan, sort):
             s = samples[a + i]
             fs[i] = s
             fv[i] = Xr[s, f]
-        nm = move_nan_last(fv, fs, np.intp(0), m) if has_nan else np.intp(0)
-        if m - nm >= RADIX_MIN:
-            radix_sort_pairs(fv, fs, np.intp(0), m - nm, sort.rkeys[0], sort.rkeys[1],
-                             sort.ridx, sort.rcnt)
-        elif m - nm > 1:
-            sort_pairs(fv, fs, np.intp(0), m - nm)
+        _sort_nan_last(fv, fs, np.intp(0), m, has_nan, sort)
         pre.lo[f] = a
         pre.hi[f] = b
         return a
@@ -290,9 +298,6 @@ def split_best(dense, data, rule, node, work, sort, abs_work, pre):
     stats = node.stats
     n_classes = rule.n_classes
     mono = rule.mono
-    rkeys = sort.rkeys
-    ridx = sort.ridx
-    rcnt = sort.rcnt
     tmp_s = sort.tmp_s
     tmp_v = sort.tmp_v
     max_features = rule.max_features
@@ -357,11 +362,7 @@ def split_best(dense, data, rule, node, work, sort, abs_work, pre):
             sa = a
             sb = b
             gather(Xt, Xr, f, samples, a, b, vals)
-            nm = move_nan_last(vals, samples, a, b) if nan_mask[f] else np.intp(0)
-            if b - nm - a >= RADIX_MIN:
-                radix_sort_pairs(vals, samples, a, b - nm, rkeys[0], rkeys[1], ridx, rcnt)
-            elif b - nm > a:
-                sort_pairs(vals, samples, a, b - nm)
+            nm = _sort_nan_last(vals, samples, a, b, nan_mask[f] != 0, sort)
         e = sb - nm
         if e == sa or (nm == 0 and fv[e - 1] <= fv[sa] + FEATURE_THRESHOLD):
             t = n_known + n_found

@@ -265,8 +265,17 @@ def _presorts_exactly(data, settings):
         return False
     if 2 * settings.max_features < data.nan_mask.shape[0]:
         return False
+    return _integer_weight_total(data) is not None
+
+
+def _integer_weight_total(data):
+    """The total of the weights used (``data.w[data.samples]``) when every one is an
+    integer and the total below 2**31 (bootstrap counts, unit weights), else None."""
     ws = data.w[data.samples]
-    return float(ws.sum()) < 2.0**52 and bool(np.all(ws == np.floor(ws)))
+    total = float(ws.sum())
+    if total >= 2.0**31 or not np.all(ws == np.floor(ws)):
+        return None
+    return total
 
 
 def _exact_list_width(data):
@@ -298,11 +307,8 @@ def _xlogx_table(data, crit):
     weight used is an integer (their total below 2**31); else empty."""
     if crit != CRITERIA["entropy"] or data.y.shape[1] != 1:
         return np.empty(0)
-    ws = data.w[data.samples]
-    total = float(ws.sum())
-    if total >= 2.0**31 or not np.all(ws == np.floor(ws)):
-        return np.empty(0)
-    return _xlogx(int(total))
+    total = _integer_weight_total(data)
+    return np.empty(0) if total is None else _xlogx(int(total))
 
 
 @functools.lru_cache(maxsize=8)

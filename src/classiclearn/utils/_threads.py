@@ -247,14 +247,23 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_POOLS.clear)
 
 
+def _leaf_thread():
+    """A kept pool's thread runs leaf work: numba's pool, set per thread, is one thread
+    there, so that a parallel kernel reached from an item never nests pools."""
+    import numba
+
+    numba.set_num_threads(1)
+
+
 def pooled_map(func, items, n_threads):
     """``[func(item) for item in items]`` in up to ``n_threads`` threads kept between calls.
 
-    For leaf work only: GIL-free kernels that start no threads and submit no work of
-    their own (an item waiting on work queued behind it in the same pool could wait
-    forever). Starting a thread pool per call costs about half a millisecond, as much as
-    the work of a small tree; the pools (one per thread count) live for the process.
-    Results come back in ``items`` order; one thread (or one item) runs in the caller.
+    For leaf work only: GIL-free kernels that submit no work of their own (an item
+    waiting on work queued behind it in the same pool could wait forever); numba runs on
+    one thread inside them (BLAS is the caller's to limit). Starting a thread pool per
+    call costs about half a millisecond, as much as the work of a small tree; the pools
+    (one per thread count) live for the process. Results come back in ``items`` order;
+    one thread (or one item) runs in the caller.
 
     Examples
     --------
@@ -269,7 +278,8 @@ def pooled_map(func, items, n_threads):
         pool = _POOLS.get(n_threads)
         if pool is None:
             pool = _POOLS[n_threads] = ThreadPoolExecutor(
-                n_threads, thread_name_prefix=f"classiclearn-{n_threads}")
+                n_threads, thread_name_prefix=f"classiclearn-{n_threads}",
+                initializer=_leaf_thread)
     return list(pool.map(func, items))
 
 

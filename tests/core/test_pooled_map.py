@@ -1,0 +1,26 @@
+"""``utils._threads.pooled_map``: the library's kept thread pools for leaf work."""
+
+import os
+
+import numba
+import pytest
+
+from classiclearn.utils._threads import pooled_map
+
+
+def test_results_in_item_order_and_one_numba_thread_inside():
+    if numba.config.NUMBA_NUM_THREADS < 2 or (os.cpu_count() or 1) < 2:
+        pytest.skip("needs two numba threads")
+    before = numba.get_num_threads()
+    seen = pooled_map(lambda i: (i * i, numba.get_num_threads()), range(12), 2)
+    assert [v for v, _ in seen] == [i * i for i in range(12)]
+    # items run on the pool's threads, where numba's pool is one thread (no nesting);
+    # the caller's own setting is untouched
+    assert {t for _, t in seen} == {1}
+    assert numba.get_num_threads() == before
+
+
+def test_one_thread_or_one_item_runs_in_the_caller():
+    caller = numba.get_num_threads()
+    assert pooled_map(lambda i: numba.get_num_threads(), [0], 2) == [caller]
+    assert pooled_map(lambda i: numba.get_num_threads(), range(3), 1) == [caller] * 3
