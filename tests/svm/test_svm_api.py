@@ -185,3 +185,63 @@ def test_svr_epsilon_tube():
     assert np.all(resid[nonsv] <= 0.2 + 1e-5)
     assert np.all(resid[est.support_] >= 0.2 - 1e-5)
     assert est.score(X, y) > 0.9
+
+
+def _platt_reference(dec, positive):
+    """Lin, Lin and Weng's Newton method with backtracking, in NumPy."""
+    n1 = float(np.count_nonzero(positive))
+    n0 = dec.size - n1
+    t = np.where(positive, (n1 + 1.0) / (n1 + 2.0), 1.0 / (n0 + 2.0))
+
+    def objective(a, b):
+        z = dec * a + b
+        return np.sum(np.where(z >= 0, t * z, (t - 1.0) * z) + np.log1p(np.exp(-np.abs(z))))
+
+    A, B = 0.0, np.log((n0 + 1.0) / (n1 + 1.0))
+    fval = objective(A, B)
+    for _ in range(100):
+        p = 1.0 / (1.0 + np.exp(np.clip(dec * A + B, -700, 700)))
+        d2, d1 = p * (1.0 - p), t - p
+        h11, h22, h21 = 1e-12 + dec @ (dec * d2), 1e-12 + d2.sum(), dec @ d2
+        g1, g2 = dec @ d1, d1.sum()
+        if abs(g1) < 1e-5 and abs(g2) < 1e-5:
+            break
+        det = h11 * h22 - h21 * h21
+        dA, dB = -(h22 * g1 - h21 * g2) / det, -(-h21 * g1 + h11 * g2) / det
+        step = 1.0
+        while step >= 1e-10:
+            f = objective(A + step * dA, B + step * dB)
+            if f < fval + 1e-4 * step * (g1 * dA + g2 * dB):
+                A, B, fval = A + step * dA, B + step * dB, f
+                break
+            step /= 2.0
+        if step < 1e-10:
+            break
+    return A, B
+
+
+@pytest.mark.parametrize("separation", [0.0, 1.0, 5.0, 40.0])
+def test_platt_fit_matches_reference(separation):
+    from classiclearn.svm._probability import fit_sigmoid
+
+    rng = np.random.default_rng(int(separation))
+    positive = rng.random(200) < 0.3
+    dec = rng.normal(size=200) + separation * np.where(positive, 1.0, -1.0)
+    A, B = fit_sigmoid(dec, positive)
+    A_ref, B_ref = _platt_reference(dec, positive)
+    np.testing.assert_allclose([A, B], [A_ref, B_ref], rtol=1e-9, atol=1e-12)
+    assert A < 0  # larger decision values, more likely positive
+
+
+def test_probability_same_with_pair_kernel_or_fold_kernels(monkeypatch):
+    # the internal cross-validation's decision values from the pair's kernel matrix
+    # (small pairs) or computed fold by fold (large pairs) agree
+    from classiclearn.svm import _classes
+
+    X, y = _data(3, n=240)
+    small = SVC(probability=True, random_state=0).fit(X, y)
+    monkeypatch.setattr(_classes, "_PAIR_KERNEL_ROWS", 0)
+    large = SVC(probability=True, random_state=0).fit(X, y)
+    np.testing.assert_allclose(large.probA_, small.probA_, rtol=1e-9)
+    np.testing.assert_allclose(large.predict_proba(X), small.predict_proba(X), rtol=1e-9,
+                               atol=1e-12)

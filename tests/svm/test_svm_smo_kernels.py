@@ -174,3 +174,40 @@ def test_row_cache_size_leaves_the_fit_unchanged(estimator, shrinking, kernel):
     assert small.n_iter_.sum() > 240  # long enough to shrink and to evict rows
     for name in ("dual_coef_", "intercept_", "support_", "n_iter_"):
         np.testing.assert_array_equal(getattr(small, name), getattr(large, name))
+
+
+class _Settings:
+    """The solver settings an SVC holds (what solve_dual and the batch read)."""
+
+    def __init__(self, gamma, cache_size, shrinking, max_iter):
+        self._gamma, self.coef0, self.degree = gamma, 0.5, 3
+        self.tol, self.cache_size, self.shrinking, self.max_iter = 1e-3, cache_size, shrinking, max_iter
+
+
+@pytest.mark.parametrize("kernel", ["linear", "rbf", "poly", "sigmoid"])
+@pytest.mark.parametrize(("cache_size", "shrinking", "max_iter"),
+                         [(200.0, True, -1), (0.01, False, -1), (200.0, True, 7)])
+def test_batched_problems_match_one_at_a_time(kernel, cache_size, shrinking, max_iter):
+    # the grouped solver (one call, several problems, threads) must give each
+    # problem exactly the answer of solve_dual on that problem alone
+    from classiclearn.svm import _base
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(120, 6))
+    C = rng.choice([0.5, 1.0, 4.0], 120)
+    subsets = [rng.choice(120, size, replace=False) for size in (40, 77, 3, 120, 2)]
+    n_first = [15, 70, 1, 60, 1]
+    est = _Settings(0.2, cache_size, shrinking, max_iter)
+    kind = _base.KERNEL_IDS[kernel]
+    expected = []
+    for rows, first in zip(subsets, n_first):
+        y = np.where(np.arange(rows.size) < first, 1.0, -1.0)
+        expected.append(_base.solve_dual(est, X, kind, rows, y, -np.ones(rows.size), C[rows],
+                                         serial_rows=True))
+    for n_threads in (1, 2):
+        got = _base.solve_classifications(est, X, kind, subsets, n_first, C, n_threads)
+        for (a, rho, it, ok), (a_ref, rho_ref, it_ref, ok_ref) in zip(got, expected):
+            np.testing.assert_array_equal(a, a_ref)
+            assert (rho, it, ok) == (rho_ref, it_ref, ok_ref)
+    if max_iter > 0:
+        assert not all(ok for *_, ok in expected)  # the cap was reached somewhere

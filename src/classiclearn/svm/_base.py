@@ -9,7 +9,7 @@ import scipy.sparse as sp
 from .._kernels.kernel_functions import kernel_matrix
 from .._kernels.work import KERNEL_BLAS_FEATURES
 from ..utils._sparse import row_squared_norms
-from ..utils._threads import effective_n_jobs, small_lapack
+from ..utils._threads import effective_n_jobs, pooled_map, small_lapack
 from . import _smo_kernels as _k
 
 KERNEL_IDS = {
@@ -112,6 +112,69 @@ def solve_dual(est, M, kernel_id, rows, y, p, C, sample_of=None, serial_rows=Fal
     return _k.smo_solve(kernel, csr, problem, settings)
 
 
+def batches_dense(M, kernel_id):
+    """Whether :func:`solve_classifications` can take problems on ``M``: dense samples
+    with a built-in kernel (a precomputed or sparse ``M`` goes through
+    :func:`solve_dual`)."""
+    return kernel_id != _k.PRECOMPUTED and not sp.issparse(M)
+
+
+def needs_parallel_rows(kernel_id, M, n):
+    """Whether a lone problem of ``n`` samples of ``M`` splits its kernel rows over threads."""
+    return _row_chunks(kernel_id, n, M, None) is not None
+
+
+def solve_classifications(est, M, kernel_id, subsets, n_positive, C, n_threads):
+    """Solve one classification dual per subset of the samples of a dense ``M``.
+
+    Problem ``q`` is made of the samples ``subsets[q]``, the first ``n_positive[q]``
+    of them of the class +1, the others -1, each bounded by ``C[sample]``. The
+    problems run in numba without the GIL, several per call (in ``n_threads`` of the
+    kept threads, the largest first): the per-problem Python around :func:`solve_dual`
+    (its arrays, named tuples and three kernel calls) cost as much as the solving on
+    small problems, and its GIL hand-offs held two threads back. Each problem is solved
+    as :func:`solve_dual` solves it (serial kernel rows), whatever the grouping.
+
+    Returns
+    -------
+    list of (alpha, rho, n_iter, converged), one per subset
+    """
+    X = np.ascontiguousarray(M, dtype=np.float64)
+    sizes = np.array([len(rows) for rows in subsets], dtype=np.intp)
+    starts = np.zeros(len(subsets) + 1, dtype=np.intp)
+    np.cumsum(sizes, out=starts[1:])
+    rows = np.concatenate(subsets).astype(np.intp, copy=False)
+    y = np.concatenate([np.where(np.arange(size) < first, 1.0, -1.0)
+                        for size, first in zip(sizes, n_positive)])
+    bounds = np.ascontiguousarray(C[rows], dtype=np.float64)
+    p = -np.ones(rows.size)
+    sqnorm = np.einsum("ij,ij->i", X, X)
+    alpha = np.zeros(rows.size)
+    rho = np.zeros(len(subsets))
+    n_iter = np.zeros(len(subsets), dtype=np.int64)
+    converged = np.zeros(len(subsets), dtype=np.bool_)
+    max_iter = int(est.max_iter)
+    settings = (float(est.tol), max_iter if max_iter > 0 else -1,
+                float(est.cache_size * 2**20), bool(est.shrinking))
+
+    def solve(group):
+        _k.solve_subsets(X, sqnorm, kernel_id, float(est._gamma), float(est.coef0),
+                         int(est.degree), rows, starts, y, p, bounds, group, *settings,
+                         alpha, rho, n_iter, converged)
+
+    pooled_map(solve, _problem_groups(sizes, n_threads), n_threads)
+    return [(alpha[starts[q]:starts[q + 1]], float(rho[q]), int(n_iter[q]), bool(converged[q]))
+            for q in range(len(subsets))]
+
+
+def _problem_groups(sizes, n_threads):
+    """Problems dealt, largest first, into about four groups per thread (handed out
+    as threads free up); one group when serial."""
+    order = np.argsort(-(sizes.astype(np.float64) ** 2), kind="stable").astype(np.intp)
+    n_groups = 1 if n_threads <= 1 else min(order.size, 4 * n_threads)
+    return [order[g::n_groups] for g in range(n_groups)]
+
+
 def _row_chunks(kernel_id, n, Xs, csr):
     """Threads per kernel row of the solver, or None when no row of the ``n``
     samples is long enough to be split (the solver is then compiled without
@@ -137,13 +200,9 @@ def _kernel_matrix(est, kernel, Xq, SV, sv_sqnorm):
                          degree=int(est.degree), y_sq=sv_sqnorm)
 
 
-def kernel_apply(est, Xq, SV, coef_t, intercept):
-    """``K(Xq, SV) @ coef_t + intercept`` for a built-in or callable kernel."""
-    coef_t = np.ascontiguousarray(coef_t, dtype=np.float64)
-    intercept = np.ascontiguousarray(intercept, dtype=np.float64)
-    if callable(est.kernel):
-        return _dense(est.kernel(Xq, SV)) @ coef_t + intercept
-    return _kernel_matrix(est, est.kernel, Xq, SV, None) @ coef_t + intercept
+def kernel_values(est, Xq, SV):
+    """``K(Xq, SV)`` (dense float64) for a built-in kernel."""
+    return _dense(_kernel_matrix(est, est.kernel, Xq, SV, None))
 
 
 def decision_values(est, X, coef_t, intercept):

@@ -32,6 +32,9 @@ from ..utils.validation import (
 from . import _base
 from ._probability import couple, fit_sigmoid, sigmoid_predict
 
+# pairs of at most this many samples evaluate their internal cross-validation's
+# decision values from one kernel matrix of the pair (at most 8 MB)
+_PAIR_KERNEL_ROWS = 1024
 _KERNEL_CONSTRAINT = [StrOptions({"linear", "poly", "rbf", "sigmoid", "precomputed"}), "callable"]
 _COMMON_CONSTRAINTS = {
     "kernel": _KERNEL_CONSTRAINT,
@@ -328,17 +331,8 @@ class SVC(ClassifierMixin, _KernelSVM):
         pairs = [(a, b) for a in range(k) for b in range(a + 1, k)]
         pair_rows = [np.concatenate([members[a], members[b]]) for a, b in pairs]
 
-        def solve(p_):
-            a = pairs[p_][0]
-            return self._solve_pair(M, kernel_id, pair_rows[p_], members[a].size, Cs,
-                                    serial_rows=len(pairs) > 1)
-
-        # the solver releases the GIL: one-vs-one problems run in threads when
-        # they are large enough to pay for them (each result depends only on its
-        # own problem, so threads never change the answer)
-        work = sum(rows.size ** 2 for rows in pair_rows) * max(M.shape[1], 1)
-        n_threads = effective_n_jobs(-1) if work >= SVM_PAIRS_WORK else 1
-        results = pooled_map(solve, range(len(pairs)), n_threads)
+        results = self._solve_pairs(M, kernel_id, pair_rows,
+                                    [members[a].size for a, _ in pairs], Cs)
         coefs, rhos, n_iters, conv = [], [], [], []
         for p_, (alpha, rho, it, ok) in enumerate(results):
             rows = pair_rows[p_]
@@ -392,47 +386,84 @@ class SVC(ClassifierMixin, _KernelSVM):
             self._fit_probability(M, kernel_id, members, Cs)
         return self
 
-    def _solve_pair(self, M, kernel_id, rows, n_first, Cs, serial_rows=False):
-        y = np.where(np.arange(rows.size) < n_first, 1.0, -1.0)
-        alpha, rho, it, ok = _base.solve_dual(
-            self, M, kernel_id, rows, y, -np.ones(rows.size), Cs[rows], serial_rows=serial_rows
-        )
-        return alpha, rho, it, ok
+    def _solve_pairs(self, M, kernel_id, subsets, n_first, Cs):
+        """(alpha, rho, n_iter, converged) of the binary problem on each subset of
+        samples, its first ``n_first[q]`` samples the positive class.
+
+        The solver releases the GIL: the problems run in threads when they are large
+        enough to pay for them (each result depends only on its own problem, so
+        threads never change the answer). On dense samples they go to the solver
+        in groups, unless a lone problem is long enough to split its kernel rows
+        over threads."""
+        work = sum(rows.size ** 2 for rows in subsets) * max(M.shape[1], 1)
+        n_threads = effective_n_jobs(-1) if work >= SVM_PAIRS_WORK else 1
+        if _base.batches_dense(M, kernel_id) and (
+                len(subsets) > 1 or not _base.needs_parallel_rows(kernel_id, M, subsets[0].size)):
+            return _base.solve_classifications(self, M, kernel_id, subsets, n_first, Cs,
+                                               n_threads)
+
+        def solve(q):
+            rows = subsets[q]
+            y = np.where(np.arange(rows.size) < n_first[q], 1.0, -1.0)
+            return _base.solve_dual(self, M, kernel_id, rows, y, -np.ones(rows.size), Cs[rows],
+                                    serial_rows=len(subsets) > 1)
+
+        return pooled_map(solve, range(len(subsets)), n_threads)
 
     def _fit_probability(self, M, kernel_id, members, Cs):
         rng = check_random_state(self.random_state)
         k = len(members)
-        A_all, B_all = [], []
+        # every pair's 5-fold split first (the random stream in pair order), then all
+        # the folds' problems solved together, then each pair's sigmoid
+        pairs, folds = [], []
         for a in range(k):
             for b in range(a + 1, k):
                 rows = np.concatenate([members[a], members[b]])
-                na = members[a].size
-                positive = np.arange(rows.size) < na
+                positive = np.arange(rows.size) < members[a].size
                 perm = rng.permutation(rows.size)
-                folds = np.array_split(perm, 5)
-                dec = np.empty(rows.size)
-                for fold in folds:
-                    train = np.setdiff1d(perm, fold)
-                    train = np.concatenate([train[positive[train]], train[~positive[train]]])
-                    n_pos = int(positive[train].sum())
-                    if n_pos == 0 or n_pos == train.size:
-                        dec[fold] = 1.0 if n_pos else -1.0
-                        continue
-                    alpha, rho, _, _ = self._solve_pair(M, kernel_id, rows[train], n_pos, Cs)
-                    coef = alpha * np.where(positive[train], 1.0, -1.0)
-                    nz = coef != 0.0
-                    sv_rows = rows[train][nz]
-                    if kernel_id == _base._k.PRECOMPUTED:
-                        dec[fold] = M[np.ix_(rows[fold], sv_rows)] @ coef[nz] - rho
-                    else:
-                        dec[fold] = _base.kernel_apply(
-                            self, M[rows[fold]], M[sv_rows], coef[nz][:, None], [-rho]
-                        )[:, 0]
-                A, B = fit_sigmoid(dec, positive)
-                A_all.append(A)
-                B_all.append(B)
-        self._probA = np.asarray(A_all)
-        self._probB = np.asarray(B_all)
+                pairs.append((rows, positive))
+                for fold in np.array_split(perm, 5):
+                    # the other folds' samples in increasing order, positives first
+                    outside = np.ones(rows.size, dtype=bool)
+                    outside[fold] = False
+                    train = np.concatenate([np.flatnonzero(outside & positive),
+                                            np.flatnonzero(outside & ~positive)])
+                    folds.append((len(pairs) - 1, fold, train, int(positive[train].sum())))
+        solvable = [i for i, (_, _, train, n_pos) in enumerate(folds) if 0 < n_pos < train.size]
+        solved = self._solve_pairs(
+            M, kernel_id, [pairs[folds[i][0]][0][folds[i][2]] for i in solvable],
+            [folds[i][3] for i in solvable], Cs)
+        solutions = dict(zip(solvable, solved))
+        decisions = [np.empty(rows.size) for rows, _ in pairs]
+        pair_kernels = {}
+        for i, (q, fold, train, n_pos) in enumerate(folds):
+            rows, positive = pairs[q]
+            if i not in solutions:
+                decisions[q][fold] = 1.0 if n_pos else -1.0
+                continue
+            alpha, rho, _, _ = solutions[i]
+            coef = alpha * np.where(positive[train], 1.0, -1.0)
+            nz = coef != 0.0
+            K = self._fold_kernel(M, kernel_id, rows, fold, train[nz], pair_kernels, q)
+            decisions[q][fold] = K @ coef[nz] - rho
+        fitted = [fit_sigmoid(dec, positive) for dec, (_, positive) in zip(decisions, pairs)]
+        self._probA = np.asarray([A for A, _ in fitted])
+        self._probB = np.asarray([B for _, B in fitted])
+
+    def _fold_kernel(self, M, kernel_id, rows, fold, sv, pair_kernels, q):
+        """Kernel values between the samples ``rows[fold]`` and ``rows[sv]`` of a
+        pair's internal cross-validation: taken from the pair's whole kernel matrix
+        (computed once, kept in ``pair_kernels[q]``) when the pair has at most
+        ``_PAIR_KERNEL_ROWS`` samples, else computed for the fold alone."""
+        if kernel_id == _base._k.PRECOMPUTED:
+            return M[np.ix_(rows[fold], rows[sv])]
+        if rows.size > _PAIR_KERNEL_ROWS:
+            return _base.kernel_values(self, M[rows[fold]], M[rows[sv]])
+        if q not in pair_kernels:
+            X_pair = M[rows]
+            pair_kernels.clear()  # one pair's matrix at a time (folds come pair by pair)
+            pair_kernels[q] = _base.kernel_values(self, X_pair, X_pair)
+        return pair_kernels[q][np.ix_(fold, sv)]
 
     def _linear_coef(self):
         k = len(self.classes_)

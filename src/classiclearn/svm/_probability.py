@@ -11,51 +11,15 @@ classification by pairwise coupling").
 
 import numpy as np
 
+from ._probability_kernels import platt_fit
+
 
 def fit_sigmoid(dec, positive):
-    """Fit Platt's (A, B) to decision values ``dec`` with boolean labels ``positive``."""
-    dec = np.asarray(dec, dtype=np.float64)
-    n1 = float(np.count_nonzero(positive))
-    n0 = float(dec.shape[0] - n1)
-    hi = (n1 + 1.0) / (n1 + 2.0)
-    lo = 1.0 / (n0 + 2.0)
-    t = np.where(positive, hi, lo)
-    A, B = 0.0, np.log((n0 + 1.0) / (n1 + 1.0))
-
-    def objective(a, b):
-        z = dec * a + b
-        return float(np.sum(np.where(z >= 0, t * z + np.log1p(np.exp(-np.abs(z))),
-                                     (t - 1.0) * z + np.log1p(np.exp(-np.abs(z))))))
-
-    fval = objective(A, B)
-    for _ in range(100):
-        z = dec * A + B
-        p = 1.0 / (1.0 + np.exp(np.clip(z, -700, 700)))  # P(positive)
-        q = 1.0 - p
-        d2 = p * q
-        h11 = 1e-12 + np.dot(dec * dec, d2)
-        h22 = 1e-12 + d2.sum()
-        h21 = np.dot(dec, d2)
-        d1 = t - p
-        g1 = np.dot(dec, d1)
-        g2 = d1.sum()
-        if abs(g1) < 1e-5 and abs(g2) < 1e-5:
-            break
-        det = h11 * h22 - h21 * h21
-        dA = -(h22 * g1 - h21 * g2) / det
-        dB = -(-h21 * g1 + h11 * g2) / det
-        gd = g1 * dA + g2 * dB
-        step = 1.0
-        while step >= 1e-10:
-            newA, newB = A + step * dA, B + step * dB
-            newf = objective(newA, newB)
-            if newf < fval + 1e-4 * step * gd:
-                A, B, fval = newA, newB, newf
-                break
-            step /= 2.0
-        if step < 1e-10:
-            break
-    return A, B
+    """Fit Platt's (A, B) to decision values ``dec`` with boolean labels ``positive``
+    (Newton's method with backtracking, :func:`._probability_kernels.platt_fit`)."""
+    A, B = platt_fit(np.ascontiguousarray(dec, dtype=np.float64),
+                     np.ascontiguousarray(positive, dtype=np.bool_))
+    return float(A), float(B)
 
 
 def sigmoid_predict(dec, A, B):

@@ -685,3 +685,39 @@ def _scan(n, y, st, G, Q_i, Q_j, dai, daj, update, scratch):
     gmax2 = _max8(vl, n)
     i = _last_equal(vu, n, gmax) if gmax > ninf else -1
     return gmax, i, gmax2
+
+
+@njit(nogil=True, cache=True, _nrt=True)
+def solve_subsets(X, sqnorm, kind, gamma, coef0, degree, rows, starts, y, p, C, problems,
+                  tol, max_iter, cache_bytes, shrinking, alpha, rho, n_iter, converged):
+    """Solve several classification problems on subsets of the rows of a dense ``X``
+    in one call (no GIL taken between them), each as :func:`smo_solve` would.
+
+    Problem ``q`` is made of the samples ``rows[starts[q]:starts[q + 1]]`` of ``X``
+    (``sqnorm``: the squared norms of X's rows; ``kind`` not PRECOMPUTED), with the
+    signs, linear terms and bounds at the same places of ``y``, ``p`` and ``C``; it is
+    solved with serial kernel rows and a row cache of ``cache_bytes``. Only the
+    problems listed in ``problems`` are solved: their ``alpha`` (at the same places as
+    their rows), ``rho``, ``n_iter`` and ``converged`` (indexed by problem) are written.
+    """
+    per_sample = False
+    for q in problems:
+        a = starts[q]
+        b = starts[q + 1]
+        n = b - a
+        Xs = np.empty((n, X.shape[1]))
+        sq = np.empty(n)
+        for t in range(n):
+            Xs[t] = X[rows[a + t]]
+            sq[t] = sqnorm[rows[a + t]]
+        kernel = Kernel(Xs, sq, kind, gamma, coef0, degree)
+        problem = Problem(np.arange(n), y[a:b].copy(), p[a:b].copy(), C[a:b].copy())
+        n_slots = int(max(2.0, min(float(n), cache_bytes // max(1, 4 * n))))
+        settings = Settings(tol, max_iter, n_slots, shrinking, None, per_sample)
+        v, kern, cache, permute_x = _prepare(kernel, problem, settings)
+        it, ok = _optimise(v, kern, None, cache, settings, permute_x)
+        alpha_q, rho_q = _result(v)
+        alpha[a:b] = alpha_q
+        rho[q] = rho_q
+        n_iter[q] = it
+        converged[q] = ok
