@@ -445,6 +445,14 @@ def _forest_walk_rows(roots):
     return max(64, 2048 // roots.shape[0])
 
 
+def _forest_chunk_rows(n_rows, roots, n_jobs):
+    """Least rows per chunk of a forest's summed walk: ``_FOREST_CHUNK``, or fewer when
+    that would leave a thread idle (each thread then takes an equal share, down to the
+    rows worth a thread's start, :func:`_forest_walk_rows`)."""
+    share = -(-n_rows // max(1, effective_n_jobs(n_jobs)))
+    return max(_forest_walk_rows(roots), min(_FOREST_CHUNK, share))
+
+
 def walk_rows(kernel, n_rows, n_jobs, min_rows=2048):
     """Run ``kernel(lo, hi)`` over row chunks in ``n_jobs`` threads (kernels release the GIL).
 
@@ -600,6 +608,6 @@ def mean_forest_value(X, packed, value, roots, hard, n_classes, n_jobs, miss):
         nodes, bits, fb = narrow
         walk_rows(lambda lo, hi: _pk.sum_value_narrow(X, nodes, bits, fb, roots, value, hard,
                                                       n_classes, lo, hi, out),
-                  X.shape[0], n_jobs, _FOREST_CHUNK)
+                  X.shape[0], n_jobs, _forest_chunk_rows(X.shape[0], roots, n_jobs))
     out /= roots.shape[0]
     return out
