@@ -234,14 +234,15 @@ def test_platt_fit_matches_reference(separation):
 
 
 def test_probability_same_with_pair_kernel_or_fold_kernels(monkeypatch):
-    # the internal cross-validation's decision values from the pair's kernel matrix
-    # (small pairs) or computed fold by fold (large pairs) agree
+    # the internal cross-validation's decision values from the whole kernel matrix
+    # (small training sets), the pair's (small pairs) or computed fold by fold agree
     from classiclearn.svm import _classes
 
     X, y = _data(3, n=240)
-    small = SVC(probability=True, random_state=0).fit(X, y)
-    monkeypatch.setattr(_classes, "_PAIR_KERNEL_ROWS", 0)
-    large = SVC(probability=True, random_state=0).fit(X, y)
-    np.testing.assert_allclose(large.probA_, small.probA_, rtol=1e-9)
-    np.testing.assert_allclose(large.predict_proba(X), small.predict_proba(X), rtol=1e-9,
-                               atol=1e-12)
+    whole = SVC(probability=True, random_state=0).fit(X, y)  # one matrix of all 240
+    for limit in (200, 0):  # pairs of about 160 samples: one matrix per pair, per fold
+        monkeypatch.setattr(_classes, "_PAIR_KERNEL_ROWS", limit)
+        other = SVC(probability=True, random_state=0).fit(X, y)
+        np.testing.assert_allclose(other.probA_, whole.probA_, rtol=1e-9)
+        np.testing.assert_allclose(other.predict_proba(X), whole.predict_proba(X), rtol=1e-9,
+                                   atol=1e-12)

@@ -32,8 +32,8 @@ from ..utils.validation import (
 from . import _base
 from ._probability import couple, fit_sigmoid, sigmoid_predict
 
-# pairs of at most this many samples evaluate their internal cross-validation's
-# decision values from one kernel matrix of the pair (at most 8 MB)
+# training sets (else pairs) of at most this many samples evaluate their internal
+# cross-validation's decision values from one kernel matrix (at most 8 MB)
 _PAIR_KERNEL_ROWS = 1024
 _KERNEL_CONSTRAINT = [StrOptions({"linear", "poly", "rbf", "sigmoid", "precomputed"}), "callable"]
 _COMMON_CONSTRAINTS = {
@@ -452,11 +452,16 @@ class SVC(ClassifierMixin, _KernelSVM):
 
     def _fold_kernel(self, M, kernel_id, rows, fold, sv, pair_kernels, q):
         """Kernel values between the samples ``rows[fold]`` and ``rows[sv]`` of a
-        pair's internal cross-validation: taken from the pair's whole kernel matrix
-        (computed once, kept in ``pair_kernels[q]``) when the pair has at most
-        ``_PAIR_KERNEL_ROWS`` samples, else computed for the fold alone."""
+        pair's internal cross-validation: taken from the kernel matrix of all the
+        training samples, or else of the pair's, when it has at most
+        ``_PAIR_KERNEL_ROWS`` samples (computed once, kept in ``pair_kernels``), else
+        computed for the fold alone."""
         if kernel_id == _base._k.PRECOMPUTED:
             return M[np.ix_(rows[fold], rows[sv])]
+        if M.shape[0] <= _PAIR_KERNEL_ROWS:
+            if "all" not in pair_kernels:
+                pair_kernels["all"] = _base.kernel_values(self, M, M)
+            return pair_kernels["all"][np.ix_(rows[fold], rows[sv])]
         if rows.size > _PAIR_KERNEL_ROWS:
             return _base.kernel_values(self, M[rows[fold]], M[rows[sv]])
         if q not in pair_kernels:
