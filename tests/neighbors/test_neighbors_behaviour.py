@@ -180,12 +180,20 @@ def test_n_jobs_and_algorithm_do_not_change_results():
     Q = rng.normal(size=(700, 6))
     ref = NearestNeighbors(n_neighbors=4, algorithm="brute", n_jobs=1).fit(X).kneighbors(Q)
     for algorithm in ALGORITHMS:
-        for n_jobs in (1, 2, -1):
+        for n_jobs in (None, 1, 2, -1):
             d, i = NearestNeighbors(n_neighbors=4, algorithm=algorithm, n_jobs=n_jobs).fit(
                 X
             ).kneighbors(Q)
             np.testing.assert_array_equal(i, ref[1])
             np.testing.assert_array_equal(d, ref[0])
+    # n_jobs=None threads the brute search (700 x 2,000 x 6 is above the pass threshold)
+    for metric in ("euclidean", "manhattan"):
+        runs = [NearestNeighbors(radius=1.5, algorithm="brute", metric=metric, n_jobs=n_jobs)
+                .fit(X).radius_neighbors(Q, sort_results=True) for n_jobs in (1, None, -1)]
+        for d, i in runs[1:]:
+            for q in range(len(Q)):
+                np.testing.assert_array_equal(i[q], runs[0][1][q])
+                np.testing.assert_array_equal(d[q], runs[0][0][q])
 
 
 def test_auto_algorithm_choice():

@@ -40,7 +40,7 @@ from ..base import BaseEstimator
 from ..exceptions import DataConversionWarning
 from ..utils._dask import is_dask_collection
 from ..utils._params import Interval, StrOptions
-from ..utils._threads import auto_n_jobs, effective_n_jobs, numba_threads
+from ..utils._threads import auto_n_jobs, numba_threads
 from ..utils.validation import (
     check_consistent_length,
     check_is_fitted,
@@ -362,6 +362,14 @@ class _NeighborsBase(BaseEstimator):
         """Threads of the sparse distance passes (the library's policy for n_jobs=None)."""
         return auto_n_jobs(self.n_jobs, self._sparse_index.Y.nnz * X.shape[0], NUMBA_PASS_WORK)
 
+    def _brute_threads(self, X):
+        """Threads of a dense brute-force search: the library's policy for n_jobs=None
+        (every core once the distances' work pays for them; scikit-learn's brute search
+        uses every core whatever its n_jobs), otherwise what n_jobs asks."""
+        width = X.shape[1] if X.ndim == 2 else 1
+        return auto_n_jobs(self.n_jobs, X.shape[0] * self.n_samples_fit_ * width,
+                           NUMBA_PASS_WORK)
+
     def _lazy_row_method(self, name, X):
         """``name`` on Dask queries for a model fitted on Dask data (None otherwise:
         the generic block-wise method applies); see ``base``."""
@@ -373,16 +381,18 @@ class _NeighborsBase(BaseEstimator):
         if getattr(self, "_sparse_index", None) is not None:
             with numba_threads(self._sparse_threads(X)):
                 return sparse_kneighbors(self._sparse_index, sp.csr_array(X), k)
-        with numba_threads(self.n_jobs):
-            if self._tree is not None:
+        if self._tree is not None:
+            with numba_threads(self.n_jobs):
                 return self._tree.query(self._scaled(X), k)
+        n_threads = self._brute_threads(X)
+        with numba_threads(n_threads):
             if self.metric == "precomputed":
                 return brute_kneighbors(X, None, k, PRECOMPUTED, 2.0)
             if self._function_metric:
                 return brute_kneighbors(self._function_distances(X), None, k, PRECOMPUTED, 2.0)
             return brute_kneighbors(
                 self._scaled(X), self._search_X, k, self._metric_code, self._p,
-                index=self._brute_index(), n_threads=effective_n_jobs(self.n_jobs),
+                index=self._brute_index(), n_threads=n_threads,
             )
 
     def _radius_raw(self, X, radius, sort_results):
@@ -391,9 +401,11 @@ class _NeighborsBase(BaseEstimator):
         if getattr(self, "_sparse_index", None) is not None:
             with numba_threads(self._sparse_threads(X)):
                 return sparse_radius(self._sparse_index, sp.csr_array(X), radius, sort_results)
-        with numba_threads(self.n_jobs):
-            if self._tree is not None:
+        if self._tree is not None:
+            with numba_threads(self.n_jobs):
                 return self._tree._radius_flat(self._scaled(X), radius, sort_results=sort_results)
+        n_threads = self._brute_threads(X)
+        with numba_threads(n_threads):
             if self.metric == "precomputed":
                 return brute_radius(X, None, radius, PRECOMPUTED, 2.0, sort_results=sort_results)
             if self._function_metric:
@@ -402,7 +414,7 @@ class _NeighborsBase(BaseEstimator):
             return brute_radius(
                 self._scaled(X), self._search_X, radius, self._metric_code, self._p,
                 sort_results=sort_results, index=self._brute_index(),
-                n_threads=effective_n_jobs(self.n_jobs),
+                n_threads=n_threads,
             )
 
 
