@@ -42,9 +42,10 @@ from ._ridge_solvers import centered_operator, solve_lsqr
 _MAX_SUMMARY_FEATURES = 2000
 
 
-# rows of the design factored at a time (tall-skinny QR): a block of [Xc | Yc] stays in
-# cache while LAPACK factors it
-_QR_BLOCK_ROWS = 4096
+# bytes of a block of the design factored at a time (tall-skinny QR): a block of
+# [Xc | Yc] stays in cache while LAPACK factors it; at most _QR_BLOCK_ROWS rows
+_QR_BLOCK_BYTES = 1 << 22
+_QR_BLOCK_ROWS = 8192
 
 
 def _r_factor(A):
@@ -63,21 +64,39 @@ def design_r_factor(X, Y, x_mean, y_mean, sw):
     cache, then their stacked ``R`` factors (a tall-skinny QR). ``R`` is unique up to the
     signs of its rows, which no least-squares solution depends on."""
     n = X.shape[0]
-
-    def block_r(lo):
-        hi = min(n, lo + _QR_BLOCK_ROWS)
-        block_sw = None if sw is None else sw[lo:hi]
-        return _r_factor(_design(X[lo:hi], Y[lo:hi], x_mean, y_mean, block_sw))
-
     # the blocks in threads from GRAM_PASS_WORK (LAPACK releases the GIL), each on one
     # BLAS thread, stacked in block order: R does not depend on the threads
     width = X.shape[1] + Y.shape[1]
     n_threads = available_cores() if n * width * width >= GRAM_PASS_WORK else 1
+    rows = _qr_block_rows(n, width, n_threads)
+
+    def block_r(lo):
+        hi = min(n, lo + rows)
+        block_sw = None if sw is None else sw[lo:hi]
+        return _r_factor(_design(X[lo:hi], Y[lo:hi], x_mean, y_mean, block_sw))
+
     with blas_single_thread():
-        parts = pooled_map(block_r, range(0, n, _QR_BLOCK_ROWS), n_threads)
+        parts = pooled_map(block_r, range(0, n, rows), n_threads)
         if len(parts) == 1:  # one block: its R is the design's
             return parts[0]
         return _r_factor(np.asfortranarray(np.vstack(parts)))
+
+
+def _qr_block_rows(n, width, n_threads):
+    """Rows per block of the tall-skinny QR: blocks of about ``_QR_BLOCK_BYTES`` (at most
+    ``_QR_BLOCK_ROWS`` rows), as many blocks as a multiple of the threads and of equal
+    size, so no thread factors one block more than another (five blocks on two threads
+    took as long as six).
+
+    Examples
+    --------
+    >>> _qr_block_rows(20_000, 201, 2), _qr_block_rows(20_000, 201, 1)
+    (2500, 2500)
+    """
+    most = max(256, min(_QR_BLOCK_ROWS, _QR_BLOCK_BYTES // (8 * width)))
+    n_blocks = -(-n // most)
+    n_blocks += -n_blocks % n_threads
+    return max(1, -(-n // n_blocks))
 
 
 def lstsq_qr(R, n_samples, n_features, rcond=None):
