@@ -1,0 +1,230 @@
+"""Spot checks beyond the grid, ours against scikit-learn in one process.
+
+Each check times one kind of input that the grid's generators do not make, or does
+not reach. It prints one line per cell: both times, the ratio ours / scikit-learn
+and, where one applies, both scores. scikit-learn's time is the faster of its
+default threading and BLAS on one thread. Our side runs under default threading.
+Each timed call follows a short pause.
+
+    python -m benchmarks.spot_checks svc             # SVC: many classes, probability=True
+    python -m benchmarks.spot_checks forest-predict  # forest prediction, 1,000-100,000 queries
+    python -m benchmarks.spot_checks forest-200k     # forests at 200,000 x 10 (minutes)
+    python -m benchmarks.spot_checks forest-50kx100  # forests at 50,000 x 100, 20 trees
+    python -m benchmarks.spot_checks neighbors-200k  # k-NN and radius at 200,000 rows
+    python -m benchmarks.spot_checks knn-default     # brute k-NN with default parameters
+    python -m benchmarks.spot_checks collinear-ols   # LinearRegression, rank-deficient X
+"""
+
+import argparse
+import time
+import warnings
+
+import numpy as np
+from sklearn import ensemble as sk_ensemble
+from sklearn import linear_model as sk_linear
+from sklearn import neighbors as sk_neighbors
+from sklearn import svm as sk_svm
+from sklearn.datasets import load_digits, load_iris, load_wine, make_classification, make_regression
+from threadpoolctl import threadpool_limits
+
+from classiclearn import ensemble, linear_model, neighbors, svm
+
+
+def _median_time(call, args, repeats, pause):
+    """Median time of ``call(*args)``, each call after ``pause`` seconds."""
+    times = []
+    for _ in range(repeats):
+        time.sleep(pause)
+        start = time.perf_counter()
+        call(*args)
+        times.append(time.perf_counter() - start)
+    return float(np.median(times))
+
+
+def _theirs(call, args, repeats, pause):
+    """scikit-learn's time: the faster of default threading and BLAS on one thread."""
+    best = _median_time(call, args, repeats, pause)
+    with threadpool_limits(1):
+        return min(best, _median_time(call, args, repeats, pause))
+
+
+def _fit_predict(model, X, y, Q):
+    return model.fit(X, y).predict(Q)
+
+
+def _fit_new(cls, X, y):
+    return cls().fit(X, y)
+
+
+def _line(label, ours, theirs, unit="ms", scores=None):
+    scale = 1e3 if unit == "ms" else 1.0
+    text = (f"{label:60s} ours {ours * scale:9.2f} {unit}  scikit-learn {theirs * scale:9.2f} "
+            f"{unit}  ratio {ours / theirs:.2f}")
+    if scores is not None:
+        text += f"  scores {scores[0]:.4f} / {scores[1]:.4f}"
+    print(text, flush=True)
+
+
+def check_svc():
+    """SVC fits on the bundled sets and on 2-10 classes, with and without probability."""
+    cases = [("iris", *load_iris(return_X_y=True)), ("wine", *load_wine(return_X_y=True)),
+             ("digits", *load_digits(return_X_y=True))]
+    for n, p, k in [(500, 10, 3), (2000, 20, 5), (5000, 20, 10), (3000, 10, 2)]:
+        X, y = make_classification(n, p, n_informative=min(p, 8), n_classes=k, random_state=0)
+        cases.append((f"{n}x{p} {k} classes", X, y))
+    for name, X, y in cases:
+        for kernel in ("rbf", "linear"):
+            for probability in (False, True):
+                if probability and X.shape[0] > 2000:
+                    continue
+                params = {"kernel": kernel, "probability": probability, "random_state": 0}
+                ours_model = svm.SVC(**params).fit(X, y)
+                theirs_model = sk_svm.SVC(**params).fit(X, y)
+                ours = _median_time(ours_model.fit, (X, y), 7, 0.05)
+                theirs = _theirs(theirs_model.fit, (X, y), 7, 0.05)
+                _line(f"SVC {name} {kernel} probability={probability}", ours, theirs)
+
+
+def check_forest_predict():
+    """Forest prediction over query counts, widths, tree counts and n_jobs."""
+    n = 20_000
+    for kind in ("classifier", "regressor"):
+        for p in (10, 100):
+            if kind == "classifier":
+                X, y = make_classification(n + 100_000, p, n_informative=min(p - 2, 20),
+                                           n_redundant=0, random_state=0)
+                name = "RandomForestClassifier"
+            else:
+                X, y = make_regression(n + 100_000, p, n_informative=min(p - 2, 20), noise=5,
+                                       random_state=0)
+                name = "RandomForestRegressor"
+            for trees in (10, 100):
+                params = {"n_estimators": trees, "random_state": 0, "max_features": "sqrt"}
+                ours_model = getattr(ensemble, name)(**params).fit(X[:n], y[:n])
+                theirs_model = getattr(sk_ensemble, name)(**params).fit(X[:n], y[:n])
+                for queries in (1000, 5000, 20_000, 100_000):
+                    Q = X[n:n + queries]
+                    for n_jobs in (-1, 1):
+                        ours_model.set_params(n_jobs=n_jobs).predict(Q)
+                        theirs_model.set_params(n_jobs=n_jobs).predict(Q)
+                        ours = _median_time(ours_model.predict, (Q,), 5, 0.1)
+                        theirs = _median_time(theirs_model.predict, (Q,), 5, 0.1)
+                        _line(f"{name} {p} features {trees} trees {queries} queries "
+                              f"n_jobs={n_jobs}", ours, theirs)
+
+
+def _forest_cells(n, n_features, n_informative, n_estimators):
+    Xc, yc = make_classification(n + n // 4, n_features, n_informative=n_informative,
+                                 random_state=0)
+    Xr, yr = make_regression(n + n // 4, n_features, n_informative=n_informative, noise=5,
+                             random_state=0)
+    cells = [("RandomForestClassifier", {}, Xc, yc),
+             ("RandomForestClassifier", {"max_bins": 255}, Xc, yc),
+             ("RandomForestRegressor", {}, Xr, yr),
+             ("RandomForestRegressor", {"max_bins": 255}, Xr, yr),
+             ("ExtraTreesClassifier", {}, Xc, yc), ("ExtraTreesRegressor", {}, Xr, yr)]
+    for name, extra, X, y in cells:
+        Xtr, ytr, Xte, yte = X[:n], y[:n], X[n:], y[n:]
+        result = {}
+        for side, module, params in (("ours", ensemble, extra), ("theirs", sk_ensemble, {})):
+            make = getattr(module, name)
+            # a warm-up loads (or compiles) the kernels before anything is timed
+            make(n_estimators=3, n_jobs=-1, random_state=0, **params).fit(
+                Xtr[:3000], ytr[:3000]).score(Xte[:500], yte[:500])
+            model = make(n_estimators=n_estimators, n_jobs=-1, random_state=0, **params)
+            time.sleep(0.2)
+            start = time.perf_counter()
+            model.fit(Xtr, ytr)
+            fit = time.perf_counter() - start
+            time.sleep(0.2)
+            start = time.perf_counter()
+            score = model.score(Xte, yte)
+            result[side] = (fit, time.perf_counter() - start, score)
+        ours, theirs = result["ours"], result["theirs"]
+        label = f"{name} {extra or ''} {n}x{n_features} {n_estimators} trees"
+        _line(f"{label} fit", ours[0], theirs[0], "s", (ours[2], theirs[2]))
+        _line(f"{label} predict", ours[1], theirs[1], "s")
+
+
+def check_forest_200k():
+    """Forests with 100 trees at 200,000 x 10, n_jobs=-1: one fit and one prediction."""
+    _forest_cells(200_000, 10, 6, 100)
+
+
+def check_forest_50kx100():
+    """Forests with 20 trees at 50,000 x 100, n_jobs=-1."""
+    _forest_cells(50_000, 100, 20, 20)
+
+
+def check_neighbors_200k():
+    """k-NN and radius neighbours fitted on 200,000 rows, 10,000 queries."""
+    n, queries = 200_000, 10_000
+    for p, radius in ((10, 1.5), (3, 0.2468)):
+        X, y = make_classification(n + queries, p, n_informative=min(p, 6), n_redundant=0,
+                                   random_state=0)
+        Xtr, ytr, Xte, yte = X[:n], y[:n], X[n:], y[n:]
+        cells = [("KNeighborsClassifier", {"algorithm": a, "n_jobs": j})
+                 for a in ("kd_tree", "ball_tree", "brute") for j in (1, -1)]
+        cells += [("RadiusNeighborsClassifier", {"algorithm": a, "radius": radius,
+                                                 "outlier_label": "most_frequent"})
+                  for a in ("kd_tree", "ball_tree")]
+        for name, params in cells:
+            ours_model = getattr(neighbors, name)(**params).fit(Xtr, ytr)
+            theirs_model = getattr(sk_neighbors, name)(**params).fit(Xtr, ytr)
+            ours_model.predict(Xte[:50])
+            theirs_model.predict(Xte[:50])
+            ours = _median_time(ours_model.predict, (Xte,), 3, 0.2)
+            theirs = _theirs(theirs_model.predict, (Xte,), 3, 0.2)
+            scores = (float(np.mean(ours_model.predict(Xte) == yte)),
+                      float(np.mean(theirs_model.predict(Xte) == yte)))
+            _line(f"{name} {params} {p} features predict", ours, theirs, "s", scores)
+
+
+def check_knn_default():
+    """Brute-force k-NN fit + predict with default parameters (n_jobs=None)."""
+    for n, p in ((1000, 10), (5000, 10), (5000, 100), (20_000, 20), (50_000, 20)):
+        X, y = make_classification(n + n // 4, p, n_informative=6, random_state=0)
+        Xtr, ytr, Xte = X[:n], y[:n], X[n:]
+        for metric in ("euclidean", "manhattan"):
+            params = {"algorithm": "brute", "metric": metric}
+            ours_model = neighbors.KNeighborsClassifier(**params).fit(Xtr, ytr)
+            theirs_model = sk_neighbors.KNeighborsClassifier(**params).fit(Xtr, ytr)
+            args = (Xtr, ytr, Xte)
+            ours = _median_time(_fit_predict, (ours_model, *args), 5, 0.15)
+            theirs = _median_time(_fit_predict, (theirs_model, *args), 5, 0.15)
+            _line(f"KNeighborsClassifier brute {metric} {n}x{p} fit + predict", ours, theirs)
+
+
+def check_collinear_ols():
+    """LinearRegression on a design with one collinear column (the minimum-norm QR)."""
+    rng = np.random.default_rng(0)
+    for n, p in ((1000, 10), (5000, 10), (50_000, 10), (200_000, 10), (50_000, 50),
+                 (20_000, 200), (5000, 200)):
+        X = rng.normal(size=(n, p))
+        X[:, -1] = X[:, 0] + X[:, 1]
+        y = X @ rng.normal(size=p) + rng.normal(size=n)
+        for dtype in (np.float64, np.float32):
+            Xd, yd = X.astype(dtype), y.astype(dtype)
+            ours = _median_time(_fit_new, (linear_model.LinearRegression, Xd, yd), 5, 0.05)
+            theirs = _theirs(_fit_new, (sk_linear.LinearRegression, Xd, yd), 5, 0.05)
+            _line(f"LinearRegression collinear {n}x{p} {np.dtype(dtype).name}", ours, theirs)
+
+
+CHECKS = {"svc": check_svc, "forest-predict": check_forest_predict,
+          "forest-200k": check_forest_200k, "forest-50kx100": check_forest_50kx100,
+          "neighbors-200k": check_neighbors_200k, "knn-default": check_knn_default,
+          "collinear-ols": check_collinear_ols}
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("checks", nargs="+", choices=sorted(CHECKS))
+    args = parser.parse_args(argv)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name in args.checks:
+            CHECKS[name]()
+
+
+if __name__ == "__main__":
+    main()
