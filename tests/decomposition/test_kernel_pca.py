@@ -318,3 +318,22 @@ def test_auto_many_components_falls_back_to_lapack(monkeypatch):
     assert runs == [False]
     assert_allclose(ours.eigenvalues_, theirs.eigenvalues_, rtol=1e-9)
     _same_up_to_sign(ours.eigenvectors_, theirs.eigenvectors_, 1e-8)
+
+
+@pytest.mark.parametrize("n_components", [4, None])
+def test_float32_dense_solver_close_to_float64(n_components):
+    # float32 input runs LAPACK's single-precision eigensolver (as scikit-learn) and
+    # projects in float32: within float32 accuracy of the float64 fit
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(150, 5))
+    kw = {"kernel": "rbf", "gamma": 0.2, "eigen_solver": "dense", "n_components": n_components}
+    ref = KernelPCA(**kw).fit(X)
+    got = KernelPCA(**kw).fit(X.astype(np.float32))
+    assert got.eigenvalues_.dtype == np.float32
+    top = min(4, ref.eigenvalues_.size)
+    np.testing.assert_allclose(got.eigenvalues_[:top], ref.eigenvalues_[:top], rtol=1e-4)
+    Z = got.transform(X[:30].astype(np.float32))
+    assert Z.dtype == np.float32
+    Z_ref = ref.transform(X[:30])
+    np.testing.assert_allclose(np.abs(Z[:, :top]), np.abs(Z_ref[:, :top]), rtol=1e-3,
+                               atol=1e-4 * np.abs(Z_ref[:, :top]).max())

@@ -372,7 +372,7 @@ default='linear'
             params = {"gamma": self.gamma_, "degree": self.degree, "coef0": self.coef0}
         return pairwise_kernels(X, Y, metric=self.kernel, filter_params=True, **params)
 
-    def _solve(self, K, n_components, rng, lanczos=False):
+    def _solve(self, K, n_components, rng, lanczos=False, single=False):
         n = K.shape[0]
         solver = self.eigen_solver
         col, allm = _centre_stats(K)
@@ -425,9 +425,14 @@ default='linear'
         Kc = K - col[None, :]
         Kc -= col[:, None]
         Kc += allm
+        if single:
+            # float32 input: LAPACK's single-precision eigensolver, as scikit-learn
+            # (whose fitted arrays are float32 then), on the kernel centred in float64
+            Kc = Kc.astype(np.float32)
         with small_lapack(n):  # see BLAS_THREADED_ORDER
-            return linalg.eigh(Kc, subset_by_index=(n - n_components, n - 1), overwrite_a=True,
-                               check_finite=False)
+            evals, evecs = linalg.eigh(Kc, subset_by_index=(n - n_components, n - 1),
+                                       overwrite_a=True, check_finite=False)
+        return evals.astype(np.float64), evecs.astype(np.float64)
 
     def _solve_lower(self, X, n_components, rng):
         """ARPACK on the centred kernel stored in one triangle (fresh kernels only).
@@ -560,7 +565,8 @@ default='linear'
             K = np.ascontiguousarray(self._get_kernel(X), dtype=np.float64)
             # Lanczos on the full kernel where it did not run on one triangle above
             evals, evecs = self._solve(K, n_components, rng,
-                                       lanczos=lanczos_dense and not triangle)
+                                       lanczos=lanczos_dense and not triangle,
+                                       single=dtype == np.float32)
         evals = _check_psd_eigenvalues(np.real(evals))
         evecs = np.real(evecs)
         # flip: largest-magnitude entry of every eigenvector positive
@@ -617,15 +623,17 @@ default='linear'
         # BLAS threads would compete with them (spinning) for the cores
         with small_lapack(X.shape[1], KERNEL_BLAS_FEATURES):
             K = self._get_kernel(X, X_fit)
-            Kc = K - self._K_fit_rows[None, :]
-            Kc -= K.mean(axis=1)[:, None]
-            Kc += self._K_fit_all
-            evals = np.asarray(self.eigenvalues_, dtype=np.float64)
-            evecs = np.asarray(self.eigenvectors_, dtype=np.float64)
-            nz = evals > 0
-            scaled = np.zeros_like(evecs)
-            scaled[:, nz] = evecs[:, nz] / np.sqrt(evals[nz])
-            return _as_input_dtype(Kc @ scaled, f32)
+        Kc = K - self._K_fit_rows[None, :]
+        Kc -= K.mean(axis=1)[:, None]
+        Kc += self._K_fit_all
+        evals = np.asarray(self.eigenvalues_, dtype=np.float64)
+        evecs = np.asarray(self.eigenvectors_, dtype=np.float64)
+        nz = evals > 0
+        scaled = np.zeros_like(evecs)
+        scaled[:, nz] = evecs[:, nz] / np.sqrt(evals[nz])
+        if f32:  # float32 input: one single-precision product, as scikit-learn
+            return Kc.astype(np.float32) @ scaled.astype(np.float32)
+        return Kc @ scaled
 
     def inverse_transform(self, X):
         """Approximate pre-images of projections (needs ``fit_inverse_transform=True``).
