@@ -13,6 +13,7 @@ Each timed call follows a short pause.
     python -m benchmarks.spot_checks neighbors-200k  # k-NN and radius at 200,000 rows
     python -m benchmarks.spot_checks knn-default     # brute k-NN with default parameters
     python -m benchmarks.spot_checks collinear-ols   # LinearRegression, rank-deficient X
+    python -m benchmarks.spot_checks float32         # every estimator on float32 input
 """
 
 import argparse
@@ -210,10 +211,41 @@ def check_collinear_ols():
             _line(f"LinearRegression collinear {n}x{p} {np.dtype(dtype).name}", ours, theirs)
 
 
+def _fit_method(make, method, data):
+    X_train, y_train, X_test, _ = data
+    getattr(make().fit(X_train, y_train), method)(X_test)
+
+
+def check_float32(n_rows=20_000, quadratic_rows=3000):
+    """Each estimator of the grid at default parameters on float32 X (20,000 rows; the
+    kernel methods 3,000): fit + first method, medians of 3 after a 0.1 s pause."""
+    from benchmarks.grid import Registry
+    from benchmarks.grid_specs import SPECS
+    from benchmarks.overhead import default_cell
+
+    registry = Registry()
+    for spec in SPECS:
+        family = registry.family(spec.name)
+        if family in ("multiclass", "model_selection", "pipeline"):
+            continue
+        rows = quadratic_rows if spec.name in ("KernelPCA", "KernelRidge") else n_rows
+        case = default_cell(spec, family, rows).case(registry)
+        X_train, y_train, X_test, y_test = case.data(False)
+        if getattr(X_train, "dtype", None) != np.float64:
+            continue
+        data = (X_train.astype(np.float32), y_train, X_test.astype(np.float32), y_test)
+        method = case.methods[0]
+        _fit_method(case.ours, method, data)
+        _fit_method(case.theirs, method, data)
+        ours = _median_time(_fit_method, (case.ours, method, data), 3, 0.1)
+        theirs = _theirs(_fit_method, (case.theirs, method, data), 3, 0.1)
+        _line(f"{spec.name} {X_train.shape} float32 fit + {method}", ours, theirs)
+
+
 CHECKS = {"svc": check_svc, "forest-predict": check_forest_predict,
           "forest-200k": check_forest_200k, "forest-50kx100": check_forest_50kx100,
           "neighbors-200k": check_neighbors_200k, "knn-default": check_knn_default,
-          "collinear-ols": check_collinear_ols}
+          "collinear-ols": check_collinear_ols, "float32": check_float32}
 
 
 def main(argv=None):
