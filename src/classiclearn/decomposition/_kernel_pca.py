@@ -432,7 +432,7 @@ default='linear'
         with small_lapack(n):  # see BLAS_THREADED_ORDER
             evals, evecs = linalg.eigh(Kc, subset_by_index=(n - n_components, n - 1),
                                        overwrite_a=True, check_finite=False)
-        return evals.astype(np.float64), evecs.astype(np.float64)
+        return evals.astype(np.float64, copy=False), evecs.astype(np.float64, copy=False)
 
     def _solve_lower(self, X, n_components, rng):
         """ARPACK on the centred kernel stored in one triangle (fresh kernels only).

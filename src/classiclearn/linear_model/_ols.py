@@ -94,7 +94,7 @@ def _qr_block_rows(n, width, n_threads):
     (2500, 2500)
     """
     most = max(256, min(_QR_BLOCK_ROWS, _QR_BLOCK_BYTES // (8 * width)))
-    n_blocks = -(-n // most)
+    n_blocks = max(1, -(-n // most))
     n_blocks += -n_blocks % n_threads
     return max(1, -(-n // n_blocks))
 

@@ -366,8 +366,7 @@ class _NeighborsBase(BaseEstimator):
         """Threads of a dense brute-force search: the library's policy for n_jobs=None
         (every core once the distances' work pays for them; scikit-learn's brute search
         uses every core whatever its n_jobs), otherwise what n_jobs asks."""
-        width = X.shape[1] if X.ndim == 2 else 1
-        return auto_n_jobs(self.n_jobs, X.shape[0] * self.n_samples_fit_ * width,
+        return auto_n_jobs(self.n_jobs, X.shape[0] * self.n_samples_fit_ * X.shape[1],
                            NUMBA_PASS_WORK)
 
     def _lazy_row_method(self, name, X):

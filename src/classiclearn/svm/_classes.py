@@ -435,7 +435,15 @@ class SVC(ClassifierMixin, _KernelSVM):
             [folds[i][3] for i in solvable], Cs)
         solutions = dict(zip(solvable, solved))
         decisions = [np.empty(rows.size) for rows, _ in pairs]
-        pair_kernels = {}
+        # kernel values of all the samples: the Gram matrix itself for a precomputed
+        # kernel, computed once for a small training set, else per pair or per fold
+        if kernel_id == _base._k.PRECOMPUTED:
+            K_all = M
+        elif M.shape[0] <= _PAIR_KERNEL_ROWS:
+            K_all = _base.kernel_values(self, M, M)
+        else:
+            K_all = None
+        pair_kernel = (None, None)
         for i, (q, fold, train, n_pos) in enumerate(folds):
             rows, positive = pairs[q]
             if i not in solutions:
@@ -444,31 +452,19 @@ class SVC(ClassifierMixin, _KernelSVM):
             alpha, rho, _, _ = solutions[i]
             coef = alpha * np.where(positive[train], 1.0, -1.0)
             nz = coef != 0.0
-            K = self._fold_kernel(M, kernel_id, rows, fold, train[nz], pair_kernels, q)
+            sv = train[nz]
+            if K_all is not None:
+                K = K_all[np.ix_(rows[fold], rows[sv])]
+            elif rows.size > _PAIR_KERNEL_ROWS:
+                K = _base.kernel_values(self, M[rows[fold]], M[rows[sv]])
+            else:  # folds come pair by pair: one pair's matrix at a time
+                if pair_kernel[0] != q:
+                    pair_kernel = (q, _base.kernel_values(self, M[rows], M[rows]))
+                K = pair_kernel[1][np.ix_(fold, sv)]
             decisions[q][fold] = K @ coef[nz] - rho
         fitted = [fit_sigmoid(dec, positive) for dec, (_, positive) in zip(decisions, pairs)]
         self._probA = np.asarray([A for A, _ in fitted])
         self._probB = np.asarray([B for _, B in fitted])
-
-    def _fold_kernel(self, M, kernel_id, rows, fold, sv, pair_kernels, q):
-        """Kernel values between the samples ``rows[fold]`` and ``rows[sv]`` of a
-        pair's internal cross-validation: taken from the kernel matrix of all the
-        training samples, or else of the pair's, when it has at most
-        ``_PAIR_KERNEL_ROWS`` samples (computed once, kept in ``pair_kernels``), else
-        computed for the fold alone."""
-        if kernel_id == _base._k.PRECOMPUTED:
-            return M[np.ix_(rows[fold], rows[sv])]
-        if M.shape[0] <= _PAIR_KERNEL_ROWS:
-            if "all" not in pair_kernels:
-                pair_kernels["all"] = _base.kernel_values(self, M, M)
-            return pair_kernels["all"][np.ix_(rows[fold], rows[sv])]
-        if rows.size > _PAIR_KERNEL_ROWS:
-            return _base.kernel_values(self, M[rows[fold]], M[rows[sv]])
-        if q not in pair_kernels:
-            X_pair = M[rows]
-            pair_kernels.clear()  # one pair's matrix at a time (folds come pair by pair)
-            pair_kernels[q] = _base.kernel_values(self, X_pair, X_pair)
-        return pair_kernels[q][np.ix_(fold, sv)]
 
     def _linear_coef(self):
         k = len(self.classes_)
