@@ -337,3 +337,30 @@ def test_float32_dense_solver_close_to_float64(n_components):
     Z_ref = ref.transform(X[:30])
     np.testing.assert_allclose(np.abs(Z[:, :top]), np.abs(Z_ref[:, :top]), rtol=1e-3,
                                atol=1e-4 * np.abs(Z_ref[:, :top]).max())
+
+
+@pytest.mark.parametrize("n_components", [3, 20, 30, 100])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_dense_top_eigenpairs_both_drivers_agree(n_components, dtype):
+    # a quarter of the spectrum or more runs divide and conquer on all of it (then
+    # sliced), fewer pairs run MRRR on the subset: the same pairs, ascending
+    from classiclearn.decomposition._kernel_pca import _dense_top_eigenpairs
+
+    rng = np.random.default_rng(3)
+    A = rng.normal(size=(100, 100))
+    A = (A + A.T).astype(dtype)
+    w_ref, v_ref = np.linalg.eigh(A.astype(np.float64))
+    w, v = _dense_top_eigenpairs(A.copy(), n_components)
+    assert w.shape == (n_components,) and v.shape == (100, n_components)
+    tol = 1e-10 if dtype == np.float64 else 2e-4
+    assert_allclose(w, w_ref[-n_components:], rtol=tol, atol=tol * 20)
+    _same_up_to_sign(v, v_ref[:, -n_components:], atol=tol * 100)
+
+
+def test_all_components_match_sklearn_divide_and_conquer():
+    X = _data(4, n=400)
+    ours = KernelPCA(kernel="rbf", eigen_solver="dense").fit(X)
+    theirs = sk_dec.KernelPCA(kernel="rbf", eigen_solver="dense").fit(X)
+    top = 50
+    assert_allclose(ours.eigenvalues_[:top], theirs.eigenvalues_[:top], rtol=1e-8)
+    _same_up_to_sign(ours.eigenvectors_[:, :top], theirs.eigenvectors_[:, :top], 1e-7)
