@@ -148,3 +148,61 @@ def test_rank_deficient_tall_design_factored_by_blocks(rng, weighted):
     blocked = LinearRegression().fit(X, Y[:, 0], sample_weight=sw)
     np.testing.assert_allclose(blocked.coef_, one.coef_, rtol=1e-10, atol=1e-12)
     np.testing.assert_allclose(blocked.summary().std_err, one.summary().std_err, rtol=1e-8)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_design_r_factor_blocks_on_threads_equal_one_qr(rng, dtype, weighted, monkeypatch):
+    # many blocks, several per thread (each thread reuses one scratch array): the
+    # stacked factors' R is the whole design's, up to the signs of its rows
+    from classiclearn.linear_model import _ols
+
+    monkeypatch.setattr(_ols, "_QR_BLOCK_BYTES", 1)  # blocks of the minimum, 256 rows
+    monkeypatch.setattr(_ols, "GRAM_PASS_WORK", 1)  # threads at any size
+    n, p = 3000, 6
+    X = (rng.normal(size=(n, p)) + 1.5).astype(dtype)
+    Y = rng.normal(size=(n, 2))
+    sw = rng.uniform(0.5, 2.0, n) if weighted else None
+    x_mean = X.mean(axis=0, dtype=np.float64)
+    y_mean = Y.mean(axis=0)
+    R = _ols.design_r_factor(X, Y, x_mean, y_mean, sw)
+    assert R.dtype == dtype and R.shape == (p + 2, p + 2)
+    A = _ols._design(X.astype(np.float64), Y, x_mean, y_mean, sw)
+    R_one = np.linalg.qr(A, mode="r")
+    tol = 1e-10 if dtype == np.float64 else 2e-5
+    scale = np.abs(R_one).max()
+    np.testing.assert_allclose(np.abs(R), np.abs(R_one), atol=tol * scale)
+    again = _ols.design_r_factor(X, Y, x_mean, y_mean, sw)
+    np.testing.assert_array_equal(R, again)
+
+
+@pytest.mark.parametrize("collinear", [False, True])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_float32_single_precision_qr_matches_sklearn(rng, collinear, weighted):
+    # float32 X is factored in single precision without a float64 copy (as
+    # scikit-learn's sgelsd): predictions agree to float32 accuracy, and the rank of
+    # exactly collinear columns is found despite float32 rounding
+    n, p = 5000, 8
+    X = rng.normal(size=(n, p)) + 2.0
+    if collinear:
+        X[:, 5:] = X[:, :3] @ rng.normal(size=(3, 3))
+    y = X @ rng.normal(size=p) + rng.normal(size=n)
+    X32, y32 = X.astype(np.float32), y.astype(np.float32)
+    sw = rng.uniform(0.3, 2.0, n) if weighted else None
+    ours = LinearRegression().fit(X32, y32, sample_weight=sw)
+    ref = sk.LinearRegression().fit(X32, y32, sample_weight=sw)
+    exact = LinearRegression().fit(X32.astype(np.float64), y32, sample_weight=sw)
+    assert ours.coef_.dtype == np.float32
+    assert ours.rank_ == exact.rank_ == (5 if collinear else p)
+    spread = np.abs(y).max()
+    # scikit-learn centres in float32 and its cut keeps a float32 noise direction of
+    # collinear columns (rank_ one too high): its predictions are the less accurate
+    loose = 1e-4 if collinear else 1e-5
+    np.testing.assert_allclose(ours.predict(X32), ref.predict(X32), atol=loose * spread)
+    np.testing.assert_allclose(ours.predict(X32), exact.predict(X32), atol=1e-5 * spread)
+    np.testing.assert_allclose(ours.singular_, exact.singular_[:p], rtol=1e-4,
+                               atol=1e-5 * exact.singular_[0])
+    if not collinear:
+        np.testing.assert_allclose(ours.coef_, exact.coef_, rtol=1e-4, atol=1e-5)
+        np.testing.assert_allclose(ours.summary().std_err, exact.summary().std_err,
+                                   rtol=1e-3)

@@ -41,8 +41,8 @@ def weighted_means(X, Y, sw):
     x_mean : ndarray (p,); y_mean : ndarray (t,) or None
     """
     if sw is None:
-        x_mean = X.mean(axis=0)
-        y_mean = None if Y is None else Y.mean(axis=0)
+        x_mean = X.mean(axis=0, dtype=np.float64)
+        y_mean = None if Y is None else Y.mean(axis=0, dtype=np.float64)
     else:
         total = sw.sum()
         if total <= 0:

@@ -40,6 +40,9 @@ from ._inference_models import ols_inference, ols_summary, target_moments
 from ._ridge_solvers import centered_operator, solve_lsqr
 
 _MAX_SUMMARY_FEATURES = 2000
+# relative singular-value cut of a float32 fit at least: a QR of float32 data leaves
+# its null directions at about one float32 epsilon of the largest singular value
+_FLOAT32_RANK_CUT = 4 * float(np.finfo(np.float32).eps)
 
 
 # bytes of a block of the design factored at a time (tall-skinny QR): a block of
@@ -68,21 +71,34 @@ def design_r_factor(X, Y, x_mean, y_mean, sw):
     # BLAS thread, stacked in block order: R does not depend on the threads
     width = X.shape[1] + Y.shape[1]
     n_threads = available_cores() if n * width * width >= GRAM_PASS_WORK else 1
-    rows = _qr_block_rows(n, width, n_threads)
+    rows = _qr_block_rows(n, width, n_threads, X.dtype.itemsize)
 
-    def block_r(lo):
-        hi = min(n, lo + rows)
-        block_sw = None if sw is None else sw[lo:hi]
-        return _r_factor(_design(X[lo:hi], Y[lo:hi], x_mean, y_mean, block_sw))
+    starts = range(0, n, rows)
+    n_threads = min(n_threads, len(starts))
+
+    def thread_r(first):
+        # this thread's blocks (every n_threads-th) in one scratch array of its own:
+        # a fresh array per block paid its page faults at every fit
+        scratch = np.empty((rows, width), dtype=X.dtype, order="F")
+        factors = []
+        for lo in starts[first::n_threads]:
+            hi = min(n, lo + rows)
+            block_sw = None if sw is None else sw[lo:hi]
+            A = scratch[: hi - lo]
+            _design(X[lo:hi], Y[lo:hi], x_mean, y_mean, block_sw, out=A)
+            factors.append(_r_factor(A))
+        return factors
 
     with blas_single_thread():
-        parts = pooled_map(block_r, range(0, n, rows), n_threads)
+        by_thread = pooled_map(thread_r, range(n_threads), n_threads)
+        # block order: block i was the (i // n_threads)-th of thread i % n_threads
+        parts = [by_thread[i % n_threads][i // n_threads] for i in range(len(starts))]
         if len(parts) == 1:  # one block: its R is the design's
             return parts[0]
         return _r_factor(np.asfortranarray(np.vstack(parts)))
 
 
-def _qr_block_rows(n, width, n_threads):
+def _qr_block_rows(n, width, n_threads, itemsize=8):
     """Rows per block of the tall-skinny QR: blocks of about ``_QR_BLOCK_BYTES`` (at most
     ``_QR_BLOCK_ROWS`` rows), as many blocks as a multiple of the threads and of equal
     size, so no thread factors one block more than another (five blocks on two threads
@@ -93,7 +109,7 @@ def _qr_block_rows(n, width, n_threads):
     >>> _qr_block_rows(20_000, 201, 2), _qr_block_rows(20_000, 201, 1)
     (2500, 2500)
     """
-    most = max(256, min(_QR_BLOCK_ROWS, _QR_BLOCK_BYTES // (8 * width)))
+    most = max(256, min(_QR_BLOCK_ROWS, _QR_BLOCK_BYTES // (itemsize * width)))
     n_blocks = max(1, -(-n // most))
     n_blocks += -n_blocks % n_threads
     return max(1, -(-n // n_blocks))
@@ -130,10 +146,12 @@ def lstsq_qr(R, n_samples, n_features, rcond=None):
     return W, rss, rank, s, Vt, sk
 
 
-def _design(X, Y, x_mean, y_mean, sw):
-    """Fortran scratch array ``[Xc | Yc]``, centred and weighted."""
+def _design(X, Y, x_mean, y_mean, sw, out=None):
+    """Fortran scratch array ``[Xc | Yc]``, centred and weighted, in X's precision
+    (float32 X: single precision, centred from float64 means); written into ``out``
+    (Fortran, n x (p + t)) when given."""
     n, p = X.shape
-    A = np.empty((n, p + Y.shape[1]), order="F")
+    A = np.empty((n, p + Y.shape[1]), dtype=X.dtype, order="F") if out is None else out
     A[:, :p] = X
     A[:, p:] = Y
     A[:, :p] -= x_mean
@@ -193,6 +211,11 @@ def _solve_ols_scaled(X, Y, x_mean, y_mean, sw, rcond):
     Returns W (p, t), rss (t,), rank, singular values, M = (Xc'WXc)^+ or None.
     """
     n, p = X.shape
+    if X.dtype == np.float32:
+        # single precision, as scikit-learn's (LAPACK's sgelsd): one QR of the float32
+        # design centred from float64 means; rank cut no finer than float32's rounding
+        R = design_r_factor(X, Y, x_mean, y_mean, sw).astype(np.float64)
+        return _solve_from_r(R, n, p, max(rcond, _FLOAT32_RANK_CUT))
     if n >= 2 * p:
         G, XtY, _ = centered_gram(X, x_mean, sw, Y, y_mean)
         d = np.sqrt(np.diag(G))
@@ -209,7 +232,12 @@ def _solve_ols_scaled(X, Y, x_mean, y_mean, sw, rcond):
                 if p <= _MAX_SUMMARY_FEATURES:
                     M = linalg.cho_solve(cho, np.eye(p), check_finite=False)
                 return W, rss, p, s, M
-    R = design_r_factor(X, Y, x_mean, y_mean, sw)
+    return _solve_from_r(design_r_factor(X, Y, x_mean, y_mean, sw), n, p, rcond)
+
+
+def _solve_from_r(R, n, p, rcond):
+    """Minimum-norm solution, RSS, rank, singular values and ``(Xc'WXc)^+`` (None above
+    ``_MAX_SUMMARY_FEATURES``) from the design's QR factor ``R``."""
     W, rss, rank, s, Vt, sk = lstsq_qr(R, n, p, rcond)
     M = (Vt.T / sk**2) @ Vt if p <= _MAX_SUMMARY_FEATURES else None
     return W, rss, rank, s, M
@@ -334,8 +362,11 @@ class LinearRegression(LinearPredictMixin, RegressorMixin, BaseEstimator):
         """
         self._validate_params()
         dtype = input_float_dtype(X)
-        X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True,
-                             accept_sparse=("csr", "csc"))
+        # a dense float32 X is factored in single precision (see _solve_ols_scaled);
+        # sparse X and the non-negative fit copy it to float64
+        keep32 = dtype == np.float32 and not sp.issparse(X) and not self.positive
+        X, y = validate_data(self, X, y, dtype=[np.float64, np.float32] if keep32 else np.float64,
+                             multi_output=True, y_numeric=True, accept_sparse=("csr", "csc"))
         y = np.asarray(y, dtype=np.float64)
         sw = None if sample_weight is None else check_sample_weight(sample_weight, X,
                                                                     dtype=np.float64)
@@ -359,15 +390,25 @@ class LinearRegression(LinearPredictMixin, RegressorMixin, BaseEstimator):
             rank = int((s > self.tol * (s[0] if s.size else 0)).sum())
             M = None
         else:
-            # the Gram pass runs on numba's threads; the p x p factorisations
-            # of modest order are faster on one BLAS thread
+            # the Gram pass and the QR's blocks run on our threads; the p x p work
+            # of modest order, the summary's products included, on one BLAS thread
+            # (a threaded BLAS call here left OpenBLAS's threads spinning for about
+            # 0.1 s, slowing the threads of the next fit of a cross-validation)
             with small_lapack(X.shape[1]):
                 W, rss, rank, s, M = _solve_ols(X, Y, x_mean, y_mean, sw, self.tol)
+                self._set_fit(W, rss, rank, s, M, x_mean, y_mean, Y, sw, was_1d, dtype)
+            return self
+        self._set_fit(W, rss, rank, s, M, x_mean, y_mean, Y, sw, was_1d, dtype)
+        return self
+
+    def _set_fit(self, W, rss, rank, s, M, x_mean, y_mean, Y, sw, was_1d, dtype):
+        """The fitted attributes and what summary() needs: the unscaled covariance,
+        RSS, TSS, log-likelihoods."""
+        n = Y.shape[0]
         self.rank_ = rank
         self.singular_ = s
         set_coef(self, W, x_mean, y_mean, self.fit_intercept, was_1d, dtype)
         cast_float_attributes(self, dtype, ("singular_",))
-        # What summary() needs: the unscaled covariance, RSS, TSS, log-likelihoods.
         self._inference = None
         if was_1d and M is not None:
             total = float(n if sw is None else sw.sum())
@@ -376,7 +417,6 @@ class LinearRegression(LinearPredictMixin, RegressorMixin, BaseEstimator):
                                              self.fit_intercept)
             self._inference = ols_inference(rss[0], tss, half_log_w, n, rank, cov,
                                             self.fit_intercept)
-        return self
 
     def _fit_sparse(self, X, Y, x_mean, y_mean, sw, was_1d, dtype):
         """Sparse X, as scikit-learn: LSQR on the implicitly centred (and weighted)
