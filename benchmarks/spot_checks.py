@@ -14,9 +14,12 @@ Each timed call follows a short pause.
     python -m benchmarks.spot_checks knn-default     # brute k-NN with default parameters
     python -m benchmarks.spot_checks collinear-ols   # LinearRegression, rank-deficient X
     python -m benchmarks.spot_checks float32         # every estimator on float32 input
+    python -m benchmarks.spot_checks sample-weight   # every estimator fitted with weights
+    python -m benchmarks.spot_checks missing         # estimators taking NaN, 10% missing
 """
 
 import argparse
+import inspect
 import time
 import warnings
 
@@ -242,10 +245,88 @@ def check_float32(n_rows=20_000, quadratic_rows=3000):
         _line(f"{spec.name} {X_train.shape} float32 fit + {method}", ours, theirs)
 
 
+def _fit_weighted(make, method, data, weights):
+    X_train, y_train, X_test, _ = data
+    getattr(make().fit(X_train, y_train, sample_weight=weights), method)(X_test)
+
+
+def _takes_weights(make):
+    return "sample_weight" in inspect.signature(make().fit).parameters
+
+
+def check_sample_weight(n_rows=20_000, quadratic_rows=3000):
+    """Each estimator of the grid whose ``fit`` takes ``sample_weight`` (on both sides),
+    at default parameters, fitted with weights drawn from U(0.5, 2) (20,000 rows; the
+    kernel methods 3,000): fit + first method, medians of 3 after a 0.1 s pause."""
+    from benchmarks.grid import Registry
+    from benchmarks.grid_specs import SPECS
+    from benchmarks.overhead import default_cell
+
+    registry = Registry()
+    for spec in SPECS:
+        family = registry.family(spec.name)
+        if family in ("multiclass", "model_selection", "pipeline"):
+            continue
+        rows = quadratic_rows if spec.name in ("KernelPCA", "KernelRidge") else n_rows
+        case = default_cell(spec, family, rows).case(registry)
+        if not (_takes_weights(case.ours) and _takes_weights(case.theirs)):
+            continue
+        data = case.data(False)
+        weights = np.random.default_rng(0).uniform(0.5, 2.0, data[0].shape[0])
+        method = case.methods[0]
+        _fit_weighted(case.ours, method, data, weights)
+        _fit_weighted(case.theirs, method, data, weights)
+        ours = _median_time(_fit_weighted, (case.ours, method, data, weights), 3, 0.1)
+        theirs = _theirs(_fit_weighted, (case.theirs, method, data, weights), 3, 0.1)
+        _line(f"{spec.name} {data[0].shape} weighted fit + {method}", ours, theirs)
+
+
+def _accepts_missing(make, data):
+    """Whether ``make()`` fits and runs on the data with NaN (scikit-learn's side decides
+    which estimators are compared: those of its own that take missing values)."""
+    try:
+        _fit_method(make, "predict" if hasattr(make(), "predict") else "transform", data)
+    except ValueError:
+        return False
+    return True
+
+
+def check_missing(n_rows=20_000, fraction=0.1):
+    """Each estimator of the grid that takes NaN in X on both sides, at default
+    parameters, with ``fraction`` of X's entries missing at random (train and test):
+    fit + first method, medians of 3 after a 0.1 s pause."""
+    from benchmarks.grid import Registry
+    from benchmarks.grid_specs import SPECS
+    from benchmarks.overhead import default_cell
+
+    registry = Registry()
+    rng = np.random.default_rng(0)
+    for spec in SPECS:
+        family = registry.family(spec.name)
+        if family in ("multiclass", "model_selection", "pipeline") or spec.name == "KernelPCA":
+            continue
+        case = default_cell(spec, family, n_rows).case(registry)
+        X_train, y_train, X_test, y_test = case.data(False)
+        if getattr(X_train, "dtype", None) != np.float64:
+            continue
+        X_train, X_test = X_train.copy(), X_test.copy()
+        X_train[rng.random(X_train.shape) < fraction] = np.nan
+        X_test[rng.random(X_test.shape) < fraction] = np.nan
+        data = (X_train, y_train, X_test, y_test)
+        if not (_accepts_missing(case.theirs, data) and _accepts_missing(case.ours, data)):
+            continue
+        method = case.methods[0]
+        ours = _median_time(_fit_method, (case.ours, method, data), 3, 0.1)
+        theirs = _theirs(_fit_method, (case.theirs, method, data), 3, 0.1)
+        _line(f"{spec.name} {X_train.shape} {fraction:.0%} missing fit + {method}", ours,
+              theirs)
+
+
 CHECKS = {"svc": check_svc, "forest-predict": check_forest_predict,
           "forest-200k": check_forest_200k, "forest-50kx100": check_forest_50kx100,
           "neighbors-200k": check_neighbors_200k, "knn-default": check_knn_default,
-          "collinear-ols": check_collinear_ols, "float32": check_float32}
+          "collinear-ols": check_collinear_ols, "float32": check_float32,
+          "sample-weight": check_sample_weight, "missing": check_missing}
 
 
 def main(argv=None):

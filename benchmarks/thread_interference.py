@@ -3,8 +3,11 @@
 A cell where default threading is much slower has thread pools competing for the
 cores: OpenBLAS's threads spin for about 0.1 s after a threaded call and numba's
 OpenMP threads for a while after a parallel region, each taking the cores from the
-other. Each timed call follows a 0.15 s pause; the best of three is kept, and lines
-where default threading is over 15% (and 0.2 ms) slower are marked ``<<<``.
+other. Each timed call follows a 0.15 s pause (``PAUSE`` in the environment sets
+another: ``PAUSE=0`` times the calls back to back, as a cross-validation loop makes
+them, where the threads left spinning by one call meet the next); the best of three is
+kept, and lines where default threading is over 15% (and 0.2 ms) slower are marked
+``<<<``.
 
 Usage::
 
@@ -21,12 +24,13 @@ from contextlib import nullcontext
 
 from benchmarks.grid import Registry, build_cells, parse_sizes
 
-PAUSE_SECONDS = 0.15
+PAUSE_SECONDS = float(os.environ.get("PAUSE", "0.15"))
 REPEATS = 3
 
 
 def _timed(fn):
-    time.sleep(PAUSE_SECONDS)
+    if PAUSE_SECONDS > 0:
+        time.sleep(PAUSE_SECONDS)
     start = time.perf_counter()
     out = fn()
     return time.perf_counter() - start, out

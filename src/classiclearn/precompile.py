@@ -46,6 +46,7 @@ _VARIANTS = {"DecisionTreeClassifier": ({"max_bins": 255},),
                                            {"metric": "manhattan"}),
              "KMeans": ({"algorithm": "elkan"},),
              "KernelRidge": ({"kernel": "rbf"},),
+             "SVC": ({"probability": True},),
              "GaussianMixture": ({"covariance_type": "tied"}, {"covariance_type": "diag"},
                                  {"covariance_type": "spherical"})}
 # no kernels of their own: the meta-estimators (their inner estimators are precompiled)

@@ -30,7 +30,12 @@ def _block_max_abs(X):
     X = check_array(X, dtype=FLOAT_DTYPES, ensure_all_finite="allow-nan", ensure_min_samples=0)
     if X.shape[0] == 0:  # an empty block: NaN, which fmax ignores
         return 0, np.full(X.shape[1], np.nan)
-    return X.shape[0], np.fmax.reduce(np.abs(X), axis=0).astype(np.float64)
+    return X.shape[0], _dense_max_abs(X)
+
+
+def _dense_max_abs(X):
+    """Largest absolute value per feature of a validated dense X, ignoring NaN."""
+    return np.fmax.reduce(np.abs(X), axis=0).astype(np.float64)
 
 
 def _merge_max_abs(a, b):
@@ -127,7 +132,10 @@ class MaxAbsScaler(_OneToOne):
             self._validate_params()
         X = validate_data(self, X, reset=first, dtype=FLOAT_DTYPES,
                           ensure_all_finite="allow-nan", accept_sparse=("csr", "csc"))
-        max_abs = column_max_abs(X) if sp.issparse(X) else _block_max_abs(X)[1]
+        if X.shape[0] == 0:
+            max_abs = np.full(X.shape[1], np.nan)
+        else:
+            max_abs = column_max_abs(X) if sp.issparse(X) else _dense_max_abs(X)
         if first:
             self.n_samples_seen_ = X.shape[0]
         else:

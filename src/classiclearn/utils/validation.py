@@ -206,11 +206,12 @@ def _assert_finite(array, input_name, allow_nan, numba_next=True):
         with np.errstate(over="ignore", invalid="ignore"):
             if np.isfinite(array.sum()):
                 return
-    if np.isfinite(array).all():
-        return
-    has_nan = np.isnan(array).any()
-    if has_nan and not allow_nan:
-        raise ValueError(f"Input {input_name} contains NaN.")
+    # with NaN allowed (missing values) only an infinity is an error: one pass for it
+    if not allow_nan:
+        if np.isfinite(array).all():
+            return
+        if np.isnan(array).any():
+            raise ValueError(f"Input {input_name} contains NaN.")
     if np.isinf(array).any():
         raise ValueError(
             f"Input {input_name} contains infinity or a value too large for {array.dtype!r}."
@@ -811,12 +812,12 @@ def check_float32_columns(X, estimator):
 
 
 def _nan_max_abs(X, axis=None):
-    """Largest |x| ignoring NaN (fast min/max first; NaN-aware only when needed)."""
-    top, bottom = np.max(X, axis=axis), np.min(X, axis=axis)
-    if np.isnan(top).any() or np.isnan(bottom).any():
-        with np.errstate(invalid="ignore"):
-            top, bottom = np.fmax.reduce(X, axis=axis), np.fmin.reduce(X, axis=axis)
-        top, bottom = np.nan_to_num(top, nan=0.0), np.nan_to_num(bottom, nan=0.0)
+    """Largest |x| ignoring NaN (0 for an all-NaN column). fmax / fmin skip NaN at the
+    speed of max / min on clean data; max / min reach a NaN and run several times
+    slower from there."""
+    with np.errstate(invalid="ignore"):
+        top, bottom = np.fmax.reduce(X, axis=axis), np.fmin.reduce(X, axis=axis)
+    top, bottom = np.nan_to_num(top, nan=0.0), np.nan_to_num(bottom, nan=0.0)
     return np.maximum(top, -bottom)
 
 
