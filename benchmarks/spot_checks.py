@@ -16,6 +16,7 @@ Each timed call follows a short pause.
     python -m benchmarks.spot_checks float32         # every estimator on float32 input
     python -m benchmarks.spot_checks sample-weight   # every estimator fitted with weights
     python -m benchmarks.spot_checks missing         # estimators taking NaN, 10% missing
+    python -m benchmarks.spot_checks multi-output    # regressors on three targets at once
 """
 
 import argparse
@@ -322,11 +323,47 @@ def check_missing(n_rows=20_000, fraction=0.1):
               theirs)
 
 
+def check_multi_output(n_rows=20_000, quadratic_rows=3000, n_targets=3):
+    """Each regressor of the grid that fits a 2-D y on both sides, at default parameters,
+    on ``n_targets`` targets (the grid's target and noisy linear maps of it): fit +
+    predict, medians of 3 after a 0.1 s pause."""
+    from benchmarks.grid import Registry
+    from benchmarks.grid_specs import SPECS
+    from benchmarks.overhead import default_cell
+
+    registry = Registry()
+    rng = np.random.default_rng(0)
+    for spec in SPECS:
+        family = registry.family(spec.name)
+        if family in ("multiclass", "model_selection", "pipeline"):
+            continue
+        rows = quadratic_rows if spec.name in ("KernelPCA", "KernelRidge", "SVR") else n_rows
+        case = default_cell(spec, family, rows).case(registry)
+        X_train, y_train, X_test, y_test = case.data(False)
+        if (y_train is None or np.asarray(y_train).dtype.kind != "f"
+                or not hasattr(case.ours(), "predict")):
+            continue
+        spread = np.std(y_train)
+        Y = np.column_stack([y_train] + [
+            y_train * rng.uniform(0.5, 2.0) + rng.normal(scale=spread, size=y_train.shape)
+            for _ in range(n_targets - 1)])
+        data = (X_train, Y, X_test, y_test)
+        try:
+            _fit_method(case.theirs, "predict", data)
+            _fit_method(case.ours, "predict", data)
+        except ValueError:
+            continue
+        ours = _median_time(_fit_method, (case.ours, "predict", data), 3, 0.1)
+        theirs = _theirs(_fit_method, (case.theirs, "predict", data), 3, 0.1)
+        _line(f"{spec.name} {X_train.shape} {n_targets} targets fit + predict", ours, theirs)
+
+
 CHECKS = {"svc": check_svc, "forest-predict": check_forest_predict,
           "forest-200k": check_forest_200k, "forest-50kx100": check_forest_50kx100,
           "neighbors-200k": check_neighbors_200k, "knn-default": check_knn_default,
           "collinear-ols": check_collinear_ols, "float32": check_float32,
-          "sample-weight": check_sample_weight, "missing": check_missing}
+          "sample-weight": check_sample_weight, "missing": check_missing,
+          "multi-output": check_multi_output}
 
 
 def main(argv=None):

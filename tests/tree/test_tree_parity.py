@@ -14,7 +14,7 @@ from classiclearn.tree import (  # noqa: E402
 from tree_ties import RANDOM_REGRESSION_LEAF  # noqa: E402
 
 
-def assert_same_tree(ours, theirs, value_tol=1e-12):
+def assert_same_tree(ours, theirs, value_tol=1e-12, impurity_atol=1e-12):
     a, b = ours.tree_, theirs.tree_
     assert a.node_count == b.node_count
     np.testing.assert_array_equal(a.children_left, b.children_left)
@@ -24,7 +24,7 @@ def assert_same_tree(ours, theirs, value_tol=1e-12):
     np.testing.assert_array_equal(a.n_node_samples, b.n_node_samples)
     np.testing.assert_allclose(a.weighted_n_node_samples, b.weighted_n_node_samples, rtol=1e-12)
     np.testing.assert_allclose(a.value, b.value, rtol=value_tol, atol=value_tol)
-    np.testing.assert_allclose(a.impurity, b.impurity, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(a.impurity, b.impurity, rtol=1e-9, atol=impurity_atol)
     assert ours.get_depth() == theirs.get_depth()
     assert ours.get_n_leaves() == theirs.get_n_leaves()
 
@@ -162,3 +162,32 @@ def test_decision_path_and_export_text_equal_sklearn(cls_data):
     reg = DecisionTreeRegressor(max_depth=2, random_state=0).fit(X, X[:, 0])
     sk_reg = sk_tree.DecisionTreeRegressor(max_depth=2, random_state=0).fit(X, X[:, 0])
     assert export_text(reg, decimals=3) == sk_tree.export_text(sk_reg, decimals=3)
+
+
+@pytest.mark.parametrize(
+    "params",
+    [{}, {"min_samples_leaf": 3}, {"max_features": 0.5}, {"max_leaf_nodes": 20}],
+    ids=lambda p: ",".join(p) or "default",
+)
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("n_outputs", [2, 3, 6])
+def test_multi_output_regressor_grown_whole_equals_sklearn(params, weighted, n_outputs):
+    # the written-out scan of several squared-error outputs adds in scikit-learn's order
+    # (forward, or back from the node's totals when fewer samples lie right): the same
+    # tree, grown to its leaves. Continuous features: on diabetes, two correlated
+    # features can cut a node into the same two sets, an exact tie that the last bit
+    # of each side's sums decides
+    rng = np.random.default_rng(n_outputs)
+    for seed, n in enumerate((300, 1200)):
+        X = rng.normal(size=(n, 6))
+        y = X[:, 0] + np.sin(2 * X[:, 1]) + 0.5 * rng.normal(size=n)
+        Y = np.column_stack([y] + [y * rng.uniform(0.5, 2.0) + rng.normal(size=n)
+                                   for _ in range(n_outputs - 1)])
+        sw = rng.uniform(0.5, 2.0, size=n) if weighted else None
+        ours = DecisionTreeRegressor(random_state=seed, **params).fit(X, Y, sample_weight=sw)
+        theirs = sk_tree.DecisionTreeRegressor(random_state=seed, **params).fit(
+            X, Y, sample_weight=sw)
+        # a pure leaf's impurity is the rounding of E[y^2] - E[y]^2 on both sides
+        tiny = 1e-13 * float(np.max(Y**2))
+        assert_same_tree(ours, theirs, value_tol=1e-9, impurity_atol=tiny)
+        np.testing.assert_allclose(ours.predict(X), theirs.predict(X), rtol=1e-9)

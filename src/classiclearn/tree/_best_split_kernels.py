@@ -314,6 +314,8 @@ def split_best(dense, data, rule, node, work, sort, abs_work, pre):
     min_weight_leaf = rule.min_weight_leaf
     is_clf = _c.is_classification(crit)
     one_out = n_outputs == 1 and abs_work is None
+    # several outputs, squared error: the sums' updates and the proxy written out too
+    many_mse = n_outputs > 1 and crit == _c.SQUARED_ERROR and abs_work is None
     nc0 = n_classes[0]
     z_lo = np.intp(-1)
     z_hi = np.intp(-1)
@@ -456,6 +458,26 @@ def split_best(dense, data, rule, node, work, sort, abs_work, pre):
                                 ws = w[s]
                                 sl[0] += ws * y[s, 0]
                                 wl += ws
+                    elif many_mse and cst == 0:
+                        # move_left's two directions and order of additions, the sums
+                        # only (the proxy needs no sum of squares)
+                        if q - cur <= sb - q:
+                            for p in range(cur, q):
+                                s = fs[p]
+                                ws = w[s]
+                                for o in range(n_outputs):
+                                    sl[o] += ws * y[s, o]
+                                wl += ws
+                        else:
+                            for o in range(n_outputs):
+                                sl[o] = stats[o]
+                            wl = wn
+                            for p in range(sb - 1, q - 1, -1):
+                                s = fs[p]
+                                ws = -w[s]
+                                for o in range(n_outputs):
+                                    sl[o] += ws * y[s, o]
+                                wl += ws
                     else:
                         wl = move_left(sl, wl, cur, q, sb, fs, y, w, stats, wn, crit,
                                         n_outputs, K)
@@ -470,6 +492,16 @@ def split_best(dense, data, rule, node, work, sort, abs_work, pre):
                         s_l = sl[0]
                         s_r = stats[0] - s_l
                         proxy = s_l * s_l / wl + s_r * s_r / wr
+                    elif many_mse and cst == 0:
+                        # _c.mse_proxy, same order of additions
+                        p_l = 0.0
+                        p_r = 0.0
+                        for o in range(n_outputs):
+                            s_l = sl[o]
+                            s_r = stats[o] - s_l
+                            p_l += s_l * s_l
+                            p_r += s_r * s_r
+                        proxy = p_l / wl + p_r / wr
                     elif abs_work is not None:
                         proxy = -abs_work.cost[q - a]
                     else:
