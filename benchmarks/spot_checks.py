@@ -17,6 +17,8 @@ Each timed call follows a short pause.
     python -m benchmarks.spot_checks sample-weight   # every estimator fitted with weights
     python -m benchmarks.spot_checks missing         # estimators taking NaN, 10% missing
     python -m benchmarks.spot_checks multi-output    # regressors on three targets at once
+    python -m benchmarks.spot_checks many-classes    # classifiers on 20 classes
+    python -m benchmarks.spot_checks wide            # more features than rows
 """
 
 import argparse
@@ -358,12 +360,70 @@ def check_multi_output(n_rows=20_000, quadratic_rows=3000, n_targets=3):
         _line(f"{spec.name} {X_train.shape} {n_targets} targets fit + predict", ours, theirs)
 
 
+def check_many_classes(n_rows=20_000, quadratic_rows=3000, n_classes=20):
+    """Each classifier of the grid (labelled data) at default parameters on ``n_classes``
+    classes (the grid tops out at 5, 8 for the multi-class wrappers): fit + first
+    method, medians of 3 after a 0.1 s pause."""
+    import dataclasses
+
+    from benchmarks.grid import LABELLED, Registry
+    from benchmarks.grid_specs import SPECS
+    from benchmarks.overhead import default_cell
+
+    registry = Registry()
+    for spec in SPECS:
+        family = registry.family(spec.name)
+        if spec.data not in LABELLED or len(spec.classes) < 2 or family == "model_selection":
+            continue
+        rows = quadratic_rows if spec.name in ("SVC", "KernelRidge") else n_rows
+        cell = dataclasses.replace(default_cell(spec, family, rows), classes=n_classes)
+        case = cell.case(registry)
+        data = case.data(False)
+        method = case.methods[0]
+        _fit_method(case.ours, method, data)
+        _fit_method(case.theirs, method, data)
+        ours = _median_time(_fit_method, (case.ours, method, data), 3, 0.1)
+        theirs = _theirs(_fit_method, (case.theirs, method, data), 3, 0.1)
+        _line(f"{spec.name} {data[0].shape} {n_classes} classes fit + {method}", ours, theirs)
+
+
+def check_wide(n_rows=1000, n_features=2000):
+    """Each estimator of the grid at default parameters on more features than rows
+    (``n_rows`` x ``n_features``, dense): fit + first method, medians of 3 after a
+    0.1 s pause."""
+    import dataclasses
+
+    from benchmarks.grid import Registry
+    from benchmarks.grid_specs import SPECS
+    from benchmarks.overhead import default_cell
+
+    registry = Registry()
+    for spec in SPECS:
+        family = registry.family(spec.name)
+        if family == "model_selection":
+            continue
+        cell = dataclasses.replace(default_cell(spec, family, n_rows), n_features=n_features)
+        case = cell.case(registry)
+        data = case.data(False)
+        method = case.methods[0]
+        try:
+            _fit_method(case.theirs, method, data)
+            _fit_method(case.ours, method, data)
+        except ValueError as exc:  # e.g. more components than rows
+            print(f"{spec.name}: skipped ({exc})", flush=True)
+            continue
+        ours = _median_time(_fit_method, (case.ours, method, data), 3, 0.1)
+        theirs = _theirs(_fit_method, (case.theirs, method, data), 3, 0.1)
+        _line(f"{spec.name} {data[0].shape} fit + {method}", ours, theirs)
+
+
 CHECKS = {"svc": check_svc, "forest-predict": check_forest_predict,
           "forest-200k": check_forest_200k, "forest-50kx100": check_forest_50kx100,
           "neighbors-200k": check_neighbors_200k, "knn-default": check_knn_default,
           "collinear-ols": check_collinear_ols, "float32": check_float32,
           "sample-weight": check_sample_weight, "missing": check_missing,
-          "multi-output": check_multi_output}
+          "multi-output": check_multi_output, "many-classes": check_many_classes,
+          "wide": check_wide}
 
 
 def main(argv=None):

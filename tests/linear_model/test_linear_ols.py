@@ -206,3 +206,62 @@ def test_float32_single_precision_qr_matches_sklearn(rng, collinear, weighted):
         np.testing.assert_allclose(ours.coef_, exact.coef_, rtol=1e-4, atol=1e-5)
         np.testing.assert_allclose(ours.summary().std_err, exact.summary().std_err,
                                    rtol=1e-3)
+
+
+@pytest.mark.parametrize("shape", [(15, 40), (120, 400), (60, 61)])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("n_targets", [None, 3])
+def test_wide_design_dual_route_matches_sklearn(rng, shape, weighted, n_targets):
+    # fewer rows than features: the minimum-norm solution from the eigenpairs of Xc Xc'
+    n, p = shape
+    X, y = _data(rng, n, p, n_targets)
+    sw = rng.uniform(0.2, 3.0, n) if weighted else None
+    ours = LinearRegression().fit(X, y, sample_weight=sw)
+    ref = sk.LinearRegression().fit(X, y, sample_weight=sw)
+    assert ours.rank_ == ref.rank_ == n - 1
+    assert _rel(ours.coef_, ref.coef_) < 1e-9
+    np.testing.assert_allclose(ours.intercept_, ref.intercept_, rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(ours.predict(X), ref.predict(X), rtol=1e-9, atol=1e-9)
+    # the kept singular values to rounding; the centring's null one below the cut
+    np.testing.assert_allclose(ours.singular_[:-1], ref.singular_[:-1], rtol=1e-9)
+    assert ours.singular_[-1] < 1e-6 * ours.singular_[0]
+
+
+def test_wide_design_rank_deficient_and_near_the_cut(rng):
+    from classiclearn.linear_model import _ols
+
+    n, p = 40, 100
+    base = rng.normal(size=(n, 10))
+    X = base @ rng.normal(size=(10, p))  # rank 10
+    y = X @ rng.normal(size=p) + rng.normal(size=n)
+    ours = LinearRegression().fit(X, y)
+    ref = sk.LinearRegression().fit(X, y)
+    assert ours.rank_ == ref.rank_ == 10
+    np.testing.assert_allclose(ours.predict(X), ref.predict(X), rtol=1e-8, atol=1e-8)
+    assert _rel(ours.coef_, ref.coef_) < 1e-8
+    # a singular value near the cut (1e-6 of the largest): gelsd decides, as scikit-learn
+    U, _ = np.linalg.qr(rng.normal(size=(n, n)))
+    V, _ = np.linalg.qr(rng.normal(size=(p, n)))
+    s = np.geomspace(1.0, 1e-3, n)
+    s[-2] = 3e-6
+    X = (U * s) @ V.T
+    y = rng.normal(size=n)
+    calls = []
+    real = _ols._solve_wide_gelsd
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_ols, "_solve_wide_gelsd", lambda *a: calls.append(1) or real(*a))
+        near = LinearRegression(fit_intercept=False).fit(X, y)
+    assert calls
+    theirs = sk.LinearRegression(fit_intercept=False).fit(X, y)
+    assert near.rank_ == theirs.rank_
+    np.testing.assert_allclose(near.predict(X), theirs.predict(X), rtol=1e-6, atol=1e-8)
+
+
+def test_wide_design_summary_says_no_degrees_of_freedom(rng):
+    X, y = _data(rng, 10, 30)
+    model = LinearRegression().fit(X, y)
+    with pytest.raises(ValueError, match="more samples than coefficients"):
+        model.summary()
+    f32 = LinearRegression().fit(X.astype(np.float32), y.astype(np.float32))
+    assert f32.coef_.dtype == np.float32
+    np.testing.assert_allclose(f32.predict(X), model.predict(X), rtol=1e-4, atol=1e-4)

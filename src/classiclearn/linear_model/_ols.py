@@ -211,6 +211,8 @@ def _solve_ols_scaled(X, Y, x_mean, y_mean, sw, rcond):
     Returns W (p, t), rss (t,), rank, singular values, M = (Xc'WXc)^+ or None.
     """
     n, p = X.shape
+    if n < p:
+        return _solve_wide(X, Y, x_mean, y_mean, sw, rcond)
     if X.dtype == np.float32:
         # single precision, as scikit-learn's (LAPACK's sgelsd): one QR of the float32
         # design centred from float64 means; rank cut no finer than float32's rounding
@@ -233,6 +235,62 @@ def _solve_ols_scaled(X, Y, x_mean, y_mean, sw, rcond):
                     M = linalg.cho_solve(cho, np.eye(p), check_finite=False)
                 return W, rss, p, s, M
     return _solve_from_r(design_r_factor(X, Y, x_mean, y_mean, sw), n, p, rcond)
+
+
+# The dual route of a wide design (fewer rows than features) decides the rank from the
+# eigenvalues of Xc Xc', whose rounding is about 1e-14 of the largest: it runs only
+# when the singular-value cut is at least _WIDE_MIN_RCOND of the largest and no
+# eigenvalue falls in the band _WIDE_GAP (relative to the largest) around noise and
+# the cut, where the two could be confused; otherwise LAPACK's gelsd runs.
+_WIDE_MIN_RCOND = 1e-7
+_WIDE_GAP = (1e-13, 1e-10)
+
+
+def _solve_wide(X, Y, x_mean, y_mean, sw, rcond):
+    """Minimum-norm least squares for fewer rows than features: ``W = Xc' (Xc Xc')^+ Yc``
+    from the eigenpairs of the n x n ``Xc Xc'`` (one BLAS product and a symmetric
+    eigensolver, against a bidiagonalisation of the n x p design), then one step of
+    iterative refinement. Falls back to LAPACK's gelsd (scikit-learn's solver) where the
+    eigenvalues cannot tell the rank (see ``_WIDE_GAP``). No summary covariance: with no
+    more rows than coefficients there are no residual degrees of freedom.
+
+    Returns W (p, t), rss (t,), rank, singular values (n,), None.
+    """
+    A = X - x_mean  # float64 whatever X's precision (x_mean is float64)
+    B = Y - y_mean
+    if sw is not None:
+        root = np.sqrt(sw)[:, None]
+        A *= root
+        B = B * root
+    K = A @ A.T
+    lam, U = linalg.eigh(K, driver="evd", overwrite_a=True, check_finite=False)
+    lam, U = lam[::-1], U[:, ::-1]
+    top = lam[0] if lam.size and lam[0] > 0 else 0.0
+    ratio = lam / top if top > 0 else np.zeros_like(lam)
+    lo, hi = _WIDE_GAP
+    if rcond < _WIDE_MIN_RCOND or top <= 0 or np.any((ratio > lo) & (ratio < hi)):
+        return _solve_wide_gelsd(A, B, rcond)
+    keep = ratio >= hi
+    rank = int(keep.sum())
+    Uk, inv = U[:, keep], 1.0 / lam[keep]
+
+    def dual_solve(R):
+        return A.T @ (Uk @ ((Uk.T @ R) * inv[:, None]))
+
+    W = dual_solve(B)
+    W += dual_solve(B - A @ W)
+    resid = B - A @ W
+    rss = np.einsum("ij,ij->j", resid, resid)
+    s = np.sqrt(np.maximum(lam, 0.0))
+    return W, rss, rank, s, None
+
+
+def _solve_wide_gelsd(A, B, rcond):
+    """:func:`_solve_wide` by LAPACK's gelsd on the centred, weighted design ``A``."""
+    W, _, rank, s = linalg.lstsq(A, B, cond=rcond, lapack_driver="gelsd",
+                                 check_finite=False, overwrite_a=True, overwrite_b=False)
+    resid = B - A @ W if A.shape[0] else B
+    return W, np.einsum("ij,ij->j", resid, resid), int(rank), s, None
 
 
 def _solve_from_r(R, n, p, rcond):
@@ -410,9 +468,12 @@ class LinearRegression(LinearPredictMixin, RegressorMixin, BaseEstimator):
         set_coef(self, W, x_mean, y_mean, self.fit_intercept, was_1d, dtype)
         cast_float_attributes(self, dtype, ("singular_",))
         self._inference = None
-        if was_1d and M is not None:
+        # no covariance without residual degrees of freedom: summary() says so
+        no_df = n <= rank + int(self.fit_intercept)
+        if was_1d and (M is not None or no_df):
             total = float(n if sw is None else sw.sum())
-            cov = intercept_cov(M, x_mean, total) if self.fit_intercept else M
+            cov = None if M is None else (
+                intercept_cov(M, x_mean, total) if self.fit_intercept else M)
             tss, half_log_w = target_moments(Y[:, 0], float(y_mean[0]), sw,
                                              self.fit_intercept)
             self._inference = ols_inference(rss[0], tss, half_log_w, n, rank, cov,

@@ -42,8 +42,12 @@ from ._metrics import to_reduced
 # tiles suit the GEMM better than square ones (256 x 512).
 _QUERY_BLOCK = 1024
 _TRAIN_CHUNK = 128
-# Fewest query rows per worker thread.
+# Fewest query rows per worker thread, unless each row's distances are many: then
+# rows worth _MIN_PIECE_WORK multiply-adds (256 rows against 5,000 x 20), at least
+# _MIN_PIECE_ROWS.
 _MIN_PIECE = BRUTE_QUERY_ROWS
+_MIN_PIECE_WORK = BRUTE_QUERY_ROWS * 5000 * 21
+_MIN_PIECE_ROWS = 16
 # Query rows centred at a time when preparing them.
 _PREP_BLOCK = 2048
 # Candidates kept beyond k so that the float32 ranking can be certified.
@@ -163,7 +167,7 @@ def _gemm_knn(Q, index, k, p, n_threads):
         _k.finalize_candidates(exact_q[q0:q1], index.exact, hd, hi, k, delta[q0:q1],
                                code, p, dist[q0:q1], ind[q0:q1], ok[q0:q1])
 
-    blocks, n_threads = _query_blocks(m, n_threads)
+    blocks, n_threads = _query_blocks(m, n_threads, n * Y_low.shape[1])
     with blas_single_thread():
         thread_map(work, blocks, n_threads)
     bad = np.flatnonzero(~ok)
@@ -310,10 +314,24 @@ def brute_kneighbors(Q, Y, k, code, p, *, index=None, n_threads=1):
     return _k.scan_knn(Q, Y, k, code, p)
 
 
-def _query_blocks(m, n_threads):
+def _query_blocks(m, n_threads, row_work=0):
     """Equal query blocks of at most _QUERY_BLOCK rows, as many for every worker
-    thread (handed to the threads as they free up), and the thread count."""
-    n_threads = max(1, min(n_threads, -(-m // _MIN_PIECE)))
+    thread (handed to the threads as they free up), and the thread count.
+
+    A thread takes at least ``_MIN_PIECE`` query rows, or fewer when each row's
+    distances (``row_work``: training rows x width) are many: at least
+    ``_MIN_PIECE_WORK`` multiply-adds a thread (250 queries on 1,000 x 2,000 ran on
+    one thread).
+
+    Examples
+    --------
+    >>> _query_blocks(250, 2)[1], _query_blocks(250, 2, row_work=1000 * 2001)[1]
+    (1, 2)
+    """
+    fewest = _MIN_PIECE
+    if row_work > 0:
+        fewest = min(_MIN_PIECE, max(_MIN_PIECE_ROWS, -(-_MIN_PIECE_WORK // row_work)))
+    n_threads = max(1, min(n_threads, -(-m // fewest)))
     if not blas_can_be_limited():
         # several multi-threaded BLAS calls at once oversubscribe the cores:
         # one thread of ours, BLAS's own threads inside it
@@ -334,7 +352,7 @@ def _gemm_radius(Q, index, r_red, p, n_threads):
     top = (r_red - q_term + delta).astype(np.float32)
     top = np.nextafter(top, np.float32(np.inf))
     chunk = min(max(index.n, 1), _TRAIN_CHUNK)
-    blocks, n_threads = _query_blocks(m, n_threads)
+    blocks, n_threads = _query_blocks(m, n_threads, index.n * index.low.shape[1])
     results = [None] * len(blocks)
 
     def work(number):
