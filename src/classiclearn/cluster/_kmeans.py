@@ -15,6 +15,7 @@ scikit-learn): the kernels take its non-zeros, the distances come from
 """
 
 import warnings
+from contextlib import contextmanager
 from numbers import Integral, Real
 
 import numpy as np
@@ -26,7 +27,7 @@ from ..utils._dask import DaskUnsupportedError, fit_one_block_in_memory, record_
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._sparse import column_mean_var, row_squared_norms
-from ..utils._threads import SMALL_WORK, threads_for_work
+from ..utils._threads import SMALL_WORK, blas_single_thread, threads_for_work
 from ..utils.validation import (
     cast_float_attributes,
     check_array,
@@ -45,9 +46,15 @@ from ._kmeans_parallel import kmeans_parallel
 __all__ = ["KMeans", "kmeans_plusplus"]
 
 
+@contextmanager
 def _threads(n_jobs, work=None):
-    """numba thread context: all threads when ``n_jobs`` is None, one for small work."""
-    return threads_for_work(n_jobs, SMALL_WORK if work is None else work)
+    """numba thread context (all threads when ``n_jobs`` is None, one for small work),
+    BLAS on one thread: the kernels call BLAS on row tiles from numba's threads, and a
+    threaded BLAS there (wide rows: 256 x 2,000 tiles) oversubscribed the cores
+    (k-means++ on 1,000 x 2,000: 10x slower)."""
+    with threads_for_work(n_jobs, SMALL_WORK if work is None else work), \
+            blas_single_thread():
+        yield
 
 
 _NO_INDEX = np.empty(0, dtype=np.intp)

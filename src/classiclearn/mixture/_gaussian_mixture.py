@@ -42,6 +42,7 @@ from ..utils.validation import (
     output_in_dtype,
     validate_data,
 )
+from . import _gmm_blas as _blas
 from . import _gmm_kernels as _k
 
 __all__ = ["GaussianMixture"]
@@ -54,6 +55,22 @@ _ILL_DEFINED = (
     "covariance (for instance caused by singleton or collapsed samples). Try to decrease "
     "the number of components, increase reg_covar, or scale the input data."
 )
+
+
+def _em_pass(X, means, prec, full, const, *outputs):
+    """:func:`_gmm_kernels.em_pass`, or its BLAS twin for a full model of many features."""
+    if _blas.uses_blas(full, X.shape[1]):
+        _blas.em_pass(X, means, prec, full, const, *outputs)
+    else:
+        _k.em_pass(X, means, prec, full, const, *outputs)
+
+
+def _label_moments(X, labels, centers, full, nk_c, s1_c, s2_c):
+    """:func:`_gmm_kernels.label_moments`, or its BLAS twin (see :func:`_em_pass`)."""
+    if _blas.uses_blas(full, X.shape[1]):
+        _blas.label_moments(X, labels, centers, nk_c, s1_c, s2_c)
+    else:
+        _k.label_moments(X, labels, centers, full, nk_c, s1_c, s2_c)
 
 
 def _finite_comoments(X):
@@ -71,7 +88,7 @@ def _label_moments_block(centers, full):
         s1_c = np.zeros((n_chunks, k, p))
         s2_c = np.zeros((n_chunks, k, p, p) if full else (n_chunks, k, 1, p))
         if X.shape[0]:
-            _k.label_moments(X, np.asarray(labels, dtype=np.intp), centers, full,
+            _label_moments(X, np.asarray(labels, dtype=np.intp), centers, full,
                              nk_c, s1_c, s2_c)
         return nk_c.sum(axis=0), s1_c.sum(axis=0), s2_c.sum(axis=0)
 
@@ -336,7 +353,7 @@ class GaussianMixture(BaseEstimator):
         nk_c = np.empty((n_chunks, k))
         s1_c = np.empty((n_chunks, k, p))
         s2_c = np.empty((n_chunks, k, p, p) if full else (n_chunks, k, 1, p))
-        _k.em_pass(X, means, prec, full, np.zeros(k), 2, resp, ll_c, nk_c, s1_c, s2_c)
+        _em_pass(X, means, prec, full, np.zeros(k), 2, resp, ll_c, nk_c, s1_c, s2_c)
         nk, means, cov = self._m_step_from_moments(
             nk_c.sum(axis=0), s1_c.sum(axis=0), s2_c.sum(axis=0), means
         )
@@ -358,7 +375,7 @@ class GaussianMixture(BaseEstimator):
         nk_c = np.empty((n_chunks, k))
         s1_c = np.empty((n_chunks, k, p))
         s2_c = np.empty((n_chunks, k, p, p) if full else (n_chunks, k, 1, p))
-        _k.label_moments(X, labels, np.ascontiguousarray(centers), full, nk_c, s1_c, s2_c)
+        _label_moments(X, labels, np.ascontiguousarray(centers), full, nk_c, s1_c, s2_c)
         return self._m_step_from_moments(nk_c.sum(axis=0), s1_c.sum(axis=0), s2_c.sum(axis=0),
                                          centers)
 
@@ -447,7 +464,7 @@ class GaussianMixture(BaseEstimator):
         self.weights_, self.means_, self.covariances_, self.precisions_cholesky_ = params
         pc = self.precisions_cholesky_
         if self.covariance_type == "full":
-            self.precisions_ = np.einsum("kij,klj->kil", pc, pc)
+            self.precisions_ = pc @ np.swapaxes(pc, 1, 2)  # BLAS per component
         elif self.covariance_type == "tied":
             self.precisions_ = pc @ pc.T
         else:
@@ -489,7 +506,7 @@ class GaussianMixture(BaseEstimator):
         ll_c, nk_c, s1_c, s2_c = buffers
         if tied is None:
             means, prec, full, const = self._kernel_args()
-            _k.em_pass(X, means, prec, full, const, 1, _NO_OUT, ll_c, nk_c, s1_c, s2_c)
+            _em_pass(X, means, prec, full, const, 1, _NO_OUT, ll_c, nk_c, s1_c, s2_c)
         else:
             shift, _ = tied
             proj, U, const = self._tied_args(shift)
@@ -592,6 +609,8 @@ class GaussianMixture(BaseEstimator):
         n, p = X.shape
         # the passes over X run on numba's threads; the p x p steps between them are
         # faster on one BLAS thread, whose spinning threads would slow the passes
+        # (BLAS's passes of a full model of many features too: its threads pay from
+        # BLAS_THREADED_ORDER features, as the factorisations' do)
         with small_lapack(p):
             tied = None
             if self.covariance_type == "tied":
@@ -711,7 +730,7 @@ class GaussianMixture(BaseEstimator):
                     _k.diag_inference_pass(X, means, prec, const, mode, out)
                 else:
                     s2 = np.empty((1, k, p, p) if full else (1, k, 1, p))
-                    _k.em_pass(X, means, prec, full, const, mode, out, no_ll, no_nk, no_s1,
+                    _em_pass(X, means, prec, full, const, mode, out, no_ll, no_nk, no_s1,
                                s2)
         return out
 
