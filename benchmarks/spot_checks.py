@@ -36,6 +36,13 @@ from threadpoolctl import threadpool_limits
 
 from classiclearn import ensemble, linear_model, neighbors, svm
 
+# estimator names the sweeps over the grid's specs keep (``--only``; empty: all)
+ONLY = []
+
+
+def _kept(spec):
+    return not ONLY or any(part.lower() in spec.name.lower() for part in ONLY)
+
 
 def _median_time(call, args, repeats, pause):
     """Median time of ``call(*args)``, each call after ``pause`` seconds."""
@@ -231,6 +238,8 @@ def check_float32(n_rows=20_000, quadratic_rows=3000):
 
     registry = Registry()
     for spec in SPECS:
+        if not _kept(spec):
+            continue
         family = registry.family(spec.name)
         if family in ("multiclass", "model_selection", "pipeline"):
             continue
@@ -267,6 +276,8 @@ def check_sample_weight(n_rows=20_000, quadratic_rows=3000):
 
     registry = Registry()
     for spec in SPECS:
+        if not _kept(spec):
+            continue
         family = registry.family(spec.name)
         if family in ("multiclass", "model_selection", "pipeline"):
             continue
@@ -305,6 +316,8 @@ def check_missing(n_rows=20_000, fraction=0.1):
     registry = Registry()
     rng = np.random.default_rng(0)
     for spec in SPECS:
+        if not _kept(spec):
+            continue
         family = registry.family(spec.name)
         if family in ("multiclass", "model_selection", "pipeline") or spec.name == "KernelPCA":
             continue
@@ -336,6 +349,8 @@ def check_multi_output(n_rows=20_000, quadratic_rows=3000, n_targets=3):
     registry = Registry()
     rng = np.random.default_rng(0)
     for spec in SPECS:
+        if not _kept(spec):
+            continue
         family = registry.family(spec.name)
         if family in ("multiclass", "model_selection", "pipeline"):
             continue
@@ -372,6 +387,8 @@ def check_many_classes(n_rows=20_000, quadratic_rows=3000, n_classes=20):
 
     registry = Registry()
     for spec in SPECS:
+        if not _kept(spec):
+            continue
         family = registry.family(spec.name)
         if spec.data not in LABELLED or len(spec.classes) < 2 or family == "model_selection":
             continue
@@ -399,6 +416,8 @@ def check_wide(n_rows=1000, n_features=2000):
 
     registry = Registry()
     for spec in SPECS:
+        if not _kept(spec):
+            continue
         family = registry.family(spec.name)
         if family == "model_selection":
             continue
@@ -429,7 +448,10 @@ CHECKS = {"svc": check_svc, "forest-predict": check_forest_predict,
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("checks", nargs="+", choices=sorted(CHECKS))
+    parser.add_argument("--only", action="append", default=[],
+                        help="keep estimators whose name contains this (repeatable)")
     args = parser.parse_args(argv)
+    ONLY[:] = args.only
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for name in args.checks:
