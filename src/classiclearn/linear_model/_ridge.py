@@ -61,8 +61,8 @@ def solve_pos(A, B, overwrite_a=False):
     Examples
     --------
     >>> import numpy as np
-    >>> solve_pos(np.array([[4.0, 0.0], [0.0, 2.0]]), np.array([2.0, 2.0])).tolist()
-    [0.5, 1.0]
+    >>> solve_pos(np.array([[4.0, 0.0], [0.0, 1.0]]), np.array([2.0, 3.0])).tolist()
+    [0.5, 3.0]
     """
     factor = linalg.cho_factor(A, overwrite_a=overwrite_a, check_finite=False)
     return linalg.cho_solve(factor, B, check_finite=False)
