@@ -229,32 +229,48 @@ def _fit_method(make, method, data):
     getattr(make().fit(X_train, y_train), method)(X_test)
 
 
-def check_float32(n_rows=20_000, quadratic_rows=3000):
-    """Each estimator of the grid at default parameters on float32 X (20,000 rows; the
-    kernel methods 3,000): fit + first method, medians of 3 after a 0.1 s pause."""
+_KERNEL_METHODS = ("KernelPCA", "KernelRidge")
+_NOT_SWEPT = ("multiclass", "model_selection", "pipeline")
+
+
+def _default_cells(n_rows, quadratic_rows=None, quadratic=_KERNEL_METHODS, skip=_NOT_SWEPT):
+    """``(spec, family, cell, registry)`` of every estimator of the grid kept by ``--only``
+    at default parameters on ``n_rows`` training rows (``quadratic_rows`` for the
+    estimators named in ``quadratic``), families in ``skip`` left out."""
     from benchmarks.grid import Registry
     from benchmarks.grid_specs import SPECS
     from benchmarks.overhead import default_cell
 
     registry = Registry()
     for spec in SPECS:
-        if not _kept(spec):
-            continue
         family = registry.family(spec.name)
-        if family in ("multiclass", "model_selection", "pipeline"):
+        if not _kept(spec) or family in skip:
             continue
-        rows = quadratic_rows if spec.name in ("KernelPCA", "KernelRidge") else n_rows
-        case = default_cell(spec, family, rows).case(registry)
+        rows = quadratic_rows if quadratic_rows and spec.name in quadratic else n_rows
+        yield spec, family, default_cell(spec, family, rows), registry
+
+
+def _compare(label, call, ours_args, theirs_args):
+    """One line: ``call`` on our arguments and on scikit-learn's, each run once first."""
+    call(*ours_args)
+    call(*theirs_args)
+    ours = _median_time(call, ours_args, 3, 0.1)
+    theirs = _theirs(call, theirs_args, 3, 0.1)
+    _line(label, ours, theirs)
+
+
+def check_float32(n_rows=20_000, quadratic_rows=3000):
+    """Each estimator of the grid at default parameters on float32 X (20,000 rows; the
+    kernel methods 3,000): fit + first method, medians of 3 after a 0.1 s pause."""
+    for spec, _, cell, registry in _default_cells(n_rows, quadratic_rows):
+        case = cell.case(registry)
         X_train, y_train, X_test, y_test = case.data(False)
         if getattr(X_train, "dtype", None) != np.float64:
             continue
         data = (X_train.astype(np.float32), y_train, X_test.astype(np.float32), y_test)
         method = case.methods[0]
-        _fit_method(case.ours, method, data)
-        _fit_method(case.theirs, method, data)
-        ours = _median_time(_fit_method, (case.ours, method, data), 3, 0.1)
-        theirs = _theirs(_fit_method, (case.theirs, method, data), 3, 0.1)
-        _line(f"{spec.name} {X_train.shape} float32 fit + {method}", ours, theirs)
+        _compare(f"{spec.name} {X_train.shape} float32 fit + {method}", _fit_method,
+                 (case.ours, method, data), (case.theirs, method, data))
 
 
 def _fit_weighted(make, method, data, weights):
@@ -270,29 +286,15 @@ def check_sample_weight(n_rows=20_000, quadratic_rows=3000):
     """Each estimator of the grid whose ``fit`` takes ``sample_weight`` (on both sides),
     at default parameters, fitted with weights drawn from U(0.5, 2) (20,000 rows; the
     kernel methods 3,000): fit + first method, medians of 3 after a 0.1 s pause."""
-    from benchmarks.grid import Registry
-    from benchmarks.grid_specs import SPECS
-    from benchmarks.overhead import default_cell
-
-    registry = Registry()
-    for spec in SPECS:
-        if not _kept(spec):
-            continue
-        family = registry.family(spec.name)
-        if family in ("multiclass", "model_selection", "pipeline"):
-            continue
-        rows = quadratic_rows if spec.name in ("KernelPCA", "KernelRidge") else n_rows
-        case = default_cell(spec, family, rows).case(registry)
+    for spec, _, cell, registry in _default_cells(n_rows, quadratic_rows):
+        case = cell.case(registry)
         if not (_takes_weights(case.ours) and _takes_weights(case.theirs)):
             continue
         data = case.data(False)
         weights = np.random.default_rng(0).uniform(0.5, 2.0, data[0].shape[0])
         method = case.methods[0]
-        _fit_weighted(case.ours, method, data, weights)
-        _fit_weighted(case.theirs, method, data, weights)
-        ours = _median_time(_fit_weighted, (case.ours, method, data, weights), 3, 0.1)
-        theirs = _theirs(_fit_weighted, (case.theirs, method, data, weights), 3, 0.1)
-        _line(f"{spec.name} {data[0].shape} weighted fit + {method}", ours, theirs)
+        _compare(f"{spec.name} {data[0].shape} weighted fit + {method}", _fit_weighted,
+                 (case.ours, method, data, weights), (case.theirs, method, data, weights))
 
 
 def _accepts_missing(make, data):
@@ -309,19 +311,11 @@ def check_missing(n_rows=20_000, fraction=0.1):
     """Each estimator of the grid that takes NaN in X on both sides, at default
     parameters, with ``fraction`` of X's entries missing at random (train and test):
     fit + first method, medians of 3 after a 0.1 s pause."""
-    from benchmarks.grid import Registry
-    from benchmarks.grid_specs import SPECS
-    from benchmarks.overhead import default_cell
-
-    registry = Registry()
     rng = np.random.default_rng(0)
-    for spec in SPECS:
-        if not _kept(spec):
+    for spec, _, cell, registry in _default_cells(n_rows):
+        if spec.name == "KernelPCA":
             continue
-        family = registry.family(spec.name)
-        if family in ("multiclass", "model_selection", "pipeline") or spec.name == "KernelPCA":
-            continue
-        case = default_cell(spec, family, n_rows).case(registry)
+        case = cell.case(registry)
         X_train, y_train, X_test, y_test = case.data(False)
         if getattr(X_train, "dtype", None) != np.float64:
             continue
@@ -332,30 +326,18 @@ def check_missing(n_rows=20_000, fraction=0.1):
         if not (_accepts_missing(case.theirs, data) and _accepts_missing(case.ours, data)):
             continue
         method = case.methods[0]
-        ours = _median_time(_fit_method, (case.ours, method, data), 3, 0.1)
-        theirs = _theirs(_fit_method, (case.theirs, method, data), 3, 0.1)
-        _line(f"{spec.name} {X_train.shape} {fraction:.0%} missing fit + {method}", ours,
-              theirs)
+        _compare(f"{spec.name} {X_train.shape} {fraction:.0%} missing fit + {method}",
+                 _fit_method, (case.ours, method, data), (case.theirs, method, data))
 
 
 def check_multi_output(n_rows=20_000, quadratic_rows=3000, n_targets=3):
     """Each regressor of the grid that fits a 2-D y on both sides, at default parameters,
     on ``n_targets`` targets (the grid's target and noisy linear maps of it): fit +
     predict, medians of 3 after a 0.1 s pause."""
-    from benchmarks.grid import Registry
-    from benchmarks.grid_specs import SPECS
-    from benchmarks.overhead import default_cell
-
-    registry = Registry()
     rng = np.random.default_rng(0)
-    for spec in SPECS:
-        if not _kept(spec):
-            continue
-        family = registry.family(spec.name)
-        if family in ("multiclass", "model_selection", "pipeline"):
-            continue
-        rows = quadratic_rows if spec.name in ("KernelPCA", "KernelRidge", "SVR") else n_rows
-        case = default_cell(spec, family, rows).case(registry)
+    cells = _default_cells(n_rows, quadratic_rows, quadratic=(*_KERNEL_METHODS, "SVR"))
+    for spec, _, cell, registry in cells:
+        case = cell.case(registry)
         X_train, y_train, X_test, y_test = case.data(False)
         if (y_train is None or np.asarray(y_train).dtype.kind != "f"
                 or not hasattr(case.ours(), "predict")):
@@ -370,9 +352,8 @@ def check_multi_output(n_rows=20_000, quadratic_rows=3000, n_targets=3):
             _fit_method(case.ours, "predict", data)
         except ValueError:
             continue
-        ours = _median_time(_fit_method, (case.ours, "predict", data), 3, 0.1)
-        theirs = _theirs(_fit_method, (case.theirs, "predict", data), 3, 0.1)
-        _line(f"{spec.name} {X_train.shape} {n_targets} targets fit + predict", ours, theirs)
+        _compare(f"{spec.name} {X_train.shape} {n_targets} targets fit + predict",
+                 _fit_method, (case.ours, "predict", data), (case.theirs, "predict", data))
 
 
 def check_many_classes(n_rows=20_000, quadratic_rows=3000, n_classes=20):
@@ -381,27 +362,18 @@ def check_many_classes(n_rows=20_000, quadratic_rows=3000, n_classes=20):
     method, medians of 3 after a 0.1 s pause."""
     import dataclasses
 
-    from benchmarks.grid import LABELLED, Registry
-    from benchmarks.grid_specs import SPECS
-    from benchmarks.overhead import default_cell
+    from benchmarks.grid import LABELLED
 
-    registry = Registry()
-    for spec in SPECS:
-        if not _kept(spec):
+    cells = _default_cells(n_rows, quadratic_rows, quadratic=("SVC", "KernelRidge"),
+                           skip=("model_selection",))
+    for spec, _, cell, registry in cells:
+        if spec.data not in LABELLED or len(spec.classes) < 2:
             continue
-        family = registry.family(spec.name)
-        if spec.data not in LABELLED or len(spec.classes) < 2 or family == "model_selection":
-            continue
-        rows = quadratic_rows if spec.name in ("SVC", "KernelRidge") else n_rows
-        cell = dataclasses.replace(default_cell(spec, family, rows), classes=n_classes)
-        case = cell.case(registry)
+        case = dataclasses.replace(cell, classes=n_classes).case(registry)
         data = case.data(False)
         method = case.methods[0]
-        _fit_method(case.ours, method, data)
-        _fit_method(case.theirs, method, data)
-        ours = _median_time(_fit_method, (case.ours, method, data), 3, 0.1)
-        theirs = _theirs(_fit_method, (case.theirs, method, data), 3, 0.1)
-        _line(f"{spec.name} {data[0].shape} {n_classes} classes fit + {method}", ours, theirs)
+        _compare(f"{spec.name} {data[0].shape} {n_classes} classes fit + {method}",
+                 _fit_method, (case.ours, method, data), (case.theirs, method, data))
 
 
 def check_wide(n_rows=1000, n_features=2000):
@@ -410,19 +382,8 @@ def check_wide(n_rows=1000, n_features=2000):
     0.1 s pause."""
     import dataclasses
 
-    from benchmarks.grid import Registry
-    from benchmarks.grid_specs import SPECS
-    from benchmarks.overhead import default_cell
-
-    registry = Registry()
-    for spec in SPECS:
-        if not _kept(spec):
-            continue
-        family = registry.family(spec.name)
-        if family == "model_selection":
-            continue
-        cell = dataclasses.replace(default_cell(spec, family, n_rows), n_features=n_features)
-        case = cell.case(registry)
+    for spec, _, cell, registry in _default_cells(n_rows, skip=("model_selection",)):
+        case = dataclasses.replace(cell, n_features=n_features).case(registry)
         data = case.data(False)
         method = case.methods[0]
         try:
@@ -431,9 +392,8 @@ def check_wide(n_rows=1000, n_features=2000):
         except ValueError as exc:  # e.g. more components than rows
             print(f"{spec.name}: skipped ({exc})", flush=True)
             continue
-        ours = _median_time(_fit_method, (case.ours, method, data), 3, 0.1)
-        theirs = _theirs(_fit_method, (case.theirs, method, data), 3, 0.1)
-        _line(f"{spec.name} {data[0].shape} fit + {method}", ours, theirs)
+        _compare(f"{spec.name} {data[0].shape} fit + {method}", _fit_method,
+                 (case.ours, method, data), (case.theirs, method, data))
 
 
 CHECKS = {"svc": check_svc, "forest-predict": check_forest_predict,
