@@ -265,3 +265,19 @@ def test_wide_design_summary_says_no_degrees_of_freedom(rng):
     f32 = LinearRegression().fit(X.astype(np.float32), y.astype(np.float32))
     assert f32.coef_.dtype == np.float32
     np.testing.assert_allclose(f32.predict(X), model.predict(X), rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("scale", [1e-150, 1e150])
+@pytest.mark.parametrize("fit_intercept", [True, False])
+def test_rank_deficient_extreme_columns_keep_the_minimum_norm_solution(rng, scale,
+                                                                       fit_intercept):
+    # columns near 1e+-150 are divided by powers of two first; per-column powers would
+    # change which solution of a rank-deficient design has the least norm (a row of
+    # zero weight then got another prediction): similar columns share one power
+    X = rng.normal(size=(8, 20)) * scale
+    y = rng.normal(size=8)
+    sw = np.r_[0.0, np.ones(7)]
+    ours = LinearRegression(fit_intercept=fit_intercept).fit(X, y, sample_weight=sw)
+    ref = sk.LinearRegression(fit_intercept=fit_intercept).fit(X, y, sample_weight=sw)
+    assert ours.rank_ == ref.rank_
+    np.testing.assert_allclose(ours.predict(X), ref.predict(X), rtol=1e-9, atol=1e-9)

@@ -40,6 +40,8 @@ from ._inference_models import ols_inference, ols_summary, target_moments
 from ._ridge_solvers import centered_operator, solve_lsqr
 
 _MAX_SUMMARY_FEATURES = 2000
+# columns whose power-of-two scales (see _solve_ols) span at most this factor share one
+_UNIFORM_SCALE_SPAN = 2.0**200
 # relative singular-value cut of a float32 fit at least: a QR of float32 data leaves
 # its null directions at about one float32 epsilon of the largest singular value
 _FLOAT32_RANK_CUT = 4 * float(np.finfo(np.float32).eps)
@@ -192,6 +194,11 @@ def _solve_ols(X, Y, x_mean, y_mean, sw, rcond):
     d = power_of_two_scales(X, means=x_mean)
     if d is None:
         return _solve_ols_scaled(X, Y, x_mean, y_mean, sw, rcond)
+    if d.max() <= _UNIFORM_SCALE_SPAN * d.min():
+        # one scale for every column where their magnitudes allow it: the minimum-norm
+        # solution of a rank-deficient design maps back exactly under a uniform scale
+        # only (per-column scales change which solution has the least norm)
+        d = np.full_like(d, d.max())
     W, rss, rank, s, M = _solve_ols_scaled(X / d, Y, x_mean / d, y_mean, sw, rcond)
     if np.all(d == d[0]):
         s = s * d[0]
