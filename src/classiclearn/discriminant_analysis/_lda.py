@@ -190,10 +190,15 @@ class LinearDiscriminantAnalysis(LinearClassifierMixin, ClassifierMixin, Transfo
         n_samples, n_features = X.shape
         counts = np.bincount(y_index, minlength=len(self.classes_))
         self._check_fit_settings(n_samples, n_features, counts)
-        # per-class scatter matrices are needed only for shrinkage or custom priors
-        counts, means, scatter = _scatter.class_statistics(
-            X, y_index, len(self.classes_), per_class=self._per_class_scatter()
-        )
+        if self._residual_svd_only(n_samples, n_features):
+            # no more rows than features: the SVD of the residuals alone, no p x p scatter
+            counts, means = _scatter.class_counts_means(X, y_index, len(self.classes_))
+            scatter = None
+        else:
+            # per-class scatter matrices are needed only for shrinkage or custom priors
+            counts, means, scatter = _scatter.class_statistics(
+                X, y_index, len(self.classes_), per_class=self._per_class_scatter()
+            )
         with small_lapack(X.shape[1]):  # p x p solves, and products with p columns
             self._fit_statistics(X, y_index, counts, means, scatter)
         if unit != 1.0:
@@ -219,6 +224,13 @@ class LinearDiscriminantAnalysis(LinearClassifierMixin, ClassifierMixin, Transfo
         if not self._per_class_scatter():
             scatter = ((scatter.sum(axis=0) + scatter.sum(axis=0).T) / 2.0)[None]
         return self._fit_statistics(None, None, counts, means, scatter)
+
+    def _residual_svd_only(self, n_samples, n_features):
+        """Whether the fit needs no scatter matrix: the SVD solver on no more rows than
+        features (the residuals' SVD route; its p x p scatter would cost n p^2 for a
+        diagonal), without a stored covariance."""
+        return (self.solver == "svd" and n_samples <= n_features
+                and not self.store_covariance)
 
     def _per_class_scatter(self):
         return self.shrinkage is not None or (
@@ -375,8 +387,14 @@ class LinearDiscriminantAnalysis(LinearClassifierMixin, ClassifierMixin, Transfo
                 safe = np.maximum(counts, 1)[:, None, None]
                 self.covariance_ = np.tensordot(self.priors_, scatter / safe, axes=1)
         self.xbar_ = self.priors_ @ means
-        Sw = scatter.sum(axis=0)
-        std = np.sqrt(np.maximum(np.diag(Sw), 0.0) / n_samples)
+        Xc = None
+        if scatter is None:  # see _residual_svd_only: the diagonal from the residuals
+            Xc = X - means[y_index]
+            sw_diag = np.einsum("ij,ij->j", Xc, Xc)
+        else:
+            Sw = scatter.sum(axis=0)
+            sw_diag = np.diag(Sw)
+        std = np.sqrt(np.maximum(sw_diag, 0.0) / n_samples)
         scale_ref = np.maximum(np.abs(means).max(axis=0), 1.0)
         std[std <= 1e-13 * scale_ref] = 1.0
         scalings = None
@@ -389,7 +407,8 @@ class LinearDiscriminantAnalysis(LinearClassifierMixin, ClassifierMixin, Transfo
                 "in memory."
             )
         if scalings is None:  # SVD of the standardised residuals
-            Xc = X - means[y_index]
+            if Xc is None:
+                Xc = X - means[y_index]
             Xc /= std
             Xc *= np.sqrt(1.0 / n_samples)
             _, S, Vt = linalg.svd(Xc, full_matrices=False, check_finite=False)

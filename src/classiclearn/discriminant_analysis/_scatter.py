@@ -65,6 +65,12 @@ def _class_blocks(X, y_index, n_classes):
             yield k, X_sorted[start : min(start + _BLOCK_ROWS, bounds[k + 1])]
 
 
+def class_counts_means(X, y_index, n_classes):
+    """Per-class counts and means alone (no scatter), as :func:`class_statistics`."""
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    return _kernels.class_means(X, np.ascontiguousarray(y_index, dtype=np.intp), n_classes)
+
+
 def class_statistics(X, y_index, n_classes, *, per_class=True):
     """Per-class counts, means and centred scatter matrices.
 
