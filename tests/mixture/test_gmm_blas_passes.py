@@ -15,8 +15,10 @@ def test_blas_passes_equal_the_kernels(monkeypatch, covariance_type, init_params
     params = dict(n_components=3, covariance_type=covariance_type, init_params=init_params,
                   random_state=0, max_iter=30)
     monkeypatch.setattr(_gmm_blas, "BLAS_FULL_FEATURES", 10**9)
+    monkeypatch.setattr(_gmm_blas, "BLAS_TIED_FEATURES", 10**9)
     kernels = GaussianMixture(**params).fit(X)
     monkeypatch.setattr(_gmm_blas, "BLAS_FULL_FEATURES", 1)
+    monkeypatch.setattr(_gmm_blas, "BLAS_TIED_FEATURES", 1)
     blas = GaussianMixture(**params).fit(X)
     assert blas.n_iter_ == kernels.n_iter_
     assert_allclose(blas.weights_, kernels.weights_, rtol=1e-9)

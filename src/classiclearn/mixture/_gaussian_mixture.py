@@ -65,6 +65,14 @@ def _em_pass(X, means, prec, full, const, *outputs):
         _k.em_pass(X, means, prec, full, const, *outputs)
 
 
+def _tied_pass(X, shift, proj, U, const, *outputs):
+    """:func:`_gmm_kernels.tied_pass`, or its BLAS twin for many features."""
+    if _blas.uses_blas_tied(X.shape[1]):
+        _blas.tied_pass(X, shift, proj, U, const, *outputs)
+    else:
+        _k.tied_pass(X, shift, proj, U, const, *outputs)
+
+
 def _label_moments(X, labels, centers, full, nk_c, s1_c, s2_c):
     """:func:`_gmm_kernels.label_moments`, or its BLAS twin (see :func:`_em_pass`)."""
     if _blas.uses_blas(full, X.shape[1]):
@@ -510,7 +518,7 @@ class GaussianMixture(BaseEstimator):
         else:
             shift, _ = tied
             proj, U, const = self._tied_args(shift)
-            _k.tied_pass(X, shift, proj, U, const, 1, _NO_OUT, ll_c, nk_c, s1_c)
+            _tied_pass(X, shift, proj, U, const, 1, _NO_OUT, ll_c, nk_c, s1_c)
 
     def _m_step_from_sums(self, n, tied, ll, nk_true, s1, s2):
         """The M-step from the E-step's summed moments; returns the mean log-likelihood."""
@@ -723,7 +731,7 @@ class GaussianMixture(BaseEstimator):
             if self.covariance_type == "tied":
                 shift = np.asarray(self.means_, dtype=np.float64).mean(axis=0)
                 proj, U, const = self._tied_args(shift)
-                _k.tied_pass(X, shift, proj, U, const, mode, out, no_ll, no_nk, no_s1)
+                _tied_pass(X, shift, proj, U, const, mode, out, no_ll, no_nk, no_s1)
             else:
                 means, prec, full, const = self._kernel_args()
                 if not full and X.flags.c_contiguous:

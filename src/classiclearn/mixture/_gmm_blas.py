@@ -15,11 +15,21 @@ import numpy as np
 # (below, the numba passes on all cores were as fast or faster: 5,000 x 256, 3 components,
 # 431 against 455 ms; 20,000 x 128 twice as fast)
 BLAS_FULL_FEATURES = 384
+# features from which a tied model's pass runs on BLAS: its numba pass forms (x - shift) U
+# once per row, and on all cores it kept up with one-thread BLAS below BLAS's threaded
+# order (3,000 x 500, 3 components: 996 against 1,137 ms; 2,000 x 1,000: 829 against 420)
+BLAS_TIED_FEATURES = 1000
 
 
 def uses_blas(full, n_features):
-    """Whether a model's passes run here rather than in the numba kernels."""
+    """Whether a full model's passes (``full`` True; a tied model's first M-step too) run
+    here rather than in the numba kernels."""
     return bool(full) and n_features >= BLAS_FULL_FEATURES
+
+
+def uses_blas_tied(n_features):
+    """Whether a tied model's E-step and inference pass run here (:func:`tied_pass`)."""
+    return n_features >= BLAS_TIED_FEATURES
 
 
 def _log_prob(X, means, prec, const):
@@ -54,6 +64,27 @@ def _moments(X, means, resp, nk_chunks, s1_chunks, s2_chunks):
         s2_chunks[0, c] = (D * resp[:, c:c + 1]).T @ D
 
 
+def _write_inference(lp, mode, out):
+    """The inference modes' outputs (0 weighted log densities, 3 responsibilities, 4
+    log densities) into ``out``."""
+    if mode == 0:
+        out[...] = lp
+        return
+    resp, log_px = _normalise(lp)
+    if mode == 3:
+        out[...] = resp
+    else:
+        out[:, 0] = log_px
+
+
+def _e_step(lp, ll_chunks):
+    """Responsibilities of the weighted log densities; their log-likelihood into chunk 0."""
+    resp, log_px = _normalise(lp)
+    ll_chunks[...] = 0.0
+    ll_chunks[0] = log_px.sum()
+    return resp
+
+
 def em_pass(X, means, prec, full, const, mode, out, ll_chunks, nk_chunks, s1_chunks,
             s2_chunks):
     """:func:`._gmm_kernels.em_pass` of a full model (same arguments and modes)."""
@@ -62,18 +93,29 @@ def em_pass(X, means, prec, full, const, mode, out, ll_chunks, nk_chunks, s1_chu
         _moments(X, means, np.asarray(out), nk_chunks, s1_chunks, s2_chunks)
         return
     lp = _log_prob(X, means, prec, const)
-    if mode == 0:
-        out[...] = lp
+    if mode != 1:
+        _write_inference(lp, mode, out)
         return
-    resp, log_px = _normalise(lp)
-    if mode == 3:
-        out[...] = resp
-    elif mode == 4:
-        out[:, 0] = log_px
-    else:  # mode 1: the E-step's moments
-        ll_chunks[...] = 0.0
-        ll_chunks[0] = log_px.sum()
-        _moments(X, means, resp, nk_chunks, s1_chunks, s2_chunks)
+    _moments(X, means, _e_step(lp, ll_chunks), nk_chunks, s1_chunks, s2_chunks)
+
+
+def tied_pass(X, shift, proj_means, U, const, mode, out, ll_chunks, nk_chunks, s1_chunks):
+    """:func:`._gmm_kernels.tied_pass` (same arguments and modes): ``(x - shift) U`` by one
+    product, then each component's distance to its projected mean."""
+    Z = X - shift
+    Y = Z @ U
+    lp = np.empty((X.shape[0], proj_means.shape[0]))
+    for c in range(proj_means.shape[0]):
+        D = Y - proj_means[c]
+        lp[:, c] = const[c] - 0.5 * np.einsum("ij,ij->i", D, D)
+    if mode != 1:
+        _write_inference(lp, mode, out)
+        return
+    resp = _e_step(lp, ll_chunks)
+    nk_chunks[...] = 0.0
+    s1_chunks[...] = 0.0
+    nk_chunks[0] = resp.sum(axis=0)
+    s1_chunks[0] = resp.T @ Z
 
 
 def label_moments(X, labels, centers, nk_chunks, s1_chunks, s2_chunks):
