@@ -81,6 +81,17 @@ def _label_moments(X, labels, centers, full, nk_c, s1_c, s2_c):
         _k.label_moments(X, labels, centers, full, nk_c, s1_c, s2_c)
 
 
+def _moment_buffers(n, p, k, second, one_chunk, alloc=np.empty):
+    """The per-chunk outputs (ll, nk, s1, s2) of a moments pass over ``n`` rows: chunks
+    as :func:`_gmm_kernels.chunk_layout` cuts the rows, or one when the pass is BLAS's
+    (:mod:`._gmm_blas` writes whole sums). ``second``: "full" (k, p, p) or "diag"
+    (k, 1, p) second moments, or None (none: a tied model's E-step)."""
+    n_chunks = 1 if one_chunk else _k.chunk_layout(n)[1]
+    s2_shape = {"full": (k, p, p), "diag": (k, 1, p), None: (k, 0, 0)}[second]
+    return (alloc(n_chunks), alloc((n_chunks, k)), alloc((n_chunks, k, p)),
+            alloc((n_chunks, *s2_shape)))
+
+
 def _finite_comoments(X):
     return block_comoments(check_array(X, dtype=np.float64, ensure_min_samples=0))
 
@@ -91,10 +102,8 @@ def _label_moments_block(centers, full):
     def block(X, labels):
         X = check_array(X, dtype=np.float64, ensure_min_samples=0)
         k, p = centers.shape
-        size, n_chunks = _k.chunk_layout(X.shape[0])
-        nk_c = np.zeros((n_chunks, k))
-        s1_c = np.zeros((n_chunks, k, p))
-        s2_c = np.zeros((n_chunks, k, p, p) if full else (n_chunks, k, 1, p))
+        _, nk_c, s1_c, s2_c = _moment_buffers(X.shape[0], p, k, "full" if full else "diag",
+                                              _blas.uses_blas(full, p), np.zeros)
         if X.shape[0]:
             _label_moments(X, np.asarray(labels, dtype=np.intp), centers, full,
                              nk_c, s1_c, s2_c)
@@ -354,13 +363,10 @@ class GaussianMixture(BaseEstimator):
         resp = np.ascontiguousarray(resp)
         nk_true = resp.sum(axis=0)
         means = (resp.T @ X) / (nk_true + _EPS10)[:, None]
-        size, n_chunks = _k.chunk_layout(n)
         full = ctype in ("full", "tied")
         prec = np.empty((k, p, p) if full else (k, 1, p))
-        ll_c = np.empty(n_chunks)
-        nk_c = np.empty((n_chunks, k))
-        s1_c = np.empty((n_chunks, k, p))
-        s2_c = np.empty((n_chunks, k, p, p) if full else (n_chunks, k, 1, p))
+        ll_c, nk_c, s1_c, s2_c = _moment_buffers(n, p, k, "full" if full else "diag",
+                                                 _blas.uses_blas(full, p))
         _em_pass(X, means, prec, full, np.zeros(k), 2, resp, ll_c, nk_c, s1_c, s2_c)
         nk, means, cov = self._m_step_from_moments(
             nk_c.sum(axis=0), s1_c.sum(axis=0), s2_c.sum(axis=0), means
@@ -378,11 +384,9 @@ class GaussianMixture(BaseEstimator):
         """M-step from hard responsibilities given as labels (moments around ``centers``)."""
         n, p = X.shape
         k = self.n_components
-        size, n_chunks = _k.chunk_layout(n)
         full = self.covariance_type in ("full", "tied")
-        nk_c = np.empty((n_chunks, k))
-        s1_c = np.empty((n_chunks, k, p))
-        s2_c = np.empty((n_chunks, k, p, p) if full else (n_chunks, k, 1, p))
+        _, nk_c, s1_c, s2_c = _moment_buffers(n, p, k, "full" if full else "diag",
+                                              _blas.uses_blas(full, p))
         _label_moments(X, labels, np.ascontiguousarray(centers), full, nk_c, s1_c, s2_c)
         return self._m_step_from_moments(nk_c.sum(axis=0), s1_c.sum(axis=0), s2_c.sum(axis=0),
                                          centers)
@@ -536,12 +540,13 @@ class GaussianMixture(BaseEstimator):
         return float(ll) / n
 
     def _buffers(self, n, p):
-        """Per-chunk outputs of the E-step kernels for ``n`` rows."""
-        size, n_chunks = _k.chunk_layout(n)
-        k = self.n_components
-        full_cov = self.covariance_type in ("full", "tied")
-        return (np.empty(n_chunks), np.empty((n_chunks, k)), np.empty((n_chunks, k, p)),
-                np.empty((n_chunks, k, p, p) if full_cov else (n_chunks, k, 1, p)))
+        """Per-chunk outputs of the E-step for ``n`` rows (see :func:`_moment_buffers`)."""
+        ctype = self.covariance_type
+        if ctype == "tied":  # its E-step has no second moments (see _m_step_from_sums)
+            return _moment_buffers(n, p, self.n_components, None, _blas.uses_blas_tied(p))
+        return _moment_buffers(n, p, self.n_components,
+                               "full" if ctype == "full" else "diag",
+                               _blas.uses_blas(ctype == "full", p))
 
     # ---------------------------------------------------------------- fitting
     def fit(self, X, y=None):

@@ -4,9 +4,9 @@ The numba kernels (:mod:`._gmm_kernels`) form each Mahalanobis term and each
 second moment in loops of p² / 2 multiply-adds per row and component; for a few
 hundred features and more, the same quantities as matrix products run several
 times faster (1,000 x 2,000, one component: 10x). :func:`em_pass` and
-:func:`label_moments` take and fill the kernels' arguments (their per-chunk
-outputs hold the whole sum in chunk 0 and zeros in the others), so the callers
-sum them as they do the kernels'.
+:func:`label_moments` take and fill the kernels' arguments; their per-chunk outputs
+have one chunk here (``_gaussian_mixture._moment_buffers``), which holds the whole
+sum, so the callers sum them as they do the kernels'.
 """
 
 import numpy as np
@@ -53,10 +53,7 @@ def _normalise(lp):
 
 
 def _moments(X, means, resp, nk_chunks, s1_chunks, s2_chunks):
-    """Σ r, Σ r x and Σ r d dᵀ (d = x - μ_c, the current means) into chunk 0."""
-    nk_chunks[...] = 0.0
-    s1_chunks[...] = 0.0
-    s2_chunks[...] = 0.0
+    """Σ r, Σ r x and Σ r d dᵀ (d = x - μ_c, the current means) into the one chunk."""
     nk_chunks[0] = resp.sum(axis=0)
     s1_chunks[0] = resp.T @ X
     for c in range(means.shape[0]):
@@ -80,7 +77,6 @@ def _write_inference(lp, mode, out):
 def _e_step(lp, ll_chunks):
     """Responsibilities of the weighted log densities; their log-likelihood into chunk 0."""
     resp, log_px = _normalise(lp)
-    ll_chunks[...] = 0.0
     ll_chunks[0] = log_px.sum()
     return resp
 
@@ -89,7 +85,7 @@ def em_pass(X, means, prec, full, const, mode, out, ll_chunks, nk_chunks, s1_chu
             s2_chunks):
     """:func:`._gmm_kernels.em_pass` of a full model (same arguments and modes)."""
     if mode == 2:
-        ll_chunks[...] = 0.0
+        ll_chunks[0] = 0.0
         _moments(X, means, np.asarray(out), nk_chunks, s1_chunks, s2_chunks)
         return
     lp = _log_prob(X, means, prec, const)
@@ -112,8 +108,6 @@ def tied_pass(X, shift, proj_means, U, const, mode, out, ll_chunks, nk_chunks, s
         _write_inference(lp, mode, out)
         return
     resp = _e_step(lp, ll_chunks)
-    nk_chunks[...] = 0.0
-    s1_chunks[...] = 0.0
     nk_chunks[0] = resp.sum(axis=0)
     s1_chunks[0] = resp.T @ Z
 
@@ -121,9 +115,6 @@ def tied_pass(X, shift, proj_means, U, const, mode, out, ll_chunks, nk_chunks, s
 def label_moments(X, labels, centers, nk_chunks, s1_chunks, s2_chunks):
     """:func:`._gmm_kernels.label_moments` of a full model: each component's moments
     from its own rows."""
-    nk_chunks[...] = 0.0
-    s1_chunks[...] = 0.0
-    s2_chunks[...] = 0.0
     for c in range(centers.shape[0]):
         rows = X[labels == c]
         nk_chunks[0, c] = rows.shape[0]
