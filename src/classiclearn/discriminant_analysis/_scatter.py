@@ -96,7 +96,7 @@ def class_statistics(X, y_index, n_classes, *, per_class=True):
     y_index = np.ascontiguousarray(y_index, dtype=np.intp)
     if per_class:
         return _per_class_statistics(X, y_index, n_classes)
-    counts, means = _kernels.class_means(X, y_index, n_classes)
+    counts, means = class_counts_means(X, y_index, n_classes)
     S = np.zeros((n_features, n_features))
     for start in range(0, n_samples, _BLOCK_ROWS):
         block = X[start : start + _BLOCK_ROWS] - means[y_index[start : start + _BLOCK_ROWS]]

@@ -269,13 +269,14 @@ def _solve_wide(X, Y, x_mean, y_mean, sw, rcond):
         root = np.sqrt(sw)[:, None]
         A *= root
         B = B * root
-    K = A @ A.T
-    lam, U = linalg.eigh(K, driver="evd", overwrite_a=True, check_finite=False)
+    if rcond < _WIDE_MIN_RCOND:  # finer than the eigenvalues can resolve
+        return _solve_wide_gelsd(A, B, rcond)
+    lam, U = linalg.eigh(A @ A.T, driver="evd", overwrite_a=True, check_finite=False)
     lam, U = lam[::-1], U[:, ::-1]
     top = lam[0] if lam.size and lam[0] > 0 else 0.0
     ratio = lam / top if top > 0 else np.zeros_like(lam)
     lo, hi = _WIDE_GAP
-    if rcond < _WIDE_MIN_RCOND or top <= 0 or np.any((ratio > lo) & (ratio < hi)):
+    if top <= 0 or np.any((ratio > lo) & (ratio < hi)):
         return _solve_wide_gelsd(A, B, rcond)
     keep = ratio >= hi
     rank = int(keep.sum())
@@ -294,10 +295,25 @@ def _solve_wide(X, Y, x_mean, y_mean, sw, rcond):
 
 def _solve_wide_gelsd(A, B, rcond):
     """:func:`_solve_wide` by LAPACK's gelsd on the centred, weighted design ``A``."""
+    # A is kept (not overwritten by LAPACK): the residuals below need it
     W, _, rank, s = linalg.lstsq(A, B, cond=rcond, lapack_driver="gelsd",
-                                 check_finite=False, overwrite_a=True, overwrite_b=False)
-    resid = B - A @ W if A.shape[0] else B
+                                 check_finite=False)
+    resid = B - A @ W
     return W, np.einsum("ij,ij->j", resid, resid), int(rank), s, None
+
+
+def _solve_nnls(X, Y, x_mean, y_mean, sw, tol):
+    """Non-negative least squares per target on the centred, weighted design.
+
+    Returns W (p, t), rss (t,), rank, singular values, None."""
+    p = X.shape[1]
+    A = _design(X, Y, x_mean, y_mean, sw)
+    Xc, Yc = A[:, :p], A[:, p:]
+    W = np.column_stack([optimize.nnls(Xc, Yc[:, k])[0] for k in range(Y.shape[1])])
+    s = linalg.svdvals(Xc, check_finite=False)
+    resid = Yc - Xc @ W
+    rank = int((s > tol * (s[0] if s.size else 0)).sum())
+    return W, np.einsum("ij,ij->j", resid, resid), rank, s, None
 
 
 def _solve_from_r(R, n, p, rcond):
@@ -436,34 +452,25 @@ class LinearRegression(LinearPredictMixin, RegressorMixin, BaseEstimator):
         sw = None if sample_weight is None else check_sample_weight(sample_weight, X,
                                                                     dtype=np.float64)
         Y, was_1d = as_2d_target(y)
-        n, p = X.shape
-        t = Y.shape[1]
+        p = X.shape[1]
         if self.fit_intercept:
             x_mean, y_mean = weighted_means(X, Y, sw)
         else:
-            x_mean, y_mean = np.zeros(p), np.zeros(t)
+            x_mean, y_mean = np.zeros(p), np.zeros(Y.shape[1])
         if sp.issparse(X):
             with blas_single_thread():  # the products run on numba's threads
                 return self._fit_sparse(X, Y, x_mean, y_mean, sw, was_1d, dtype)
         if self.positive:
-            A = _design(X, Y, x_mean, y_mean, sw)
-            Xc, Yc = A[:, :p], A[:, p:]
-            W = np.column_stack([optimize.nnls(Xc, Yc[:, k])[0] for k in range(t)])
-            s = linalg.svdvals(Xc, check_finite=False)
-            resid = Yc - Xc @ W
-            rss = np.einsum("ij,ij->j", resid, resid)
-            rank = int((s > self.tol * (s[0] if s.size else 0)).sum())
-            M = None
-        else:
-            # the Gram pass and the QR's blocks run on our threads; the p x p work
-            # of modest order, the summary's products included, on one BLAS thread
-            # (a threaded BLAS call here left OpenBLAS's threads spinning for about
-            # 0.1 s, slowing the threads of the next fit of a cross-validation)
-            with small_lapack(X.shape[1]):
-                W, rss, rank, s, M = _solve_ols(X, Y, x_mean, y_mean, sw, self.tol)
-                self._set_fit(W, rss, rank, s, M, x_mean, y_mean, Y, sw, was_1d, dtype)
+            solved = _solve_nnls(X, Y, x_mean, y_mean, sw, self.tol)
+            self._set_fit(*solved, x_mean, y_mean, Y, sw, was_1d, dtype)
             return self
-        self._set_fit(W, rss, rank, s, M, x_mean, y_mean, Y, sw, was_1d, dtype)
+        # the Gram pass and the QR's blocks run on our threads; the p x p work of modest
+        # order, the summary's products included, on one BLAS thread (a threaded BLAS
+        # call here left OpenBLAS's threads spinning for about 0.1 s, slowing the threads
+        # of the next fit of a cross-validation)
+        with small_lapack(p):
+            solved = _solve_ols(X, Y, x_mean, y_mean, sw, self.tol)
+            self._set_fit(*solved, x_mean, y_mean, Y, sw, was_1d, dtype)
         return self
 
     def _set_fit(self, W, rss, rank, s, M, x_mean, y_mean, Y, sw, was_1d, dtype):

@@ -109,8 +109,10 @@ def ridge_solve(X, Y, alphas, x_mean, y_mean, sw, solver):
         Kk[diag, diag] += alphas[k]
         cols = slice(None) if same else slice(k, k + 1)
         try:
-            D[:, cols] = solve_pos(Kk, B[:, cols])  # Kk kept for the fallback
-        except linalg.LinAlgError:
+            D[:, cols] = solve_pos(Kk, B[:, cols], overwrite_a=True)
+        except linalg.LinAlgError:  # Kk was overwritten: formed again for the fallback
+            Kk = K.copy()
+            Kk[diag, diag] += alphas[k]
             D[:, cols] = linalg.lstsq(Kk, B[:, cols], check_finite=False)[0]
     return A.T @ D
 

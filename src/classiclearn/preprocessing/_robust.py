@@ -132,10 +132,7 @@ class MaxAbsScaler(_OneToOne):
             self._validate_params()
         X = validate_data(self, X, reset=first, dtype=FLOAT_DTYPES,
                           ensure_all_finite="allow-nan", accept_sparse=("csr", "csc"))
-        if X.shape[0] == 0:
-            max_abs = np.full(X.shape[1], np.nan)
-        else:
-            max_abs = column_max_abs(X) if sp.issparse(X) else _dense_max_abs(X)
+        max_abs = column_max_abs(X) if sp.issparse(X) else _dense_max_abs(X)
         if first:
             self.n_samples_seen_ = X.shape[0]
         else:
