@@ -354,9 +354,9 @@ def _output_container(estimator):
     chosen = getattr(estimator, "_sklearn_output_config", {}).get("transform")
     if chosen is not None:
         return chosen
-    from ._config import get_config
+    from ._config import _settings
 
-    chosen = get_config()["transform_output"]
+    chosen = _settings()["transform_output"]
     if chosen == "default" and "sklearn" in sys.modules:
         get_sklearn_config = getattr(sys.modules["sklearn"], "get_config", None)
         if get_sklearn_config is not None:

@@ -186,10 +186,15 @@ def test_few_rows_walk_the_packed_nodes_like_the_compact_walk(voting, monkeypatc
     X, y, Xt = _data(seed=9)
     forest = RandomForestClassifier(n_estimators=6, random_state=0, voting=voting).fit(X, y)
     tree = DecisionTreeClassifier(random_state=0).fit(X, y)
-    monkeypatch.setattr(_tree, "_PLAIN_STEPS", 0)  # never the plain walk
+    for steps in ("_PLAIN_STEPS", "_PLAIN_STEPS_TREE"):
+        monkeypatch.setattr(_tree, steps, 10**9)  # never the plain walk
     expected = forest.predict_proba(Xt[:7]), forest.apply(Xt[:7]), tree.apply(Xt[:7])
-    monkeypatch.setattr(_tree, "_PLAIN_STEPS", 10**9)  # always the plain walk
+    forest._walk_cache().clear()  # no kept records: they would be walked whatever the rows
+    tree.tree_.walk_cache.clear()
+    for steps in ("_PLAIN_STEPS", "_PLAIN_STEPS_TREE"):
+        monkeypatch.setattr(_tree, steps, 0)  # always the plain walk
     got = forest.predict_proba(Xt[:7]), forest.apply(Xt[:7]), tree.apply(Xt[:7])
+    assert "narrow" not in forest._walk_cache() and "narrow" not in tree.tree_.walk_cache
     for a, b in zip(expected, got, strict=True):
         np.testing.assert_array_equal(a, b)
     naive = np.stack([_naive_apply(Xt[:7].astype(np.float32), e.tree_)
@@ -231,3 +236,83 @@ def test_node_arena_opens_a_block_for_a_tree_larger_than_estimated():
     assert first[0].base is not big[0].base  # a new block
     assert last[0].base is big[0].base and not np.shares_memory(last[0], big[0])
     assert last[1].shape == (7, 2)
+
+
+def _naive_path(X32, tree):
+    """Nodes each row visits, root first, walked one row at a time (reference)."""
+    paths = []
+    for x in X32:
+        node, path = 0, [0]
+        while tree.children_left[node] >= 0:
+            go_left = x[tree.feature[node]] <= tree.threshold[node] or (
+                np.isnan(x[tree.feature[node]]) and tree.missing_go_to_left[node])
+            node = tree.children_left[node] if go_left else tree.children_right[node]
+            path.append(node)
+        paths.append(path)
+    return paths
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+@pytest.mark.parametrize("with_nan", [False, True])
+def test_forest_decision_path_is_each_trees_root_to_leaf_path(n_jobs, with_nan):
+    from sklearn.ensemble import RandomForestClassifier as SkForest
+
+    X, y, Xt = _data(n_train=400, n_test=5000)
+    if with_nan:
+        X, Xt = X.copy(), Xt.copy()
+        X[::9, 1] = np.nan
+        Xt[::5, 0] = np.nan
+    params = {"n_estimators": 5, "max_depth": 7 if with_nan else None, "random_state": 0}
+    forest = RandomForestClassifier(n_jobs=n_jobs, **params).fit(X, y)
+    indicator, ptr = forest.decision_path(Xt)
+    rows = [0, 1, 4999] + list(range(100, 5000, 997))
+    X32 = Xt[rows].astype(np.float32)
+    for k, est in enumerate(forest.estimators_):
+        block = indicator[rows][:, ptr[k]:ptr[k + 1]]
+        for r, path in enumerate(_naive_path(X32, est.tree_)):
+            np.testing.assert_array_equal(block[r].indices, path)
+    theirs_indicator, theirs_ptr = SkForest(n_jobs=n_jobs, **params).fit(X, y).decision_path(Xt)
+    np.testing.assert_array_equal(ptr, theirs_ptr)
+    assert (indicator != theirs_indicator).nnz == 0
+    np.testing.assert_array_equal(indicator.indptr, theirs_indicator.indptr)
+
+
+def test_kept_walk_records_are_built_once_rows_add_up_and_pickled_empty():
+    import pickle
+
+    import classiclearn.tree._tree as _tree
+
+    X, y, Xt = _data(n_train=2000, seed=10)
+    tree = DecisionTreeClassifier(random_state=0).fit(X, y)
+    cache = tree.tree_.walk_cache
+    few = Xt[:3]
+    calls_to_build = -(-tree.tree_.node_count // (3 * _tree._PLAIN_STEPS_TREE))
+    expected = tree.predict_proba(few)
+    assert "narrow" not in cache and cache["plain_walks"][1] == 3
+    for _ in range(calls_to_build - 2):
+        np.testing.assert_array_equal(tree.predict_proba(few), expected)
+    assert "narrow" not in cache
+    np.testing.assert_array_equal(tree.predict_proba(few), expected)  # pays off now
+    records = cache["narrow"][1]
+    np.testing.assert_array_equal(tree.predict_proba(few), expected)
+    assert cache["narrow"][1] is records  # kept
+    np.testing.assert_array_equal(tree.apply(Xt), _naive_apply(Xt.astype(np.float32),
+                                                               tree.tree_))
+    loaded = pickle.loads(pickle.dumps(tree))
+    assert len(loaded.tree_.walk_cache) == 0
+    np.testing.assert_array_equal(loaded.predict_proba(few), expected)
+    forest = RandomForestClassifier(n_estimators=3, random_state=0).fit(X, y)
+    forest.predict_proba(Xt)
+    assert "narrow" in forest._walk_cache()
+    assert len(pickle.loads(pickle.dumps(forest))._walk_cache()) == 0
+
+
+def test_forest_rebuilds_kept_records_when_its_trees_change():
+    X, y, Xt = _data(seed=11)
+    forest = RandomForestClassifier(n_estimators=4, random_state=0).fit(X, y)
+    forest.predict_proba(Xt)
+    forest.estimators_ = forest.estimators_[:2]
+    expected = np.mean([e.predict_proba(Xt) for e in forest.estimators_], axis=0)
+    np.testing.assert_allclose(forest.predict_proba(Xt), expected)
+    indicator, ptr = forest.decision_path(Xt)
+    assert ptr.shape == (3,) and indicator.shape[1] == ptr[-1]

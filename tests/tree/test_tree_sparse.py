@@ -1,5 +1,5 @@
-"""Trees and forests on sparse X: scikit-learn's sparse splitter (CSC), predictions in
-dense row blocks. Classification trees equal scikit-learn's node for node; regression
+"""Trees and forests on sparse X: scikit-learn's sparse splitter (CSC), predictions
+walked on the CSR rows. Classification trees equal scikit-learn's node for node; regression
 trees are compared on their fit (scikit-learn's own sparse and dense trees differ there
 in exact ties of the summed squared errors, which the order of the values decides)."""
 
@@ -10,7 +10,6 @@ from sklearn import ensemble as sk_ensemble
 from sklearn import tree as sk_tree
 
 from classiclearn import ensemble, tree
-from classiclearn.tree import _tree
 
 
 def _data(n=400, p=40, density=0.15, seed=1):
@@ -81,19 +80,19 @@ def test_forest_regressors_fit_as_sklearn(name):
     assert ours.score(X, y) == pytest.approx(theirs.score(X, y), abs=5e-3)
 
 
-def test_prediction_blocks_join_every_output_kind(monkeypatch):
-    X, y, y_reg = _data()
-    multi = np.column_stack([y, (y_reg > 0).astype(int)])
-    whole = tree.DecisionTreeClassifier(random_state=0).fit(X, multi)
-    expected_proba = whole.predict_proba(X)
-    expected_path = whole.decision_path(X)
-    monkeypatch.setattr(_tree, "SPARSE_BLOCK_ENTRIES", 7 * X.shape[1])  # 7-row blocks
-    for got, want in zip(whole.predict_proba(X), expected_proba, strict=True):
-        np.testing.assert_array_equal(got, want)
-    assert (whole.decision_path(X) != expected_path).nnz == 0
+def test_sparse_decision_paths_equal_dense_and_sklearn():
+    X, y, _ = _data()
+    X = sp.csr_matrix(X)
+    dense = X.toarray()
+    ours = tree.DecisionTreeClassifier(random_state=0).fit(X, y)
+    theirs = sk_tree.DecisionTreeClassifier(random_state=0).fit(X, y)
+    path = ours.decision_path(X)
+    assert (path != ours.decision_path(dense)).nnz == 0
+    assert (path != theirs.decision_path(X)).nnz == 0
     forest = ensemble.RandomForestClassifier(n_estimators=3, random_state=0).fit(X, y)
-    indicator, ptr = forest.decision_path(X)
-    assert indicator.shape[0] == X.shape[0] and ptr.shape == (4,)
+    (indicator, ptr), (from_dense, _) = forest.decision_path(X), forest.decision_path(dense)
+    assert indicator.shape == (X.shape[0], ptr[-1]) and ptr.shape == (4,)
+    assert (indicator != from_dense).nnz == 0
 
 
 def test_histogram_splitter_refuses_sparse_by_name():

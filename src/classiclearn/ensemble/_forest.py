@@ -43,7 +43,9 @@ from ..tree._classes import (
 )
 from ..tree._tree import (
     NodeArena,
+    WalkCache,
     apply_forest,
+    forest_decision_path,
     forest_missing,
     mean_forest_value,
     predict_input,
@@ -290,6 +292,7 @@ class BaseForest(BaseEstimator):
                 self.estimators_.append(est)
                 self._seeds.append(seed)
         self._stack = (self._stack_key(), stack_trees([e.tree_ for e in self.estimators_]))
+        self._walk_records = WalkCache()
         self.estimator_ = self._tree_template()
         if self._is_clf:
             if self.n_outputs_ == 1:
@@ -319,6 +322,14 @@ class BaseForest(BaseEstimator):
             self._stack = stack
         return stack[1]
 
+    def _walk_cache(self):
+        # made at fit (so that predicting leaves the estimator's attributes as they
+        # were); a forest unpickled from before the cache existed gets one on first use
+        cache = self.__dict__.get("_walk_records")
+        if cache is None:
+            cache = self._walk_records = WalkCache()
+        return cache
+
     def _missing_go_to_left(self):
         # the trees' missing_go_to_left placed as in _stacked (read when X holds NaN)
         packed, _, roots = self._stacked()
@@ -336,7 +347,7 @@ class BaseForest(BaseEstimator):
             n_classes = np.ones(self.n_outputs_, dtype=np.intp)
         out = mean_forest_value(X, packed, value, roots, hard, n_classes,
                                 self.n_jobs if self.n_jobs is not None else -1,
-                                self._missing_go_to_left)
+                                self._missing_go_to_left, self._walk_cache())
         return out.reshape(X.shape[0], self.n_outputs_, -1)
 
     def apply(self, X):
@@ -349,7 +360,7 @@ class BaseForest(BaseEstimator):
         X = self._X_predict(X)
         packed, _, roots = self._stacked()
         leaves = apply_forest(X, packed, roots, self.n_jobs if self.n_jobs is not None else -1,
-                              self._missing_go_to_left)
+                              self._missing_go_to_left, self._walk_cache())
         return leaves - roots[None, :]
 
     def decision_path(self, X):
@@ -362,10 +373,14 @@ class BaseForest(BaseEstimator):
             Columns ``n_nodes_ptr[i]:n_nodes_ptr[i + 1]`` belong to tree i.
         """
         X = self._X_predict(X)
-        paths = [e.tree_.decision_path(X) for e in self.estimators_]
-        ptr = np.zeros(len(paths) + 1, dtype=np.intp)
-        ptr[1:] = np.cumsum([p.shape[1] for p in paths])
-        return sp.hstack(paths).tocsr(), ptr
+        trees = [e.tree_ for e in self.estimators_]
+        packed, _, roots = self._stacked()
+        ptr = np.zeros(len(trees) + 1, dtype=np.intp)
+        ptr[1:] = np.cumsum([t.node_count for t in trees])
+        indicator = forest_decision_path(X, packed, roots, ptr[:-1], int(ptr[-1]),
+                                         self.n_jobs if self.n_jobs is not None else -1,
+                                         self._missing_go_to_left, self._walk_cache())
+        return indicator, ptr
 
     @property
     def feature_importances_(self):

@@ -997,11 +997,18 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
         leaves = self.tree_.apply(X)
         value = self.tree_.value
         if self.n_outputs_ == 1:
-            # each node's first largest class, looked up per row
-            return self.classes_[np.argmax(value[:, 0, : self.n_classes_], axis=1)[leaves]]
-        out = [self.classes_[o][np.argmax(value[:, o, : self.n_classes_[o]], axis=1)[leaves]]
+            return self.classes_[_leaf_classes(value, 0, self.n_classes_, leaves)]
+        out = [self.classes_[o][_leaf_classes(value, o, self.n_classes_[o], leaves)]
                for o in range(self.n_outputs_)]
         return np.stack(out, axis=1)
+
+
+def _leaf_classes(value, output, n_classes, leaves):
+    """Index of the first largest class of each row's leaf: from the rows' own leaves
+    when they are fewer than the nodes, else from every node's, looked up per row."""
+    if leaves.shape[0] < value.shape[0]:
+        return np.argmax(value[leaves, output, :n_classes], axis=1)
+    return np.argmax(value[:, output, :n_classes], axis=1)[leaves]
 
 
 class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):

@@ -531,32 +531,64 @@ def csr_sum_value(indptr, indices, data, n_features, packed, roots, value, hard,
 
 
 @njit(cache=True, nogil=True)
-def path_indicator(X, packed, miss):
-    """CSR pieces (indptr, indices) of the nodes each row visits in one tree (``miss``:
-    see :func:`plain_apply`)."""
-    n = X.shape[0]
-    indptr = np.zeros(n + 1, dtype=np.intp)
+def parents_depths(packed, roots):
+    """Parent (global index; -1 at a root) and depth (0 at a root) of every node of the
+    trees in ``packed`` (children local to each tree rooted at ``roots``)."""
+    parent = np.full(packed.shape[0], -1, dtype=np.intp)
+    depth = np.zeros(packed.shape[0], dtype=np.intp)
+    stack = np.empty(64, dtype=np.intp)
+    for k in range(roots.shape[0]):
+        r = roots[k]
+        stack[0] = r
+        top = 1
+        while top > 0:
+            top -= 1
+            o = stack[top]
+            if packed[o].left < 0:
+                continue
+            if top + 2 > stack.shape[0]:
+                stack = np.concatenate((stack, np.empty_like(stack)))
+            for child in (r + packed[o].left, r + packed[o].right):
+                parent[child] = o
+                depth[child] = depth[o] + 1
+                stack[top] = child
+                top += 1
+    return parent, depth
+
+
+@njit(cache=True, nogil=True)
+def path_offsets(leaves, depth):
+    """CSR ``indptr`` of the decision paths of rows whose leaves (global, one column per
+    tree) are ``leaves``: a row visits its leaf's depth + 1 nodes in each tree."""
+    n, t = leaves.shape
+    indptr = np.empty(n + 1, dtype=np.intp)
+    indptr[0] = 0
     for i in range(n):
-        node = 0
-        c = 1
-        while packed[node].left >= 0:
-            rec = packed[node]
-            x = np.float32(X[i, rec.feature])
-            node = rec.left if x <= rec.threshold or (x != x and miss[node]) else rec.right
-            c += 1
-        indptr[i + 1] = indptr[i] + c
-    indices = np.empty(indptr[n], dtype=np.intp)
-    for i in range(n):
-        node = 0
-        p = indptr[i]
-        indices[p] = 0
-        while packed[node].left >= 0:
-            rec = packed[node]
-            x = np.float32(X[i, rec.feature])
-            node = rec.left if x <= rec.threshold or (x != x and miss[node]) else rec.right
-            p += 1
-            indices[p] = node
-    return indptr, indices
+        total = indptr[i] + t
+        for k in range(t):
+            total += depth[leaves[i, k]]
+        indptr[i + 1] = total
+    return indptr
+
+
+@njit(cache=True, nogil=True)
+def fill_paths(leaves, parent, depth, roots, columns, indptr, lo, hi, indices):
+    """Write the nodes rows ``lo:hi`` visit into ``indices`` (CSR, ``indptr`` from the
+    leaves' depths): for each row, tree after tree, the path from the root down to
+    the row's leaf (``leaves``: global, one column per tree), climbed up from the leaf
+    by ``parent`` and written back to front; tree k's node g is numbered
+    ``columns[k] + g - roots[k]``. A climb has a known length: no branch to guess,
+    unlike a walk down."""
+    for i in range(lo, hi):
+        start = indptr[i]
+        for k in range(roots.shape[0]):
+            shift = columns[k] - roots[k]
+            node = leaves[i, k]
+            d = depth[node]
+            for q in range(start + d, start - 1, -1):
+                indices[q] = shift + node
+                node = parent[node]
+            start += d + 1
 
 
 @njit(cache=True, nogil=True)

@@ -38,8 +38,7 @@ from . import _prune_kernels as _prk
 __all__ = ["NodeArena", "Tree"]
 
 # rows from which a single tree's walk is split over threads
-_PARALLEL_ROWS = TREE_WALK_ROWS
-# entries of a float64 X from which prediction casts and checks it in one pass of
+_PARALLEL_ROWS = TREE_WALK_ROWS# entries of a float64 X from which prediction casts and checks it in one pass of
 # its own (predict_input; numpy's cast, then validation's check, read it twice), and
 # from which that pass runs in threads
 _FAST_CAST = 1 << 16
@@ -48,9 +47,11 @@ _THREADED_CAST = 1 << 20
 # leaf values are fetched once per chunk, so chunks must not be too small
 _FOREST_CHUNK = 25_000
 # below (rows x trees x this) nodes, walking ``packed`` directly beats building the
-# compact records first: building them costs a pass over every node, which a few
-# rows never pay back
+# walk records first: building them costs a pass over every node, which a few
+# rows never pay back. A forest's plain walk of few rows runs on one thread while
+# its records are built in threads; a single tree's are built on one
 _PLAIN_STEPS = 64
+_PLAIN_STEPS_TREE = 8
 
 
 class Tree:
@@ -112,6 +113,7 @@ class Tree:
         self.category_offset = None
         self.category_bitsets = None
         self.max_depth = int(max_depth)
+        self.walk_cache = WalkCache()
 
     # the split fields are views of the packed node records (one copy in memory)
     @property
@@ -166,22 +168,25 @@ class Tree:
         n = X.shape[0]
         return apply_forest(X, self.packed, np.zeros(1, dtype=np.intp),
                             1 if n < _PARALLEL_ROWS else -1,
-                            lambda: self.missing_go_to_left).reshape(n)
+                            lambda: self.missing_go_to_left, self._walk_cache()).reshape(n)
+
+    def _walk_cache(self):
+        # trees unpickled from before the cache existed get one on first use
+        cache = self.__dict__.get("walk_cache")
+        if cache is None:
+            cache = self.walk_cache = WalkCache()
+        return cache
 
     def predict(self, X):
         """Leaf value of each row: array (n_samples, n_outputs, max_n_classes)."""
         return self.value[self.apply(X)]
 
     def decision_path(self, X):
-        """Sparse CSR indicator (n_samples, n_nodes) of the nodes each row visits (sparse
-        X walked in dense blocks of rows)."""
-        if sp.issparse(X):
-            blocks = [self.decision_path(block) for block in dense_row_blocks(X)]
-            return sp.vstack(blocks, format="csr") if blocks else sp.csr_matrix(
-                (0, self.node_count), dtype=np.intp)
-        indptr, indices = _pk.path_indicator(X, self.packed, self.missing_go_to_left)
-        data = np.ones(indices.shape[0], dtype=np.intp)
-        return sp.csr_matrix((data, indices, indptr), shape=(X.shape[0], self.node_count))
+        """Sparse CSR indicator (n_samples, n_nodes) of the nodes each row visits."""
+        zero = np.zeros(1, dtype=np.intp)
+        return forest_decision_path(X, self.packed, zero, zero, self.node_count,
+                                    1 if X.shape[0] < _PARALLEL_ROWS else -1,
+                                    lambda: self.missing_go_to_left, self._walk_cache())
 
     def compute_feature_importances(self, normalize=True):
         """Total weighted impurity decrease brought by each feature (MDI)."""
@@ -412,20 +417,6 @@ def predict_input(estimator, X, n_jobs=-1):
     return np.ascontiguousarray(X, dtype=np.float32)
 
 
-# most float32 entries of one dense block of sparse rows (decision paths; 64 MB)
-SPARSE_BLOCK_ENTRIES = 1 << 24
-
-
-def dense_row_blocks(X, max_entries=SPARSE_BLOCK_ENTRIES):
-    """Consecutive blocks of the rows of sparse X as dense float32 C arrays of at most
-    ``max_entries`` entries each (at least one row), so that the whole of X is never
-    dense at once."""
-    X = sp.csr_array(X)
-    step = max(1, max_entries // max(1, X.shape[1]))
-    for lo in range(0, X.shape[0], step):
-        yield np.ascontiguousarray(X[lo:lo + step].toarray(), dtype=np.float32)
-
-
 def _sparse_predict_input(estimator, X):
     """Sparse X for prediction: CSR, float32 values, finite. Its entries may be in
     any order within a row and repeated: the walks scatter each row, summing
@@ -489,6 +480,31 @@ def compact_forest(packed, roots, miss=None, shift=0):
 _NO_MISSING = np.zeros(1, dtype=np.uint8)
 
 
+class WalkCache(dict):
+    """What a fitted tree or forest keeps between prediction calls: its 8-byte walk
+    records (built by the first call that walks them, about 10 ns per node; 8 bytes
+    per node), the count of rows walked without them (:func:`_walks_plain`) and the
+    nodes' parents and depths (decision paths). Its trees do not change after fit;
+    the entries are keyed by the node array they were built from. Pickled empty:
+    the first calls after loading build them again."""
+
+    def __reduce__(self):
+        return (type(self), ())
+
+    def get_or_build(self, name, key, build):
+        """The entry ``name`` if it was built for ``key``, else ``build()`` kept as it."""
+        kept = self.get(name)
+        if kept is None or kept[0] != key:
+            kept = self[name] = (key, build())
+        return kept[1]
+
+
+def node_array_key(packed, *extra):
+    """Identity of a node array (its memory and length) for :class:`WalkCache` entries."""
+    return (packed.__array_interface__["data"][0], packed.shape[0], *extra)
+
+
+
 def missing_rows(X, n_jobs):
     """``([X with NaN -> -inf | X with NaN -> +inf], p)``: the doubled rows that the
     compact walks read for X holding NaN (see ``_predict_kernels``)."""
@@ -511,11 +527,12 @@ def forest_missing(trees, roots, n_nodes):
     return out
 
 
-def apply_forest(X, packed, roots, n_jobs, miss):
+def apply_forest(X, packed, roots, n_jobs, miss, cache=None):
     """Global leaf index of every row in every tree: array (n_samples, n_trees).
 
     ``miss``: a callable returning the nodes' ``missing_go_to_left`` (as ``packed``),
     called only when X holds NaN: X is then walked doubled (:func:`missing_rows`).
+    ``cache``: the model's :class:`WalkCache`, or None to keep nothing.
     """
     out = np.empty((X.shape[0], roots.shape[0]), dtype=np.intp)
     if sp.issparse(X):
@@ -527,13 +544,12 @@ def apply_forest(X, packed, roots, n_jobs, miss):
     m = miss() if nan else _NO_MISSING
     # a single tree on rows with NaN: the plain walk's NaN test per node costs less
     # than doubling the rows for the compact walk
-    if (nan and roots.shape[0] == 1) or X.shape[0] * roots.shape[0] * _PLAIN_STEPS < \
-            packed.shape[0]:
+    if (nan and roots.shape[0] == 1) or _walks_plain(X, packed, roots, nan, cache):
         walk_rows(lambda lo, hi: _pk.plain_apply(X, packed, m, roots, lo, hi, out),
                   X.shape[0], n_jobs)
         return out
     X, shift = missing_rows(X, n_jobs) if nan else (X, 0)
-    narrow = narrow_forest(packed, roots, X.shape[1], effective_n_jobs(n_jobs), m, shift)
+    narrow = _narrow_records(packed, roots, X.shape[1], n_jobs, m, shift, cache)
     if narrow is None:
         nodes, orig = compact_forest(packed, roots, m, shift)
         walk_rows(lambda lo, hi: _pk.apply_trees(X, nodes, orig, roots, lo, hi, out),
@@ -545,7 +561,63 @@ def apply_forest(X, packed, roots, n_jobs, miss):
     return out
 
 
+def forest_decision_path(X, packed, roots, columns, n_columns, n_jobs, miss, cache):
+    """Sparse CSR indicator (n_samples, n_columns) of the nodes each row of X (as
+    :func:`apply_forest` takes it) visits in every tree; tree k's nodes are columns
+    ``columns[k]:``; ``cache``: the model's :class:`WalkCache`.
+
+    The leaves come from the fast walks, the paths from climbing up from them by the
+    nodes' parents (``_predict_kernels.fill_paths``), so each row's length is known
+    first and the rows are written in place, in threads. Indices are int32 when they
+    fit, as scipy would make them (it checks and copies wider ones)."""
+    leaves = apply_forest(X, packed, roots, n_jobs, miss, cache)
+    parent, depth = cache.get_or_build("parents", node_array_key(packed),
+                                       lambda: _pk.parents_depths(packed, roots))
+    n = leaves.shape[0]
+    indptr = _pk.path_offsets(leaves, depth)
+    narrow = max(int(indptr[n]), n_columns) < 2**31
+    if narrow:
+        indptr = indptr.astype(np.int32)
+    indices = np.empty(indptr[n], dtype=np.int32 if narrow else np.intp)
+    walk_rows(lambda lo, hi: _pk.fill_paths(leaves, parent, depth, roots, columns, indptr,
+                                            lo, hi, indices), n, n_jobs)
+    data = np.ones(indices.shape[0], dtype=np.intp)
+    return sp.csr_matrix((data, indices, indptr), shape=(n, n_columns))
+
+
 NARROW_RECORD = np.dtype([("thr", np.float32), ("w", np.uint32)])
+
+
+def _walks_plain(X, packed, roots, nan, cache):
+    """Whether to walk ``packed`` itself rather than build walk records first: for
+    few rows per node, unless the model keeps records already (rows without NaN).
+
+    With a cache, the rows of earlier calls walked plain count too: once they add
+    up to what pays for the records, these are built and kept, so a model asked
+    for a few rows at a time pays at most about twice the cheaper of the two."""
+    walks = X.shape[0] * roots.shape[0]
+    steps = _PLAIN_STEPS_TREE if roots.shape[0] == 1 else _PLAIN_STEPS
+    if nan or cache is None:
+        return walks * steps < packed.shape[0]
+    key = node_array_key(packed, X.shape[1])
+    if cache.get("narrow", (None,))[0] == key:
+        return False
+    before = cache.get("plain_walks")
+    walks += before[1] if before is not None and before[0] == key else 0
+    if walks * steps < packed.shape[0]:
+        cache["plain_walks"] = (key, walks)
+        return True
+    return False
+
+
+def _narrow_records(packed, roots, n_features, n_jobs, miss, shift, cache):
+    """:func:`narrow_forest`'s records, kept in ``cache`` for rows without NaN."""
+    n_threads = effective_n_jobs(n_jobs)
+    if shift or cache is None:
+        return narrow_forest(packed, roots, n_features, n_threads, miss, shift)
+    return cache.get_or_build(
+        "narrow", node_array_key(packed, n_features),
+        lambda: narrow_forest(packed, roots, n_features, n_threads))
 
 
 def narrow_forest(packed, roots, n_features, n_threads, miss=None, shift=0):
@@ -575,11 +647,11 @@ def narrow_forest(packed, roots, n_features, n_threads, miss=None, shift=0):
     return nodes, bits, fb
 
 
-def mean_forest_value(X, packed, value, roots, hard, n_classes, n_jobs, miss):
+def mean_forest_value(X, packed, value, roots, hard, n_classes, n_jobs, miss, cache=None):
     """Mean over trees of each row's leaf value (or one-hot votes): array (n_samples, V).
 
     ``miss``: a callable returning the nodes' ``missing_go_to_left`` (as ``packed``),
-    called only when X holds NaN (see :func:`apply_forest`).
+    called only when X holds NaN; ``cache``: as in :func:`apply_forest`.
     """
     out = np.zeros((X.shape[0], value.shape[1]))
     if sp.issparse(X):
@@ -591,14 +663,14 @@ def mean_forest_value(X, packed, value, roots, hard, n_classes, n_jobs, miss):
         return out
     nan = has_nan(X)
     m = miss() if nan else _NO_MISSING
-    if X.shape[0] * roots.shape[0] * _PLAIN_STEPS < packed.shape[0]:
+    if _walks_plain(X, packed, roots, nan, cache):
         walk_rows(lambda lo, hi: _pk.plain_sum_value(X, packed, m, roots, value, hard,
                                                      n_classes, lo, hi, out),
                   X.shape[0], n_jobs)
         out /= roots.shape[0]
         return out
     X, shift = missing_rows(X, n_jobs) if nan else (X, 0)
-    narrow = narrow_forest(packed, roots, X.shape[1], effective_n_jobs(n_jobs), m, shift)
+    narrow = _narrow_records(packed, roots, X.shape[1], n_jobs, m, shift, cache)
     if narrow is None:
         nodes, orig = compact_forest(packed, roots, m, shift)
         walk_rows(lambda lo, hi: _pk.sum_value(X, nodes, orig, roots, value, hard, n_classes,

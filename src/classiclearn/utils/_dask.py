@@ -48,6 +48,8 @@ def is_dask_collection(X):
     >>> is_dask_collection(np.zeros((2, 2)))
     False
     """
+    if isinstance(X, np.ndarray):  # the common case, answered first
+        return False
     array_mod = sys.modules.get("dask.array")
     if array_mod is not None and isinstance(X, array_mod.Array):
         return True

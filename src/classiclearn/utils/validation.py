@@ -55,7 +55,7 @@ def _is_pandas_series(X):
 
 def _get_feature_names(X):
     """Column names of a DataFrame as an object array, or None."""
-    if not _is_pandas_df(X):
+    if isinstance(X, np.ndarray) or not _is_pandas_df(X):
         return None
     names = np.asarray(X.columns, dtype=object)
     kinds = {type(n) for n in names}
