@@ -92,3 +92,51 @@ def test_linear_svc_max_iter_warns(config):
     X, y = _data(2)
     with pytest.warns(ConvergenceWarning):
         LinearSVC(max_iter=1, tol=1e-12, **config).fit(X, y)
+
+
+def _mostly_zero(n, d, density, seed=0):
+    X, y = datasets.make_classification(n_samples=n, n_features=d, n_informative=5,
+                                        random_state=seed)
+    rng = np.random.default_rng(seed)
+    return np.where(rng.random(X.shape) < density, X, 0.0), y
+
+
+@pytest.mark.parametrize("storage", ["dense", "csr"])
+@pytest.mark.parametrize("density", [0.05, 0.6])
+@pytest.mark.parametrize("config", [dict(), dict(dual=True), dict(dual=False, C=10.0),
+                                    dict(penalty="l1", dual=False)],
+                         ids=["auto", "dual", "primal", "l1"])
+def test_linear_svc_fits_dense_or_csr_rows_as_sklearn(config, density, storage, monkeypatch):
+    import scipy.sparse as sp
+
+    from classiclearn.svm import _linear
+
+    # every route at test sizes: dense X is checked for zeros, CSR may be made dense
+    monkeypatch.setattr(_linear, "_SPARSE_FIT_ENTRIES", 0)
+    X, y = _mostly_zero(600, 30, density)
+    X = sp.csr_matrix(X) if storage == "csr" else X
+    hessian = config.get("dual") is not True and "penalty" not in config
+    # a 31 x 31 Hessian costs less than conjugate gradients; the coordinate descents
+    # read CSR rows when they are mostly zero
+    assert sp.issparse(_linear._fit_storage(X, hessian)) == (not hessian and density < 0.25)
+    params = dict(tol=1e-8, max_iter=200_000, random_state=0, **config)
+    ours = LinearSVC(**params).fit(X, y)
+    theirs = sksvm.LinearSVC(**params).fit(X, y)
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, atol=2e-5, rtol=1e-4)
+    np.testing.assert_allclose(ours.intercept_, theirs.intercept_, atol=2e-5, rtol=1e-4)
+
+
+def test_sparse_primal_newton_takes_conjugate_gradients_past_the_hessian(monkeypatch):
+    import scipy.sparse as sp
+
+    from classiclearn.svm import _linear
+
+    X, y = _mostly_zero(3000, 400, 0.02, seed=3)
+    Xs = sp.csr_matrix(X)
+    assert sp.issparse(_linear._fit_storage(Xs, True))  # CG beats a 401 x 401 Hessian
+    ours = LinearSVC(dual=False, tol=1e-8, max_iter=1000).fit(Xs, y)
+    theirs = sksvm.LinearSVC(dual=False, tol=1e-8, max_iter=1000).fit(Xs, y)
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, atol=1e-4, rtol=1e-3)
+    assert ours.n_iter_ < 50
+    dense = LinearSVC(dual=False, tol=1e-8, max_iter=1000).fit(X, y)
+    np.testing.assert_allclose(ours.coef_, dense.coef_, atol=1e-5, rtol=1e-4)

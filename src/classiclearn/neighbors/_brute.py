@@ -400,6 +400,8 @@ def _tiled_radius(Q, Y, r_red, code, p):
         parts_c.append(counts)
     if not parts_c:
         return np.zeros(0, dtype=np.intp), np.zeros(0), np.zeros(0, dtype=np.intp)
+    if len(parts_c) == 1:  # no copy of what may be every pair of rows
+        return parts_i[0], parts_d[0], parts_c[0]
     return np.concatenate(parts_i), np.concatenate(parts_d), np.concatenate(parts_c)
 
 

@@ -188,7 +188,7 @@ class RadiusNeighborsRegressor(RadiusNeighborsMixin, _NeighborsRegressorBase):
         ind, offsets, w = self._radius_weights(X)
         counts = np.diff(offsets)
         y, was_1d = as_2d_target(self._y)
-        yn = y[ind].astype(np.float64)
+        yn = y[ind].astype(np.float64, copy=False)
         with np.errstate(divide="ignore", invalid="ignore"):
             if w is None:
                 pred = segment_sum(yn, offsets) / counts[:, None]

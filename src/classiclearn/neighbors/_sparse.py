@@ -15,6 +15,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..utils._sparse import row_squared_norms
+from ._brute import brute_radius
+from ._metrics import PRECOMPUTED
 from ._sparse_kernels import k_smallest_rows, manhattan_block, product_distances
 
 __all__ = ["SPARSE_METRICS", "sparse_kneighbors", "sparse_metric", "sparse_radius"]
@@ -111,20 +113,20 @@ def sparse_kneighbors(index, Q, k):
 
 
 def sparse_radius(index, Q, radius, sort_results):
-    """(ind, dist, offsets): training rows within ``radius`` of each query row."""
+    """(ind, dist, offsets): training rows within ``radius`` of each query row, each
+    block of distances searched as a precomputed matrix (compiled count and fill)."""
     inds, dists, counts = [], [], []
     for _, _, D in index.blocks(Q):
-        rows, cols = np.nonzero(D <= radius)
-        vals = D[rows, cols]
-        if sort_results:
-            order = np.lexsort((cols, vals, rows))
-            rows, cols, vals = rows[order], cols[order], vals[order]
-        inds.append(cols.astype(np.intp))
-        dists.append(vals)
-        counts.append(np.bincount(rows, minlength=D.shape[0]))
+        ind, dist, offsets = brute_radius(D, None, radius, PRECOMPUTED, 2.0,
+                                          sort_results=sort_results)
+        inds.append(ind)
+        dists.append(dist)
+        counts.append(np.diff(offsets))
     counts = np.concatenate(counts) if counts else np.zeros(0, dtype=np.intp)
     offsets = np.zeros(len(counts) + 1, dtype=np.intp)
     np.cumsum(counts, out=offsets[1:])
+    if len(inds) == 1:  # no copy of what may be every pair of rows
+        return inds[0], dists[0], offsets
     ind = np.concatenate(inds) if inds else np.zeros(0, dtype=np.intp)
     dist = np.concatenate(dists) if dists else np.zeros(0)
     return ind, dist, offsets

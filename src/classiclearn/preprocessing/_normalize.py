@@ -76,26 +76,13 @@ def _normalize_sparse(X, norm, axis, return_norm):
     """``normalize`` for sparse X: scales the stored values of each row (column)."""
     fmt = "csr" if axis == 1 else "csc"
     A = check_array(X, accept_sparse=fmt, dtype=FLOAT_DTYPES)
-    A = A.copy()
-    A.sum_duplicates()
-    lengths = np.diff(A.indptr)
-    values = A.data
-    if norm == "l1":
-        norms = np.add.reduceat(np.abs(values), A.indptr[:-1]) if values.size else None
-    elif norm == "l2":
-        norms = np.add.reduceat(values * values, A.indptr[:-1]) if values.size else None
-    else:
-        norms = np.maximum.reduceat(np.abs(values), A.indptr[:-1]) if values.size else None
-    n_lines = lengths.shape[0]
-    if norms is None:
-        norms = np.zeros(n_lines, dtype=A.dtype)
-    else:
-        # reduceat gives the next line's first value for empty lines: zero them
-        norms = np.where(lengths > 0, norms, 0.0).astype(A.dtype)
-    if norm == "l2":
-        norms = np.sqrt(norms)
-    safe = np.where(norms == 0, 1.0, norms).astype(A.dtype)
-    A.data = values / np.repeat(safe, lengths)
+    if not A.has_canonical_format:  # duplicates summed on a copy, not the caller's X
+        A = A.copy()
+        A.sum_duplicates()
+    norms = np.empty(A.shape[0 if axis == 1 else 1], dtype=A.dtype)
+    data = np.empty_like(A.data)
+    _k.normalize_segments(A.data, A.indptr, data, _NORM_KINDS[norm], norms)
+    A = type(A)((data, A.indices.copy(), A.indptr.copy()), shape=A.shape)
     out = like_input(A, X)
     return (out, norms) if return_norm else out
 

@@ -3,9 +3,10 @@ of the inputs).
 
 Output columns follow scikit-learn's order: the bias, then degree 1, degree 2,
 ..., and within a degree the combinations (with replacement, unless
-``interaction_only``) of feature indices in lexicographic order. Each block of
-degree-d columns is one vectorised product of a block of degree-(d-1) columns
-with one input column.
+``interaction_only``) of feature indices in lexicographic order. On dense X each
+block of degree-d columns is one vectorised product of a block of degree-(d-1)
+columns with one input column; sparse rows are expanded entry by entry
+(``_polynomial_kernels``).
 """
 
 from itertools import combinations, combinations_with_replacement
@@ -19,6 +20,7 @@ from ..base import BaseEstimator, TransformerMixin
 from ..utils._params import Interval, StrOptions
 from ..utils._sparse import like_input
 from ..utils.validation import FLOAT_DTYPES, check_is_fitted, check_magnitude, validate_data
+from . import _polynomial_kernels as _pk
 from ._common import feature_names_in
 
 __all__ = ["PolynomialFeatures"]
@@ -161,7 +163,7 @@ class PolynomialFeatures(TransformerMixin, BaseEstimator):
         if hi > 1:  # products that overflow: an error rather than inf features
             check_magnitude(Xv, self, f"degree-{hi} products", power=hi, check_small=False)
         if sp.issparse(Xv):
-            out = self._transform_sparse(Xv.tocsc(), lo, hi)
+            out = self._transform_sparse(Xv, lo, hi)
             return like_input(out.asformat(Xv.format), X)
         return self._transform_dense(Xv, lo, hi)
 
@@ -182,25 +184,41 @@ class PolynomialFeatures(TransformerMixin, BaseEstimator):
             first = np.asarray(new_first)
 
     def _transform_sparse(self, X, lo, hi):
-        """Sparse products, block by block as in the dense case: the degree-d terms
-        whose first feature is i are column i (as a diagonal) times a block of the
-        degree-(d-1) terms. Zero products are never stored."""
+        """The products of each row's stored entries (zero products are never stored),
+        written row by row in the output's column order by a compiled kernel."""
+        X = sp.csr_array(X)
+        if not X.has_canonical_format:  # sorted, no duplicates: not the caller's copy
+            X = X.copy()
+            X.sum_duplicates()
         n, p = X.shape
-        blocks = []
-        if self.include_bias:
-            blocks.append(sp.csc_array(np.ones((n, 1), dtype=X.dtype)))
-        if hi >= 1 and lo <= 1:
-            blocks.append(X)
-        prev = X
-        for d, parts, _ in self._degree_blocks(p):
-            pieces = [sp.diags_array(X[:, [i]].toarray().ravel()) @ prev[:, start:stop]
-                      for i, start, stop in parts if stop > start]
-            prev = sp.hstack(pieces, format="csc") if pieces else sp.csc_array((n, 0),
-                                                                               dtype=X.dtype)
-            if d >= lo:
-                blocks.append(prev)
-        out = sp.hstack(blocks, format="csc").astype(X.dtype)
-        out.eliminate_zeros()
+        interaction = bool(self.interaction_only)
+        start = max(1, lo)
+        first_below = np.zeros((max(hi, 1), p + 1), dtype=np.int64)
+        for r in range(hi):
+            sizes = [comb(p - u - 1, r) if interaction else comb(p - u + r - 1, r)
+                     for u in range(p)]
+            first_below[r, 1:] = np.cumsum(sizes, dtype=np.int64)
+        bases = np.zeros(hi + 1, dtype=np.int64)
+        column = 1 if self.include_bias else 0
+        for d in range(start, hi + 1):
+            bases[d] = column
+            column += comb(p, d) if interaction else comb(p + d - 1, d)
+        indptr = X.indptr.astype(np.int64)
+        indices = X.indices.astype(np.int64)
+        data = X.data.astype(np.float64)
+        out_ptr = _pk.expansion_row_sizes(indptr, start, hi, self.include_bias, interaction)
+        # int32 indices when they fit, as scipy would make them (it checks and copies)
+        narrow = max(int(out_ptr[n]), self.n_output_features_) < 2**31
+        if narrow:
+            out_ptr = out_ptr.astype(np.int32)
+        out_ind = np.empty(out_ptr[n], dtype=np.int32 if narrow else np.int64)
+        out_val = np.empty(out_ptr[n])
+        _pk.expand_rows(indptr, indices, data, start, hi, self.include_bias, interaction,
+                        first_below, bases, out_ptr, out_ind, out_val)
+        out = sp.csr_array((out_val.astype(X.dtype, copy=False), out_ind, out_ptr),
+                           shape=(n, self.n_output_features_))
+        if out.nnz and not out.data.all():  # products that underflowed to zero
+            out.eliminate_zeros()
         return out
 
     def _transform_dense(self, X, lo, hi):

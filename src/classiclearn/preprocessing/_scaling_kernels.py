@@ -111,25 +111,38 @@ def fill_nan(X, values, out):
             out[i, j] = values[j] if x != x else x
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _scale_line(x, out, kind):
+    # x over its norm into out (a norm of 0 copies it); returns the norm
+    acc = 0.0
+    if kind == 0:
+        for j in range(x.shape[0]):
+            acc += abs(x[j])
+    elif kind == 1:
+        for j in range(x.shape[0]):
+            acc += x[j] * x[j]
+        acc = np.sqrt(acc)
+    else:
+        for j in range(x.shape[0]):
+            acc = max(acc, abs(x[j]))
+    scale = x.dtype.type(acc if acc != 0.0 else 1.0)
+    for j in range(x.shape[0]):
+        out[j] = x[j] / scale
+    return acc
+
+
 @njit(cache=True, nogil=True)
 def normalize_rows(X, out, kind, norms):
     """Each row of X over its norm into ``out`` (rows of norm 0 copied), the norms into
     ``norms``: ``kind`` 0 = l1 (sum of |x|), 1 = l2, 2 = max |x|. One pass: a row's
     norm is taken while the row is in cache, then the row is divided by it."""
-    n, p = X.shape
-    for i in range(n):
-        acc = 0.0
-        if kind == 0:
-            for j in range(p):
-                acc += abs(X[i, j])
-        elif kind == 1:
-            for j in range(p):
-                acc += X[i, j] * X[i, j]
-            acc = np.sqrt(acc)
-        else:
-            for j in range(p):
-                acc = max(acc, abs(X[i, j]))
-        norms[i] = acc
-        scale = X.dtype.type(acc if acc != 0.0 else 1.0)
-        for j in range(p):
-            out[i, j] = X[i, j] / scale
+    for i in range(X.shape[0]):
+        norms[i] = _scale_line(X[i], out[i], kind)
+
+
+@njit(cache=True, nogil=True)
+def normalize_segments(data, indptr, out, kind, norms):
+    """:func:`normalize_rows` for the stored values of CSR rows (CSC columns)."""
+    for i in range(indptr.shape[0] - 1):
+        norms[i] = _scale_line(data[indptr[i]:indptr[i + 1]], out[indptr[i]:indptr[i + 1]],
+                               kind)

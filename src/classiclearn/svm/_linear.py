@@ -37,6 +37,10 @@ from ..utils.validation import (
 )
 from . import _linear_kernels as _k
 
+# features (with the intercept) up to which the Newton method solves its steps with
+# the Hessian itself
+_HESSIAN_FEATURES = 3000
+
 
 def _newton_squared_hinge(X, y, C, tol, max_iter):
     """Finite Newton method for ``1/2||w||^2 + sum C_i max(0, 1 - y_i w'x_i)^2``.
@@ -49,7 +53,8 @@ def _newton_squared_hinge(X, y, C, tol, max_iter):
     n, d = X.shape
     w = np.zeros(d)
     margin = np.zeros(n)  # X w
-    direct = d <= 3000
+    # sparse rows come with conjugate gradients (see _fit_storage)
+    direct = d <= _HESSIAN_FEATURES and not sp.issparse(X)
     g0 = None
     n_pos = int(np.count_nonzero(y > 0))
     eps = tol * max(min(n_pos, n - n_pos), 1) / n
@@ -126,10 +131,10 @@ class LinearSVC(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
     dual : 'auto' or bool, default='auto'
         Solve the dual (coordinate descent) or the primal (Newton for the L2
         penalty, coordinate descent for L1). 'auto' picks the primal when
-        there are more samples than features and the combination allows it.
-        On sparse input the L2 problem is always solved through its dual
-        (the same coefficients: the primal Newton method builds a dense
-        features x features Hessian, which sparse problems cannot afford).
+        there are more samples than features and the combination allows it,
+        on dense and sparse input alike. The Newton method solves its steps
+        with a features x features Hessian up to 3,000 features (from sparse
+        products of the rows on sparse input), by conjugate gradients beyond.
     tol : float, default=1e-4
         Stopping tolerance.
     C : float, default=1.0
@@ -274,7 +279,10 @@ class LinearSVC(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
             X, y_idx, Cs = X[keep], y_idx[keep], Cs[keep]
         if X.shape[0] == 0:
             raise ValueError("Invalid input - all samples have zero or negative weights.")
-        rows = _Rows(X, self.intercept_scaling if self.fit_intercept else 0.0)
+        hessian = not (crammer_singer or dual or self.penalty == "l1") and \
+            X.shape[1] + 1 <= _HESSIAN_FEATURES
+        rows = _Rows(_fit_storage(X, hessian),
+                     self.intercept_scaling if self.fit_intercept else 0.0)
         Xa = rows.dense
         k = len(self.classes_)
         rng = check_random_state(self.random_state)
@@ -294,11 +302,13 @@ class LinearSVC(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
             if self.penalty == "l1":
                 w, it = _k.l1_coordinate_descent(*columns, yc, Cc, float(self.tol),
                                                  int(self.max_iter), seed)
-            elif dual or rows.sparse:
+            elif dual:
                 w, it = _k.dual_coordinate_descent(*rows.arrays(), yc, Cc,
                                                    self.loss == "squared_hinge",
                                                    float(self.tol), int(self.max_iter), seed)
             else:
+                if Xa is None:
+                    Xa = rows.with_intercept_csr()
                 w, it = _newton_squared_hinge(Xa, yc, Cc, float(self.tol), int(self.max_iter))
             W.append(w)
             n_iters.append(it)
@@ -328,6 +338,41 @@ class LinearSVC(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         return np.einsum("ij,kj->ik", X, self.coef_)
 
 
+# the solvers' work, per unit below, for choosing dense or CSR rows (_fit_storage): a
+# Hessian of dense rows costs n p^2 multiply-adds; conjugate gradients on CSR rows
+# about this many passes over the stored entries, plus a fixed cost in calls
+_CG_PASSES = 800
+_CG_FIXED = 3e7
+# coordinate descent (dual, L1) and conjugate gradients on dense rows read every
+# entry: CSR rows pay when at most this fraction is non-zero
+_SPARSE_FIT_DENSITY = 0.25
+# entries below which dense X is fitted as it is (counting its zeros is a pass)
+_SPARSE_FIT_ENTRIES = 100_000
+# entries up to which sparse X is made dense for the Hessian of the primal method
+_DENSE_FIT_ENTRIES = 20_000_000
+
+
+def _fit_storage(X, hessian):
+    """X as the solver reads it fastest: CSR (as liblinear stores every X: the passes
+    skip zeros) or dense. ``hessian``: whether the primal Newton method will form
+    its features x features Hessian from dense rows."""
+    n, d = X.shape
+    if not sp.issparse(X) and X.size < _SPARSE_FIT_ENTRIES:
+        return X
+    indptr = None if sp.issparse(X) else _k.row_nonzeros(np.ascontiguousarray(X))
+    nnz = X.nnz if indptr is None else int(indptr[-1])
+    if hessian:
+        dense = n * d * d <= _CG_PASSES * nnz + _CG_FIXED
+    else:
+        dense = nnz > _SPARSE_FIT_DENSITY * n * d
+    if sp.issparse(X):
+        return X.toarray() if dense and n * d <= _DENSE_FIT_ENTRIES else X
+    if dense:
+        return X
+    indices, data = _k.dense_to_csr(np.ascontiguousarray(X), indptr)
+    return sp.csr_array((data, indices, indptr), shape=X.shape)
+
+
 class _Rows:
     """The training rows as the dual coordinate descent reads them: a dense
     array with the intercept column appended, or the CSR arrays of sparse X
@@ -349,6 +394,13 @@ class _Rows:
         else:
             Xa = X
         self.dense = np.ascontiguousarray(Xa)
+
+    def with_intercept_csr(self):
+        """Sparse X with the intercept column stored (CSR), for the primal Newton method."""
+        if self.bias <= 0:
+            return sp.csr_array(self.csr)
+        column = np.full((self.csr.shape[0], 1), self.bias)
+        return sp.csr_array(sp.hstack([self.csr, column], format="csr"))
 
     def columns(self):
         """(XT, indptr, indices, data) for the column-wise L1 kernel: the dense rows

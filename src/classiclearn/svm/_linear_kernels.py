@@ -512,3 +512,35 @@ def crammer_singer_dual_cd(X, indptr, indices, data, bias, d, y, C, tol, max_ite
         if worst < tol:
             return passes, True
     return passes, False
+
+
+@njit(cache=True, nogil=True)
+def row_nonzeros(X):
+    """CSR ``indptr`` of the non-zero entries of C-contiguous float64 X (one pass)."""
+    n, d = X.shape
+    indptr = np.empty(n + 1, dtype=np.int64)
+    indptr[0] = 0
+    for i in range(n):
+        count = 0
+        for j in range(d):
+            count += X[i, j] != 0.0
+        indptr[i + 1] = indptr[i] + count
+    return indptr
+
+
+@njit(cache=True, nogil=True)
+def dense_to_csr(X, indptr):
+    """CSR (indices, data) of the non-zero entries of C-contiguous float64 X, row by
+    row in column order, placed by ``indptr`` (:func:`row_nonzeros`)."""
+    n, d = X.shape
+    indices = np.empty(indptr[n], dtype=np.int32)
+    data = np.empty(indptr[n])
+    for i in range(n):
+        q = indptr[i]
+        for j in range(d):
+            v = X[i, j]
+            if v != 0.0:
+                indices[q] = j
+                data[q] = v
+                q += 1
+    return indices, data
