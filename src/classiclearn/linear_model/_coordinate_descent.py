@@ -164,6 +164,15 @@ class _Problem:
         return n_iter + more, gap
 
 
+def _column_sums(values, indptr):
+    """Sum of each CSC column's stored ``values`` (0 for an empty column)."""
+    sums = np.zeros(indptr.shape[0] - 1)
+    filled = indptr[1:] > indptr[:-1]
+    if values.size:
+        sums[filled] = np.add.reduceat(values, indptr[:-1][filled])
+    return sums
+
+
 class _SparseProblem:
     """The centred, weighted problem on sparse X, centred implicitly: the CSC
     values scaled by the roots of the weights, the column sums and squared
@@ -175,14 +184,16 @@ class _SparseProblem:
         self.pf = np.ones(self.p)
         self.root = np.ones(n) if sw is None else np.sqrt(sw)
         self.indptr, self.indices = X.indptr, X.indices
-        self.S = X.data * self.root[X.indices]
-        self.cols = np.repeat(np.arange(self.p), np.diff(X.indptr))
-        self.q = np.bincount(self.cols, weights=self.S * self.root[X.indices],
-                             minlength=self.p)
+        if sw is None:  # the stored values as they are (X is already a new CSC array)
+            self.S = X.data.astype(np.float64, copy=False)
+            self.q = _column_sums(self.S, self.indptr)
+        else:
+            self.S = X.data * self.root[X.indices]
+            self.q = _column_sums(self.S * self.root[X.indices], self.indptr)
         self.mu = np.asarray(x_mean, dtype=np.float64)
         total = float(self.root @ self.root)
         self.col_sq = np.maximum(
-            np.bincount(self.cols, weights=self.S * self.S, minlength=self.p)
+            _column_sums(self.S * self.S, self.indptr)
             - 2.0 * self.mu * self.q + self.mu**2 * total, 0.0)
         self.B = np.asfortranarray((Y - y_mean) * self.root[:, None])
         self.yy = np.einsum("ij,ij->j", self.B, self.B)
@@ -190,7 +201,7 @@ class _SparseProblem:
     def xty(self, k):
         """``A'b`` of target k (for the alpha grid)."""
         b = self.B[:, k]
-        stored = np.bincount(self.cols, weights=self.S * b[self.indices], minlength=self.p)
+        stored = _column_sums(self.S * b[self.indices], self.indptr)
         return stored - self.mu * (self.root @ b)
 
     def solve(self, k, w, l1, l2, positive, max_iter, tol, orders):
