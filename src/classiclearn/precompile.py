@@ -26,7 +26,8 @@ __all__ = ["PrecompileReport", "precompile"]
 
 _ROWS = 120
 _FEATURES = 6
-_METHODS = ("predict", "predict_proba", "decision_function", "transform", "score_samples")
+_METHODS = ("predict", "predict_proba", "decision_function", "transform", "score_samples",
+            "apply", "decision_path")
 # families whose estimators share kernels run in one worker, so a kernel compiles once
 _SHARED_KERNELS = {"ensemble": "tree", "mixture": "cluster"}
 # parameter values that compile kernels of their own, run after the defaults (each took
@@ -49,6 +50,9 @@ _VARIANTS = {"DecisionTreeClassifier": ({"max_bins": 255},),
              "SVC": ({"probability": True},),
              "GaussianMixture": ({"covariance_type": "tied"}, {"covariance_type": "diag"},
                                  {"covariance_type": "spherical"})}
+# the same on sparse input: LinearSVC's sparse rows reach the dual's CSR kernel only
+# with dual=True (the default primal makes small sparse X dense for its Hessian)
+_SPARSE_VARIANTS = {"LinearSVC": ({"dual": True},)}
 # no kernels of their own: the meta-estimators (their inner estimators are precompiled)
 # and the target encoder
 _SKIPPED = {"Pipeline", "GridSearchCV", "RandomizedSearchCV", "OneVsRestClassifier",
@@ -151,6 +155,7 @@ def _groups(names, sparse):
         group.append((name, False, {}))
         if sparse and get_tags(cls()).sparse:
             group.append((name, True, {}))
+            group.extend((name, True, params) for params in _SPARSE_VARIANTS.get(name, ()))
         group.extend((name, False, params) for params in _VARIANTS.get(name, ()))
     return sorted(groups.values(), key=len, reverse=True)
 

@@ -63,11 +63,11 @@ def test_precompile_command_usage_error(capsys):
 def test_precompile_variants_are_valid_parameters_of_registered_estimators():
     # each variant runs in precompile's worker: a misspelt name or parameter would only
     # show as a kernel left to compile at a user's first call
-    from classiclearn.precompile import _VARIANTS
+    from classiclearn.precompile import _SPARSE_VARIANTS, _VARIANTS
     from classiclearn.utils.discovery import all_estimators
 
     registered = dict(all_estimators())
-    for name, variants in _VARIANTS.items():
+    for name, variants in [*_VARIANTS.items(), *_SPARSE_VARIANTS.items()]:
         assert name in registered, name
         known = registered[name]().get_params()
         for params in variants:
