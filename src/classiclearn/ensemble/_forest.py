@@ -47,6 +47,7 @@ from ..tree._tree import (
     apply_forest,
     forest_decision_path,
     forest_missing,
+    kept_walk_cache,
     mean_forest_value,
     predict_input,
     stack_trees,
@@ -323,12 +324,8 @@ class BaseForest(BaseEstimator):
         return stack[1]
 
     def _walk_cache(self):
-        # made at fit (so that predicting leaves the estimator's attributes as they
-        # were); a forest unpickled from before the cache existed gets one on first use
-        cache = self.__dict__.get("_walk_records")
-        if cache is None:
-            cache = self._walk_records = WalkCache()
-        return cache
+        # made at fit, so that predicting leaves the estimator's attributes as they were
+        return kept_walk_cache(self, "_walk_records")
 
     def _missing_go_to_left(self):
         # the trees' missing_go_to_left placed as in _stacked (read when X holds NaN)

@@ -31,6 +31,7 @@ from ..exceptions import ConvergenceWarning
 from ..utils._dask import is_dask_collection
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
+from ..utils._sparse import segment_sum
 from ..utils._targets import as_2d_target
 from ..utils._threads import on_one_blas_thread
 from ..utils.validation import (
@@ -164,15 +165,6 @@ class _Problem:
         return n_iter + more, gap
 
 
-def _column_sums(values, indptr):
-    """Sum of each CSC column's stored ``values`` (0 for an empty column)."""
-    sums = np.zeros(indptr.shape[0] - 1)
-    filled = indptr[1:] > indptr[:-1]
-    if values.size:
-        sums[filled] = np.add.reduceat(values, indptr[:-1][filled])
-    return sums
-
-
 class _SparseProblem:
     """The centred, weighted problem on sparse X, centred implicitly: the CSC
     values scaled by the roots of the weights, the column sums and squared
@@ -186,14 +178,14 @@ class _SparseProblem:
         self.indptr, self.indices = X.indptr, X.indices
         if sw is None:  # the stored values as they are (X is already a new CSC array)
             self.S = X.data.astype(np.float64, copy=False)
-            self.q = _column_sums(self.S, self.indptr)
+            self.q = segment_sum(self.S, self.indptr)
         else:
             self.S = X.data * self.root[X.indices]
-            self.q = _column_sums(self.S * self.root[X.indices], self.indptr)
+            self.q = segment_sum(self.S * self.root[X.indices], self.indptr)
         self.mu = np.asarray(x_mean, dtype=np.float64)
         total = float(self.root @ self.root)
         self.col_sq = np.maximum(
-            _column_sums(self.S * self.S, self.indptr)
+            segment_sum(self.S * self.S, self.indptr)
             - 2.0 * self.mu * self.q + self.mu**2 * total, 0.0)
         self.B = np.asfortranarray((Y - y_mean) * self.root[:, None])
         self.yy = np.einsum("ij,ij->j", self.B, self.B)
@@ -201,7 +193,7 @@ class _SparseProblem:
     def xty(self, k):
         """``A'b`` of target k (for the alpha grid)."""
         b = self.B[:, k]
-        stored = _column_sums(self.S * b[self.indices], self.indptr)
+        stored = segment_sum(self.S * b[self.indices], self.indptr)
         return stored - self.mu * (self.root @ b)
 
     def solve(self, k, w, l1, l2, positive, max_iter, tol, orders):

@@ -691,13 +691,3 @@ def _warn_no_neighbors():
     )
 
 
-def segment_sum(values, offsets):
-    """Sum of ``values[offsets[i]:offsets[i + 1]]`` along axis 0 for every i (0 if empty)."""
-    m = offsets.shape[0] - 1
-    out = np.zeros((m,) + values.shape[1:], dtype=np.float64)
-    nonempty = offsets[1:] > offsets[:-1]
-    if values.shape[0] and nonempty.any():
-        out[nonempty] = np.add.reduceat(values, offsets[:-1][nonempty], axis=0)
-    return out
-
-

@@ -10,6 +10,7 @@ import functools
 import numpy as np
 
 from ..base import RegressorMixin
+from ..utils._sparse import segment_sum
 from ..utils._targets import as_2d_target
 from . import _dask
 from ._base import (
@@ -18,7 +19,6 @@ from ._base import (
     _get_weights,
     _SupervisedNeighborsBase,
     _warn_no_neighbors,
-    segment_sum,
 )
 
 

@@ -123,14 +123,22 @@ class PolynomialFeatures(TransformerMixin, BaseEstimator):
         """
         self._validate_params()
         X = validate_data(self, X, dtype=FLOAT_DTYPES, accept_sparse=("csr", "csc"))
-        lo, hi = self._degrees()
-        p = X.shape[1]
-        count = 1 if self.include_bias else 0
-        for d in range(max(1, lo), hi + 1):
-            count += comb(p, d) if self.interaction_only else comb(p + d - 1, d)
-        self.n_output_features_ = count
+        self.n_output_features_ = int(self._degree_starts(X.shape[1])[-1])
         self.__dict__.pop("_powers", None)
         return self
+
+    def _degree_starts(self, p):
+        """First output column of each degree d (index d, from 1; the columns of
+        degrees below the lowest kept are empty), then the number of output columns."""
+        lo, hi = self._degrees()
+        starts = np.zeros(hi + 2, dtype=np.int64)
+        column = 1 if self.include_bias else 0
+        for d in range(1, hi + 1):
+            starts[d] = column
+            if d >= lo:
+                column += comb(p, d) if self.interaction_only else comb(p + d - 1, d)
+        starts[hi + 1] = column
+        return starts
 
     @property
     def powers_(self):
@@ -198,11 +206,7 @@ class PolynomialFeatures(TransformerMixin, BaseEstimator):
             sizes = [comb(p - u - 1, r) if interaction else comb(p - u + r - 1, r)
                      for u in range(p)]
             first_below[r, 1:] = np.cumsum(sizes, dtype=np.int64)
-        bases = np.zeros(hi + 1, dtype=np.int64)
-        column = 1 if self.include_bias else 0
-        for d in range(start, hi + 1):
-            bases[d] = column
-            column += comb(p, d) if interaction else comb(p + d - 1, d)
+        bases = self._degree_starts(p)
         indptr = X.indptr.astype(np.int64)
         indices = X.indices.astype(np.int64)
         data = X.data.astype(np.float64)

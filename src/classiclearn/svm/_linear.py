@@ -133,8 +133,10 @@ class LinearSVC(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         penalty, coordinate descent for L1). 'auto' picks the primal when
         there are more samples than features and the combination allows it,
         on dense and sparse input alike. The Newton method solves its steps
-        with a features x features Hessian up to 3,000 features (from sparse
-        products of the rows on sparse input), by conjugate gradients beyond.
+        with a features x features Hessian of dense rows up to 3,000 features,
+        else by conjugate gradients (on CSR rows when they are mostly zero: a
+        dense X with at most a quarter non-zero entries is fitted as CSR, as
+        liblinear stores every X; a small sparse X is made dense).
     tol : float, default=1e-4
         Stopping tolerance.
     C : float, default=1.0
@@ -407,10 +409,7 @@ class _Rows:
         transposed, or CSC arrays of sparse X with the intercept column stored."""
         if not self.sparse:
             return np.ascontiguousarray(self.dense.T), None, None, None
-        X = self.csr
-        if self.bias > 0:
-            X = sp.hstack([X, np.full((X.shape[0], 1), self.bias)], format="csc")
-        X = sp.csc_array(X)
+        X = sp.csc_array(self.with_intercept_csr())
         X.sort_indices()
         return (None, X.indptr.astype(np.intp), X.indices.astype(np.intp),
                 np.ascontiguousarray(X.data, dtype=np.float64))

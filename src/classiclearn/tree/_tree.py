@@ -38,7 +38,8 @@ from . import _prune_kernels as _prk
 __all__ = ["NodeArena", "Tree"]
 
 # rows from which a single tree's walk is split over threads
-_PARALLEL_ROWS = TREE_WALK_ROWS# entries of a float64 X from which prediction casts and checks it in one pass of
+_PARALLEL_ROWS = TREE_WALK_ROWS
+# entries of a float64 X from which prediction casts and checks it in one pass of
 # its own (predict_input; numpy's cast, then validation's check, read it twice), and
 # from which that pass runs in threads
 _FAST_CAST = 1 << 16
@@ -171,11 +172,7 @@ class Tree:
                             lambda: self.missing_go_to_left, self._walk_cache()).reshape(n)
 
     def _walk_cache(self):
-        # trees unpickled from before the cache existed get one on first use
-        cache = self.__dict__.get("walk_cache")
-        if cache is None:
-            cache = self.walk_cache = WalkCache()
-        return cache
+        return kept_walk_cache(self, "walk_cache")
 
     def predict(self, X):
         """Leaf value of each row: array (n_samples, n_outputs, max_n_classes)."""
@@ -499,10 +496,19 @@ class WalkCache(dict):
         return kept[1]
 
 
+def kept_walk_cache(owner, attribute):
+    """``owner``'s :class:`WalkCache` in ``attribute``; a model unpickled from before
+    the cache existed gets one on first use."""
+    cache = owner.__dict__.get(attribute)
+    if cache is None:
+        cache = WalkCache()
+        setattr(owner, attribute, cache)
+    return cache
+
+
 def node_array_key(packed, *extra):
     """Identity of a node array (its memory and length) for :class:`WalkCache` entries."""
     return (packed.__array_interface__["data"][0], packed.shape[0], *extra)
-
 
 
 def missing_rows(X, n_jobs):

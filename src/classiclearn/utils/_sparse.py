@@ -22,6 +22,7 @@ __all__ = [
     "row_squared_norms",
     "safe_dot",
     "scale_columns",
+    "segment_sum",
 ]
 
 _MATRIX_TYPES = {"csr": sp.csr_matrix, "csc": sp.csc_matrix, "coo": sp.coo_matrix}
@@ -285,3 +286,20 @@ def csr_products(X):
         return out
 
     return product, t_product
+
+
+def segment_sum(values, offsets):
+    """Sum of ``values[offsets[i]:offsets[i + 1]]`` along axis 0 for every i (0 if empty):
+    the stored values of each CSR row / CSC column, or of each query's neighbours.
+
+    Examples
+    --------
+    >>> segment_sum(np.array([1.0, 2.0, 3.0]), np.array([0, 2, 2, 3])).tolist()
+    [3.0, 0.0, 3.0]
+    """
+    m = offsets.shape[0] - 1
+    out = np.zeros((m,) + values.shape[1:], dtype=np.float64)
+    nonempty = offsets[1:] > offsets[:-1]
+    if values.shape[0] and nonempty.any():
+        out[nonempty] = np.add.reduceat(values, offsets[:-1][nonempty], axis=0)
+    return out
