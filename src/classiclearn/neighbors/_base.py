@@ -50,7 +50,7 @@ from ..utils.validation import (
 from . import _dask
 from ._ball_tree import BallTree
 from ._binary_tree import _rows_to_objects
-from ._brute import LazyGemmIndex, brute_kneighbors, brute_radius
+from ._brute import LazyGemmIndex, brute_kneighbors, brute_radius, brute_radius_sums
 from ._kd_tree import KDTree
 from ._metrics import (
     ALL_METRICS,
@@ -64,7 +64,15 @@ from ._metrics import (
     resolve_metric,
     weight_scale,
 )
-from ._sparse import SparseIndex, sparse_kneighbors, sparse_metric, sparse_radius
+from ._radius_kernels import GIVEN
+from ._radius_sums import RadiusSums, fold_listed_in_pieces
+from ._sparse import (
+    SparseIndex,
+    sparse_kneighbors,
+    sparse_metric,
+    sparse_radius,
+    sparse_radius_sums,
+)
 
 _ALGORITHMS = {"auto", "ball_tree", "kd_tree", "brute"}
 # Metrics searched with GEMM tiles by brute force.
@@ -97,22 +105,6 @@ def _get_weights(dist, weights):
         w[inf_row] = inf_mask[inf_row]
         return w
     return np.asarray(weights(dist), dtype=np.float64)
-
-
-def _flat_weights(dist, offsets, weights):
-    """Weights for flat radius results (rows given by ``offsets``), or None."""
-    if weights in (None, "uniform"):
-        return None
-    if weights == "distance":
-        with np.errstate(divide="ignore"):
-            w = 1.0 / dist
-        inf_mask = np.isinf(w)
-        rows = np.repeat(np.arange(offsets.shape[0] - 1), np.diff(offsets))
-        row_has = np.bincount(rows, weights=inf_mask, minlength=offsets.shape[0] - 1) > 0
-        sel = row_has[rows]
-        w[sel] = inf_mask[sel]
-        return w
-    return np.asarray(weights(dist), dtype=np.float64).reshape(dist.shape)
 
 
 def _check_n_neighbors(n_neighbors):
@@ -394,27 +386,40 @@ class _NeighborsBase(BaseEstimator):
                 index=self._brute_index(), n_threads=n_threads,
             )
 
-    def _radius_raw(self, X, radius, sort_results):
+    def _radius_raw(self, X, radius, sort_results, sums=None):
+        """(ind, dist, offsets) of the training rows within ``radius`` of the validated
+        query rows ``X``; with ``sums`` (a :class:`RadiusSums`), the neighbours are
+        folded into it instead, never all listed at once, and None is returned."""
         if getattr(self, "_dask_train", None) is not None:
-            return _dask.radius_now(self, X, radius, sort_results)
+            listed = _dask.radius_now(self, X, radius, sort_results)
+            return listed if sums is None else sums.fold_listed(*listed, 0)
+        if sums is not None and (self._tree is not None or sums.weighting == GIVEN):
+            # searches that can only list their pairs: a piece of the queries at a time
+            fold_listed_in_pieces(
+                sums, lambda q0, q1: self._radius_raw(X[q0:q1], radius, False), X.shape[0])
+            return None
         if getattr(self, "_sparse_index", None) is not None:
             with numba_threads(self._sparse_threads(X)):
-                return sparse_radius(self._sparse_index, sp.csr_array(X), radius, sort_results)
+                Q = sp.csr_array(X)
+                if sums is None:
+                    return sparse_radius(self._sparse_index, Q, radius, sort_results)
+                return sparse_radius_sums(self._sparse_index, Q, radius, sums)
         if self._tree is not None:
             with numba_threads(self.n_jobs):
                 return self._tree._radius_flat(self._scaled(X), radius, sort_results=sort_results)
         n_threads = self._brute_threads(X)
+        if self.metric == "precomputed" or self._function_metric:
+            args = (X if self.metric == "precomputed" else self._function_distances(X), None,
+                    radius, PRECOMPUTED, 2.0)
+            index = None
+        else:
+            args = (self._scaled(X), self._search_X, radius, self._metric_code, self._p)
+            index = self._brute_index()
         with numba_threads(n_threads):
-            if self.metric == "precomputed":
-                return brute_radius(X, None, radius, PRECOMPUTED, 2.0, sort_results=sort_results)
-            if self._function_metric:
-                return brute_radius(self._function_distances(X), None, radius, PRECOMPUTED,
-                                    2.0, sort_results=sort_results)
-            return brute_radius(
-                self._scaled(X), self._search_X, radius, self._metric_code, self._p,
-                sort_results=sort_results, index=self._brute_index(),
-                n_threads=n_threads,
-            )
+            if sums is None:
+                return brute_radius(*args, sort_results=sort_results, index=index,
+                                    n_threads=n_threads)
+            return brute_radius_sums(*args, sums, index=index, n_threads=n_threads)
 
 
 class _SupervisedNeighborsBase(_NeighborsBase):
@@ -460,11 +465,20 @@ class _SupervisedNeighborsBase(_NeighborsBase):
         dist, ind = self.kneighbors(X)
         return dist, self._y[ind]
 
-    def _radius_weights(self, X):
-        """(flat indices, offsets (m + 1,), flat weights or None) within the radius."""
+    def _radius_sums(self, X, cols, vals, n_cols):
+        """:class:`RadiusSums` of the neighbours within ``radius`` of the query rows
+        ``X`` (of each training row, itself left out, for None) over the targets
+        given by ``cols`` and ``vals``."""
         check_is_fitted(self)
-        ind, dist, offsets = self._radius_flat(X, None, False)
-        return ind, offsets, _flat_weights(dist, offsets, self.weights)
+        if X is None or is_dask_collection(X):
+            ind, dist, offsets = self._radius_flat(X, None, False)
+            sums = RadiusSums(offsets.shape[0] - 1, cols, vals, n_cols, self.weights)
+            sums.fold_listed(ind, dist, offsets, 0)
+            return sums
+        X = self._check_query_X(X)
+        sums = RadiusSums(X.shape[0], cols, vals, n_cols, self.weights)
+        self._radius_raw(X, float(self.radius), False, sums=sums)
+        return sums
 
 
 def _check_class_target(estimator, X, y):

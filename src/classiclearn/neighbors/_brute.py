@@ -34,6 +34,7 @@ from .._kernels.distances import COSINE, EUCLIDEAN, SQEUCLIDEAN
 from .._kernels.work import BRUTE_QUERY_ROWS
 from ..utils._threads import blas_can_be_limited, blas_single_thread, thread_map
 from . import _brute_kernels as _k
+from . import _radius_kernels as _rk
 from ._metrics import to_reduced
 
 # Query rows per block (at most) and training rows per chunk for the fused
@@ -341,12 +342,14 @@ def _query_blocks(m, n_threads, row_work=0):
     return [(m * b // n_blocks, m * (b + 1) // n_blocks) for b in range(n_blocks)], n_threads
 
 
-def _gemm_radius(Q, index, r_red, p, n_threads):
+def _gemm_radius(Q, index, r_red, p, n_threads, sums=None):
     """Euclidean / cosine radius search: :func:`_brute_kernels.gemm_radius` on query
     blocks in worker threads. The float32 threshold per query is the reduced
     radius less the query's own term, plus the rounding bound of the expansion,
     rounded up, so every row within the radius is a candidate (then checked
-    exactly). Returns (ind, dist, counts) of all rows, query by query."""
+    exactly). Returns (ind, dist, counts) of all rows, query by query; with
+    ``sums`` (a :class:`RadiusSums`), folds the neighbours into it instead
+    (:func:`_radius_kernels.reduce_gemm`) and returns None."""
     m = Q.shape[0]
     low_q, exact_q, delta, q_term = index.prepare_queries(Q)
     top = (r_red - q_term + delta).astype(np.float32)
@@ -358,25 +361,31 @@ def _gemm_radius(Q, index, r_red, p, n_threads):
     def work(number):
         q0, q1 = blocks[number]
         buf = np.empty((q1 - q0) * chunk, dtype=np.float32)
-        results[number] = _k.gemm_radius(low_q[q0:q1], index.low, chunk, buf, top[q0:q1],
-                                         exact_q[q0:q1], index.exact, r_red[q0:q1],
-                                         index.code, p)
+        search = (low_q[q0:q1], index.low, chunk, buf, top[q0:q1], exact_q[q0:q1],
+                  index.exact, r_red[q0:q1], index.code, p)
+        if sums is None:
+            results[number] = _k.gemm_radius(*search)
+        else:
+            _rk.reduce_gemm(*search, *sums.arguments(q0, q1))
 
     with blas_single_thread():
         thread_map(work, range(len(blocks)), n_threads)
+    if sums is not None:
+        return None
     counts = np.concatenate([c for c, _, _ in results])
     ind = np.concatenate([i for _, i, _ in results])
     dist = np.concatenate([d for _, _, d in results])
     return ind, dist, counts
 
 
-def _tiled_radius(Q, Y, r_red, code, p):
-    """Radius search on float64 tiles of whole rows (other metrics, precomputed)."""
+def _radius_tiles(Q, Y, code, p):
+    """(q0, q1, tile) over blocks of query rows: the float64 reduced distances of
+    rows ``q0:q1`` to every training row (the rows of ``Q`` themselves when ``Y`` is
+    None: precomputed distances)."""
     m = Q.shape[0]
     n = Q.shape[1] if Y is None else Y.shape[0]
     block = max(1, min(m, _RADIUS_TILE // max(n, 1)))
     tiles = None
-    parts_i, parts_d, parts_c = [], [], []
     for q0 in range(0, m, block):
         q1 = min(m, q0 + block)
         if Y is None:
@@ -391,6 +400,13 @@ def _tiled_radius(Q, Y, r_red, code, p):
             tile = _k.pairwise_coordinates(Q[q0:q1], tiles, code, p)
         else:
             tile = _k.pairwise_reduced(Q[q0:q1], Y, code, p)
+        yield q0, q1, tile
+
+
+def _tiled_radius(Q, Y, r_red, code, p):
+    """Radius search on float64 tiles of whole rows (other metrics, precomputed)."""
+    parts_i, parts_d, parts_c = [], [], []
+    for q0, q1, tile in _radius_tiles(Q, Y, code, p):
         counts = _k.tile_radius_count(tile, r_red[q0:q1])
         offsets = np.zeros(q1 - q0 + 1, dtype=np.intp)
         np.cumsum(counts, out=offsets[1:])
@@ -434,3 +450,17 @@ def brute_radius(Q, Y, r, code, p, *, sort_results=False, index=None, n_threads=
     if sort_results:
         sort_segments(ind, dist, offsets)
     return ind, dist, offsets
+
+
+def brute_radius_sums(Q, Y, r, code, p, sums, *, index=None, n_threads=1):
+    """The search of :func:`brute_radius`, each neighbour folded into ``sums`` (a
+    :class:`~._radius_sums.RadiusSums` with a row per query) instead of listed."""
+    m = Q.shape[0]
+    r = np.full(m, r, dtype=np.float64)
+    r_red = r if Y is None else np.ascontiguousarray(to_reduced(r, code, p), dtype=np.float64)
+    if Y is not None and code in (EUCLIDEAN, COSINE, SQEUCLIDEAN):
+        _gemm_radius(Q, GemmIndex(Y, code) if index is None else index, r_red, p, n_threads,
+                     sums=sums)
+        return
+    for q0, q1, tile in _radius_tiles(Q, Y, code, p):
+        sums.fold_tile(tile, r_red[q0:q1], code, p, q0, q1)

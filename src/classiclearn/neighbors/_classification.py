@@ -15,7 +15,7 @@ import numpy as np
 from ..base import ClassifierMixin
 from ..utils._params import StrOptions
 from ..utils._targets import check_classification_targets, unique_inverse
-from ..utils.validation import warn_column_vector_y
+from ..utils.validation import check_is_fitted, warn_column_vector_y
 from . import _dask
 from ._base import (
     KNeighborsMixin,
@@ -56,15 +56,20 @@ class _NeighborsClassifierBase(ClassifierMixin, _SupervisedNeighborsBase):
         _encode_targets(self, y)
 
 
-def _vote(codes, weights, rows, n_rows, n_classes):
-    """Per-row weighted class counts, normalised to sum to one (rows of zeros stay zero)."""
-    flat = rows * n_classes + codes
-    proba = np.bincount(flat, weights=weights, minlength=n_rows * n_classes).astype(np.float64)
-    proba = proba.reshape(n_rows, n_classes)
+def _normalised(counts):
+    """Per-row weighted class counts scaled to sum to one (rows of zeros stay zero)."""
+    proba = np.array(counts, dtype=np.float64)
     normalizer = proba.sum(axis=1)[:, None]
     normalizer[normalizer == 0.0] = 1.0
     proba /= normalizer
     return proba
+
+
+def _vote(codes, weights, rows, n_rows, n_classes):
+    """Per-row weighted class counts, normalised to sum to one (rows of zeros stay zero)."""
+    flat = rows * n_classes + codes
+    counts = np.bincount(flat, weights=weights, minlength=n_rows * n_classes)
+    return _normalised(counts.reshape(n_rows, n_classes))
 
 
 def _neighbor_proba(dist, targets, weights, n_classes):
@@ -317,28 +322,28 @@ class RadiusNeighborsClassifier(RadiusNeighborsMixin, _NeighborsClassifierBase):
         -------
         ndarray of shape (n_queries, n_classes), or a list of them (one per output)
         """
-        ind, offsets, w = self._radius_weights(X)
-        m = offsets.shape[0] - 1
-        counts = np.diff(offsets)
-        outliers = counts == 0
+        check_is_fitted(self)
+        classes = self.classes_ if self.outputs_2d_ else [self.classes_]
+        codes = self._y if self.outputs_2d_ else self._y[:, None]
+        first = np.cumsum([0] + [len(c) for c in classes])
+        # each output's class codes index its own columns of the vote sums
+        sums = self._radius_sums(X, codes + first[:-1], np.ones(codes.shape),
+                                 int(first[-1]))
+        outliers = sums.counts() == 0
         if outliers.any() and self.outlier_label_ is None:
             raise ValueError(
                 f"No neighbors found for test samples {np.flatnonzero(outliers)!r}, you can "
                 "try using larger radius, giving a label for outliers, or considering "
                 "removing them from your dataset."
             )
-        if w is None:
-            w = np.ones(ind.shape[0])
-        rows = np.repeat(np.arange(m), counts)
-        classes = self.classes_ if self.outputs_2d_ else [self.classes_]
-        codes = self._y if self.outputs_2d_ else self._y[:, None]
+        votes, _ = sums.weighted()
         if self.outlier_label_ is None:
             labels = [None] * len(classes)
         else:
             labels = self.outlier_label_ if self.outputs_2d_ else [self.outlier_label_]
         probas = []
         for j, c in enumerate(classes):
-            proba = _vote(codes[ind, j], w, rows, m, len(c))
+            proba = _normalised(votes[:, first[j]:first[j + 1]])
             if outliers.any():
                 hit = np.flatnonzero(c == labels[j])
                 if hit.size:

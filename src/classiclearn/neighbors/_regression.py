@@ -10,8 +10,8 @@ import functools
 import numpy as np
 
 from ..base import RegressorMixin
-from ..utils._sparse import segment_sum
 from ..utils._targets import as_2d_target
+from ..utils.validation import check_is_fitted
 from . import _dask
 from ._base import (
     KNeighborsMixin,
@@ -185,16 +185,14 @@ class RadiusNeighborsRegressor(RadiusNeighborsMixin, _NeighborsRegressorBase):
         -------
         ndarray of shape (n_queries,) or (n_queries, n_outputs)
         """
-        ind, offsets, w = self._radius_weights(X)
-        counts = np.diff(offsets)
+        check_is_fitted(self)
         y, was_1d = as_2d_target(self._y)
-        yn = y[ind].astype(np.float64, copy=False)
+        t = y.shape[1]
+        sums = self._radius_sums(X, np.broadcast_to(np.arange(t), y.shape), y, t)
+        total, weight = sums.weighted()
         with np.errstate(divide="ignore", invalid="ignore"):
-            if w is None:
-                pred = segment_sum(yn, offsets) / counts[:, None]
-            else:
-                pred = segment_sum(yn * w[:, None], offsets) / segment_sum(w, offsets)[:, None]
-        empty = counts == 0
+            pred = total / weight[:, None]
+        empty = sums.counts() == 0
         if empty.any():
             pred[empty] = np.nan
             _warn_no_neighbors()

@@ -130,3 +130,10 @@ def sparse_radius(index, Q, radius, sort_results):
     ind = np.concatenate(inds) if inds else np.zeros(0, dtype=np.intp)
     dist = np.concatenate(dists) if dists else np.zeros(0)
     return ind, dist, offsets
+
+
+def sparse_radius_sums(index, Q, radius, sums):
+    """The search of :func:`sparse_radius`, each neighbour folded into ``sums`` (a
+    :class:`~._radius_sums.RadiusSums` with a row per query) instead of listed."""
+    for start, stop, D in index.blocks(Q):
+        sums.fold_tile(D, np.full(stop - start, float(radius)), PRECOMPUTED, 2.0, start, stop)

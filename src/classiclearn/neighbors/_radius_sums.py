@@ -1,0 +1,98 @@
+"""Per-query sums of the neighbours within a radius, for the radius classifier and
+regressor (see :mod:`._radius_kernels` for what is summed and how)."""
+
+import numpy as np
+
+from . import _radius_kernels as _rk
+
+# Neighbour pairs (at most about) listed at a time when a search can only list
+# them (trees, Dask, the training rows as queries): 32 MB of indices and distances.
+_LISTED_PAIRS = 1 << 21
+
+
+def weighting_code(weights):
+    """The kernels' code of a ``weights`` parameter (a function: GIVEN)."""
+    if weights in (None, "uniform"):
+        return _rk.UNIFORM
+    if weights == "distance":
+        return _rk.DISTANCE
+    return _rk.GIVEN
+
+
+class RadiusSums:
+    """Zeroed sums for ``n_queries`` rows over targets given as ``cols`` / ``vals``.
+
+    Parameters
+    ----------
+    n_queries : int
+    cols : intp (n_train, n_outputs)
+        Column of ``sums`` each training row adds to, per output.
+    vals : float64 (n_train, n_outputs)
+        What it adds (times its weight).
+    n_cols : int
+        Columns of ``sums``.
+    weights : {"uniform", "distance"}, callable or None
+
+    Attributes
+    ----------
+    sums : float64 (n_queries, 2, n_cols)
+        Weighted sums; ``[:, 1]`` the unweighted sums of the neighbours at distance
+        zero (distance weights only).
+    totals : float64 (n_queries, 3)
+        Neighbours, sum of weights, neighbours at distance zero.
+    """
+
+    def __init__(self, n_queries, cols, vals, n_cols, weights):
+        self.cols = np.ascontiguousarray(cols, dtype=np.intp)
+        self.vals = np.ascontiguousarray(vals, dtype=np.float64)
+        self.weights = weights
+        self.weighting = weighting_code(weights)
+        self.sums = np.zeros((n_queries, 2, n_cols))
+        self.totals = np.zeros((n_queries, 3))
+
+    def arguments(self, q0, q1):
+        """The kernels' trailing arguments for query rows ``q0:q1``."""
+        return (self.cols, self.vals, self.weighting, self.sums[q0:q1], self.totals[q0:q1])
+
+    def fold_tile(self, tile, r_red, code, p, q0, q1):
+        """Fold the reduced distances ``tile`` of query rows ``q0:q1`` to every training
+        row (neighbours: at most ``r_red``)."""
+        _rk.reduce_tile(tile, r_red, code, p, *self.arguments(q0, q1))
+
+    def fold_listed(self, ind, dist, offsets, q0):
+        """Fold listed neighbours of query rows ``q0:q0 + len(offsets) - 1``."""
+        q1 = q0 + offsets.shape[0] - 1
+        if self.weighting == _rk.GIVEN:
+            given = np.asarray(self.weights(dist), dtype=np.float64).reshape(dist.shape)
+        else:
+            given = np.zeros(0)
+        _rk.reduce_pairs(ind, dist, given, offsets, *self.arguments(q0, q1))
+
+    def counts(self):
+        """Neighbours of each query."""
+        return self.totals[:, 0]
+
+    def weighted(self):
+        """(sums (n_queries, n_cols), weights (n_queries,)) each query's answer is made
+        of: those of its neighbours at distance zero where it has some."""
+        sums, weights = self.sums[:, 0], self.totals[:, 1]
+        zero = self.totals[:, 2] > 0
+        if zero.any():
+            sums, weights = sums.copy(), weights.copy()
+            sums[zero] = self.sums[zero, 1]
+            weights[zero] = self.totals[zero, 2]
+        return sums, weights
+
+
+def fold_listed_in_pieces(sums, search, n_queries):
+    """Fold the neighbours that ``search(q0, q1)`` lists as (ind, dist, offsets) for
+    query rows ``q0:q1``, in pieces of about ``_LISTED_PAIRS`` pairs (judged from the
+    pieces before), so the list never holds every pair at once."""
+    q0, step = 0, 256
+    while q0 < n_queries:
+        q1 = min(n_queries, q0 + step)
+        ind, dist, offsets = search(q0, q1)
+        sums.fold_listed(ind, dist, offsets, q0)
+        per_row = max(1.0, ind.shape[0] / (q1 - q0))
+        step = int(min(max(16, _LISTED_PAIRS // per_row), 1 << 16))
+        q0 = q1
