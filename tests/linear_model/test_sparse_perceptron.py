@@ -81,3 +81,60 @@ def test_least_squares_classifier_sparse_equals_dense(params, n_classes):
     np.testing.assert_allclose(sparse.coef_, dense.coef_, rtol=1e-7, atol=1e-8)
     np.testing.assert_allclose(sparse.intercept_, dense.intercept_, rtol=1e-7, atol=1e-8)
     np.testing.assert_array_equal(sparse.predict(X), dense.predict(X.toarray()))
+
+
+@pytest.mark.parametrize("route", ["gram", "lsqr"])
+@pytest.mark.parametrize("params", [{}, {"alpha": 1.0}, {"fit_intercept": False, "alpha": 0.3}])
+def test_least_squares_classifier_sparse_routes(route, params, monkeypatch):
+    from classiclearn.linear_model import _least_squares
+
+    calls = []
+    gram = _least_squares._solve_sparse_gram
+    monkeypatch.setattr(_least_squares, "_solve_sparse_gram",
+                        lambda *a: calls.append(1) or gram(*a))
+    if route == "lsqr":
+        monkeypatch.setattr(_least_squares, "_SPARSE_GRAM_FEATURES", 0)
+    X, _ = _problem(500, 30, 3)
+    y = np.random.default_rng(4).integers(0, 3, X.shape[0])
+    sw = np.random.default_rng(5).uniform(0.5, 2.0, X.shape[0])
+    sparse = LeastSquaresClassifier(**params).fit(X.tocsr(), y, sample_weight=sw)
+    dense = LeastSquaresClassifier(**params).fit(X.toarray(), y, sample_weight=sw)
+    assert len(calls) == (route == "gram")
+    # the normal equations are the dense fit's; LSQR stops at its tolerance
+    tol = dict(rtol=1e-10, atol=1e-12) if route == "gram" else dict(rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(sparse.coef_, dense.coef_, **tol)
+    np.testing.assert_allclose(sparse.intercept_, dense.intercept_, **tol)
+
+
+def test_least_squares_classifier_sparse_gram_declines_what_it_cannot_solve():
+    from classiclearn.linear_model import _least_squares
+
+    X, _ = _problem(400, 20, 2)
+    y = np.random.default_rng(6).integers(0, 2, X.shape[0])
+    Y = np.eye(2)[y]
+    x_mean = np.asarray(X.mean(axis=0)).ravel()
+    # a repeated column: alpha = 0 has no Cholesky factor (LSQR's minimum norm instead)
+    twice = sp.hstack([X, X[:, :1]]).tocsr()
+    mean2 = np.append(x_mean, x_mean[0])
+    assert _least_squares._solve_sparse_gram(twice, Y, mean2, Y.mean(0), None, 0.0) is None
+    fit = LeastSquaresClassifier().fit(twice, y)
+    dense = LeastSquaresClassifier().fit(twice.toarray(), y)
+    np.testing.assert_allclose(fit.coef_, dense.coef_, rtol=1e-6, atol=1e-8)
+    # a column far from zero with little spread: centring by a rank-one term would cancel
+    shifted = sp.csr_matrix(np.column_stack([X.toarray(), 1e9 + np.arange(400) % 3]))
+    mean3 = np.asarray(shifted.mean(axis=0)).ravel()
+    assert _least_squares._solve_sparse_gram(shifted, Y, mean3, Y.mean(0), None, 1.0) is None
+
+
+def test_least_squares_classifier_sparse_as_ridge_classifier():
+    from sklearn.linear_model import RidgeClassifier
+
+    X, _ = _problem(2000, 50, 4)
+    y = np.random.default_rng(7).integers(0, 4, X.shape[0])
+    ours = LeastSquaresClassifier(alpha=1.0).fit(X, y)
+    theirs = RidgeClassifier(alpha=1.0, solver="cholesky").fit(X.toarray(), y)
+    # its targets are 2 * (one of K) - 1
+    np.testing.assert_allclose(2 * ours.coef_, theirs.coef_, rtol=1e-8, atol=1e-10)
+    np.testing.assert_allclose(2 * ours.intercept_ - 1, theirs.intercept_, rtol=1e-8,
+                               atol=1e-10)
+    np.testing.assert_array_equal(ours.predict(X), theirs.predict(X.toarray()))

@@ -8,9 +8,13 @@ from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
+from scipy import linalg
+from scipy.linalg import lapack
 
 from ..base import BaseEstimator, ClassifierMixin
+from ..utils._moments import MAX_MEAN_TO_VAR
 from ..utils._params import Interval, StrOptions
+from ..utils._sparse import csr_gram
 from ..utils._targets import compute_class_weight, encode_labels
 from ..utils._threads import small_lapack
 from ..utils.validation import (
@@ -22,11 +26,24 @@ from ..utils.validation import (
 )
 from ._base import LinearClassifierMixin, weighted_means
 from ._ols import _solve_ols
-from ._ridge import ridge_solve
+from ._ridge import ridge_solve, solve_gram
 from ._ridge_solvers import centered_operator, solve_lsqr
 
 # LSQR's atol = btol on sparse X: tight, as the dense fit solves the normal equations exactly
 _SPARSE_TOL = 1e-10
+# Sparse X is fitted by the normal equations, as dense X is, when its Gram matrix is
+# small and cheap: at most _SPARSE_GRAM_FEATURES columns, and the Gram's multiply-adds
+# (pairs of entries within a row, plus the Cholesky factor's p^3 / 3, which BLAS runs
+# about _FACTOR_SPEEDUP times faster per flop) at most _SPARSE_GRAM_PASSES passes over
+# the stored entries per class (LSQR at the tolerance above takes some hundred
+# iterations of two passes per class)
+_SPARSE_GRAM_FEATURES = 2048
+_SPARSE_GRAM_PASSES = 100
+_FACTOR_SPEEDUP = 10
+# alpha = 0: the Cholesky factor of the Gram matrix (columns scaled to unit diagonal) is
+# used when LAPACK's estimate of its reciprocal condition number is above this, as the
+# dense fit requires of its eigenvalues
+_GRAM_RCOND = 1e-10
 
 
 class LeastSquaresClassifier(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
@@ -111,8 +128,9 @@ class LeastSquaresClassifier(LinearClassifierMixin, ClassifierMixin, BaseEstimat
             x_mean, y_mean = weighted_means(X, Y, sw)
         else:
             x_mean, y_mean = np.zeros(p), np.zeros(K)
-        if sp.issparse(X):
-            W = _solve_sparse(X, Y, x_mean, y_mean, sw, float(self.alpha))
+        if sp.issparse(X):  # products on numba's or scipy's threads, p x p algebra
+            with small_lapack(p):
+                W = _solve_sparse(X, Y, x_mean, y_mean, sw, float(self.alpha))
         else:  # p x p algebra: one BLAS thread (as LinearRegression)
             with small_lapack(p):
                 if self.alpha > 0:
@@ -133,11 +151,68 @@ class LeastSquaresClassifier(LinearClassifierMixin, ClassifierMixin, BaseEstimat
 
 
 def _solve_sparse(X, Y, x_mean, y_mean, sw, alpha):
-    """Coefficients (p, K) for sparse X: LSQR on the implicitly centred, weighted X with
-    damping sqrt(alpha) (the minimum-norm solution when alpha = 0 and X is rank deficient)."""
+    """Coefficients (p, K) for sparse X: the normal equations when the Gram matrix pays
+    (:func:`_solve_sparse_gram`), otherwise LSQR on the implicitly centred, weighted X
+    with damping sqrt(alpha) (the minimum-norm solution when alpha = 0 and X is rank
+    deficient)."""
+    if _sparse_gram_pays(X, Y.shape[1]):
+        W = _solve_sparse_gram(X, Y, x_mean, y_mean, sw, alpha)
+        if W is not None:
+            return W
     B = Y - y_mean
     if sw is not None:
         B = B * np.sqrt(sw)[:, None]
     A = centered_operator(X, x_mean, sw)
     W, _, _ = solve_lsqr(A, B, np.full(B.shape[1], alpha), _SPARSE_TOL, None)
     return W
+
+
+def _sparse_gram_pays(X, n_classes):
+    """Whether the Gram matrix of sparse X is small and cheaper than LSQR's passes."""
+    n, p = X.shape
+    if p > min(n, _SPARSE_GRAM_FEATURES) or X.nnz == 0:
+        return False
+    row_entries = np.diff(sp.csr_array(X).indptr).astype(np.float64)
+    gram_work = float(row_entries @ row_entries) / 2 + p**3 / (3 * _FACTOR_SPEEDUP)
+    return gram_work <= _SPARSE_GRAM_PASSES * X.nnz * n_classes
+
+
+def _solve_sparse_gram(X, Y, x_mean, y_mean, sw, alpha):
+    """Coefficients (p, K) from ``(Xc' S Xc + alpha I) W = Xc' S Yc`` for sparse X, the
+    centred Gram matrix being ``X' S X`` less its rank-one mean term (S the weights);
+    None where that loses accuracy (a column's mean far above its spread) or, with
+    alpha = 0, where the Gram matrix is too ill-conditioned for its Cholesky factor
+    (the dense fit then turns to QR, this one to LSQR)."""
+    n = X.shape[0]
+    w = np.ones(n) if sw is None else sw
+    total = float(w.sum())
+    G = csr_gram(X, w)
+    var = np.diag(G) / total - x_mean**2
+    if not np.all(x_mean**2 <= MAX_MEAN_TO_VAR * np.maximum(var, 0.0)):
+        return None
+    G -= total * np.outer(x_mean, x_mean)
+    B = w[:, None] * (Y - y_mean)  # its columns sum to zero: X' B = Xc' B
+    XtB = np.asarray(X.T @ B)
+    if alpha > 0:
+        return solve_gram(G, XtB, np.full(Y.shape[1], alpha))
+    d = np.sqrt(np.maximum(np.diag(G), 0.0))
+    if not np.all(d > 0):
+        return None
+    scaled = G / d / d[:, None]
+    try:
+        factor = linalg.cho_factor(scaled, check_finite=False)  # upper triangle
+    except linalg.LinAlgError:
+        return None
+    rcond, info = lapack.dpocon(factor[0], np.abs(scaled).sum(axis=0).max())
+    if info != 0 or not rcond > _GRAM_RCOND:
+        return None
+
+    def solve(B):
+        return linalg.cho_solve(factor, B / d[:, None], check_finite=False) / d[:, None]
+
+    W = solve(XtB)
+    # one step of iterative refinement on the residuals, as the dense fit does
+    R = w[:, None] * ((Y - y_mean) - np.asarray(X @ W) + x_mean @ W)
+    W += solve(np.asarray(X.T @ R) - np.outer(x_mean, R.sum(axis=0)))
+    return W
+
