@@ -124,3 +124,25 @@ def test_simple_imputer_sparse_statistics_count_implicit_zeros():
 def test_simple_imputer_refuses_zero_marker_on_sparse():
     with pytest.raises(ValueError, match="missing_values == 0 and input is sparse"):
         SimpleImputer(missing_values=0).fit(_sparse_with_missing())
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc", "csc-duplicates"])
+@pytest.mark.parametrize("add_indicator", [False, True])
+def test_simple_imputer_sparse_leaves_input_and_handles_no_missing(fmt, add_indicator):
+    X = sp.csc_matrix(_sparse_with_missing()) if fmt != "csr" else _sparse_with_missing()
+    if fmt == "csc-duplicates":  # an entry stored twice: summed, in a copy
+        # (the last column's last entry again)
+        X = sp.csc_matrix((np.append(X.data, 1.5), np.append(X.indices, X.indices[-1]),
+                           np.append(X.indptr[:-1], X.nnz + 1)), shape=X.shape)
+        assert not X.has_canonical_format
+    before = (X.data.copy(), X.indices.copy(), X.indptr.copy())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        ours = SimpleImputer(add_indicator=add_indicator).fit(X).transform(X)
+        theirs = sk_impute.SimpleImputer(add_indicator=add_indicator).fit(X).transform(X)
+    np.testing.assert_allclose(ours.toarray(), theirs.toarray(), rtol=1e-12)
+    for kept, now in zip(before, (X.data, X.indices, X.indptr)):
+        np.testing.assert_array_equal(kept, now)
+    clean = sp.random(50, 6, density=0.3, random_state=1, format="csr")
+    out = SimpleImputer(add_indicator=add_indicator).fit(clean).transform(clean)
+    np.testing.assert_allclose(out.toarray(), clean.toarray())

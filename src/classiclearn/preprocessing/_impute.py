@@ -23,7 +23,7 @@ from ..utils._dask import (
     reduce_blocks,
 )
 from ..utils._params import StrOptions
-from ..utils._sparse import like_input
+from ..utils._sparse import like_input, segment_sum
 from ..utils.validation import check_is_fitted, validate_data
 from . import _scaling_kernels as _k
 from ._common import check_categorical_X, feature_names_in, is_missing
@@ -353,7 +353,9 @@ class SimpleImputer(TransformerMixin, BaseEstimator):
         X = validate_data(self, X, reset=reset, accept_sparse="csc", dtype=(np.float64, np.float32),
                           ensure_all_finite="allow-nan" if _is_nan_like(self.missing_values)
                           else True)
-        X.sum_duplicates()
+        if not X.has_canonical_format:
+            X = X.copy()  # the caller's matrix is left as it was
+            X.sum_duplicates()
         return X
 
     def _fit_sparse(self, X):
@@ -363,8 +365,9 @@ class SimpleImputer(TransformerMixin, BaseEstimator):
         X = self._validate_sparse(X, reset=True)
         n_rows, n_features = X.shape
         missing = _sparse_missing_mask(X.data, self.missing_values)
-        columns = np.repeat(np.arange(n_features), np.diff(X.indptr))
-        n_missing = np.bincount(columns[missing], minlength=n_features)
+        any_missing = bool(missing.any())
+        n_missing = (segment_sum(missing, X.indptr).astype(np.intp) if any_missing
+                     else np.zeros(n_features, dtype=np.intp))
         count = n_rows - n_missing
         empty = count == 0
         if self.strategy == "constant":
@@ -376,7 +379,8 @@ class SimpleImputer(TransformerMixin, BaseEstimator):
                 )
             stats = np.full(n_features, float(fill))
         elif self.strategy == "mean":
-            sums = np.bincount(columns[~missing], weights=X.data[~missing], minlength=n_features)
+            observed = np.where(missing, 0.0, X.data) if any_missing else X.data
+            sums = segment_sum(observed, X.indptr)
             stats = np.where(empty, np.nan, sums / np.maximum(count, 1))
         else:
             stats = np.array([self._sparse_column_statistic(X, missing, j, n_rows)
@@ -403,25 +407,38 @@ class SimpleImputer(TransformerMixin, BaseEstimator):
         """Replace the stored missing values of sparse X; returns CSC in X's container kind,
         with the indicator columns appended as stored ones."""
         original = X
-        X = self._validate_sparse(X, reset=False).copy()
+        X = self._validate_sparse(X, reset=False)
+        given = getattr(original, "data", None)
+        if isinstance(given, np.ndarray) and np.shares_memory(X.data, given):
+            X = X.copy()  # (a conversion to CSC or float has made new arrays already)
         missing = _sparse_missing_mask(X.data, self.missing_values)
-        columns = np.repeat(np.arange(X.shape[1]), np.diff(X.indptr))
-        indicator = self._sparse_indicator(X, missing, columns) if self.add_indicator else None
-        X.data[missing] = self.statistics_[columns[missing]].astype(X.dtype)
-        X.eliminate_zeros()
+        at = np.flatnonzero(missing)
+        if at.size:
+            # the column of each missing entry
+            columns = np.searchsorted(X.indptr, at, side="right") - 1
+            if self.add_indicator:
+                indicator = self._sparse_indicator(X, at, columns)
+            X.data[at] = self.statistics_[columns].astype(X.dtype)
+            X.eliminate_zeros()
+        elif self.add_indicator:
+            indicator = self._sparse_indicator(X, at, at)
+        if not self.add_indicator:
+            indicator = None
         self._warn_empty_features(stacklevel=4)
         out = X[:, np.flatnonzero(~self._empty)] if self._empty.any() else X
         if indicator is not None:
             out = sp.hstack([out, indicator], format="csc")
         return like_input(out, original)
 
-    def _sparse_indicator(self, X, missing, columns):
-        """0/1 CSC array of the stored missing entries of the ``indicator_features_``."""
+    def _sparse_indicator(self, X, at, columns):
+        """0/1 CSC array of the missing entries (stored positions ``at``, in ``columns``)
+        of the ``indicator_features_``."""
         position = np.full(X.shape[1], -1)
         position[self.indicator_features_] = np.arange(self.indicator_features_.size)
-        keep = missing & (position[columns] >= 0)
+        keep = position[columns] >= 0
         return sp.csc_array(
-            (np.ones(int(keep.sum()), dtype=X.dtype), (X.indices[keep], position[columns[keep]])),
+            (np.ones(int(keep.sum()), dtype=X.dtype),
+             (X.indices[at[keep]], position[columns[keep]])),
             shape=(X.shape[0], self.indicator_features_.size))
 
     def _warn_empty_features(self, stacklevel):
