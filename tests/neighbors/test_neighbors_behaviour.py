@@ -66,28 +66,34 @@ def test_gemm_search_over_several_query_blocks_and_threads():
 
 
 @pytest.mark.parametrize("code", [0, 5, 4])  # euclidean, sqeuclidean, cosine
-def test_gemm_radius_equals_the_exact_tiles(code):
+@pytest.mark.parametrize("wide", [False, True])
+def test_gemm_radius_equals_the_exact_tiles(code, wide):
     # the fused float32 radius search against the exact float64 tiles: integer
     # points with many distances exactly equal to the radius, rows over several
-    # query blocks and training chunks (threads), rows with many hits (hit
-    # buffers regrown) and rows with none
+    # query blocks and training chunks (threads), rows with many hits and rows
+    # with none; few hits a row are listed in one pass, many (wide radii) counted
+    # then written in place
     from classiclearn._kernels.distances import COSINE
     from classiclearn.neighbors import _brute
+    from classiclearn.neighbors import _brute_kernels as kernels
 
     assert code in (0, 5) or code == COSINE  # the codes of distances.py
     rng = np.random.default_rng(11)
     X = rng.integers(-3, 4, size=(3 * _brute._TRAIN_CHUNK + 37, 3)).astype(float)
     Q = rng.integers(-3, 4, size=(2 * _brute._QUERY_BLOCK + 301, 3)).astype(float)
     Q[:5] = 40.0  # far from every training row
-    r = np.where(np.arange(Q.shape[0]) % 3 == 0, 6.0, 2.0)  # wide radii: hundreds of hits
+    r = np.where(np.arange(Q.shape[0]) % 3 == 0, 6.0, 2.0) if wide else np.full(Q.shape[0], 1.5)
     if code == COSINE:
-        r = r / 20.0
+        r = r / (6.0 if wide else 20.0)
+    elif code != 0 and wide:  # sqeuclidean: the squares of the euclidean radii
+        r = r * r
     r_red = _brute.to_reduced(r, code, 2.0)
     # the per-pair cosine kernel reads unit rows (as the GEMM search prepares them)
     Qe, Xe = (_brute.unit_rows(Q), _brute.unit_rows(X)) if code == COSINE else (Q, X)
     expected = _brute._tiled_radius(Qe, Xe, r_red, code, 2.0)
-    # more than 4 hits a row on average: the hit buffers (4 a row) are regrown
-    assert expected[2].mean() > 4 and (code == COSINE or expected[2][:5].sum() == 0)
+    listed = expected[2].mean() <= kernels._LIST_HITS_PER_ROW
+    assert listed != wide and expected[2].mean() > 4
+    assert code == COSINE or expected[2][:5].sum() == 0
     for n_threads in (1, 2):
         ind, dist, offsets = _brute.brute_radius(Q, X, r, code, 2.0, n_threads=n_threads)
         np.testing.assert_array_equal(np.diff(offsets), expected[2])

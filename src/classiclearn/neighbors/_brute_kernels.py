@@ -145,45 +145,28 @@ def gemm_select(Qb, Y_low, chunk, buf, hd, hi):
         tile_select(tile, c0, hd, hi, cols)
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _append_hit(hits_q, hits_j, hits_v, count, i, j, v):
-    """Store the hit (i, j, v) at ``count``, doubling the buffers when full."""
-    if count == hits_q.shape[0]:
-        grown = 2 * count
-        new_q = np.empty(grown, dtype=np.intp)
-        new_j = np.empty(grown, dtype=np.intp)
-        new_v = np.empty(grown)
-        new_q[:count] = hits_q
-        new_j[:count] = hits_j
-        new_v[:count] = hits_v
-        hits_q, hits_j, hits_v = new_q, new_j, new_v
-    hits_q[count] = i
-    hits_j[count] = j
-    hits_v[count] = v
-    return hits_q, hits_j, hits_v
+# gemm_radius lists a block's neighbours in one pass while they are at most this many
+# per query row on average, or one in _LIST_ROWS_PER_HIT of the training rows (the list
+# costs several times a candidate test per entry); a block with more is searched twice
+# (count, then fill in place): the second scan costs less than listing that many.
+_LIST_HITS_PER_ROW = 64
+_LIST_ROWS_PER_HIT = 32
+# the modes of _radius_pass
+_LIST = 0
+_COUNT = 1
+_FILL = 2
 
 
 @njit(cache=True, nogil=True)
-def gemm_radius(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p):
-    """Rows of ``Y`` within reduced distance ``r[i]`` of each row ``Q[i]`` of a block.
-
-    For each chunk of ``chunk`` training rows one BLAS product ``Qb Y_c'``
-    (float32, as :func:`gemm_select`) fills the tile held in ``buf``; the
-    columns with a value ``< top[i]`` (the radius plus the rounding bound of
-    the product, so no true hit is missed) are found strip by strip, and
-    only those get the exact reduced distance from the float64 rows ``Q``,
-    ``Y``, kept if ``<= r[i]``. One pass over each in-cache tile.
-
-    Returns
-    -------
-    counts : intp (b,); ind : intp (total,), ascending within each row;
-    dist : float64 (total,), the true distances; rows one after another.
-    """
+def _radius_pass(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p, mode, counts, hits_q,
+                 hits_j, hits_v):
+    """One scan of a block for :func:`gemm_radius`: each row ``j`` within reduced distance
+    ``r[i]`` of query ``i`` is listed as (i, j, value) in ``hits_*`` (_LIST: returns the
+    number listed, or -1 as soon as they do not fit), counted in ``counts[i]`` (_COUNT),
+    or written at ``hits_j[counts[i]]`` / ``hits_v[counts[i]]`` with ``counts[i]``
+    advanced (_FILL: ``counts`` holds each row's next free slot)."""
     b = Qb.shape[0]
     n = Y_low.shape[0]
-    hits_q = np.empty(max(16, 4 * b), dtype=np.intp)
-    hits_j = np.empty(hits_q.shape[0], dtype=np.intp)
-    hits_v = np.empty(hits_q.shape[0])
     cols = np.empty(chunk, dtype=np.intp)
     count = 0
     for c0 in range(0, n, chunk):
@@ -195,26 +178,76 @@ def gemm_radius(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p):
                 j = cols[u]
                 v = reduced_distance(Q, i, Y, j, metric, p)
                 if v <= r[i]:
-                    hits_q, hits_j, hits_v = _append_hit(hits_q, hits_j, hits_v, count,
-                                                         i, j, v)
-                    count += 1
-    # hits come chunk by chunk: a stable counting sort by row keeps each row's
-    # indices ascending
+                    if mode == _LIST:
+                        if count == hits_q.shape[0]:
+                            return -1
+                        hits_q[count] = i
+                        hits_j[count] = j
+                        hits_v[count] = v
+                        count += 1
+                    elif mode == _COUNT:
+                        counts[i] += 1
+                    else:
+                        t = counts[i]
+                        hits_j[t] = j
+                        hits_v[t] = v
+                        counts[i] = t + 1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def gemm_radius(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p):
+    """Rows of ``Y`` within reduced distance ``r[i]`` of each row ``Q[i]`` of a block.
+
+    For each chunk of ``chunk`` training rows one BLAS product ``Qb Y_c'``
+    (float32, as :func:`gemm_select`) fills the tile held in ``buf``; the
+    columns with a value ``< top[i]`` (the radius plus the rounding bound of
+    the product, so no true hit is missed) are found strip by strip, and
+    only those get the exact reduced distance from the float64 rows ``Q``,
+    ``Y``, kept if ``<= r[i]``. One pass over each in-cache tile, listing the
+    hits, while they are few; otherwise a pass that counts them and one that
+    writes them in place (see ``_LIST_HITS_PER_ROW``).
+
+    Returns
+    -------
+    counts : intp (b,); ind : intp (total,), ascending within each row;
+    dist : float64 (total,), the true distances; rows one after another.
+    """
+    b = Qb.shape[0]
+    n = Y_low.shape[0]
+    cap = max(16, b * max(_LIST_HITS_PER_ROW, n // _LIST_ROWS_PER_HIT))
+    hits_q = np.empty(cap, dtype=np.intp)
+    hits_j = np.empty(cap, dtype=np.intp)
+    hits_v = np.empty(cap)
     counts = np.zeros(b, dtype=np.intp)
-    for h in range(count):
-        counts[hits_q[h]] += 1
+    listed = _radius_pass(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p, _LIST, counts,
+                          hits_q, hits_j, hits_v)
+    if listed >= 0:
+        for h in range(listed):
+            counts[hits_q[h]] += 1
+    else:
+        _radius_pass(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p, _COUNT, counts,
+                     hits_q, hits_j, hits_v)
     start = np.empty(b, dtype=np.intp)
     total = 0
     for i in range(b):
         start[i] = total
         total += counts[i]
-    ind = np.empty(count, dtype=np.intp)
-    dist = np.empty(count)
-    for h in range(count):
-        i = hits_q[h]
-        ind[start[i]] = hits_j[h]
-        dist[start[i]] = reduced_to_distance(hits_v[h], metric, p)
-        start[i] += 1
+    ind = np.empty(total, dtype=np.intp)
+    dist = np.empty(total)
+    if listed >= 0:
+        # hits come chunk by chunk: a stable counting sort by row keeps each row's
+        # indices ascending
+        for h in range(listed):
+            i = hits_q[h]
+            ind[start[i]] = hits_j[h]
+            dist[start[i]] = hits_v[h]
+            start[i] += 1
+    else:
+        _radius_pass(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p, _FILL, start, hits_q,
+                     ind, dist)
+    for t in range(total):
+        dist[t] = reduced_to_distance(dist[t], metric, p)
     return counts, ind, dist
 
 
