@@ -343,11 +343,13 @@ def _query_blocks(m, n_threads, row_work=0):
 
 
 def _gemm_radius(Q, index, r_red, p, n_threads, sums=None):
-    """Euclidean / cosine radius search: :func:`_brute_kernels.gemm_radius` on query
-    blocks in worker threads. The float32 threshold per query is the reduced
-    radius less the query's own term, plus the rounding bound of the expansion,
-    rounded up, so every row within the radius is a candidate (then checked
-    exactly). Returns (ind, dist, counts) of all rows, query by query; with
+    """Euclidean / cosine radius search on query blocks in worker threads: each block
+    counts its hits (:func:`_brute_kernels.gemm_radius_count`), then writes them into
+    its rows' slices of the one output (:func:`_brute_kernels.gemm_radius_place`).
+    The float32 threshold per query is the reduced radius less the query's own
+    term, plus the rounding bound of the expansion, rounded up, so every row
+    within the radius is a candidate (then checked exactly). Returns (ind, dist,
+    counts) of all rows, query by query; with
     ``sums`` (a :class:`RadiusSums`), folds the neighbours into it instead
     (:func:`_radius_kernels.reduce_gemm`) and returns None."""
     m = Q.shape[0]
@@ -358,23 +360,38 @@ def _gemm_radius(Q, index, r_red, p, n_threads, sums=None):
     blocks, n_threads = _query_blocks(m, n_threads, index.n * index.low.shape[1])
     results = [None] * len(blocks)
 
-    def work(number):
+    def search(number):
         q0, q1 = blocks[number]
         buf = np.empty((q1 - q0) * chunk, dtype=np.float32)
-        search = (low_q[q0:q1], index.low, chunk, buf, top[q0:q1], exact_q[q0:q1],
-                  index.exact, r_red[q0:q1], index.code, p)
-        if sums is None:
-            results[number] = _k.gemm_radius(*search)
-        else:
-            _rk.reduce_gemm(*search, *sums.arguments(q0, q1))
+        return (low_q[q0:q1], index.low, chunk, buf, top[q0:q1], exact_q[q0:q1], index.exact,
+                r_red[q0:q1], index.code, p)
+
+    def fold(number):
+        _rk.reduce_gemm(*search(number), *sums.arguments(*blocks[number]))
+
+    def count(number):
+        results[number] = _k.gemm_radius_count(*search(number))
 
     with blas_single_thread():
-        thread_map(work, range(len(blocks)), n_threads)
-    if sums is not None:
-        return None
-    counts = np.concatenate([c for c, _, _ in results])
-    ind = np.concatenate([i for _, i, _ in results])
-    dist = np.concatenate([d for _, _, d in results])
+        if sums is not None:
+            thread_map(fold, range(len(blocks)), n_threads)
+            return None
+        thread_map(count, range(len(blocks)), n_threads)
+        counts = (np.concatenate([result[0] for result in results]) if results
+                  else np.zeros(0, dtype=np.intp))
+        starts = np.zeros(m + 1, dtype=np.intp)
+        np.cumsum(counts, out=starts[1:])
+        ind = np.empty(starts[m], dtype=np.intp)
+        dist = np.empty(starts[m])
+
+        def place(number):
+            # every block writes its own rows' slices of the one output
+            q0, q1 = blocks[number]
+            _k.gemm_radius_place(*search(number), *results[number][1:], starts[q0:q1], ind,
+                                 dist)
+            results[number] = None
+
+        thread_map(place, range(len(blocks)), n_threads)
     return ind, dist, counts
 
 

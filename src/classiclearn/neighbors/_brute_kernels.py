@@ -145,7 +145,7 @@ def gemm_select(Qb, Y_low, chunk, buf, hd, hi):
         tile_select(tile, c0, hd, hi, cols)
 
 
-# gemm_radius lists a block's neighbours in one pass while they are at most this many
+# gemm_radius_count lists a block's neighbours in one pass while they are at most this many
 # per query row on average, or one in _LIST_ROWS_PER_HIT of the training rows (the list
 # costs several times a candidate test per entry); a block with more is searched twice
 # (count, then fill in place): the second scan costs less than listing that many.
@@ -160,7 +160,7 @@ _FILL = 2
 @njit(cache=True, nogil=True)
 def _radius_pass(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p, mode, counts, hits_q,
                  hits_j, hits_v):
-    """One scan of a block for :func:`gemm_radius`: each row ``j`` within reduced distance
+    """One scan of a block for :func:`gemm_radius_count`: each row ``j`` within reduced distance
     ``r[i]`` of query ``i`` is listed as (i, j, value) in ``hits_*`` (_LIST: returns the
     number listed, or -1 as soon as they do not fit), counted in ``counts[i]`` (_COUNT),
     or written at ``hits_j[counts[i]]`` / ``hits_v[counts[i]]`` with ``counts[i]``
@@ -196,8 +196,10 @@ def _radius_pass(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p, mode, counts, h
 
 
 @njit(cache=True, nogil=True)
-def gemm_radius(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p):
-    """Rows of ``Y`` within reduced distance ``r[i]`` of each row ``Q[i]`` of a block.
+def gemm_radius_count(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p):
+    """First half of the radius search of a block: the number of rows of ``Y`` within
+    reduced distance ``r[i]`` of each row ``Q[i]``, and the hits themselves while they
+    are few.
 
     For each chunk of ``chunk`` training rows one BLAS product ``Qb Y_c'``
     (float32, as :func:`gemm_select`) fills the tile held in ``buf``; the
@@ -205,13 +207,15 @@ def gemm_radius(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p):
     the product, so no true hit is missed) are found strip by strip, and
     only those get the exact reduced distance from the float64 rows ``Q``,
     ``Y``, kept if ``<= r[i]``. One pass over each in-cache tile, listing the
-    hits, while they are few; otherwise a pass that counts them and one that
-    writes them in place (see ``_LIST_HITS_PER_ROW``).
+    hits as (row, column, reduced value) while they are few (see
+    ``_LIST_HITS_PER_ROW``); past that, the pass only counts them, and
+    :func:`gemm_radius_place` scans the block again to write them.
 
     Returns
     -------
-    counts : intp (b,); ind : intp (total,), ascending within each row;
-    dist : float64 (total,), the true distances; rows one after another.
+    counts : intp (b,); listed : the number of hits listed, -1 if not listed;
+    hits_q, hits_j : intp; hits_v : float64, the listed hits in their first ``listed``
+    entries.
     """
     b = Qb.shape[0]
     n = Y_low.shape[0]
@@ -228,27 +232,29 @@ def gemm_radius(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p):
     else:
         _radius_pass(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p, _COUNT, counts,
                      hits_q, hits_j, hits_v)
-    start = np.empty(b, dtype=np.intp)
-    total = 0
-    for i in range(b):
-        start[i] = total
-        total += counts[i]
-    ind = np.empty(total, dtype=np.intp)
-    dist = np.empty(total)
+    return counts, listed, hits_q, hits_j, hits_v
+
+
+@njit(cache=True, nogil=True)
+def gemm_radius_place(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p, listed, hits_q,
+                      hits_j, hits_v, starts, out_ind, out_dist):
+    """Second half: the hits of the block's rows written from ``starts[i]`` on in
+    ``out_ind`` (ascending column) and ``out_dist`` (true distances), from the list of
+    :func:`gemm_radius_count` (a stable counting sort by row: the hits come chunk by
+    chunk) or, when it did not list them, by a second scan. ``starts`` is advanced."""
+    first = starts.copy()
     if listed >= 0:
-        # hits come chunk by chunk: a stable counting sort by row keeps each row's
-        # indices ascending
         for h in range(listed):
             i = hits_q[h]
-            ind[start[i]] = hits_j[h]
-            dist[start[i]] = hits_v[h]
-            start[i] += 1
+            out_ind[starts[i]] = hits_j[h]
+            out_dist[starts[i]] = hits_v[h]
+            starts[i] += 1
     else:
-        _radius_pass(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p, _FILL, start, hits_q,
-                     ind, dist)
-    for t in range(total):
-        dist[t] = reduced_to_distance(dist[t], metric, p)
-    return counts, ind, dist
+        _radius_pass(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p, _FILL, starts, hits_q,
+                     out_ind, out_dist)
+    for i in range(first.shape[0]):
+        for t in range(first[i], starts[i]):
+            out_dist[t] = reduced_to_distance(out_dist[t], metric, p)
 
 
 @njit(cache=True, nogil=True)

@@ -83,7 +83,7 @@ def reduce_tile(tile, r, metric, p, cols, vals, weighting, sums, totals):
 @njit(cache=True, nogil=True)
 def reduce_gemm(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p, cols, vals, weighting,
                 sums, totals):
-    """The search of ``_brute_kernels.gemm_radius`` (float32 products chunk by chunk,
+    """The search of ``_brute_kernels.gemm_radius_count`` (float32 products chunk by chunk,
     candidates below ``top[i]`` checked exactly against ``r[i]``), each neighbour
     folded into the block's ``sums`` and ``totals`` instead of listed."""
     b = Qb.shape[0]
