@@ -178,3 +178,32 @@ def test_pieces_threads_and_blocks_do_not_change_the_sums(monkeypatch):
     np.testing.assert_array_equal(whole, pieces)
     brute = RadiusNeighborsRegressor(n_jobs=2, **dict(kw, algorithm="brute"))
     np.testing.assert_allclose(brute.fit(X, targets).predict(Q), whole, rtol=1e-12)
+
+
+@pytest.mark.parametrize("algorithm, metric", [("kd_tree", "euclidean"),
+                                               ("ball_tree", "chebyshev"),
+                                               ("kd_tree", "minkowski")])
+@pytest.mark.parametrize("weights", ["uniform", "distance"])
+def test_tree_hands_a_wide_radius_to_the_scan(algorithm, metric, weights, monkeypatch):
+    from classiclearn.neighbors import _base
+
+    X, _, y, targets = _data(n=700, d=3)
+    Q = np.vstack([np.random.default_rng(3).normal(size=(600, 3)), X[:40]])
+    kw = dict(radius=2.5, algorithm=algorithm, metric=metric, weights=weights)
+    if metric == "minkowski":
+        kw["p"] = 3
+    scans = []
+    scan = _base._NeighborsBase._scan_radius_sums
+    monkeypatch.setattr(_base._NeighborsBase, "_scan_radius_sums",
+                        lambda *a: scans.append(scan(*a)) or scans[-1])
+    handed = RadiusNeighborsRegressor(**kw).fit(X, targets).predict(Q)
+    assert scans == [True]  # a quarter of the rows within the radius: scanned
+    monkeypatch.setattr(_base, "_TREE_SCAN_SHARE", 1e-9)
+    walked = RadiusNeighborsRegressor(**kw).fit(X, targets).predict(Q)
+    assert scans[-1] is False
+    np.testing.assert_allclose(handed, walked, rtol=1e-12, atol=1e-14)
+    theirs = skn.RadiusNeighborsRegressor(**kw).fit(X, targets).predict(Q)
+    np.testing.assert_allclose(handed, theirs, rtol=1e-9, atol=1e-12)
+    clf = RadiusNeighborsClassifier(outlier_label="most_frequent", **kw).fit(X, y)
+    sk_clf = skn.RadiusNeighborsClassifier(outlier_label="most_frequent", **kw).fit(X, y)
+    np.testing.assert_array_equal(clf.predict(Q), sk_clf.predict(Q))
