@@ -22,6 +22,8 @@ Each timed call follows a short pause.
     python -m benchmarks.spot_checks methods         # each method of a fitted model alone
     python -m benchmarks.spot_checks sparse          # estimators taking CSR X, 10% stored
     python -m benchmarks.spot_checks pandas          # X a DataFrame with named columns
+    python -m benchmarks.spot_checks radius-range    # radius predict, 15 rows to every row
+    python -m benchmarks.spot_checks least-squares-sparse  # LeastSquaresClassifier on CSR
 """
 
 import argparse
@@ -30,6 +32,7 @@ import time
 import warnings
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn import ensemble as sk_ensemble
 from sklearn import linear_model as sk_linear
 from sklearn import neighbors as sk_neighbors
@@ -452,8 +455,6 @@ def check_sparse(n_rows=20_000, n_features=200, density=0.1, quadratic_rows=3000
     medians of 3 after a 0.1 s pause."""
     import dataclasses
 
-    import scipy.sparse as sp
-
     rng = np.random.default_rng(0)
     cells = _default_cells(n_rows, quadratic_rows, quadratic=(*_KERNEL_METHODS, "SVC", "SVR"),
                            skip=("model_selection",))
@@ -501,6 +502,59 @@ def check_pandas(n_rows=20_000, quadratic_rows=3000):
                  (case.ours, method, data), (case.theirs, method, data))
 
 
+def check_radius_range():
+    """Radius classifier and regressor predict with radii holding about 15 training rows,
+    1%, 20% and every row, brute force and the k-d tree, both weightings (1,000 x 5 to
+    50,000 x 10; the tree's slow wide cells at 50,000 rows left out)."""
+    rng = np.random.default_rng(0)
+    for n, d in ((1000, 5), (5000, 10), (50_000, 10)):
+        X = rng.normal(size=(n, d))
+        y = (X[:, 0] > 0).astype(int)
+        Q = rng.normal(size=(min(n, 5000) // 2, d))
+        D = np.sqrt(((Q[:100, None] - X[None]) ** 2).sum(-1))
+        for share in (15 / n, 0.01, 0.2, 1.0):
+            radius = float(np.quantile(D, share)) if share < 1 else 1e3
+            for algorithm in ("brute", "kd_tree"):
+                if n == 50_000 and share >= 0.2 and algorithm == "kd_tree":
+                    continue
+                for weights in ("uniform", "distance"):
+                    for name, target in (("RadiusNeighborsClassifier", y),
+                                         ("RadiusNeighborsRegressor", y * 1.0)):
+                        params = dict(radius=radius, algorithm=algorithm, weights=weights)
+                        if name == "RadiusNeighborsClassifier":
+                            params["outlier_label"] = "most_frequent"
+                        ours_model = getattr(neighbors, name)(**params).fit(X, target)
+                        theirs_model = getattr(sk_neighbors, name)(**params).fit(X, target)
+                        ours_model.predict(Q)
+                        theirs_model.predict(Q)
+                        ours = _median_time(ours_model.predict, (Q,), 3, 0.1)
+                        theirs = _theirs(theirs_model.predict, (Q,), 3, 0.1)
+                        _line(f"{name} {n}x{d} {share:.3g} of rows {algorithm} {weights}",
+                              ours, theirs)
+
+
+def check_least_squares_sparse():
+    """LeastSquaresClassifier against RidgeClassifier (same alpha) on CSR X, 500-200,000
+    rows, 50-5,000 columns, 1-10% stored, alpha 0 and 1: fit + predict."""
+    rng = np.random.default_rng(0)
+    shapes = ((500, 50, 0.1), (5000, 200, 0.1), (20_000, 200, 0.1), (50_000, 200, 0.02),
+              (50_000, 1000, 0.01), (5000, 2000, 0.01), (2000, 5000, 0.01),
+              (200_000, 100, 0.05))
+    for n, p, density in shapes:
+        X = sp.random(n, p, density=density, format="csr", random_state=1,
+                      data_rvs=rng.standard_normal)
+        w = rng.normal(size=p)
+        y = (X @ w + 0.3 * rng.normal(size=n) > 0).astype(int) + (rng.random(n) < 0.2)
+        for alpha in (0.0, 1.0):
+            ours_model = linear_model.LeastSquaresClassifier(alpha=alpha)
+            theirs_model = sk_linear.RidgeClassifier(alpha=alpha)
+            scores = (float(np.mean(_fit_predict(ours_model, X, y, X) == y)),
+                      float(np.mean(_fit_predict(theirs_model, X, y, X) == y)))
+            _line(f"LeastSquaresClassifier {n}x{p} CSR {density:.0%} alpha={alpha}",
+                  _median_time(_fit_predict, (ours_model, X, y, X), 3, 0.1),
+                  _theirs(_fit_predict, (theirs_model, X, y, X), 3, 0.1), scores=scores)
+
+
 CHECKS = {"svc": check_svc, "forest-predict": check_forest_predict,
           "forest-200k": check_forest_200k, "forest-50kx100": check_forest_50kx100,
           "neighbors-200k": check_neighbors_200k, "knn-default": check_knn_default,
@@ -508,7 +562,9 @@ CHECKS = {"svc": check_svc, "forest-predict": check_forest_predict,
           "sample-weight": check_sample_weight, "missing": check_missing,
           "multi-output": check_multi_output, "many-classes": check_many_classes,
           "wide": check_wide, "methods": check_methods,
-          "sparse": check_sparse, "pandas": check_pandas}
+          "sparse": check_sparse, "pandas": check_pandas,
+          "radius-range": check_radius_range,
+          "least-squares-sparse": check_least_squares_sparse}
 
 
 def main(argv=None):
