@@ -163,7 +163,13 @@ def _solve_sparse(X, Y, x_mean, y_mean, sw, alpha):
     if sw is not None:
         B = B * np.sqrt(sw)[:, None]
     A = centered_operator(X, x_mean, sw)
-    W, _, _ = solve_lsqr(A, B, np.full(B.shape[1], alpha), _SPARSE_TOL, None)
+    # centred one-of-K columns add up to zero, and so do their solutions (the problem is
+    # linear in them): the last is minus the sum of the others
+    solved = B.shape[1] - 1 if np.any(y_mean) else B.shape[1]
+    W = np.empty((X.shape[1], B.shape[1]))
+    W[:, :solved] = solve_lsqr(A, B[:, :solved], np.full(solved, alpha), _SPARSE_TOL, None)[0]
+    if solved < B.shape[1]:
+        W[:, -1] = -W[:, :-1].sum(axis=1)
     return W
 
 
