@@ -75,7 +75,7 @@ def test_gemm_radius_equals_the_exact_tiles(code, wide):
     # then written in place
     from classiclearn._kernels.distances import COSINE
     from classiclearn.neighbors import _brute
-    from classiclearn.neighbors import _brute_kernels as kernels
+    from classiclearn.neighbors import _radius_kernels as kernels
 
     assert code in (0, 5) or code == COSINE  # the codes of distances.py
     rng = np.random.default_rng(11)

@@ -344,8 +344,8 @@ def _query_blocks(m, n_threads, row_work=0):
 
 def _gemm_radius(Q, index, r_red, p, n_threads, sums=None):
     """Euclidean / cosine radius search on query blocks in worker threads: each block
-    counts its hits (:func:`_brute_kernels.gemm_radius_count`), then writes them into
-    its rows' slices of the one output (:func:`_brute_kernels.gemm_radius_place`).
+    counts its hits (:func:`_radius_kernels.gemm_radius_count`), then writes them into
+    its rows' slices of the one output (:func:`_radius_kernels.gemm_radius_place`).
     The float32 threshold per query is the reduced radius less the query's own
     term, plus the rounding bound of the expansion, rounded up, so every row
     within the radius is a candidate (then checked exactly). Returns (ind, dist,
@@ -370,7 +370,7 @@ def _gemm_radius(Q, index, r_red, p, n_threads, sums=None):
         _rk.reduce_gemm(*search(number), *sums.arguments(*blocks[number]))
 
     def count(number):
-        results[number] = _k.gemm_radius_count(*search(number))
+        results[number] = _rk.gemm_radius_count(*search(number))
 
     with blas_single_thread():
         if sums is not None:
@@ -387,7 +387,7 @@ def _gemm_radius(Q, index, r_red, p, n_threads, sums=None):
         def place(number):
             # every block writes its own rows' slices of the one output
             q0, q1 = blocks[number]
-            _k.gemm_radius_place(*search(number), *results[number][1:], starts[q0:q1], ind,
+            _rk.gemm_radius_place(*search(number), *results[number][1:], starts[q0:q1], ind,
                                  dist)
             results[number] = None
 

@@ -1,4 +1,6 @@
-"""numba kernels that reduce the neighbours within a radius as they are found (seed 000 §3).
+"""numba kernels of the brute-force radius search (seed 000 §3): the euclidean / cosine
+scan of float32 GEMM tiles, which lists a block's neighbours or folds them into sums,
+and the folds of float64 tiles and of listed neighbours.
 
 The radius classifier and regressor need, per query row, only the weighted sums
 of their neighbours' targets, never the list of pairs: with a large radius that
@@ -80,24 +82,141 @@ def reduce_tile(tile, r, metric, p, cols, vals, weighting, sums, totals):
                                reduced_to_distance(v, metric, p), 1.0, cols, vals, weighting)
 
 
+# gemm_radius_count lists a block's neighbours in one pass while they are at most this many
+# per query row on average, or one in _LIST_ROWS_PER_HIT of the training rows (the list
+# costs several times a candidate test per entry); a block with more is searched twice
+# (count, then fill in place): the second scan costs less than listing that many.
+_LIST_HITS_PER_ROW = 64
+_LIST_ROWS_PER_HIT = 32
+# the modes of _radius_pass
+_LIST = 0
+_COUNT = 1
+_FILL = 2
+_FOLD = 3
+
+
 @njit(cache=True, nogil=True)
-def reduce_gemm(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p, cols, vals, weighting,
-                sums, totals):
-    """The search of ``_brute_kernels.gemm_radius_count`` (float32 products chunk by chunk,
-    candidates below ``top[i]`` checked exactly against ``r[i]``), each neighbour
-    folded into the block's ``sums`` and ``totals`` instead of listed."""
+def _radius_pass(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p, mode, counts, hits_q,
+                 hits_j, hits_v, cols, vals, weighting, sums, totals):
+    """One scan of a block: for each chunk of ``chunk`` training rows one BLAS product
+    ``Qb Y_c'`` (float32, as ``_brute_kernels.gemm_select``) fills the tile held in
+    ``buf``; the columns with a value ``< top[i]`` (the radius plus the rounding bound
+    of the product, so no true hit is missed) are found strip by strip, and only
+    those get the exact reduced distance from the float64 rows ``Q``, ``Y``. Each row
+    ``j`` within ``r[i]`` of query ``i`` is then listed as (i, j, value) in ``hits_*``
+    (_LIST: returns the number listed, or -1 as soon as they do not fit), counted in
+    ``counts[i]`` (_COUNT), written at ``hits_j[counts[i]]`` / ``hits_v[counts[i]]``
+    with ``counts[i]`` advanced (_FILL: ``counts`` holds each row's next free slot),
+    or folded into ``sums`` and ``totals`` (_FOLD). Arguments a mode does not use may
+    be empty."""
     b = Qb.shape[0]
     n = Y_low.shape[0]
-    col_list = np.empty(chunk, dtype=np.intp)
+    found = np.empty(chunk, dtype=np.intp)
+    count = 0
     for c0 in range(0, n, chunk):
         c1 = min(n, c0 + chunk)
         tile = buf[: b * (c1 - c0)].reshape((b, c1 - c0))
         np.dot(Qb, Y_low[c0:c1].T, tile)
         for i in range(b):
-            for u in range(_row_candidates(tile[i], top[i], c0, col_list)):
-                j = col_list[u]
+            for u in range(_row_candidates(tile[i], top[i], c0, found)):
+                j = found[u]
                 v = reduced_distance(Q, i, Y, j, metric, p)
                 if v <= r[i]:
-                    _add_neighbour(sums, totals, np.intp(i), j,
-                                   reduced_to_distance(v, metric, p), 1.0, cols, vals,
-                                   weighting)
+                    if mode == _FOLD:
+                        _add_neighbour(sums, totals, np.intp(i), j,
+                                       reduced_to_distance(v, metric, p), 1.0, cols, vals,
+                                       weighting)
+                    elif mode == _LIST:
+                        if count == hits_q.shape[0]:
+                            return -1
+                        hits_q[count] = i
+                        hits_j[count] = j
+                        hits_v[count] = v
+                        count += 1
+                    elif mode == _COUNT:
+                        counts[i] += 1
+                    else:
+                        t = counts[i]
+                        hits_j[t] = j
+                        hits_v[t] = v
+                        counts[i] = t + 1
+    return count
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _no_fold():
+    """Empty fold arguments of :func:`_radius_pass` (the modes that list)."""
+    return (np.empty((0, 0), dtype=np.intp), np.empty((0, 0)), UNIFORM,
+            np.empty((0, 0, 0)), np.empty((0, 0)))
+
+
+@njit(cache=True, nogil=True)
+def reduce_gemm(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p, cols, vals, weighting,
+                sums, totals):
+    """The scan of :func:`gemm_radius_count`, each neighbour folded into the block's
+    ``sums`` and ``totals`` instead of listed."""
+    none = np.empty(0, dtype=np.intp)
+    _radius_pass(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p, _FOLD, none, none, none,
+                 np.empty(0), cols, vals, weighting, sums, totals)
+
+
+@njit(cache=True, nogil=True)
+def gemm_radius_count(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p):
+    """First half of the radius search of a block: the number of rows of ``Y`` within
+    reduced distance ``r[i]`` of each row ``Q[i]``, and the hits themselves while they
+    are few.
+
+    For each chunk of ``chunk`` training rows one BLAS product ``Qb Y_c'``
+    (float32, as ``_brute_kernels.gemm_select``) fills the tile held in ``buf``; the
+    columns with a value ``< top[i]`` (the radius plus the rounding bound of
+    the product, so no true hit is missed) are found strip by strip, and
+    only those get the exact reduced distance from the float64 rows ``Q``,
+    ``Y``, kept if ``<= r[i]``. One pass over each in-cache tile, listing the
+    hits as (row, column, reduced value) while they are few (see
+    ``_LIST_HITS_PER_ROW``); past that, the pass only counts them, and
+    :func:`gemm_radius_place` scans the block again to write them.
+
+    Returns
+    -------
+    counts : intp (b,); listed : the number of hits listed, -1 if not listed;
+    hits_q, hits_j : intp; hits_v : float64, the listed hits in their first ``listed``
+    entries.
+    """
+    b = Qb.shape[0]
+    n = Y_low.shape[0]
+    cap = max(16, b * max(_LIST_HITS_PER_ROW, n // _LIST_ROWS_PER_HIT))
+    hits_q = np.empty(cap, dtype=np.intp)
+    hits_j = np.empty(cap, dtype=np.intp)
+    hits_v = np.empty(cap)
+    counts = np.zeros(b, dtype=np.intp)
+    listed = _radius_pass(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p, _LIST, counts,
+                          hits_q, hits_j, hits_v, *_no_fold())
+    if listed >= 0:
+        for h in range(listed):
+            counts[hits_q[h]] += 1
+    else:
+        _radius_pass(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p, _COUNT, counts,
+                     hits_q, hits_j, hits_v, *_no_fold())
+    return counts, listed, hits_q, hits_j, hits_v
+
+
+@njit(cache=True, nogil=True)
+def gemm_radius_place(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p, listed, hits_q,
+                      hits_j, hits_v, starts, out_ind, out_dist):
+    """Second half: the hits of the block's rows written from ``starts[i]`` on in
+    ``out_ind`` (ascending column) and ``out_dist`` (true distances), from the list of
+    :func:`gemm_radius_count` (a stable counting sort by row: the hits come chunk by
+    chunk) or, when it did not list them, by a second scan. ``starts`` is advanced."""
+    first = starts.copy()
+    if listed >= 0:
+        for h in range(listed):
+            i = hits_q[h]
+            out_ind[starts[i]] = hits_j[h]
+            out_dist[starts[i]] = hits_v[h]
+            starts[i] += 1
+    else:
+        _radius_pass(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p, _FILL, starts, hits_q,
+                     out_ind, out_dist, *_no_fold())
+    for i in range(first.shape[0]):
+        for t in range(first[i], starts[i]):
+            out_dist[t] = reduced_to_distance(out_dist[t], metric, p)
