@@ -27,7 +27,7 @@ __all__ = ["PrecompileReport", "precompile"]
 _ROWS = 120
 _FEATURES = 6
 _METHODS = ("predict", "predict_proba", "decision_function", "transform", "score_samples",
-            "apply", "decision_path")
+            "apply", "decision_path", "radius_neighbors")
 # families whose estimators share kernels run in one worker, so a kernel compiles once
 _SHARED_KERNELS = {"ensemble": "tree", "mixture": "cluster"}
 # parameter values that compile kernels of their own, run after the defaults (each took
