@@ -39,9 +39,9 @@ class RadiusSums:
 
     Attributes
     ----------
-    sums : float64 (n_queries, 2, n_cols)
+    sums : float64 (n_queries, 2, n_cols) with distance weights, else (n_queries, 1, n_cols)
         Weighted sums; ``[:, 1]`` the unweighted sums of the neighbours at distance
-        zero (distance weights only).
+        zero.
     totals : float64 (n_queries, 3)
         Neighbours, sum of weights, neighbours at distance zero.
     """
@@ -52,7 +52,9 @@ class RadiusSums:
         self.vals = np.ascontiguousarray(vals, dtype=np.float64)
         self.weights = weights
         self.weighting = weighting_code(weights)
-        self.sums = np.zeros((n_queries, 2, n_cols))
+        # the zero-distance layer is only written with distance weights
+        layers = 2 if self.weighting == _rk.DISTANCE else 1
+        self.sums = np.zeros((n_queries, layers, n_cols))
         self.totals = np.zeros((n_queries, 3))
 
     def arguments(self, q0, q1):
