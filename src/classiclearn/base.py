@@ -13,6 +13,7 @@ import sys
 import numpy as np
 import scipy.sparse as sp
 
+from ._config import _settings
 from ._tags import Tags, get_tags, to_sklearn_tags
 from .utils._dask import (
     DaskUnsupportedError,
@@ -354,8 +355,6 @@ def _output_container(estimator):
     chosen = getattr(estimator, "_sklearn_output_config", {}).get("transform")
     if chosen is not None:
         return chosen
-    from ._config import _settings
-
     chosen = _settings()["transform_output"]
     if chosen == "default" and "sklearn" in sys.modules:
         get_sklearn_config = getattr(sys.modules["sklearn"], "get_config", None)
