@@ -128,16 +128,14 @@ class LeastSquaresClassifier(LinearClassifierMixin, ClassifierMixin, BaseEstimat
             x_mean, y_mean = weighted_means(X, Y, sw)
         else:
             x_mean, y_mean = np.zeros(p), np.zeros(K)
-        if sp.issparse(X):  # products on numba's or scipy's threads, p x p algebra
-            with small_lapack(p):
+        with small_lapack(p):  # p x p algebra: one BLAS thread (as LinearRegression)
+            if sp.issparse(X):
                 W = _solve_sparse(X, Y, x_mean, y_mean, sw, float(self.alpha))
-        else:  # p x p algebra: one BLAS thread (as LinearRegression)
-            with small_lapack(p):
-                if self.alpha > 0:
-                    W = ridge_solve(X, Y, np.full(K, float(self.alpha)), x_mean, y_mean, sw,
-                                    "cholesky")
-                else:
-                    W = _solve_ols(X, Y, x_mean, y_mean, sw, 1e-10)[0]
+            elif self.alpha > 0:
+                W = ridge_solve(X, Y, np.full(K, float(self.alpha)), x_mean, y_mean, sw,
+                                "cholesky")
+            else:
+                W = _solve_ols(X, Y, x_mean, y_mean, sw, 1e-10)[0]
         coef = W.T
         intercept = y_mean - coef @ x_mean if self.fit_intercept else np.zeros(K)
         if K == 2:

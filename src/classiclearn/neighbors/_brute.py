@@ -438,6 +438,13 @@ def _tiled_radius(Q, Y, r_red, code, p):
     return np.concatenate(parts_i), np.concatenate(parts_d), np.concatenate(parts_c)
 
 
+def _reduced_radii(r, m, Y, code, p):
+    """The radius (a scalar or one per query) as a contiguous float64 array of ``m``
+    reduced distances (as given for precomputed distances, ``Y`` None)."""
+    r = np.full(m, r, dtype=np.float64)
+    return r if Y is None else np.ascontiguousarray(to_reduced(r, code, p), dtype=np.float64)
+
+
 def brute_radius(Q, Y, r, code, p, *, sort_results=False, index=None, n_threads=1):
     """Rows of ``Y`` within distance ``r[i]`` of each ``Q[i]`` (flat CSR-like output).
 
@@ -455,8 +462,7 @@ def brute_radius(Q, Y, r, code, p, *, sort_results=False, index=None, n_threads=
     offsets : intp (m + 1,).
     """
     m = Q.shape[0]
-    r = np.broadcast_to(np.asarray(r, dtype=np.float64), (m,))
-    r_red = r if Y is None else to_reduced(r, code, p)
+    r_red = _reduced_radii(r, m, Y, code, p)
     if Y is not None and code in (EUCLIDEAN, COSINE, SQEUCLIDEAN):
         ind, dist, counts = _gemm_radius(Q, GemmIndex(Y, code) if index is None else index,
                                          r_red, p, n_threads)
@@ -472,9 +478,7 @@ def brute_radius(Q, Y, r, code, p, *, sort_results=False, index=None, n_threads=
 def brute_radius_sums(Q, Y, r, code, p, sums, *, index=None, n_threads=1):
     """The search of :func:`brute_radius`, each neighbour folded into ``sums`` (a
     :class:`~._radius_sums.RadiusSums` with a row per query) instead of listed."""
-    m = Q.shape[0]
-    r = np.full(m, r, dtype=np.float64)
-    r_red = r if Y is None else np.ascontiguousarray(to_reduced(r, code, p), dtype=np.float64)
+    r_red = _reduced_radii(r, Q.shape[0], Y, code, p)
     if Y is not None and code in (EUCLIDEAN, COSINE, SQEUCLIDEAN):
         _gemm_radius(Q, GemmIndex(Y, code) if index is None else index, r_red, p, n_threads,
                      sums=sums)

@@ -1,6 +1,8 @@
 """Per-query sums of the neighbours within a radius, for the radius classifier and
 regressor (see :mod:`._radius_kernels` for what is summed and how)."""
 
+import copy
+
 import numpy as np
 
 from .._kernels.work import NUMBA_PASS_WORK
@@ -81,8 +83,7 @@ class RadiusSums:
     def rows_from(self, q0):
         """These sums from query row ``q0`` on (views: what is folded into them lands
         here)."""
-        tail = object.__new__(RadiusSums)
-        tail.__dict__.update(self.__dict__)
+        tail = copy.copy(self)
         tail.sums, tail.totals = self.sums[q0:], self.totals[q0:]
         return tail
 

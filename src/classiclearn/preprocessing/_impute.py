@@ -413,17 +413,11 @@ class SimpleImputer(TransformerMixin, BaseEstimator):
             X = X.copy()  # (a conversion to CSC or float has made new arrays already)
         missing = _sparse_missing_mask(X.data, self.missing_values)
         at = np.flatnonzero(missing)
+        columns = np.searchsorted(X.indptr, at, side="right") - 1  # of each missing entry
+        indicator = self._sparse_indicator(X, at, columns) if self.add_indicator else None
         if at.size:
-            # the column of each missing entry
-            columns = np.searchsorted(X.indptr, at, side="right") - 1
-            if self.add_indicator:
-                indicator = self._sparse_indicator(X, at, columns)
             X.data[at] = self.statistics_[columns].astype(X.dtype)
             X.eliminate_zeros()
-        elif self.add_indicator:
-            indicator = self._sparse_indicator(X, at, at)
-        if not self.add_indicator:
-            indicator = None
         self._warn_empty_features(stacklevel=4)
         out = X[:, np.flatnonzero(~self._empty)] if self._empty.any() else X
         if indicator is not None:
