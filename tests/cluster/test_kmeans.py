@@ -108,6 +108,67 @@ def test_results_independent_of_threads(algorithm):
     assert_array_equal(a.cluster_centers_, b.cluster_centers_)
 
 
+@pytest.mark.parametrize("algorithm", ["lloyd", "elkan"])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_a_loop_that_goes_threaded_midway_gives_the_one_thread_result(algorithm, sparse,
+                                                                       monkeypatch):
+    # passes below the one-pass threshold start on one thread and go threaded once the
+    # loop's work adds up (LoopThreads): the same labels, centres and inertia
+    from contextlib import contextmanager
+
+    import numba
+    import scipy.sparse as sp
+
+    from classiclearn.utils import _threads
+
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("one numba thread: every pass runs on it")
+    X = np.random.default_rng(12).uniform(size=(4000, 8))  # many passes to converge
+    if sparse:
+        X = sp.csr_matrix(np.where(np.random.default_rng(1).random(X.shape) < 0.5, X, 0.0))
+    work = (X.nnz if sparse else X.size) * 6
+    monkeypatch.setattr(_threads, "LOOP_PASS_WORK", work // 2)
+    monkeypatch.setattr(_threads, "LOOP_WORK", 3 * work)  # threads from the fourth pass
+    seen = []
+    next_pass = _threads.LoopThreads.next_pass
+
+    @contextmanager
+    def recording(loop):
+        with next_pass(loop) as threads:
+            seen.append(threads)
+            yield threads
+
+    monkeypatch.setattr(_threads.LoopThreads, "next_pass", recording)
+    threaded = KMeans(6, random_state=0, algorithm=algorithm, max_iter=12, tol=0).fit(X)
+    assert seen[:3] == [1, 1, 1] and 1 not in seen[3:]
+    monkeypatch.setattr(_threads, "LOOP_WORK", 10**18)
+    serial = KMeans(6, random_state=0, algorithm=algorithm, max_iter=12, tol=0).fit(X)
+    assert threaded.n_iter_ == serial.n_iter_ > 3
+    assert_array_equal(threaded.labels_, serial.labels_)
+    assert_array_equal(threaded.cluster_centers_, serial.cluster_centers_)
+    assert threaded.inertia_ == serial.inertia_
+
+
+def test_loop_threads_follow_the_work_of_the_passes_so_far(monkeypatch):
+    from classiclearn.utils import _threads
+
+    monkeypatch.setattr(_threads, "SMALL_WORK", 100)
+    monkeypatch.setattr(_threads, "LOOP_PASS_WORK", 10)
+    monkeypatch.setattr(_threads, "LOOP_WORK", 50)
+
+    def counts(pass_work, n_passes):
+        loop = _threads.LoopThreads(2, pass_work)
+        out = []
+        for _ in range(n_passes):
+            with loop.next_pass() as threads:
+                out.append(threads)
+        return out
+
+    assert counts(100, 3) == [2, 2, 2]  # large passes: threads from the start
+    assert counts(20, 5) == [1, 1, 1, 2, 2]  # threads once 60 >= 50 is done
+    assert counts(9, 8) == [1] * 8  # passes too small to ever pay for threads
+
+
 def test_predict_transform_score():
     X = _blobs(9, n=200)
     km = KMeans(4, random_state=0).fit(X)

@@ -168,3 +168,28 @@ def test_csr_gram_is_the_dense_gram(layout):
     w = rng.uniform(-1.0, 2.0, size=X.shape[0])  # any sign: Hessian or sample weights
     np.testing.assert_allclose(csr_gram(X, w), dense.T @ (w[:, None] * dense),
                                rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("layout", ["csr", "csc", "coo", "int64 indices", "empty rows"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_column_mean_var_and_row_norms_are_the_dense_ones(layout, weighted):
+    from classiclearn.utils._sparse import column_mean_var, row_squared_norms
+
+    X, rng = _csr(400, 30, 0.1, seed=11)
+    X.data += 1e3  # a large mean: the variance is summed about it
+    if layout == "empty rows":
+        X = sp.csr_array(X.multiply((np.arange(400) % 4 != 0)[:, None]))
+    if layout == "int64 indices":
+        X.indices, X.indptr = X.indices.astype(np.int64), X.indptr.astype(np.int64)
+    if layout in ("csc", "coo"):
+        X = X.asformat(layout)
+    before = X.copy()
+    dense = X.toarray()
+    w = rng.uniform(0.0, 3.0, size=400) if weighted else None
+    mean, var = column_mean_var(X, w)
+    expected_mean = np.average(dense, axis=0, weights=w)
+    expected_var = np.average((dense - expected_mean) ** 2, axis=0, weights=w)
+    np.testing.assert_allclose(mean, expected_mean, rtol=1e-13)
+    np.testing.assert_allclose(var, expected_var, rtol=1e-10)
+    np.testing.assert_allclose(row_squared_norms(X), (dense**2).sum(axis=1), rtol=1e-14)
+    assert (X != before).nnz == 0  # the input is left as it was

@@ -224,3 +224,74 @@ def csr_gram(indptr, indices, data, w, p):
             G[a, b] = v
             G[b, a] = v
     return G
+
+
+@njit(cache=True, nogil=True)
+def csr_row_squared_norms(indptr, data, out):
+    """``out[i]`` = the sum of the squares of row i's stored values, added in stored
+    order, for the CSR matrix given by ``indptr`` and float64 ``data``.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> X = sp.csr_array(np.array([[3.0, 4.0], [0.0, 1.0]])); out = np.empty(2)
+    >>> csr_row_squared_norms(X.indptr, X.data, out); out.tolist()
+    [25.0, 1.0]
+    """
+    for i in range(out.shape[0]):
+        s = 0.0
+        for q in range(np.uintp(indptr[i]), np.uintp(indptr[i + 1])):
+            s += data[q] * data[q]
+        out[i] = s
+
+
+@njit(cache=True, nogil=True)
+def sparse_column_moments(major_ptr, minor, data, w, by_row, p, mean, m2):
+    """Weighted mean and sum of squared deviations (about the mean) of each column
+    of a CSR (``by_row``) or CSC array, its implicit zeros counted as values.
+
+    Two passes over the stored entries (the sum, then the deviations from the
+    mean), each adding a column's entries in increasing row order: CSR rows in
+    order, CSC columns as stored (sorted within each column).
+
+    Parameters
+    ----------
+    major_ptr, minor, data : the CSR (indptr, column indices, float64 values) or
+        CSC (indptr, row indices, float64 values) arrays.
+    w : float64 (n,), the row weights.
+    by_row : bool, whether the arrays are CSR.
+    p : int, the number of columns.
+    mean, m2 : float64 (p,), outputs.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> X = sp.csr_array(np.array([[1.0, 0.0], [3.0, 2.0]])); mean, m2 = np.empty(2), np.empty(2)
+    >>> sparse_column_moments(X.indptr, X.indices, X.data, np.ones(2), True, 2, mean, m2)
+    >>> mean.tolist(), m2.tolist()
+    ([2.0, 1.0], [2.0, 2.0])
+    """
+    total = 0.0
+    for i in range(w.shape[0]):
+        total += w[i]
+    stored = np.zeros(p)
+    for j in range(p):
+        mean[j] = 0.0
+        m2[j] = 0.0
+    for step in range(2):
+        for a in range(major_ptr.shape[0] - 1):
+            for q in range(np.uintp(major_ptr[a]), np.uintp(major_ptr[a + 1])):
+                b = np.uintp(minor[q])
+                row = np.uintp(a) if by_row else b
+                col = b if by_row else np.uintp(a)
+                if step == 0:
+                    mean[col] += w[row] * data[q]
+                    stored[col] += w[row]
+                else:
+                    dev = data[q] - mean[col]
+                    m2[col] += w[row] * dev * dev
+        if step == 0:
+            for j in range(p):
+                mean[j] /= total
+    for j in range(p):
+        m2[j] += (total - stored[j]) * (mean[j] * mean[j])

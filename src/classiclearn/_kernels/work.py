@@ -10,6 +10,13 @@ are in ``benchmarks/constants.md``.
 
 # multiply-adds of one numba ``prange`` pass (k-means, mixtures, scalers, ...)
 NUMBA_PASS_WORK = 4_000_000
+# an iterative loop of smaller passes (k-means' Lloyd or Elkan passes) starts on one
+# thread and runs its passes in threads once the passes it has run add up to
+# LOOP_WORK, if each is at least LOOP_PASS_WORK: waking an idle pool costs up to
+# about 8 ms on a virtual machine (a second vCPU woken after 20 ms idle), about what
+# the loop has run by then, and back-to-back passes keep the pool awake
+LOOP_WORK = 4 * NUMBA_PASS_WORK
+LOOP_PASS_WORK = NUMBA_PASS_WORK // 8
 # entries of X (stored entries of a sparse X) per lane of a pass over its rows (the
 # lanes, fixed by X alone, run in threads and are added in order; see
 # sparse_products.row_lanes); X with fewer than two lanes' worth is passed on one thread

@@ -15,7 +15,7 @@ scikit-learn): the kernels take its non-zeros, the distances come from
 """
 
 import warnings
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from numbers import Integral, Real
 
 import numpy as np
@@ -27,7 +27,7 @@ from ..utils._dask import DaskUnsupportedError, fit_one_block_in_memory, record_
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._sparse import column_mean_var, row_squared_norms
-from ..utils._threads import SMALL_WORK, blas_single_thread, threads_for_work
+from ..utils._threads import SMALL_WORK, LoopThreads, blas_single_thread, threads_for_work
 from ..utils.validation import (
     cast_float_attributes,
     check_array,
@@ -78,8 +78,10 @@ def _dense_rows(X, idx):
     return sub.toarray() if sp.issparse(sub) else sub
 
 
-def _kmeans_plusplus(X, n_clusters, sample_weight, random_state, n_local_trials=None):
-    """Greedy k-means++ on validated float64 data (dense or CSR); returns (centers, indices)."""
+def _kmeans_plusplus(X, n_clusters, sample_weight, random_state, n_local_trials=None,
+                     rows=None):
+    """Greedy k-means++ on validated float64 data (dense or CSR); returns (centers, indices).
+    ``rows``: X's ``_rows(X, squared_norms=True)`` when the caller has them."""
     if n_local_trials is None:
         n_local_trials = 2 + int(np.log(n_clusters))
     indices = np.full(n_clusters, -1, dtype=np.intp)
@@ -87,7 +89,9 @@ def _kmeans_plusplus(X, n_clusters, sample_weight, random_state, n_local_trials=
     first = _k.weighted_pick(sample_weight, sample_weight.sum(), random_state.random_sample())
     # all candidates' uniform draws at once: the same numbers as one draw per centre
     uniforms = random_state.uniform(size=(n_clusters - 1, n_local_trials))
-    _k.kpp_seed(_rows(X, squared_norms=True), X.shape[1], sample_weight, first, uniforms, indices)
+    if rows is None:
+        rows = _rows(X, squared_norms=True)
+    _k.kpp_seed(rows, X.shape[1], sample_weight, first, uniforms, indices)
     return _dense_rows(X, indices), indices
 
 
@@ -180,8 +184,12 @@ def _relocate_empty(X, sample_weight, centers_old, sums, weights, labels):
         weights[old_id] -= w
 
 
-def _kmeans_single(X, sample_weight, centers_init, max_iter, tol, algorithm):
-    """One k-means run from ``centers_init``; returns (labels, inertia, centers, n_iter)."""
+def _kmeans_single(X, sample_weight, centers_init, max_iter, tol, algorithm, rows=None,
+                   loop=None):
+    """One k-means run from ``centers_init``; returns (labels, inertia, centers, n_iter).
+    ``rows``: X's ``_rows(X)`` when the caller has them (a sparse X's are copies);
+    ``loop``: the :class:`LoopThreads` of the passes (by default the calling thread's
+    setting for every pass)."""
     n_samples = X.shape[0]
     n_clusters = centers_init.shape[0]
     size, n_chunks = _sum_layout(X)
@@ -191,7 +199,8 @@ def _kmeans_single(X, sample_weight, centers_init, max_iter, tol, algorithm):
     labels = np.empty(n_samples, dtype=np.intp)
     labels_old = np.full(n_samples, -1, dtype=np.intp)
     elkan = algorithm == "elkan"
-    rows = _rows(X)
+    if rows is None:
+        rows = _rows(X)
     if elkan:
         upper = np.empty(n_samples)
         lower = np.empty((n_samples, n_clusters))
@@ -201,18 +210,19 @@ def _kmeans_single(X, sample_weight, centers_init, max_iter, tol, algorithm):
     strict = False
     n_iter = 0
     for n_iter in range(1, max_iter + 1):  # noqa: B007 (n_iter is read after the loop)
-        if elkan:
-            half = _half_center_distances(centers)
-            next_dist = _next_center_distances(half)
-            _k.elkan_pass(
-                rows, sample_weight, centers, _sq_norms(centers), half, next_dist, shift,
-                labels, upper, lower, sums, wsums, True, size,
-            )
-        elif sp.issparse(X):
-            _k.sparse_lloyd_pass(*rows[1:4], sample_weight, *_t_sq(centers), labels, sums, wsums,
-                                 size)
-        else:
-            _k.lloyd_pass(X, sample_weight, *_t_sq(centers), labels, sums, wsums)
+        with nullcontext() if loop is None else loop.next_pass():
+            if elkan:
+                half = _half_center_distances(centers)
+                next_dist = _next_center_distances(half)
+                _k.elkan_pass(
+                    rows, sample_weight, centers, _sq_norms(centers), half, next_dist, shift,
+                    labels, upper, lower, sums, wsums, True, size,
+                )
+            elif sp.issparse(X):
+                _k.sparse_lloyd_pass(*rows[1:4], sample_weight, *_t_sq(centers), labels, sums,
+                                     wsums, size)
+            else:
+                _k.lloyd_pass(X, sample_weight, *_t_sq(centers), labels, sums, wsums)
         total, weights = _center_stats(sums, wsums)
         _relocate_empty(X, sample_weight, centers, total, weights, labels)
         new_centers = centers.copy()
@@ -227,16 +237,16 @@ def _kmeans_single(X, sample_weight, centers_init, max_iter, tol, algorithm):
             break
         labels_old[:] = labels
     if strict:
-        return labels, _inertia(X, sample_weight, centers, labels), centers, n_iter
+        return labels, _inertia(rows, sample_weight, centers, labels), centers, n_iter
     if elkan:
         half = _half_center_distances(centers)
         _k.elkan_pass(
             rows, sample_weight, centers, _sq_norms(centers), half,
             _next_center_distances(half), shift, labels, upper, lower, sums, wsums, False, size,
         )
-        return labels, _inertia(X, sample_weight, centers, labels), centers, n_iter
+        return labels, _inertia(rows, sample_weight, centers, labels), centers, n_iter
     # labels of the final centres and their inertia in one pass (dense X is centred already)
-    labels, inertia = _assign(X, np.zeros(X.shape[1]), centers, sample_weight)
+    labels, inertia = _assign(X, np.zeros(X.shape[1]), centers, sample_weight, rows)
     return labels, inertia, centers, n_iter
 
 
@@ -278,17 +288,19 @@ def _next_center_distances(half):
     return np.ascontiguousarray(np.partition(half, kth=1, axis=0)[1])
 
 
-def _inertia(X, sample_weight, centers, labels):
-    size, n_chunks = _k.chunk_layout(X.shape[0])
+def _inertia(rows, sample_weight, centers, labels):
+    """Weighted inertia of the samples ``rows`` (see ``_rows``) with these labels."""
+    size, n_chunks = _k.chunk_layout(labels.shape[0])
     out = np.empty(n_chunks)
-    _k.chunk_inertia(_rows(X), sample_weight, centers, _sq_norms(centers), labels, out)
+    _k.chunk_inertia(rows, sample_weight, centers, _sq_norms(centers), labels, out)
     return float(out.sum())
 
 
-def _assign(X, origin, centers, sample_weight=None):
+def _assign(X, origin, centers, sample_weight=None, rows=None):
     """Labels of the rows of X - origin (centres relative to origin), and with
     ``sample_weight`` the weighted inertia; no shifted copy of X is made
-    (sparse X: the centres are moved back by ``origin`` instead)."""
+    (sparse X: the centres are moved back by ``origin`` instead). ``rows``: a
+    sparse X's ``_rows(X)`` when the caller has them."""
     labels = np.empty(X.shape[0], dtype=np.intp)
     size, n_chunks = _k.chunk_layout(X.shape[0])
     if sample_weight is None:
@@ -296,13 +308,14 @@ def _assign(X, origin, centers, sample_weight=None):
     else:
         inertia = np.empty(n_chunks)
     if sp.issparse(X):
-        # the rows' squared norms only enter the inertia, not the labels
-        x_sq = row_squared_norms(X) if inertia.size else np.empty(0)
+        if rows is None:
+            # the rows' squared norms only enter the inertia, not the labels
+            x_sq = row_squared_norms(X) if inertia.size else np.empty(0)
+            rows = (None, np.ascontiguousarray(X.data, dtype=np.float64),
+                    X.indices.astype(np.intp, copy=False),
+                    X.indptr.astype(np.intp, copy=False), x_sq)
         absolute = np.ascontiguousarray(centers + origin)
-        _k.sparse_assign(np.ascontiguousarray(X.data, dtype=np.float64),
-                         X.indices.astype(np.intp, copy=False),
-                         X.indptr.astype(np.intp, copy=False), x_sq, sample_weight,
-                         *_t_sq(absolute), labels, inertia)
+        _k.sparse_assign(*rows[1:], sample_weight, *_t_sq(absolute), labels, inertia)
     else:
         _k.assign_shifted(X, origin, sample_weight, *_t_sq(centers), labels, inertia)
     return labels, float(inertia.sum())
@@ -419,10 +432,10 @@ class KMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         tags.sparse = True
         return tags
 
-    def _init_centers(self, X, sample_weight, rng):
+    def _init_centers(self, X, sample_weight, rng, rows=None):
         init = self.init
         if isinstance(init, str) and init == "k-means++":
-            centers, _ = _kmeans_plusplus(X, self.n_clusters, sample_weight, rng)
+            centers, _ = _kmeans_plusplus(X, self.n_clusters, sample_weight, rng, rows=rows)
         elif isinstance(init, str) and init == "k-means||":
             centers = kmeans_parallel(lambda block_fn, merge_fn: block_fn(X, sample_weight, 0),
                                       self.n_clusters, rng, recluster_candidates)
@@ -503,6 +516,7 @@ class KMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         if sp.issparse(X):
             check_magnitude(X, self, "squared distances", check_small=False)
         work = (X.nnz if sp.issparse(X) else X.size) * self.n_clusters
+        loop = LoopThreads(self.n_jobs, work)  # made before _threads sets one thread
         with _threads(self.n_jobs, work):
             if sp.issparse(X):
                 # sparse X stays as it is (centring would fill it in)
@@ -517,9 +531,12 @@ class KMeans(ClusterMixin, TransformerMixin, BaseEstimator):
                 tol = sum_sq / X.size * self.tol if self.tol > 0 else 0.0
             if is_array:
                 self._init_array = self._init_array - x_mean
+            # a sparse X's kernel arrays (intp copies, squared row norms) once for all runs
+            rows = _rows(X, squared_norms=True) if sp.issparse(X) else None
             for _ in range(n_init):
-                centers0 = self._init_centers(X, sample_weight, rng)
-                run = _kmeans_single(X, sample_weight, centers0, self.max_iter, tol, self.algorithm)
+                centers0 = self._init_centers(X, sample_weight, rng, rows)
+                run = _kmeans_single(X, sample_weight, centers0, self.max_iter, tol,
+                                     self.algorithm, rows, loop)
                 if best is None or run[1] < best[1]:
                     best = run
         if is_array:

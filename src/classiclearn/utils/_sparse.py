@@ -61,11 +61,13 @@ def row_squared_norms(X):
     [25.0, 1.0]
     """
     if sp.issparse(X):
-        X = sp.csr_array(X)
-        return np.bincount(
-            np.repeat(np.arange(X.shape[0]), np.diff(X.indptr)),
-            weights=X.data.astype(np.float64) ** 2, minlength=X.shape[0],
-        )
+        from .._kernels.sparse_products import csr_row_squared_norms
+
+        if X.format != "csr":
+            X = sp.csr_array(X)
+        out = np.empty(X.shape[0])
+        csr_row_squared_norms(X.indptr, np.asarray(X.data, dtype=np.float64), out)
+        return out
     X = np.asarray(X, dtype=np.float64)
     return np.einsum("ij,ij->i", X, X)
 
@@ -84,19 +86,16 @@ def column_mean_var(X, sample_weight=None):
     >>> mean.tolist(), var.tolist()
     ([2.0, 1.0], [1.0, 1.0])
     """
-    X = sp.csc_array(X)
+    from .._kernels.sparse_products import sparse_column_moments
+
+    if X.format not in ("csr", "csc"):
+        X = sp.csr_array(X)
     n, p = X.shape
     w = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-    total = w.sum()
-    col = np.repeat(np.arange(p), np.diff(X.indptr))
-    wi = w[X.indices]
-    vals = X.data.astype(np.float64)
-    mean = np.bincount(col, weights=wi * vals, minlength=p) / total
-    dev = vals - mean[col]
-    weight_nonzero = np.bincount(col, weights=wi, minlength=p)
-    sq = np.bincount(col, weights=wi * dev * dev, minlength=p)
-    sq += (total - weight_nonzero) * mean**2
-    return mean, sq / total
+    mean, sq = np.empty(p), np.empty(p)
+    sparse_column_moments(X.indptr, X.indices, np.asarray(X.data, dtype=np.float64), w,
+                          X.format == "csr", p, mean, sq)
+    return mean, sq / w.sum()
 
 
 def safe_dot(a, b):

@@ -24,7 +24,13 @@ from contextlib import contextmanager, nullcontext
 
 import numpy as np
 
-from .._kernels.work import BLAS_THREADED_ORDER, BLOCKED_ROWS_THREADED, NUMBA_PASS_WORK
+from .._kernels.work import (
+    BLAS_THREADED_ORDER,
+    BLOCKED_ROWS_THREADED,
+    LOOP_PASS_WORK,
+    LOOP_WORK,
+    NUMBA_PASS_WORK,
+)
 
 __all__ = [
     "SMALL_WORK",
@@ -34,6 +40,7 @@ __all__ = [
     "auto_n_jobs",
     "available_cores",
     "effective_n_jobs",
+    "LoopThreads",
     "numba_thread_safe",
     "numba_threads",
     "on_one_blas_thread",
@@ -153,6 +160,44 @@ def current_numba_threads():
     import numba
 
     return numba.get_num_threads()
+
+
+class LoopThreads:
+    """numba threads for the passes of an iterative loop whose length is not known
+    in advance (k-means' passes until convergence).
+
+    Passes of at least :data:`SMALL_WORK` run as :func:`threads_for_work` runs
+    them. Smaller passes start on one thread; once the passes run so far add up
+    to ``LOOP_WORK`` (see :mod:`classiclearn._kernels.work`), and if each pass is
+    at least ``LOOP_PASS_WORK``, the rest run on ``n_jobs`` threads (for None,
+    numba's setting when the loop is made): a long loop then pays one wake of
+    the pool, a short one none. Results never depend on the thread count.
+
+    Parameters
+    ----------
+    n_jobs : int or None
+    pass_work : int
+        Multiply-adds of one pass.
+
+    Examples
+    --------
+    >>> loop = LoopThreads(1, 10)
+    >>> with loop.next_pass() as threads:
+    ...     threads
+    1
+    """
+
+    def __init__(self, n_jobs, pass_work):
+        self.threads = current_numba_threads() if n_jobs is None else effective_n_jobs(n_jobs)
+        self.pass_work = pass_work
+        self.done = 0
+
+    def next_pass(self):
+        """Context manager setting numba's threads for the next pass (yields their number)."""
+        threaded = self.pass_work >= SMALL_WORK or (
+            self.pass_work >= LOOP_PASS_WORK and self.done >= LOOP_WORK)
+        self.done += self.pass_work
+        return numba_threads(self.threads if threaded else 1)
 
 
 def threads_for_work(n_jobs, work):
