@@ -51,8 +51,9 @@ _VARIANTS = {"DecisionTreeClassifier": ({"max_bins": 255},),
              "GaussianMixture": ({"covariance_type": "tied"}, {"covariance_type": "diag"},
                                  {"covariance_type": "spherical"})}
 # the same on sparse input: LinearSVC's sparse rows reach the dual's CSR kernel only
-# with dual=True (the default primal makes small sparse X dense for its Hessian)
-_SPARSE_VARIANTS = {"LinearSVC": ({"dual": True},)}
+# with dual=True (the default primal makes small sparse X dense for its Hessian);
+# elkan's k-means has a sparse specialisation of its own
+_SPARSE_VARIANTS = {"LinearSVC": ({"dual": True},), "KMeans": ({"algorithm": "elkan"},)}
 # no kernels of their own: the meta-estimators (their inner estimators are precompiled)
 # and the target encoder
 _SKIPPED = {"Pipeline", "GridSearchCV", "RandomizedSearchCV", "OneVsRestClassifier",

@@ -57,19 +57,16 @@ def _threads(n_jobs, work=None):
         yield
 
 
-_NO_INDEX = np.empty(0, dtype=np.intp)
-
-
 def _rows(X, squared_norms=False):
     """The samples as the kernels' ``rows`` tuple (see ``_kmeans_kernels``):
-    dense X with empty CSR arrays, or the CSR arrays of a sparse X (intp
-    indices) with an empty dense part. The squared row norms are filled for
+    dense X with the dense marker for the CSR arrays, or the CSR arrays of a
+    sparse X (intp indices) with an empty dense part. The squared row norms are filled for
     sparse X always (its distances need them), for dense X on request."""
     if sp.issparse(X):
         return (np.empty((0, X.shape[1])), np.ascontiguousarray(X.data, dtype=np.float64),
                 X.indices.astype(np.intp), X.indptr.astype(np.intp), row_squared_norms(X))
     x_sq = np.einsum("ij,ij->i", X, X) if squared_norms else np.empty(0)
-    return (X, np.empty(0), _NO_INDEX, _NO_INDEX, x_sq)
+    return (X, np.empty(0), _k.DENSE_MARK, _k.DENSE_MARK, x_sq)
 
 
 def _dense_rows(X, idx):

@@ -8,11 +8,14 @@ All kernels take float64 C-contiguous arrays, write only their outputs and
 are thread-safe.
 
 Sparse input: the Elkan, inertia and k-means++ kernels take the samples as a
-tuple ``rows = (X, data, indices, indptr, x_sq)``: dense X with empty CSR
-arrays, or an empty (0, p) X with the CSR arrays (intp indices) and the
-squared row norms, so one compiled signature serves both. Lloyd's pass and
-the assignment have sparse twins (``sparse_*``), whose dot products gather
-the transposed centres at each non-zero.
+tuple ``rows = (X, data, indices, indptr, x_sq)``: dense X with the empty
+uint8 arrays :data:`DENSE_MARK` in place of the CSR index arrays, or an empty
+(0, p) X with the CSR arrays (intp indices) and the squared row norms. The
+marker's type makes dense and sparse rows two compiled specialisations, each
+compiled when first used, in which :func:`_is_dense` is a constant: the dense
+one carries none of the sparse code (which made the Elkan pass a third
+slower). Lloyd's pass and the assignment have sparse twins (``sparse_*``),
+whose dot products gather the transposed centres at each non-zero.
 
 Arrays are copied with loops, never by assigning an array to a slice: numba
 compiles a shape-error formatter for each such assignment, which is most of
@@ -22,8 +25,28 @@ the first call's compile time of a small kernel.
 import math
 
 import numpy as np
+from numba import types
+from numba.extending import overload
 
 from .._kernels.jit import njit, prange
+
+# the index arrays of dense rows (see the module docstring)
+DENSE_MARK = np.empty(0, dtype=np.uint8)
+
+
+def _is_dense(rows):
+    """Compiled code only: True (a constant) when ``rows`` are dense samples."""
+    raise NotImplementedError("compiled code only")
+
+
+@overload(_is_dense, inline="always")
+def _select_is_dense(rows):
+    flag = rows[3].dtype == types.uint8
+
+    def constant(rows):
+        return flag
+
+    return constant
 
 
 @njit(cache=True, nogil=True)
@@ -47,7 +70,7 @@ def _row_sq_dist(rows, i, C, c_sq, j):
     """||x_i - c_j||²: exact for dense rows; ||x||² + ||c||² - 2 <x, c> (clipped
     at 0) over the non-zeros of a sparse row."""
     X, data, indices, indptr, x_sq = rows
-    if indptr.shape[0] == 0:
+    if _is_dense(rows):
         return _sq_dist(X, i, C, j)
     s = 0.0
     for q in range(indptr[i], indptr[i + 1]):
@@ -57,15 +80,15 @@ def _row_sq_dist(rows, i, C, c_sq, j):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _add_row(rows, i, w, out):
-    """out += w x_i (dense or sparse row)."""
+def _add_row(rows, i, w, sums, c, j):
+    """sums[c, j] += w x_i (dense or sparse row)."""
     X, data, indices, indptr, _ = rows
-    if indptr.shape[0] == 0:
+    if _is_dense(rows):
         for f in range(X.shape[1]):
-            out[f] += w * X[i, f]
+            sums[c, j, f] += w * X[i, f]
     else:
         for q in range(indptr[i], indptr[i + 1]):
-            out[indices[q]] += w * data[q]
+            sums[c, j, indices[q]] += w * data[q]
 
 
 _TILE = 256  # rows per BLAS product: small enough that BLAS stays single-threaded
@@ -366,7 +389,7 @@ def elkan_pass(
             if update:
                 w = sample_weight[i]
                 wsums[c, lab] += w
-                _add_row(rows, i, w, sums[c, lab])
+                _add_row(rows, i, w, sums, c, lab)
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -408,7 +431,7 @@ def kpp_trials(rows, sample_weight, cand_t, cand_sq, closest, dist_out, pot_out)
         for t0 in range(c * size, stop, _TILE):
             t1 = min(stop, t0 + _TILE)
             dots = buf[: t1 - t0]
-            if indptr.shape[0] == 0:
+            if _is_dense(rows):
                 np.dot(X[t0:t1], cand_t, dots)
             else:
                 _sparse_dots(data, indices, indptr, t0, t1, cand_t, dots)
@@ -460,7 +483,7 @@ def _put_row(rows, i, out_t, t, keep):
     """Column t of ``out_t`` (p, m) = row i (``keep`` 1), or back to zero where
     a sparse row has entries (``keep`` 0; dense rows are simply overwritten)."""
     X, data, indices, indptr, _ = rows
-    if indptr.shape[0] == 0:
+    if _is_dense(rows):
         if keep != 0.0:
             for f in range(X.shape[1]):
                 out_t[f, t] = X[i, f]
