@@ -24,6 +24,7 @@ Each timed call follows a short pause.
     python -m benchmarks.spot_checks pandas          # X a DataFrame with named columns
     python -m benchmarks.spot_checks radius-range    # radius predict, 15 rows to every row
     python -m benchmarks.spot_checks least-squares-sparse  # LeastSquaresClassifier on CSR
+    python -m benchmarks.spot_checks kmeans-range    # KMeans: sizes, density, algorithm, data
 """
 
 import argparse
@@ -33,14 +34,22 @@ import warnings
 
 import numpy as np
 import scipy.sparse as sp
+from sklearn import cluster as sk_cluster
 from sklearn import ensemble as sk_ensemble
 from sklearn import linear_model as sk_linear
 from sklearn import neighbors as sk_neighbors
 from sklearn import svm as sk_svm
-from sklearn.datasets import load_digits, load_iris, load_wine, make_classification, make_regression
+from sklearn.datasets import (
+    load_digits,
+    load_iris,
+    load_wine,
+    make_blobs,
+    make_classification,
+    make_regression,
+)
 from threadpoolctl import threadpool_limits
 
-from classiclearn import ensemble, linear_model, neighbors, svm
+from classiclearn import cluster, ensemble, linear_model, neighbors, svm
 
 # estimator names the sweeps over the grid's specs keep (``--only``; empty: all)
 ONLY = []
@@ -555,6 +564,39 @@ def check_least_squares_sparse():
                   _theirs(_fit_predict, (theirs_model, X, y, X), 3, 0.1), scores=scores)
 
 
+def _fit_kmeans(cls, params, X):
+    return cls(**params).fit(X)
+
+
+def check_kmeans_range():
+    """KMeans fit (8 clusters) from 1,000 x 100 to 200,000 x 10 dense and 2,000 x 50 to
+    100,000 x 1,000 CSR (1-10% stored), lloyd and elkan, on overlapping clusters
+    (make_classification: many passes, most rows near a boundary) and on separated ones
+    (make_blobs); medians of 5 (3 above 20,000 rows) after a 0.1 s pause."""
+    rng = np.random.default_rng(0)
+    cells = [(1000, 100, 1.0), (2000, 20, 1.0), (5000, 50, 1.0), (20000, 20, 1.0),
+             (50000, 10, 1.0), (200_000, 10, 1.0), (2000, 50, 0.1), (5000, 200, 0.1),
+             (20000, 200, 0.1), (100_000, 1000, 0.01), (20000, 1000, 0.01)]
+    for kind in ("classification", "blobs"):
+        for n, p, density in cells:
+            if kind == "blobs":
+                X, _ = make_blobs(n_samples=n, n_features=p, centers=8, random_state=0)
+            else:
+                X, _ = make_classification(n_samples=n, n_features=p,
+                                           n_informative=min(p - 2, 10), random_state=0)
+            if density < 1.0:
+                X = sp.csr_matrix(np.where(rng.random(X.shape) < density, X, 0.0))
+            repeats = 5 if n <= 20000 else 3
+            for algorithm in ("lloyd", "elkan"):
+                params = dict(n_clusters=8, random_state=0, algorithm=algorithm)
+                ours_model = cluster.KMeans(**params).fit(X)
+                theirs_model = sk_cluster.KMeans(**params).fit(X)
+                ours = _median_time(_fit_kmeans, (cluster.KMeans, params, X), repeats, 0.1)
+                theirs = _theirs(_fit_kmeans, (sk_cluster.KMeans, params, X), repeats, 0.1)
+                _line(f"KMeans {kind} {n}x{p} {density:.0%} {algorithm}", ours, theirs,
+                      scores=(ours_model.inertia_, theirs_model.inertia_))
+
+
 CHECKS = {"svc": check_svc, "forest-predict": check_forest_predict,
           "forest-200k": check_forest_200k, "forest-50kx100": check_forest_50kx100,
           "neighbors-200k": check_neighbors_200k, "knn-default": check_knn_default,
@@ -564,7 +606,8 @@ CHECKS = {"svc": check_svc, "forest-predict": check_forest_predict,
           "wide": check_wide, "methods": check_methods,
           "sparse": check_sparse, "pandas": check_pandas,
           "radius-range": check_radius_range,
-          "least-squares-sparse": check_least_squares_sparse}
+          "least-squares-sparse": check_least_squares_sparse,
+          "kmeans-range": check_kmeans_range}
 
 
 def main(argv=None):
