@@ -39,6 +39,26 @@ def test_perceptron_sparse_matches_sklearn(n_classes, params):
     np.testing.assert_array_equal(ours.predict(X), theirs.predict(X))
 
 
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("params", [{}, {"penalty": "elasticnet", "alpha": 1e-4}])
+def test_perceptron_outputs_fitted_in_threads_match_sklearn(sparse, params, monkeypatch):
+    # five one-vs-rest outputs over two threads (each output on its own, with its own
+    # intercepts): scikit-learn's coefficients, as on one thread
+    from classiclearn.linear_model import _perceptron
+
+    monkeypatch.setattr(_perceptron, "SMALL_WORK", 0)
+    X, y = _problem(400, 120, 5)
+    X = X if sparse else X.toarray()
+    threaded = Perceptron(n_jobs=2, **params).fit(X, y)
+    serial = Perceptron(n_jobs=1, **params).fit(X, y)
+    theirs = sk.Perceptron(**params).fit(X, y)
+    np.testing.assert_array_equal(threaded.coef_, serial.coef_)
+    np.testing.assert_array_equal(threaded.intercept_, serial.intercept_)
+    assert threaded.n_iter_ == serial.n_iter_ == theirs.n_iter_
+    np.testing.assert_allclose(threaded.coef_, theirs.coef_, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(threaded.intercept_, theirs.intercept_, rtol=1e-9, atol=1e-12)
+
+
 def test_perceptron_sparse_partial_fit_matches_sklearn():
     X, y = _problem(300, 80, 3)
     classes = np.unique(y)

@@ -11,6 +11,39 @@ import math
 import numpy as np
 
 from .._kernels.jit import njit
+from .._kernels.prefetch import prefetch1, prefetch2
+
+# The SGD passes visit the rows in a shuffled order, so each row is a cache miss; they ask
+# for the rows a few samples ahead (the row's start in indptr further ahead still).
+_ROWS_AHEAD = 4
+_CSR_ROWS_AHEAD = 6
+_INDPTR_AHEAD = 16
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _prefetch_dense_row(X, order, ii):
+    """Prefetch hint for the row of X that ``order`` visits ``_ROWS_AHEAD`` samples on."""
+    if ii + _ROWS_AHEAD < order.shape[0]:
+        row = order[ii + _ROWS_AHEAD]
+        for j in range(0, X.shape[1], 8):  # 8 float64 per 64-byte line
+            prefetch2(X, row, j)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _prefetch_csr_row(indptr, indices, data, order, ii):
+    """Prefetch hints for the CSR row that ``order`` visits ``_CSR_ROWS_AHEAD`` samples on,
+    and for the indptr entry of the one ``_INDPTR_AHEAD`` on."""
+    n = order.shape[0]
+    if ii + _INDPTR_AHEAD < n:
+        prefetch1(indptr, order[ii + _INDPTR_AHEAD])
+    if ii + _CSR_ROWS_AHEAD < n:
+        row = order[ii + _CSR_ROWS_AHEAD]
+        start = indptr[row]
+        stop = indptr[row + 1]
+        for q in range(start, stop, 8):
+            prefetch1(data, q)
+        for q in range(start, stop, 16):  # uint32 indices
+            prefetch1(indices, q)
 
 
 @njit(cache=True, nogil=True)
@@ -160,6 +193,7 @@ def _sgd_pass(W, b, k, X, Y, SW, order, eta, alpha, l1_ratio, use_l2, use_l1,
     objective = 0.0
     for ii in range(order.shape[0]):
         i = order[ii]
+        _prefetch_dense_row(X, order, ii)
         f = 0.0
         for j in range(p):
             f += W[k, j] * X[i, j]
@@ -172,7 +206,7 @@ def _sgd_pass(W, b, k, X, Y, SW, order, eta, alpha, l1_ratio, use_l2, use_l1,
                 W[k, j] *= shrink
             norms[0] *= shrink * shrink
             norms[1] *= shrink
-        if update != 0.0:
+        if update != 0.0 and penalised:  # the norms enter the objective only with a penalty
             sq = 0.0
             l1 = 0.0
             for j in range(p):
@@ -181,6 +215,9 @@ def _sgd_pass(W, b, k, X, Y, SW, order, eta, alpha, l1_ratio, use_l2, use_l1,
                 l1 += abs(W[k, j])
             norms[0] = sq
             norms[1] = l1
+        elif update != 0.0:
+            for j in range(p):
+                W[k, j] += update * X[i, j]
         if fit_intercept:
             b[k] += update
         if use_l1:
@@ -214,6 +251,7 @@ def _sgd_pass_csr(W, b, k, indptr, indices, data, Y, SW, order, eta, alpha, l1_r
     objective = 0.0
     for ii in range(order.shape[0]):
         i = order[ii]
+        _prefetch_csr_row(indptr, indices, data, order, ii)
         start = indptr[i]
         stop = indptr[i + 1]
         f = 0.0
@@ -236,13 +274,17 @@ def _sgd_pass_csr(W, b, k, indptr, indices, data, Y, SW, order, eta, alpha, l1_r
             sq = 0.0
             l1 = 0.0
             c = update / ws
-            for t in range(start, stop):
-                j = indices[t]
-                W[k, j] += data[t] * c
-                sq += W[k, j] * W[k, j]
-                l1 += abs(W[k, j])
-            norms[0] = sq * ws * ws
-            norms[1] = l1 * ws
+            if penalised:  # the norms enter the objective only with a penalty
+                for t in range(start, stop):
+                    j = indices[t]
+                    W[k, j] += data[t] * c
+                    sq += W[k, j] * W[k, j]
+                    l1 += abs(W[k, j])
+                norms[0] = sq * ws * ws
+                norms[1] = l1 * ws
+            else:
+                for t in range(start, stop):
+                    W[k, indices[t]] += data[t] * c
         if fit_intercept:
             b[k] += update * SPARSE_INTERCEPT_DECAY
         if use_l1:
@@ -360,10 +402,11 @@ def _sgd_fit_output(W, b, k, X, indptr, indices, data, Y, SW, seed, shuffle,
 @njit(cache=True, nogil=True)
 def sgd_perceptron_fit(W, b, X, indptr, indices, data, Y, SW, seeds, shuffle,
                        max_iter, tol, n_iter_no_change, eta, alpha, l1_ratio, use_l2, use_l1,
-                       fit_intercept, n_iter):
-    """Up to ``max_iter`` epochs of :func:`sgd_perceptron_epoch` per output,
-    as scikit-learn's SGD fit runs them, one output after the other (serial:
-    on a shared machine threads over a few outputs cost more than they save).
+                       fit_intercept, n_iter, outputs):
+    """Up to ``max_iter`` epochs of :func:`sgd_perceptron_epoch` per output in
+    ``outputs`` (intp), as scikit-learn's SGD fit runs them, one output after the
+    other. The outputs are independent (each writes its own row of W, entry of b
+    and of n_iter), so callers may fit disjoint sets of them in threads.
 
     Each output ``k`` runs on its own: its order starts as ``0 .. n - 1`` and
     is reshuffled every epoch with ``seeds[k]`` (when ``shuffle``); the L1
@@ -374,8 +417,7 @@ def sgd_perceptron_fit(W, b, X, indptr, indices, data, Y, SW, seeds, shuffle,
     negative if a weight became non-finite). ``X`` or the CSR arrays as in
     :func:`sgd_perceptron_epoch`.
     """
-    K = W.shape[0]
-    for k in range(K):
+    for k in outputs:
         n_iter[k] = _sgd_fit_output(W, b, k, X, indptr, indices, data, Y, SW,
                                     seeds[k], shuffle, max_iter, tol, n_iter_no_change, eta,
                                     alpha, l1_ratio, use_l2, use_l1, fit_intercept)
