@@ -25,6 +25,7 @@ Each timed call follows a short pause.
     python -m benchmarks.spot_checks radius-range    # radius predict, 15 rows to every row
     python -m benchmarks.spot_checks least-squares-sparse  # LeastSquaresClassifier on CSR
     python -m benchmarks.spot_checks kmeans-range    # KMeans: sizes, density, algorithm, data
+    python -m benchmarks.spot_checks perceptron-range  # Perceptron: dense / CSR, penalties
 """
 
 import argparse
@@ -597,6 +598,28 @@ def check_kmeans_range():
                       scores=(ours_model.inertia_, theirs_model.inertia_))
 
 
+def check_perceptron_range():
+    """Perceptron fit + predict, dense 1,000 x 20 to 200,000 x 10 and CSR 2,000 x 50 to
+    100,000 x 1,000 (1-10% stored), 2-5 classes, no penalty, l2 and elasticnet;
+    medians of 7 after a 0.05 s pause."""
+    rng = np.random.default_rng(0)
+    cells = [(1000, 20, 2, 1.0), (20000, 20, 2, 1.0), (20000, 200, 3, 1.0),
+             (200_000, 10, 2, 1.0), (2000, 50, 2, 0.1), (20000, 200, 2, 0.1),
+             (20000, 200, 5, 0.1), (100_000, 1000, 2, 0.01), (5000, 5000, 2, 0.01)]
+    for n, p, n_classes, density in cells:
+        X, y = make_classification(n, p, n_informative=min(p - 2, 8), n_classes=n_classes,
+                                   random_state=0)
+        if density < 1.0:
+            X = sp.csr_matrix(np.where(rng.random(X.shape) < density, X, 0.0))
+        for penalty in (None, "l2", "elasticnet"):
+            ours_model = linear_model.Perceptron(penalty=penalty, random_state=0)
+            theirs_model = sk_linear.Perceptron(penalty=penalty, random_state=0)
+            scores = (ours_model.fit(X, y).score(X, y), theirs_model.fit(X, y).score(X, y))
+            _line(f"Perceptron {n}x{p} {n_classes} classes {density:.0%} {penalty}",
+                  _median_time(_fit_predict, (ours_model, X, y, X), 7, 0.05),
+                  _theirs(_fit_predict, (theirs_model, X, y, X), 7, 0.05), scores=scores)
+
+
 CHECKS = {"svc": check_svc, "forest-predict": check_forest_predict,
           "forest-200k": check_forest_200k, "forest-50kx100": check_forest_50kx100,
           "neighbors-200k": check_neighbors_200k, "knn-default": check_knn_default,
@@ -607,7 +630,7 @@ CHECKS = {"svc": check_svc, "forest-predict": check_forest_predict,
           "sparse": check_sparse, "pandas": check_pandas,
           "radius-range": check_radius_range,
           "least-squares-sparse": check_least_squares_sparse,
-          "kmeans-range": check_kmeans_range}
+          "kmeans-range": check_kmeans_range, "perceptron-range": check_perceptron_range}
 
 
 def main(argv=None):
