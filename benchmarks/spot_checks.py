@@ -26,6 +26,7 @@ Each timed call follows a short pause.
     python -m benchmarks.spot_checks least-squares-sparse  # LeastSquaresClassifier on CSR
     python -m benchmarks.spot_checks kmeans-range    # KMeans: sizes, density, algorithm, data
     python -m benchmarks.spot_checks perceptron-range  # Perceptron: dense / CSR, penalties
+    python -m benchmarks.spot_checks linear-svc-range  # LinearSVC: solvers, losses, CSR
 """
 
 import argparse
@@ -620,6 +621,34 @@ def check_perceptron_range():
                   _theirs(_fit_predict, (theirs_model, X, y, X), 7, 0.05), scores=scores)
 
 
+def check_linear_svc_range():
+    """LinearSVC fit + predict over its solvers: the default (primal Newton or dual by
+    shape), dual=True, the hinge loss, the L1 penalty and crammer_singer, dense and CSR
+    (1-20% stored), 2,000 to 100,000 rows; medians of 7 after a 0.05 s pause."""
+    rng = np.random.default_rng(0)
+    cells = [(20000, 200, 2, 0.01, {}), (5000, 50, 2, 0.2, {}), (50000, 1000, 2, 0.01, {}),
+             (100_000, 100, 2, 0.05, {}), (2000, 5000, 2, 0.01, {}),
+             (2000, 5000, 2, 0.01, {"dual": True}), (20000, 200, 2, 0.1, {"dual": True}),
+             (20000, 200, 2, 0.1, {"loss": "hinge"}), (5000, 1000, 2, 0.05, {"loss": "hinge"}),
+             (20000, 20, 2, 1.0, {"dual": True}), (5000, 500, 2, 1.0, {"dual": True}),
+             (20000, 200, 2, 0.1, {"penalty": "l1", "dual": False}),
+             (20000, 20, 2, 1.0, {"penalty": "l1", "dual": False}),
+             (50000, 1000, 2, 0.01, {"penalty": "l1", "dual": False}),
+             (5000, 50, 4, 1.0, {"multi_class": "crammer_singer"}),
+             (5000, 200, 4, 0.05, {"multi_class": "crammer_singer"})]
+    for n, p, n_classes, density, params in cells:
+        X, y = make_classification(n, p, n_informative=min(p - 2, 10), n_classes=n_classes,
+                                   random_state=0)
+        if density < 1.0:
+            X = sp.csr_matrix(np.where(rng.random(X.shape) < density, X, 0.0))
+        ours_model = svm.LinearSVC(random_state=0, **params)
+        theirs_model = sk_svm.LinearSVC(random_state=0, **params)
+        scores = (ours_model.fit(X, y).score(X, y), theirs_model.fit(X, y).score(X, y))
+        _line(f"LinearSVC {n}x{p} {n_classes} classes {density:.0%} {params}",
+              _median_time(_fit_predict, (ours_model, X, y, X), 7, 0.05),
+              _theirs(_fit_predict, (theirs_model, X, y, X), 7, 0.05), scores=scores)
+
+
 CHECKS = {"svc": check_svc, "forest-predict": check_forest_predict,
           "forest-200k": check_forest_200k, "forest-50kx100": check_forest_50kx100,
           "neighbors-200k": check_neighbors_200k, "knn-default": check_knn_default,
@@ -630,7 +659,8 @@ CHECKS = {"svc": check_svc, "forest-predict": check_forest_predict,
           "sparse": check_sparse, "pandas": check_pandas,
           "radius-range": check_radius_range,
           "least-squares-sparse": check_least_squares_sparse,
-          "kmeans-range": check_kmeans_range, "perceptron-range": check_perceptron_range}
+          "kmeans-range": check_kmeans_range, "perceptron-range": check_perceptron_range,
+          "linear-svc-range": check_linear_svc_range}
 
 
 def main(argv=None):

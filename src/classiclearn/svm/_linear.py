@@ -409,18 +409,26 @@ class _Rows:
         transposed, or CSC arrays of sparse X with the intercept column stored."""
         if not self.sparse:
             return np.ascontiguousarray(self.dense.T), None, None, None
-        X = sp.csc_array(self.with_intercept_csr())
+        X = sp.csc_array(self.csr)
         X.sort_indices()
-        return (None, X.indptr.astype(np.intp), X.indices.astype(np.intp),
-                np.ascontiguousarray(X.data, dtype=np.float64))
+        # unsigned indices: numba checks a signed index for a negative value at every access
+        indptr, indices = X.indptr.astype(np.uintp), X.indices.astype(np.uintp)
+        data = np.asarray(X.data, dtype=np.float64)
+        if self.bias > 0:  # the intercept column appended: every row, in order
+            n = X.shape[0]
+            indptr = np.append(indptr, indptr[-1] + np.uintp(n))
+            indices = np.concatenate([indices, np.arange(n, dtype=np.uintp)])
+            data = np.concatenate([data, np.full(n, float(self.bias))])
+        return None, indptr, indices, np.ascontiguousarray(data)
 
     def arrays(self):
         """(X, indptr, indices, data, bias, d) for the row kernels: the dense rows and
         None for the CSR arrays, or None for X (numba compiles a dense and a sparse
-        version, each without the other's code)."""
+        version, each without the other's code). The index arrays are unsigned (numba
+        checks a signed index for a negative value at every access: the dual passes
+        took half again as long), the column indices on 32 bits."""
         if not self.sparse:
             return self.dense, None, None, None, 0.0, self.n_coef
         X = self.csr
-        index_type = np.int32 if X.nnz < np.iinfo(np.int32).max else np.int64
-        return (None, X.indptr.astype(index_type, copy=False),
-                X.indices.astype(index_type, copy=False), X.data, self.bias, self.n_coef)
+        return (None, X.indptr.astype(np.uintp), X.indices.astype(np.uint32), X.data,
+                self.bias, self.n_coef)

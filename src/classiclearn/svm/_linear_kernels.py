@@ -17,6 +17,13 @@ seeded by the caller, so results are reproducible for a given seed.
 import numpy as np
 
 from .._kernels.jit import njit
+from .._kernels.prefetch import prefetch1
+
+# The dual passes visit CSR rows in a shuffled order, each a cache miss: they ask for the
+# row a few samples ahead, and its start in indptr further ahead still. The hints are
+# written out in each pass: as an inlined helper the same code ran the pass 1.5x slower.
+_ROWS_AHEAD = 4
+_INDPTR_AHEAD = 12
 
 
 @njit(nogil=True, cache=True)
@@ -145,6 +152,17 @@ def dual_coordinate_descent(X, indptr, indices, data, bias, d, y, C, squared, to
         s = 0
         while s < active:
             i = index[s]
+            if indptr is not None:  # prefetch hints (see _ROWS_AHEAD)
+                if s + _INDPTR_AHEAD < active:
+                    prefetch1(indptr, index[s + _INDPTR_AHEAD])
+                if s + _ROWS_AHEAD < active:
+                    ahead = index[s + _ROWS_AHEAD]
+                    start = indptr[ahead]
+                    stop = indptr[ahead + 1]
+                    for q in range(start, stop, 8):  # 8 float64 per 64-byte line
+                        prefetch1(data, q)
+                    for q in range(start, stop, 16):  # 16 uint32
+                        prefetch1(indices, q)
             g = _row_dot(X, indptr, indices, data, bias, i, w)
             g = y[i] * g - 1.0 + Dii[i] * alpha[i]
             pg = 0.0
@@ -197,7 +215,7 @@ def _column_span(XT, indptr, j, n):
     """The entries of column j: (start, stop) in the CSC arrays, or (0, n) dense."""
     if indptr is not None:
         return indptr[j], indptr[j + 1]
-    return 0, n
+    return np.uintp(0), np.uintp(n)
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -207,7 +225,7 @@ def _column_entry(XT, indices, data, j, t):
         return t, XT[j, t]
     if indices is not None:
         return indices[t], data[t]
-    return -1, 0.0  # no samples: never reached
+    return np.uintp(0), 0.0  # no samples: never reached
 
 
 @njit(nogil=True, cache=True)
@@ -293,8 +311,13 @@ def l1_coordinate_descent(XT, indptr, indices, data, y, C, tol, max_iter, seed):
             delta = G * dj + abs(wj + dj) - abs(wj)
             lam = 1.0
             for _ in range(30):
-                # objective change for step lam * dj
-                change = abs(wj + lam * dj) - abs(wj)
+                # objective change for step lam * dj; first its upper bound from the
+                # loss's curvature (at most 2 C_i x_i^2 per row): when the bound meets
+                # the sufficient decrease, so does the change, and the pass is saved
+                step = lam * dj
+                change = abs(wj + step) - abs(wj)
+                if change + G * step + xsq[j] * step * step <= sigma * lam * delta:
+                    break
                 for t in range(start, stop):
                     i, x = _column_entry(XT, indices, data, j, t)
                     if x != 0.0:
@@ -481,6 +504,17 @@ def crammer_singer_dual_cd(X, indptr, indices, data, bias, d, y, C, tol, max_ite
         worst = 0.0
         for t in range(n):
             i = order[t]
+            if indptr is not None:  # prefetch hints (see _ROWS_AHEAD)
+                if t + _INDPTR_AHEAD < n:
+                    prefetch1(indptr, order[t + _INDPTR_AHEAD])
+                if t + _ROWS_AHEAD < n:
+                    ahead = order[t + _ROWS_AHEAD]
+                    start = indptr[ahead]
+                    stop = indptr[ahead + 1]
+                    for q in range(start, stop, 8):
+                        prefetch1(data, q)
+                    for q in range(start, stop, 16):
+                        prefetch1(indices, q)
             A = sqnorm[i]
             if A == 0.0:
                 continue
