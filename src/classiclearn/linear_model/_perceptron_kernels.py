@@ -14,36 +14,12 @@ from .._kernels.jit import njit
 from .._kernels.prefetch import prefetch1, prefetch2
 
 # The SGD passes visit the rows in a shuffled order, so each row is a cache miss; they ask
-# for the rows a few samples ahead (the row's start in indptr further ahead still).
+# for the rows a few samples ahead (the row's start in indptr further ahead still). The
+# hints are written out in each pass: as an inlined helper the same code ran the sparse
+# pass 1.4x slower.
 _ROWS_AHEAD = 4
 _CSR_ROWS_AHEAD = 6
 _INDPTR_AHEAD = 16
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _prefetch_dense_row(X, order, ii):
-    """Prefetch hint for the row of X that ``order`` visits ``_ROWS_AHEAD`` samples on."""
-    if ii + _ROWS_AHEAD < order.shape[0]:
-        row = order[ii + _ROWS_AHEAD]
-        for j in range(0, X.shape[1], 8):  # 8 float64 per 64-byte line
-            prefetch2(X, row, j)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _prefetch_csr_row(indptr, indices, data, order, ii):
-    """Prefetch hints for the CSR row that ``order`` visits ``_CSR_ROWS_AHEAD`` samples on,
-    and for the indptr entry of the one ``_INDPTR_AHEAD`` on."""
-    n = order.shape[0]
-    if ii + _INDPTR_AHEAD < n:
-        prefetch1(indptr, order[ii + _INDPTR_AHEAD])
-    if ii + _CSR_ROWS_AHEAD < n:
-        row = order[ii + _CSR_ROWS_AHEAD]
-        start = indptr[row]
-        stop = indptr[row + 1]
-        for q in range(start, stop, 8):
-            prefetch1(data, q)
-        for q in range(start, stop, 16):  # uint32 indices
-            prefetch1(indices, q)
 
 
 @njit(cache=True, nogil=True)
@@ -193,7 +169,10 @@ def _sgd_pass(W, b, k, X, Y, SW, order, eta, alpha, l1_ratio, use_l2, use_l1,
     objective = 0.0
     for ii in range(order.shape[0]):
         i = order[ii]
-        _prefetch_dense_row(X, order, ii)
+        if ii + _ROWS_AHEAD < order.shape[0]:  # prefetch hints (see _ROWS_AHEAD)
+            ahead = order[ii + _ROWS_AHEAD]
+            for j in range(0, p, 8):  # 8 float64 per 64-byte line
+                prefetch2(X, ahead, j)
         f = 0.0
         for j in range(p):
             f += W[k, j] * X[i, j]
@@ -251,7 +230,14 @@ def _sgd_pass_csr(W, b, k, indptr, indices, data, Y, SW, order, eta, alpha, l1_r
     objective = 0.0
     for ii in range(order.shape[0]):
         i = order[ii]
-        _prefetch_csr_row(indptr, indices, data, order, ii)
+        if ii + _INDPTR_AHEAD < order.shape[0]:  # prefetch hints (see _ROWS_AHEAD)
+            prefetch1(indptr, order[ii + _INDPTR_AHEAD])
+        if ii + _CSR_ROWS_AHEAD < order.shape[0]:
+            ahead = order[ii + _CSR_ROWS_AHEAD]
+            for t in range(indptr[ahead], indptr[ahead + 1], 8):  # 8 float64 per line
+                prefetch1(data, t)
+            for t in range(indptr[ahead], indptr[ahead + 1], 16):  # 16 uint32 per line
+                prefetch1(indices, t)
         start = indptr[i]
         stop = indptr[i + 1]
         f = 0.0
