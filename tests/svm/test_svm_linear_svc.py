@@ -140,3 +140,24 @@ def test_sparse_primal_newton_takes_conjugate_gradients_past_the_hessian(monkeyp
     assert ours.n_iter_ < 50
     dense = LinearSVC(dual=False, tol=1e-8, max_iter=1000).fit(X, y)
     np.testing.assert_allclose(ours.coef_, dense.coef_, atol=1e-5, rtol=1e-4)
+
+
+@pytest.mark.parametrize("bias", [0.0, 1.0, 2.5])
+def test_sparse_rows_with_the_intercept_column_and_their_columns(bias):
+    # the primal Newton method's CSR rows with the intercept column stored, and the L1
+    # solver's CSC columns: the dense rows with the intercept column appended
+    import scipy.sparse as sp
+
+    from classiclearn.svm._linear import _Rows
+
+    rng = np.random.default_rng(3)
+    dense = np.where(rng.random((30, 7)) < 0.3, rng.normal(size=(30, 7)), 0.0)
+    dense[[0, 4, 29]] = 0.0  # empty rows, first and last among them
+    rows = _Rows(sp.csr_matrix(dense), bias)
+    expected = np.hstack([dense, np.full((30, 1), bias)]) if bias > 0 else dense
+    with_intercept = rows.with_intercept_csr()
+    assert with_intercept.has_sorted_indices or bias == 0.0
+    np.testing.assert_array_equal(with_intercept.toarray(), expected)
+    _, indptr, indices, data = rows.columns()
+    columns = sp.csc_array((data, indices, indptr), shape=expected.shape)
+    np.testing.assert_array_equal(columns.toarray(), expected)

@@ -1,6 +1,6 @@
 """numba kernels of products with a CSR matrix given by its three arrays.
 
-:func:`csr_gram_matvec` forms ``X' (X v)`` in one pass over the stored entries:
+:func:`csr_gram_matvec` forms ``X' diag(w) X v`` in one pass over the stored entries:
 each row's product with v is gathered, then scattered back along the same row
 while it is in cache, where the two scipy products read every entry twice.
 
@@ -26,13 +26,15 @@ def unsigned_csr(X):
 
 
 @njit(cache=True, nogil=True, fastmath={"reassoc", "contract"})
-def csr_gram_matvec(indptr, indices, data, v, out):
-    """``out = X' (X v)`` for the CSR matrix X (``indptr``, ``indices``, ``data``).
+def csr_gram_matvec(indptr, indices, data, w, v, out):
+    """``out = X' diag(w) X v`` for the CSR matrix X (``indptr``, ``indices``, ``data``);
+    rows of weight 0 are skipped.
 
     Parameters
     ----------
     indptr, indices : uintp arrays; data : float64 array (the CSR arrays of X, n x p,
         from :func:`unsigned_csr`).
+    w : float64 (n,), the row weights.
     v : float64 (p,).
     out : float64 (p,), overwritten.
 
@@ -41,18 +43,21 @@ def csr_gram_matvec(indptr, indices, data, v, out):
     >>> import numpy as np, scipy.sparse as sp
     >>> X = sp.csr_matrix(np.array([[1.0, 0.0, 2.0], [0.0, 3.0, 1.0]]))
     >>> v = np.array([1.0, 1.0, 1.0]); out = np.empty(3)
-    >>> csr_gram_matvec(*unsigned_csr(X), v, out)
+    >>> csr_gram_matvec(*unsigned_csr(X), np.ones(2), v, out)
     >>> np.allclose(out, X.T @ (X @ v))
     True
     """
     for j in range(out.shape[0]):
         out[j] = 0.0
     for i in range(indptr.shape[0] - 1):
+        if w[i] == 0.0:
+            continue
         start = indptr[i]
         stop = indptr[i + 1]
         s = 0.0
         for q in range(start, stop):
             s += data[q] * v[indices[q]]
+        s *= w[i]
         for q in range(start, stop):
             out[indices[q]] += s * data[q]
 

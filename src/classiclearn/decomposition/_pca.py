@@ -251,12 +251,13 @@ def _sparse_centred_gram_operator(X, mean):
 
     n, p = X.shape
     arrays = unsigned_csr(sp.csr_array(X))
+    ones = np.ones(n)
     scaled_mean = n * mean
 
     def matvec(v):
         v = np.ravel(v)
         out = np.empty(p)
-        csr_gram_matvec(*arrays, v, out)
+        csr_gram_matvec(*arrays, ones, v, out)
         out -= scaled_mean * (mean @ v)
         return out
 

@@ -24,6 +24,7 @@ from numbers import Integral, Real
 import numpy as np
 import scipy.sparse as sp
 
+from .._kernels.sparse_products import csr_gram_matvec, unsigned_csr
 from ..base import BaseEstimator, ClassifierMixin
 from ..exceptions import ConvergenceWarning
 from ..utils._linear import LinearClassifierMixin, linear_product
@@ -82,7 +83,7 @@ def _newton_squared_hinge(X, y, C, tol, max_iter):
             Hreg[np.diag_indices_from(Hreg)] += 1.0
             step = -_k.solve_spd(Hreg, grad)
         else:
-            step = _cg(X[act], C[act], grad, max(1e-2 * gnorm, 1e-12))
+            step = _cg(X, np.where(act, C, 0.0), grad, max(1e-2 * gnorm, 1e-12))
         od = X @ step
         t = _k.exact_line_search(float(w @ step), float(step @ step), margin, od, y, C)
         w += t * step
@@ -90,14 +91,26 @@ def _newton_squared_hinge(X, y, C, tol, max_iter):
     return w, it
 
 
-def _cg(Xa, Ca, grad, tol):
-    """Conjugate gradients for (I + 2 Xa' diag(Ca) Xa) s = -grad."""
+def _cg(X, weights, grad, tol):
+    """Conjugate gradients for (I + 2 X' diag(weights) X) s = -grad. On CSR X each
+    product reads X once (:func:`csr_gram_matvec`), skipping the rows of weight 0 (the
+    samples outside the active set)."""
+    if sp.issparse(X):
+        arrays = unsigned_csr(X)
+        product = np.empty(grad.shape[0])
+
+        def hessian_part(v):
+            csr_gram_matvec(*arrays, weights, v, product)
+            return product
+    else:
+        def hessian_part(v):
+            return X.T @ (weights * (X @ v))
     s = np.zeros_like(grad)
     r = -grad.copy()
     p = r.copy()
     rr = r @ r
     for _ in range(250):
-        Hp = p + 2.0 * (Xa.T @ (Ca * (Xa @ p)))
+        Hp = p + 2.0 * hessian_part(p)
         a = rr / (p @ Hp)
         s += a * p
         r -= a * Hp
@@ -398,11 +411,21 @@ class _Rows:
         self.dense = np.ascontiguousarray(Xa)
 
     def with_intercept_csr(self):
-        """Sparse X with the intercept column stored (CSR), for the primal Newton method."""
+        """Sparse X with the intercept column stored (CSR), for the primal Newton method:
+        each row's entries, then the intercept's."""
+        X = self.csr
         if self.bias <= 0:
-            return sp.csr_array(self.csr)
-        column = np.full((self.csr.shape[0], 1), self.bias)
-        return sp.csr_array(sp.hstack([self.csr, column], format="csr"))
+            return sp.csr_array(X)
+        n, p = X.shape
+        indptr = X.indptr.astype(np.int64) + np.arange(n + 1)
+        last = indptr[1:] - 1  # each row's new last entry
+        stored = np.ones(indptr[-1], dtype=bool)
+        stored[last] = False
+        data = np.empty(indptr[-1])
+        data[stored], data[last] = X.data, self.bias
+        indices = np.empty(indptr[-1], dtype=np.int64)
+        indices[stored], indices[last] = X.indices, p
+        return sp.csr_array((data, indices, indptr), shape=(n, p + 1))
 
     def columns(self):
         """(XT, indptr, indices, data) for the column-wise L1 kernel: the dense rows
