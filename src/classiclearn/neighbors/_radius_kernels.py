@@ -106,7 +106,8 @@ def _radius_pass(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p, mode, counts, h
     ``j`` within ``r[i]`` of query ``i`` is then listed as (i, j, value) in ``hits_*``
     (_LIST: returns the number listed, or -1 as soon as they do not fit), counted in
     ``counts[i]`` (_COUNT), written at ``hits_j[counts[i]]`` / ``hits_v[counts[i]]``
-    with ``counts[i]`` advanced (_FILL: ``counts`` holds each row's next free slot),
+    (the true distance) with ``counts[i]`` advanced (_FILL: ``counts`` holds each row's
+    next free slot),
     or folded into ``sums`` and ``totals`` (_FOLD). Arguments a mode does not use may
     be empty."""
     b = Qb.shape[0]
@@ -138,7 +139,7 @@ def _radius_pass(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p, mode, counts, h
                     else:
                         t = counts[i]
                         hits_j[t] = j
-                        hits_v[t] = v
+                        hits_v[t] = reduced_to_distance(v, metric, p)
                         counts[i] = t + 1
     return count
 
@@ -207,16 +208,12 @@ def gemm_radius_place(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p, listed, hi
     ``out_ind`` (ascending column) and ``out_dist`` (true distances), from the list of
     :func:`gemm_radius_count` (a stable counting sort by row: the hits come chunk by
     chunk) or, when it did not list them, by a second scan. ``starts`` is advanced."""
-    first = starts.copy()
     if listed >= 0:
         for h in range(listed):
             i = hits_q[h]
             out_ind[starts[i]] = hits_j[h]
-            out_dist[starts[i]] = hits_v[h]
+            out_dist[starts[i]] = reduced_to_distance(hits_v[h], metric, p)
             starts[i] += 1
     else:
         _radius_pass(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p, _FILL, starts, hits_q,
                      out_ind, out_dist, *_no_fold())
-    for i in range(first.shape[0]):
-        for t in range(first[i], starts[i]):
-            out_dist[t] = reduced_to_distance(out_dist[t], metric, p)
