@@ -193,3 +193,25 @@ def test_column_mean_var_and_row_norms_are_the_dense_ones(layout, weighted):
     np.testing.assert_allclose(var, expected_var, rtol=1e-10)
     np.testing.assert_allclose(row_squared_norms(X), (dense**2).sum(axis=1), rtol=1e-14)
     assert (X != before).nnz == 0  # the input is left as it was
+
+
+@pytest.mark.parametrize("layout", ["csr", "csc", "coo"])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("centre", ["mean", "zero", "other"])
+def test_ridge_preconditioner_diagonal_of_sparse_x_is_the_dense_one(layout, weighted, centre):
+    # sum_i w_i (x_ij - m_j)^2 from the stored values about a given m (the weighted mean
+    # with an intercept, zero without, anything a caller passes)
+    from classiclearn.linear_model._ridge_solvers import centered_diagonal
+
+    X, rng = _csr(300, 20, 0.2, seed=5)
+    X.data += 50.0  # a large mean: no cancellation in the sparse pass
+    w = rng.uniform(0.5, 2.0, size=300) if weighted else None
+    dense = X.toarray()
+    m = {"mean": np.average(dense, axis=0, weights=w), "zero": np.zeros(20),
+         "other": rng.normal(size=20)}[centre]
+    expected = np.average((dense - m) ** 2, axis=0, weights=w) * (
+        300 if w is None else w.sum())
+    before = m.copy()
+    np.testing.assert_allclose(centered_diagonal(X.asformat(layout), m, w, False), expected,
+                               rtol=1e-12)
+    np.testing.assert_array_equal(m, before)  # the given centre is read, not written

@@ -251,9 +251,10 @@ def csr_row_squared_norms(indptr, data, out):
 
 
 @njit(cache=True, nogil=True)
-def sparse_column_moments(major_ptr, minor, data, w, by_row, p, mean, m2):
+def sparse_column_moments(major_ptr, minor, data, w, by_row, p, mean, m2, given_mean):
     """Weighted mean and sum of squared deviations (about the mean) of each column
-    of a CSR (``by_row``) or CSC array, its implicit zeros counted as values.
+    of a CSR (``by_row``) or CSC array, its implicit zeros counted as values; with
+    ``given_mean``, the deviations are about the values ``mean`` holds (left as they are).
 
     Two passes over the stored entries (the sum, then the deviations from the
     mean), each adding a column's entries in increasing row order: CSR rows in
@@ -266,13 +267,14 @@ def sparse_column_moments(major_ptr, minor, data, w, by_row, p, mean, m2):
     w : float64 (n,), the row weights.
     by_row : bool, whether the arrays are CSR.
     p : int, the number of columns.
-    mean, m2 : float64 (p,), outputs.
+    mean, m2 : float64 (p,), outputs (``mean`` an input with ``given_mean``).
+    given_mean : bool.
 
     Examples
     --------
     >>> import numpy as np, scipy.sparse as sp
     >>> X = sp.csr_array(np.array([[1.0, 0.0], [3.0, 2.0]])); mean, m2 = np.empty(2), np.empty(2)
-    >>> sparse_column_moments(X.indptr, X.indices, X.data, np.ones(2), True, 2, mean, m2)
+    >>> sparse_column_moments(X.indptr, X.indices, X.data, np.ones(2), True, 2, mean, m2, False)
     >>> mean.tolist(), m2.tolist()
     ([2.0, 1.0], [2.0, 2.0])
     """
@@ -281,7 +283,8 @@ def sparse_column_moments(major_ptr, minor, data, w, by_row, p, mean, m2):
         total += w[i]
     stored = np.zeros(p)
     for j in range(p):
-        mean[j] = 0.0
+        if not given_mean:
+            mean[j] = 0.0
         m2[j] = 0.0
     for step in range(2):
         for a in range(major_ptr.shape[0] - 1):
@@ -290,12 +293,13 @@ def sparse_column_moments(major_ptr, minor, data, w, by_row, p, mean, m2):
                 row = np.uintp(a) if by_row else b
                 col = b if by_row else np.uintp(a)
                 if step == 0:
-                    mean[col] += w[row] * data[q]
+                    if not given_mean:
+                        mean[col] += w[row] * data[q]
                     stored[col] += w[row]
                 else:
                     dev = data[q] - mean[col]
                     m2[col] += w[row] * dev * dev
-        if step == 0:
+        if step == 0 and not given_mean:
             for j in range(p):
                 mean[j] /= total
     for j in range(p):

@@ -49,12 +49,17 @@ def centered_diagonal(X, x_mean, sw, dual):
     if dual:
         row_sq = row_squared_norms(X)
         diagonal = w * (row_sq - 2.0 * (X @ x_mean) + x_mean @ x_mean)
+    elif issparse(X):
+        # sum_i w_i (x_ij - mean_j)^2 in one pass over the stored values (no X * X product)
+        from .._kernels.sparse_products import sparse_column_moments
+
+        X = X if X.format in ("csr", "csc") else X.tocsr()
+        mean, diagonal = np.array(x_mean, dtype=np.float64), np.empty(X.shape[1])
+        sparse_column_moments(X.indptr, X.indices, np.asarray(X.data, dtype=np.float64), w,
+                              X.format == "csr", X.shape[1], mean, diagonal, True)
     else:
-        if issparse(X):
-            col_sq = np.asarray(w @ X.multiply(X)).ravel()
-        else:
-            col_sq = np.einsum("i,ij,ij->j", w, X, X)  # no n x p temporary
-        col_sum = np.asarray(w @ X).ravel()
+        col_sq = np.einsum("i,ij,ij->j", w, X, X)  # no n x p temporary
+        col_sum = w @ X
         diagonal = col_sq - 2.0 * x_mean * col_sum + x_mean ** 2 * w.sum()
     return np.maximum(diagonal, 0.0)
 

@@ -94,7 +94,7 @@ def column_mean_var(X, sample_weight=None):
     w = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
     mean, sq = np.empty(p), np.empty(p)
     sparse_column_moments(X.indptr, X.indices, np.asarray(X.data, dtype=np.float64), w,
-                          X.format == "csr", p, mean, sq)
+                          X.format == "csr", p, mean, sq, False)
     return mean, sq / w.sum()
 
 
