@@ -270,6 +270,11 @@ def csr_products(X):
 
     n, p = X.shape
     bounds = _sp.row_lanes(X.indptr, X.shape, ROW_LANE_ENTRIES)
+    if bounds.shape[0] == 2:
+        # one lane: scipy's products, the same sums, without entering numba's parallel
+        # region (which wakes the thread pool: milliseconds after an idle pause)
+        return (lambda v: np.asarray(X @ v, dtype=np.float64)), \
+            (lambda u: np.asarray(X.T @ u, dtype=np.float64))
     parts = np.empty((bounds.shape[0] - 1, p))
 
     def product(v):
