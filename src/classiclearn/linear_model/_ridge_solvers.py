@@ -13,7 +13,7 @@ from scipy import optimize
 from scipy.sparse import issparse
 from scipy.sparse import linalg as splinalg
 
-from ..utils._sparse import csr_products, row_squared_norms
+from ..utils._sparse import column_deviations, csr_products, row_squared_norms
 from ._sag import fit_sag, sag_generator
 
 
@@ -50,13 +50,8 @@ def centered_diagonal(X, x_mean, sw, dual):
         row_sq = row_squared_norms(X)
         diagonal = w * (row_sq - 2.0 * (X @ x_mean) + x_mean @ x_mean)
     elif issparse(X):
-        # sum_i w_i (x_ij - mean_j)^2 in one pass over the stored values (no X * X product)
-        from .._kernels.sparse_products import sparse_column_moments
-
-        X = X if X.format in ("csr", "csc") else X.tocsr()
-        mean, diagonal = np.array(x_mean, dtype=np.float64), np.empty(X.shape[1])
-        sparse_column_moments(X.indptr, X.indices, np.asarray(X.data, dtype=np.float64), w,
-                              X.format == "csr", X.shape[1], mean, diagonal, True)
+        # sum_i w_i (x_ij - mean_j)^2 from the stored values (no X * X product)
+        diagonal = column_deviations(X, sw, centre=x_mean)[1]
     else:
         col_sq = np.einsum("i,ij,ij->j", w, X, X)  # no n x p temporary
         col_sum = w @ X

@@ -60,6 +60,7 @@ def _newton_squared_hinge(X, y, C, tol, max_iter):
     n_pos = int(np.count_nonzero(y > 0))
     eps = tol * max(min(n_pos, n - n_pos), 1) / n
     H = None
+    hessian_part = None if direct else _weighted_gram_product(X)
     act_old = np.zeros(n, dtype=bool)
     it = 0
     while it < max_iter:
@@ -83,7 +84,7 @@ def _newton_squared_hinge(X, y, C, tol, max_iter):
             Hreg[np.diag_indices_from(Hreg)] += 1.0
             step = -_k.solve_spd(Hreg, grad)
         else:
-            step = _cg(X, np.where(act, C, 0.0), grad, max(1e-2 * gnorm, 1e-12))
+            step = _cg(hessian_part, np.where(act, C, 0.0), grad, max(1e-2 * gnorm, 1e-12))
         od = X @ step
         t = _k.exact_line_search(float(w @ step), float(step @ step), margin, od, y, C)
         w += t * step
@@ -91,26 +92,31 @@ def _newton_squared_hinge(X, y, C, tol, max_iter):
     return w, it
 
 
-def _cg(X, weights, grad, tol):
-    """Conjugate gradients for (I + 2 X' diag(weights) X) s = -grad. On CSR X each
-    product reads X once (:func:`csr_gram_matvec`), skipping the rows of weight 0 (the
-    samples outside the active set)."""
-    if sp.issparse(X):
-        arrays = unsigned_csr(X)
-        product = np.empty(grad.shape[0])
+def _weighted_gram_product(X):
+    """``(weights, v) -> X' diag(weights) X v``. On CSR X one pass over X
+    (:func:`csr_gram_matvec`, skipping the rows of weight 0: the samples outside the
+    active set), its index arrays converted once for all the products."""
+    if not sp.issparse(X):
+        return lambda weights, v: X.T @ (weights * (X @ v))
+    arrays = unsigned_csr(X)
+    product = np.empty(X.shape[1])
 
-        def hessian_part(v):
-            csr_gram_matvec(*arrays, weights, v, product)
-            return product
-    else:
-        def hessian_part(v):
-            return X.T @ (weights * (X @ v))
+    def weighted_gram_product(weights, v):
+        csr_gram_matvec(*arrays, weights, v, product)
+        return product
+
+    return weighted_gram_product
+
+
+def _cg(hessian_part, weights, grad, tol):
+    """Conjugate gradients for (I + 2 X' diag(weights) X) s = -grad, X' diag(weights) X
+    given by ``hessian_part`` (:func:`_weighted_gram_product`)."""
     s = np.zeros_like(grad)
     r = -grad.copy()
     p = r.copy()
     rr = r @ r
     for _ in range(250):
-        Hp = p + 2.0 * hessian_part(p)
+        Hp = p + 2.0 * hessian_part(weights, p)
         a = rr / (p @ Hp)
         s += a * p
         r -= a * Hp

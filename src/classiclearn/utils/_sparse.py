@@ -14,6 +14,7 @@ from .._kernels import work as _work
 
 __all__ = [
     "column_max_abs",
+    "column_deviations",
     "column_mean_var",
     "column_moments",
     "csr_products",
@@ -86,16 +87,36 @@ def column_mean_var(X, sample_weight=None):
     >>> mean.tolist(), var.tolist()
     ([2.0, 1.0], [1.0, 1.0])
     """
+    mean, squares = column_deviations(X, sample_weight)
+    total = X.shape[0] if sample_weight is None else np.sum(sample_weight, dtype=np.float64)
+    return mean, squares / total
+
+
+def column_deviations(X, sample_weight=None, centre=None):
+    """Per column of a sparse array: the weighted mean, and the weighted sum of squared
+    deviations about it (or about ``centre`` when given, returned as the first
+    element), the implicit zeros counted as values; one compiled pass over the stored
+    values per sum (CSR or CSC as it is, anything else as CSR).
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> column_deviations(sp.csr_array([[1.0, 0.0], [3.0, 2.0]]))[1].tolist()
+    [2.0, 2.0]
+    >>> column_deviations(sp.csr_array([[1.0, 0.0], [3.0, 2.0]]), centre=np.zeros(2))[1].tolist()
+    [10.0, 4.0]
+    """
     from .._kernels.sparse_products import sparse_column_moments
 
     if X.format not in ("csr", "csc"):
         X = sp.csr_array(X)
     n, p = X.shape
     w = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-    mean, sq = np.empty(p), np.empty(p)
+    mean = np.empty(p) if centre is None else np.array(centre, dtype=np.float64)
+    squares = np.empty(p)
     sparse_column_moments(X.indptr, X.indices, np.asarray(X.data, dtype=np.float64), w,
-                          X.format == "csr", p, mean, sq, False)
-    return mean, sq / w.sum()
+                          X.format == "csr", p, mean, squares, centre is not None)
+    return mean, squares
 
 
 def safe_dot(a, b):
@@ -263,18 +284,16 @@ def csr_products(X):
     >>> product(np.ones(2)), t_product(np.ones(2))
     (array([3., 3.]), array([1., 5.]))
     """
-    if not (sp.issparse(X) and X.format == "csr"):
-        return (lambda v: X @ v), (lambda u: X.T @ u)
     from .._kernels import sparse_products as _sp
     from .._kernels.work import ROW_LANE_ENTRIES
 
+    csr = sp.issparse(X) and X.format == "csr"
+    bounds = _sp.row_lanes(X.indptr, X.shape, ROW_LANE_ENTRIES) if csr else None
+    if not csr or bounds.shape[0] == 2:
+        # a CSR X of one lane too: scipy's products give its sums without entering
+        # numba's parallel region (which wakes the thread pool after an idle pause)
+        return (lambda v: X @ v), (lambda u: X.T @ u)
     n, p = X.shape
-    bounds = _sp.row_lanes(X.indptr, X.shape, ROW_LANE_ENTRIES)
-    if bounds.shape[0] == 2:
-        # one lane: scipy's products, the same sums, without entering numba's parallel
-        # region (which wakes the thread pool: milliseconds after an idle pause)
-        return (lambda v: np.asarray(X @ v, dtype=np.float64)), \
-            (lambda u: np.asarray(X.T @ u, dtype=np.float64))
     parts = np.empty((bounds.shape[0] - 1, p))
 
     def product(v):
