@@ -27,6 +27,7 @@ Each timed call follows a short pause.
     python -m benchmarks.spot_checks kmeans-range    # KMeans: sizes, density, algorithm, data
     python -m benchmarks.spot_checks perceptron-range  # Perceptron: dense / CSR, penalties
     python -m benchmarks.spot_checks linear-svc-range  # LinearSVC: solvers, losses, CSR
+    python -m benchmarks.spot_checks params          # parameter values beyond the grid's axes
 """
 
 import argparse
@@ -649,6 +650,50 @@ def check_linear_svc_range():
               _theirs(_fit_predict, (theirs_model, X, y, X), 7, 0.05), scores=scores)
 
 
+def _score(case, model, data):
+    _, _, X_test, y_test = data
+    if case.score is not None:
+        return float(case.score(model, X_test, y_test))
+    return float(model.score(X_test, y_test))
+
+
+def check_params(n_rows=20_000, quadratic_rows=3000, svm_rows=5000):
+    """Each estimator of the grid with the parameter values of
+    ``benchmarks.param_values`` (one at a time over the defaults; 20,000 rows, the
+    kernel methods 3,000, SVC / SVR 5,000): fit + first method, medians of 3 after a
+    0.1 s pause, and both scores. A value our side rejects is printed as such."""
+    import dataclasses
+
+    from benchmarks.param_values import PARAM_VALUES
+
+    sizes = {"KernelPCA": quadratic_rows, "KernelRidge": quadratic_rows, "SVC": svm_rows,
+             "SVR": svm_rows}
+    for spec, _, cell, registry in _default_cells(n_rows, skip=_NOT_SWEPT):
+        rows = sizes.get(spec.name, n_rows)
+        for values in PARAM_VALUES.get(spec.name, []):
+            varied = dataclasses.replace(cell, params={**cell.params, **values}, rows=rows,
+                                         n_test=max(rows // 4, 25))
+            case = varied.case(registry)
+            data = case.data(False)
+            method = case.methods[0]
+            label = f"{spec.name} {data[0].shape} {values} fit + {method}"
+            try:
+                theirs_model = case.theirs().fit(data[0], data[1])
+            except (TypeError, ValueError) as exc:
+                print(f"{label}: scikit-learn rejects ({exc})", flush=True)
+                continue
+            try:
+                ours_model = case.ours().fit(data[0], data[1])
+            except Exception as exc:  # noqa: BLE001 - a rejected value is the finding
+                print(f"{label}: OURS FAILS ({type(exc).__name__}: {exc})", flush=True)
+                continue
+            scores = (_score(case, ours_model, data), _score(case, theirs_model, data))
+            _fit_method(case.ours, method, data)
+            ours = _median_time(_fit_method, (case.ours, method, data), 3, 0.1)
+            theirs = _theirs(_fit_method, (case.theirs, method, data), 3, 0.1)
+            _line(label, ours, theirs, scores=scores)
+
+
 CHECKS = {"svc": check_svc, "forest-predict": check_forest_predict,
           "forest-200k": check_forest_200k, "forest-50kx100": check_forest_50kx100,
           "neighbors-200k": check_neighbors_200k, "knn-default": check_knn_default,
@@ -660,7 +705,7 @@ CHECKS = {"svc": check_svc, "forest-predict": check_forest_predict,
           "radius-range": check_radius_range,
           "least-squares-sparse": check_least_squares_sparse,
           "kmeans-range": check_kmeans_range, "perceptron-range": check_perceptron_range,
-          "linear-svc-range": check_linear_svc_range}
+          "linear-svc-range": check_linear_svc_range, "params": check_params}
 
 
 def main(argv=None):

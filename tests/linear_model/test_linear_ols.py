@@ -281,3 +281,34 @@ def test_rank_deficient_extreme_columns_keep_the_minimum_norm_solution(rng, scal
     ref = sk.LinearRegression(fit_intercept=fit_intercept).fit(X, y, sample_weight=sw)
     assert ours.rank_ == ref.rank_
     np.testing.assert_allclose(ours.predict(X), ref.predict(X), rtol=1e-9, atol=1e-9)
+
+
+@pytest.mark.parametrize("shape", [(200, 6), (5000, 12), (8, 15)])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("alpha", [0.0, 3.0])
+def test_positive_fit_on_the_r_factor_equals_nnls_on_the_design(shape, weighted, alpha):
+    # the triangular factor of [Xc | Yc] gives the same non-negative problem for every
+    # target as the n-row design itself
+    from scipy.optimize import nnls
+
+    from classiclearn.linear_model import Ridge
+
+    rng = np.random.default_rng(shape[0])
+    n, p = shape
+    X = rng.normal(size=(n, p))
+    Y = X @ rng.normal(size=(p, 2)) + rng.normal(size=(n, 2))
+    sw = rng.uniform(0.2, 3.0, n) if weighted else None
+    est = (Ridge(alpha=alpha, positive=True) if alpha else LinearRegression(positive=True))
+    est.fit(X, Y, sample_weight=sw)
+    w = np.ones(n) if sw is None else sw
+    mean_x, mean_y = w @ X / w.sum(), w @ Y / w.sum()
+    A = (X - mean_x) * np.sqrt(w)[:, None]
+    B = (Y - mean_y) * np.sqrt(w)[:, None]
+    for k in range(2):
+        if alpha:
+            ref = nnls(np.vstack([A, np.sqrt(alpha) * np.eye(p)]),
+                       np.concatenate([B[:, k], np.zeros(p)]))[0]
+        else:
+            ref = nnls(A, B[:, k])[0]
+        np.testing.assert_allclose(est.coef_[k], ref, rtol=1e-8, atol=1e-10)
+    assert np.all(est.coef_ >= 0)

@@ -94,3 +94,67 @@ def test_least_squares_classifier_errors(rng):
         LeastSquaresClassifier().fit(X, np.ones(10))
     with pytest.raises(ValueError, match="Unknown label type"):
         LeastSquaresClassifier().fit(X, rng.normal(size=10))
+
+
+def _early_stopping_problem(k, n=400, p=6, sparse=False):
+    rng = np.random.default_rng(k)
+    X = rng.normal(size=(n, p))
+    y = (X[:, 0] + 0.8 * X[:, 1] + 0.6 * rng.normal(size=n) > 0).astype(int)
+    if k == 3:
+        y = y + (X[:, 2] > 0.7)
+    if sparse:
+        import scipy.sparse as sp
+
+        X = sp.csr_matrix(np.where(rng.random(X.shape) < 0.5, X, 0.0))
+    return X, y
+
+
+@pytest.mark.parametrize("fraction", [0.1, 0.25, 0.33])
+@pytest.mark.parametrize("seed", [0, 7])
+@pytest.mark.parametrize("counts", [(50, 50), (91, 9, 23), (5, 17, 3, 11)])
+def test_validation_mask_is_scikit_learns_hold_out(fraction, seed, counts):
+    from sklearn.model_selection import StratifiedShuffleSplit
+
+    from classiclearn.linear_model._perceptron import _validation_mask
+
+    y = np.random.default_rng(seed).permutation(np.repeat(np.arange(len(counts)), counts))
+    mask = _validation_mask(y, fraction, seed, np.ones(y.size))
+    cv = StratifiedShuffleSplit(test_size=fraction, random_state=seed)
+    _, val = next(cv.split(np.zeros((y.size, 1)), y))
+    np.testing.assert_array_equal(np.flatnonzero(mask), np.sort(val))
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("k", [2, 3])
+@pytest.mark.parametrize("params", [
+    {}, {"penalty": "l2", "alpha": 1e-3}, {"penalty": "l1", "alpha": 1e-3},
+    {"penalty": "elasticnet", "alpha": 1e-3, "l1_ratio": 0.3},
+    {"class_weight": "balanced", "validation_fraction": 0.3},
+    {"n_iter_no_change": 2, "tol": None}, {"shuffle": False, "random_state": 3},
+])
+def test_early_stopping_matches_sklearn(sparse, k, params):
+    X, y = _early_stopping_problem(k, sparse=sparse)
+    params = {"early_stopping": True, "random_state": 0, **params}
+    ours = Perceptron(**params).fit(X, y)
+    theirs = sk.Perceptron(**params).fit(X, y)
+    assert ours.n_iter_ == theirs.n_iter_
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, rtol=1e-9, atol=1e-10)
+    np.testing.assert_allclose(ours.intercept_, theirs.intercept_, rtol=1e-9, atol=1e-10)
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_early_stopping_with_weights_and_a_generator_matches_sklearn(k):
+    X, y = _early_stopping_problem(k, n=300)
+    sw = np.random.default_rng(5).uniform(0.2, 3.0, y.size)
+    ours = Perceptron(early_stopping=True, random_state=np.random.RandomState(4)).fit(
+        X, y, sample_weight=sw)
+    theirs = sk.Perceptron(early_stopping=True, random_state=np.random.RandomState(4)).fit(
+        X, y, sample_weight=sw)
+    assert ours.n_iter_ == theirs.n_iter_
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, rtol=1e-9, atol=1e-10)
+
+
+def test_early_stopping_needs_two_samples_a_class():
+    X = np.arange(12.0).reshape(6, 2)
+    with pytest.raises(ValueError, match="at least 2 samples of every class"):
+        Perceptron(early_stopping=True).fit(X, [0, 0, 0, 0, 0, 1])

@@ -90,19 +90,27 @@ def test_ignores_penalty_loss_dual_and_is_deterministic(rng):
 
 def test_convergence_warning(rng):
     X, y = _blobs(rng, 4)
+    # as scikit-learn: liblinear's solver is not limited by max_iter, but its passes
+    # are compared with it for the warning
     with pytest.warns(ConvergenceWarning, match="converge"):
         est = LinearSVC(multi_class="crammer_singer", C=10.0, tol=1e-12, max_iter=3).fit(X, y)
-    assert est.n_iter_ == 3
+    assert est.n_iter_ > 3
+    theirs = sksvm.LinearSVC(multi_class="crammer_singer", C=10.0, tol=1e-12, max_iter=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs.fit(X, y)
+    np.testing.assert_allclose(est.coef_, theirs.coef_, atol=1e-8)
 
 
-def _brute_subproblem(B, A, label, c):
-    """Projected-gradient reference: the sub-problem as a small QP by scipy."""
+def _brute_subproblem(B, A, label, c, total=0.0):
+    """Projected-gradient reference: the sub-problem as a small QP by scipy (the
+    variables summing to ``total``)."""
     from scipy.optimize import minimize
 
     K = len(B)
     upper = np.where(np.arange(K) == label, c, 0.0)
     res = minimize(lambda b: 0.5 * A * b @ b + B @ b, np.zeros(K), jac=lambda b: A * b + B,
-                   constraints=[{"type": "eq", "fun": lambda b: b.sum(),
+                   constraints=[{"type": "eq", "fun": lambda b: b.sum() - total,
                                  "jac": lambda b: np.ones(K)}],
                    bounds=[(None, u) for u in upper], method="SLSQP",
                    options={"ftol": 1e-14, "maxiter": 500})
@@ -118,6 +126,25 @@ def test_subproblem_matches_a_qp_solver(seed):
     label = int(rng.integers(K))
     c = rng.uniform(0.1, 2.0)
     beta = np.empty(K)
-    _k._crammer_singer_subproblem(B, A, label, c, np.empty(K), beta)
+    _k._crammer_singer_subproblem(B, A, label, c, np.empty(K), beta, K)
     np.testing.assert_allclose(beta, _brute_subproblem(B, A, label, c), atol=1e-6)
     assert abs(beta.sum()) < 1e-12
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_subproblem_over_active_classes_leaves_the_rest(seed):
+    # the solver's shrinking passes the first k slots only. A label outside them was
+    # shrunk at its bound c: the active variables (all bounded by 0) then sum to -c
+    rng = np.random.default_rng(seed)
+    K, k = 6, 4
+    B = rng.normal(size=K)
+    A = rng.uniform(0.5, 3.0)
+    c = rng.uniform(0.1, 2.0)
+    beta = np.full(K, 99.0)
+    _k._crammer_singer_subproblem(B, A, 5, c, np.empty(K), beta, k)
+    np.testing.assert_allclose(beta[:k], _brute_subproblem(B[:k], A, k + 1, c, -c),
+                               atol=1e-6)
+    assert np.all(beta[k:] == 99.0)
+    label = int(rng.integers(k))
+    _k._crammer_singer_subproblem(B, A, label, c, np.empty(K), beta, k)
+    np.testing.assert_allclose(beta[:k], _brute_subproblem(B[:k], A, label, c), atol=1e-6)

@@ -64,6 +64,10 @@ BRUTE_QUERY_ROWS = 256
 # multiply-adds of one BLAS product above which OpenBLAS itself starts threads
 # (the scatter products of LDA/QDA stay below it, block by block)
 BLAS_THREADED_PRODUCT = 200_000
+# entries of a matrix above which a matrix-vector product may gain from BLAS's threads
+# (an iterative solver's steps on a dense design: L-BFGS-B); below it one BLAS thread
+# runs them faster, and BLAS's threads would spin between the steps
+BLAS_THREADED_MATVEC = 50_000_000
 # length of a vector dot product above which OpenBLAS runs it in its threads
 # (which then spin, taking the cores from numba's pool for about a tenth of a
 # second); validation's pass over X sums its squares on numba's pool above it

@@ -302,16 +302,36 @@ def _solve_wide_gelsd(A, B, rcond):
     return W, np.einsum("ij,ij->j", resid, resid), int(rank), s, None
 
 
+def positive_least_squares(X, Y, x_mean, y_mean, sw, alphas=None):
+    """Non-negative (ridge) least squares per target on the centred, weighted design.
+
+    The design ``[Xc | Yc]`` is reduced to its triangular factor ``R = [R1 | B]``
+    (:func:`design_r_factor`), and ``|Xc w - yc|^2 = |R1 w - b|^2`` for every ``w``:
+    the active-set NNLS then runs on a (p + t) x p problem whatever the number of
+    rows. With ``alphas``, target ``k`` solves ``[R1; sqrt(alpha_k) I] w ~ [b; 0]``.
+
+    Returns W (p, t), R1, B.
+    """
+    p = X.shape[1]
+    R = design_r_factor(X, Y, x_mean, y_mean, sw)
+    R1, B = R[:, :p], R[:, p:]
+    W = np.empty((p, Y.shape[1]))
+    for k in range(Y.shape[1]):
+        A, b = R1, B[:, k]
+        if alphas is not None and alphas[k] > 0:
+            A = np.vstack([R1, np.sqrt(alphas[k]) * np.eye(p)])
+            b = np.concatenate([b, np.zeros(p)])
+        W[:, k] = optimize.nnls(A, b)[0]
+    return W, R1, B
+
+
 def _solve_nnls(X, Y, x_mean, y_mean, sw, tol):
-    """Non-negative least squares per target on the centred, weighted design.
+    """Non-negative least squares per target (:func:`positive_least_squares`).
 
     Returns W (p, t), rss (t,), rank, singular values, None."""
-    p = X.shape[1]
-    A = _design(X, Y, x_mean, y_mean, sw)
-    Xc, Yc = A[:, :p], A[:, p:]
-    W = np.column_stack([optimize.nnls(Xc, Yc[:, k])[0] for k in range(Y.shape[1])])
-    s = linalg.svdvals(Xc, check_finite=False)
-    resid = Yc - Xc @ W
+    W, R1, B = positive_least_squares(X, Y, x_mean, y_mean, sw)
+    s = linalg.svdvals(R1, check_finite=False)
+    resid = B - R1 @ W
     rank = int((s > tol * (s[0] if s.size else 0)).sum())
     return W, np.einsum("ij,ij->j", resid, resid), rank, s, None
 

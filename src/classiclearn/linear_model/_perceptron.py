@@ -34,7 +34,6 @@ from ..utils.validation import (
 from . import _perceptron_kernels as _k
 from ._base import LinearClassifierMixin
 
-_CHUNK = 5
 # epochs an output's online fit is expected to run at least (for the thread decision)
 _EPOCHS_GUESS = 5
 # Largest int32: the range of the seeds drawn for every SGD pass (as scikit-learn).
@@ -67,6 +66,62 @@ def _batch_epoch(W, b, X, Y, sw, eta, l1, l2, fit_intercept):
     if l1 > 0:
         W[:] = np.sign(W) * np.maximum(np.abs(W) - eta * l1, 0.0)
     return loss, mistakes
+
+
+def _largest_remainders(counts, draws, rng):
+    """Whole numbers of draws per class close to ``counts / sum * draws``: the floors,
+    then one more for the classes of largest remainder, ties drawn at random
+    (scikit-learn's stratified splitters allocate so, drawing from ``rng`` alike)."""
+    share = counts / counts.sum() * draws
+    taken = np.floor(share)
+    missing = int(draws - taken.sum())
+    remainder = share - taken
+    for value in np.unique(remainder)[::-1]:
+        if missing <= 0:
+            break
+        (tied,) = np.where(remainder == value)
+        chosen = rng.choice(tied, size=min(len(tied), missing), replace=False)
+        taken[chosen] += 1
+        missing -= len(chosen)
+    return taken.astype(np.intp)
+
+
+def _validation_mask(y_idx, fraction, random_state, sample_weight):
+    """The early-stopping hold-out of scikit-learn's SGD (uint8 mask (n,)): a
+    stratified random ``ceil(fraction * n)`` rows, drawn from ``random_state`` as
+    its ``StratifiedShuffleSplit`` draws them (class shares first, then a
+    permutation of each class's rows), so that the same seed holds out the same
+    rows."""
+    n = y_idx.shape[0]
+    n_val = int(np.ceil(fraction * n))
+    n_train = n - n_val
+    counts = np.bincount(y_idx)
+    if counts.min() < 2:
+        raise ValueError("early_stopping needs at least 2 samples of every class for its "
+                         "stratified validation set.")
+    if n_train < counts.size or n_val < counts.size:
+        raise ValueError(
+            f"Splitting {n} samples into a train set and a validation set with "
+            f"validation_fraction={fraction} leaves fewer samples than the "
+            f"{counts.size} classes in one of them; change validation_fraction.")
+    rng = check_random_state(random_state)
+    train_counts = _largest_remainders(counts, n_train, rng)
+    val_counts = _largest_remainders(counts - train_counts, n_val, rng)
+    members = np.argsort(y_idx, kind="stable")
+    starts = np.concatenate([[0], np.cumsum(counts)])
+    train, val = [], []
+    for c in range(counts.size):
+        rows = members[starts[c]:starts[c + 1]][rng.permutation(counts[c])]
+        train.append(rows[: train_counts[c]])
+        val.append(rows[train_counts[c]: train_counts[c] + val_counts[c]])
+    rng.permutation(np.concatenate(train))  # scikit-learn shuffles both parts: same draws
+    val = rng.permutation(np.concatenate(val))
+    if not np.any(sample_weight[val] > 0):
+        raise ValueError("The sample weights for validation set are all zero, consider "
+                         "using a different random state.")
+    mask = np.zeros(n, dtype=np.uint8)
+    mask[val] = 1
+    return mask
 
 
 class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
@@ -106,8 +161,9 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         Seed of the shuffling (drawn as scikit-learn draws it).
     early_stopping : bool, default=False
         Hold out ``validation_fraction`` of the data and stop when its
-        accuracy stops improving (our split and passes: this mode does not
-        reproduce scikit-learn's numbers).
+        accuracy stops improving. The online fit draws the stratified
+        hold-out and scores it as scikit-learn does (the same coefficients);
+        the batch fit holds out a plain random share.
     validation_fraction : float, default=0.1
     n_iter_no_change : int, default=5
     class_weight : dict or "balanced", default=None
@@ -233,7 +289,7 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
             W[:] = np.asarray(coef_init, dtype=np.float64).reshape(n_out, p)
         if intercept_init is not None:
             b[:] = np.asarray(intercept_init, dtype=np.float64).reshape(n_out)
-        if self.algorithm == "online" and not self.early_stopping:
+        if self.algorithm == "online":
             return self._fit_sgd(X, y_idx, classes, sample_weight, W, b, dtype)
         penalty = self.penalty
         rho = {"l1": 1.0, "l2": 0.0, "elasticnet": self.l1_ratio}.get(penalty, 0.0)
@@ -253,48 +309,29 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         stall = 0
         epochs = 0
         converged = False
-        losses = np.empty((_CHUNK, 2))
-        rows = _kernel_rows(X)
         pocket_loss, pocket = np.inf, None
-        if self.algorithm == "batch":
-            Xtr, Ytr, swtr = (X, Y, sw) if val is None else (X[train], Y[train], sw[train])
+        Xtr, Ytr, swtr = (X, Y, sw) if val is None else (X[train], Y[train], sw[train])
         while epochs < self.max_iter and not converged:
-            m = min(_CHUNK, self.max_iter - epochs)
-            if self.algorithm == "batch":
-                orders = None
-            elif self.shuffle:
-                orders = np.stack([train[rng.permutation(train.size)] for _ in range(m)])
-            else:
-                orders = np.tile(train, (m, 1))
-            for e in range(m):
-                if orders is None:
-                    before = (W.copy(), b.copy())
-                    losses[e] = _batch_epoch(W, b, Xtr, Ytr, swtr,
-                                             float(self.eta0), l1, l2, self.fit_intercept)
-                else:
-                    _k.perceptron_epochs(W, b, *rows, Y, sw,
-                                         orders[e:e + 1].astype(np.intp),
-                                         float(self.eta0), l1, l2, self.fit_intercept,
-                                         losses[e:e + 1])
-                loss, mistakes = losses[e]
-                epochs += 1
-                if orders is None and mistakes < pocket_loss:
-                    pocket_loss, pocket = mistakes, before
-                if self.early_stopping:
-                    scores = X[val] @ W.T + b
-                    pred = (scores[:, 0] > 0).astype(np.intp) if n_out == 1 else scores.argmax(1)
-                    score = float(np.mean(pred == y_idx[val]))
-                    tol = 0.0 if self.tol is None else self.tol
-                    stall = stall + 1 if score < best_score + tol else 0
-                    best_score = max(best_score, score)
-                elif self.tol is not None:
-                    stall = stall + 1 if loss > best - self.tol * sw[train].sum() else 0
-                    best = min(best, loss)
-                if (mistakes == 0.0 and not self.early_stopping and l1 == 0 and l2 == 0) or (
-                        (self.tol is not None or self.early_stopping)
-                        and stall >= self.n_iter_no_change):
-                    converged = True
-                    break
+            before = (W.copy(), b.copy())
+            loss, mistakes = _batch_epoch(W, b, Xtr, Ytr, swtr, float(self.eta0), l1, l2,
+                                          self.fit_intercept)
+            epochs += 1
+            if mistakes < pocket_loss:
+                pocket_loss, pocket = mistakes, before
+            if self.early_stopping:
+                scores = X[val] @ W.T + b
+                pred = (scores[:, 0] > 0).astype(np.intp) if n_out == 1 else scores.argmax(1)
+                score = float(np.mean(pred == y_idx[val]))
+                tol = 0.0 if self.tol is None else self.tol
+                stall = stall + 1 if score < best_score + tol else 0
+                best_score = max(best_score, score)
+            elif self.tol is not None:
+                stall = stall + 1 if loss > best - self.tol * sw[train].sum() else 0
+                best = min(best, loss)
+            if (mistakes == 0.0 and not self.early_stopping and l1 == 0 and l2 == 0) or (
+                    (self.tol is not None or self.early_stopping)
+                    and stall >= self.n_iter_no_change):
+                converged = True
         if not converged and self.tol is not None and self.max_iter > 1:
             warnings.warn(
                 f"Maximum number of iterations ({self.max_iter}) reached before the "
@@ -302,7 +339,7 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
                 ConvergenceWarning,
                 stacklevel=2,
             )
-        if self.algorithm == "batch" and pocket is not None:
+        if pocket is not None:
             F = Xtr @ W.T + b
             final = float(np.sum((Ytr * F <= 0.0) * swtr[:, None]))
             if pocket_loss < final:
@@ -346,9 +383,11 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         K = W.shape[0]
         n_iter = np.zeros(K, dtype=np.intp)
         tol = -np.inf if self.tol is None else float(self.tol)
-        arguments = (*_kernel_rows(X), Y, SW, self._sgd_seeds(K), bool(self.shuffle),
+        seeds, val_mask = self._sgd_seeds(K, y_idx, sample_weight)
+        val_rows = np.flatnonzero(val_mask)
+        arguments = (*_kernel_rows(X), Y, SW, seeds, bool(self.shuffle),
                      int(self.max_iter), tol, int(self.n_iter_no_change),
-                     *self._sgd_penalty(), n_iter)
+                     *self._sgd_penalty(), val_mask, val_rows, sample_weight[val_rows], n_iter)
         size = X.nnz if sp.issparse(X) else X.size
         work = K * size * min(int(self.max_iter), _EPOCHS_GUESS)
         threads = min(K, auto_n_jobs(self.n_jobs, work, SMALL_WORK))
@@ -459,7 +498,7 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
             self.t_ = 1.0
         Y, SW = self._sgd_targets(y_idx, classes, sw)
         if self.shuffle:
-            orders = np.stack([_k.xorshift_order(n, s) for s in self._sgd_seeds(n_out)])
+            orders = np.stack([_k.xorshift_order(n, s) for s in self._sgd_seeds(n_out)[0]])
         else:
             orders = np.tile(np.arange(n, dtype=np.intp), (n_out, 1))
         W = np.array(self.coef_, dtype=np.float64, order="C")
@@ -472,12 +511,22 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         self.t_ += n
         return self
 
-    def _sgd_seeds(self, n_out):
-        """Shuffling seed of each output (intp (n_out,)), drawn from
-        ``random_state`` as scikit-learn draws them: two numbers (a data-set
-        seed, then the shuffling seed) from the estimator's generator for one
-        output; for several, one seed per output first, each seeding a
-        generator that then draws its two."""
+    def _sgd_seeds(self, n_out, y_idx=None, sample_weight=None):
+        """Shuffling seed of each output (intp (n_out,)) and, with early stopping,
+        the validation rows (uint8 mask (n,); else empty), drawn from
+        ``random_state`` in scikit-learn's order: for one output, a data-set
+        seed, the hold-out, then the shuffling seed from the estimator's
+        generator; for several, the hold-out first, then one seed per output,
+        each seeding a generator that draws its two numbers."""
+        val_mask = np.zeros(0, dtype=np.uint8)
+        early = self.early_stopping and y_idx is not None
+
+        def hold_out():
+            return _validation_mask(y_idx, float(self.validation_fraction), self.random_state,
+                                    sample_weight)
+
+        if early and n_out > 1:
+            val_mask = hold_out()
         rng = check_random_state(self.random_state)
         if n_out == 1:
             generators = [rng]
@@ -486,5 +535,7 @@ class Perceptron(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         seeds = np.empty(n_out, dtype=np.intp)
         for k, gen in enumerate(generators):
             gen.randint(1, _MAX_INT)  # scikit-learn's data-set seed (unused by a pass)
+            if early and n_out == 1:
+                val_mask = hold_out()
             seeds[k] = gen.randint(_MAX_INT)
-        return seeds
+        return seeds, val_mask

@@ -22,69 +22,6 @@ _CSR_ROWS_AHEAD = 6
 _INDPTR_AHEAD = 16
 
 
-@njit(cache=True, nogil=True)
-def perceptron_epochs(W, b, X, indptr, indices, data, Y, sw, orders, eta, l1, l2,
-                      fit_intercept, losses):
-    """Run ``orders.shape[0]`` epochs of online perceptron updates.
-
-    Parameters
-    ----------
-    W : float64 (K, p), b : float64 (K,): updated in place (caller-owned).
-    X : float64 (n, p) C-contiguous, or with ``indptr`` not None the CSR arrays
-        ``indptr``, ``indices``, ``data`` (X then unused);
-    Y : float64 (n, K) in {-1, +1};
-    sw : float64 (n,) sample weights; orders : intp (e, n) sample order per epoch.
-    eta : float, learning rate; l1, l2 : float, per-step penalty strengths
-        (``w *= 1 - eta * l2`` then soft-threshold by ``eta * l1``, every weight).
-    fit_intercept : bool.
-    losses : float64 (e, 2) output: per epoch, the weighted perceptron loss
-        and the weighted number of mistakes (``y f <= 0``), accumulated during
-        the epoch before each update.
-    """
-    K, p = W.shape
-    for e in range(orders.shape[0]):
-        total = 0.0
-        mistakes = 0.0
-        for ii in range(orders.shape[1]):
-            i = orders[e, ii]
-            for k in range(K):
-                f = b[k]
-                if indptr is not None:
-                    for t in range(indptr[i], indptr[i + 1]):
-                        f += W[k, indices[t]] * data[t]
-                else:
-                    for j in range(p):
-                        f += W[k, j] * X[i, j]
-                yf = Y[i, k] * f
-                if l2 > 0.0:
-                    shrink = 1.0 - eta * l2
-                    for j in range(p):
-                        W[k, j] *= shrink
-                if yf <= 0.0:
-                    total -= sw[i] * yf
-                    mistakes += sw[i]
-                    step = eta * sw[i] * Y[i, k]
-                    if indptr is not None:
-                        for t in range(indptr[i], indptr[i + 1]):
-                            W[k, indices[t]] += step * data[t]
-                    else:
-                        for j in range(p):
-                            W[k, j] += step * X[i, j]
-                    if fit_intercept:
-                        b[k] += step
-                if l1 > 0.0:
-                    th = eta * l1
-                    for j in range(p):
-                        if W[k, j] > th:
-                            W[k, j] -= th
-                        elif W[k, j] < -th:
-                            W[k, j] += th
-                        else:
-                            W[k, j] = 0.0
-        losses[e, 0] = total
-        losses[e, 1] = mistakes
-
-
 _MASK32 = 0xFFFFFFFF
 _RAND_MAX_PLUS_ONE = 2147483648
 
@@ -345,40 +282,99 @@ def _fold_scale(W, k, wscale):
 
 
 @njit(cache=True, nogil=True)
+def _training_order(order, val_mask, out):
+    """The entries of ``order`` not marked in ``val_mask``, in order, into ``out``."""
+    m = 0
+    for t in range(order.shape[0]):
+        i = order[t]
+        if val_mask[i] == 0:
+            out[m] = i
+            m += 1
+
+
+@njit(cache=True, nogil=True)
+def _ghost_scale(scale, steps, shrink):
+    """The weight scale scikit-learn's dense pass would hold after ``steps`` more L2
+    decays by ``shrink`` (its weights are ``scale * v``; the scale is folded into
+    ``v`` whenever it drops below ``WSCALE_RESET``)."""
+    for _ in range(steps):
+        scale *= shrink
+        if scale < WSCALE_RESET:
+            scale = 1.0
+    return scale
+
+
+@njit(cache=True, nogil=True)
+def _validation_accuracy(W, b, k, X, indptr, indices, data, Y, val_rows, val_w, scale):
+    """Weighted accuracy of output ``k`` on the rows ``val_rows`` (targets ``Y[:, k]``
+    in {-1, 1}) with the decision ``W[k] x / scale + b[k]``: scikit-learn scores the
+    unscaled vector ``v`` of its weights ``scale * v``."""
+    right = 0.0
+    total = 0.0
+    for t in range(val_rows.shape[0]):
+        i = val_rows[t]
+        f = 0.0
+        if indptr is not None:
+            for jj in range(indptr[i], indptr[i + 1]):
+                f += data[jj] * W[k, indices[jj]]
+        else:
+            for j in range(W.shape[1]):
+                f += W[k, j] * X[i, j]
+        f = f / scale + b[k]
+        if (f > 0.0) == (Y[i, k] > 0.0):
+            right += val_w[t]
+        total += val_w[t]
+    return right / total
+
+
+@njit(cache=True, nogil=True)
 def _sgd_fit_output(W, b, k, X, indptr, indices, data, Y, SW, seed, shuffle,
                     max_iter, tol, n_iter_no_change, eta, alpha, l1_ratio, use_l2, use_l1,
-                    fit_intercept):
+                    fit_intercept, val_mask, val_rows, val_w):
     """Epochs of output ``k`` (see :func:`sgd_perceptron_fit`); returns its
     epoch count, negated if a weight became non-finite."""
     n = Y.shape[0]
     p = W.shape[1]
     order = np.arange(n)
+    early = val_rows.shape[0] > 0
+    train = np.empty(n - val_rows.shape[0], dtype=np.intp)
     wscale = np.ones(1)
+    ghost = 1.0
+    shrink = max(0.0, 1.0 - (1.0 - l1_ratio) * eta * alpha)
     q = np.zeros(p)
     norms = np.empty(2)
     _initial_norms(W, k, norms)
     total_l1 = 0.0
-    best = np.inf
+    best = -np.inf  # the best score: the validation accuracy, or minus the mean objective
     stall = 0
     epochs = 0
     for epoch in range(max_iter):
         if shuffle:
             xorshift_shuffle(order, seed)
+        if early:
+            _training_order(order, val_mask, train)
         objective, total_l1 = _pass(W, b, k, X, indptr, indices, data, Y, SW,
-                                    order, eta, alpha, l1_ratio, use_l2, use_l1, fit_intercept,
-                                    q, total_l1, norms, wscale)
+                                    train if early else order, eta, alpha, l1_ratio, use_l2,
+                                    use_l1, fit_intercept, q, total_l1, norms, wscale)
         epochs = epoch + 1
         if not np.isfinite(b[k]) or not np.all(np.isfinite(W[k])) or \
                 not np.isfinite(wscale[0]):
             _fold_scale(W, k, wscale)
             return -epochs
-        mean = objective / n
-        if tol > -np.inf and mean > best - tol:
+        if early:
+            # scikit-learn: the validation accuracy must beat the best so far by tol
+            if use_l2 and indptr is None:
+                ghost = _ghost_scale(ghost, train.shape[0], shrink)
+            score = _validation_accuracy(W, b, k, X, indptr, indices, data, Y, val_rows,
+                                         val_w, ghost)
+        else:
+            score = -objective / n
+        if tol > -np.inf and score < best + tol:
             stall += 1
         else:
             stall = 0
-        if mean < best:
-            best = mean
+        if score > best:
+            best = score
         if stall >= n_iter_no_change:
             break
     _fold_scale(W, k, wscale)
@@ -388,7 +384,7 @@ def _sgd_fit_output(W, b, k, X, indptr, indices, data, Y, SW, seed, shuffle,
 @njit(cache=True, nogil=True)
 def sgd_perceptron_fit(W, b, X, indptr, indices, data, Y, SW, seeds, shuffle,
                        max_iter, tol, n_iter_no_change, eta, alpha, l1_ratio, use_l2, use_l1,
-                       fit_intercept, n_iter, outputs):
+                       fit_intercept, val_mask, val_rows, val_w, n_iter, outputs):
     """Up to ``max_iter`` epochs of :func:`sgd_perceptron_epoch` per output in
     ``outputs`` (intp), as scikit-learn's SGD fit runs them, one output after the
     other. The outputs are independent (each writes its own row of W, entry of b
@@ -399,11 +395,15 @@ def sgd_perceptron_fit(W, b, X, indptr, indices, data, Y, SW, seeds, shuffle,
     state and the norms carry over epochs; it stops once the epoch's mean
     objective (of :func:`_sgd_pass`) has failed ``n_iter_no_change`` times in
     a row to drop below the best so far minus ``tol`` (``tol = -inf``:
-    never). Writes each output's epoch count to ``n_iter`` (intp (K,),
+    never). With early stopping (``val_rows``, intp, not empty; ``val_mask``,
+    uint8 (n,), marks them) the passes skip those rows, and it is their
+    accuracy (weights ``val_w``) that must rise above the best so far plus
+    ``tol``, as scikit-learn scores it. Writes each output's epoch count to ``n_iter`` (intp (K,),
     negative if a weight became non-finite). ``X`` or the CSR arrays as in
     :func:`sgd_perceptron_epoch`.
     """
     for k in outputs:
         n_iter[k] = _sgd_fit_output(W, b, k, X, indptr, indices, data, Y, SW,
                                     seeds[k], shuffle, max_iter, tol, n_iter_no_change, eta,
-                                    alpha, l1_ratio, use_l2, use_l1, fit_intercept)
+                                    alpha, l1_ratio, use_l2, use_l1, fit_intercept, val_mask,
+                                    val_rows, val_w)

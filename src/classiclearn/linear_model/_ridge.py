@@ -14,7 +14,7 @@ from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
-from scipy import linalg, optimize
+from scipy import linalg
 
 from ..base import BaseEstimator, RegressorMixin
 from ..exceptions import ConvergenceWarning
@@ -39,6 +39,7 @@ from ._base import (
     set_coef,
     weighted_means,
 )
+from ._ols import positive_least_squares
 from ._ridge_solvers import (
     centered_diagonal,
     centered_operator,
@@ -337,14 +338,7 @@ class Ridge(LinearPredictMixin, RegressorMixin, BaseEstimator):
         elif solver in _ITERATIVE:
             W, n_iter = self._solve_iterative(solver, X, Y, alphas, x_mean, y_mean, sw)
         elif self.positive:
-            A = centered_copy(X, x_mean, sw)
-            B = Y - y_mean
-            if sw is not None:
-                B = B * np.sqrt(sw)[:, None]
-            W = np.empty((p, t))
-            for k in range(t):
-                Aa = np.vstack([A, np.sqrt(alphas[k]) * np.eye(p)])
-                W[:, k] = optimize.nnls(Aa, np.concatenate([B[:, k], np.zeros(p)]))[0]
+            W = positive_least_squares(X, Y, x_mean, y_mean, sw, alphas)[0]
             solver = "nnls"
         elif sparse:
             W = sparse_ridge_gram_solve(X, Y, alphas, sw)

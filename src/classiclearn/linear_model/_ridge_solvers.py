@@ -8,12 +8,16 @@ so X is never copied. Each returns (W (p, t), n_iter (t,), converged (t,)
 bool).
 """
 
+from contextlib import nullcontext
+
 import numpy as np
 from scipy import optimize
 from scipy.sparse import issparse
 from scipy.sparse import linalg as splinalg
 
+from .._kernels.work import BLAS_THREADED_MATVEC
 from ..utils._sparse import column_deviations, csr_products, row_squared_norms
+from ..utils._threads import blas_single_thread
 from ._sag import fit_sag, sag_generator
 
 
@@ -158,16 +162,19 @@ def solve_lbfgs(A, B, alphas, tol, max_iter, positive):
     ok = np.empty(t, dtype=bool)
     bounds = [(0.0, np.inf)] * p if positive else None
     options = {} if max_iter is None else {"maxiter": max_iter}
-    for k in range(t):
-        b, alpha = B[:, k], alphas[k]
+    # each step is two matrix-vector products: below BLAS_THREADED_MATVEC entries BLAS's
+    # threads cost more to wake than they save, and then spin beside the next step
+    with blas_single_thread() if A.size <= BLAS_THREADED_MATVEC else nullcontext():
+        for k in range(t):
+            b, alpha = B[:, k], alphas[k]
 
-        def fun(w, b=b, alpha=alpha):
-            r = A @ w - b
-            return 0.5 * (r @ r) + 0.5 * alpha * (w @ w), A.T @ r + alpha * w
+            def fun(w, b=b, alpha=alpha):
+                r = A @ w - b
+                return 0.5 * (r @ r) + 0.5 * alpha * (w @ w), A.T @ r + alpha * w
 
-        res = optimize.minimize(fun, np.zeros(p), method="L-BFGS-B", jac=True, tol=tol,
-                                bounds=bounds, options=options)
-        W[:, k] = res.x
-        n_iter[k] = res.nit
-        ok[k] = res.success
+            res = optimize.minimize(fun, np.zeros(p), method="L-BFGS-B", jac=True, tol=tol,
+                                    bounds=bounds, options=options)
+            W[:, k] = res.x
+            n_iter[k] = res.nit
+            ok[k] = res.success
     return W, n_iter, ok

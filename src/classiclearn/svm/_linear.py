@@ -38,6 +38,9 @@ from ..utils.validation import (
 )
 from . import _linear_kernels as _k
 
+# passes of the Crammer-Singer solver: liblinear's own limit, which scikit-learn's
+# LinearSVC keeps whatever its max_iter (it does not pass it to this solver)
+_CRAMMER_SINGER_PASSES = 100_000
 # features (with the intercept) up to which the Newton method solves its steps with
 # the Hessian itself
 _HESSIAN_FEATURES = 3000
@@ -175,6 +178,10 @@ class LinearSVC(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
     random_state : int, RandomState instance or None, default=None
         Order of the coordinates in coordinate descent.
     max_iter : int, default=1000
+        Passes of the one-vs-rest solvers. The Crammer-Singer solver runs up
+        to 100,000 passes whatever ``max_iter``, as scikit-learn's LinearSVC
+        runs liblinear's (the convergence warning still compares its passes
+        with ``max_iter``, as scikit-learn's does).
 
     Attributes
     ----------
@@ -310,7 +317,7 @@ class LinearSVC(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         seed = int(rng.randint(np.iinfo(np.int32).max))
         if crammer_singer:
             W, n_iter = _crammer_singer(rows, y_idx, Cs * cw[y_idx], k, float(self.tol),
-                                        int(self.max_iter), seed)
+                                        _CRAMMER_SINGER_PASSES, seed)
             self._set_fitted(W, n_iter)
             return self
         columns = rows.columns() if self.penalty == "l1" else None

@@ -435,42 +435,84 @@ def exact_line_search(ws, ss, margin, od, y, C):
 
 
 @njit(nogil=True, cache=True)
-def _crammer_singer_subproblem(B, A, label, c, D, beta):
-    """Solve ``min_b 1/2 A |b|^2 + B'b`` s.t. ``sum(b) = 0``, ``b_m <= c [m == label]``.
+def _crammer_singer_subproblem(B, A, label, c, D, beta, k):
+    """Solve ``min_b 1/2 A |b|^2 + B'b`` s.t. ``sum(b) = 0``, ``b_m <= c [m == label]``
+    over the first ``k`` variables (``label >= k``: the label is not among them).
 
     KKT: ``b_m = min(C_m, (theta - B_m) / A)``; with ``D_m = B_m + A C_m`` the
     sum constraint reads ``sum_m max(0, D_m - theta) = A c``, solved over the
-    sorted D. D is scratch (K,); the solution goes to beta (K,).
+    D sorted in descending order (an insertion sort: k is the number of classes).
+    D is scratch (at least k); the solution goes to beta[:k].
     """
-    K = B.shape[0]
-    for m in range(K):
-        D[m] = B[m]
-    D[label] += A * c
-    Ds = np.sort(D)[::-1]
-    theta = Ds[0] - A * c
+    for m in range(k):
+        v = B[m] + A * c if m == label else B[m]
+        q = m
+        while q > 0 and D[q - 1] < v:
+            D[q] = D[q - 1]
+            q -= 1
+        D[q] = v
+    theta = D[0] - A * c
     r = 1
-    while r < K and theta < r * Ds[r]:
-        theta += Ds[r]
+    while r < k and theta < r * D[r]:
+        theta += D[r]
         r += 1
     theta /= r
     # theta now holds (sum of the r largest D - A c) / r: the KKT multiplier
-    for m in range(K):
+    for m in range(k):
         cm = c if m == label else 0.0
         v = (theta - B[m]) / A
         beta[m] = cm if cm < v else v
 
 
+@njit(nogil=True, cache=True, inline="always")
+def _shrinkable(alpha_im, bound, g, gmin):
+    """Whether a variable at its bound with a gradient below the smallest free one
+    leaves the sample's active set (liblinear's ``be_shrunk``)."""
+    return alpha_im == bound and g < gmin
+
+
+@njit(nogil=True, cache=True)
+def _shrink_classes(alpha_i, slots, G, label, c, gmin, k):
+    """Move the active variables of one sample that can be shrunk past its first
+    ``k`` slots (``slots``: class of each slot, ``G``: their gradients; both
+    permuted alike). Returns (active count, the label's slot)."""
+    m = 0
+    while m < k:
+        if _shrinkable(alpha_i[slots[m]], c if m == label else 0.0, G[m], gmin):
+            k -= 1
+            while k > m:
+                if not _shrinkable(alpha_i[slots[k]], c if k == label else 0.0, G[k], gmin):
+                    slots[m], slots[k] = slots[k], slots[m]
+                    G[m], G[k] = G[k], G[m]
+                    if label == k:
+                        label = m
+                    elif label == m:
+                        label = k
+                    break
+                k -= 1
+        m += 1
+    return k, label
+
+
 @njit(nogil=True, cache=True, fastmath={"reassoc", "contract"})
 def crammer_singer_dual_cd(X, indptr, indices, data, bias, d, y, C, tol, max_iter, seed, W,
                            alpha):
-    """Dual coordinate descent of the Crammer-Singer multiclass SVM.
+    """Dual coordinate descent of the Crammer-Singer multiclass SVM, with shrinking.
 
     Minimises ``1/2 sum_m |w_m|^2 + sum_i C_i max_m (e_im + w_m'x_i - w_{y_i}'x_i)``
     (``e_im = [m != y_i]``) through its dual: ``w_m = sum_i alpha_im x_i`` with
     ``sum_m alpha_im = 0`` and ``alpha_im <= C_i [m == y_i]``. Each step
-    solves the K-variable sub-problem of one sample exactly; samples are
-    visited in a random order per pass. Stops after a pass whose largest KKT
-    violation ``max_m G_m - min_{m: alpha_im < C_im} G_m`` is below ``tol``.
+    solves the sub-problem of one sample exactly over its active classes; the
+    active samples are visited in a random order per pass.
+
+    Shrinking (Keerthi et al., as liblinear): a class whose variable sits at its
+    bound with a gradient below the smallest gradient of the sample's free
+    variables leaves the sample's active set, and a sample with at most one
+    active class leaves the pass. Once a pass's largest KKT violation
+    ``max_m G_m - min_{m: alpha_im < C_im} G_m`` falls below a shrinking
+    tolerance (``max(10 tol, 1)``, halved at each such pass down to ``tol``),
+    every sample and class is active again; the fit stops after a pass over all
+    of them whose violation is below ``tol``.
 
     Parameters
     ----------
@@ -489,26 +531,36 @@ def crammer_singer_dual_cd(X, indptr, indices, data, bias, d, y, C, tol, max_ite
     K = W.shape[0]
     state = np.empty(1, dtype=np.uint64)
     state[0] = np.uint64(seed) * np.uint64(2654435761) + np.uint64(88172645463325252)
-    order = np.arange(n)
+    index = np.arange(n)
     sqnorm = np.empty(n)
     for i in range(n):
         sqnorm[i] = _row_sq_norm(X, indptr, indices, data, bias, i)
+    slots = np.empty((n, K), dtype=np.intp)
+    for i in range(n):
+        for m in range(K):
+            slots[i, m] = m
+    n_active = np.full(n, K, dtype=np.intp)
+    label_slot = y.copy()
     G = np.empty(K)
     B = np.empty(K)
     D = np.empty(K)
     beta = np.empty(K)
+    active = n
+    eps_shrink = max(10.0 * tol, 1.0)
+    from_all = True
     passes = 0
     while passes < max_iter:
         passes += 1
-        _shuffle(order, n, state)
-        worst = 0.0
-        for t in range(n):
-            i = order[t]
+        _shuffle(index, active, state)
+        worst = -np.inf
+        s = 0
+        while s < active:
+            i = index[s]
             if indptr is not None:  # prefetch hints (see _ROWS_AHEAD)
-                if t + _INDPTR_AHEAD < n:
-                    prefetch1(indptr, order[t + _INDPTR_AHEAD])
-                if t + _ROWS_AHEAD < n:
-                    ahead = order[t + _ROWS_AHEAD]
+                if s + _INDPTR_AHEAD < active:
+                    prefetch1(indptr, index[s + _INDPTR_AHEAD])
+                if s + _ROWS_AHEAD < active:
+                    ahead = index[s + _ROWS_AHEAD]
                     start = indptr[ahead]
                     stop = indptr[ahead + 1]
                     for q in range(start, stop, 8):
@@ -517,34 +569,53 @@ def crammer_singer_dual_cd(X, indptr, indices, data, bias, d, y, C, tol, max_ite
                         prefetch1(indices, q)
             A = sqnorm[i]
             if A == 0.0:
+                s += 1
                 continue
-            yi = y[i]
-            for m in range(K):
-                G[m] = (0.0 if m == yi else 1.0) + _row_dot(X, indptr, indices, data, bias, i,
-                                                            W[m])
+            k = n_active[i]
+            label = label_slot[i]
+            ci = C[i]
+            for m in range(k):
+                G[m] = (0.0 if m == label else 1.0) + _row_dot(X, indptr, indices, data, bias,
+                                                                i, W[slots[i, m]])
             gmax = -np.inf
             gmin = np.inf
-            for m in range(K):
+            for m in range(k):
                 if G[m] > gmax:
                     gmax = G[m]
-                cm = C[i] if m == yi else 0.0
-                if alpha[i, m] < cm and G[m] < gmin:
+                cm = ci if m == label else 0.0
+                if alpha[i, slots[i, m]] < cm and G[m] < gmin:
                     gmin = G[m]
+            k, label = _shrink_classes(alpha[i], slots[i], G, label, ci, gmin, k)
+            n_active[i] = k
+            label_slot[i] = label
+            if k <= 1:
+                active -= 1
+                index[s], index[active] = index[active], index[s]
+                continue
+            s += 1
             violation = gmax - gmin
             if violation <= 1e-12:
                 continue
             if violation > worst:
                 worst = violation
-            for m in range(K):
-                B[m] = G[m] - A * alpha[i, m]
-            _crammer_singer_subproblem(B, A, yi, C[i], D, beta)
-            for m in range(K):
-                delta = beta[m] - alpha[i, m]
+            for m in range(k):
+                B[m] = G[m] - A * alpha[i, slots[i, m]]
+            _crammer_singer_subproblem(B, A, label, ci, D, beta, k)
+            for m in range(k):
+                cls = slots[i, m]
+                delta = beta[m] - alpha[i, cls]
                 if delta != 0.0:
-                    alpha[i, m] = beta[m]
-                    _row_axpy(X, indptr, indices, data, bias, i, delta, W[m])
-        if worst < tol:
-            return passes, True
+                    alpha[i, cls] = beta[m]
+                    _row_axpy(X, indptr, indices, data, bias, i, delta, W[cls])
+        if worst < eps_shrink:
+            if worst < tol and from_all:
+                return passes, True
+            active = n
+            n_active[:] = K
+            eps_shrink = max(eps_shrink / 2.0, tol)
+            from_all = True
+        else:
+            from_all = False
     return passes, False
 
 
