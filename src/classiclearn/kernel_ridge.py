@@ -53,6 +53,17 @@ def _factor_solve(K, y):
     return x
 
 
+def _symmetric_lstsq(F, Y):
+    """Minimum-norm least-squares solution of ``F X = Y`` for symmetric ``F``: the
+    eigenpairs of ``F`` stand in for its singular pairs (``|lambda|``), cut off, as
+    LAPACK's ``gelsd`` cuts its singular values, below machine precision times the
+    largest; a symmetric eigendecomposition costs less than an SVD."""
+    w, V = linalg.eigh(F, overwrite_a=True, check_finite=False)
+    keep = np.abs(w) > np.finfo(np.float64).eps * np.abs(w).max(initial=0.0)
+    Vk = V[:, keep]
+    return Vk @ ((Vk.T @ Y) / w[keep, None])
+
+
 def _solve_kernel_system(K, y, alpha, sample_weight, full_kernel):
     """Dual coefficients for K (n, n, lower triangle read, overwritten), y (n, t).
 
@@ -91,7 +102,7 @@ def _solve_kernel_system(K, y, alpha, sample_weight, full_kernel):
             if sample_weight is not None:
                 F *= np.outer(sw, sw)
             F.flat[:: n + 1] += a
-            x = linalg.lstsq(F, y[:, cols])[0]
+            x = _symmetric_lstsq(F, y[:, cols])
         dual[:, cols] = x
     if sample_weight is not None:
         dual *= sw[:, None]

@@ -106,3 +106,39 @@ def test_rbf_lower_on_one_thread_or_the_pool_is_the_same():
     np.testing.assert_array_equal(KV1, KV2)
     expected = np.exp(-0.3 * ((X[:, None, :] - X[None, :, :]) ** 2).sum(-1))
     np.testing.assert_allclose(T1[lower], expected[lower], rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("kernel", ["sigmoid", "additive_chi2"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_singular_system_takes_scikit_learns_least_squares_solution(kernel, weighted):
+    # an indefinite kernel with a small alpha: the Cholesky factor fails and both fall
+    # back to the minimum-norm least-squares solution (ours from the eigenpairs)
+    rng = np.random.default_rng(3)
+    X = rng.random((120, 4))
+    y = X @ rng.normal(size=4) + 0.1 * rng.normal(size=120)
+    sw = rng.uniform(0.5, 2.0, 120) if weighted else None
+    params = {"kernel": kernel, "alpha": 1e-8, "gamma": 0.5}
+    with pytest.warns(UserWarning, match="Singular matrix"):
+        ours = KernelRidge(**params).fit(X, y, sample_weight=sw)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = sk_kr.KernelRidge(**params).fit(X, y, sample_weight=sw)
+    # the dual coefficients of a nearly singular system are large and ill-determined;
+    # the fitted values are not (here to within condition number x rounding)
+    np.testing.assert_allclose(ours.predict(X), theirs.predict(X), atol=1e-5)
+
+
+def test_manhattan_and_chi2_kernels_equal_scipy_and_scikit_learn():
+    from scipy.spatial.distance import cdist
+    from sklearn.metrics.pairwise import additive_chi2_kernel as sk_chi2
+
+    from classiclearn.metrics.pairwise import additive_chi2_kernel, manhattan_distances
+
+    rng = np.random.default_rng(0)
+    X = rng.random((40, 6))
+    X[X < 0.3] = 0.0
+    Y = rng.random((25, 6))
+    np.testing.assert_array_equal(manhattan_distances(X, Y), cdist(X, Y, "cityblock"))
+    np.testing.assert_array_equal(additive_chi2_kernel(X, Y), sk_chi2(X, Y))
+    assert manhattan_distances(X.astype(np.float32)).dtype == np.float32
+    assert additive_chi2_kernel(X.astype(np.float32)).dtype == np.float32
