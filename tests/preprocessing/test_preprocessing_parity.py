@@ -340,3 +340,25 @@ def test_one_hot_feature_name_combiner():
     assert list(ours) == list(theirs) == ["x0=a", "x0=b", "x1=1", "x1=2", "x1=3"]
     with pytest.raises(TypeError, match="should return a Python string"):
         OneHotEncoder(feature_name_combiner=lambda f, c: 1).fit(X).get_feature_names_out()
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int8, np.uint16])
+@pytest.mark.parametrize("kw", [{}, {"min_frequency": 10}, {"max_categories": 3},
+                                {"min_frequency": 0.05, "handle_unknown": "ignore"}])
+def test_one_hot_integer_columns_match(rng, dtype, kw):
+    # integer columns of small range are counted in a table, of wide range hashed
+    small = rng.choice([3, 4, 5, 9, 12], size=300, p=[0.5, 0.3, 0.1, 0.07, 0.03])
+    if np.issubdtype(dtype, np.signedinteger):
+        small = small - 6
+    wide = rng.choice([0, 7, 120], size=300) * (1 if dtype == np.int8 else 500)
+    X = np.column_stack([small, wide]).astype(dtype)
+    Xt = np.vstack([X[:20], X[:1] + 1]) if "handle_unknown" in kw else X[:20]
+    a = OneHotEncoder(**kw).fit(X)
+    b = skp.OneHotEncoder(sparse_output=False, **kw).fit(X)
+    for x, z in zip(a.categories_, b.categories_):
+        np.testing.assert_array_equal(x, z)
+        assert x.dtype == z.dtype
+    np.testing.assert_array_equal(a.transform(Xt), b.transform(Xt))
+    if kw.keys() & {"min_frequency", "max_categories"}:
+        for x, z in zip(a.infrequent_categories_, b.infrequent_categories_):
+            assert (x is None and z is None) or list(x) == list(z)

@@ -302,34 +302,108 @@ def _solve_wide_gelsd(A, B, rcond):
     return W, np.einsum("ij,ij->j", resid, resid), int(rank), s, None
 
 
-def positive_least_squares(X, Y, x_mean, y_mean, sw, alphas=None):
-    """Non-negative (ridge) least squares per target on the centred, weighted design.
-
-    The design ``[Xc | Yc]`` is reduced to its triangular factor ``R = [R1 | B]``
-    (:func:`design_r_factor`), and ``|Xc w - yc|^2 = |R1 w - b|^2`` for every ``w``:
-    the active-set NNLS then runs on a (p + t) x p problem whatever the number of
-    rows. With ``alphas``, target ``k`` solves ``[R1; sqrt(alpha_k) I] w ~ [b; 0]``.
-
-    Returns W (p, t), R1, B.
+def block_pivoting_nnls(G, c, solve_free):
+    """Minimiser of ``1/2 x'Gx - c'x`` over ``x >= 0`` (G symmetric positive definite, or
+    semidefinite with ``solve_free`` coping): block principal pivoting (Kim and Park,
+    SIAM J. Sci. Comput. 2011). Each step splits the variables into a free set F, set
+    to the unconstrained minimiser over F (``solve_free(F)``), and the rest, held at
+    zero; every variable breaking its KKT condition (a free one negative, a held one
+    with a negative gradient) changes sides at once, so a handful of steps settle
+    hundreds of variables, each one factorisation of ``G`` restricted to F. When the
+    number of such variables stops falling for three steps, one variable (the last)
+    changes sides at a time, which ends the search. Returns None if it has not ended
+    after ``3 p + 30`` steps (rounding), for the caller to fall back to Lawson-Hanson.
     """
-    p = X.shape[1]
-    R = design_r_factor(X, Y, x_mean, y_mean, sw)
-    R1, B = R[:, :p], R[:, p:]
+    p = c.shape[0]
+    free = np.zeros(p, dtype=bool)
+    x = np.zeros(p)
+    grad = -c
+    slack_y = 1e-12 * max(float(np.abs(c).max(initial=0.0)), np.finfo(np.float64).tiny)
+    fewest, chances = p + 1, 3
+    for _ in range(3 * p + 30):
+        slack_x = 1e-12 * max(float(np.abs(x).max(initial=0.0)), np.finfo(np.float64).tiny)
+        wrong = np.where(free, x < -slack_x, grad < -slack_y)
+        count = int(wrong.sum())
+        if count == 0:
+            return np.maximum(x, 0.0)
+        if count < fewest:
+            fewest, chances = count, 3
+        elif chances > 0:
+            chances -= 1
+        else:
+            last = np.flatnonzero(wrong)[-1]
+            wrong[:] = False
+            wrong[last] = True
+        free ^= wrong
+        x = np.zeros(p)
+        if free.any():
+            x[free] = solve_free(free)
+        grad = G @ x - c
+        grad[free] = 0.0
+    return None
+
+
+def _cholesky_free_solve(G, c):
+    """``solve_free`` of :func:`block_pivoting_nnls`: ``G_FF x = c_F`` by Cholesky."""
+    def solve(free):
+        factor = linalg.cho_factor(G[np.ix_(free, free)], check_finite=False)
+        return linalg.cho_solve(factor, c[free], check_finite=False)
+    return solve
+
+
+def positive_ridge(X, Y, x_mean, y_mean, sw, alphas):
+    """Non-negative ridge coefficients (p, t): block principal pivoting on the
+    penalised normal equations ``(Xc'WXc + alpha I) w = Xc'WYc`` (the system the
+    Cholesky solver of Ridge solves, positive definite for ``alpha > 0``), from one
+    threaded pass over X for the Gram matrix; a target with ``alpha = 0`` is fitted
+    as :class:`LinearRegression` fits it (:func:`_solve_nnls`)."""
+    G, C, _ = centered_gram(X, x_mean, sw, Y, y_mean)
+    p = G.shape[0]
     W = np.empty((p, Y.shape[1]))
     for k in range(Y.shape[1]):
-        A, b = R1, B[:, k]
-        if alphas is not None and alphas[k] > 0:
-            A = np.vstack([R1, np.sqrt(alphas[k]) * np.eye(p)])
-            b = np.concatenate([b, np.zeros(p)])
-        W[:, k] = optimize.nnls(A, b)[0]
-    return W, R1, B
+        if alphas[k] == 0:
+            W[:, k] = _solve_nnls(X, Y[:, k:k + 1], x_mean, y_mean[k:k + 1], sw, 0.0)[0][:, 0]
+            continue
+        Gk = G + alphas[k] * np.eye(p)
+        w = block_pivoting_nnls(Gk, C[:, k], _cholesky_free_solve(Gk, C[:, k]))
+        if w is None:  # rounding kept the pivoting going: Lawson-Hanson on the factor
+            L = linalg.cholesky(Gk, lower=True, check_finite=False)
+            w = optimize.nnls(L.T, linalg.solve_triangular(L, C[:, k], lower=True))[0]
+        W[:, k] = w
+    return W
 
 
 def _solve_nnls(X, Y, x_mean, y_mean, sw, tol):
-    """Non-negative least squares per target (:func:`positive_least_squares`).
+    """Non-negative least squares per target on the centred, weighted design.
+
+    The design ``[Xc | Yc]`` is reduced to its triangular factor ``R = [R1 | B]``
+    (:func:`design_r_factor`), and ``|Xc w - yc|^2 = |R1 w - b|^2`` for every ``w``.
+    The variables left free come from block principal pivoting on ``R1'R1``
+    (:func:`block_pivoting_nnls`); the coefficients on them are then the least-squares
+    solution of ``R1`` restricted to them (QR, as accurate as a fit on X itself).
+    Where the pivoting does not settle (a rank-deficient design), Lawson-Hanson's
+    NNLS runs on ``R1``.
 
     Returns W (p, t), rss (t,), rank, singular values, None."""
-    W, R1, B = positive_least_squares(X, Y, x_mean, y_mean, sw)
+    p = X.shape[1]
+    R = design_r_factor(X, Y, x_mean, y_mean, sw)
+    R1, B = R[:, :p], R[:, p:]
+    G = R1.T @ R1
+    W = np.zeros((p, Y.shape[1]))
+    for k in range(Y.shape[1]):
+        c = R1.T @ B[:, k]
+        try:
+            w = block_pivoting_nnls(G, c, _cholesky_free_solve(G, c))
+        except linalg.LinAlgError:
+            w = None
+        if w is None:
+            W[:, k] = optimize.nnls(R1, B[:, k])[0]
+            continue
+        free = w > 0
+        if free.any():  # the coefficients on the free set from R1 itself
+            W[free, k] = np.maximum(
+                linalg.lstsq(R1[:, free], B[:, k], lapack_driver="gelsy",
+                             check_finite=False)[0], 0.0)
     s = linalg.svdvals(R1, check_finite=False)
     resid = B - R1 @ W
     rank = int((s > tol * (s[0] if s.size else 0)).sum())
@@ -480,16 +554,13 @@ class LinearRegression(LinearPredictMixin, RegressorMixin, BaseEstimator):
         if sp.issparse(X):
             with blas_single_thread():  # the products run on numba's threads
                 return self._fit_sparse(X, Y, x_mean, y_mean, sw, was_1d, dtype)
-        if self.positive:
-            solved = _solve_nnls(X, Y, x_mean, y_mean, sw, self.tol)
-            self._set_fit(*solved, x_mean, y_mean, Y, sw, was_1d, dtype)
-            return self
         # the Gram pass and the QR's blocks run on our threads; the p x p work of modest
         # order, the summary's products included, on one BLAS thread (a threaded BLAS
         # call here left OpenBLAS's threads spinning for about 0.1 s, slowing the threads
         # of the next fit of a cross-validation)
         with small_lapack(p):
-            solved = _solve_ols(X, Y, x_mean, y_mean, sw, self.tol)
+            solve = _solve_nnls if self.positive else _solve_ols
+            solved = solve(X, Y, x_mean, y_mean, sw, self.tol)
             self._set_fit(*solved, x_mean, y_mean, Y, sw, was_1d, dtype)
         return self
 

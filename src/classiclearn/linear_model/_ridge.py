@@ -21,7 +21,7 @@ from ..exceptions import ConvergenceWarning
 from ..utils._params import Interval, StrOptions
 from ..utils._sparse import csr_gram
 from ..utils._targets import as_2d_target
-from ..utils._threads import blas_single_thread
+from ..utils._threads import blas_single_thread, small_lapack
 from ..utils.validation import (
     check_array,
     check_magnitude,
@@ -39,7 +39,7 @@ from ._base import (
     set_coef,
     weighted_means,
 )
-from ._ols import positive_least_squares
+from ._ols import positive_ridge
 from ._ridge_solvers import (
     centered_diagonal,
     centered_operator,
@@ -338,7 +338,8 @@ class Ridge(LinearPredictMixin, RegressorMixin, BaseEstimator):
         elif solver in _ITERATIVE:
             W, n_iter = self._solve_iterative(solver, X, Y, alphas, x_mean, y_mean, sw)
         elif self.positive:
-            W = positive_least_squares(X, Y, x_mean, y_mean, sw, alphas)[0]
+            with small_lapack(p):  # p x p factorisations: BLAS's threads would only spin
+                W = positive_ridge(X, Y, x_mean, y_mean, sw, alphas)
             solver = "nnls"
         elif sparse:
             W = sparse_ridge_gram_solve(X, Y, alphas, sw)

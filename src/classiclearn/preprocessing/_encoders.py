@@ -22,8 +22,36 @@ __all__ = ["OneHotEncoder"]
 _INFREQUENT = "infrequent_sklearn"
 
 
+def _integer_counts(col):
+    """(smallest value, count of each value from it on) of an integer column whose values
+    span a small range (a count table is then cheaper than sorting or hashing), else
+    None."""
+    if col.dtype.kind not in "iu" or col.size == 0:
+        return None
+    lo, hi = int(col.min()), int(col.max())
+    if hi - lo >= 4 * col.size + 1024 or hi > np.iinfo(np.int64).max:
+        return None
+    return lo, np.bincount((col.astype(np.int64) - lo).astype(np.intp), minlength=hi - lo + 1)
+
+
+def _category_counts(col, cats):
+    """How often each category of ``cats`` occurs in ``col``."""
+    table = _integer_counts(col)
+    if table is not None and cats.dtype.kind in "iu":
+        lo, counts = table
+        offset = cats.astype(np.int64) - lo
+        inside = (offset >= 0) & (offset < counts.size)
+        return np.where(inside, counts[np.clip(offset, 0, counts.size - 1)], 0)
+    idx, found = _encode_column(col, cats)
+    return np.bincount(idx[found], minlength=len(cats))
+
+
 def _column_categories(col, j):
     """Sorted categories of one column; a missing value (NaN / None) goes last."""
+    table = _integer_counts(col)
+    if table is not None:  # integers never miss
+        lo, counts = table
+        return (np.flatnonzero(counts) + lo).astype(col.dtype)
     missing = is_missing(col, np.nan)
     present = col[~missing]
     if col.dtype.kind == "O":
@@ -237,8 +265,7 @@ class OneHotEncoder(TransformerMixin, BaseEstimator):
         n = X.shape[0]
         out = []
         for j, cats in enumerate(self.categories_):
-            idx, found = _encode_column(X[:, j], cats)
-            counts = np.bincount(idx[found], minlength=len(cats))
+            counts = _category_counts(X[:, j], cats)
             rare = np.zeros(len(cats), dtype=bool)
             if isinstance(self.min_frequency, Integral):
                 rare = counts < self.min_frequency
