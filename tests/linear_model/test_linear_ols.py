@@ -312,3 +312,23 @@ def test_positive_fit_on_the_r_factor_equals_nnls_on_the_design(shape, weighted,
             ref = nnls(A, B[:, k])[0]
         np.testing.assert_allclose(est.coef_[k], ref, rtol=1e-8, atol=1e-10)
     assert np.all(est.coef_ >= 0)
+
+
+@pytest.mark.parametrize("p", [1, 5, 40, 300])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_block_pivoting_nnls_meets_the_kkt_conditions(p, seed):
+    from scipy.optimize import nnls
+
+    from classiclearn.linear_model._ols import _cholesky_free_solve, block_pivoting_nnls
+
+    rng = np.random.default_rng(seed)
+    A = rng.normal(size=(2 * p + 5, p))
+    b = rng.normal(size=2 * p + 5) + A @ rng.normal(size=p)
+    G, c = A.T @ A, A.T @ b
+    x = block_pivoting_nnls(G, c, _cholesky_free_solve(G, c))
+    grad = G @ x - c
+    scale = np.abs(c).max()
+    assert np.all(x >= 0)
+    assert np.all(grad >= -1e-9 * scale)
+    assert np.abs(grad[x > 0]).max(initial=0.0) <= 1e-9 * scale
+    np.testing.assert_allclose(x, nnls(A, b)[0], rtol=1e-7, atol=1e-9)
