@@ -348,14 +348,19 @@ def _gemm_radius(Q, index, r_red, p, n_threads, sums=None):
     its rows' slices of the one output (:func:`_radius_kernels.gemm_radius_place`).
     The float32 threshold per query is the reduced radius less the query's own
     term, plus the rounding bound of the expansion, rounded up, so every row
-    within the radius is a candidate (then checked exactly). Returns (ind, dist,
+    within the radius is a candidate (then checked exactly); below the same
+    less the bound, rounded down, a row is within the radius whatever the exact
+    check (counted without it). Returns (ind, dist,
     counts) of all rows, query by query; with
     ``sums`` (a :class:`RadiusSums`), folds the neighbours into it instead
     (:func:`_radius_kernels.reduce_gemm`) and returns None."""
     m = Q.shape[0]
     low_q, exact_q, delta, q_term = index.prepare_queries(Q)
-    top = (r_red - q_term + delta).astype(np.float32)
-    top = np.nextafter(top, np.float32(np.inf))
+    # per query: candidates below bounds[:, 0], sure hits below bounds[:, 1] (float32,
+    # rounded outwards from the radius plus / less the rounding bound)
+    bounds = np.empty((m, 2), dtype=np.float32)
+    bounds[:, 0] = np.nextafter((r_red - q_term + delta).astype(np.float32), np.float32(np.inf))
+    bounds[:, 1] = np.nextafter((r_red - q_term - delta).astype(np.float32), np.float32(-np.inf))
     chunk = min(max(index.n, 1), _TRAIN_CHUNK)
     blocks, n_threads = _query_blocks(m, n_threads, index.n * index.low.shape[1])
     results = [None] * len(blocks)
@@ -363,14 +368,20 @@ def _gemm_radius(Q, index, r_red, p, n_threads, sums=None):
     def search(number):
         q0, q1 = blocks[number]
         buf = np.empty((q1 - q0) * chunk, dtype=np.float32)
-        return (low_q[q0:q1], index.low, chunk, buf, top[q0:q1], exact_q[q0:q1], index.exact,
+        return (low_q[q0:q1], index.low, chunk, buf, bounds[q0:q1], exact_q[q0:q1], index.exact,
                 r_red[q0:q1], index.code, p)
 
     def fold(number):
         _rk.reduce_gemm(*search(number), *sums.arguments(*blocks[number]))
 
+    # once a block has had too many hits to list, the others do not try: the hits per
+    # query row are alike across blocks, and a failed listing is a wasted part-scan
+    listing = [True]
+
     def count(number):
-        results[number] = _rk.gemm_radius_count(*search(number))
+        results[number] = _rk.gemm_radius_count(*search(number), listing[0])
+        if results[number][1] < 0:
+            listing[0] = False
 
     with blas_single_thread():
         if sums is not None:

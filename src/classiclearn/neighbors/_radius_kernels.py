@@ -96,13 +96,16 @@ _FOLD = 3
 
 
 @njit(cache=True, nogil=True)
-def _radius_pass(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p, mode, counts, hits_q,
+def _radius_pass(Qb, Y_low, chunk, buf, bounds, Q, Y, r, metric, p, mode, counts, hits_q,
                  hits_j, hits_v, cols, vals, weighting, sums, totals):
     """One scan of a block: for each chunk of ``chunk`` training rows one BLAS product
     ``Qb Y_c'`` (float32, as ``_brute_kernels.gemm_select``) fills the tile held in
-    ``buf``; the columns with a value ``< top[i]`` (the radius plus the rounding bound
-    of the product, so no true hit is missed) are found strip by strip, and only
-    those get the exact reduced distance from the float64 rows ``Q``, ``Y``. Each row
+    ``buf``; the columns with a value ``< bounds[i, 0]`` (the radius plus the rounding
+    bound of the product, so no true hit is missed) are found strip by strip, and only
+    those get the exact reduced distance from the float64 rows ``Q``, ``Y``. A value
+    ``< bounds[i, 1]`` (the radius less the rounding bound) is a hit whatever the exact
+    distance: _COUNT counts it without computing that distance, and every mode takes
+    it, so that the counts and the rows written always agree. Each row
     ``j`` within ``r[i]`` of query ``i`` is then listed as (i, j, value) in ``hits_*``
     (_LIST: returns the number listed, or -1 as soon as they do not fit), counted in
     ``counts[i]`` (_COUNT), written at ``hits_j[counts[i]]`` / ``hits_v[counts[i]]``
@@ -119,10 +122,16 @@ def _radius_pass(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p, mode, counts, h
         tile = buf[: b * (c1 - c0)].reshape((b, c1 - c0))
         np.dot(Qb, Y_low[c0:c1].T, tile)
         for i in range(b):
-            for u in range(_row_candidates(tile[i], top[i], c0, found)):
+            row = tile[i]
+            sure = bounds[i, 1]
+            for u in range(_row_candidates(row, bounds[i, 0], c0, found)):
                 j = found[u]
+                inside = row[j - c0] < sure
+                if mode == _COUNT and inside:
+                    counts[i] += 1
+                    continue
                 v = reduced_distance(Q, i, Y, j, metric, p)
-                if v <= r[i]:
+                if inside or v <= r[i]:
                     if mode == _FOLD:
                         _add_neighbour(sums, totals, np.intp(i), j,
                                        reduced_to_distance(v, metric, p), 1.0, cols, vals,
@@ -152,30 +161,33 @@ def _no_fold():
 
 
 @njit(cache=True, nogil=True)
-def reduce_gemm(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p, cols, vals, weighting,
+def reduce_gemm(Qb, Y_low, chunk, buf, bounds, Q, Y, r, metric, p, cols, vals, weighting,
                 sums, totals):
     """The scan of :func:`gemm_radius_count`, each neighbour folded into the block's
     ``sums`` and ``totals`` instead of listed."""
     none = np.empty(0, dtype=np.intp)
-    _radius_pass(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p, _FOLD, none, none, none,
+    _radius_pass(Qb, Y_low, chunk, buf, bounds, Q, Y, r, metric, p, _FOLD, none, none, none,
                  np.empty(0), cols, vals, weighting, sums, totals)
 
 
 @njit(cache=True, nogil=True)
-def gemm_radius_count(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p):
+def gemm_radius_count(Qb, Y_low, chunk, buf, bounds, Q, Y, r, metric, p, try_list):
     """First half of the radius search of a block: the number of rows of ``Y`` within
     reduced distance ``r[i]`` of each row ``Q[i]``, and the hits themselves while they
     are few.
 
     For each chunk of ``chunk`` training rows one BLAS product ``Qb Y_c'``
     (float32, as ``_brute_kernels.gemm_select``) fills the tile held in ``buf``; the
-    columns with a value ``< top[i]`` (the radius plus the rounding bound of
+    columns with a value ``< bounds[i, 0]`` (the radius plus the rounding bound of
     the product, so no true hit is missed) are found strip by strip, and
     only those get the exact reduced distance from the float64 rows ``Q``,
-    ``Y``, kept if ``<= r[i]``. One pass over each in-cache tile, listing the
+    ``Y``, kept if ``<= r[i]`` (or if the value is below ``bounds[i, 1]``, the
+    radius less the bound: see :func:`_radius_pass`). One pass over each in-cache tile, listing the
     hits as (row, column, reduced value) while they are few (see
     ``_LIST_HITS_PER_ROW``); past that, the pass only counts them, and
-    :func:`gemm_radius_place` scans the block again to write them.
+    :func:`gemm_radius_place` scans the block again to write them. With
+    ``try_list`` False (another block of the search had too many to list) the
+    block is only counted.
 
     Returns
     -------
@@ -185,24 +197,26 @@ def gemm_radius_count(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p):
     """
     b = Qb.shape[0]
     n = Y_low.shape[0]
-    cap = max(16, b * max(_LIST_HITS_PER_ROW, n // _LIST_ROWS_PER_HIT))
+    cap = max(16, b * max(_LIST_HITS_PER_ROW, n // _LIST_ROWS_PER_HIT)) if try_list else 0
     hits_q = np.empty(cap, dtype=np.intp)
     hits_j = np.empty(cap, dtype=np.intp)
     hits_v = np.empty(cap)
     counts = np.zeros(b, dtype=np.intp)
-    listed = _radius_pass(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p, _LIST, counts,
-                          hits_q, hits_j, hits_v, *_no_fold())
+    listed = -1
+    if try_list:
+        listed = _radius_pass(Qb, Y_low, chunk, buf, bounds, Q, Y, r, metric, p, _LIST, counts,
+                              hits_q, hits_j, hits_v, *_no_fold())
     if listed >= 0:
         for h in range(listed):
             counts[hits_q[h]] += 1
     else:
-        _radius_pass(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p, _COUNT, counts,
+        _radius_pass(Qb, Y_low, chunk, buf, bounds, Q, Y, r, metric, p, _COUNT, counts,
                      hits_q, hits_j, hits_v, *_no_fold())
     return counts, listed, hits_q, hits_j, hits_v
 
 
 @njit(cache=True, nogil=True)
-def gemm_radius_place(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p, listed, hits_q,
+def gemm_radius_place(Qb, Y_low, chunk, buf, bounds, Q, Y, r, metric, p, listed, hits_q,
                       hits_j, hits_v, starts, out_ind, out_dist):
     """Second half: the hits of the block's rows written from ``starts[i]`` on in
     ``out_ind`` (ascending column) and ``out_dist`` (true distances), from the list of
@@ -215,5 +229,5 @@ def gemm_radius_place(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p, listed, hi
             out_dist[starts[i]] = reduced_to_distance(hits_v[h], metric, p)
             starts[i] += 1
     else:
-        _radius_pass(Qb, Y_low, chunk, buf, top, Q, Y, r, metric, p, _FILL, starts, hits_q,
+        _radius_pass(Qb, Y_low, chunk, buf, bounds, Q, Y, r, metric, p, _FILL, starts, hits_q,
                      out_ind, out_dist, *_no_fold())
