@@ -67,22 +67,27 @@ def test_gemm_search_over_several_query_blocks_and_threads():
 
 @pytest.mark.parametrize("code", [0, 5, 4])  # euclidean, sqeuclidean, cosine
 @pytest.mark.parametrize("wide", [False, True])
-def test_gemm_radius_equals_the_exact_tiles(code, wide):
+@pytest.mark.parametrize("long_scan", [False, True])
+def test_gemm_radius_equals_the_exact_tiles(code, wide, long_scan):
     # the fused float32 radius search against the exact float64 tiles: integer
     # points with many distances exactly equal to the radius, rows over several
     # query blocks and training chunks (threads), rows with many hits and rows
     # with none; few hits a row are listed in one pass, many (wide radii) counted
-    # then written in place
+    # then written in place (the second scan's wide chunks several times over the
+    # training rows with long_scan)
     from classiclearn._kernels.distances import COSINE
     from classiclearn.neighbors import _brute
     from classiclearn.neighbors import _radius_kernels as kernels
 
     assert code in (0, 5) or code == COSINE  # the codes of distances.py
     rng = np.random.default_rng(11)
-    X = rng.integers(-3, 4, size=(3 * _brute._TRAIN_CHUNK + 37, 3)).astype(float)
+    n_train = (2 * kernels._FILL_CHUNKS if long_scan else 3) * _brute._TRAIN_CHUNK + 37
+    X = rng.integers(-3, 4, size=(n_train, 3)).astype(float)
     Q = rng.integers(-3, 4, size=(2 * _brute._QUERY_BLOCK + 301, 3)).astype(float)
     Q[:5] = 40.0  # far from every training row
-    r = np.where(np.arange(Q.shape[0]) % 3 == 0, 6.0, 2.0) if wide else np.full(Q.shape[0], 1.5)
+    narrow = 0.5 if long_scan else 1.5  # few hits a row, to be listed
+    r = np.where(np.arange(Q.shape[0]) % 3 == 0, 6.0, 2.0) if wide else np.full(Q.shape[0],
+                                                                                 narrow)
     if code == COSINE:
         r = r / (6.0 if wide else 20.0)
     elif code != 0 and wide:  # sqeuclidean: the squares of the euclidean radii

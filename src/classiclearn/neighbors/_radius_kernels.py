@@ -22,10 +22,11 @@ not depend on the threads or the blocks.
 import math
 
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from .._kernels.distances import reduced_distance, reduced_to_distance
 from .._kernels.jit import njit, prange
-from ._brute_kernels import _row_candidates
+from ._brute_kernels import _STRIP, _any_below_strip, _mask_below_strip, _row_candidates
 
 UNIFORM = 0
 DISTANCE = 1
@@ -88,11 +89,54 @@ def reduce_tile(tile, r, metric, p, cols, vals, weighting, sums, totals):
 # (count, then fill in place): the second scan costs less than listing that many.
 _LIST_HITS_PER_ROW = 64
 _LIST_ROWS_PER_HIT = 32
+# the second scan writes each query row's hits in runs, one run per chunk of training
+# rows: it scans the block _FILL_ROWS query rows at a time, in chunks _FILL_CHUNKS times
+# as wide, so that the runs are longer and the rows being written fewer
+_FILL_ROWS = 32
+_FILL_CHUNKS = 16
 # the modes of _radius_pass
 _LIST = 0
 _COUNT = 1
 _FILL = 2
 _FOLD = 3
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _bit_count(mask):
+    """Number of set bits of a uint64."""
+    mask = mask - ((mask >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    mask = (mask & np.uint64(0x3333333333333333)) + \
+        ((mask >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    mask = (mask + (mask >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.intp((mask * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@njit(cache=True, nogil=True)
+def _count_row(row, upper, sure, c0, Q, i, Y, r, metric, p):
+    """Hits of query ``i`` among the columns of its tile row (training rows ``c0`` on):
+    the values below ``sure`` counted strip by strip from a bit mask, those between
+    ``sure`` and ``upper`` checked on the exact distance (see :func:`_radius_pass`)."""
+    c = row.shape[0]
+    n_full = c // _STRIP
+    count = 0
+    for s in range(n_full):
+        j0 = s * _STRIP
+        if not _any_below_strip(row, j0, upper):
+            continue
+        inside = _mask_below_strip(row, j0, sure)
+        count += _bit_count(inside)
+        band = _mask_below_strip(row, j0, upper) & ~inside
+        while band != 0:
+            j = c0 + j0 + trailing_zeros(band)
+            count += reduced_distance(Q, i, Y, j, metric, p) <= r
+            band &= band - np.uint64(1)
+    for j in range(n_full * _STRIP, c):
+        v = row[j]
+        if v < sure:
+            count += 1
+        elif v < upper:
+            count += reduced_distance(Q, i, Y, c0 + j, metric, p) <= r
+    return count
 
 
 @njit(cache=True, nogil=True)
@@ -124,12 +168,13 @@ def _radius_pass(Qb, Y_low, chunk, buf, bounds, Q, Y, r, metric, p, mode, counts
         for i in range(b):
             row = tile[i]
             sure = bounds[i, 1]
+            if mode == _COUNT:
+                counts[i] += _count_row(row, bounds[i, 0], sure, c0, Q, np.intp(i), Y, r[i],
+                                        metric, p)
+                continue
             for u in range(_row_candidates(row, bounds[i, 0], c0, found)):
                 j = found[u]
                 inside = row[j - c0] < sure
-                if mode == _COUNT and inside:
-                    counts[i] += 1
-                    continue
                 v = reduced_distance(Q, i, Y, j, metric, p)
                 if inside or v <= r[i]:
                     if mode == _FOLD:
@@ -229,5 +274,11 @@ def gemm_radius_place(Qb, Y_low, chunk, buf, bounds, Q, Y, r, metric, p, listed,
             out_dist[starts[i]] = reduced_to_distance(hits_v[h], metric, p)
             starts[i] += 1
     else:
-        _radius_pass(Qb, Y_low, chunk, buf, bounds, Q, Y, r, metric, p, _FILL, starts, hits_q,
-                     out_ind, out_dist, *_no_fold())
+        rows = _FILL_ROWS
+        wide = min(_FILL_CHUNKS * chunk, Y_low.shape[0])
+        small = np.empty(rows * wide, dtype=np.float32)
+        for r0 in range(0, Qb.shape[0], rows):
+            r1 = min(Qb.shape[0], r0 + rows)
+            _radius_pass(Qb[r0:r1], Y_low, wide, small, bounds[r0:r1], Q[r0:r1], Y, r[r0:r1],
+                         metric, p, _FILL, starts[r0:r1], hits_q, out_ind, out_dist,
+                         *_no_fold())
