@@ -23,6 +23,7 @@ Each timed call follows a short pause.
     python -m benchmarks.spot_checks sparse          # estimators taking CSR X, 10% stored
     python -m benchmarks.spot_checks pandas          # X a DataFrame with named columns
     python -m benchmarks.spot_checks radius-range    # radius predict, 15 rows to every row
+    python -m benchmarks.spot_checks radius-listing  # radius_neighbors lists, 15 rows to 35%
     python -m benchmarks.spot_checks least-squares-sparse  # LeastSquaresClassifier on CSR
     python -m benchmarks.spot_checks kmeans-range    # KMeans: sizes, density, algorithm, data
     python -m benchmarks.spot_checks perceptron-range  # Perceptron: dense / CSR, penalties
@@ -545,6 +546,28 @@ def check_radius_range():
                               ours, theirs)
 
 
+def check_radius_listing():
+    """``NearestNeighbors.radius_neighbors`` (the lists of neighbours and distances),
+    brute force, with radii holding about 15 training rows, 0.5%, 2%, 8% and 35% of them
+    (2,000 x 20 to 50,000 x 5; 2,000-5,000 queries); both sides list the same pairs."""
+    rng = np.random.default_rng(0)
+    for n, d, m in ((2000, 20, 2000), (5000, 20, 2000), (20_000, 10, 5000), (50_000, 5, 5000)):
+        X = rng.normal(size=(n, d))
+        Q = rng.normal(size=(m, d))
+        D = np.sqrt(((Q[:100, None] - X[None]) ** 2).sum(-1))
+        for share in (15 / n, 0.005, 0.02, 0.08, 0.35):
+            radius = float(np.quantile(D, share))
+            ours_model = neighbors.NearestNeighbors(radius=radius, algorithm="brute").fit(X)
+            theirs_model = sk_neighbors.NearestNeighbors(radius=radius, algorithm="brute",
+                                                         n_jobs=-1).fit(X)
+            pairs = sum(len(row) for row in ours_model.radius_neighbors(Q)[1])
+            if pairs != sum(len(row) for row in theirs_model.radius_neighbors(Q)[1]):
+                print(f"{n}x{d} radius {radius:.3g}: THE PAIRS DIFFER", flush=True)
+            ours = _median_time(ours_model.radius_neighbors, (Q,), 5, 0.1)
+            theirs = _theirs(theirs_model.radius_neighbors, (Q,), 5, 0.1)
+            _line(f"radius_neighbors {n}x{d} {m} queries {share:.3g} of rows", ours, theirs)
+
+
 def check_least_squares_sparse():
     """LeastSquaresClassifier against RidgeClassifier (same alpha) on CSR X, 500-200,000
     rows, 50-5,000 columns, 1-10% stored, alpha 0 and 1: fit + predict."""
@@ -702,7 +725,7 @@ CHECKS = {"svc": check_svc, "forest-predict": check_forest_predict,
           "multi-output": check_multi_output, "many-classes": check_many_classes,
           "wide": check_wide, "methods": check_methods,
           "sparse": check_sparse, "pandas": check_pandas,
-          "radius-range": check_radius_range,
+          "radius-range": check_radius_range, "radius-listing": check_radius_listing,
           "least-squares-sparse": check_least_squares_sparse,
           "kmeans-range": check_kmeans_range, "perceptron-range": check_perceptron_range,
           "linear-svc-range": check_linear_svc_range, "params": check_params}
