@@ -29,6 +29,7 @@ Each timed call follows a short pause.
     python -m benchmarks.spot_checks perceptron-range  # Perceptron: dense / CSR, penalties
     python -m benchmarks.spot_checks linear-svc-range  # LinearSVC: solvers, losses, CSR
     python -m benchmarks.spot_checks params          # parameter values beyond the grid's axes
+    python -m benchmarks.spot_checks params-small    # the same on 1,000 rows
 """
 
 import argparse
@@ -728,7 +729,8 @@ CHECKS = {"svc": check_svc, "forest-predict": check_forest_predict,
           "radius-range": check_radius_range, "radius-listing": check_radius_listing,
           "least-squares-sparse": check_least_squares_sparse,
           "kmeans-range": check_kmeans_range, "perceptron-range": check_perceptron_range,
-          "linear-svc-range": check_linear_svc_range, "params": check_params}
+          "linear-svc-range": check_linear_svc_range, "params": check_params,
+          "params-small": lambda: check_params(1000, 1000, 1000)}
 
 
 def main(argv=None):

@@ -206,7 +206,17 @@ def _kmeans_single(X, sample_weight, centers_init, max_iter, tol, algorithm, row
         shift = np.zeros(n_clusters)
     strict = False
     n_iter = 0
-    for n_iter in range(1, max_iter + 1):  # noqa: B007 (n_iter is read after the loop)
+    first = 1
+    if not elkan and not sp.issparse(X) and loop is not None:
+        # the passes the loop runs on one thread, with the steps between them, compiled
+        serial = min(max_iter, loop.serial_passes())
+        if serial > 0:
+            n_iter, stop = _k.lloyd_serial(X, sample_weight, centers, serial, tol, labels,
+                                           labels_old, sums, wsums)
+            loop.skip(n_iter)
+            strict = stop == 1
+            first = max_iter + 1 if stop else n_iter + 1
+    for n_iter in range(first, max_iter + 1):  # noqa: B007 (n_iter is read after the loop)
         with nullcontext() if loop is None else loop.next_pass():
             if elkan:
                 half = _half_center_distances(centers)

@@ -171,30 +171,135 @@ def lloyd_pass(X, sample_weight, centers_t, centers_sq, labels, sums, wsums):
 
     Labels alone (and the inertia) come from :func:`assign_shifted`.
     """
-    n = X.shape[0]
     k = centers_t.shape[1]
-    p = X.shape[1]
-    size, n_chunks = chunk_layout(n)
+    size, n_chunks = chunk_layout(X.shape[0])
     for c in prange(n_chunks):
-        start = c * size
-        stop = min(n, start + size)
         buf = np.empty((_TILE, k))  # one product buffer per chunk, not per tile
+        _lloyd_chunk(X, sample_weight, centers_t, centers_sq, labels, sums, wsums, c, size,
+                     buf)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _lloyd_chunk(X, sample_weight, centers_t, centers_sq, labels, sums, wsums, c, size, buf):
+    """Chunk ``c`` (rows ``c * size`` on) of :func:`lloyd_pass`; ``buf``: (_TILE, k)."""
+    n, p = X.shape
+    k = centers_t.shape[1]
+    start = c * size
+    stop = min(n, start + size)
+    for j in range(k):
+        wsums[c, j] = 0.0
+        for f in range(p):
+            sums[c, j, f] = 0.0
+    for t0 in range(start, stop, _TILE):
+        t1 = min(stop, t0 + _TILE)
+        dots = buf[: t1 - t0]
+        np.dot(X[t0:t1], centers_t, dots)
+        for r in range(t1 - t0):
+            bj = _nearest(dots, r, centers_sq)
+            i = t0 + r
+            labels[i] = bj
+            w = sample_weight[i]
+            wsums[c, bj] += w
+            for f in range(p):
+                sums[c, bj, f] += w * X[i, f]
+
+
+@njit(cache=True, nogil=True)
+def _relocate_empty_serial(X, sample_weight, centers, total, weights, labels):
+    """The empty clusters (ascending) take the rows farthest from their centres (in
+    descending distance, ties by row), as ``_kmeans._relocate_empty`` moves them."""
+    n, p = X.shape
+    k = centers.shape[0]
+    n_empty = 0
+    for j in range(k):
+        n_empty += weights[j] == 0.0
+    if n_empty == 0:
+        return
+    empty = np.empty(n_empty, dtype=np.intp)
+    e = 0
+    for j in range(k):
+        if weights[j] == 0.0:
+            empty[e] = j
+            e += 1
+    far = np.empty(n)
+    for i in range(n):
+        d = 0.0
+        for f in range(p):
+            t = X[i, f] - centers[labels[i], f]
+            d += t * t
+        far[i] = -d
+    order = np.argsort(far, kind="mergesort")
+    for e in range(n_empty):
+        new_id = empty[e]
+        idx = order[e]
+        w = sample_weight[idx]
+        old_id = labels[idx]
+        for f in range(p):
+            total[old_id, f] -= w * X[idx, f]
+            total[new_id, f] = w * X[idx, f]
+        weights[new_id] = w
+        weights[old_id] -= w
+
+
+@njit(cache=True, nogil=True)
+def lloyd_serial(X, sample_weight, centers, max_passes, tol, labels, labels_old, sums, wsums):
+    """Up to ``max_passes`` Lloyd iterations on the calling thread, each as the loop of
+    ``_kmeans._kmeans_single`` runs it (the pass of :func:`lloyd_pass` chunk by chunk,
+    the chunks' sums added in order, empty clusters relocated, the centres moved), for
+    loops too small for threads, whose Python steps between passes cost more than the
+    passes. ``centers`` (k, p) is updated in place, ``labels`` holds the last pass's and
+    ``labels_old`` the previous pass's labels.
+
+    Returns (passes, stop): stop 1 when a pass left every label as it was, 2 when the
+    centres moved by at most ``tol`` (sum of squared shifts), 0 otherwise.
+    """
+    n, p = X.shape
+    k = centers.shape[0]
+    size, n_chunks = chunk_layout(n)
+    buf = np.empty((_TILE, k))
+    centers_t = np.empty((p, k))
+    centers_sq = np.empty(k)
+    total = np.empty((k, p))
+    weights = np.empty(k)
+    for it in range(max_passes):
         for j in range(k):
-            wsums[c, j] = 0.0
-            for f in range(sums.shape[2]):
-                sums[c, j, f] = 0.0
-        for t0 in range(start, stop, _TILE):
-            t1 = min(stop, t0 + _TILE)
-            dots = buf[: t1 - t0]
-            np.dot(X[t0:t1], centers_t, dots)
-            for r in range(t1 - t0):
-                bj = _nearest(dots, r, centers_sq)
-                i = t0 + r
-                labels[i] = bj
-                w = sample_weight[i]
-                wsums[c, bj] += w
+            sq = 0.0
+            for f in range(p):
+                centers_t[f, j] = centers[j, f]
+                sq += centers[j, f] * centers[j, f]
+            centers_sq[j] = sq
+        for c in range(n_chunks):
+            _lloyd_chunk(X, sample_weight, centers_t, centers_sq, labels, sums, wsums, c, size,
+                         buf)
+        total[:] = 0.0
+        weights[:] = 0.0
+        for c in range(n_chunks):
+            for j in range(k):
+                weights[j] += wsums[c, j]
                 for f in range(p):
-                    sums[c, bj, f] += w * X[i, f]
+                    total[j, f] += sums[c, j, f]
+        _relocate_empty_serial(X, sample_weight, centers, total, weights, labels)
+        moved = 0.0
+        for j in range(k):
+            if weights[j] > 0.0:
+                shift = 0.0
+                for f in range(p):
+                    new = total[j, f] / weights[j]
+                    t = new - centers[j, f]
+                    shift += t * t
+                    centers[j, f] = new
+                moved += shift
+        same = True
+        for i in range(n):
+            if labels[i] != labels_old[i]:
+                same = False
+                break
+        if same:
+            return it + 1, 1
+        if moved <= tol:
+            return it + 1, 2
+        labels_old[:] = labels
+    return max_passes, 0
 
 
 @njit(cache=True, nogil=True, parallel=True)

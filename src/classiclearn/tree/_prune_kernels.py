@@ -96,3 +96,45 @@ def prune(left, right, impurity, weighted_n, ccp_alpha):
         imps[steps] = r_branch[0]
         steps += 1
     return alphas, imps, steps, in_subtree, leafed
+
+
+@njit(cache=True, nogil=True)
+def kept_preorder(left, right, leafed):
+    """The nodes left after pruning, in pre-order (left subtree first), and the pruned
+    tree's depth: the walk from the root stops at leaves and at internal nodes turned
+    into leaves (``leafed``)."""
+    n = left.shape[0]
+    order = np.empty(n, dtype=np.intp)
+    stack = np.empty(n + 1, dtype=np.intp)
+    stack_depth = np.empty(n + 1, dtype=np.intp)
+    stack[0] = 0
+    stack_depth[0] = 0
+    top = 1
+    count = 0
+    depth = 0
+    while top > 0:
+        top -= 1
+        node = stack[top]
+        d = stack_depth[top]
+        order[count] = node
+        count += 1
+        if d > depth:
+            depth = d
+        if left[node] >= 0 and not leafed[node]:
+            stack[top] = right[node]
+            stack_depth[top] = d + 1
+            stack[top + 1] = left[node]
+            stack_depth[top + 1] = d + 1
+            top += 2
+    return order[:count].copy(), depth
+
+
+@njit(cache=True, nogil=True)
+def node_depths(left, right):
+    """Depth of every node (root 0); children are numbered after their parent."""
+    depth = np.zeros(left.shape[0], dtype=np.intp)
+    for i in range(left.shape[0]):
+        if left[i] >= 0:
+            depth[left[i]] = depth[i] + 1
+            depth[right[i]] = depth[i] + 1
+    return depth

@@ -205,12 +205,8 @@ class Tree:
 
     def compute_node_depths(self):
         """Depth of every node (root 0)."""
-        depth = np.zeros(self.node_count, dtype=np.intp)
-        for i in range(self.node_count):
-            if self.children_left[i] >= 0:
-                depth[self.children_left[i]] = depth[i] + 1
-                depth[self.children_right[i]] = depth[i] + 1
-        return depth
+        return _prk.node_depths(np.ascontiguousarray(self.children_left),
+                                np.ascontiguousarray(self.children_right))
 
     def pruning_path(self):
         """Effective alphas and total leaf impurities of the weakest-link sequence."""
@@ -222,21 +218,13 @@ class Tree:
 
     def pruned(self, ccp_alpha):
         """A new Tree pruned at ``ccp_alpha`` (nodes renumbered in pre-order)."""
-        _, _, _, keep, leafed = _prk.prune(np.ascontiguousarray(self.children_left),
-                                           np.ascontiguousarray(self.children_right),
-                                           self.impurity, self.weighted_n_node_samples,
-                                           float(ccp_alpha))
+        left = np.ascontiguousarray(self.children_left)
+        right = np.ascontiguousarray(self.children_right)
+        _, _, _, keep, leafed = _prk.prune(left, right, self.impurity,
+                                           self.weighted_n_node_samples, float(ccp_alpha))
         if keep.all() and not leafed.any():
             return self
-        order = []
-        stack = [0]
-        while stack:
-            node = stack.pop()
-            order.append(node)
-            if self.children_left[node] >= 0 and not leafed[node]:
-                stack.append(self.children_right[node])
-                stack.append(self.children_left[node])
-        order = np.asarray(order, dtype=np.intp)
+        order, depth = _prk.kept_preorder(left, right, leafed)
         new_id = np.full(self.node_count, -1, dtype=np.intp)
         new_id[order] = np.arange(order.size)
         internal = (self.children_left[order] >= 0) & ~leafed[order]
@@ -251,10 +239,7 @@ class Tree:
         fnodes[:, 1] = self.impurity[order]
         fnodes[:, 2] = self.weighted_n_node_samples[order]
         value = self.value[order].reshape(order.size, -1)
-        out = Tree(inodes, fnodes, value, self.n_features, self.n_classes, 0, False)
-        depths = out.compute_node_depths()
-        out.max_depth = int(depths.max())
-        return out
+        return Tree(inodes, fnodes, value, self.n_features, self.n_classes, depth, False)
 
 
 NODE_RECORD = np.dtype([("left", np.intp), ("right", np.intp), ("feature", np.intp),

@@ -192,6 +192,18 @@ class LoopThreads:
         self.pass_work = pass_work
         self.done = 0
 
+    def serial_passes(self):
+        """How many of the next passes run on one thread (a large number: all of them)."""
+        if self.pass_work >= SMALL_WORK:
+            return 0
+        if self.pass_work < LOOP_PASS_WORK:
+            return 1 << 62
+        return max(0, -(-(LOOP_WORK - self.done) // self.pass_work))
+
+    def skip(self, passes):
+        """Count ``passes`` run outside :meth:`next_pass` (on one thread)."""
+        self.done += passes * self.pass_work
+
     def next_pass(self):
         """Context manager setting numba's threads for the next pass (yields their number)."""
         threaded = self.pass_work >= SMALL_WORK or (
