@@ -191,3 +191,57 @@ def test_multi_output_regressor_grown_whole_equals_sklearn(params, weighted, n_o
         tiny = 1e-13 * float(np.max(Y**2))
         assert_same_tree(ours, theirs, value_tol=1e-9, impurity_atol=tiny)
         np.testing.assert_allclose(ours.predict(X), theirs.predict(X), rtol=1e-9)
+
+
+def _scan_prune(left, right, impurity, weighted_n):
+    """Reference weakest-link pruning: a scan of every candidate per step (the smallest
+    alpha, then the smallest node index)."""
+    n = left.shape[0]
+    r_node = weighted_n * impurity / weighted_n[0]
+    parent = np.full(n, -1)
+    for i in range(n):
+        if left[i] >= 0:
+            parent[left[i]] = parent[right[i]] = i
+    leaves = {i: [i] for i in range(n)}
+    for i in range(n - 1, -1, -1):
+        if left[i] >= 0:
+            leaves[i] = leaves[left[i]] + leaves[right[i]]
+    alive = {i for i in range(n) if left[i] >= 0}
+    current = {i: set(leaves[i]) for i in range(n)}
+    path = []
+    while 0 in alive:
+        best, node = np.inf, -1
+        for i in sorted(alive):
+            a = (r_node[i] - sum(r_node[j] for j in current[i])) / (len(current[i]) - 1)
+            if a < best:
+                best, node = a, i
+        path.append(best)
+        stack = [node]
+        while stack:
+            t = stack.pop()
+            alive.discard(t)
+            if left[t] >= 0:
+                stack += [left[t], right[t]]
+        gone = current[node]
+        p = node
+        while p != -1:
+            current[p] = (current[p] - gone) | {node}
+            p = parent[p]
+    return np.array(path)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_heap_pruning_equals_a_scan_of_every_node(seed):
+    # integer features and three classes: many equal alphas, taken in node order
+    from classiclearn.tree import _prune_kernels
+
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 4, size=(300, 3)).astype(float)
+    y = (X[:, 0] + rng.integers(0, 2, 300)) % 3
+    tree = DecisionTreeClassifier(random_state=0).fit(X, y).tree_
+    left = np.ascontiguousarray(tree.children_left)
+    right = np.ascontiguousarray(tree.children_right)
+    alphas, _, steps, _, _ = _prune_kernels.prune(left, right, tree.impurity,
+                                                  tree.weighted_n_node_samples, np.inf)
+    expected = _scan_prune(left, right, tree.impurity, tree.weighted_n_node_samples)
+    np.testing.assert_allclose(alphas[1:steps], expected, rtol=1e-12, atol=1e-15)
