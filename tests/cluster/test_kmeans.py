@@ -129,6 +129,7 @@ def test_a_loop_that_goes_threaded_midway_gives_the_one_thread_result(algorithm,
     work = (X.nnz if sparse else X.size) * 6
     monkeypatch.setattr(_threads, "LOOP_PASS_WORK", work // 2)
     monkeypatch.setattr(_threads, "LOOP_WORK", 3 * work)  # threads from the fourth pass
+    monkeypatch.setattr(_threads, "DENSE_LOOP_WORK", 3 * work)
     seen = []
     next_pass = _threads.LoopThreads.next_pass
 
@@ -146,6 +147,7 @@ def test_a_loop_that_goes_threaded_midway_gives_the_one_thread_result(algorithm,
     else:
         assert seen[:3] == [1, 1, 1] and 1 not in seen[3:]
     monkeypatch.setattr(_threads, "LOOP_WORK", 10**18)
+    monkeypatch.setattr(_threads, "DENSE_LOOP_WORK", 10**18)
     serial = KMeans(6, random_state=0, algorithm=algorithm, max_iter=12, tol=0).fit(X)
     assert threaded.n_iter_ == serial.n_iter_ > 3
     assert_array_equal(threaded.labels_, serial.labels_)

@@ -16,6 +16,10 @@ NUMBA_PASS_WORK = 4_000_000
 # about 8 ms on a virtual machine (a second vCPU woken after 20 ms idle), about what
 # the loop has run by then, and back-to-back passes keep the pool awake
 LOOP_WORK = 4 * NUMBA_PASS_WORK
+# the same for dense Lloyd passes, whose BLAS dot products run several times the
+# multiply-adds per second of the other passes: LOOP_WORK of them is a fraction of a
+# pool's wake, and a short loop that went threaded then paid more than it saved
+DENSE_LOOP_WORK = 16 * NUMBA_PASS_WORK
 LOOP_PASS_WORK = NUMBA_PASS_WORK // 8
 # entries of X (stored entries of a sparse X) per lane of a pass over its rows (the
 # lanes, fixed by X alone, run in threads and are added in order; see

@@ -523,7 +523,9 @@ class KMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         if sp.issparse(X):
             check_magnitude(X, self, "squared distances", check_small=False)
         work = (X.nnz if sp.issparse(X) else X.size) * self.n_clusters
-        loop = LoopThreads(self.n_jobs, work)  # made before _threads sets one thread
+        # made before _threads sets one thread
+        loop = LoopThreads(self.n_jobs, work,
+                           dense=self.algorithm == "lloyd" and not sp.issparse(X))
         with _threads(self.n_jobs, work):
             if sp.issparse(X):
                 # sparse X stays as it is (centring would fill it in)

@@ -27,6 +27,7 @@ import numpy as np
 from .._kernels.work import (
     BLAS_THREADED_ORDER,
     BLOCKED_ROWS_THREADED,
+    DENSE_LOOP_WORK,
     LOOP_PASS_WORK,
     LOOP_WORK,
     NUMBA_PASS_WORK,
@@ -178,6 +179,8 @@ class LoopThreads:
     n_jobs : int or None
     pass_work : int
         Multiply-adds of one pass.
+    dense : bool, default=False
+        Dense Lloyd passes, which go threaded after ``DENSE_LOOP_WORK`` instead.
 
     Examples
     --------
@@ -187,10 +190,11 @@ class LoopThreads:
     1
     """
 
-    def __init__(self, n_jobs, pass_work):
+    def __init__(self, n_jobs, pass_work, dense=False):
         self.threads = current_numba_threads() if n_jobs is None else effective_n_jobs(n_jobs)
         self.pass_work = pass_work
         self.done = 0
+        self.loop_work = DENSE_LOOP_WORK if dense else LOOP_WORK
 
     def serial_passes(self):
         """How many of the next passes run on one thread (a large number: all of them)."""
@@ -198,7 +202,7 @@ class LoopThreads:
             return 0
         if self.pass_work < LOOP_PASS_WORK:
             return 1 << 62
-        return max(0, -(-(LOOP_WORK - self.done) // self.pass_work))
+        return max(0, -(-(self.loop_work - self.done) // self.pass_work))
 
     def skip(self, passes):
         """Count ``passes`` run outside :meth:`next_pass` (on one thread)."""
@@ -207,7 +211,7 @@ class LoopThreads:
     def next_pass(self):
         """Context manager setting numba's threads for the next pass (yields their number)."""
         threaded = self.pass_work >= SMALL_WORK or (
-            self.pass_work >= LOOP_PASS_WORK and self.done >= LOOP_WORK)
+            self.pass_work >= LOOP_PASS_WORK and self.done >= self.loop_work)
         self.done += self.pass_work
         return numba_threads(self.threads if threaded else 1)
 
