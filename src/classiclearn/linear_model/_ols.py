@@ -8,6 +8,7 @@ and the unscaled covariance ``(Xc'WXc)^+`` for :meth:`LinearRegression.summary`
 come from the same factor at no extra cost.
 """
 
+from contextlib import nullcontext
 from numbers import Real
 
 import numpy as np
@@ -355,21 +356,26 @@ def positive_ridge(X, Y, x_mean, y_mean, sw, alphas):
     """Non-negative ridge coefficients (p, t): block principal pivoting on the
     penalised normal equations ``(Xc'WXc + alpha I) w = Xc'WYc`` (the system the
     Cholesky solver of Ridge solves, positive definite for ``alpha > 0``), from one
-    threaded pass over X for the Gram matrix; a target with ``alpha = 0`` is fitted
-    as :class:`LinearRegression` fits it (:func:`_solve_nnls`)."""
-    G, C, _ = centered_gram(X, x_mean, sw, Y, y_mean)
-    p = G.shape[0]
+    pass over X for the Gram matrix; a target with ``alpha = 0`` is fitted as
+    :class:`LinearRegression` fits it (:func:`_solve_nnls`)."""
+    n, p = X.shape
+    # the Gram matrix on BLAS's threads once it is a large product, the p x p
+    # factorisations on one thread (BLAS's threads would only spin)
+    with small_lapack(p) if n * p * p < GRAM_PASS_WORK else nullcontext():
+        G, C, _ = centered_gram(X, x_mean, sw, Y, y_mean)
     W = np.empty((p, Y.shape[1]))
-    for k in range(Y.shape[1]):
-        if alphas[k] == 0:
-            W[:, k] = _solve_nnls(X, Y[:, k:k + 1], x_mean, y_mean[k:k + 1], sw, 0.0)[0][:, 0]
-            continue
-        Gk = G + alphas[k] * np.eye(p)
-        w = block_pivoting_nnls(Gk, C[:, k], _cholesky_free_solve(Gk, C[:, k]))
-        if w is None:  # rounding kept the pivoting going: Lawson-Hanson on the factor
-            L = linalg.cholesky(Gk, lower=True, check_finite=False)
-            w = optimize.nnls(L.T, linalg.solve_triangular(L, C[:, k], lower=True))[0]
-        W[:, k] = w
+    with small_lapack(p):
+        for k in range(Y.shape[1]):
+            if alphas[k] == 0:
+                W[:, k] = _solve_nnls(X, Y[:, k:k + 1], x_mean, y_mean[k:k + 1], sw,
+                                      0.0)[0][:, 0]
+                continue
+            Gk = G + alphas[k] * np.eye(p)
+            w = block_pivoting_nnls(Gk, C[:, k], _cholesky_free_solve(Gk, C[:, k]))
+            if w is None:  # rounding kept the pivoting going: Lawson-Hanson on the factor
+                L = linalg.cholesky(Gk, lower=True, check_finite=False)
+                w = optimize.nnls(L.T, linalg.solve_triangular(L, C[:, k], lower=True))[0]
+            W[:, k] = w
     return W
 
 

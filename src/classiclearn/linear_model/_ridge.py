@@ -21,7 +21,7 @@ from ..exceptions import ConvergenceWarning
 from ..utils._params import Interval, StrOptions
 from ..utils._sparse import csr_gram
 from ..utils._targets import as_2d_target
-from ..utils._threads import blas_single_thread, small_lapack
+from ..utils._threads import blas_single_thread
 from ..utils.validation import (
     check_array,
     check_magnitude,
@@ -338,8 +338,7 @@ class Ridge(LinearPredictMixin, RegressorMixin, BaseEstimator):
         elif solver in _ITERATIVE:
             W, n_iter = self._solve_iterative(solver, X, Y, alphas, x_mean, y_mean, sw)
         elif self.positive:
-            with small_lapack(p):  # p x p factorisations: BLAS's threads would only spin
-                W = positive_ridge(X, Y, x_mean, y_mean, sw, alphas)
+            W = positive_ridge(X, Y, x_mean, y_mean, sw, alphas)
             solver = "nnls"
         elif sparse:
             W = sparse_ridge_gram_solve(X, Y, alphas, sw)
