@@ -156,5 +156,5 @@ def test_early_stopping_with_weights_and_a_generator_matches_sklearn(k):
 
 def test_early_stopping_needs_two_samples_a_class():
     X = np.arange(12.0).reshape(6, 2)
-    with pytest.raises(ValueError, match="at least 2 samples of every class"):
+    with pytest.raises(ValueError, match="least populated class in y has only 1 member"):
         Perceptron(early_stopping=True).fit(X, [0, 0, 0, 0, 0, 1])

@@ -197,3 +197,23 @@ def test_stratified_kfold_folds_are_sklearns(shuffle):
         theirs = [test for _, test in sk_split.StratifiedKFold(3, **kw).split(X, y)]
         for a, b in zip(ours, theirs, strict=True):
             np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("test_size", [0.1, 0.25, 7])
+@pytest.mark.parametrize("counts", [(50, 50), (91, 9, 23), (5, 17, 3, 11)])
+def test_stratified_shuffle_split_draws_scikit_learns_splits(test_size, counts):
+    # the same seed holds out the same rows (the class shares and the permutations are
+    # drawn in scikit-learn's order)
+    from sklearn.model_selection import StratifiedShuffleSplit as SkStratifiedShuffleSplit
+
+    from classiclearn.model_selection import StratifiedShuffleSplit
+
+    y = np.random.default_rng(len(counts)).permutation(np.repeat(np.arange(len(counts)),
+                                                                 counts))
+    X = np.zeros((y.size, 1))
+    ours = StratifiedShuffleSplit(n_splits=3, test_size=test_size, random_state=4).split(X, y)
+    theirs = SkStratifiedShuffleSplit(n_splits=3, test_size=test_size,
+                                      random_state=4).split(X, y)
+    for (a_train, a_test), (b_train, b_test) in zip(ours, theirs):
+        np.testing.assert_array_equal(np.sort(a_train), np.sort(b_train))
+        np.testing.assert_array_equal(np.sort(a_test), np.sort(b_test))

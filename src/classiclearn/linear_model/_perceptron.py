@@ -20,6 +20,7 @@ import scipy.sparse as sp
 
 from ..base import BaseEstimator, ClassifierMixin
 from ..exceptions import ConvergenceWarning
+from ..model_selection._split import _stratified_indices
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._targets import check_partial_fit_classes, compute_class_weight, encode_labels
@@ -68,54 +69,14 @@ def _batch_epoch(W, b, X, Y, sw, eta, l1, l2, fit_intercept):
     return loss, mistakes
 
 
-def _largest_remainders(counts, draws, rng):
-    """Whole numbers of draws per class close to ``counts / sum * draws``: the floors,
-    then one more for the classes of largest remainder, ties drawn at random
-    (scikit-learn's stratified splitters allocate so, drawing from ``rng`` alike)."""
-    share = counts / counts.sum() * draws
-    taken = np.floor(share)
-    missing = int(draws - taken.sum())
-    remainder = share - taken
-    for value in np.unique(remainder)[::-1]:
-        if missing <= 0:
-            break
-        (tied,) = np.where(remainder == value)
-        chosen = rng.choice(tied, size=min(len(tied), missing), replace=False)
-        taken[chosen] += 1
-        missing -= len(chosen)
-    return taken.astype(np.intp)
-
-
 def _validation_mask(y_idx, fraction, random_state, sample_weight):
-    """The early-stopping hold-out of scikit-learn's SGD (uint8 mask (n,)): a
-    stratified random ``ceil(fraction * n)`` rows, drawn from ``random_state`` as
-    its ``StratifiedShuffleSplit`` draws them (class shares first, then a
-    permutation of each class's rows), so that the same seed holds out the same
-    rows."""
+    """The early-stopping hold-out of scikit-learn's SGD (uint8 mask (n,)): the test part
+    of a stratified split of ``ceil(fraction * n)`` rows, drawn from ``random_state``
+    as scikit-learn's ``StratifiedShuffleSplit`` draws it, so that the same seed holds
+    out the same rows."""
     n = y_idx.shape[0]
     n_val = int(np.ceil(fraction * n))
-    n_train = n - n_val
-    counts = np.bincount(y_idx)
-    if counts.min() < 2:
-        raise ValueError("early_stopping needs at least 2 samples of every class for its "
-                         "stratified validation set.")
-    if n_train < counts.size or n_val < counts.size:
-        raise ValueError(
-            f"Splitting {n} samples into a train set and a validation set with "
-            f"validation_fraction={fraction} leaves fewer samples than the "
-            f"{counts.size} classes in one of them; change validation_fraction.")
-    rng = check_random_state(random_state)
-    train_counts = _largest_remainders(counts, n_train, rng)
-    val_counts = _largest_remainders(counts - train_counts, n_val, rng)
-    members = np.argsort(y_idx, kind="stable")
-    starts = np.concatenate([[0], np.cumsum(counts)])
-    train, val = [], []
-    for c in range(counts.size):
-        rows = members[starts[c]:starts[c + 1]][rng.permutation(counts[c])]
-        train.append(rows[: train_counts[c]])
-        val.append(rows[train_counts[c]: train_counts[c] + val_counts[c]])
-    rng.permutation(np.concatenate(train))  # scikit-learn shuffles both parts: same draws
-    val = rng.permutation(np.concatenate(val))
+    _, val = _stratified_indices(y_idx, n - n_val, n_val, check_random_state(random_state))
     if not np.any(sample_weight[val] > 0):
         raise ValueError("The sample weights for validation set are all zero, consider "
                          "using a different random state.")

@@ -473,25 +473,22 @@ def _split_sizes(n, test_size, train_size, default_test=0.25):
 
 
 def _allocate(counts, total, rng):
-    """Split ``total`` draws over classes in proportion to ``counts``.
-
-    Largest remainders first (ties broken at random), never more than a
-    class holds.
-    """
-    exact = counts * total / counts.sum()
-    out = np.floor(exact).astype(np.intp)
-    left = int(total - out.sum())
-    if left > 0:
-        frac = exact - out
-        tie_break = rng.random_sample(len(counts))
-        order = np.lexsort((tie_break, -frac))
-        for c in order:
-            if left == 0:
-                break
-            if out[c] < counts[c]:
-                out[c] += 1
-                left -= 1
-    return np.minimum(out, counts)
+    """Whole numbers of ``total`` draws per class close to ``counts / sum * total``: the
+    floors, then one more for the classes of largest remainder, ties drawn at random
+    from ``rng`` (scikit-learn's stratified splitters allocate so, with the same draws,
+    so that a seed gives scikit-learn's split)."""
+    share = counts / counts.sum() * total
+    taken = np.floor(share)
+    missing = int(total - taken.sum())
+    remainder = share - taken
+    for value in np.unique(remainder)[::-1]:
+        if missing <= 0:
+            break
+        (tied,) = np.where(remainder == value)
+        chosen = rng.choice(tied, size=min(len(tied), missing), replace=False)
+        taken[chosen] += 1
+        missing -= len(chosen)
+    return taken.astype(np.intp)
 
 
 class ShuffleSplit(_Splitter):
@@ -536,6 +533,9 @@ class ShuffleSplit(_Splitter):
 class StratifiedShuffleSplit(ShuffleSplit):
     """Random train/test splits keeping each class's share in both parts.
 
+    A seed gives the rows scikit-learn's ``StratifiedShuffleSplit`` gives (its draws,
+    in its order); each part is returned sorted.
+
     Parameters
     ----------
     n_splits : int, default=10
@@ -578,16 +578,18 @@ def _stratified_indices(y, n_train, n_test, rng):
             f"The test_size = {n_test} should be greater or equal to the number of "
             f"classes = {n_classes}"
         )
-    n = int(counts.sum())
-    test_counts = _allocate(counts, n_test, rng)
-    train_counts = _allocate(counts - test_counts, n_train, rng) if n_train < n - n_test \
-        else counts - test_counts
+    # scikit-learn's draws: the train shares, the test shares of the rest, a permutation
+    # of each class's rows (in row order), then of each part
+    train_counts = _allocate(counts, n_train, rng)
+    test_counts = _allocate(counts - train_counts, n_test, rng)
+    members = np.argsort(y_index, kind="stable")
+    starts = np.concatenate([[0], np.cumsum(counts)])
     train, test = [], []
     for c in range(n_classes):
-        members = rng.permutation(np.flatnonzero(y_index == c))
-        test.append(members[: test_counts[c]])
-        train.append(members[test_counts[c]: test_counts[c] + train_counts[c]])
-    return np.concatenate(train), np.concatenate(test)
+        rows = members[starts[c]:starts[c + 1]][rng.permutation(counts[c])]
+        train.append(rows[: train_counts[c]])
+        test.append(rows[train_counts[c]: train_counts[c] + test_counts[c]])
+    return rng.permutation(np.concatenate(train)), rng.permutation(np.concatenate(test))
 
 
 def train_test_split(*arrays, test_size=None, train_size=None, random_state=None,
