@@ -20,9 +20,9 @@ import scipy.sparse as sp
 
 from ..base import BaseEstimator, ClassifierMixin
 from ..exceptions import ConvergenceWarning
-from ..model_selection._split import _stratified_indices
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
+from ..utils._stratify import stratified_indices
 from ..utils._targets import check_partial_fit_classes, compute_class_weight, encode_labels
 from ..utils._threads import SMALL_WORK, auto_n_jobs, on_one_blas_thread, pooled_map
 from ..utils.validation import (
@@ -76,7 +76,7 @@ def _validation_mask(y_idx, fraction, random_state, sample_weight):
     out the same rows."""
     n = y_idx.shape[0]
     n_val = int(np.ceil(fraction * n))
-    _, val = _stratified_indices(y_idx, n - n_val, n_val, check_random_state(random_state))
+    _, val = stratified_indices(y_idx, n - n_val, n_val, check_random_state(random_state))
     if not np.any(sample_weight[val] > 0):
         raise ValueError("The sample weights for validation set are all zero, consider "
                          "using a different random state.")

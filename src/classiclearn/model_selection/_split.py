@@ -8,13 +8,13 @@ need not give the same samples).
 
 import inspect
 import numbers
-import warnings
 from math import ceil, floor
 
 import numpy as np
 import scipy.sparse as sp
 
 from ..utils._random import check_random_state
+from ..utils._stratify import encode_y_for_stratification, stratified_indices
 from ..utils._targets import unique_inverse
 from ..utils.validation import _is_pandas_df, _is_pandas_series, num_samples
 
@@ -160,35 +160,6 @@ class KFold(_Splitter):
             yield mask
 
 
-def _encode_y_for_stratification(y, n_splits=None, check_members=True):
-    from ..utils._targets import type_of_target
-
-    y = np.asarray(y)
-    kind = type_of_target(y)
-    if kind not in ("binary", "multiclass"):
-        raise ValueError(
-            f"Supported target types are: ('binary', 'multiclass'). Got {kind!r} instead."
-        )
-    if y.ndim == 2:
-        y = y.ravel()
-    classes, y_index = unique_inverse(y)
-    counts = np.bincount(y_index, minlength=len(classes))
-    if n_splits is not None and check_members:
-        if np.all(n_splits > counts):
-            raise ValueError(
-                f"n_splits={n_splits} cannot be greater than the number of members in each "
-                "class."
-            )
-        if n_splits > counts.min():
-            warnings.warn(
-                f"The least populated class in y has only {counts.min()} members, which is "
-                f"less than n_splits={n_splits}.",
-                UserWarning,
-                stacklevel=4,
-            )
-    return y_index.ravel(), counts
-
-
 def _stratified_folds(y_index, n_classes, n_splits, rng):
     """Test fold of each sample, with scikit-learn's allocation (same folds, same seeds).
 
@@ -269,7 +240,7 @@ class StratifiedKFold(_Splitter):
                 "Found input variables with inconsistent numbers of samples: "
                 f"[{n}, {num_samples(y)}]"
             )
-        y_index, counts = _encode_y_for_stratification(y, self.n_splits)
+        y_index, counts = encode_y_for_stratification(y, self.n_splits)
         rng = check_random_state(self.random_state) if self.shuffle else None
         fold = _stratified_folds(y_index, len(counts), self.n_splits, rng)
         for k in range(self.n_splits):
@@ -472,25 +443,6 @@ def _split_sizes(n, test_size, train_size, default_test=0.25):
     return n_train, n_test
 
 
-def _allocate(counts, total, rng):
-    """Whole numbers of ``total`` draws per class close to ``counts / sum * total``: the
-    floors, then one more for the classes of largest remainder, ties drawn at random
-    from ``rng`` (scikit-learn's stratified splitters allocate so, with the same draws,
-    so that a seed gives scikit-learn's split)."""
-    share = counts / counts.sum() * total
-    taken = np.floor(share)
-    missing = int(total - taken.sum())
-    remainder = share - taken
-    for value in np.unique(remainder)[::-1]:
-        if missing <= 0:
-            break
-        (tied,) = np.where(remainder == value)
-        chosen = rng.choice(tied, size=min(len(tied), missing), replace=False)
-        taken[chosen] += 1
-        missing -= len(chosen)
-    return taken.astype(np.intp)
-
-
 class ShuffleSplit(_Splitter):
     """Random train/test splits, ``n_splits`` times.
 
@@ -557,39 +509,7 @@ class StratifiedShuffleSplit(ShuffleSplit):
         return super().split(X, y, groups)
 
     def _one_split(self, n, n_train, n_test, y, rng):
-        return _stratified_indices(y, n_train, n_test, rng)
-
-
-def _stratified_indices(y, n_train, n_test, rng):
-    y_index, counts = _encode_y_for_stratification(y, check_members=False)
-    if counts.min() < 2:
-        raise ValueError(
-            "The least populated class in y has only 1 member, which is too few. The "
-            "minimum number of groups for any class cannot be less than 2."
-        )
-    n_classes = len(counts)
-    if n_train < n_classes:
-        raise ValueError(
-            f"The train_size = {n_train} should be greater or equal to the number of "
-            f"classes = {n_classes}"
-        )
-    if n_test < n_classes:
-        raise ValueError(
-            f"The test_size = {n_test} should be greater or equal to the number of "
-            f"classes = {n_classes}"
-        )
-    # scikit-learn's draws: the train shares, the test shares of the rest, a permutation
-    # of each class's rows (in row order), then of each part
-    train_counts = _allocate(counts, n_train, rng)
-    test_counts = _allocate(counts - train_counts, n_test, rng)
-    members = np.argsort(y_index, kind="stable")
-    starts = np.concatenate([[0], np.cumsum(counts)])
-    train, test = [], []
-    for c in range(n_classes):
-        rows = members[starts[c]:starts[c + 1]][rng.permutation(counts[c])]
-        train.append(rows[: train_counts[c]])
-        test.append(rows[train_counts[c]: train_counts[c] + test_counts[c]])
-    return rng.permutation(np.concatenate(train)), rng.permutation(np.concatenate(test))
+        return stratified_indices(y, n_train, n_test, rng)
 
 
 def train_test_split(*arrays, test_size=None, train_size=None, random_state=None,
@@ -643,7 +563,7 @@ def train_test_split(*arrays, test_size=None, train_size=None, random_state=None
     else:
         rng = check_random_state(random_state)
         if stratify is not None:
-            train, test = _stratified_indices(stratify, n_train, n_test, rng)
+            train, test = stratified_indices(stratify, n_train, n_test, rng)
             train, test = rng.permutation(train), rng.permutation(test)
         else:
             perm = rng.permutation(n)
