@@ -469,17 +469,14 @@ def check_sparse(n_rows=20_000, n_features=200, density=0.1, quadratic_rows=3000
     medians of 3 after a 0.1 s pause."""
     import dataclasses
 
-    rng = np.random.default_rng(0)
     cells = _default_cells(n_rows, quadratic_rows, quadratic=(*_KERNEL_METHODS, "SVC", "SVR"),
                            skip=("model_selection",))
     for spec, _, cell, registry in cells:
         case = dataclasses.replace(cell, n_features=n_features).case(registry)
-        X_train, y_train, X_test, y_test = case.data(False)
-        if getattr(X_train, "dtype", None) != np.float64 or X_train.ndim != 2:
+        data = _sparsified(case.data(False), density)
+        if data is None:
             continue
-        sparse = [sp.csr_matrix(np.where(rng.random(X.shape) < density, X, 0.0))
-                  for X in (X_train, X_test)]
-        data = (sparse[0], y_train, sparse[1], y_test)
+        X_train = data[0]
         method = case.methods[0]
         if not (_sparse_accepted(case.theirs, method, data)
                 and _sparse_accepted(case.ours, method, data)):
@@ -681,11 +678,28 @@ def _score(case, model, data):
     return float(model.score(X_test, y_test))
 
 
-def check_params(n_rows=20_000, quadratic_rows=3000, svm_rows=5000):
+def _sparsified(data, density, seed=0):
+    """``data`` with X's train and test parts as CSR keeping ``density`` of the entries,
+    or None where X is not a 2-d float64 array."""
+    X_train, y_train, X_test, y_test = data
+    if getattr(X_train, "dtype", None) != np.float64 or X_train.ndim != 2:
+        return None
+    rng = np.random.default_rng(seed)
+    X_train, X_test = (sp.csr_matrix(np.where(rng.random(X.shape) < density, X, 0.0))
+                       for X in (X_train, X_test))
+    return X_train, y_train, X_test, y_test
+
+
+def check_params(n_rows=20_000, quadratic_rows=3000, svm_rows=5000, density=None,
+                 n_features=200):
     """Each estimator of the grid with the parameter values of
     ``benchmarks.param_values`` (one at a time over the defaults; 20,000 rows, the
     kernel methods 3,000, SVC / SVR 5,000): fit + first method, medians of 3 after a
-    0.1 s pause, and both scores. A value our side rejects is printed as such."""
+    0.1 s pause, and both scores. A value our side rejects is printed as such.
+
+    With ``density``, X has ``n_features`` columns and goes in as CSR keeping that share
+    of its entries; estimators or values scikit-learn refuses on sparse X are left out.
+    """
     import dataclasses
 
     from benchmarks.param_values import PARAM_VALUES
@@ -697,13 +711,18 @@ def check_params(n_rows=20_000, quadratic_rows=3000, svm_rows=5000):
         for values in PARAM_VALUES.get(spec.name, []):
             varied = dataclasses.replace(cell, params={**cell.params, **values}, rows=rows,
                                          n_test=max(rows // 4, 25))
+            if density is not None:
+                varied = dataclasses.replace(varied, n_features=n_features)
             case = varied.case(registry)
             data = case.data(False)
+            if density is not None and (data := _sparsified(data, density)) is None:
+                break
             method = case.methods[0]
-            label = f"{spec.name} {data[0].shape} {values} fit + {method}"
+            kind = f" CSR {density:.0%}" if density is not None else ""
+            label = f"{spec.name} {data[0].shape}{kind} {values} fit + {method}"
             try:
                 theirs_model = case.theirs().fit(data[0], data[1])
-            except (TypeError, ValueError) as exc:
+            except (TypeError, ValueError, NotImplementedError) as exc:
                 print(f"{label}: scikit-learn rejects ({exc})", flush=True)
                 continue
             try:
@@ -730,7 +749,9 @@ CHECKS = {"svc": check_svc, "forest-predict": check_forest_predict,
           "least-squares-sparse": check_least_squares_sparse,
           "kmeans-range": check_kmeans_range, "perceptron-range": check_perceptron_range,
           "linear-svc-range": check_linear_svc_range, "params": check_params,
-          "params-small": lambda: check_params(1000, 1000, 1000)}
+          "params-small": lambda: check_params(1000, 1000, 1000),
+          "params-sparse": lambda: check_params(density=0.1),
+          "params-large": lambda: check_params(100_000, 5000, 10_000)}
 
 
 def main(argv=None):

@@ -21,7 +21,7 @@ from scipy.linalg import lapack
 from ._kernels.gram import kernel_lower
 from ._kernels.kernel_functions import kernel_matrix, supports
 from .base import BaseEstimator, RegressorMixin
-from .metrics.pairwise import _check_kernel_range, pairwise_kernels
+from .metrics.pairwise import _check_kernel_range, kernel_accepts_sparse, pairwise_kernels
 from .utils._linear import linear_product
 from .utils._params import Interval, StrOptions
 from .utils._sparse import like_input
@@ -182,7 +182,7 @@ or callable, default='linear'
         tags = super().__classiclearn_tags__()
         tags.pairwise = self.kernel == "precomputed"
         tags.multi_output = True
-        tags.sparse = supports(self.kernel)
+        tags.sparse = kernel_accepts_sparse(self.kernel)
         return tags
 
     def _get_kernel(self, X, Y=None):
@@ -213,10 +213,10 @@ or callable, default='linear'
         """
         self._validate_params()
         x_dtype, y_dtype = input_float_dtype(X), input_float_dtype(y)
-        # sparse X (CSR) for the shared kernel functions; the others need dense X
+        # sparse X (CSR) for the kernels that take it (as scikit-learn); chi2 needs dense X
         X_in = X
         X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True,
-                             accept_sparse="csr" if supports(self.kernel) else False)
+                             accept_sparse="csr" if kernel_accepts_sparse(self.kernel) else False)
         _check_kernel_range(X, self, self.kernel, self.degree, fit=True)
         if sample_weight is not None and not isinstance(sample_weight, float):
             sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
@@ -262,7 +262,7 @@ or callable, default='linear'
         check_is_fitted(self)
         X_in = X
         X = validate_data(self, X, reset=False, dtype=np.float64,
-                          accept_sparse="csr" if supports(self.kernel) else False)
+                          accept_sparse="csr" if kernel_accepts_sparse(self.kernel) else False)
         _check_kernel_range(X, self, self.kernel, self.degree, fit=False)
         X_fit = self.X_fit_
         X_fit = X_fit.astype(np.float64) if sp.issparse(X_fit) else np.asarray(X_fit, np.float64)

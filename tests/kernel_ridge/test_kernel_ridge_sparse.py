@@ -11,7 +11,7 @@ from classiclearn.kernel_ridge import KernelRidge
 sk_kernel_ridge = pytest.importorskip("sklearn.kernel_ridge")
 sk_decomposition = pytest.importorskip("sklearn.decomposition")
 
-KERNELS = ["linear", "poly", "rbf", "sigmoid"]
+KERNELS = ["linear", "poly", "rbf", "sigmoid", "cosine"]
 
 
 def _data(seed=0):
@@ -22,7 +22,7 @@ def _data(seed=0):
     return sp.csr_matrix(X), sp.csr_matrix(X_test), y
 
 
-@pytest.mark.parametrize("kernel", KERNELS)
+@pytest.mark.parametrize("kernel", [*KERNELS, "laplacian"])
 def test_kernel_ridge_sparse_matches_sklearn(kernel):
     X, X_test, y = _data()
     before = (X.data.copy(), X.indices.copy(), X.indptr.copy())
@@ -65,7 +65,11 @@ def test_kernel_pca_sparse_inverse_refused():
         KernelPCA(2, fit_inverse_transform=True).fit(X)
 
 
-def test_other_kernels_refuse_sparse_clearly():
+@pytest.mark.parametrize("kernel", ["chi2", "additive_chi2"])
+def test_chi2_kernels_refuse_sparse_clearly_as_sklearn(kernel):
     X, _, y = _data()
+    X = abs(X)
     with pytest.raises(TypeError, match="[Ss]parse"):
-        KernelRidge(kernel="laplacian").fit(X, y)
+        KernelRidge(kernel=kernel).fit(X, y)
+    with pytest.raises(TypeError, match="[Ss]parse"):
+        sk_kernel_ridge.KernelRidge(kernel=kernel).fit(X, y)

@@ -154,12 +154,43 @@ def test_logistic_sample_weight_and_unpenalised_summary():
                                rtol=1e-6)
 
 
-@pytest.mark.parametrize("params", [{"solver": "newton-cd"},
-                                    {"solver": "liblinear", "penalty": "l1"}])
-def test_logistic_solvers_without_sparse_support_say_so(params):
+def test_logistic_solvers_without_sparse_support_say_so():
     X, y = _data(2, 0.1)
     with pytest.raises(TypeError, match="sparse input"):
-        LogisticRegression(**params).fit(X, y)
+        LogisticRegression(solver="newton-cd").fit(X, y)
+
+
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize("C", [0.05, 1.0, 20.0])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_logistic_liblinear_l1_sparse_matches_dense_and_sklearn(fit_intercept, C, weighted):
+    X, y = _data(2, 0.1)
+    w = np.random.default_rng(3).uniform(0.5, 2.0, X.shape[0]) if weighted else None
+    kw = dict(solver="liblinear", penalty="l1", C=C, fit_intercept=fit_intercept,
+              intercept_scaling=2.0, tol=1e-10, max_iter=1000)
+    before = (X.data.copy(), X.indices.copy(), X.indptr.copy())
+    sparse = LogisticRegression(**kw).fit(X, y, sample_weight=w)
+    dense = LogisticRegression(**kw).fit(X.toarray(), y, sample_weight=w)
+    np.testing.assert_allclose(sparse.coef_, dense.coef_, rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(sparse.intercept_, dense.intercept_, rtol=1e-6, atol=1e-7)
+    theirs = sk_linear.LogisticRegression(**kw).fit(X, y, sample_weight=w)
+    np.testing.assert_allclose(sparse.coef_, theirs.coef_, rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(sparse.intercept_, theirs.intercept_, rtol=1e-4, atol=1e-5)
+    np.testing.assert_array_equal(sparse.coef_ == 0, theirs.coef_ == 0)
+    for a, b in zip(before, (X.data, X.indices, X.indptr)):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_logistic_liblinear_l1_sparse_many_features():
+    # more features than a features x features matrix would hold comfortably
+    rng = np.random.default_rng(4)
+    X = sp.random(300, 20_000, density=0.002, random_state=4, format="csr")
+    y = (X @ rng.normal(size=20_000) * 5 + rng.normal(size=300) > 0).astype(int)
+    kw = dict(solver="liblinear", penalty="l1", C=10.0, tol=1e-8)
+    ours = LogisticRegression(**kw).fit(X, y)
+    theirs = sk_linear.LogisticRegression(**kw).fit(X, y)
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, atol=1e-4)
+    assert ours.score(X, y) == theirs.score(X, y)
 
 
 @pytest.mark.parametrize("fit_intercept", [True, False])
@@ -259,8 +290,69 @@ def test_ridge_refuses_what_scikit_learn_refuses_on_sparse_input():
         Ridge(solver="cholesky").fit(X, y)
     with pytest.raises(TypeError, match="SVD solver does not support sparse"):
         Ridge(solver="svd").fit(X, y)
-    with pytest.raises(TypeError, match="sparse input in classiclearn yet"):
+    with pytest.raises(ValueError, match="'saga' does not support fitting the intercept"):
         Ridge(solver="saga").fit(X, y)
+
+
+@pytest.mark.parametrize("solver, fit_intercept", [("sag", True), ("sag", False),
+                                                   ("saga", False)])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_ridge_sag_on_sparse_matches_sklearn_and_dense(solver, fit_intercept, weighted):
+    rng = np.random.default_rng(0)
+    X = sp.csr_array(sp.random(300, 20, density=0.2, random_state=0, format="csr") * 3)
+    y = X @ rng.normal(size=20) + rng.normal(size=300) + 2.0
+    w = rng.uniform(0.5, 2.0, 300) if weighted else None
+    kw = dict(alpha=1.5, solver=solver, fit_intercept=fit_intercept, tol=1e-10,
+              max_iter=100_000, random_state=0)
+    ours = Ridge(**kw).fit(X, y, sample_weight=w)
+    # scikit-learn fits an intercept on sparse X by conjugate gradients here
+    assert ours.solver_ == ("sparse_cg" if fit_intercept else solver)
+    theirs = sk_linear.Ridge(**kw).fit(X, y, sample_weight=w)
+    exact = Ridge(alpha=1.5, fit_intercept=fit_intercept).fit(X.toarray(), y, sample_weight=w)
+    np.testing.assert_allclose(ours.coef_, exact.coef_, atol=1e-6)
+    np.testing.assert_allclose(ours.intercept_, exact.intercept_, atol=1e-6)
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, atol=1e-6)
+    np.testing.assert_allclose(ours.predict(X), theirs.predict(X), atol=1e-5)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_ridge_sag_fits_a_sparse_intercept_only_as_sklearn_does(weighted):
+    rng = np.random.default_rng(2)
+    X = sp.csr_array(sp.random(300, 20, density=0.2, random_state=2, format="csr") * 3)
+    y = X @ rng.normal(size=20) + rng.normal(size=300) + 2.0
+    w = rng.uniform(0.5, 2.0, 300) if weighted else None
+    kw = dict(alpha=1.5, solver="sag", tol=1e-3, random_state=0)
+    with pytest.warns(UserWarning, match="requires many iterations"):
+        ours = Ridge(**kw).fit(X, y, sample_weight=w)
+    with pytest.warns(UserWarning, match="requires many iterations"):
+        theirs = sk_linear.Ridge(**kw).fit(X, y, sample_weight=w)
+    assert ours.solver_ == "sag"
+    exact = Ridge(alpha=1.5).fit(X.toarray(), y, sample_weight=w)
+    np.testing.assert_allclose(ours.coef_, exact.coef_, atol=0.05)
+    np.testing.assert_allclose(ours.intercept_, exact.intercept_, atol=0.05)
+    assert abs(ours.score(X, y) - theirs.score(X, y)) < 1e-3
+
+
+@pytest.mark.parametrize("solver", ["auto", "lbfgs"])
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_positive_ridge_on_sparse_matches_sklearn_and_dense(solver, fit_intercept, weighted):
+    rng = np.random.default_rng(1)
+    X = sp.csr_array(sp.random(400, 30, density=0.2, random_state=1, format="csr") * 3)
+    y = X @ rng.normal(size=30) + rng.normal(size=400) + 2.0
+    Y = np.column_stack([y, -y + 1.0])
+    w = rng.uniform(0.5, 2.0, 400) if weighted else None
+    kw = dict(alpha=2.0, solver=solver, positive=True, fit_intercept=fit_intercept, tol=1e-12)
+    ours = Ridge(**kw).fit(X, Y, sample_weight=w)
+    assert ours.solver_ == "lbfgs"
+    theirs = sk_linear.Ridge(**kw).fit(X, Y, sample_weight=w)
+    exact = Ridge(alpha=2.0, positive=True, fit_intercept=fit_intercept).fit(
+        X.toarray(), Y, sample_weight=w)
+    assert np.all(ours.coef_ >= 0)
+    np.testing.assert_allclose(ours.coef_, exact.coef_, atol=1e-4)
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, atol=1e-4)
+    np.testing.assert_allclose(ours.intercept_, theirs.intercept_, atol=1e-3)
+    np.testing.assert_array_equal(ours.coef_ == 0, theirs.coef_ == 0)
 
 
 @pytest.mark.parametrize("shape", [(300, 40), (60, 200)])

@@ -37,6 +37,50 @@ def test_kernel_matches_sklearn(name, kwargs, Ymat):
     np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-10)
 
 
+SPARSE_FUNCTIONS = [
+    ("linear_kernel", {}), ("polynomial_kernel", {"degree": 2, "gamma": 0.3}),
+    ("rbf_kernel", {"gamma": 0.7}), ("sigmoid_kernel", {"gamma": 0.1, "coef0": -0.2}),
+    ("cosine_similarity", {}), ("laplacian_kernel", {"gamma": 0.2}),
+    ("euclidean_distances", {}), ("euclidean_distances", {"squared": True}),
+    ("manhattan_distances", {}),
+]
+
+
+@pytest.mark.parametrize("kinds", ["both", "X", "Y", "same"])
+@pytest.mark.parametrize("name, kwargs", SPARSE_FUNCTIONS)
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_sparse_rows_match_dense_and_sklearn(name, kwargs, kinds, dtype):
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(1)
+    Xd = np.where(rng.random((30, 12)) < 0.3, rng.normal(size=(30, 12)), 0.0).astype(dtype)
+    Yd = np.where(rng.random((20, 12)) < 0.3, rng.normal(size=(20, 12)), 0.0).astype(dtype)
+    Xd[3] = 0.0  # an empty row
+    Xs, Ys = sp.csr_matrix(Xd), sp.csr_matrix(Yd)
+    if kinds == "same":
+        args = (Xs, None)
+        dense = (Xd, None)
+    else:
+        args = (Xs if kinds in ("both", "X") else Xd, Ys if kinds in ("both", "Y") else Yd)
+        dense = (Xd, Yd)
+    got = getattr(ours, name)(*args, **kwargs)
+    assert isinstance(got, np.ndarray) and got.dtype == dtype
+    tol = 1e-10 if dtype == np.float64 else 1e-5
+    np.testing.assert_allclose(got, getattr(ours, name)(*dense, **kwargs), rtol=tol, atol=tol)
+    np.testing.assert_allclose(got, getattr(skp, name)(*args, **kwargs), rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("name", ["chi2_kernel", "additive_chi2_kernel"])
+def test_chi2_refuses_sparse_as_sklearn(name):
+    import scipy.sparse as sp
+
+    Xs = sp.csr_matrix(np.abs(X))
+    with pytest.raises(TypeError, match="[Ss]parse"):
+        getattr(ours, name)(Xs)
+    with pytest.raises(TypeError, match="[Ss]parse"):
+        getattr(skp, name)(Xs)
+
+
 @pytest.mark.parametrize(
     "metric, kwargs",
     [

@@ -31,7 +31,7 @@ from .._kernels.kernel_functions import kernel_matrix, supports
 from .._kernels.work import KERNEL_BLAS_FEATURES
 from ..base import BaseEstimator, TransformerMixin
 from ..exceptions import NotFittedError
-from ..metrics.pairwise import _check_kernel_range, pairwise_kernels
+from ..metrics.pairwise import _check_kernel_range, kernel_accepts_sparse, pairwise_kernels
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._sparse import like_input
@@ -389,9 +389,9 @@ default='linear'
         return tags
 
     def _takes_sparse(self):
-        """Sparse X for the shared kernel functions, without the pre-image fit
-        (which needs dense X)."""
-        return supports(self.kernel) and not self.fit_inverse_transform
+        """Sparse X for the kernels that take it (as scikit-learn), without the pre-image
+        fit (which needs dense X)."""
+        return kernel_accepts_sparse(self.kernel) and not self.fit_inverse_transform
 
     def _get_kernel(self, X, Y=None):
         if supports(self.kernel):

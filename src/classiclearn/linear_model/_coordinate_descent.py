@@ -196,11 +196,14 @@ class _SparseProblem:
         stored = segment_sum(self.S * b[self.indices], self.indptr)
         return stored - self.mu * (self.root @ b)
 
-    def solve(self, k, w, l1, l2, positive, max_iter, tol, orders):
-        """Solve for target k from start ``w`` (overwritten); return (n_iter, gap)."""
+    def solve(self, k, w, l1, l2, positive, max_iter, tol, orders, gap=True):
+        """Solve for target k from start ``w`` (overwritten); return (n_iter, gap).
+        Stops when the largest change of an epoch is below ``tol`` times the largest
+        weight and, with ``gap``, the duality gap below ``tol`` times ``y'y``."""
+        gap_tol = tol * self.yy[k] if gap else np.inf
         return _k.enet_cd_sparse(w, self.indptr, self.indices, self.S, self.q, self.mu,
                                  np.ascontiguousarray(self.B[:, k]), self.root, self.col_sq,
-                                 l1, l2, positive, max_iter, tol, tol * self.yy[k], orders)
+                                 l1, l2, positive, max_iter, tol, gap_tol, orders)
 
 
 # Rounds of refinement on the float32 Gram matrix before falling back to the

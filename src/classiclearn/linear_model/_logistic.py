@@ -229,12 +229,6 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         if sp.issparse(X) and penalty == "firth":
             raise TypeError("LogisticRegression(penalty='firth') does not take sparse input; "
                             "pass a dense array.")
-        if sp.issparse(X) and self.solver == "liblinear" and penalty in ("l1", "elasticnet"):
-            raise TypeError(
-                f"LogisticRegression(solver='liblinear', penalty={penalty!r}) does not take "
-                "sparse input in classiclearn yet (its proximal Newton step builds a features "
-                "x features Hessian); use solver='saga', or pass a dense array."
-            )
         if sp.issparse(X) and self.solver not in _SPARSE_SOLVERS:
             raise TypeError(
                 f"LogisticRegression(solver={self.solver!r}) does not take sparse input in "

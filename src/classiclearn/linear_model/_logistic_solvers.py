@@ -35,6 +35,7 @@ from ..utils._threads import available_cores, blocked_row_sums
 from . import _cd_kernels as _cdk
 from . import _logistic_kernels as _k
 from ._base import centered_gram
+from ._coordinate_descent import _SparseProblem
 
 
 class LogisticObjective:
@@ -480,6 +481,15 @@ def fit_newton(obj, W0, b0, l2, max_iter, tol):
     return W, b, n_iter, converged
 
 
+# proximal Newton's inner coordinate descent: the first model solved to a change of
+# _INNER_FIRST, the next ones to _INNER_FORCING times the last step (relative)
+_INNER_FIRST = 1e-3
+_INNER_FORCING = 1e-2
+# sparse X: the Gram form up to _CD_GRAM_FEATURES features, costed at _CD_EPOCHS epochs
+_CD_GRAM_FEATURES = 2048
+_CD_EPOCHS = 20
+
+
 def _pen(W, l1, l2):
     return l1 * np.abs(W).sum() + 0.5 * l2 * np.vdot(W, W)
 
@@ -492,6 +502,15 @@ def fit_newton_cd(obj, W0, b0, l1, l2, max_iter, tol, inner_max_iter=1000):
     for K classes it cycles over the classes (block proximal Newton), each
     block step followed by a backtracking line search on F. Stops when the
     largest coefficient change of a full sweep is below ``tol * max(1, |W|)``.
+
+    Each model is solved to a tolerance on its coefficients' change that follows the
+    last step (``_INNER_FORCING`` times its size, from ``_INNER_FIRST`` down to
+    ``min(1e-8, tol / 100)``), as liblinear tightens its inner tolerance.
+
+    Dense X: coordinate descent on the Gram form of each model (features x features).
+    Sparse X: the same where the Gram matrix is cheap (:func:`_sparse_gram_pays`), else
+    coordinate descent on the data (the CSC columns, centred implicitly), each step
+    costing a column's stored entries, for any number of features.
     """
     K, p = W0.shape
     X, sw = obj.X, obj.sw
@@ -499,8 +518,12 @@ def fit_newton_cd(obj, W0, b0, l1, l2, max_iter, tol, inner_max_iter=1000):
     fi = obj.fit_intercept
     pf = np.ones(p)
     orders = np.arange(p, dtype=np.intp)[None, :]
-    inner_tol = min(1e-8, tol * 1e-2)
+    inner_floor = min(1e-8, tol * 1e-2)
+    inner_tol = max(inner_floor, _INNER_FIRST)
     zeros_p = np.zeros(p)
+    sparse = sp.issparse(X)
+    data_form = sparse and not _sparse_gram_pays(X, fi)
+    X_csc = sp.csc_array(X) if data_form else None
 
     def value(W, b):
         return obj.nll_from_z(obj.linear(W, b)) + _pen(W, l1, l2)
@@ -527,16 +550,21 @@ def fit_newton_cd(obj, W0, b0, l1, l2, max_iter, tol, inner_max_iter=1000):
                 g = obj.g[:, k].copy()
             h = np.maximum(sw * prob * (1.0 - prob), 1e-12 * sw)
             r = h * eta - g  # = h * working response
-            if fi:
-                hsum = h.sum()
-                x_mean = (h @ X) / hsum
+            hsum = h.sum()
+            x_mean = np.asarray(X.T @ h).ravel() / hsum if fi else zeros_p
+            v = W[k].copy()  # the kernels write into v: never a view of W
+            if data_form:
+                # the weighted least squares on the data (CSC columns, centred
+                # implicitly): no features x features matrix, as many features as X has
+                model = _SparseProblem(X_csc, (r / h)[:, None], x_mean,
+                                       np.array([r.sum() / hsum if fi else 0.0]), h)
+                # stopped on the coefficients' change, as the Gram form below
+                model.solve(0, v, l1, l2, False, inner_max_iter, inner_tol, orders, gap=False)
             else:
-                x_mean = zeros_p
-            G, _, _ = centered_gram(X, x_mean, h)
-            qv = r @ X - x_mean * r.sum()
-            v = W[k].copy()  # the kernel writes into v: never a view of W
-            _cdk.enet_cd_gram(v, G, qv, -1.0, l1, l2, pf, False, inner_max_iter, inner_tol,
-                              orders)
+                G = csr_gram(X, h) if sparse else centered_gram(X, x_mean, h)[0]
+                qv = np.asarray(X.T @ r).ravel() - x_mean * r.sum()
+                _cdk.enet_cd_gram(v, G, qv, -1.0, l1, l2, pf, False, inner_max_iter,
+                                  inner_tol, orders)
             c = (r.sum() / hsum - x_mean @ v) if fi else 0.0
             dW = v - W[k]
             db = c - b[k]
@@ -557,10 +585,27 @@ def fit_newton_cd(obj, W0, b0, l1, l2, max_iter, tol, inner_max_iter=1000):
             change = t * max(np.max(np.abs(dW)) if p else 0.0, abs(db))
             biggest = max(biggest, change)
             W, b, f = Wn, bn, fn
-        if biggest <= tol * max(1.0, np.max(np.abs(W)) if W.size else 1.0):
+        scale = max(1.0, np.max(np.abs(W)) if W.size else 1.0)
+        if biggest <= tol * scale:
             converged = True
             break
+        # the next models solved as far as the steps now need (an inexact Newton
+        # method's forcing terms): early models loosely, to the floor as steps vanish
+        inner_tol = max(inner_floor, min(inner_tol, _INNER_FORCING * biggest / scale))
     return W, b, n_iter, converged
+
+
+def _sparse_gram_pays(X, fit_intercept):
+    """Whether coordinate descent on each quadratic model of sparse X costs less on its
+    Gram matrix (built from each row's pairs of entries, then epochs of p^2) than on the
+    data (epochs over the stored entries); never for more than ``_CD_GRAM_FEATURES``
+    features, nor with an intercept (the data form centres exactly)."""
+    p = X.shape[1]
+    if fit_intercept or p > _CD_GRAM_FEATURES:
+        return False
+    row_entries = np.diff(sp.csr_array(X).indptr).astype(np.float64)
+    gram_work = float(row_entries @ row_entries) / 2 + _CD_EPOCHS * p * p
+    return gram_work <= _CD_EPOCHS * 2 * X.nnz
 
 
 def _hessian_product(obj, P, h, V, vb):
@@ -712,8 +757,8 @@ def fit_liblinear(X, y, sw, W0, b0, l1, l2, fit_intercept, intercept_scaling, ma
     Newton method with coordinate descent (L1); here the L2 problem goes to
     :func:`fit_newton_cg` (line-search Newton-CG) and the L1 problem to
     :func:`fit_newton_cd` (proximal Newton with coordinate descent): the same
-    optimum by the same kind of method. Sparse X (L2 only: the L1 method builds a
-    features x features Hessian) gets the constant column as stored entries.
+    optimum by the same kind of method. Sparse X gets the constant column as stored
+    entries.
     """
     if fit_intercept and sp.issparse(X):
         Xa = sp.hstack([X, np.full((X.shape[0], 1), float(intercept_scaling))], format="csr")

@@ -222,6 +222,13 @@ class Ridge(LinearPredictMixin, RegressorMixin, BaseEstimator):
         - "sag" / "saga": stochastic average gradient on the centred data
           (seeded by ``random_state``);
         - "lbfgs": L-BFGS-B, only with ``positive=True`` (as scikit-learn).
+
+        Sparse X takes scikit-learn's choices, recorded in ``solver_``: "auto" runs
+        "sparse_cg" ("lbfgs" with ``positive=True``); with ``fit_intercept``,
+        "cholesky" and "saga" are refused, and "sag" runs "sparse_cg" unless
+        ``max_iter`` is None and ``tol > 1e-4`` (then SAG on the uncentred rows,
+        fitting the intercept, with scikit-learn's warning that it needs many
+        passes).
     positive : bool, default=False
         Non-negative coefficients; only with solver "auto" or "lbfgs".
     random_state : int, RandomState instance or None, default=None
@@ -372,43 +379,55 @@ class Ridge(LinearPredictMixin, RegressorMixin, BaseEstimator):
 
     def _sparse_solver(self, solver):
         """The solver for sparse X, as scikit-learn picks and refuses it ("auto":
-        conjugate gradients on the implicitly centred operator)."""
-        if self.solver == "auto" and not self.positive:
+        conjugate gradients on the implicitly centred operator, or L-BFGS-B with
+        ``positive=True``)."""
+        if self.positive:
+            return "lbfgs"
+        if self.solver == "auto":
             return "sparse_cg"
         if solver == "svd":
             raise TypeError("SVD solver does not support sparse inputs currently")
-        if self.fit_intercept and solver == "cholesky":
+        if self.fit_intercept and solver in ("cholesky", "saga"):
             raise ValueError(
                 f"solver='{solver}' does not support fitting the intercept on sparse data. "
                 "Please set the solver to 'auto' or 'lsqr', 'sparse_cg', 'sag', 'lbfgs' or "
                 "set `fit_intercept=False`"
             )
-        if solver in ("sag", "saga", "lbfgs") or self.positive:
-            raise TypeError(
-                f"Ridge(solver={solver!r}, positive={self.positive}) does not take sparse "
-                "input in classiclearn yet; use solver='auto', 'sparse_cg' or 'lsqr', or "
-                "pass a dense array."
+        if self.fit_intercept and solver == "sag":
+            if self.max_iter is not None or self.tol <= 1e-4:
+                return "sparse_cg"  # as scikit-learn (recorded in solver_)
+            warnings.warn(
+                '"sag" solver requires many iterations to fit an intercept with sparse '
+                'inputs. Either set the solver to "auto" or "sparse_cg", or set a low "tol" '
+                'and a high "max_iter" (especially if inputs are not standardized).',
+                UserWarning, stacklevel=3,
             )
         return solver
 
     def _solve_iterative(self, solver, X, Y, alphas, x_mean, y_mean, sw):
         """W (p, t) and the iteration counts of an iterative solver."""
+        sparse = sp.issparse(X)
         if solver in ("sag", "saga"):
             max_iter = 1000 if self.max_iter is None else self.max_iter
-            W, n_iter, ok = solve_sag(centered_copy(X, x_mean, None), Y - y_mean, sw, alphas,
-                                      self.tol, max_iter, self.random_state, solver == "saga")
+            # sparse X stays sparse (lazy updates) and SAG fits the intercept with the
+            # weights, as scikit-learn's; the intercept is then set from the means
+            Xs, Ys = (X, Y) if sparse else (centered_copy(X, x_mean, None), Y - y_mean)
+            W, n_iter, ok = solve_sag(Xs, Ys, sw, alphas, self.tol, max_iter,
+                                      self.random_state, solver == "saga",
+                                      fit_intercept=sparse and self.fit_intercept)
         else:
             B = Y - y_mean
             if sw is not None:
                 B = B * np.sqrt(sw)[:, None]
             if solver == "lbfgs":
-                A = centered_copy(X, x_mean, sw)
+                A = (centered_operator(X, x_mean, sw) if sparse
+                     else centered_copy(X, x_mean, sw))
                 W, n_iter, ok = solve_lbfgs(A, B, alphas, self.tol, self.max_iter, True)
             else:
                 A = centered_operator(X, x_mean, sw)
                 # sparse X: the products run on numba's threads, and scipy's vector
                 # steps between them on BLAS, whose threads would spin and compete
-                with blas_single_thread() if sp.issparse(X) else nullcontext():
+                with blas_single_thread() if sparse else nullcontext():
                     if solver == "lsqr":
                         W, n_iter, ok = solve_lsqr(A, B, alphas, self.tol, self.max_iter)
                     else:

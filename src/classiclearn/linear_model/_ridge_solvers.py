@@ -136,20 +136,23 @@ class _Counter:
         self.count += 1
 
 
-def solve_sag(Xc, Yc, sw, alphas, tol, max_iter, random_state, saga):
-    """SAG / SAGA on the half squared error (centred data, no intercept)."""
+def solve_sag(Xc, Yc, sw, alphas, tol, max_iter, random_state, saga, fit_intercept=False):
+    """SAG / SAGA on the half squared error: centred dense data without intercept, or
+    sparse data (CSR rows, lazy updates) with ``fit_intercept`` fitting an unpenalised
+    intercept, which is not returned (the caller sets it from the weighted means)."""
     p, t = Xc.shape[1], Yc.shape[1]
     W = np.empty((p, t))
     n_iter = np.empty(t, dtype=np.intp)
     ok = np.empty(t, dtype=bool)
-    Xc = np.ascontiguousarray(Xc)
+    if not issparse(Xc):
+        Xc = np.ascontiguousarray(Xc)
     rng = sag_generator(random_state)
     sw = np.ones(Xc.shape[0]) if sw is None else sw
     for k in range(t):
         w, _, n_iter[k], ok[k] = fit_sag(Xc, Yc[:, k], sw, np.zeros((1, p)), np.zeros(1),
                                          loss="squared", alpha=alphas[k], beta=0.0,
-                                         fit_intercept=False, max_iter=max_iter, tol=tol,
-                                         rng=rng, saga=saga)
+                                         fit_intercept=fit_intercept, max_iter=max_iter,
+                                         tol=tol, rng=rng, saga=saga)
         W[:, k] = w[0]
     return W, n_iter, ok
 
@@ -164,7 +167,10 @@ def solve_lbfgs(A, B, alphas, tol, max_iter, positive):
     options = {} if max_iter is None else {"maxiter": max_iter}
     # each step is two matrix-vector products: below BLAS_THREADED_MATVEC entries BLAS's
     # threads cost more to wake than they save, and then spin beside the next step
-    with blas_single_thread() if A.size <= BLAS_THREADED_MATVEC else nullcontext():
+    # (a LinearOperator, sparse X's implicitly centred operator, runs its products on
+    # numba's threads)
+    small = not isinstance(A, np.ndarray) or A.size <= BLAS_THREADED_MATVEC
+    with blas_single_thread() if small else nullcontext():
         for k in range(t):
             b, alpha = B[:, k], alphas[k]
 

@@ -15,10 +15,17 @@ float32 input gives float32 output; squared Euclidean distances are
 accumulated in float64 in either case (the expansion
 ``||x||^2 + ||y||^2 - 2 <x, y>`` loses digits otherwise), clipped at zero, and
 exactly zero on the diagonal when ``Y`` is None.
+
+Sparse (scipy) rows are taken where scikit-learn takes them: by the kernels and
+distances above, whose dot products then come from a sparse product (or, for the
+L1 distance, a pass over the stored entries) into a dense result; the chi-squared
+kernels take dense input only, as scikit-learn's.
 """
 
 import numpy as np
+import scipy.sparse as sp
 
+from ..utils._sparse import row_squared_norms
 from ..utils.validation import check_array, check_magnitude
 
 __all__ = [
@@ -40,6 +47,23 @@ __all__ = [
 
 # Kernels that do not square the data (laplacian: |x - y|; chi2: (x - y)^2 / (x + y)).
 _LINEAR_KERNELS = {"laplacian", "chi2", "additive_chi2"}
+
+
+# Kernels whose function takes scipy sparse rows (as scikit-learn's); chi2 / additive_chi2
+# need dense X
+_SPARSE_KERNELS = {"linear", "poly", "polynomial", "rbf", "sigmoid", "cosine", "laplacian"}
+
+
+def kernel_accepts_sparse(kernel):
+    """Whether the named kernel of :func:`pairwise_kernels` takes sparse X (a callable or
+    "precomputed": no).
+
+    Examples
+    --------
+    >>> kernel_accepts_sparse("cosine"), kernel_accepts_sparse("chi2")
+    (True, False)
+    """
+    return isinstance(kernel, str) and kernel in _SPARSE_KERNELS
 
 
 def _check_kernel_range(X, estimator, kernel, degree=3, *, fit):
@@ -65,7 +89,8 @@ def _float_dtype(*arrays):
     return np.float64
 
 
-def check_pairwise_arrays(X, Y, *, precomputed=False, dtype=None, copy=False):
+def check_pairwise_arrays(X, Y, *, precomputed=False, dtype=None, copy=False,
+                          accept_sparse="csr"):
     """Validate ``X`` and ``Y`` for a pairwise function.
 
     Both become 2-D float arrays of one dtype (float32 only if both are
@@ -82,10 +107,12 @@ def check_pairwise_arrays(X, Y, *, precomputed=False, dtype=None, copy=False):
         Force this dtype.
     copy : bool, default=False
         Return copies.
+    accept_sparse : str, bool or list of str, default="csr"
+        Sparse formats taken (converted to the first), or False for dense only.
 
     Returns
     -------
-    X, Y : ndarray
+    X, Y : ndarray or sparse matrix
 
     Examples
     --------
@@ -93,11 +120,13 @@ def check_pairwise_arrays(X, Y, *, precomputed=False, dtype=None, copy=False):
     >>> X is Y, X.dtype
     (True, dtype('float64'))
     """
-    X = check_array(X, dtype=(np.float64, np.float32), order="C", copy=copy)
+    X = check_array(X, dtype=(np.float64, np.float32), order="C", copy=copy,
+                    accept_sparse=accept_sparse)
     if Y is None or Y is X:
         Y_checked = X
     else:
-        Y_checked = check_array(Y, dtype=(np.float64, np.float32), order="C", copy=copy)
+        Y_checked = check_array(Y, dtype=(np.float64, np.float32), order="C", copy=copy,
+                                accept_sparse=accept_sparse)
     target = dtype if dtype is not None else _float_dtype(X, Y_checked)
     if X.dtype != target:
         X = X.astype(target)
@@ -120,8 +149,20 @@ def check_pairwise_arrays(X, Y, *, precomputed=False, dtype=None, copy=False):
 
 
 def _row_norms_sq(X):
+    if sp.issparse(X):
+        return row_squared_norms(X)
     X64 = X.astype(np.float64, copy=False)
     return np.einsum("ij,ij->i", X64, X64)
+
+
+def _dots(X, Y, dtype=None):
+    """``X Y'`` as a dense array of ``dtype`` (default: X's), X and Y dense or sparse."""
+    if not (sp.issparse(X) or sp.issparse(Y)):
+        D = X @ Y.T
+        return D if dtype is None else D.astype(dtype, copy=False)
+    from .._kernels.kernel_functions import dot_products
+
+    return dot_products(X, Y).astype(X.dtype if dtype is None else dtype, copy=False)
 
 
 def _squared_distances(X, Y, same, X_norm_squared=None, Y_norm_squared=None):
@@ -139,7 +180,7 @@ def _squared_distances(X, Y, same, X_norm_squared=None, Y_norm_squared=None):
         yy = _row_norms_sq(Y64)
     else:
         yy = np.asarray(Y_norm_squared, dtype=np.float64).reshape(-1)
-    D = X64 @ Y64.T
+    D = _dots(X64, Y64, np.float64)
     D *= -2.0
     D += xx[:, None]
     D += yy[None, :]
@@ -209,8 +250,25 @@ def manhattan_distances(X, Y=None):
     from ..neighbors._brute_kernels import pairwise_coordinates
 
     X, Y = check_pairwise_arrays(X, Y)
+    if sp.issparse(X) or sp.issparse(Y):
+        return _sparse_manhattan(X, Y)
     D = pairwise_coordinates(np.ascontiguousarray(X, dtype=np.float64),
                              np.ascontiguousarray(Y.T, dtype=np.float64), MANHATTAN, 1.0)
+    return D.astype(X.dtype, copy=False)
+
+
+def _sparse_manhattan(X, Y):
+    """L1 distances with X or Y sparse: |x|_1 + |y|_1, corrected on the columns both
+    rows store (the sparse neighbours' pass; a dense side is taken as CSR)."""
+    from ..neighbors._sparse_kernels import manhattan_block
+
+    Xr, Yr = (sp.csr_array(A) for A in (X, Y))
+    y_data = np.asarray(Yr.data, dtype=np.float64)
+    y_abs = np.asarray(abs(Yr).sum(axis=1), dtype=np.float64).ravel()
+    D = np.empty((X.shape[0], Y.shape[0]))
+    manhattan_block(Xr.indptr.astype(np.intp), Xr.indices.astype(np.intp),
+                    np.asarray(Xr.data, dtype=np.float64), X.shape[1],
+                    Yr.indptr.astype(np.intp), Yr.indices.astype(np.intp), y_data, y_abs, D)
     return D.astype(X.dtype, copy=False)
 
 
@@ -234,7 +292,7 @@ def linear_kernel(X, Y=None, dense_output=True):
     array([[11.]])
     """
     X, Y = check_pairwise_arrays(X, Y)
-    return X @ Y.T
+    return _dots(X, Y)
 
 
 def _gamma(gamma, X):
@@ -263,7 +321,7 @@ def polynomial_kernel(X, Y=None, degree=3, gamma=None, coef0=1):
     array([[9.]])
     """
     X, Y = check_pairwise_arrays(X, Y)
-    K = X @ Y.T
+    K = _dots(X, Y)
     K *= _gamma(gamma, X)
     K += coef0
     K **= degree
@@ -291,7 +349,7 @@ def sigmoid_kernel(X, Y=None, gamma=None, coef0=1):
     array([[0.]])
     """
     X, Y = check_pairwise_arrays(X, Y)
-    K = X @ Y.T
+    K = _dots(X, Y)
     K *= _gamma(gamma, X)
     K += coef0
     np.tanh(K, out=K)
@@ -377,11 +435,14 @@ def cosine_similarity(X, Y=None, dense_output=True):
     def _normalise(A):
         norms = np.sqrt(_row_norms_sq(A))
         norms[norms == 0.0] = 1.0
+        scale = (1.0 / norms).astype(A.dtype)
+        if sp.issparse(A):
+            return sp.csr_array(A.multiply(scale[:, None]), dtype=A.dtype)
         return (A / norms[:, None].astype(A.dtype)).astype(A.dtype, copy=False)
 
     Xn = _normalise(X)
     Yn = Xn if same else _normalise(Y)
-    return Xn @ Yn.T
+    return _dots(Xn, Yn)
 
 
 def additive_chi2_kernel(X, Y=None):
@@ -404,7 +465,7 @@ def additive_chi2_kernel(X, Y=None):
     >>> additive_chi2_kernel([[1.0, 0.0]], [[1.0, 2.0]]).tolist()
     [[-2.0]]
     """
-    X, Y = check_pairwise_arrays(X, Y)
+    X, Y = check_pairwise_arrays(X, Y, accept_sparse=False)  # as scikit-learn's
     if (X < 0).any():
         raise ValueError("X contains negative values.")
     if Y is not X and (Y < 0).any():
@@ -495,11 +556,11 @@ def pairwise_kernels(X, Y=None, metric="linear", *, filter_params=False, n_jobs=
     array([[1.]])
     """
     if isinstance(metric, str) and metric == "precomputed":
-        X, _ = check_pairwise_arrays(X, Y, precomputed=True)
+        X, _ = check_pairwise_arrays(X, Y, precomputed=True, accept_sparse=False)
         return X
     if callable(metric):
         same = Y is None
-        X, Y = check_pairwise_arrays(X, Y)
+        X, Y = check_pairwise_arrays(X, Y, accept_sparse=False)
         K = np.empty((X.shape[0], Y.shape[0]), dtype=np.float64)
         if same:
             for i in range(X.shape[0]):
