@@ -304,3 +304,22 @@ def sparse_column_moments(major_ptr, minor, data, w, by_row, p, mean, m2, given_
                 mean[j] /= total
     for j in range(p):
         m2[j] += (total - stored[j]) * (mean[j] * mean[j])
+
+
+@njit(cache=True, nogil=True)
+def scaled_entries(major_ptr, minor, data, factors, by_row, out):
+    """``out[q] = data[q] * factors[column of entry q]`` for the stored entries of a CSR
+    (``by_row``: the column is ``minor[q]``) or CSC array, in one pass.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> X = sp.csr_array(np.array([[1.0, 2.0], [0.0, 3.0]])); out = np.empty(3)
+    >>> scaled_entries(X.indptr, X.indices, X.data, np.array([10.0, 0.5]), True, out)
+    >>> out.tolist()
+    [10.0, 1.0, 1.5]
+    """
+    for a in range(major_ptr.shape[0] - 1):
+        for q in range(np.uintp(major_ptr[a]), np.uintp(major_ptr[a + 1])):
+            col = np.uintp(minor[q]) if by_row else np.uintp(a)
+            out[q] = data[q] * factors[col]

@@ -156,6 +156,9 @@ def column_moments(X, sample_weight=None):
     """
     n, p = X.shape
     w = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    if not np.isnan(X.data).any():  # every row counts for every column: one compiled pass
+        mean, m2 = column_deviations(X, w)
+        return np.full(p, w.sum()), mean, m2
     cols = _entry_columns(X)
     wi = w[_entry_rows(X)]
     vals = X.data.astype(np.float64)
@@ -197,9 +200,14 @@ def scale_columns(X, factors):
     >>> scale_columns(sp.csr_array([[1.0, 2.0]]), np.array([10.0, 0.5])).toarray().tolist()
     [[10.0, 1.0]]
     """
-    out = X.copy()
-    out.data = out.data * np.asarray(factors, dtype=out.dtype)[_entry_columns(out)]
-    return out
+    from .._kernels.sparse_products import scaled_entries
+
+    if X.format not in ("csr", "csc"):
+        X = sp.csr_array(X)
+    data = np.empty_like(X.data)
+    scaled_entries(X.indptr, X.indices, X.data, np.asarray(factors, dtype=X.dtype),
+                   X.format == "csr", data)
+    return type(X)((data, X.indices.copy(), X.indptr.copy()), shape=X.shape)
 
 
 def csr_dot_vector(X, v):

@@ -380,7 +380,10 @@ def _as_sparse_array(array, accept_sparse, dtype, copy, sort_indices=True):
         formats = ("csr",)
     fmt = array.format if array.format in formats else formats[0]
     converted = _SPARSE_ARRAY_TYPES[fmt](array, dtype=dtype or array.dtype)
-    if sort_indices and fmt != "coo" and not converted.has_sorted_indices:
+    # in its own format the array shares its indices with the conversion, and scipy
+    # keeps the answer on the array: a second call on the same X does not scan again
+    sorted_source = array if array.format == fmt else converted
+    if sort_indices and fmt != "coo" and not sorted_source.has_sorted_indices:
         # one order of the entries of a row (column) whatever the input container,
         # so that every container gives the same sums, hence the same model
         converted = converted.sorted_indices()
