@@ -211,8 +211,52 @@ def _by_columns(statistic, X):
     return np.concatenate(parts, axis=-1)
 
 
+def _lerp(a, b, t):
+    """NumPy's linear interpolation of its percentiles (from the nearer end)."""
+    diff = b - a
+    return b - diff * (1.0 - t) if t >= 0.5 else a + diff * t
+
+
+def _sparse_percentiles(X, quantiles):
+    """Per column of sparse X: NumPy's (linear) percentiles ``quantiles`` (in %) of the
+    column's values, implicit zeros included and stored NaN ignored (as scikit-learn's
+    sparse RobustScaler takes them), from the sorted stored values only; an all-NaN
+    column gives NaN. Returns an array (len(quantiles), n_features)."""
+    X = sp.csc_array(X)
+    n, p = X.shape
+    fractions = np.true_divide(np.asarray(quantiles, dtype=np.float64), 100)
+    out = np.empty((len(fractions), p))
+    for j in range(p):
+        values = X.data[X.indptr[j]:X.indptr[j + 1]].astype(np.float64)
+        stored = values.shape[0]
+        values = np.sort(values[~np.isnan(values)])
+        zeros = n - stored  # implicit zeros
+        m = values.shape[0] + zeros
+        if m == 0:
+            out[:, j] = np.nan
+            continue
+        n_neg = int(np.searchsorted(values, 0.0, side="left"))
+
+        def element(k, values=values, n_neg=n_neg, zeros=zeros):
+            # k-th of the column's sorted values with its implicit zeros merged in
+            if k < n_neg:
+                return values[k]
+            return 0.0 if k < n_neg + zeros else values[k - zeros]
+
+        for i, fraction in enumerate(fractions):
+            virtual = (m - 1) * fraction
+            below = min(max(int(np.floor(virtual)), 0), m - 1)
+            above = min(below + 1, m - 1)
+            out[i, j] = _lerp(element(below), element(above), virtual - np.floor(virtual))
+    return out
+
+
 class RobustScaler(_OneToOne):
     """Centre by the median and scale by a quantile range (interquartile by default).
+
+    Sparse X is taken with ``with_centering=False`` (centring would fill in its zeros,
+    as scikit-learn refuses): the quantile range counts the implicit zeros, and
+    transform scales the stored values only.
 
     Parameters
     ----------
@@ -266,7 +310,10 @@ class RobustScaler(_OneToOne):
         if not (isinstance(q_min, Real) and isinstance(q_max, Real)
                 and 0 <= q_min <= q_max <= 100):
             raise ValueError(f"Invalid quantile range: {self.quantile_range}")
-        X = validate_data(self, X, dtype=FLOAT_DTYPES, ensure_all_finite="allow-nan")
+        X = validate_data(self, X, dtype=FLOAT_DTYPES, ensure_all_finite="allow-nan",
+                          accept_sparse=("csr", "csc"))
+        if sp.issparse(X):
+            return self._fit_sparse(X, q_min, q_max)
         # without NaN, NumPy's plain median and percentile give the same values as
         # the NaN-aware ones, from one partition of all columns at once (the NaN-aware
         # ones of a 2-D array work column by column)
@@ -281,17 +328,44 @@ class RobustScaler(_OneToOne):
                 self.center_ = None
             if self.with_scaling:
                 lo, hi = _by_columns(lambda B: percentile(B, [q_min, q_max], axis=0), X)
-                scale = handle_zeros_in_scale(hi - lo, np.fmax(np.abs(lo), np.abs(hi)))
-                if self.unit_variance:
-                    from scipy.stats import norm
-
-                    adjust = norm.ppf(q_max / 100.0) - norm.ppf(q_min / 100.0)
-                    scale = scale / adjust
-                self.scale_ = scale
+                self.scale_ = self._range_scale(lo, hi, q_min, q_max)
             else:
                 self.scale_ = None
         cast_float_attributes(self, X.dtype, ("center_",))  # scikit-learn: scale_ float64
         return self
+
+    def _fit_sparse(self, X, q_min, q_max):
+        self._refuse_sparse_centring()
+        self.center_ = None
+        self.scale_ = None
+        if self.with_scaling:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                lo, hi = _sparse_percentiles(X, [q_min, q_max])
+                self.scale_ = self._range_scale(lo, hi, q_min, q_max)
+        return self
+
+    def _range_scale(self, lo, hi, q_min, q_max):
+        """The scale from the columns' quantiles (zero ranges replaced)."""
+        scale = handle_zeros_in_scale(hi - lo, np.fmax(np.abs(lo), np.abs(hi)))
+        if self.unit_variance:
+            from scipy.stats import norm
+
+            adjust = norm.ppf(q_max / 100.0) - norm.ppf(q_min / 100.0)
+            scale = scale / adjust
+        return scale
+
+    def _refuse_sparse_centring(self):
+        if self.with_centering:
+            raise ValueError(
+                "Cannot center sparse matrices: use `with_centering=False` instead. See "
+                "docstring for motivation and alternatives."
+            )
+
+    def __classiclearn_tags__(self):
+        tags = super().__classiclearn_tags__()
+        tags.sparse = not self.with_centering
+        return tags
 
     def _offset_scale(self):
         check_is_fitted(self)
@@ -305,15 +379,28 @@ class RobustScaler(_OneToOne):
 
         Returns
         -------
-        ndarray of shape (n_samples, n_features)
+        ndarray of shape (n_samples, n_features), or sparse for sparse X
         """
+        if sp.issparse(X):
+            return self._scale_sparse(X, inverse=False)
         return self._apply(X, *self._offset_scale())
+
+    def _scale_sparse(self, X, inverse):
+        check_is_fitted(self)
+        self._refuse_sparse_centring()
+        Xv = validate_data(self, X, reset=False, dtype=FLOAT_DTYPES,
+                           ensure_all_finite="allow-nan", accept_sparse=("csr", "csc"))
+        if not self.with_scaling:
+            return like_input(Xv.copy(), X)
+        return like_input(scale_columns(Xv, self.scale_ if inverse else 1.0 / self.scale_), X)
 
     def inverse_transform(self, X):
         """Undo :meth:`transform`.
 
         Returns
         -------
-        ndarray of shape (n_samples, n_features)
+        ndarray of shape (n_samples, n_features), or sparse for sparse X
         """
+        if sp.issparse(X):
+            return self._scale_sparse(X, inverse=True)
         return self._unapply(X, *self._offset_scale())
