@@ -154,10 +154,30 @@ def test_logistic_sample_weight_and_unpenalised_summary():
                                rtol=1e-6)
 
 
-def test_logistic_solvers_without_sparse_support_say_so():
-    X, y = _data(2, 0.1)
-    with pytest.raises(TypeError, match="sparse input"):
-        LogisticRegression(solver="newton-cd").fit(X, y)
+@pytest.mark.parametrize("n_classes", [2, 3])
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize("penalty", [{"penalty": "l1"}, {"penalty": "elasticnet", "l1_ratio": 0.5},
+                                     {"penalty": "l2"}])
+def test_logistic_newton_cd_sparse_matches_dense(n_classes, fit_intercept, penalty):
+    # the quadratic models solved on the CSC columns (or the sparse Gram matrix)
+    X, y = _data(n_classes, 0.1)
+    kw = dict(solver="newton-cd", C=0.5, fit_intercept=fit_intercept, tol=1e-10,
+              max_iter=500, **penalty)
+    sparse = LogisticRegression(**kw).fit(X, y)
+    dense = LogisticRegression(**kw).fit(X.toarray(), y)
+    np.testing.assert_allclose(sparse.coef_, dense.coef_, rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(sparse.intercept_, dense.intercept_, rtol=1e-6, atol=1e-7)
+    np.testing.assert_array_equal(sparse.predict(X), dense.predict(X.toarray()))
+
+
+def test_logistic_newton_cd_sparse_many_features_uses_the_columns():
+    rng = np.random.default_rng(5)
+    X = sp.random(200, 2100, density=0.006, random_state=5, format="csr")
+    y = (X @ rng.normal(size=2100) * 5 + rng.normal(size=200) > 0).astype(int)
+    kw = dict(solver="newton-cd", penalty="l1", C=2.0, tol=1e-8, max_iter=500)
+    sparse = LogisticRegression(**kw).fit(X, y)
+    dense = LogisticRegression(**kw).fit(X.toarray(), y)
+    np.testing.assert_allclose(sparse.coef_, dense.coef_, rtol=1e-5, atol=1e-6)
 
 
 @pytest.mark.parametrize("fit_intercept", [True, False])

@@ -46,9 +46,10 @@ from ._sag import fit_sag, sag_generator
 _SMOOTH_SOLVERS = {"lbfgs", "newton", "newton-cholesky", "newton-cg", "sag"}
 _SOLVERS = {"lbfgs", "newton", "newton-cholesky", "newton-cd", "newton-cg", "sag", "saga",
             "liblinear"}
-# solvers that take sparse X: products with X (scipy), or SAG / SAGA with lazy updates
-_SPARSE_SOLVERS = {"lbfgs", "newton", "newton-cholesky", "newton-cg", "sag", "saga",
-                   "liblinear"}
+# solvers that take sparse X: products with X (scipy), SAG / SAGA with lazy updates, or
+# coordinate descent over CSC columns
+_SPARSE_SOLVERS = {"lbfgs", "newton", "newton-cholesky", "newton-cd", "newton-cg", "sag",
+                   "saga", "liblinear"}
 
 
 class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
@@ -97,9 +98,12 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
           intercept is the weight of a constant feature ``intercept_scaling``
           and is penalised like the others. liblinear solves it by trust-
           region Newton-CG ("l2") or newGLMNET ("l1"); here "l2" runs
-          "newton-cg" and "l1" runs "newton-cd" (the same kinds of methods,
-          reaching the same optimum). ``dual=True`` is accepted with "l2": the
-          dual has the same solution, which is computed in the primal.
+          "newton-cg" (the same kind of method, reaching the same optimum) and
+          "l1" runs newGLMNET itself, with liblinear's shrinking, inner
+          tolerance and stopping rule (``tol`` times ``max(min(n+, n-), 1) / n``
+          on the summed violation; ``n_iter_`` counts its Newton steps).
+          ``dual=True`` is accepted with "l2": the dual has the same
+          solution, which is computed in the primal.
         lbfgs, newton, newton-cg and sag take "l2" or None only.
     max_iter : int, default=100
     verbose : int, default=0

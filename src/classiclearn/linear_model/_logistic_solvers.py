@@ -608,6 +608,62 @@ def _sparse_gram_pays(X, fit_intercept):
     return gram_work <= _CD_EPOCHS * 2 * X.nnz
 
 
+# dense X with at most this share of non-zero entries goes to the column kernels as CSC
+_GLMNET_DENSE_SHARE = 0.5
+
+
+def _glmnet_columns(X, fit_intercept, intercept_scaling):
+    """(XT, indptr, indices, data) of the column kernels: X's columns (and the constant
+    intercept column) transposed dense, or as CSC arrays with unsigned indices when X is
+    sparse or holds few non-zeros (as liblinear keeps every X: its feature passes then
+    skip the zeros)."""
+    n = X.shape[0]
+    s = float(intercept_scaling)
+    if not sp.issparse(X):
+        if np.count_nonzero(X) <= _GLMNET_DENSE_SHARE * X.size:
+            from .._kernels.coordinates import dense_to_csc
+
+            return (None, *dense_to_csc(np.asarray(X, dtype=np.float64),
+                                        s if fit_intercept else 0.0))
+        XT = np.empty((X.shape[1] + int(fit_intercept), n))
+        XT[:X.shape[1]] = X.T
+        if fit_intercept:
+            XT[-1] = s
+        return XT, None, None, None
+    Xc = sp.csc_array(X)
+    Xc.sort_indices()
+    indptr, indices = Xc.indptr.astype(np.uintp), Xc.indices.astype(np.uintp)
+    data = np.asarray(Xc.data, dtype=np.float64)
+    if fit_intercept:  # the constant column: every row, in order
+        indptr = np.append(indptr, indptr[-1] + np.uintp(n))
+        indices = np.concatenate([indices, np.arange(n, dtype=np.uintp)])
+        data = np.concatenate([data, np.full(n, s)])
+    return None, indptr, indices, np.ascontiguousarray(data)
+
+
+def _fit_l1_glmnet(X, y, sw, W0, b0, l1, fit_intercept, intercept_scaling, max_iter, tol):
+    """liblinear's L1 logistic regression (two classes): newGLMNET on
+    ``min_v |v|_1 + sum_i (sw_i / l1) nll_i`` over ``v = (w, b / s)``, stopped as
+    liblinear stops it (the summed violation below ``tol * max(min(n+, n-), 1) / n``
+    times its first value). Returns (W, b, n_iter, converged)."""
+    from . import _liblinear_kernels as _lk
+
+    n = X.shape[0]
+    labels = np.where(np.asarray(y) > 0, 1.0, -1.0)
+    n_pos = int(np.count_nonzero(labels > 0))
+    eps = tol * max(min(n_pos, n - n_pos), 1) / n
+    v = np.array(W0[0], dtype=np.float64)
+    if fit_intercept:
+        v = np.append(v, b0[0] / intercept_scaling)
+    columns = _glmnet_columns(X, fit_intercept, intercept_scaling)
+    C = np.ascontiguousarray(sw, dtype=np.float64) / l1
+    n_iter = _lk.l1_logistic_glmnet(*columns, labels, C, v, float(eps), int(max_iter), 0)
+    if fit_intercept:
+        return v[None, :-1].copy(), np.array([v[-1] * intercept_scaling]), n_iter, \
+            n_iter < max_iter
+    return v[None, :], np.zeros(1), n_iter, n_iter < max_iter
+
+
 def _hessian_product(obj, P, h, V, vb):
     """Hessian of the nll times the direction (V (K', p), vb (K',)).
 
@@ -758,8 +814,12 @@ def fit_liblinear(X, y, sw, W0, b0, l1, l2, fit_intercept, intercept_scaling, ma
     :func:`fit_newton_cg` (line-search Newton-CG) and the L1 problem to
     :func:`fit_newton_cd` (proximal Newton with coordinate descent): the same
     optimum by the same kind of method. Sparse X gets the constant column as stored
-    entries.
+    entries. The L1 problem (``l2 = 0``, liblinear's only L1 case) runs liblinear's own
+    method, newGLMNET (:func:`_fit_l1_glmnet`), with its stopping rule.
     """
+    if l1 > 0 and l2 == 0:
+        return _fit_l1_glmnet(X, y, sw, W0, b0, l1, fit_intercept, intercept_scaling,
+                              max_iter, tol)
     if fit_intercept and sp.issparse(X):
         Xa = sp.hstack([X, np.full((X.shape[0], 1), float(intercept_scaling))], format="csr")
         Wa = np.concatenate([W0, b0[:, None] / intercept_scaling], axis=1)

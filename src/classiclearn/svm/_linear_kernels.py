@@ -16,6 +16,7 @@ seeded by the caller, so results are reproducible for a given seed.
 
 import numpy as np
 
+from .._kernels.coordinates import column_entry, column_span, shuffle
 from .._kernels.jit import njit
 from .._kernels.prefetch import prefetch1
 
@@ -24,25 +25,6 @@ from .._kernels.prefetch import prefetch1
 # written out in each pass: as an inlined helper the same code ran the pass 1.5x slower.
 _ROWS_AHEAD = 4
 _INDPTR_AHEAD = 12
-
-
-@njit(nogil=True, cache=True)
-def _xorshift(state):
-    x = state[0]
-    x ^= (x << np.uint64(13)) & np.uint64(0xFFFFFFFFFFFFFFFF)
-    x ^= x >> np.uint64(7)
-    x ^= (x << np.uint64(17)) & np.uint64(0xFFFFFFFFFFFFFFFF)
-    state[0] = x
-    return x
-
-
-@njit(nogil=True, cache=True)
-def _shuffle(a, n, state):
-    for k in range(n - 1, 0, -1):
-        r = np.intp(_xorshift(state) % np.uint64(k + 1))
-        tmp = a[k]
-        a[k] = a[r]
-        a[r] = tmp
 
 
 # The row and column helpers below serve dense samples (the CSR / CSC arrays None)
@@ -148,7 +130,7 @@ def dual_coordinate_descent(X, indptr, indices, data, bias, d, y, C, squared, to
     while it < max_iter:
         pg_max_new = -np.inf
         pg_min_new = np.inf
-        _shuffle(index, active, state)
+        shuffle(index, active, state)
         s = 0
         while s < active:
             i = index[s]
@@ -210,24 +192,6 @@ def dual_coordinate_descent(X, indptr, indices, data, bias, d, y, C, squared, to
     return w, it
 
 
-@njit(nogil=True, cache=True, inline="always")
-def _column_span(XT, indptr, j, n):
-    """The entries of column j: (start, stop) in the CSC arrays, or (0, n) dense."""
-    if indptr is not None:
-        return indptr[j], indptr[j + 1]
-    return np.uintp(0), np.uintp(n)
-
-
-@njit(nogil=True, cache=True, inline="always")
-def _column_entry(XT, indices, data, j, t):
-    """(row, value) of entry t of column j (dense: row t of ``XT[j]``)."""
-    if XT is not None:
-        return t, XT[j, t]
-    if indices is not None:
-        return indices[t], data[t]
-    return np.uintp(0), 0.0  # no samples: never reached
-
-
 @njit(nogil=True, cache=True)
 def l1_coordinate_descent(XT, indptr, indices, data, y, C, tol, max_iter, seed):
     """CDN for ``min_w ||w||_1 + sum_i C_i max(0, 1 - y_i w'x_i)^2``.
@@ -261,9 +225,9 @@ def l1_coordinate_descent(XT, indptr, indices, data, y, C, tol, max_iter, seed):
     xsq = np.empty(d)
     for j in range(d):
         s = 0.0
-        start, stop = _column_span(XT, indptr, j, n)
+        start, stop = column_span(XT, indptr, j, n)
         for t in range(start, stop):
-            i, x = _column_entry(XT, indices, data, j, t)
+            i, x = column_entry(XT, indices, data, j, t)
             s += C[i] * x * x
         xsq[j] = s
     index = np.arange(d)
@@ -272,15 +236,15 @@ def l1_coordinate_descent(XT, indptr, indices, data, y, C, tol, max_iter, seed):
     sigma = 0.01
     it = 0
     while it < max_iter:
-        _shuffle(index, d, state)
+        shuffle(index, d, state)
         viol = 0.0
         for s in range(d):
             j = index[s]
-            start, stop = _column_span(XT, indptr, j, n)
+            start, stop = column_span(XT, indptr, j, n)
             G = 0.0
             H = 0.0
             for t in range(start, stop):
-                i, x = _column_entry(XT, indices, data, j, t)
+                i, x = column_entry(XT, indices, data, j, t)
                 if b[i] > 0.0:
                     v = C[i] * x
                     G -= y[i] * v * b[i]
@@ -319,7 +283,7 @@ def l1_coordinate_descent(XT, indptr, indices, data, y, C, tol, max_iter, seed):
                 if change + G * step + xsq[j] * step * step <= sigma * lam * delta:
                     break
                 for t in range(start, stop):
-                    i, x = _column_entry(XT, indices, data, j, t)
+                    i, x = column_entry(XT, indices, data, j, t)
                     if x != 0.0:
                         nb = b[i] - lam * dj * y[i] * x
                         old = b[i] if b[i] > 0.0 else 0.0
@@ -331,7 +295,7 @@ def l1_coordinate_descent(XT, indptr, indices, data, y, C, tol, max_iter, seed):
             step = lam * dj
             w[j] = wj + step
             for t in range(start, stop):
-                i, x = _column_entry(XT, indices, data, j, t)
+                i, x = column_entry(XT, indices, data, j, t)
                 b[i] -= step * y[i] * x
         it += 1
         if viol_init < 0.0:
@@ -551,7 +515,7 @@ def crammer_singer_dual_cd(X, indptr, indices, data, bias, d, y, C, tol, max_ite
     passes = 0
     while passes < max_iter:
         passes += 1
-        _shuffle(index, active, state)
+        shuffle(index, active, state)
         worst = -np.inf
         s = 0
         while s < active:

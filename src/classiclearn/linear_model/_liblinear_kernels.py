@@ -1,0 +1,248 @@
+"""numba kernel of L1-penalised binary logistic regression as liblinear solves it.
+
+:func:`l1_logistic_glmnet` is newGLMNET (Yuan, Ho and Lin, "An improved GLMNET for
+L1-regularized logistic regression", JMLR 2012): a proximal Newton method whose
+quadratic models are solved by coordinate descent over the columns of X, both loops
+shrinking the features that sit at zero with a gradient inside the penalty's reach.
+Each model is solved only as far as a tolerance that liblinear tightens (by a quarter)
+whenever a model needs a single pass; the step is then taken with a backtracking line
+search on the objective. No features x features matrix is formed: every operation on
+a feature costs the stored entries of its column.
+
+The problem: ``min_w ||w||_1 + sum_i C_i log(1 + exp(-y_i w'x_i))``, y in {-1, +1}.
+The linear predictor ``w'x`` is kept, not its exponential, so that the loss and the
+weights ``D_i = C_i p_i (1 - p_i)`` stay finite on separable data.
+"""
+
+import math
+
+import numpy as np
+
+from .._kernels.coordinates import column_entry, column_span, shuffle
+from .._kernels.jit import njit
+
+# liblinear's constants: Hessian diagonal floor, inner passes per model, line-search
+# halvings, sufficient decrease, and the largest step of one coordinate
+_NU = 1e-12
+_INNER_MAX_ITER = 1000
+_MAX_LINE_SEARCH = 20
+_SIGMA = 0.01
+_MAX_COORDINATE_STEP = 10.0
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _softplus(t, e):
+    """log(1 + exp(t)) without overflow, given ``e = exp(-|t|)``."""
+    if t > 0.0:
+        return t + math.log1p(e)
+    return math.log1p(e)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _violation(g, wj):
+    """Distance of 0 from the subdifferential of ``g wj + |wj|`` in ``wj``."""
+    gp = g + 1.0
+    gn = g - 1.0
+    if wj > 0.0:
+        return abs(gp)
+    if wj < 0.0:
+        return abs(gn)
+    if gp < 0.0:
+        return -gp
+    if gn > 0.0:
+        return gn
+    return 0.0
+
+
+@njit(nogil=True, cache=True)
+def _weights(wx, e, C, tau, D):
+    """tau_i = C_i / (1 + exp(w'x_i)) and D_i = C_i p_i (1 - p_i), the loss's curvature,
+    given ``e_i = exp(-|w'x_i|)``."""
+    for i in range(wx.shape[0]):
+        q = 1.0 / (1.0 + e[i]) if wx[i] <= 0.0 else e[i] / (1.0 + e[i])
+        tau[i] = C[i] * q
+        D[i] = C[i] * q * (1.0 - q)
+
+
+@njit(nogil=True, cache=True)
+def l1_logistic_glmnet(XT, indptr, indices, data, y, C, w, eps, max_newton_iter, seed):
+    """newGLMNET for ``min_w ||w||_1 + sum_i C_i log(1 + exp(-y_i w'x_i))``.
+
+    Parameters
+    ----------
+    XT : ndarray of shape (d, n), C order, or None
+        Transposed samples (one feature per row); or None, and the columns are the CSC
+        arrays ``indptr``, ``indices``, ``data`` (None for dense samples).
+    y : ndarray of shape (n,), +1.0 or -1.0.
+    C : ndarray of shape (n,), positive per-sample penalties of the loss.
+    w : ndarray of shape (d,), the start, overwritten with the solution.
+    eps : float
+        Stop when the summed optimality violation falls below eps times its first
+        value (liblinear's stopping rule).
+    max_newton_iter : int
+    seed : int, the coordinate orders' generator.
+
+    Returns
+    -------
+    n_newton_iter : int
+    """
+    n = y.shape[0]
+    d = w.shape[0]
+    index = np.arange(d)
+    state = np.array([np.uint64(seed) * np.uint64(2654435761) + np.uint64(88172645463325252)])
+    wx = np.zeros(n)
+    xjneg_sum = np.zeros(d)  # sum over y_i = -1 of C_i x_ij: the gradient's constant part
+    w_norm = 0.0
+    for j in range(d):
+        w_norm += abs(w[j])
+        start, stop = column_span(XT, indptr, j, n)
+        for t in range(start, stop):
+            i, x = column_entry(XT, indices, data, j, t)
+            wx[i] += w[j] * x
+            if y[i] < 0.0:
+                xjneg_sum[j] += C[i] * x
+    tau = np.empty(n)
+    D = np.empty(n)
+    e = np.empty(n)  # exp(-|w'x_i|)
+    loss = np.empty(n)  # softplus(w'x_i), the line search's reference
+    for i in range(n):
+        e[i] = math.exp(-abs(wx[i]))
+        loss[i] = _softplus(wx[i], e[i])
+    _weights(wx, e, C, tau, D)
+    e_new = np.empty(n)
+    loss_new = np.empty(n)
+    wpd = w.copy()
+    hdiag = np.empty(d)
+    grad = np.empty(d)
+    xTd = np.empty(n)
+    wx_new = np.empty(n)
+    gmax_old = np.inf
+    gnorm1_init = -1.0
+    inner_eps = 1.0
+    newton_iter = 0
+    while newton_iter < max_newton_iter:
+        gmax_new = 0.0
+        gnorm1_new = 0.0
+        active = d
+        s = 0
+        while s < active:
+            j = index[s]
+            h = _NU
+            tmp = 0.0
+            start, stop = column_span(XT, indptr, j, n)
+            for t in range(start, stop):
+                i, x = column_entry(XT, indices, data, j, t)
+                h += x * x * D[i]
+                tmp += x * tau[i]
+            hdiag[j] = h
+            grad[j] = xjneg_sum[j] - tmp
+            g = grad[j]
+            if w[j] == 0.0 and g + 1.0 > gmax_old / n and g - 1.0 < -gmax_old / n:
+                active -= 1  # shrunk: at zero, well inside the penalty's reach
+                index[s], index[active] = index[active], index[s]
+                continue
+            v = _violation(g, w[j])
+            gmax_new = max(gmax_new, v)
+            gnorm1_new += v
+            s += 1
+        if newton_iter == 0:
+            gnorm1_init = gnorm1_new
+        if gnorm1_new <= eps * gnorm1_init:
+            break
+        # coordinate descent on the quadratic model, over wpd = w + d
+        inner = 0
+        qp_gmax_old = np.inf
+        qp_active = active
+        for i in range(n):
+            xTd[i] = 0.0
+        while inner < _INNER_MAX_ITER:
+            qp_gmax_new = 0.0
+            qp_gnorm1_new = 0.0
+            shuffle(index, qp_active, state)
+            s = 0
+            while s < qp_active:
+                j = index[s]
+                h = hdiag[j]
+                g = grad[j] + (wpd[j] - w[j]) * _NU
+                start, stop = column_span(XT, indptr, j, n)
+                for t in range(start, stop):
+                    i, x = column_entry(XT, indices, data, j, t)
+                    g += x * D[i] * xTd[i]
+                if (wpd[j] == 0.0 and g + 1.0 > qp_gmax_old / n
+                        and g - 1.0 < -qp_gmax_old / n):
+                    qp_active -= 1
+                    index[s], index[qp_active] = index[qp_active], index[s]
+                    continue
+                v = _violation(g, wpd[j])
+                qp_gmax_new = max(qp_gmax_new, v)
+                qp_gnorm1_new += v
+                s += 1
+                gp = g + 1.0
+                gn = g - 1.0
+                if gp < h * wpd[j]:
+                    z = -gp / h
+                elif gn > h * wpd[j]:
+                    z = -gn / h
+                else:
+                    z = -wpd[j]
+                if abs(z) < 1e-12:
+                    continue
+                z = min(max(z, -_MAX_COORDINATE_STEP), _MAX_COORDINATE_STEP)
+                wpd[j] += z
+                for t in range(start, stop):
+                    i, x = column_entry(XT, indices, data, j, t)
+                    xTd[i] += x * z
+            inner += 1
+            if qp_gnorm1_new <= inner_eps * gnorm1_init:
+                if qp_active == active:
+                    break
+                qp_active = active  # check the shrunk features once more
+                qp_gmax_old = np.inf
+                continue
+            qp_gmax_old = qp_gmax_new
+        # line search on the objective along wpd - w
+        delta = 0.0
+        w_norm_new = 0.0
+        for j in range(d):
+            delta += grad[j] * (wpd[j] - w[j])
+            w_norm_new += abs(wpd[j])
+        delta += w_norm_new - w_norm
+        negsum_xTd = 0.0
+        for i in range(n):
+            if y[i] < 0.0:
+                negsum_xTd += C[i] * xTd[i]
+        accepted = False
+        for _ in range(_MAX_LINE_SEARCH):
+            cond = w_norm_new - w_norm + negsum_xTd - _SIGMA * delta
+            for i in range(n):
+                wx_new[i] = wx[i] + xTd[i]
+                e_new[i] = math.exp(-abs(wx_new[i]))
+                loss_new[i] = _softplus(wx_new[i], e_new[i])
+                cond += C[i] * (loss_new[i] - loss[i] - xTd[i])
+            if cond <= 0.0:
+                w_norm = w_norm_new
+                for j in range(d):
+                    w[j] = wpd[j]
+                for i in range(n):
+                    wx[i] = wx_new[i]
+                    e[i] = e_new[i]
+                    loss[i] = loss_new[i]
+                _weights(wx, e, C, tau, D)
+                accepted = True
+                break
+            w_norm_new = 0.0
+            for j in range(d):
+                wpd[j] = (w[j] + wpd[j]) * 0.5
+                w_norm_new += abs(wpd[j])
+            delta *= 0.5
+            negsum_xTd *= 0.5
+            for i in range(n):
+                xTd[i] *= 0.5
+        if not accepted:
+            for j in range(d):
+                wpd[j] = w[j]
+        if inner == 1:
+            inner_eps *= 0.25
+        newton_iter += 1
+        gmax_old = gmax_new
+    return newton_iter
