@@ -404,6 +404,21 @@ def _sparse_centred_dot(indptr, indices, S, q, mu, j, R, c, T, W):
 
 
 @njit(cache=True, nogil=True)
+def csc_weighted_sums(indptr, indices, S, root, q, squares):
+    """Per CSC column j: ``q[j] = sum_i root_i S_ij`` and ``squares[j] = sum_i S_ij^2``
+    over its stored entries (in one pass, in stored order)."""
+    for j in range(indptr.shape[0] - 1):
+        a = 0.0
+        b = 0.0
+        for t in range(indptr[j], indptr[j + 1]):
+            v = S[t]
+            a += root[indices[t]] * v
+            b += v * v
+        q[j] = a
+        squares[j] = b
+
+
+@njit(cache=True, nogil=True)
 def enet_cd_sparse(w, indptr, indices, S, q, mu, B, root, col_sq, l1, l2, positive, max_iter,
                    dw_tol, tol, orders):
     """Coordinate descent on sparse data centred implicitly (all penalty factors 1).

@@ -315,12 +315,15 @@ def check_array(
     if orig_dtype is not None and orig_dtype.kind == "c":
         raise ValueError("Complex data not supported")
     target = _pick_dtype(orig_dtype, dtype)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", np.exceptions.ComplexWarning)
-        try:
-            result = np.asarray(array, dtype=target)
-        except np.exceptions.ComplexWarning as exc:
-            raise ValueError("Complex data not supported") from exc
+    if orig_dtype is not None and orig_dtype.kind in "biuf":
+        result = np.asarray(array, dtype=target)  # a real array: no complex to catch
+    else:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", np.exceptions.ComplexWarning)
+            try:
+                result = np.asarray(array, dtype=target)
+            except np.exceptions.ComplexWarning as exc:
+                raise ValueError("Complex data not supported") from exc
     if result.dtype.kind == "c":
         raise ValueError("Complex data not supported")
     if result.dtype.kind in "OUS" and dtype is not None and not isinstance(dtype, str):
