@@ -45,3 +45,24 @@ def test_sparse_fit_matches_sklearn(params):
     theirs = sk.LogisticRegression(random_state=0, tol=1e-8, max_iter=5000, **params).fit(X, y)
     np.testing.assert_allclose(ours.coef_, theirs.coef_, rtol=1e-4, atol=1e-4)
     np.testing.assert_array_equal(ours.predict(X), theirs.predict(X))
+
+
+@pytest.mark.parametrize("penalty", [{"penalty": "l1"},
+                                     {"penalty": "elasticnet", "l1_ratio": 0.3},
+                                     {"penalty": "elasticnet", "l1_ratio": 0.9}])
+@pytest.mark.parametrize("C", [0.05, 1.0, 50.0])
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_sparse_l1_catch_up_in_one_move_equals_dense(penalty, C, n_classes):
+    # rare features (long stretches between a feature's rows) and every penalty
+    # regime: weights that keep their sign, reach zero, or cross it between visits
+    rng = np.random.default_rng(7)
+    X = sp.random(600, 150, density=0.03, random_state=7, format="csr",
+                  data_rvs=rng.standard_normal)
+    X.data *= 2.0
+    y = np.asarray((X @ rng.normal(size=(150, n_classes))).argmax(axis=1)).ravel()
+    kw = dict(solver="saga", C=C, random_state=0, max_iter=200, tol=1e-6, **penalty)
+    sparse = LogisticRegression(**kw).fit(X, y)
+    dense = LogisticRegression(**kw).fit(X.toarray(), y)
+    np.testing.assert_allclose(sparse.coef_, dense.coef_, rtol=1e-8, atol=1e-10)
+    np.testing.assert_allclose(sparse.intercept_, dense.intercept_, rtol=1e-8, atol=1e-10)
+    np.testing.assert_array_equal(sparse.n_iter_, dense.n_iter_)

@@ -28,18 +28,58 @@ from ._sag_kernels import _sample_gradient, epoch_status, step_weights
 
 # rescale the weights when their common scale falls below this
 WSCALE_RESET = 1e-9
+# the L1 step's one-move catch-up needs decay^-t for the steps of an epoch: below e^600
+_MAX_LOG_GROWTH = 600.0
 
 
 @njit(cache=True, nogil=True, error_model="numpy", inline="always")
-def _catch_up_prox(state, j, t, K, avg_hist, decay, threshold):
-    """With the L1 proximal step: replay the steps ``mark .. t - 1`` that feature j
-    missed one by one (the soft threshold does not compose)."""
+def _stretch_end(v, sk, t0, t, avg_hist, cum, decay, threshold):
+    """The weight v after the steps t0 .. t - 1 in one move, when it provably keeps its
+    sign throughout; else 0.0 (the caller replays the steps).
+
+    While the sign holds, a step is ``v <- decay v - c_tau`` with ``c_tau = a_tau s +
+    sign * threshold``: the end is ``decay^m v - s decay^(t-1) (cum[t] - cum[t0]) -
+    sign * threshold * (1 + decay + ... + decay^(m-1))``, m = t - t0, ``cum`` holding
+    the sums of ``a_tau / decay^tau`` in its first half and the powers ``decay^-tau``
+    in its second. The steps' averages a never grow within an
+    epoch, so sign * c never decreases; once the distance from zero is spent it cannot
+    come back while sign * c >= 0. Hence an end of the same sign is the answer when
+    sign * c >= 0 throughout, when sign * c <= 0 throughout (the distance never
+    shrinks below decay times itself), or without decay (the distance is then concave
+    in the step, so positive at both ends means positive in between)."""
+    sign = 1.0 if v > 0.0 else -1.0
+    m = t - t0
+    if not (decay == 1.0 or sign * sk >= 0.0 or avg_hist[t0] * abs(sk) <= threshold
+            or avg_hist[t - 1] * abs(sk) >= threshold):
+        return 0.0
+    if decay == 1.0:
+        end = v - sk * (cum[t] - cum[t0]) - sign * threshold * m
+    else:  # cum[h + tau] holds decay^-tau
+        h = cum.shape[0] // 2
+        decayed = cum[h + t0] / cum[h + t]
+        end = (decayed * v - sk * (cum[t] - cum[t0]) / cum[h + t - 1]
+               - sign * threshold * (1.0 - decayed) / (1.0 - decay))
+    return end if sign * end > 0.0 else 0.0
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def _catch_up_prox(state, j, t, K, avg_hist, cum, decay, threshold):
+    """With the L1 proximal step: bring feature j over the steps ``mark .. t - 1`` it
+    missed. The soft threshold does not compose: the stretch is one move where the
+    weight provably keeps its sign (:func:`_stretch_end`; ``cum`` the sums of the
+    averages over the powers of decay, or empty when those would overflow), else the
+    steps are replayed one by one."""
     t0 = np.intp(state[j, 2 * K])
     if t0 >= t:
         return
     for k in range(K):
         sk = state[j, K + k]
         v = state[j, k]
+        if v != 0.0 and cum.shape[0] > 0:
+            end = _stretch_end(v, sk, t0, t, avg_hist, cum, decay, threshold)
+            if end != 0.0:
+                state[j, k] = end
+                continue
         for tau in range(t0, t):
             a = avg_hist[tau]
             v = soft_threshold(decay * v - a * sk, threshold)
@@ -58,7 +98,7 @@ def _catch_up_all(state, t, K, cum, avg_hist, decay, threshold, prox, wscale):
     mark = 2 * K
     for j in range(state.shape[0]):
         if prox:
-            _catch_up_prox(state, j, t, K, avg_hist, decay, threshold)
+            _catch_up_prox(state, j, t, K, avg_hist, cum, decay, threshold)
         else:
             c = cum[t] - state[j, mark]
             for k in range(K):
@@ -134,13 +174,14 @@ def _row_product_one(indptr, indices, data, i, state, cum_t):
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _row_product_prox(indptr, indices, data, i, state, t, K, avg_hist, decay, threshold, z):
+def _row_product_prox(indptr, indices, data, i, state, t, K, avg_hist, cum, decay, threshold,
+                      z):
     """:func:`_row_product_plain` with the L1 step (up to step t)."""
     for k in range(K):
         z[k] = 0.0
     for q in range(np.uintp(indptr[i]), np.uintp(indptr[i + 1])):
         j = np.uintp(indices[q])
-        _catch_up_prox(state, j, t, K, avg_hist, decay, threshold)
+        _catch_up_prox(state, j, t, K, avg_hist, cum, decay, threshold)
         x = data[q]
         for k in range(K):
             z[k] += x * state[j, k]
@@ -220,8 +261,8 @@ def sag_epochs_csr(indptr, indices, data, y, sw, W, b, sum_grad, sum_grad_b, mem
     n_steps = order.shape[1]
     return _csr_epochs(indptr, indices, data, y, sw, W, b, sum_grad, sum_grad_b, memory, seen,
                        num_seen, order, loss, step, alpha, beta, saga, fit_intercept, tol, prev,
-                       _to_state(W, sum_grad), np.empty(K), np.empty(K), np.zeros(n_steps + 1),
-                       np.empty(n_steps))
+                       _to_state(W, sum_grad), np.empty(K), np.empty(K),
+                       np.zeros(2 * (n_steps + 1)), np.empty(n_steps))
 
 
 # Without numba's runtime: the loop allocates nothing (its work arrays come from
@@ -232,15 +273,21 @@ def _csr_epochs(indptr, indices, data, y, sw, W, b, sum_grad, sum_grad_b, memory
                 num_seen, order, loss, step, alpha, beta, saga, fit_intercept, tol, prev,
                 state, z, g, cum, avg_hist):
     """The epochs of :func:`sag_epochs_csr` on its work arrays (feature state rows,
-    z, g, cumulative sums and the steps' averages)."""
+    z, g, cumulative sums (and with the L1 step the powers of decay after them) and
+    the steps' averages)."""
     K = W.shape[0]
     decay = 1.0 - step * alpha
     threshold = step * beta
     prox = saga and beta > 0.0
     n_epochs, n_steps = order.shape
     wscale = 1.0
+    # with the L1 step, cum sums avg_t / decay^t: usable while decay^-t stays in range
+    prox_cum = cum if decay == 1.0 or n_steps * -np.log(decay) < _MAX_LOG_GROWTH else cum[:0]
+    growth = 1.0
     for epoch in range(n_epochs):
         cum[0] = 0.0
+        growth = 1.0
+        cum[n_steps + 1] = 1.0
         for t in range(n_steps):
             i = order[epoch, t]
             # the rows are drawn at random: ask now for the indptr pair of the row three
@@ -253,8 +300,8 @@ def _csr_epochs(indptr, indices, data, y, sw, W, b, sum_grad, sum_grad_b, memory
             if t + 1 < n_steps:
                 _prefetch_state(indptr, indices, state, order[epoch, t + 1])
             if prox:
-                _row_product_prox(indptr, indices, data, i, state, t, K, avg_hist, decay,
-                                  threshold, z)
+                _row_product_prox(indptr, indices, data, i, state, t, K, avg_hist,
+                                  prox_cum, decay, threshold, z)
             elif K == 1:
                 z[0] = _row_product_one(indptr, indices, data, i, state, cum[t])
             else:
@@ -267,6 +314,10 @@ def _csr_epochs(indptr, indices, data, y, sw, W, b, sum_grad, sum_grad_b, memory
             if not prox:
                 wscale *= decay
                 cum[t + 1] = cum[t] + avg / wscale
+            else:  # the scale stays 1
+                cum[t + 1] = cum[t] + avg * growth
+                growth /= decay
+                cum[n_steps + 2 + t] = growth
             for k in range(K):
                 g[k], memory[i, k] = g[k] - memory[i, k], g[k]  # g now holds the change d
             if prox:
@@ -286,8 +337,8 @@ def _csr_epochs(indptr, indices, data, y, sw, W, b, sum_grad, sum_grad_b, memory
                 wscale = _catch_up_all(state, t + 1, K, cum, avg_hist, decay, threshold, prox,
                                        wscale)
                 cum[t + 1] = 0.0
-        wscale = _catch_up_all(state, n_steps, K, cum, avg_hist, decay, threshold, prox,
-                               wscale)
+        wscale = _catch_up_all(state, n_steps, K, prox_cum if prox else cum, avg_hist, decay,
+                               threshold, prox, wscale)
         _from_state(state, W, sum_grad)
         status = epoch_status(W, b, prev, tol)
         if status != 0:
