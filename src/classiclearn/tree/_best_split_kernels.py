@@ -564,7 +564,7 @@ def split_best_csc(csc, data, rule, node, work, sort, abs_work):
         if f_j < 0:
             break
         f = features[f_j]
-        cnt = column_at_node(csc, csc.by_rows, f, samples, a, b, grouped)
+        cnt, in_order = column_at_node(csc, csc.by_rows, csc.by_value, f, samples, a, b, grouped)
         z_lo = np.intp(-1)
         z_hi = np.intp(-1)
         if cnt == 0:  # all zeros at the node: constant, found without a pass over it
@@ -572,7 +572,7 @@ def split_best_csc(csc, data, rule, node, work, sort, abs_work):
             vals[b - 1] = 0.0
         else:
             z_lo, z_hi = arrange_nonzeros(cnt, csc.nz_rows, csc.nz_vals, samples, a, b,
-                                          vals, csc.pos, np.bool_(True))
+                                          vals, csc.pos, np.bool_(True), in_order)
         if vals[b - 1] <= vals[a] + FEATURE_THRESHOLD:
             constant_feature(work.draw, features, f_j)
             continue
@@ -589,7 +589,7 @@ def split_best_csc(csc, data, rule, node, work, sort, abs_work):
     n_const = end_draw(work.draw, features, work.const_features)
     if best_f < 0:
         return no_split(node, n_const)
-    cnt = column_at_node(csc, csc.by_rows, best_f, samples, a, b, grouped)
+    cnt, in_order = column_at_node(csc, csc.by_rows, csc.by_value, best_f, samples, a, b, grouped)
     z_lo, z_hi = arrange_nonzeros(cnt, csc.nz_rows, csc.nz_vals, samples, a, b, vals,
                                   csc.pos, np.bool_(False))
     pos = split_arranged(samples, vals, csc.pos, a, b, z_lo, z_hi, best_thr)

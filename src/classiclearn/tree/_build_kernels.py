@@ -68,10 +68,12 @@ from ._split_kernels import (
     Work,
     no_split,
     partition_rows,
+    value_sorted_columns,
 )
 
 __all__ = ["KEY_CLASS_BITS_MAX", "RADIX_MIN", "SPLIT_BEST", "SPLIT_RANDOM", "AbsWork", "Bins",
-           "ByRows", "Csc", "Data", "Coded", "Dense", "Presorted", "RandomWork", "Settings", "SortWork", "build_tree"]
+           "ByRows", "Csc", "Data", "Coded", "Dense", "Presorted", "RandomWork", "Settings", "SortWork", "build_tree",
+           "value_sorted_columns"]
 
 EPSILON = np.finfo(np.float64).eps
 # numba freezes globals such as _hk.HYBRID_MIN into the compiled builder: the kernel

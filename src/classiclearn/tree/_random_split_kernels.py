@@ -407,7 +407,7 @@ def split_random_csc(csc, data, rule, node, work, abs_work):
             break
         f = features[f_j]
         last_f = f
-        cnt = column_at_node(csc, csc.by_rows, f, samples, a, b, grouped)
+        cnt, _ = column_at_node(csc, csc.by_rows, csc.by_value, f, samples, a, b, grouped)
         z_lo = np.intp(-1)
         z_hi = np.intp(-1)
         if cnt == 0:  # all zeros at the node: constant, found without a pass over it
@@ -447,7 +447,7 @@ def split_random_csc(csc, data, rule, node, work, abs_work):
         # already partitioned on the best candidate (the last one drawn)
         pos = best_pos
     else:
-        cnt = column_at_node(csc, csc.by_rows, best_f, samples, a, b, grouped)
+        cnt, _ = column_at_node(csc, csc.by_rows, csc.by_value, best_f, samples, a, b, grouped)
         z_lo, z_hi = arrange_nonzeros(cnt, csc.nz_rows, nz_vals, samples, a, b, vals,
                                       csc.pos, np.bool_(False))
         pos = split_arranged(samples, vals, csc.pos, a, b, z_lo, z_hi, best_thr)

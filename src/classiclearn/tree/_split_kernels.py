@@ -57,8 +57,11 @@ KEY_CLASS_BITS_MAX = 12
 Data = namedtuple("Data", ["y", "w", "samples", "n_classes", "nan_mask"])
 Dense = namedtuple("Dense", ["Xt", "Xr"])
 # CSC X, then where each row sits in the node's ``samples`` (intp, n_samples) and a
-# node's stored entries of one column (rows intp, values float32, as many as samples)
-Csc = namedtuple("Csc", ["indptr", "indices", "data", "pos", "nz_rows", "nz_vals", "by_rows"])
+# node's stored entries of one column (rows intp, values float32, as many as samples);
+# ``by_value``: X's columns with their entries in increasing value order (rows, values;
+# :func:`value_sorted_columns`), or None
+Csc = namedtuple("Csc", ["indptr", "indices", "data", "pos", "nz_rows", "nz_vals", "by_rows",
+                         "by_value"])
 # sparse X by rows (CSR: ``indptr``, feature ``indices`` intp, ``data`` float32) and a
 # node's stored entries grouped by feature (:func:`group_node_entries`): feature f's
 # at ``rows`` / ``vals[start[f]:start[f + 1]]`` (as many as X's stored entries); in
@@ -535,6 +538,38 @@ def node_nonzeros(indptr, indices, data, f, samples, a, b, pos_of, nz_rows, nz_v
     return cnt
 
 
+@njit(cache=True, nogil=True)
+def value_sorted_columns(indptr, indices, data):
+    """The CSC entries of each column reordered by increasing value (ties in row
+    order): (rows intp, values float32). A node whose rows hold a good part of a column
+    then finds its entries sorted by one scan (:func:`node_nonzeros_sorted`)."""
+    rows = np.empty_like(indices)
+    vals = np.empty_like(data)
+    for f in range(indptr.shape[0] - 1):
+        lo = indptr[f]
+        hi = indptr[f + 1]
+        order = np.argsort(data[lo:hi], kind="mergesort")
+        for t in range(hi - lo):
+            rows[lo + t] = indices[lo + order[t]]
+            vals[lo + t] = data[lo + order[t]]
+    return rows, vals
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def node_nonzeros_sorted(indptr, rows, vals, f, samples, a, b, pos_of, nz_rows, nz_vals):
+    """:func:`node_nonzeros`'s scan of column ``f`` against the node's positions over
+    the column's value-sorted entries (``rows``, ``vals``): the node's entries come out
+    in increasing value order. Returns ``cnt``."""
+    cnt = 0
+    for t in range(indptr[f], indptr[f + 1]):
+        r = rows[t]
+        if _in_node(pos_of, samples, a, b, r):
+            nz_rows[cnt] = r
+            nz_vals[cnt] = vals[t]
+            cnt += 1
+    return cnt
+
+
 @njit(cache=True, nogil=True, _nrt=False)
 def group_node_entries(by_rows, samples, a, b, n_try, nnz_total):
     """Group the stored entries of the node's rows ``samples[a:b]`` by feature (a
@@ -582,15 +617,21 @@ def group_node_entries(by_rows, samples, a, b, n_try, nnz_total):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def column_at_node(csc, by_rows, f, samples, a, b, grouped):
+def column_at_node(csc, by_rows, by_value, f, samples, a, b, grouped):
     """The stored entries of column ``f`` at the node into ``csc.nz_rows[:cnt]`` /
-    ``csc.nz_vals[:cnt]``; returns ``cnt``. From the node's grouped entries when
-    ``grouped`` (:func:`group_node_entries` ran for this node), else
-    :func:`node_nonzeros`. ``by_rows`` is ``csc.by_rows``, passed apart so that numba
-    leaves the grouped path out when it is None."""
+    ``csc.nz_vals[:cnt]``; returns ``(cnt, in_value_order)``. From the node's grouped
+    entries when ``grouped`` (:func:`group_node_entries` ran for this node), else from
+    the column: its value-sorted copy when it has one and the column is short against
+    the node (:func:`node_nonzeros_sorted`), else :func:`node_nonzeros`. ``by_rows`` and
+    ``by_value`` are ``csc.by_rows`` and ``csc.by_value``, passed apart so that numba
+    leaves their paths out when they are None."""
     if by_rows is None or not grouped:
+        if by_value is not None:
+            if csc.indptr[f + 1] - csc.indptr[f] <= SPARSE_SCAN_RATIO * (b - a):
+                return node_nonzeros_sorted(csc.indptr, by_value[0], by_value[1], f, samples,
+                                            a, b, csc.pos, csc.nz_rows, csc.nz_vals), True
         return node_nonzeros(csc.indptr, csc.indices, csc.data, f, samples, a, b, csc.pos,
-                             csc.nz_rows, csc.nz_vals)
+                             csc.nz_rows, csc.nz_vals), False
     lo = by_rows.start[f]
     hi = by_rows.start[f + 1]
     nz_rows = csc.nz_rows
@@ -598,7 +639,7 @@ def column_at_node(csc, by_rows, f, samples, a, b, grouped):
     for t in range(lo, hi):
         nz_rows[t - lo] = by_rows.rows[t]
         nz_vals[t - lo] = by_rows.vals[t]
-    return hi - lo
+    return hi - lo, False
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -625,24 +666,30 @@ def _place(samples, vals, pos_of, r, v, k):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def arrange_nonzeros(cnt, nz_rows, nz_vals, samples, a, b, vals, pos_of, sort):
+def arrange_nonzeros(cnt, nz_rows, nz_vals, samples, a, b, vals, pos_of, sort,
+                     in_order=False):
     """Arrange ``samples[a:b]`` by a sparse column's values touching its stored entries
     only (as scikit-learn's sparse splitter): negative values swapped to the front,
-    the others (stored zeros included) to the back, each part sorted when ``sort``;
-    the node's implicit zeros stay in between, in any order, with ``vals`` set at the
-    ends of their run only. Returns the run ``(z_lo, z_hi)``."""
+    the others (stored zeros included) to the back, each part sorted when ``sort``
+    (already, when the entries come ``in_order`` of value: the non-negative ones are
+    then placed from the largest down); the node's implicit zeros stay in between, in
+    any order, with ``vals`` set at the ends of their run only. Returns the run
+    ``(z_lo, z_hi)``."""
     n_neg = 0
     for t in range(cnt):
         if nz_vals[t] < 0.0:
             _place(samples, vals, pos_of, nz_rows[t], nz_vals[t], a + n_neg)
             n_neg += 1
     n_pos = 0
-    for t in range(cnt):
+    for u in range(cnt):
+        t = cnt - 1 - u if in_order else u
         if nz_vals[t] >= 0.0:
             n_pos += 1
             _place(samples, vals, pos_of, nz_rows[t], nz_vals[t], b - n_pos)
     z_lo = a + n_neg
     z_hi = b - n_pos
+    if in_order:
+        sort = False
     if sort and n_neg > 1:
         sort_pairs(vals, samples, a, z_lo)
         index_node(samples, a, z_lo, pos_of)
