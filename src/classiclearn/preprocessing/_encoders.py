@@ -34,9 +34,14 @@ def _integer_counts(col):
     return lo, np.bincount((col.astype(np.int64) - lo).astype(np.intp), minlength=hi - lo + 1)
 
 
-def _category_counts(col, cats):
-    """How often each category of ``cats`` occurs in ``col``."""
-    table = _integer_counts(col)
+_NO_TABLE = object()
+
+
+def _category_counts(col, cats, table=_NO_TABLE):
+    """How often each category of ``cats`` occurs in ``col`` (``table``: the column's
+    :func:`_integer_counts` when at hand)."""
+    if table is _NO_TABLE:
+        table = _integer_counts(col)
     if table is not None and cats.dtype.kind in "iu":
         lo, counts = table
         offset = cats.astype(np.int64) - lo
@@ -46,9 +51,11 @@ def _category_counts(col, cats):
     return np.bincount(idx[found], minlength=len(cats))
 
 
-def _column_categories(col, j):
-    """Sorted categories of one column; a missing value (NaN / None) goes last."""
-    table = _integer_counts(col)
+def _column_categories(col, j, table=_NO_TABLE):
+    """Sorted categories of one column; a missing value (NaN / None) goes last
+    (``table``: the column's :func:`_integer_counts` when at hand)."""
+    if table is _NO_TABLE:
+        table = _integer_counts(col)
     if table is not None:  # integers never miss
         lo, counts = table
         return (np.flatnonzero(counts) + lo).astype(col.dtype)
@@ -223,8 +230,14 @@ class OneHotEncoder(TransformerMixin, BaseEstimator):
         self._validate_params()
         X = check_categorical_X(self, X, reset=True)
         n_features = X.shape[1]
+        tables = [_NO_TABLE] * n_features
+        if X.dtype.kind in "iu":
+            # integer columns: contiguous, and each one's count table taken once for its
+            # categories and its categories' counts
+            X = np.asfortranarray(X)
+            tables = [_integer_counts(X[:, j]) for j in range(n_features)]
         if self.categories == "auto":
-            cats = [_column_categories(X[:, j], j) for j in range(n_features)]
+            cats = [_column_categories(X[:, j], j, tables[j]) for j in range(n_features)]
         else:
             if len(self.categories) != n_features:
                 raise ValueError(
@@ -253,19 +266,20 @@ class OneHotEncoder(TransformerMixin, BaseEstimator):
                         )
                 cats.append(given)
         self.categories_ = cats
-        self.infrequent_categories_ = self._find_infrequent(X)
+        self.infrequent_categories_ = self._find_infrequent(X, tables)
         self.drop_idx_ = self._compute_drop_idx()
         return self
 
-    def _find_infrequent(self, X):
-        """Indices (into ``categories_[j]``) of the infrequent categories of each feature."""
+    def _find_infrequent(self, X, tables):
+        """Indices (into ``categories_[j]``) of the infrequent categories of each feature
+        (``tables``: the columns' count tables, as :func:`_category_counts` takes them)."""
         self._infrequent_idx = [None] * len(self.categories_)
         if self.min_frequency is None and self.max_categories is None:
             return [None] * len(self.categories_)
         n = X.shape[0]
         out = []
         for j, cats in enumerate(self.categories_):
-            counts = _category_counts(X[:, j], cats)
+            counts = _category_counts(X[:, j], cats, tables[j])
             rare = np.zeros(len(cats), dtype=bool)
             if isinstance(self.min_frequency, Integral):
                 rare = counts < self.min_frequency

@@ -283,14 +283,15 @@ class SimpleImputer(TransformerMixin, BaseEstimator):
                 )
         stats = np.empty(X.shape[1], dtype=np.float64 if numeric else object)
         empty = np.zeros(X.shape[1], dtype=bool)
-        for j in range(X.shape[1]):
+        columns = range(X.shape[1])
+        if self.strategy == "constant":  # no statistic: only which columns are empty
+            stats[:] = fill
+            empty = mask.all(axis=0)
+            columns = ()
+        for j in columns:
             observed = X[~mask[:, j], j]
             if observed.size == 0:
                 empty[j] = True
-            if self.strategy == "constant":
-                stats[j] = fill
-                continue
-            if observed.size == 0:
                 stats[j] = np.nan
                 continue
             if self.strategy == "mean":

@@ -194,7 +194,8 @@ class MaxAbsScaler(_OneToOne):
 
 
 # entries of X from which the columns' medians and percentiles are taken in threads
-ROBUST_THREADED_ENTRIES = 2_000_000
+# (NumPy's partition releases the GIL; below this a thread's start costs more)
+ROBUST_THREADED_ENTRIES = 150_000
 
 
 def _by_columns(statistic, X):
