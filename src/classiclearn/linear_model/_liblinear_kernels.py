@@ -54,6 +54,13 @@ def _violation(g, wj):
     return 0.0
 
 
+@njit(nogil=True, cache=True, inline="always")
+def _shrinkable(g, wj, gmax_old, n):
+    """Whether a feature leaves the active set: at zero, its gradient well inside the
+    penalty's reach (by the last pass's largest violation over n, as liblinear)."""
+    return wj == 0.0 and g + 1.0 > gmax_old / n and g - 1.0 < -gmax_old / n
+
+
 @njit(nogil=True, cache=True)
 def _weights(wx, e, C, tau, D):
     """tau_i = C_i / (1 + exp(w'x_i)) and D_i = C_i p_i (1 - p_i), the loss's curvature,
@@ -137,8 +144,8 @@ def l1_logistic_glmnet(XT, indptr, indices, data, y, C, w, eps, max_newton_iter,
             hdiag[j] = h
             grad[j] = xjneg_sum[j] - tmp
             g = grad[j]
-            if w[j] == 0.0 and g + 1.0 > gmax_old / n and g - 1.0 < -gmax_old / n:
-                active -= 1  # shrunk: at zero, well inside the penalty's reach
+            if _shrinkable(g, w[j], gmax_old, n):
+                active -= 1
                 index[s], index[active] = index[active], index[s]
                 continue
             v = _violation(g, w[j])
@@ -168,8 +175,7 @@ def l1_logistic_glmnet(XT, indptr, indices, data, y, C, w, eps, max_newton_iter,
                 for t in range(start, stop):
                     i, x = column_entry(XT, indices, data, j, t)
                     g += x * D[i] * xTd[i]
-                if (wpd[j] == 0.0 and g + 1.0 > qp_gmax_old / n
-                        and g - 1.0 < -qp_gmax_old / n):
+                if _shrinkable(g, wpd[j], qp_gmax_old, n):
                     qp_active -= 1
                     index[s], index[qp_active] = index[qp_active], index[s]
                     continue
