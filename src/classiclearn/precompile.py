@@ -37,7 +37,7 @@ _SHARED_KERNELS = {"ensemble": "tree", "mixture": "cluster"}
 # builder; the KD and ball trees (build, k-nearest and radius queries, shared by every
 # neighbours estimator) and the Manhattan brute search; elkan's k-means, the rbf kernel
 # of kernel ridge, the other covariance types of the mixtures, liblinear's L1 logistic
-# regression (newGLMNET)
+# regression (newGLMNET) and SAGA (its lazy-update kernels)
 _VARIANTS = {"DecisionTreeClassifier": ({"max_bins": 255},),
              "DecisionTreeRegressor": ({"criterion": "absolute_error"},),
              "ExtraTreesClassifier": ({"max_bins": 255},),
@@ -48,7 +48,8 @@ _VARIANTS = {"DecisionTreeClassifier": ({"max_bins": 255},),
                                            {"metric": "manhattan"}),
              "KMeans": ({"algorithm": "elkan"},),
              "KernelRidge": ({"kernel": "rbf"},),
-             "LogisticRegression": ({"solver": "liblinear", "penalty": "l1"},),
+             "LogisticRegression": ({"solver": "liblinear", "penalty": "l1"},
+                                    {"solver": "saga", "penalty": "l1"}),
              "SVC": ({"probability": True},),
              "GaussianMixture": ({"covariance_type": "tied"}, {"covariance_type": "diag"},
                                  {"covariance_type": "spherical"})}
@@ -56,7 +57,8 @@ _VARIANTS = {"DecisionTreeClassifier": ({"max_bins": 255},),
 # with dual=True (the default primal makes small sparse X dense for its Hessian);
 # elkan's k-means and newGLMNET (on CSC columns) have sparse specialisations of their own
 _SPARSE_VARIANTS = {"LinearSVC": ({"dual": True},), "KMeans": ({"algorithm": "elkan"},),
-                    "LogisticRegression": ({"solver": "liblinear", "penalty": "l1"},)}
+                    "LogisticRegression": ({"solver": "liblinear", "penalty": "l1"},
+                                           {"solver": "saga", "penalty": "l1"})}
 # no kernels of their own: the meta-estimators (their inner estimators are precompiled)
 # and the target encoder
 _SKIPPED = {"Pipeline", "GridSearchCV", "RandomizedSearchCV", "OneVsRestClassifier",
