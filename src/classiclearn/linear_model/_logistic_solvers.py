@@ -30,7 +30,7 @@ from .._kernels import lbfgs as _lk
 from .._kernels.sparse_products import row_lanes
 from .._kernels.work import GRAM_PASS_WORK, ROW_LANE_ENTRIES, ROW_TRANSCENDENTAL_COST
 from ..utils._lbfgs import minimize_lbfgs
-from ..utils._sparse import csr_gram
+from ..utils._sparse import csc_columns_with_constant, csr_gram
 from ..utils._threads import available_cores, blocked_row_sums
 from . import _cd_kernels as _cdk
 from . import _logistic_kernels as _k
@@ -630,15 +630,7 @@ def _glmnet_columns(X, fit_intercept, intercept_scaling):
         if fit_intercept:
             XT[-1] = s
         return XT, None, None, None
-    Xc = sp.csc_array(X)
-    Xc.sort_indices()
-    indptr, indices = Xc.indptr.astype(np.uintp), Xc.indices.astype(np.uintp)
-    data = np.asarray(Xc.data, dtype=np.float64)
-    if fit_intercept:  # the constant column: every row, in order
-        indptr = np.append(indptr, indptr[-1] + np.uintp(n))
-        indices = np.concatenate([indices, np.arange(n, dtype=np.uintp)])
-        data = np.concatenate([data, np.full(n, s)])
-    return None, indptr, indices, np.ascontiguousarray(data)
+    return None, *csc_columns_with_constant(X, s if fit_intercept else 0.0)
 
 
 def _fit_l1_glmnet(X, y, sw, W0, b0, l1, fit_intercept, intercept_scaling, max_iter, tol):

@@ -30,6 +30,7 @@ from ..exceptions import ConvergenceWarning
 from ..utils._linear import LinearClassifierMixin, linear_product
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
+from ..utils._sparse import csc_columns_with_constant
 from ..utils._targets import compute_class_weight, encode_labels
 from ..utils.validation import (
     check_magnitude,
@@ -445,17 +446,7 @@ class _Rows:
         transposed, or CSC arrays of sparse X with the intercept column stored."""
         if not self.sparse:
             return np.ascontiguousarray(self.dense.T), None, None, None
-        X = sp.csc_array(self.csr)
-        X.sort_indices()
-        # unsigned indices: numba checks a signed index for a negative value at every access
-        indptr, indices = X.indptr.astype(np.uintp), X.indices.astype(np.uintp)
-        data = np.asarray(X.data, dtype=np.float64)
-        if self.bias > 0:  # the intercept column appended: every row, in order
-            n = X.shape[0]
-            indptr = np.append(indptr, indptr[-1] + np.uintp(n))
-            indices = np.concatenate([indices, np.arange(n, dtype=np.uintp)])
-            data = np.concatenate([data, np.full(n, float(self.bias))])
-        return None, indptr, indices, np.ascontiguousarray(data)
+        return None, *csc_columns_with_constant(self.csr, max(self.bias, 0.0))
 
     def arrays(self):
         """(X, indptr, indices, data, bias, d) for the row kernels: the dense rows and

@@ -119,6 +119,33 @@ def column_deviations(X, sample_weight=None, centre=None):
     return mean, squares
 
 
+def csc_columns_with_constant(X, value=0.0):
+    """(indptr, indices, data) of sparse X by columns, as the column-wise kernels take
+    them: CSC with sorted, unsigned indices (numba checks a signed index for a negative
+    value at every access) and float64 values; when ``value`` is non-zero, one more
+    column holding it in every row (an intercept as a constant feature). X is not
+    modified.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> indptr, indices, data = csc_columns_with_constant(sp.csr_array([[0.0, 2.0]]), 1.0)
+    >>> indptr.tolist(), indices.tolist(), data.tolist()
+    ([0, 0, 1, 2], [0, 0], [2.0, 1.0])
+    """
+    Xc = sp.csc_array(X)
+    if not Xc.has_sorted_indices:
+        Xc = Xc.sorted_indices()
+    indptr, indices = Xc.indptr.astype(np.uintp), Xc.indices.astype(np.uintp)
+    data = np.asarray(Xc.data, dtype=np.float64)
+    if value != 0.0:  # the constant column: every row, in order
+        n = X.shape[0]
+        indptr = np.append(indptr, indptr[-1] + np.uintp(n))
+        indices = np.concatenate([indices, np.arange(n, dtype=np.uintp)])
+        data = np.concatenate([data, np.full(n, float(value))])
+    return indptr, indices, np.ascontiguousarray(data)
+
+
 def safe_dot(a, b):
     """``a @ b`` for any mix of dense and sparse operands, dense when either is dense."""
     out = a @ b
