@@ -14,7 +14,7 @@ from scipy.linalg import lapack
 from ..base import BaseEstimator, ClassifierMixin
 from ..utils._moments import MAX_MEAN_TO_VAR
 from ..utils._params import Interval, StrOptions
-from ..utils._sparse import csr_gram
+from ..utils._sparse import csr_gram, gram_pair_work
 from ..utils._targets import compute_class_weight, encode_labels
 from ..utils._threads import small_lapack
 from ..utils.validation import (
@@ -176,8 +176,7 @@ def _sparse_gram_pays(X, n_classes):
     n, p = X.shape
     if p > min(n, _SPARSE_GRAM_FEATURES) or X.nnz == 0:
         return False
-    row_entries = np.diff(sp.csr_array(X).indptr).astype(np.float64)
-    gram_work = float(row_entries @ row_entries) / 2 + p**3 / (3 * _FACTOR_SPEEDUP)
+    gram_work = gram_pair_work(X) + p**3 / (3 * _FACTOR_SPEEDUP)
     return gram_work <= _SPARSE_GRAM_PASSES * X.nnz * n_classes
 
 

@@ -30,7 +30,7 @@ from .._kernels import lbfgs as _lk
 from .._kernels.sparse_products import row_lanes
 from .._kernels.work import GRAM_PASS_WORK, ROW_LANE_ENTRIES, ROW_TRANSCENDENTAL_COST
 from ..utils._lbfgs import minimize_lbfgs
-from ..utils._sparse import csc_columns_with_constant, csr_gram
+from ..utils._sparse import csc_columns_with_constant, csr_gram, gram_pair_work
 from ..utils._threads import available_cores, blocked_row_sums
 from . import _cd_kernels as _cdk
 from . import _logistic_kernels as _k
@@ -603,8 +603,7 @@ def _sparse_gram_pays(X, fit_intercept):
     p = X.shape[1]
     if fit_intercept or p > _CD_GRAM_FEATURES:
         return False
-    row_entries = np.diff(sp.csr_array(X).indptr).astype(np.float64)
-    gram_work = float(row_entries @ row_entries) / 2 + _CD_EPOCHS * p * p
+    gram_work = gram_pair_work(X) + _CD_EPOCHS * p * p
     return gram_work <= _CD_EPOCHS * 2 * X.nnz
 
 

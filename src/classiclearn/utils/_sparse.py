@@ -119,6 +119,20 @@ def column_deviations(X, sample_weight=None, centre=None):
     return mean, squares
 
 
+def gram_pair_work(X):
+    """Multiply-adds of ``X' X`` formed from each row's pairs of stored entries (half the
+    sum of the squared row lengths) for sparse X.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> gram_pair_work(sp.csr_array([[1.0, 2.0], [0.0, 3.0]]))
+    2.5
+    """
+    row_entries = np.diff(sp.csr_array(X).indptr).astype(np.float64)
+    return float(row_entries @ row_entries) / 2
+
+
 def csc_columns_with_constant(X, value=0.0):
     """(indptr, indices, data) of sparse X by columns, as the column-wise kernels take
     them: CSC with sorted, unsigned indices (numba checks a signed index for a negative
