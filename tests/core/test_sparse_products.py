@@ -215,3 +215,37 @@ def test_ridge_preconditioner_diagonal_of_sparse_x_is_the_dense_one(layout, weig
     np.testing.assert_allclose(centered_diagonal(X.asformat(layout), m, w, False), expected,
                                rtol=1e-12)
     np.testing.assert_array_equal(m, before)  # the given centre is read, not written
+
+
+@pytest.mark.parametrize("layout", ["csr", "csc", "coo", "csr_unsorted", "csr_int64"])
+@pytest.mark.parametrize("value", [0.0, 2.5])
+@pytest.mark.parametrize("shape", [(300, 17), (1, 4), (0, 3), (40, 0)])
+def test_columns_with_constant_are_scipys_csc(layout, value, shape):
+    from classiclearn.utils._sparse import csc_columns_with_constant
+
+    rng = np.random.default_rng(len(layout) + shape[0])
+    X = sp.random_array(shape, density=0.3, format="csr", rng=rng, dtype=np.float32)
+    if layout == "csr_unsorted":  # rows stored out of column order, as scipy allows
+        order = np.concatenate([np.arange(a, b)[::-1] for a, b in
+                                zip(X.indptr[:-1], X.indptr[1:])] + [np.zeros(0, int)])
+        X = sp.csr_array((X.data[order], X.indices[order], X.indptr), shape=shape)
+    elif layout == "csr_int64":
+        X.indices, X.indptr = X.indices.astype(np.int64), X.indptr.astype(np.int64)
+    elif layout != "csr":
+        X = X.asformat(layout)
+    before = X.copy()
+    indptr, indices, data = csc_columns_with_constant(X, value)
+    expected = sp.csc_array(sp.csr_array(X).astype(np.float64))
+    expected.sort_indices()
+    n, p = shape
+    assert indptr.dtype == np.uintp and indices.dtype == np.uint32 and data.dtype == np.float64
+    assert np.array_equal(indptr[:p + 1], expected.indptr)
+    assert np.array_equal(indices[:expected.nnz], expected.indices)
+    assert np.array_equal(data[:expected.nnz], expected.data)
+    if value:
+        assert indptr[-1] == expected.nnz + n and len(indptr) == p + 2
+        assert np.array_equal(indices[expected.nnz:], np.arange(n))
+        assert np.all(data[expected.nnz:] == value)
+    else:
+        assert len(indptr) == p + 1 and len(indices) == expected.nnz
+    assert (X != before).nnz == 0  # the input is not modified

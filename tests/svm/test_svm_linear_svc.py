@@ -161,3 +161,26 @@ def test_sparse_rows_with_the_intercept_column_and_their_columns(bias):
     _, indptr, indices, data = rows.columns()
     columns = sp.csc_array((data, indices, indptr), shape=expected.shape)
     np.testing.assert_array_equal(columns.toarray(), expected)
+
+
+@pytest.mark.parametrize("C", [0.3, 3.0])
+def test_l1_on_wide_sparse_data_shrinks_to_sklearns_solution(C):
+    """Most features of wide sparse data sit at zero: the L1 solver drops them from its
+    passes (liblinear's shrinking) and checks them all again before it stops."""
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(0)
+    X = sp.random_array((300, 3000), density=0.01, format="csr", rng=rng)
+    w = rng.normal(size=3000) * (rng.random(3000) < 0.05)
+    y = (X @ w + 0.1 * rng.normal(size=300) > 0).astype(int)
+    params = dict(penalty="l1", dual=False, C=C, random_state=0)
+    tight = dict(tol=1e-10, max_iter=100_000)
+    ours = LinearSVC(**params, **tight).fit(X, y)
+    theirs = sksvm.LinearSVC(**params, **tight).fit(X, y)
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, atol=1e-5)
+    np.testing.assert_allclose(ours.intercept_, theirs.intercept_, atol=1e-5)
+    assert 0 < np.count_nonzero(ours.coef_) < 300
+    # at the default tolerance both stop after a similar number of passes
+    ours, theirs = LinearSVC(**params).fit(X, y), sksvm.LinearSVC(**params).fit(X, y)
+    assert theirs.n_iter_ / 2 <= ours.n_iter_ <= 2 * theirs.n_iter_
+    assert np.mean(ours.predict(X) == theirs.predict(X)) >= 0.99

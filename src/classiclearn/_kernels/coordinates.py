@@ -1,6 +1,7 @@
 """numba helpers of the coordinate-wise solvers (LinearSVC's, liblinear-style logistic
-regression): a small xorshift generator and its shuffle, and column access to the
-samples, dense (transposed, one feature per row) or CSC.
+regression): a small xorshift generator and its shuffle, the optimality violation and
+shrinking test of an L1-penalised coordinate, and column access to the samples, dense
+(transposed, one feature per row) or CSC.
 
 The column helpers serve dense samples (the CSC arrays None) and sparse ones (the dense
 array None). Each branch tests the argument it reads against None: numba then compiles
@@ -35,6 +36,31 @@ def shuffle(a, n, state):
 
 
 @njit(nogil=True, cache=True, inline="always")
+def l1_violation(g, wj):
+    """Distance of 0 from the subdifferential of ``g wj + |wj|`` in ``wj`` (the
+    optimality violation of one coordinate of an L1-penalised problem)."""
+    gp = g + 1.0
+    gn = g - 1.0
+    if wj > 0.0:
+        return abs(gp)
+    if wj < 0.0:
+        return abs(gn)
+    if gp < 0.0:
+        return -gp
+    if gn > 0.0:
+        return gn
+    return 0.0
+
+
+@njit(nogil=True, cache=True, inline="always")
+def l1_shrinkable(g, wj, gmax_old, n):
+    """Whether a feature leaves the active set of an L1 coordinate descent: at zero,
+    its loss gradient ``g`` well inside the penalty's reach (by the last pass's largest
+    violation over the n samples, as liblinear shrinks)."""
+    return wj == 0.0 and g + 1.0 > gmax_old / n and g - 1.0 < -gmax_old / n
+
+
+@njit(nogil=True, cache=True, inline="always")
 def column_span(XT, indptr, j, n):
     """The entries of column j: (start, stop) in the CSC arrays, or (0, n) dense."""
     if indptr is not None:
@@ -54,7 +80,7 @@ def column_entry(XT, indices, data, j, t):
 
 @njit(nogil=True, cache=True)
 def dense_to_csc(X, extra_column):
-    """CSC arrays (indptr, indices, data; unsigned indices) of the non-zero entries of
+    """CSC arrays (indptr uintp, indices uint32, data) of the non-zero entries of
     the dense 2-d ``X``, rows in order within each column, and when ``extra_column`` is
     non-zero one more column holding that value in every row; two passes over X.
 
@@ -77,7 +103,7 @@ def dense_to_csc(X, extra_column):
     for j in range(p + extra):
         indptr[j + 1] += indptr[j]
     nnz = indptr[p + extra]
-    indices = np.empty(nnz, dtype=np.uintp)
+    indices = np.empty(nnz, dtype=np.uint32)
     data = np.empty(nnz)
     fill = indptr[:p].copy()
     for i in range(n):

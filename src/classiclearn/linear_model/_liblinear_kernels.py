@@ -18,7 +18,13 @@ import math
 
 import numpy as np
 
-from .._kernels.coordinates import column_entry, column_span, shuffle
+from .._kernels.coordinates import (
+    column_entry,
+    column_span,
+    l1_shrinkable,
+    l1_violation,
+    shuffle,
+)
 from .._kernels.jit import njit
 
 # liblinear's constants: Hessian diagonal floor, inner passes per model, line-search
@@ -36,29 +42,6 @@ def _softplus(t, e):
     if t > 0.0:
         return t + math.log1p(e)
     return math.log1p(e)
-
-
-@njit(nogil=True, cache=True, inline="always")
-def _violation(g, wj):
-    """Distance of 0 from the subdifferential of ``g wj + |wj|`` in ``wj``."""
-    gp = g + 1.0
-    gn = g - 1.0
-    if wj > 0.0:
-        return abs(gp)
-    if wj < 0.0:
-        return abs(gn)
-    if gp < 0.0:
-        return -gp
-    if gn > 0.0:
-        return gn
-    return 0.0
-
-
-@njit(nogil=True, cache=True, inline="always")
-def _shrinkable(g, wj, gmax_old, n):
-    """Whether a feature leaves the active set: at zero, its gradient well inside the
-    penalty's reach (by the last pass's largest violation over n, as liblinear)."""
-    return wj == 0.0 and g + 1.0 > gmax_old / n and g - 1.0 < -gmax_old / n
 
 
 @njit(nogil=True, cache=True)
@@ -144,11 +127,11 @@ def l1_logistic_glmnet(XT, indptr, indices, data, y, C, w, eps, max_newton_iter,
             hdiag[j] = h
             grad[j] = xjneg_sum[j] - tmp
             g = grad[j]
-            if _shrinkable(g, w[j], gmax_old, n):
+            if l1_shrinkable(g, w[j], gmax_old, n):
                 active -= 1
                 index[s], index[active] = index[active], index[s]
                 continue
-            v = _violation(g, w[j])
+            v = l1_violation(g, w[j])
             gmax_new = max(gmax_new, v)
             gnorm1_new += v
             s += 1
@@ -175,11 +158,11 @@ def l1_logistic_glmnet(XT, indptr, indices, data, y, C, w, eps, max_newton_iter,
                 for t in range(start, stop):
                     i, x = column_entry(XT, indices, data, j, t)
                     g += x * D[i] * xTd[i]
-                if _shrinkable(g, wpd[j], qp_gmax_old, n):
+                if l1_shrinkable(g, wpd[j], qp_gmax_old, n):
                     qp_active -= 1
                     index[s], index[qp_active] = index[qp_active], index[s]
                     continue
-                v = _violation(g, wpd[j])
+                v = l1_violation(g, wpd[j])
                 qp_gmax_new = max(qp_gmax_new, v)
                 qp_gnorm1_new += v
                 s += 1

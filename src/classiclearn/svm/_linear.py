@@ -329,7 +329,7 @@ class LinearSVC(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
             # as liblinear: in one-vs-rest the rest keeps the plain C
             Cc = Cs * (cw[y_idx] if k == 2 else np.where(y_idx == c, cw[c], 1.0))
             if self.penalty == "l1":
-                w, it = _k.l1_coordinate_descent(*columns, yc, Cc, float(self.tol),
+                w, it = _k.l1_coordinate_descent(*_signed(columns, yc), Cc, float(self.tol),
                                                  int(self.max_iter), seed)
             elif dual:
                 w, it = _k.dual_coordinate_descent(*rows.arrays(), yc, Cc,
@@ -379,6 +379,16 @@ _SPARSE_FIT_DENSITY = 0.25
 _SPARSE_FIT_ENTRIES = 100_000
 # entries up to which sparse X is made dense for the Hessian of the primal method
 _DENSE_FIT_ENTRIES = 20_000_000
+
+
+def _signed(columns, y):
+    """The column kernel's arrays (see ``_Rows.columns``) with each sample's entries
+    times its label ``y_i`` (+1 or -1), as liblinear signs its columns once per binary
+    problem: a copy, the shared columns are kept."""
+    XT, indptr, indices, data = columns
+    if XT is not None:
+        return XT * y, None, None, None
+    return None, indptr, indices, data * y[indices]
 
 
 def _fit_storage(X, hessian):

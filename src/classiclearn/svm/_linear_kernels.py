@@ -16,7 +16,13 @@ seeded by the caller, so results are reproducible for a given seed.
 
 import numpy as np
 
-from .._kernels.coordinates import column_entry, column_span, shuffle
+from .._kernels.coordinates import (
+    column_entry,
+    column_span,
+    l1_shrinkable,
+    l1_violation,
+    shuffle,
+)
 from .._kernels.jit import njit
 from .._kernels.prefetch import prefetch1
 
@@ -193,16 +199,22 @@ def dual_coordinate_descent(X, indptr, indices, data, bias, d, y, C, squared, to
 
 
 @njit(nogil=True, cache=True)
-def l1_coordinate_descent(XT, indptr, indices, data, y, C, tol, max_iter, seed):
-    """CDN for ``min_w ||w||_1 + sum_i C_i max(0, 1 - y_i w'x_i)^2``.
+def l1_coordinate_descent(XT, indptr, indices, data, C, tol, max_iter, seed):
+    """CDN for ``min_w ||w||_1 + sum_i C_i max(0, 1 - y_i w'x_i)^2``, with
+    liblinear's shrinking: a feature at zero whose gradient lies well inside the
+    penalty's reach leaves the passes, and all features are checked once more before
+    the stop.
+
+    The samples come signed, ``y_i x_i`` (as liblinear scales its columns): the passes
+    then read no label.
 
     Parameters
     ----------
     XT : ndarray of shape (d, n), C order, or None
-        Transposed samples (one feature per row); or None, and the columns are
+        Transposed signed samples (one feature per row); or None, and the columns are
         the CSC arrays ``indptr``, ``indices``, ``data`` (d columns; None for
         dense samples: numba compiles each version without the other's code).
-    y, C : ndarray of shape (n,)
+    C : ndarray of shape (n,)
     tol : float
         Stop when the summed optimality violation falls below tol times its
         first value.
@@ -214,7 +226,7 @@ def l1_coordinate_descent(XT, indptr, indices, data, y, C, tol, max_iter, seed):
     w : ndarray of shape (d,)
     n_iter : int
     """
-    n = y.shape[0]
+    n = C.shape[0]
     d = 0
     if XT is not None:
         d = XT.shape[0]
@@ -234,11 +246,15 @@ def l1_coordinate_descent(XT, indptr, indices, data, y, C, tol, max_iter, seed):
     state = np.array([np.uint64(seed) * np.uint64(2654435761) + np.uint64(88172645463325252)])
     viol_init = -1.0
     sigma = 0.01
+    gmax_old = np.inf
+    active = d
     it = 0
     while it < max_iter:
-        shuffle(index, d, state)
+        shuffle(index, active, state)
         viol = 0.0
-        for s in range(d):
+        gmax_new = 0.0
+        s = 0
+        while s < active:
             j = index[s]
             start, stop = column_span(XT, indptr, j, n)
             G = 0.0
@@ -247,23 +263,23 @@ def l1_coordinate_descent(XT, indptr, indices, data, y, C, tol, max_iter, seed):
                 i, x = column_entry(XT, indices, data, j, t)
                 if b[i] > 0.0:
                     v = C[i] * x
-                    G -= y[i] * v * b[i]
+                    G -= v * b[i]
                     H += v * x
             G *= 2.0
             H = 2.0 * H
             if H < 1e-12:
                 H = 1e-12
             wj = w[j]
+            if l1_shrinkable(G, wj, gmax_old, n):
+                active -= 1
+                index[s], index[active] = index[active], index[s]
+                continue
+            v = l1_violation(G, wj)
+            gmax_new = max(gmax_new, v)
+            viol += v
+            s += 1
             gp = G + 1.0
             gn = G - 1.0
-            if wj > 0.0:
-                viol += abs(gp)
-            elif wj < 0.0:
-                viol += abs(gn)
-            elif gp < 0.0:
-                viol += -gp
-            elif gn > 0.0:
-                viol += gn
             if gp <= H * wj:
                 dj = -gp / H
             elif gn >= H * wj:
@@ -274,7 +290,9 @@ def l1_coordinate_descent(XT, indptr, indices, data, y, C, tol, max_iter, seed):
                 continue
             delta = G * dj + abs(wj + dj) - abs(wj)
             lam = 1.0
-            for _ in range(30):
+            applied = 0.0  # the step b has been moved by (as liblinear, b moves with
+            loss_old = 0.0  # each exact trial: no separate pass once one is accepted)
+            for trial in range(30):
                 # objective change for step lam * dj; first its upper bound from the
                 # loss's curvature (at most 2 C_i x_i^2 per row): when the bound meets
                 # the sufficient decrease, so does the change, and the pass is saved
@@ -282,26 +300,39 @@ def l1_coordinate_descent(XT, indptr, indices, data, y, C, tol, max_iter, seed):
                 change = abs(wj + step) - abs(wj)
                 if change + G * step + xsq[j] * step * step <= sigma * lam * delta:
                     break
+                move = step - applied
+                loss_new = 0.0
                 for t in range(start, stop):
                     i, x = column_entry(XT, indices, data, j, t)
                     if x != 0.0:
-                        nb = b[i] - lam * dj * y[i] * x
-                        old = b[i] if b[i] > 0.0 else 0.0
-                        new = nb if nb > 0.0 else 0.0
-                        change += C[i] * (new * new - old * old)
-                if change <= sigma * lam * delta:
+                        bi = b[i]
+                        if trial == 0 and bi > 0.0:
+                            loss_old += C[i] * bi * bi
+                        bi -= move * x
+                        b[i] = bi
+                        if bi > 0.0:
+                            loss_new += C[i] * bi * bi
+                applied = step
+                if change + loss_new - loss_old <= sigma * lam * delta:
                     break
                 lam *= 0.5
             step = lam * dj
             w[j] = wj + step
-            for t in range(start, stop):
-                i, x = column_entry(XT, indices, data, j, t)
-                b[i] -= step * y[i] * x
+            if step != applied:
+                move = step - applied
+                for t in range(start, stop):
+                    i, x = column_entry(XT, indices, data, j, t)
+                    b[i] -= move * x
         it += 1
         if viol_init < 0.0:
             viol_init = viol
         if viol <= tol * viol_init:
-            break
+            if active == d:
+                break
+            active = d  # check the shrunk features once more
+            gmax_old = np.inf
+            continue
+        gmax_old = gmax_new
     return w, it
 
 
