@@ -751,6 +751,7 @@ CHECKS = {"svc": check_svc, "forest-predict": check_forest_predict,
           "linear-svc-range": check_linear_svc_range, "params": check_params,
           "params-small": lambda: check_params(1000, 1000, 1000),
           "params-sparse": lambda: check_params(density=0.1),
+          "sparse-wide": lambda: check_sparse(2000, 20_000, 0.002, 2000),
           "params-large": lambda: check_params(100_000, 5000, 10_000)}
 
 

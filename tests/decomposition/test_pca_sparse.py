@@ -72,3 +72,53 @@ def test_pca_sparse_other_solvers_refused(solver):
     with pytest.raises(TypeError, match='only support sparse inputs with the "arpack"'):
         PCA(3, svd_solver=solver).fit(X)
 
+
+
+@pytest.mark.parametrize("n_components", [None, 20, 79, 3])
+@pytest.mark.parametrize("fmt", ["csr", "csc"])
+def test_pca_auto_on_wide_sparse_x_matches_sklearns_arpack(n_components, fmt, monkeypatch):
+    """More columns than rows: 'auto' takes the rows' centred Gram matrix when much of
+    the rank is asked for (exact, where ARPACK iterates); the result is scikit-learn's."""
+    from classiclearn.decomposition import _pca
+
+    calls = []
+    route = _pca._components_from_row_gram
+    monkeypatch.setattr(_pca, "_components_from_row_gram",
+                        lambda *args: calls.append(args[2]) or route(*args))
+    rng = np.random.RandomState(3)
+    X = sp.random(80, 600, density=0.05, random_state=rng, format=fmt)
+    X_test = sp.random(10, 600, density=0.05, random_state=rng, format=fmt)
+    kw = {"n_components": n_components, "random_state": 0}
+    ours = PCA(**kw).fit(X)
+    ref = sk_decomposition.PCA(**kw).fit(X)
+    assert calls == ([] if n_components == 3 else [ours.n_components_])
+    assert ours.n_components_ == ref.n_components_
+    np.testing.assert_allclose(ours.explained_variance_, ref.explained_variance_, rtol=1e-9)
+    np.testing.assert_allclose(ours.singular_values_, ref.singular_values_, rtol=1e-9)
+    # all of the rank kept: the rest of the variance is round-off on either side
+    np.testing.assert_allclose(ours.noise_variance_, ref.noise_variance_, rtol=1e-9,
+                               atol=1e-12 * ref.explained_variance_[0])
+    np.testing.assert_allclose(np.abs(ours.components_ @ ref.components_.T),
+                               np.eye(ours.n_components_), atol=1e-7)
+    t_ref = ref.transform(X_test)
+    np.testing.assert_allclose(_match_signs(t_ref, ours.transform(X_test)), t_ref,
+                               rtol=1e-7, atol=1e-9)
+
+
+def test_pca_row_gram_gives_way_to_arpack_on_rank_deficient_rows(monkeypatch):
+    """Repeated rows leave the centred Gram matrix singular: the kept components would
+    include null directions, so the fit runs ARPACK on X as scikit-learn does."""
+    from classiclearn.decomposition import _pca
+
+    results = []
+    route = _pca._components_from_row_gram
+    monkeypatch.setattr(_pca, "_components_from_row_gram",
+                        lambda *args: results.append(route(*args)) or results[-1])
+    rng = np.random.RandomState(4)
+    half = sp.random(30, 400, density=0.05, random_state=rng, format="csr")
+    X = sp.vstack([half, half], format="csr")  # rank 30 at most, 59 components asked
+    ours = PCA(random_state=0).fit(X)
+    ref = sk_decomposition.PCA(random_state=0).fit(X)
+    assert results == [None]
+    np.testing.assert_allclose(ours.explained_variance_[:25], ref.explained_variance_[:25],
+                               rtol=1e-8)

@@ -245,6 +245,41 @@ def _arpack_on_covariance(X, mean, nc, tol, rng):
     return np.sqrt(evals), np.ascontiguousarray(evecs[:, order].T)
 
 
+def _components_from_row_gram(X, mean, nc):
+    """The leading ``nc`` singular values and right vectors of the centred sparse X
+    from the eigendecomposition of its rows' centred Gram matrix ``Xc Xc'`` (n x n,
+    formed from the sparse product ``X X'`` without centring X): for X with more
+    columns than rows, exact where ARPACK iterates. ``Vt = U' Xc / S``. Returns None
+    when a kept component is too small against the first for the squared condition
+    number (see :func:`_covariance_route_reliable`)."""
+    n = X.shape[0]
+    K = sp.csr_array(X @ X.T).toarray()
+    row_means = X @ mean
+    K -= row_means[:, None]
+    K -= row_means[None, :]
+    K += mean @ mean
+    if 2 * nc > n:  # most of the spectrum: divide and conquer on all of it
+        evals, U = linalg.eigh(K, overwrite_a=True, check_finite=False, driver="evd")
+        evals, U = evals[n - nc:], U[:, n - nc:]
+    else:
+        evals, U = linalg.eigh(K, overwrite_a=True, check_finite=False,
+                               subset_by_index=[n - nc, n - 1], driver="evr")
+    evals, U = np.maximum(evals[::-1], 0.0), U[:, ::-1]
+    if not _covariance_route_reliable(evals, nc) or evals[-1] <= 0.0:
+        return None
+    S = np.sqrt(evals)
+    Vt = (X.T @ U - np.outer(mean, U.sum(axis=0))) / S
+    return S, np.ascontiguousarray(Vt.T)
+
+
+# sparse X with more columns than rows (at most _ROW_GRAM_MAX) takes the rows' Gram
+# matrix under svd_solver='auto' when at least this share of its rank is asked for:
+# ARPACK then needs a Lanczos basis of about twice as many vectors, each product a
+# pass over X, where the n x n eigendecomposition costs about n^3 / 3 once
+_ROW_GRAM_MAX = 4096
+_ROW_GRAM_SHARE = 0.05
+
+
 def _sparse_centred_gram_operator(X, mean):
     """``Xc' Xc`` of sparse X as a LinearOperator, X never centred or copied densely."""
     from scipy.sparse.linalg import LinearOperator
@@ -347,7 +382,13 @@ class PCA(TransformerMixin, BaseEstimator):
         'full': exact, by the covariance eigensolver when n ≥ 3p and it is
         accurate enough, else an SVD; 'covariance_eigh': always the covariance
         route; 'randomized': randomized subspace iteration; 'arpack': ARPACK
-        on the centred data; 'auto' picks as scikit-learn does.
+        on the centred data; 'auto' picks as scikit-learn does, except on sparse X
+        with more columns than rows (at most 4,096) when at least 5% of the rank is
+        asked for: the components then come exactly from the eigendecomposition of
+        the rows' centred Gram matrix (n x n) where ARPACK would iterate with a basis
+        of twice as many vectors (``_fit_svd_solver`` still reads 'arpack', what
+        scikit-learn's choice would be; ARPACK runs when a kept component is too
+        small against the first for that route's accuracy).
     tol : float, default=0.0
         Tolerance of 'arpack'.
     iterated_power : int or 'auto', default='auto'
@@ -617,6 +658,10 @@ class PCA(TransformerMixin, BaseEstimator):
         if solver == "arpack" and p <= n and (sp.issparse(X) or p <= _ARPACK_GRAM_MAX):
             with small_lapack(p):
                 found = _arpack_on_covariance(X, self.mean_, nc, self.tol, rng)
+        elif (solver == "arpack" and self.svd_solver == "auto" and sp.issparse(X)
+              and p > n and n <= _ROW_GRAM_MAX and nc >= _ROW_GRAM_SHARE * n):
+            with small_lapack(n):
+                found = _components_from_row_gram(X, self.mean_, nc)
         if found is not None:
             S, Vt = found
         elif solver == "arpack":
