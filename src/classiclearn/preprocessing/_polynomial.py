@@ -26,6 +26,16 @@ from ._common import feature_names_in
 __all__ = ["PolynomialFeatures"]
 
 
+def _choose(m, r):
+    """``comb(m_i, r)`` for each entry of the int64 array m, exactly (0 where m_i < r):
+    the running product ``c (m - k) / (k + 1)`` is a binomial coefficient at every
+    step, so each division is exact."""
+    c = np.ones_like(m)
+    for k in range(r):
+        c = c * np.maximum(m - k, 0) // (k + 1)
+    return c
+
+
 class PolynomialFeatures(TransformerMixin, BaseEstimator):
     """All products of features up to a given degree.
 
@@ -202,9 +212,9 @@ class PolynomialFeatures(TransformerMixin, BaseEstimator):
         interaction = bool(self.interaction_only)
         start = max(1, lo)
         first_below = np.zeros((max(hi, 1), p + 1), dtype=np.int64)
+        top = np.arange(p, 0, -1, dtype=np.int64) - 1  # p - u - 1 for u = 0 .. p - 1
         for r in range(hi):
-            sizes = [comb(p - u - 1, r) if interaction else comb(p - u + r - 1, r)
-                     for u in range(p)]
+            sizes = _choose(top if interaction else top + r, r)
             first_below[r, 1:] = np.cumsum(sizes, dtype=np.int64)
         bases = self._degree_starts(p)
         indptr = X.indptr.astype(np.int64)

@@ -7,6 +7,8 @@ combinations of size ``r + 1`` whose first index is below ``v``, the rank is the
 over k of ``P[d-1-k, c_k] - P[d-1-k, lo_k]``, where ``lo_0 = 0`` and ``lo_k`` is the
 smallest index allowed after ``c_{k-1}``. A row's combinations are enumerated over
 its own stored entries in that same order, so each output row comes out sorted.
+Degrees 1 to 3 are written by nested loops that add the rank's terms as they go (the
+rank of a pair ``c <= c'`` is ``P[1, c] + c' - c - step``, with ``P[0, v] = v``).
 """
 
 import numpy as np
@@ -68,6 +70,36 @@ def expand_rows(indptr, indices, data, lo, hi, bias, interaction_only, first_bel
             q += 1
         for d in range(lo, hi + 1):
             if _combination_count(m, d, interaction_only) == 0:
+                continue
+            if d == 1:  # the row itself
+                for t in range(a, b):
+                    out_ind[q] = bases[1] + indices[t]
+                    out_val[q] = data[t]
+                    q += 1
+                continue
+            if d == 2:  # pairs: the rank is first_below[1, c] + c' - c - step
+                for t in range(a, b):
+                    c = indices[t]
+                    offset = bases[2] + first_below[1, c] - c - step
+                    v = data[t]
+                    for u in range(t + step, b):
+                        out_ind[q] = offset + indices[u]
+                        out_val[q] = v * data[u]
+                        q += 1
+                continue
+            if d == 3:  # triples, the same rank term by term
+                for t in range(a, b):
+                    c = indices[t]
+                    head = bases[3] + first_below[2, c] - first_below[1, c + step]
+                    v = data[t]
+                    for u in range(t + step, b):
+                        c2 = indices[u]
+                        offset = head + first_below[1, c2] - c2 - step
+                        v2 = v * data[u]
+                        for w in range(u + step, b):
+                            out_ind[q] = offset + indices[w]
+                            out_val[q] = v2 * data[w]
+                            q += 1
                 continue
             for k in range(d):  # the first combination of positions
                 pos[k] = k * step
