@@ -37,7 +37,7 @@ _SHARED_KERNELS = {"ensemble": "tree", "mixture": "cluster"}
 # builder; the KD and ball trees (build, k-nearest and radius queries, shared by every
 # neighbours estimator) and the Manhattan brute search; elkan's k-means, the rbf kernel
 # of kernel ridge, the other covariance types of the mixtures, liblinear's L1 logistic
-# regression (newGLMNET) and SAGA (its lazy-update kernels)
+# regression (newGLMNET) and SAGA (its lazy-update kernels), LinearSVC's L1 solver
 _VARIANTS = {"DecisionTreeClassifier": ({"max_bins": 255},),
              "DecisionTreeRegressor": ({"criterion": "absolute_error"},),
              "ExtraTreesClassifier": ({"max_bins": 255},),
@@ -51,12 +51,15 @@ _VARIANTS = {"DecisionTreeClassifier": ({"max_bins": 255},),
              "LogisticRegression": ({"solver": "liblinear", "penalty": "l1"},
                                     {"solver": "saga", "penalty": "l1"}),
              "SVC": ({"probability": True},),
+             "LinearSVC": ({"penalty": "l1", "dual": False},),
              "GaussianMixture": ({"covariance_type": "tied"}, {"covariance_type": "diag"},
                                  {"covariance_type": "spherical"})}
 # the same on sparse input: LinearSVC's sparse rows reach the dual's CSR kernel only
 # with dual=True (the default primal makes small sparse X dense for its Hessian);
-# elkan's k-means and newGLMNET (on CSC columns) have sparse specialisations of their own
-_SPARSE_VARIANTS = {"LinearSVC": ({"dual": True},), "KMeans": ({"algorithm": "elkan"},),
+# elkan's k-means, newGLMNET and LinearSVC's L1 solver (on CSC columns) have sparse
+# specialisations of their own
+_SPARSE_VARIANTS = {"LinearSVC": ({"dual": True}, {"penalty": "l1", "dual": False}),
+                    "KMeans": ({"algorithm": "elkan"},),
                     "LogisticRegression": ({"solver": "liblinear", "penalty": "l1"},
                                            {"solver": "saga", "penalty": "l1"})}
 # no kernels of their own: the meta-estimators (their inner estimators are precompiled)
