@@ -122,3 +122,17 @@ def test_pca_row_gram_gives_way_to_arpack_on_rank_deficient_rows(monkeypatch):
     assert results == [None]
     np.testing.assert_allclose(ours.explained_variance_[:25], ref.explained_variance_[:25],
                                rtol=1e-8)
+
+
+def test_pca_row_gram_is_left_to_arpack_on_dense_columns(monkeypatch):
+    """Columns holding most rows make the product X X' cost more than ARPACK's passes."""
+    from classiclearn.decomposition import _pca
+
+    calls = []
+    monkeypatch.setattr(_pca, "_components_from_row_gram", lambda *args: calls.append(1))
+    rng = np.random.RandomState(5)
+    X = sp.random(60, 400, density=0.9, random_state=rng, format="csr")
+    ours = PCA(10, random_state=0).fit(X)
+    ref = sk_decomposition.PCA(10, random_state=0).fit(X)
+    assert calls == []
+    np.testing.assert_allclose(ours.explained_variance_, ref.explained_variance_, rtol=1e-9)

@@ -278,6 +278,21 @@ def _components_from_row_gram(X, mean, nc):
 # pass over X, where the n x n eigendecomposition costs about n^3 / 3 once
 _ROW_GRAM_MAX = 4096
 _ROW_GRAM_SHARE = 0.05
+# ... and when the sparse product X X' (a multiply-add per pair of entries sharing a
+# column) costs at most this many times nc passes over X: ARPACK needs at least about
+# 2 nc products with X and X' (denser X goes to ARPACK)
+_ROW_GRAM_WORK = 0.5
+
+
+def _row_gram_pair_work(X):
+    """Multiply-adds of the sparse product ``X X'``: the squared entry count of each
+    column, summed."""
+    if X.format == "csc":
+        counts = np.diff(X.indptr)
+    else:
+        counts = np.bincount(X.indices, minlength=X.shape[1])
+    counts = counts.astype(np.float64)
+    return float(counts @ counts)
 
 
 def _sparse_centred_gram_operator(X, mean):
@@ -659,7 +674,8 @@ class PCA(TransformerMixin, BaseEstimator):
             with small_lapack(p):
                 found = _arpack_on_covariance(X, self.mean_, nc, self.tol, rng)
         elif (solver == "arpack" and self.svd_solver == "auto" and sp.issparse(X)
-              and p > n and n <= _ROW_GRAM_MAX and nc >= _ROW_GRAM_SHARE * n):
+              and p > n and n <= _ROW_GRAM_MAX and nc >= _ROW_GRAM_SHARE * n
+              and _row_gram_pair_work(X) <= _ROW_GRAM_WORK * nc * X.nnz):
             with small_lapack(n):
                 found = _components_from_row_gram(X, self.mean_, nc)
         if found is not None:
