@@ -1,7 +1,8 @@
 """numba helpers of the coordinate-wise solvers (LinearSVC's, liblinear-style logistic
 regression): a small xorshift generator and its shuffle, the optimality violation and
 shrinking test of an L1-penalised coordinate, and column access to the samples, dense
-(transposed, one feature per row) or CSC.
+(transposed, one feature per row) or CSC, and the CSC arrays those take, built from
+dense X (:func:`dense_to_csc`) or CSR X (:func:`csr_to_csc`).
 
 The column helpers serve dense samples (the CSC arrays None) and sparse ones (the dense
 array None). Each branch tests the argument it reads against None: numba then compiles
@@ -78,6 +79,34 @@ def column_entry(XT, indices, data, j, t):
     return np.uintp(0), 0.0  # no samples: never reached
 
 
+@njit(cache=True, nogil=True)
+def _column_starts(counts, extra, extra_rows):
+    """CSC indptr (uintp, p + 1, and with ``extra`` one more column of ``extra_rows``
+    entries) from the column counts (p,), each count replaced by where its column
+    starts."""
+    p = counts.shape[0]
+    out_indptr = np.empty(p + extra + 1, dtype=np.uintp)
+    total = np.uintp(0)
+    for j in range(p):
+        out_indptr[j] = total
+        c = counts[j]
+        counts[j] = total
+        total += c
+    out_indptr[p] = total
+    if extra:
+        out_indptr[p + 1] = total + np.uintp(extra_rows)
+    return out_indptr
+
+
+@njit(cache=True, nogil=True)
+def _constant_column(out_indptr, p, n, value, out_indices, out_data):
+    """Column p of the CSC arrays: ``value`` in every one of the n rows."""
+    start = out_indptr[p]
+    for i in range(np.uintp(n)):
+        out_indices[start + i] = i
+        out_data[start + i] = value
+
+
 @njit(nogil=True, cache=True)
 def dense_to_csc(X, extra_column):
     """CSC arrays (indptr uintp, indices uint32, data) of the non-zero entries of
@@ -92,31 +121,73 @@ def dense_to_csc(X, extra_column):
     ([0, 1, 2, 4], [1, 0, 0, 1], [3.0, 2.0, 1.0, 1.0])
     """
     n, p = X.shape
-    extra = 1 if extra_column != 0.0 else 0
-    indptr = np.zeros(p + extra + 1, dtype=np.uintp)
+    counts = np.zeros(p, dtype=np.uintp)
     for i in range(n):
         for j in range(p):
             if X[i, j] != 0.0:
-                indptr[j + 1] += 1
-    if extra:
-        indptr[p + 1] = n
-    for j in range(p + extra):
-        indptr[j + 1] += indptr[j]
-    nnz = indptr[p + extra]
+                counts[j] += np.uintp(1)
+    extra = 1 if extra_column != 0.0 else 0
+    indptr = _column_starts(counts, extra, n)
+    nnz = indptr[indptr.shape[0] - 1]
     indices = np.empty(nnz, dtype=np.uint32)
     data = np.empty(nnz)
-    fill = indptr[:p].copy()
     for i in range(n):
         for j in range(p):
             x = X[i, j]
             if x != 0.0:
-                q = fill[j]
+                q = counts[j]
                 indices[q] = i
                 data[q] = x
-                fill[j] = q + 1
+                counts[j] = q + np.uintp(1)
     if extra:
-        start = indptr[p]
-        for i in range(n):
-            indices[start + i] = i
-            data[start + i] = extra_column
+        _constant_column(indptr, p, n, extra_column, indices, data)
     return indptr, indices, data
+
+
+@njit(cache=True, nogil=True)
+def _count_columns(indptr, indices, counts):
+    """Add to ``counts`` (p,) the stored entries of each column of the CSR matrix."""
+    for q in range(np.uintp(indptr[indptr.shape[0] - 1])):
+        counts[np.uintp(indices[q])] += np.uintp(1)
+
+
+@njit(cache=True, nogil=True)
+def _place_entries(indptr, indices, data, fill, out_indices, out_data):
+    """Write the CSR rows into the CSC arrays, column j from position ``fill[j]`` on
+    (advanced as it goes): rows in order, so each column's rows come sorted."""
+    for i in range(np.uintp(indptr.shape[0] - 1)):
+        for q in range(np.uintp(indptr[i]), np.uintp(indptr[i + 1])):
+            j = np.uintp(indices[q])
+            t = fill[j]
+            out_indices[t] = i
+            out_data[t] = data[q]
+            fill[j] = t + np.uintp(1)
+
+
+@njit(cache=True, nogil=True)
+def csr_to_csc(indptr, indices, data, p, extra_value):
+    """CSC arrays (indptr uintp, indices uint32, data float64) of the CSR matrix with
+    ``p`` columns, each column's rows in order, and when ``extra_value`` is non-zero one
+    more column holding it in every row; a counting sort, one pass to count and one to
+    place. The rows must number fewer than 2**32.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> X = sp.csr_array(np.array([[1.0, 0.0, 2.0], [0.0, 3.0, 1.0]]))
+    >>> out = csr_to_csc(X.indptr, X.indices, X.data, 3, 0.0)
+    >>> [a.tolist() for a in out]
+    [[0, 1, 2, 4], [0, 1, 0, 1], [1.0, 3.0, 2.0, 1.0]]
+    """
+    n = indptr.shape[0] - 1
+    counts = np.zeros(p, dtype=np.uintp)
+    _count_columns(indptr, indices, counts)
+    extra = 1 if extra_value != 0.0 else 0
+    out_indptr = _column_starts(counts, extra, n)
+    nnz = out_indptr[out_indptr.shape[0] - 1]
+    out_indices = np.empty(nnz, dtype=np.uint32)
+    out_data = np.empty(nnz)
+    _place_entries(indptr, indices, data, counts, out_indices, out_data)
+    if extra:
+        _constant_column(out_indptr, p, n, extra_value, out_indices, out_data)
+    return out_indptr, out_indices, out_data

@@ -8,7 +8,6 @@ while it is in cache, where the two scipy products read every entry twice.
 (:func:`row_lanes`) in numba's threads; :func:`csr_times_dense` forms ``X B`` for a
 dense B of a few columns, its rows in numba's threads. :func:`csr_gram`
 accumulates ``X' X`` densely from the pairs of entries of each row.
-:func:`csr_to_csc` gives the column arrays the column-wise solvers take.
 
 Indices are used unsigned, either as arrays (:func:`unsigned_csr`) or cast at each
 access: numba checks a signed index for a negative value on every access, which
@@ -324,81 +323,4 @@ def scaled_entries(major_ptr, minor, data, factors, by_row, out):
         for q in range(np.uintp(major_ptr[a]), np.uintp(major_ptr[a + 1])):
             col = np.uintp(minor[q]) if by_row else np.uintp(a)
             out[q] = data[q] * factors[col]
-
-
-@njit(cache=True, nogil=True)
-def _count_columns(indptr, indices, counts):
-    """Add to ``counts`` (p,) the stored entries of each column of the CSR matrix."""
-    for q in range(np.uintp(indptr[indptr.shape[0] - 1])):
-        counts[np.uintp(indices[q])] += np.uintp(1)
-
-
-@njit(cache=True, nogil=True)
-def _place_entries(indptr, indices, data, fill, out_indices, out_data):
-    """Write the CSR rows into the CSC arrays, column j from position ``fill[j]`` on
-    (advanced as it goes): rows in order, so each column's rows come sorted."""
-    for i in range(np.uintp(indptr.shape[0] - 1)):
-        for q in range(np.uintp(indptr[i]), np.uintp(indptr[i + 1])):
-            j = np.uintp(indices[q])
-            t = fill[j]
-            out_indices[t] = i
-            out_data[t] = data[q]
-            fill[j] = t + np.uintp(1)
-
-
-@njit(cache=True, nogil=True)
-def _column_starts(counts, extra, extra_rows):
-    """CSC indptr (uintp, p + 1, and with ``extra`` one more column of ``extra_rows``
-    entries) from the column counts (p,), each count replaced by where its column
-    starts."""
-    p = counts.shape[0]
-    out_indptr = np.empty(p + extra + 1, dtype=np.uintp)
-    total = np.uintp(0)
-    for j in range(p):
-        out_indptr[j] = total
-        c = counts[j]
-        counts[j] = total
-        total += c
-    out_indptr[p] = total
-    if extra:
-        out_indptr[p + 1] = total + np.uintp(extra_rows)
-    return out_indptr
-
-
-@njit(cache=True, nogil=True)
-def _constant_column(out_indptr, p, n, value, out_indices, out_data):
-    """Column p of the CSC arrays: ``value`` in every one of the n rows."""
-    start = out_indptr[p]
-    for i in range(np.uintp(n)):
-        out_indices[start + i] = i
-        out_data[start + i] = value
-
-
-@njit(cache=True, nogil=True)
-def csr_to_csc(indptr, indices, data, p, extra_value):
-    """CSC arrays (indptr uintp, indices uint32, data float64) of the CSR matrix with
-    ``p`` columns, each column's rows in order, and when ``extra_value`` is non-zero one
-    more column holding it in every row; a counting sort, one pass to count and one to
-    place. The rows must number fewer than 2**32.
-
-    Examples
-    --------
-    >>> import numpy as np, scipy.sparse as sp
-    >>> X = sp.csr_array(np.array([[1.0, 0.0, 2.0], [0.0, 3.0, 1.0]]))
-    >>> out = csr_to_csc(X.indptr, X.indices, X.data, 3, 0.0)
-    >>> [a.tolist() for a in out]
-    [[0, 1, 2, 4], [0, 1, 0, 1], [1.0, 3.0, 2.0, 1.0]]
-    """
-    n = indptr.shape[0] - 1
-    counts = np.zeros(p, dtype=np.uintp)
-    _count_columns(indptr, indices, counts)
-    extra = 1 if extra_value != 0.0 else 0
-    out_indptr = _column_starts(counts, extra, n)
-    nnz = out_indptr[out_indptr.shape[0] - 1]
-    out_indices = np.empty(nnz, dtype=np.uint32)
-    out_data = np.empty(nnz)
-    _place_entries(indptr, indices, data, counts, out_indices, out_data)
-    if extra:
-        _constant_column(out_indptr, p, n, extra_value, out_indices, out_data)
-    return out_indptr, out_indices, out_data
 

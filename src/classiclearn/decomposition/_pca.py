@@ -27,7 +27,7 @@ from ..base import BaseEstimator, TransformerMixin
 from ..utils._dask import fit_one_block_in_memory
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
-from ..utils._sparse import csr_gram
+from ..utils._sparse import csr_gram, gram_pair_work
 from ..utils._threads import blocked_row_sums, small_lapack
 from ..utils.validation import (
     cast_float_attributes,
@@ -253,7 +253,7 @@ def _components_from_row_gram(X, mean, nc):
     when a kept component is too small against the first for the squared condition
     number (see :func:`_covariance_route_reliable`)."""
     n = X.shape[0]
-    K = sp.csr_array(X @ X.T).toarray()
+    K = (X @ X.T).toarray()
     row_means = X @ mean
     K -= row_means[:, None]
     K -= row_means[None, :]
@@ -278,21 +278,10 @@ def _components_from_row_gram(X, mean, nc):
 # pass over X, where the n x n eigendecomposition costs about n^3 / 3 once
 _ROW_GRAM_MAX = 4096
 _ROW_GRAM_SHARE = 0.05
-# ... and when the sparse product X X' (a multiply-add per pair of entries sharing a
-# column) costs at most this many times nc passes over X: ARPACK needs at least about
-# 2 nc products with X and X' (denser X goes to ARPACK)
-_ROW_GRAM_WORK = 0.5
-
-
-def _row_gram_pair_work(X):
-    """Multiply-adds of the sparse product ``X X'``: the squared entry count of each
-    column, summed."""
-    if X.format == "csc":
-        counts = np.diff(X.indptr)
-    else:
-        counts = np.bincount(X.indices, minlength=X.shape[1])
-    counts = counts.astype(np.float64)
-    return float(counts @ counts)
+# ... and when the sparse product X X' (:func:`gram_pair_work` with ``outer``) costs at
+# most this many times nc passes over X: ARPACK needs at least about 2 nc products with
+# X and X' (denser X goes to ARPACK)
+_ROW_GRAM_WORK = 0.25
 
 
 def _sparse_centred_gram_operator(X, mean):
@@ -675,7 +664,7 @@ class PCA(TransformerMixin, BaseEstimator):
                 found = _arpack_on_covariance(X, self.mean_, nc, self.tol, rng)
         elif (solver == "arpack" and self.svd_solver == "auto" and sp.issparse(X)
               and p > n and n <= _ROW_GRAM_MAX and nc >= _ROW_GRAM_SHARE * n
-              and _row_gram_pair_work(X) <= _ROW_GRAM_WORK * nc * X.nnz):
+              and gram_pair_work(X, outer=True) <= _ROW_GRAM_WORK * nc * X.nnz):
             with small_lapack(n):
                 found = _components_from_row_gram(X, self.mean_, nc)
         if found is not None:

@@ -119,18 +119,30 @@ def column_deviations(X, sample_weight=None, centre=None):
     return mean, squares
 
 
-def gram_pair_work(X):
+def gram_pair_work(X, outer=False):
     """Multiply-adds of ``X' X`` formed from each row's pairs of stored entries (half the
-    sum of the squared row lengths) for sparse X.
+    sum of the squared row lengths) for sparse X; with ``outer``, of ``X X'`` formed from
+    each column's pairs (half the sum of the squared column lengths).
 
     Examples
     --------
     >>> import scipy.sparse as sp
     >>> gram_pair_work(sp.csr_array([[1.0, 2.0], [0.0, 3.0]]))
     2.5
+    >>> gram_pair_work(sp.csr_array([[1.0, 2.0], [0.0, 3.0]]), outer=True)
+    2.5
     """
-    row_entries = np.diff(sp.csr_array(X).indptr).astype(np.float64)
-    return float(row_entries @ row_entries) / 2
+    axis = 1 if outer else 0  # the axis whose lines hold the pairs
+    if X.format in ("csr", "csc"):
+        along = 0 if X.format == "csr" else 1  # the axis indptr runs along
+        if along == axis:
+            entries = np.diff(X.indptr)
+        else:
+            entries = np.bincount(X.indices, minlength=X.shape[axis])
+    else:
+        entries = np.diff(sp.csr_array(X if axis == 0 else X.T).indptr)
+    entries = entries.astype(np.float64)
+    return float(entries @ entries) / 2
 
 
 def csc_columns_with_constant(X, value=0.0):
@@ -147,24 +159,14 @@ def csc_columns_with_constant(X, value=0.0):
     >>> indptr.tolist(), indices.tolist(), data.tolist()
     ([0, 0, 1, 2], [0, 0], [2.0, 1.0])
     """
-    from .._kernels.sparse_products import csr_to_csc
+    from .._kernels.coordinates import csr_to_csc
 
     n, p = X.shape
     if n >= 2**32:
         raise ValueError(f"column-wise solvers take fewer than 2**32 rows; got {n}")
-    if X.format == "csr":  # one compiled counting sort, straight into the kernel's types
-        return csr_to_csc(X.indptr, X.indices, np.asarray(X.data, dtype=np.float64), p,
-                          float(value))
-    Xc = sp.csc_array(X)
-    if not Xc.has_sorted_indices:
-        Xc = Xc.sorted_indices()
-    indptr, indices = Xc.indptr.astype(np.uintp), Xc.indices.astype(np.uint32)
-    data = np.asarray(Xc.data, dtype=np.float64)
-    if value != 0.0:  # the constant column: every row, in order
-        indptr = np.append(indptr, indptr[-1] + np.uintp(n))
-        indices = np.concatenate([indices, np.arange(n, dtype=np.uint32)])
-        data = np.concatenate([data, np.full(n, float(value))])
-    return indptr, indices, np.ascontiguousarray(data)
+    X = sp.csr_array(X)  # one compiled counting sort, straight into the kernel's types
+    return csr_to_csc(X.indptr, X.indices, np.asarray(X.data, dtype=np.float64), p,
+                      float(value))
 
 
 def safe_dot(a, b):
