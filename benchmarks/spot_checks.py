@@ -25,6 +25,7 @@ Each timed call follows a short pause.
     python -m benchmarks.spot_checks radius-range    # radius predict, 15 rows to every row
     python -m benchmarks.spot_checks radius-listing  # radius_neighbors lists, 15 rows to 35%
     python -m benchmarks.spot_checks least-squares-sparse  # LeastSquaresClassifier on CSR
+    python -m benchmarks.spot_checks lsqr-sparse     # Ridge(lsqr), LinearRegression on CSR
     python -m benchmarks.spot_checks kmeans-range    # KMeans: sizes, density, algorithm, data
     python -m benchmarks.spot_checks perceptron-range  # Perceptron: dense / CSR, penalties
     python -m benchmarks.spot_checks linear-svc-range  # LinearSVC: solvers, losses, CSR
@@ -572,7 +573,7 @@ def check_least_squares_sparse():
     rng = np.random.default_rng(0)
     shapes = ((500, 50, 0.1), (5000, 200, 0.1), (20_000, 200, 0.1), (50_000, 200, 0.02),
               (50_000, 1000, 0.01), (5000, 2000, 0.01), (2000, 5000, 0.01),
-              (200_000, 100, 0.05))
+              (2000, 20_000, 0.002), (200_000, 100, 0.05))
     for n, p, density in shapes:
         X = sp.random(n, p, density=density, format="csr", random_state=1,
                       data_rvs=rng.standard_normal)
@@ -584,6 +585,30 @@ def check_least_squares_sparse():
             scores = (float(np.mean(_fit_predict(ours_model, X, y, X) == y)),
                       float(np.mean(_fit_predict(theirs_model, X, y, X) == y)))
             _line(f"LeastSquaresClassifier {n}x{p} CSR {density:.0%} alpha={alpha}",
+                  _median_time(_fit_predict, (ours_model, X, y, X), 3, 0.1),
+                  _theirs(_fit_predict, (theirs_model, X, y, X), 3, 0.1), scores=scores)
+
+
+def check_lsqr_sparse():
+    """Ridge(solver="lsqr") (alpha 1 and 100) and LinearRegression (LSQR on sparse X)
+    against scikit-learn on CSR X, 500 x 50 to 200,000 x 100 and 2,000 x 20,000, 0.2-10%
+    stored: fit + predict, R^2 on the training rows."""
+    rng = np.random.default_rng(0)
+    shapes = ((500, 50, 0.1), (5000, 200, 0.1), (20_000, 200, 0.1), (50_000, 1000, 0.01),
+              (5000, 2000, 0.01), (2000, 5000, 0.01), (2000, 20_000, 0.002),
+              (200_000, 100, 0.05))
+    for n, p, density in shapes:
+        X = sp.random(n, p, density=density, format="csr", random_state=1,
+                      data_rvs=rng.standard_normal)
+        y = X @ rng.normal(size=p) + 0.3 * rng.normal(size=n) + 2.0
+        cells = [(f"Ridge lsqr alpha={alpha:g}", linear_model.Ridge(alpha=alpha, solver="lsqr"),
+                  sk_linear.Ridge(alpha=alpha, solver="lsqr")) for alpha in (1.0, 100.0)]
+        cells.append(("LinearRegression", linear_model.LinearRegression(),
+                      sk_linear.LinearRegression()))
+        for name, ours_model, theirs_model in cells:
+            scores = tuple(float(1 - np.mean((_fit_predict(m, X, y, X) - y) ** 2) / np.var(y))
+                           for m in (ours_model, theirs_model))
+            _line(f"{name} {n}x{p} CSR {density:.1%}",
                   _median_time(_fit_predict, (ours_model, X, y, X), 3, 0.1),
                   _theirs(_fit_predict, (theirs_model, X, y, X), 3, 0.1), scores=scores)
 
@@ -747,6 +772,7 @@ CHECKS = {"svc": check_svc, "forest-predict": check_forest_predict,
           "sparse": check_sparse, "pandas": check_pandas,
           "radius-range": check_radius_range, "radius-listing": check_radius_listing,
           "least-squares-sparse": check_least_squares_sparse,
+          "lsqr-sparse": check_lsqr_sparse,
           "kmeans-range": check_kmeans_range, "perceptron-range": check_perceptron_range,
           "linear-svc-range": check_linear_svc_range, "params": check_params,
           "params-small": lambda: check_params(1000, 1000, 1000),

@@ -27,7 +27,7 @@ from ..utils.validation import (
 from ._base import LinearClassifierMixin, weighted_means
 from ._ols import _solve_ols
 from ._ridge import ridge_solve, solve_gram
-from ._ridge_solvers import centered_operator, solve_lsqr
+from ._ridge_solvers import solve_lsqr
 
 # LSQR's atol = btol on sparse X: tight, as the dense fit solves the normal equations exactly
 _SPARSE_TOL = 1e-10
@@ -160,12 +160,12 @@ def _solve_sparse(X, Y, x_mean, y_mean, sw, alpha):
     B = Y - y_mean
     if sw is not None:
         B = B * np.sqrt(sw)[:, None]
-    A = centered_operator(X, x_mean, sw)
     # centred one-of-K columns add up to zero, and so do their solutions (the problem is
     # linear in them): the last is minus the sum of the others
     solved = B.shape[1] - 1 if np.any(y_mean) else B.shape[1]
     W = np.empty((X.shape[1], B.shape[1]))
-    W[:, :solved] = solve_lsqr(A, B[:, :solved], np.full(solved, alpha), _SPARSE_TOL, None)[0]
+    W[:, :solved] = solve_lsqr(X, x_mean, sw, B[:, :solved], np.full(solved, alpha),
+                                 _SPARSE_TOL, None)[0]
     if solved < B.shape[1]:
         W[:, -1] = -W[:, :-1].sum(axis=1)
     return W

@@ -38,7 +38,7 @@ from ._base import (
 )
 from ._inference import intercept_cov
 from ._inference_models import ols_inference, ols_summary, target_moments
-from ._ridge_solvers import centered_operator, solve_lsqr
+from ._ridge_solvers import solve_lsqr
 
 _MAX_SUMMARY_FEATURES = 2000
 # columns whose power-of-two scales (see _solve_ols) span at most this factor share one
@@ -599,8 +599,7 @@ class LinearRegression(LinearPredictMixin, RegressorMixin, BaseEstimator):
         B = Y - y_mean
         if sw is not None:
             B = B * np.sqrt(sw)[:, None]
-        A = centered_operator(X, x_mean, sw)
-        W, _, _ = solve_lsqr(A, B, np.zeros(B.shape[1]), self.tol, None)
+        W, _, _ = solve_lsqr(X, x_mean, sw, B, np.zeros(B.shape[1]), self.tol, None)
         for name in ("rank_", "singular_"):
             self.__dict__.pop(name, None)
         set_coef(self, W, x_mean, y_mean, self.fit_intercept, was_1d, dtype)

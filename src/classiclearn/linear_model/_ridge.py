@@ -423,18 +423,16 @@ class Ridge(LinearPredictMixin, RegressorMixin, BaseEstimator):
                 A = (centered_operator(X, x_mean, sw) if sparse
                      else centered_copy(X, x_mean, sw))
                 W, n_iter, ok = solve_lbfgs(A, B, alphas, self.tol, self.max_iter, True)
+            elif solver == "lsqr":
+                W, n_iter, ok = solve_lsqr(X, x_mean, sw, B, alphas, self.tol, self.max_iter)
             else:
                 A = centered_operator(X, x_mean, sw)
                 # sparse X: the products run on numba's threads, and scipy's vector
                 # steps between them on BLAS, whose threads would spin and compete
                 with blas_single_thread() if sparse else nullcontext():
-                    if solver == "lsqr":
-                        W, n_iter, ok = solve_lsqr(A, B, alphas, self.tol, self.max_iter)
-                    else:
-                        diagonal = centered_diagonal(X, x_mean, sw,
-                                                     dual=X.shape[1] > X.shape[0])
-                        W, n_iter, ok = solve_sparse_cg(A, B, alphas, self.tol,
-                                                        self.max_iter, diagonal)
+                    diagonal = centered_diagonal(X, x_mean, sw, dual=X.shape[1] > X.shape[0])
+                    W, n_iter, ok = solve_sparse_cg(A, B, alphas, self.tol, self.max_iter,
+                                                    diagonal)
         if not ok.all():
             warnings.warn(
                 f"Ridge solver {solver!r} did not converge within max_iter={self.max_iter} "

@@ -15,10 +15,17 @@ from scipy import optimize
 from scipy.sparse import issparse
 from scipy.sparse import linalg as splinalg
 
-from .._kernels.work import BLAS_THREADED_MATVEC
+from .._kernels.sparse_products import row_lanes
+from .._kernels.work import BLAS_THREADED_MATVEC, ROW_LANE_ENTRIES
 from ..utils._sparse import column_deviations, csr_products, row_squared_norms
 from ..utils._threads import blas_single_thread
+from ._lsqr_kernels import lsqr_sparse
 from ._sag import fit_sag, sag_generator
+
+# LSQR's stops other than the iteration limit (7) and the condition limit (3, 6)
+_LSQR_CONVERGED = (0, 1, 2, 4, 5)
+# scipy's default condition limit
+_LSQR_CONLIM = 1e8
 
 
 def centered_operator(X, x_mean, sw):
@@ -63,12 +70,17 @@ def centered_diagonal(X, x_mean, sw, dual):
     return np.maximum(diagonal, 0.0)
 
 
-def solve_lsqr(A, B, alphas, tol, max_iter):
+def solve_lsqr(X, x_mean, sw, B, alphas, tol, max_iter):
     """LSQR (Paige and Saunders) on the damped least-squares problem.
 
-    ``damp = sqrt(alpha)`` makes LSQR minimise ``||A w - b||^2 + alpha ||w||^2``;
-    ``atol = btol = tol`` as scikit-learn.
+    ``damp = sqrt(alpha)`` makes LSQR minimise ``||A w - b||^2 + alpha ||w||^2`` for
+    the A of :func:`centered_operator`; ``atol = btol = tol`` as scikit-learn. Sparse X
+    runs the compiled iteration (:func:`._lsqr_kernels.lsqr_sparse`), dense X scipy's
+    ``lsqr`` over BLAS products. ``max_iter=None`` is scipy's limit, twice the columns.
     """
+    if issparse(X):
+        return _solve_lsqr_sparse(X, x_mean, sw, B, alphas, tol, max_iter)
+    A = centered_operator(X, x_mean, sw)
     p, t = A.shape[1], B.shape[1]
     W = np.empty((p, t))
     n_iter = np.empty(t, dtype=np.intp)
@@ -78,8 +90,29 @@ def solve_lsqr(A, B, alphas, tol, max_iter):
                             iter_lim=max_iter)
         W[:, k] = out[0]
         n_iter[k] = out[2]
-        ok[k] = out[1] in (0, 1, 2, 4, 5)
+        ok[k] = out[1] in _LSQR_CONVERGED
     return W, n_iter, ok
+
+
+def _solve_lsqr_sparse(X, x_mean, sw, B, alphas, tol, max_iter):
+    """:func:`solve_lsqr` on sparse X: CSR by rows, CSC as the CSR of X'."""
+    if X.format not in ("csr", "csc"):
+        X = X.tocsr()
+    n, p = X.shape
+    by_row = X.format == "csr"
+    major = (n, p) if by_row else (p, n)
+    bounds = row_lanes(X.indptr, major, ROW_LANE_ENTRIES)
+    # one lane: the products on this thread (no threaded code compiled)
+    parts = np.empty((bounds.shape[0] - 1, major[1])) if bounds.shape[0] > 2 else None
+    root = np.empty(0) if sw is None else np.sqrt(np.asarray(sw, dtype=np.float64))
+    iter_lim = 2 * p if max_iter is None else int(max_iter)
+    W, istop, n_iter = lsqr_sparse(
+        X.indptr, X.indices, np.asarray(X.data, dtype=np.float64), by_row, bounds, parts,
+        np.ascontiguousarray(x_mean, dtype=np.float64), root,
+        np.ascontiguousarray(B, dtype=np.float64),
+        np.sqrt(np.asarray(alphas, dtype=np.float64)), float(tol), float(tol), _LSQR_CONLIM,
+        iter_lim)
+    return W, n_iter, np.isin(istop, _LSQR_CONVERGED)
 
 
 def solve_sparse_cg(A, B, alphas, tol, max_iter, diagonal):
