@@ -97,3 +97,22 @@ def test_estimators_on_sparse_match_scikit_learn(fit_intercept, fmt):
         theirs.fit(X, y, sample_weight=sw)
         np.testing.assert_allclose(ours.coef_, theirs.coef_, rtol=1e-6, atol=1e-8)
         np.testing.assert_allclose(ours.intercept_, theirs.intercept_, rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc"])
+def test_columns_together_equal_columns_alone(fmt):
+    # five columns, one of them zero (x = 0 exact, no step) and with damps
+    # that stop them at different steps: each as if solved alone
+    X, _, x_mean, sw = _problem(400, 60, 0.1, True, seed=5)
+    X = X.asformat(fmt)
+    rng = np.random.default_rng(1)
+    B = rng.normal(size=(400, 5))
+    B[:, 2] = 0.0
+    alphas = np.array([0.0, 100.0, 1.0, 1e4, 0.01])
+    W, n_iter, ok = solve_lsqr(X, x_mean, sw, B, alphas, 1e-9, None)
+    assert ok.all() and n_iter[2] == 0 and (W[:, 2] == 0).all()
+    assert len(set(n_iter.tolist()) - {0}) > 1
+    for k in range(5):
+        alone, alone_iter, _ = solve_lsqr(X, x_mean, sw, B[:, [k]], alphas[[k]], 1e-9, None)
+        assert alone_iter[0] == n_iter[k]
+        np.testing.assert_allclose(W[:, k], alone[:, 0], rtol=1e-12, atol=1e-14)
