@@ -173,6 +173,12 @@ def _axpy(X, jp, dp, R):
         R[i] -= dp * X[i, jp]
 
 
+# the data-form solvers cycle the active set alone when at most 1 / _ACTIVE_SHARE of
+# the coefficients are non-zero (with half of them non-zero, the extra epochs of the
+# active phases cost more than they save)
+_ACTIVE_SHARE = 4
+
+
 @njit(cache=True, nogil=True)
 def enet_cd_data(w, X, y, col_sq, l1, l2, positive, max_iter, dw_tol, tol, orders):
     """Coordinate descent on the data form (all penalty factors 1).
@@ -195,7 +201,20 @@ def enet_cd_data(w, X, y, col_sq, l1, l2, positive, max_iter, dw_tol, tol, order
     -----
     The residual update of a coordinate is deferred and fused with the
     product of the next coordinate (one pass over the residual instead of
-    two); the iterates are those of the plain algorithm.
+    two).
+
+    The epochs cycle the active set as glmnet does: after a full epoch (every
+    coordinate) that leaves at most a quarter of the coefficients non-zero and
+    does not end the fit, the epochs visit only the non-zero coefficients until
+    their largest relative change is below ``dw_tol``, and a full epoch follows, which lets a zero coefficient enter. The duality gap is
+    checked only after a full epoch that settled (a settled active phase says
+    nothing about the zero coefficients), so the solution meets the gap test of
+    the plain cyclic algorithm, while the epochs of the active phases pass over
+    the active columns alone. The active set takes more epochs to converge than
+    the plain cycle (some three times as many on 500 x 5,000), each a fraction of
+    a full one: an active epoch counts towards ``max_iter`` and ``n_iter`` as the
+    columns it visits plus those it updates (an update is a second pass over its
+    column) over p, a full epoch as 1, so both bound the passes over X.
     """
     n, p = X.shape
     R = y.copy()
@@ -205,19 +224,25 @@ def enet_cd_data(w, X, y, col_sq, l1, l2, positive, max_iter, dw_tol, tol, order
     pf = np.ones(p)
     xtr = np.empty(p)
     gap = np.inf
-    n_iter = 0
     m = orders.shape[0]
     jp = -1
     dp = 0.0
-    for epoch in range(max_iter):
-        n_iter = epoch + 1
+    full = True
+    passes = 0.0  # epochs counted by the share of the columns they visit
+    epoch = 0
+    while passes < max_iter:
         order = orders[epoch % m]
+        epoch += 1
+        visited = 0
+        changed = 0
+        nonzero = 0
         w_max = 0.0
         d_max = 0.0
         for jj in range(p):
             j = order[jj]
-            if col_sq[j] == 0.0:
+            if col_sq[j] == 0.0 or (not full and w[j] == 0.0):
                 continue
+            visited += 1
             wj = w[j]
             if jp >= 0:
                 dot = _axpy_dot(X, jp, dp, j, R)
@@ -230,15 +255,23 @@ def enet_cd_data(w, X, y, col_sq, l1, l2, positive, max_iter, dw_tol, tol, order
             else:
                 new = soft_threshold(rho, l1) / (col_sq[j] + l2)
             if new != wj:
+                changed += 1
                 d = new - wj
                 jp = j
                 dp = d
                 w[j] = new
                 if abs(d) > d_max:
                     d_max = abs(d)
-            if abs(w[j]) > w_max:
-                w_max = abs(w[j])
-        if w_max == 0.0 or d_max / w_max <= dw_tol or epoch == max_iter - 1:
+            if w[j] != 0.0:
+                nonzero += 1
+                if abs(w[j]) > w_max:
+                    w_max = abs(w[j])
+        settled = w_max == 0.0 or d_max / w_max <= dw_tol
+        passes += 1.0 if full else min(1.0, (visited + changed) / p)
+        check = (full and settled) or passes >= max_iter
+        # see the Notes: the active set alone while it is small, then a full epoch
+        full = nonzero * _ACTIVE_SHARE > p if full else settled
+        if check:
             if jp >= 0:
                 _axpy(X, jp, dp, R)
                 jp = -1
@@ -252,7 +285,7 @@ def enet_cd_data(w, X, y, col_sq, l1, l2, positive, max_iter, dw_tol, tol, order
             gap = enet_gap(w, xtr, r_norm2, ry, l1, l2, pf, positive)
             if gap <= tol:
                 break
-    return n_iter, gap
+    return min(int(math.ceil(passes)), max_iter), gap
 
 
 @njit(cache=True, nogil=True)
@@ -444,6 +477,10 @@ def enet_cd_sparse(w, indptr, indices, S, q, mu, B, root, col_sq, l1, l2, positi
     Returns
     -------
     (n_iter, gap)
+
+    Notes
+    -----
+    The epochs cycle the active set, as those of :func:`enet_cd_data`.
     """
     p = w.shape[0]
     n = B.shape[0]
@@ -466,17 +503,23 @@ def enet_cd_sparse(w, indptr, indices, S, q, mu, B, root, col_sq, l1, l2, positi
     pf = np.ones(p)
     xtr = np.empty(p)
     gap = np.inf
-    n_iter = 0
     m = orders.shape[0]
-    for epoch in range(max_iter):
-        n_iter = epoch + 1
+    full = True
+    passes = 0.0  # epochs counted by the share of the columns they visit
+    epoch = 0
+    while passes < max_iter:
         order = orders[epoch % m]
+        epoch += 1
+        visited = 0
+        changed = 0
+        nonzero = 0
         w_max = 0.0
         d_max = 0.0
         for jj in range(p):
             j = order[jj]
-            if col_sq[j] == 0.0:
+            if col_sq[j] == 0.0 or (not full and w[j] == 0.0):
                 continue
+            visited += 1
             wj = w[j]
             rho = _sparse_centred_dot(indptr, indices, S, q, mu, j, R, c, T, W) + col_sq[j] * wj
             if positive and rho < 0.0:
@@ -484,6 +527,7 @@ def enet_cd_sparse(w, indptr, indices, S, q, mu, B, root, col_sq, l1, l2, positi
             else:
                 new = soft_threshold(rho, l1) / (col_sq[j] + l2)
             if new != wj:
+                changed += 1
                 d = new - wj
                 for kk in range(indptr[j], indptr[j + 1]):
                     R[indices[kk]] -= d * S[kk]
@@ -492,9 +536,16 @@ def enet_cd_sparse(w, indptr, indices, S, q, mu, B, root, col_sq, l1, l2, positi
                 w[j] = new
                 if abs(d) > d_max:
                     d_max = abs(d)
-            if abs(w[j]) > w_max:
-                w_max = abs(w[j])
-        if w_max == 0.0 or d_max / w_max <= dw_tol or epoch == max_iter - 1:
+            if w[j] != 0.0:
+                nonzero += 1
+                if abs(w[j]) > w_max:
+                    w_max = abs(w[j])
+        settled = w_max == 0.0 or d_max / w_max <= dw_tol
+        passes += 1.0 if full else min(1.0, (visited + changed) / p)
+        check = (full and settled) or passes >= max_iter
+        # see the Notes: the active set alone while it is small, then a full epoch
+        full = nonzero * _ACTIVE_SHARE > p if full else settled
+        if check:
             for j in range(p):
                 xtr[j] = _sparse_centred_dot(indptr, indices, S, q, mu, j, R, c, T, W)
             r_norm2 = 2.0 * c * T + c * c * W
@@ -505,4 +556,4 @@ def enet_cd_sparse(w, indptr, indices, S, q, mu, B, root, col_sq, l1, l2, positi
             gap = enet_gap(w, xtr, r_norm2, ry, l1, l2, pf, positive)
             if gap <= tol:
                 break
-    return n_iter, gap
+    return min(int(math.ceil(passes)), max_iter), gap

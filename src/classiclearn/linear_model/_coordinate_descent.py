@@ -31,7 +31,7 @@ from ..exceptions import ConvergenceWarning
 from ..utils._dask import is_dask_collection
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
-from ..utils._sparse import segment_sum
+from ..utils._sparse import csc_columns_with_constant, segment_sum
 from ..utils._targets import as_2d_target
 from ..utils._threads import on_one_blas_thread
 from ..utils.validation import (
@@ -171,20 +171,12 @@ class _SparseProblem:
     norms of the centred columns, never a dense or centred copy of X."""
 
     def __init__(self, X, Y, x_mean, y_mean, sw):
-        X = sp.csc_array(X)
         n, self.p = X.shape
         self.pf = np.ones(self.p)
         self.root = np.ones(n) if sw is None else np.sqrt(sw)
-        # unsigned indices: numba checks a signed index for a negative value at every
-        # access, which costs the coordinate steps a third of their time; on 32 bits
-        # where they fit (less to read per entry)
-        unsigned = np.uint32 if max(X.nnz, n) < 2**32 else np.uintp
-        self.indptr, self.indices = X.indptr.astype(unsigned), X.indices.astype(unsigned)
-        self.ptr = X.indptr  # the signed copy, for NumPy's segment sums
-        if sw is None:  # the stored values as they are (X is already a new CSC array)
-            self.S = X.data.astype(np.float64, copy=False)
-        else:
-            self.S = X.data * self.root[X.indices]
+        self.indptr, self.indices, data = _csc_arrays(X)
+        self.ptr = self.indptr.astype(np.intp)  # signed, for NumPy's segment sums
+        self.S = data if sw is None else data * self.root[self.indices]
         self.mu = np.asarray(x_mean, dtype=np.float64)
         total = float(self.root @ self.root)
         self.q, squares = np.empty(self.p), np.empty(self.p)
@@ -207,6 +199,21 @@ class _SparseProblem:
         return _k.enet_cd_sparse(w, self.indptr, self.indices, self.S, self.q, self.mu,
                                  np.ascontiguousarray(self.B[:, k]), self.root, self.col_sq,
                                  l1, l2, positive, max_iter, tol, gap_tol, orders)
+
+
+def _csc_arrays(X):
+    """(indptr, indices, data) of sparse X by columns for the coordinate kernels: unsigned
+    indices (numba checks a signed index for a negative value at every access, which
+    costs the coordinate steps a third of their time), on 32 bits where they fit (less to
+    read per entry), float64 values. CSC X is read as it is, any other format goes
+    through one compiled counting sort (``csc_columns_with_constant``). The values may be
+    X's own: they are only read."""
+    if X.format != "csc" and X.shape[0] < 2**32:
+        return csc_columns_with_constant(X)
+    X = sp.csc_array(X)
+    unsigned = np.uint32 if max(X.nnz, X.shape[0]) < 2**32 else np.uintp
+    return (X.indptr.astype(unsigned), X.indices.astype(unsigned),
+            X.data.astype(np.float64, copy=False))
 
 
 # Rounds of refinement on the float32 Gram matrix before falling back to the
@@ -401,7 +408,7 @@ class ElasticNet(LinearPredictMixin, RegressorMixin, BaseEstimator):
         self._validate_params()
         dtype = input_float_dtype(X)
         X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True,
-                             ensure_all_finite=False, order=None, accept_sparse="csc")
+                             ensure_all_finite=False, order=None, accept_sparse=("csr", "csc"))
         check_magnitude(X, self, "penalised least squares", power=2, check_small=False)
         y = np.asarray(y, dtype=np.float64)
         n, p = X.shape
@@ -423,7 +430,7 @@ class ElasticNet(LinearPredictMixin, RegressorMixin, BaseEstimator):
         pass32 = None
         if sp.issparse(X):
             # as scikit-learn: sparse X is always solved on the data, centred implicitly
-            check_array(X, dtype=np.float64, estimator=self, accept_sparse="csc")
+            check_array(X, dtype=np.float64, estimator=self, accept_sparse=("csr", "csc"))
             if self.fit_intercept:
                 x_mean, y_mean = weighted_means(X, Y, sw)
             else:
@@ -618,7 +625,7 @@ def enet_path(X, y, *, l1_ratio=0.5, eps=1e-3, n_alphas=100, alphas=None, precom
             return _run_path(problem, n, l1_ratio, eps, n_alphas, alphas, coef_init,
                              return_n_iter, positive, tol, max_iter, selection, random_state)
     X = check_array(X, dtype=np.float64, ensure_all_finite=False, order=None,
-                    accept_sparse="csc")
+                    accept_sparse=("csr", "csc"))
     y = check_array(y, dtype=np.float64, ensure_2d=False, input_name="y")
     if y.ndim != 1:
         raise ValueError("enet_path takes a 1-D y; fit one target at a time.")
@@ -631,7 +638,7 @@ def enet_path(X, y, *, l1_ratio=0.5, eps=1e-3, n_alphas=100, alphas=None, precom
     # One pass: X'y, the finiteness of X (no intercept: nothing is centred)
     # and, for the Gram form, X'X.
     if sp.issparse(X):
-        check_array(X, dtype=np.float64, accept_sparse="csc")
+        check_array(X, dtype=np.float64, accept_sparse=("csr", "csc"))
         problem = _SparseProblem(X, y[:, None], np.zeros(p), np.zeros(1), None)
     elif use_gram:
         *_, Xty, yy, gram = moments_and_gram(None, X, y[:, None], False)
