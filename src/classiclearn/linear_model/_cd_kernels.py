@@ -249,6 +249,7 @@ def enet_cd_data(w, X, y, col_sq, l1, l2, positive, max_iter, dw_tol, tol, order
                 jp = -1
             else:
                 dot = _col_dot(X, j, R)
+            xtr[j] = dot
             rho = dot + col_sq[j] * wj
             if positive and rho < 0.0:
                 new = 0.0
@@ -269,6 +270,8 @@ def enet_cd_data(w, X, y, col_sq, l1, l2, positive, max_iter, dw_tol, tol, order
         settled = w_max == 0.0 or d_max / w_max <= dw_tol
         passes += 1.0 if full else min(1.0, (visited + changed) / p)
         check = (full and settled) or passes >= max_iter
+        # a full epoch that changed nothing computed every X_j'r at the final r
+        exact = full and changed == 0
         # see the Notes: the active set alone while it is small, then a full epoch
         full = nonzero * _ACTIVE_SHARE > p if full else settled
         if check:
@@ -276,7 +279,10 @@ def enet_cd_data(w, X, y, col_sq, l1, l2, positive, max_iter, dw_tol, tol, order
                 _axpy(X, jp, dp, R)
                 jp = -1
             for j in range(p):
-                xtr[j] = _col_dot(X, j, R)
+                if col_sq[j] == 0.0:
+                    xtr[j] = 0.0
+                elif not exact:
+                    xtr[j] = _col_dot(X, j, R)
             r_norm2 = 0.0
             ry = 0.0
             for i in range(n):
@@ -521,7 +527,9 @@ def enet_cd_sparse(w, indptr, indices, S, q, mu, B, root, col_sq, l1, l2, positi
                 continue
             visited += 1
             wj = w[j]
-            rho = _sparse_centred_dot(indptr, indices, S, q, mu, j, R, c, T, W) + col_sq[j] * wj
+            dot = _sparse_centred_dot(indptr, indices, S, q, mu, j, R, c, T, W)
+            xtr[j] = dot
+            rho = dot + col_sq[j] * wj
             if positive and rho < 0.0:
                 new = 0.0
             else:
@@ -543,11 +551,16 @@ def enet_cd_sparse(w, indptr, indices, S, q, mu, B, root, col_sq, l1, l2, positi
         settled = w_max == 0.0 or d_max / w_max <= dw_tol
         passes += 1.0 if full else min(1.0, (visited + changed) / p)
         check = (full and settled) or passes >= max_iter
+        # a full epoch that changed nothing computed every X_j'r at the final r
+        exact = full and changed == 0
         # see the Notes: the active set alone while it is small, then a full epoch
         full = nonzero * _ACTIVE_SHARE > p if full else settled
         if check:
             for j in range(p):
-                xtr[j] = _sparse_centred_dot(indptr, indices, S, q, mu, j, R, c, T, W)
+                if col_sq[j] == 0.0:
+                    xtr[j] = 0.0
+                elif not exact:
+                    xtr[j] = _sparse_centred_dot(indptr, indices, S, q, mu, j, R, c, T, W)
             r_norm2 = 2.0 * c * T + c * c * W
             ry = c * rootB
             for i in range(n):

@@ -31,7 +31,7 @@ from ..exceptions import ConvergenceWarning
 from ..utils._dask import is_dask_collection
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
-from ..utils._sparse import csc_columns_with_constant, segment_sum
+from ..utils._sparse import csc_columns_with_constant
 from ..utils._targets import as_2d_target
 from ..utils._threads import on_one_blas_thread
 from ..utils.validation import (
@@ -168,33 +168,51 @@ class _Problem:
 class _SparseProblem:
     """The centred, weighted problem on sparse X, centred implicitly: the CSC
     values scaled by the roots of the weights, the column sums and squared
-    norms of the centred columns, never a dense or centred copy of X."""
+    norms of the centred columns, never a dense or centred copy of X.
+
+    ``A'b`` comes first, from X as it is given: it feeds the alpha grid and shows
+    when w = 0 is the solution (no coefficient's gradient exceeds the L1 penalty),
+    which then needs neither the CSC copy nor an epoch. The copy is made when a
+    target first needs the coordinate steps."""
 
     def __init__(self, X, Y, x_mean, y_mean, sw):
         n, self.p = X.shape
+        self.X = X
+        self.weighted = sw is not None
         self.pf = np.ones(self.p)
         self.root = np.ones(n) if sw is None else np.sqrt(sw)
-        self.indptr, self.indices, data = _csc_arrays(X)
-        self.ptr = self.indptr.astype(np.intp)  # signed, for NumPy's segment sums
-        self.S = data if sw is None else data * self.root[self.indices]
         self.mu = np.asarray(x_mean, dtype=np.float64)
+        self.B = np.asfortranarray((Y - y_mean) * self.root[:, None])
+        self.yy = np.einsum("ij,ij->j", self.B, self.B)
+        # A'B = X' diag(root) B - mu (root' B)
+        weighted = np.asarray(self.B * self.root[:, None])
+        self.XtB = np.asarray(X.T @ weighted) - np.outer(self.mu, self.root @ self.B)
+        self.indptr = None
+
+    def _columns(self):
+        """The CSC arrays and the column quantities of the coordinate kernel."""
+        self.indptr, self.indices, data = _csc_arrays(self.X)
+        self.S = data * self.root[self.indices] if self.weighted else data
         total = float(self.root @ self.root)
         self.q, squares = np.empty(self.p), np.empty(self.p)
         _k.csc_weighted_sums(self.indptr, self.indices, self.S, self.root, self.q, squares)
         self.col_sq = np.maximum(squares - 2.0 * self.mu * self.q + self.mu**2 * total, 0.0)
-        self.B = np.asfortranarray((Y - y_mean) * self.root[:, None])
-        self.yy = np.einsum("ij,ij->j", self.B, self.B)
 
     def xty(self, k):
         """``A'b`` of target k (for the alpha grid)."""
-        b = self.B[:, k]
-        stored = segment_sum(self.S * b[self.indices], self.ptr)
-        return stored - self.mu * (self.root @ b)
+        return self.XtB[:, k]
 
     def solve(self, k, w, l1, l2, positive, max_iter, tol, orders, gap=True):
         """Solve for target k from start ``w`` (overwritten); return (n_iter, gap).
         Stops when the largest change of an epoch is below ``tol`` times the largest
         weight and, with ``gap``, the duality gap below ``tol`` times ``y'y``."""
+        xtb = self.XtB[:, k]
+        if not w.any() and (xtb.max() if positive else np.abs(xtb).max()) <= l1:
+            # w = 0 meets the optimality conditions: no epoch (the first would change
+            # nothing), its gap from A'b (r = b)
+            return 0, _k.enet_gap(w, xtb, self.yy[k], self.yy[k], l1, l2, self.pf, positive)
+        if self.indptr is None:
+            self._columns()
         gap_tol = tol * self.yy[k] if gap else np.inf
         return _k.enet_cd_sparse(w, self.indptr, self.indices, self.S, self.q, self.mu,
                                  np.ascontiguousarray(self.B[:, k]), self.root, self.col_sq,
@@ -309,7 +327,10 @@ class ElasticNet(LinearPredictMixin, RegressorMixin, BaseEstimator):
         matrix when convergence needs more than about n_features / 16 epochs;
         the data otherwise.
     max_iter : int, default=1000
-        Maximum number of epochs.
+        Maximum number of epochs. Where the solver works on X (sparse X, or more
+        features than rows) and at most a quarter of the coefficients are non-zero, it
+        cycles those alone between full epochs; such an epoch counts as the share of
+        the columns it passes over, so the limit bounds the passes over X.
     copy_X : bool, default=True
         Kept for compatibility; X is never modified.
     tol : float, default=1e-4
@@ -327,6 +348,7 @@ class ElasticNet(LinearPredictMixin, RegressorMixin, BaseEstimator):
     coef_ : ndarray of shape (n_features,) or (n_targets, n_features)
     intercept_ : float or ndarray of shape (n_targets,)
     n_iter_ : int or list of int
+        Epochs run, counted as ``max_iter`` counts them.
     dual_gap_ : float or ndarray of shape (n_targets,)
         Final duality gap (of the 1/(2n)-scaled objective).
     n_features_in_ : int

@@ -386,10 +386,13 @@ def _as_sparse_array(array, accept_sparse, dtype, copy, sort_indices=True):
     # in its own format the array shares its indices with the conversion, and scipy
     # keeps the answer on the array: a second call on the same X does not scan again
     sorted_source = array if array.format == fmt else converted
-    if sort_indices and fmt != "coo" and not sorted_source.has_sorted_indices:
-        # one order of the entries of a row (column) whatever the input container,
-        # so that every container gives the same sums, hence the same model
-        converted = converted.sorted_indices()
+    if sort_indices and fmt != "coo":
+        if not sorted_source.has_sorted_indices:
+            # one order of the entries of a row (column) whatever the input container,
+            # so that every container gives the same sums, hence the same model
+            converted = converted.sorted_indices()
+        else:  # the answer kept on the new array too: a later check does not scan
+            converted.has_sorted_indices = True
     if copy and converted is not array and _shares_sparse_buffers(converted, array):
         converted = converted.copy()
     return converted
