@@ -163,7 +163,8 @@ def lsqr_sparse(indptr, indices, data, by_row, bounds, parts, x_mean, root, B, d
     for k in range(t):
         damp = damps[k]
         dampsq = damp * damp
-        x[:] = 0.0
+        for j in range(p):  # loops, not slice assignments: far less to compile
+            x[j] = 0.0
         bnorm = 0.0
         for i in range(n):
             u[i] = B[i, k]
@@ -171,7 +172,8 @@ def lsqr_sparse(indptr, indices, data, by_row, bounds, parts, x_mean, root, B, d
         bnorm = math.sqrt(bnorm)
         beta = bnorm
         alfa = 0.0
-        v[:] = 0.0
+        for j in range(p):
+            v[j] = 0.0
         if beta > 0:
             alfa = _apply_at(indptr, indices, data, by_row, bounds, parts, x_mean, root, u,
                              1.0 / beta, 0.0, v, scaled, work_p)
@@ -270,7 +272,8 @@ def lsqr_sparse(indptr, indices, data, by_row, bounds, parts, x_mean, root, B, d
                     istop = 7
                 if istop != 0:
                     break
-        W[:, k] = x
+        for j in range(p):
+            W[j, k] = x[j]
         istops[k] = istop
         n_iters[k] = itn
     return W, istops, n_iters
