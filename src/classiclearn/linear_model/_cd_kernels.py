@@ -180,6 +180,19 @@ _ACTIVE_SHARE = 4
 
 
 @njit(cache=True, nogil=True)
+def _active_set(order, w, active):
+    """Write the coordinates with ``w != 0`` into ``active`` in the epoch order
+    ``order``; return their number."""
+    count = 0
+    for jj in range(order.shape[0]):
+        j = order[jj]
+        if w[j] != 0.0:
+            active[count] = j
+            count += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
 def enet_cd_data(w, X, y, col_sq, l1, l2, positive, max_iter, dw_tol, tol, orders):
     """Coordinate descent on the data form (all penalty factors 1).
 
@@ -205,8 +218,9 @@ def enet_cd_data(w, X, y, col_sq, l1, l2, positive, max_iter, dw_tol, tol, order
 
     The epochs cycle the active set as glmnet does: after a full epoch (every
     coordinate) that leaves at most a quarter of the coefficients non-zero and
-    does not end the fit, the epochs visit only the non-zero coefficients until
-    their largest relative change is below ``dw_tol``, and a full epoch follows, which lets a zero coefficient enter. The duality gap is
+    does not end the fit, the epochs visit only the non-zero coefficients (a list made
+    then, in that epoch's order) until their largest relative change is below
+    ``dw_tol``, and a full epoch follows, which lets a zero coefficient enter. The duality gap is
     checked only after a full epoch that settled (a settled active phase says
     nothing about the zero coefficients), so the solution meets the gap test of
     the plain cyclic algorithm, while the epochs of the active phases pass over
@@ -228,6 +242,8 @@ def enet_cd_data(w, X, y, col_sq, l1, l2, positive, max_iter, dw_tol, tol, order
     jp = -1
     dp = 0.0
     full = True
+    active = np.empty(p, dtype=np.intp)
+    n_active = 0
     passes = 0.0  # epochs counted by the share of the columns they visit
     epoch = 0
     while passes < max_iter:
@@ -238,8 +254,8 @@ def enet_cd_data(w, X, y, col_sq, l1, l2, positive, max_iter, dw_tol, tol, order
         nonzero = 0
         w_max = 0.0
         d_max = 0.0
-        for jj in range(p):
-            j = order[jj]
+        for jj in range(p if full else n_active):
+            j = order[jj] if full else active[jj]
             if col_sq[j] == 0.0 or (not full and w[j] == 0.0):
                 continue
             visited += 1
@@ -273,7 +289,11 @@ def enet_cd_data(w, X, y, col_sq, l1, l2, positive, max_iter, dw_tol, tol, order
         # a full epoch that changed nothing computed every X_j'r at the final r
         exact = full and changed == 0
         # see the Notes: the active set alone while it is small, then a full epoch
-        full = nonzero * _ACTIVE_SHARE > p if full else settled
+        if full and nonzero * _ACTIVE_SHARE <= p:
+            n_active = _active_set(order, w, active)
+            full = False
+        elif not full:
+            full = settled
         if check:
             if jp >= 0:
                 _axpy(X, jp, dp, R)
@@ -511,6 +531,8 @@ def enet_cd_sparse(w, indptr, indices, S, q, mu, B, root, col_sq, l1, l2, positi
     gap = np.inf
     m = orders.shape[0]
     full = True
+    active = np.empty(p, dtype=np.intp)
+    n_active = 0
     passes = 0.0  # epochs counted by the share of the columns they visit
     epoch = 0
     while passes < max_iter:
@@ -521,8 +543,8 @@ def enet_cd_sparse(w, indptr, indices, S, q, mu, B, root, col_sq, l1, l2, positi
         nonzero = 0
         w_max = 0.0
         d_max = 0.0
-        for jj in range(p):
-            j = order[jj]
+        for jj in range(p if full else n_active):
+            j = order[jj] if full else active[jj]
             if col_sq[j] == 0.0 or (not full and w[j] == 0.0):
                 continue
             visited += 1
@@ -554,7 +576,11 @@ def enet_cd_sparse(w, indptr, indices, S, q, mu, B, root, col_sq, l1, l2, positi
         # a full epoch that changed nothing computed every X_j'r at the final r
         exact = full and changed == 0
         # see the Notes: the active set alone while it is small, then a full epoch
-        full = nonzero * _ACTIVE_SHARE > p if full else settled
+        if full and nonzero * _ACTIVE_SHARE <= p:
+            n_active = _active_set(order, w, active)
+            full = False
+        elif not full:
+            full = settled
         if check:
             for j in range(p):
                 if col_sq[j] == 0.0:
