@@ -180,16 +180,29 @@ _ACTIVE_SHARE = 4
 
 
 @njit(cache=True, nogil=True)
-def _active_set(order, w, active):
-    """Write the coordinates with ``w != 0`` into ``active`` in the epoch order
-    ``order``; return their number."""
-    count = 0
-    for jj in range(order.shape[0]):
-        j = order[jj]
-        if w[j] != 0.0:
-            active[count] = j
-            count += 1
-    return count
+def _end_of_epoch(full, w_max, d_max, dw_tol, visited, changed, nonzero, passes, max_iter,
+                  order, w, active, n_active):
+    """The data-form solvers' bookkeeping after an epoch (see :func:`enet_cd_data`'s
+    Notes). Returns (check the gap, the epoch's products are X'r at the final r, the next
+    epoch is full, the active list's length, passes so far)."""
+    p = w.shape[0]
+    settled = w_max == 0.0 or d_max / w_max <= dw_tol
+    passes += 1.0 if full else min(1.0, (visited + changed) / p)
+    check = (full and settled) or passes >= max_iter
+    # a full epoch that changed nothing computed every X_j'r at the final r
+    exact = full and changed == 0
+    if full and nonzero * _ACTIVE_SHARE <= p:
+        # the non-zero coordinates alone while they are few, in this epoch's order
+        n_active = 0
+        for jj in range(order.shape[0]):
+            j = order[jj]
+            if w[j] != 0.0:
+                active[n_active] = j
+                n_active += 1
+        full = False
+    elif not full:
+        full = settled  # the active set settled: a full epoch lets a zero one enter
+    return check, exact, full, n_active, passes
 
 
 @njit(cache=True, nogil=True)
@@ -283,17 +296,9 @@ def enet_cd_data(w, X, y, col_sq, l1, l2, positive, max_iter, dw_tol, tol, order
                 nonzero += 1
                 if abs(w[j]) > w_max:
                     w_max = abs(w[j])
-        settled = w_max == 0.0 or d_max / w_max <= dw_tol
-        passes += 1.0 if full else min(1.0, (visited + changed) / p)
-        check = (full and settled) or passes >= max_iter
-        # a full epoch that changed nothing computed every X_j'r at the final r
-        exact = full and changed == 0
-        # see the Notes: the active set alone while it is small, then a full epoch
-        if full and nonzero * _ACTIVE_SHARE <= p:
-            n_active = _active_set(order, w, active)
-            full = False
-        elif not full:
-            full = settled
+        check, exact, full, n_active, passes = _end_of_epoch(
+            full, w_max, d_max, dw_tol, visited, changed, nonzero, passes, max_iter, order,
+            w, active, n_active)
         if check:
             if jp >= 0:
                 _axpy(X, jp, dp, R)
@@ -570,17 +575,9 @@ def enet_cd_sparse(w, indptr, indices, S, q, mu, B, root, col_sq, l1, l2, positi
                 nonzero += 1
                 if abs(w[j]) > w_max:
                     w_max = abs(w[j])
-        settled = w_max == 0.0 or d_max / w_max <= dw_tol
-        passes += 1.0 if full else min(1.0, (visited + changed) / p)
-        check = (full and settled) or passes >= max_iter
-        # a full epoch that changed nothing computed every X_j'r at the final r
-        exact = full and changed == 0
-        # see the Notes: the active set alone while it is small, then a full epoch
-        if full and nonzero * _ACTIVE_SHARE <= p:
-            n_active = _active_set(order, w, active)
-            full = False
-        elif not full:
-            full = settled
+        check, exact, full, n_active, passes = _end_of_epoch(
+            full, w_max, d_max, dw_tol, visited, changed, nonzero, passes, max_iter, order,
+            w, active, n_active)
         if check:
             for j in range(p):
                 if col_sq[j] == 0.0:
