@@ -191,7 +191,9 @@ class _SparseProblem:
 
     def _columns(self):
         """The CSC arrays and the column quantities of the coordinate kernel."""
-        self.indptr, self.indices, data = _csc_arrays(self.X)
+        # unsigned 32-bit indices (numba checks a signed index for a negative value at
+        # every access); CSR through one compiled counting sort; X's values only read
+        self.indptr, self.indices, data = csc_columns_with_constant(self.X)
         self.S = data * self.root[self.indices] if self.weighted else data
         total = float(self.root @ self.root)
         self.q, squares = np.empty(self.p), np.empty(self.p)
@@ -217,21 +219,6 @@ class _SparseProblem:
         return _k.enet_cd_sparse(w, self.indptr, self.indices, self.S, self.q, self.mu,
                                  np.ascontiguousarray(self.B[:, k]), self.root, self.col_sq,
                                  l1, l2, positive, max_iter, tol, gap_tol, orders)
-
-
-def _csc_arrays(X):
-    """(indptr, indices, data) of sparse X by columns for the coordinate kernels: unsigned
-    indices (numba checks a signed index for a negative value at every access, which
-    costs the coordinate steps a third of their time), on 32 bits where they fit (less to
-    read per entry), float64 values. CSC X is read as it is, any other format goes
-    through one compiled counting sort (``csc_columns_with_constant``). The values may be
-    X's own: they are only read."""
-    if X.format != "csc" and X.shape[0] < 2**32:
-        return csc_columns_with_constant(X)
-    X = sp.csc_array(X)
-    unsigned = np.uint32 if max(X.nnz, X.shape[0]) < 2**32 else np.uintp
-    return (X.indptr.astype(unsigned), X.indices.astype(unsigned),
-            X.data.astype(np.float64, copy=False))
 
 
 # Rounds of refinement on the float32 Gram matrix before falling back to the

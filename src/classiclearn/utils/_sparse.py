@@ -164,6 +164,10 @@ def csc_columns_with_constant(X, value=0.0):
     n, p = X.shape
     if n >= 2**32:
         raise ValueError(f"column-wise solvers take fewer than 2**32 rows; got {n}")
+    if X.format == "csc" and value == 0.0:  # already by columns: sorted, cast
+        X = X if X.has_sorted_indices else X.sorted_indices()
+        return (X.indptr.astype(np.uintp), X.indices.astype(np.uint32),
+                np.asarray(X.data, dtype=np.float64))
     X = sp.csr_array(X)  # one compiled counting sort, straight into the kernel's types
     return csr_to_csc(X.indptr, X.indices, np.asarray(X.data, dtype=np.float64), p,
                       float(value))
