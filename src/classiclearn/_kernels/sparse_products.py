@@ -5,7 +5,8 @@ each row's product with v is gathered, then scattered back along the same row
 while it is in cache, where the two scipy products read every entry twice.
 
 :func:`csr_matvec` and :func:`csr_rmatvec` form ``X v`` and ``X' u`` over row lanes
-(:func:`row_lanes`) in numba's threads; :func:`csr_times_dense` forms ``X B`` for a
+(:func:`row_lanes`) in numba's threads, each lane by :func:`csr_rows_matvec` /
+:func:`csr_rows_scatter`, which serve callers on one thread too; :func:`csr_times_dense` forms ``X B`` for a
 dense B of a few columns, its rows in numba's threads. :func:`csr_gram`
 accumulates ``X' X`` densely from the pairs of entries of each row.
 
@@ -99,12 +100,18 @@ def csr_matvec(indptr, indices, data, v, bounds, out):
     array([3., 4.])
     """
     for lane in prange(bounds.shape[0] - 1):
-        # unsigned positions: no negative-index wrap-around per entry
-        for i in range(np.uintp(bounds[lane]), np.uintp(bounds[lane + 1])):
-            s = 0.0
-            for q in range(np.uintp(indptr[i]), np.uintp(indptr[i + 1])):
-                s += data[q] * v[np.uintp(indices[q])]
-            out[i] = s
+        csr_rows_matvec(indptr, indices, data, v, bounds[lane], bounds[lane + 1], out)
+
+
+@njit(cache=True, nogil=True)
+def csr_rows_matvec(indptr, indices, data, v, start, stop, out):
+    """``out[i] = X[i] . v`` for the CSR rows ``start <= i < stop``, on this thread."""
+    # unsigned positions: no negative-index wrap-around per entry
+    for i in range(np.uintp(start), np.uintp(stop)):
+        s = 0.0
+        for q in range(np.uintp(indptr[i]), np.uintp(indptr[i + 1])):
+            s += data[q] * v[np.uintp(indices[q])]
+        out[i] = s
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -130,17 +137,23 @@ def csr_rmatvec(indptr, indices, data, u, bounds, parts, out):
         acc = parts[lane]
         for j in range(p):
             acc[j] = 0.0
-        for i in range(np.uintp(bounds[lane]), np.uintp(bounds[lane + 1])):
-            ui = u[i]
-            if ui != 0.0:
-                for q in range(np.uintp(indptr[i]), np.uintp(indptr[i + 1])):
-                    acc[np.uintp(indices[q])] += data[q] * ui
+        csr_rows_scatter(indptr, indices, data, u, bounds[lane], bounds[lane + 1], acc)
     for j in range(p):
         s = parts[0, j]
         for lane in range(1, n_lanes):
             s += parts[lane, j]
         out[j] = s
 
+
+
+@njit(cache=True, nogil=True)
+def csr_rows_scatter(indptr, indices, data, u, start, stop, acc):
+    """``acc += X[start:stop]' u[start:stop]`` for CSR rows, on this thread."""
+    for i in range(np.uintp(start), np.uintp(stop)):
+        ui = u[i]
+        if ui != 0.0:
+            for q in range(np.uintp(indptr[i]), np.uintp(indptr[i + 1])):
+                acc[np.uintp(indices[q])] += data[q] * ui
 
 @njit(cache=True, nogil=True, parallel=True)
 def csr_times_dense(data, indices, indptr, B):

@@ -20,7 +20,12 @@ import math
 import numpy as np
 
 from .._kernels.jit import njit
-from .._kernels.sparse_products import csr_matvec, csr_rmatvec
+from .._kernels.sparse_products import (
+    csr_matvec,
+    csr_rmatvec,
+    csr_rows_matvec,
+    csr_rows_scatter,
+)
 
 _EPS = np.finfo(np.float64).eps
 
@@ -31,12 +36,8 @@ def _gather(indptr, indices, data, bounds, parts, v, out):
     when ``parts`` is None (numba then compiles no threaded code)."""
     if parts is not None:
         csr_matvec(indptr, indices, data, v, bounds, out)
-        return
-    for i in range(out.shape[0]):
-        s = 0.0
-        for q in range(np.uintp(indptr[i]), np.uintp(indptr[i + 1])):
-            s += data[q] * v[np.uintp(indices[q])]
-        out[i] = s
+    else:
+        csr_rows_matvec(indptr, indices, data, v, np.intp(0), out.shape[0], out)
 
 
 @njit(cache=True, nogil=True)
@@ -46,11 +47,8 @@ def _scatter(indptr, indices, data, bounds, parts, u, out):
     (the callers clear it as they read it)."""
     if parts is not None:
         csr_rmatvec(indptr, indices, data, u, bounds, parts, out)
-        return
-    for i in range(u.shape[0]):
-        ui = u[i]
-        for q in range(np.uintp(indptr[i]), np.uintp(indptr[i + 1])):
-            out[np.uintp(indices[q])] += data[q] * ui
+    else:
+        csr_rows_scatter(indptr, indices, data, u, np.intp(0), u.shape[0], out)
 
 
 @njit(cache=True, nogil=True)
