@@ -483,6 +483,25 @@ def csc_weighted_sums(indptr, indices, S, root, q, squares):
 
 
 @njit(cache=True, nogil=True)
+def sparse_centred_residual(indptr, indices, S, w, mu, B, root):
+    """``r = B - A w`` for ``A = diag(root) (X - 1 mu')``, given ``S``, the CSC values
+    of ``diag(root) X`` (see :func:`enet_cd_sparse`); only the columns with a
+    non-zero coefficient are read."""
+    r = B.copy()
+    c = 0.0
+    for j in range(w.shape[0]):
+        wj = w[j]
+        if wj != 0.0:
+            for t in range(indptr[j], indptr[j + 1]):
+                r[indices[t]] -= wj * S[t]
+            c += wj * mu[j]
+    if c != 0.0:
+        for i in range(r.shape[0]):
+            r[i] += c * root[i]
+    return r
+
+
+@njit(cache=True, nogil=True)
 def enet_cd_sparse(w, indptr, indices, S, q, mu, B, root, col_sq, l1, l2, positive, max_iter,
                    dw_tol, tol, orders):
     """Coordinate descent on sparse data centred implicitly (all penalty factors 1).

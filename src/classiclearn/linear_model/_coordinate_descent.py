@@ -20,12 +20,14 @@ to the Gram matrix if n > p and convergence needs many epochs. A path
 when the duality gap falls below ``tol * ||y_centred||^2``.
 """
 
+import math
 import warnings
 from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
 
+from .._kernels.coordinates import csr_column_subset
 from ..base import BaseEstimator, RegressorMixin
 from ..exceptions import ConvergenceWarning
 from ..utils._dask import is_dask_collection
@@ -173,14 +175,23 @@ class _SparseProblem:
     ``A'b`` comes first, from X as it is given: it feeds the alpha grid and shows
     when w = 0 is the solution (no coefficient's gradient exceeds the L1 penalty),
     which then needs neither the CSC copy nor an epoch. The copy is made when a
-    target first needs the coordinate steps."""
+    target first needs the coordinate steps.
 
-    def __init__(self, X, Y, x_mean, y_mean, sw):
+    With ``working_sets`` (a single fit with cyclic selection) and CSR X of at least
+    ``_WORKING_SET_MIN_ENTRIES`` stored entries, a target is
+    first solved on working sets of columns (:meth:`_solve_on_working_sets`): only
+    their CSC arrays are made, and each round checks the optimality conditions of
+    every column on the full problem, so the result meets the same duality-gap test."""
+
+    def __init__(self, X, Y, x_mean, y_mean, sw, working_sets=False):
         n, self.p = X.shape
         self.X = X
+        self.working_sets = (working_sets and X.format == "csr"
+                             and _WORKING_SET_MIN_ENTRIES <= X.nnz < 2**32)
         self.weighted = sw is not None
         self.pf = np.ones(self.p)
         self.root = np.ones(n) if sw is None else np.sqrt(sw)
+        self.total = float(self.root @ self.root)
         self.mu = np.asarray(x_mean, dtype=np.float64)
         self.B = np.asfortranarray((Y - y_mean) * self.root[:, None])
         self.yy = np.einsum("ij,ij->j", self.B, self.B)
@@ -195,10 +206,10 @@ class _SparseProblem:
         # every access); CSR through one compiled counting sort; X's values only read
         self.indptr, self.indices, data = csc_columns_with_constant(self.X)
         self.S = data * self.root[self.indices] if self.weighted else data
-        total = float(self.root @ self.root)
         self.q, squares = np.empty(self.p), np.empty(self.p)
         _k.csc_weighted_sums(self.indptr, self.indices, self.S, self.root, self.q, squares)
-        self.col_sq = np.maximum(squares - 2.0 * self.mu * self.q + self.mu**2 * total, 0.0)
+        self.col_sq = np.maximum(squares - 2.0 * self.mu * self.q + self.mu**2 * self.total,
+                                 0.0)
 
     def xty(self, k):
         """``A'b`` of target k (for the alpha grid)."""
@@ -213,12 +224,91 @@ class _SparseProblem:
             # w = 0 meets the optimality conditions: no epoch (the first would change
             # nothing), its gap from A'b (r = b)
             return 0, _k.enet_gap(w, xtb, self.yy[k], self.yy[k], l1, l2, self.pf, positive)
+        spent = 0.0
+        if self.indptr is None and self.working_sets and gap and orders.shape[0] == 1:
+            finished, spent, gap_value = self._solve_on_working_sets(k, w, l1, l2, positive,
+                                                                     max_iter, tol)
+            if finished:
+                return min(math.ceil(spent), max_iter), gap_value
         if self.indptr is None:
             self._columns()
         gap_tol = tol * self.yy[k] if gap else np.inf
-        return _k.enet_cd_sparse(w, self.indptr, self.indices, self.S, self.q, self.mu,
-                                 np.ascontiguousarray(self.B[:, k]), self.root, self.col_sq,
-                                 l1, l2, positive, max_iter, tol, gap_tol, orders)
+        n_iter, gap_value = _k.enet_cd_sparse(
+            w, self.indptr, self.indices, self.S, self.q, self.mu,
+            np.ascontiguousarray(self.B[:, k]), self.root, self.col_sq, l1, l2, positive,
+            max(max_iter - math.ceil(spent), 1), tol, gap_tol, orders)
+        return min(math.ceil(spent) + int(n_iter), max_iter), gap_value
+
+    def _solve_on_working_sets(self, k, w, l1, l2, positive, max_iter, tol):
+        """Solve target k on growing sets of columns, as glmnet's strong sets and celer
+        do. The first set holds the columns that violate their optimality condition at
+        the start (``|A_j'r| > l1``, or a non-zero start value); each round solves the
+        problem restricted to the set (CSC arrays of its columns alone, from one pass
+        over the CSR arrays), then computes every column's ``A_j'r`` (one pass) and the
+        duality gap of the full problem. It stops when that gap meets the tolerance;
+        otherwise the violating columns join the set.
+
+        Returns (finished, passes, gap): passes count the restricted epochs by the
+        share of the columns they hold plus one per full product. Not finished when
+        the set holds more than ``1 / _WORKING_SET_SHARE`` of the columns (the whole
+        CSC copy is then as cheap), or when no column joins while the gap is still
+        above the tolerance (rounding between the running and the recomputed
+        residual); ``w`` then holds the last restricted solution, a warm start for
+        the full problem."""
+        p = self.p
+        b = np.ascontiguousarray(self.B[:, k])
+        gap_tol = tol * self.yy[k]
+        g = self.XtB[:, k]
+        in_set = np.zeros(p, dtype=bool)
+        passes, gap, m = 0.0, np.inf, 0
+        while True:
+            score = g if positive else np.abs(g)
+            in_set |= (score > l1) | (w != 0.0)
+            m_before = m
+            chosen = np.flatnonzero(in_set)
+            m = chosen.size
+            if m == m_before or m * _WORKING_SET_SHARE > p:
+                return False, passes, gap
+            position = np.full(p, m, dtype=np.uintp)
+            position[chosen] = np.arange(m, dtype=np.uintp)
+            indptr, indices, S = self._column_subset(position, m)
+            q, squares = np.empty(m), np.empty(m)
+            _k.csc_weighted_sums(indptr, indices, S, self.root, q, squares)
+            mu = self.mu[chosen]
+            col_sq = np.maximum(squares - 2.0 * mu * q + mu**2 * self.total, 0.0)
+            w_set = w[chosen]
+            budget = max(int((max_iter - passes) * p / m), 1)
+            n_iter, _ = _k.enet_cd_sparse(w_set, indptr, indices, S, q, mu, b, self.root,
+                                          col_sq, l1, l2, positive, budget, tol, gap_tol,
+                                          np.arange(m, dtype=np.intp)[None, :])
+            w[chosen] = w_set
+            r = _k.sparse_centred_residual(indptr, indices, S, w_set, mu, b, self.root)
+            g = self._gradient(r)
+            passes += int(n_iter) * m / p + 1.0
+            gap = _k.enet_gap(w, g, float(r @ r), float(r @ b), l1, l2, self.pf, positive)
+            if gap <= gap_tol or passes >= max_iter:
+                return True, passes, gap
+
+    def _column_subset(self, position, m):
+        """CSC arrays of the columns that ``position`` keeps, values scaled by the roots
+        of the weights."""
+        X = self.X
+        indptr, indices, data = csr_column_subset(X.indptr, X.indices, X.data, position,
+                                                  np.uintp(m))
+        return indptr, indices, (data * self.root[indices] if self.weighted else data)
+
+    def _gradient(self, r):
+        """``A'r`` over every column: ``X' diag(root) r - mu (root' r)``, one pass."""
+        u = r * self.root if self.weighted else r
+        return np.asarray(self.X.T @ u) - self.mu * float(self.root @ r)
+
+
+# Working sets on CSR X (see _SparseProblem._solve_on_working_sets): past this share
+# of the columns (1 / _WORKING_SET_SHARE) the whole CSC copy is made instead, and
+# below this many stored entries it always is (a round's own cost, a few tens of
+# microseconds, is then that of the copy).
+_WORKING_SET_SHARE = 4
+_WORKING_SET_MIN_ENTRIES = 50_000
 
 
 # Rounds of refinement on the float32 Gram matrix before falling back to the
@@ -444,7 +534,7 @@ class ElasticNet(LinearPredictMixin, RegressorMixin, BaseEstimator):
                 x_mean, y_mean = weighted_means(X, Y, sw)
             else:
                 x_mean, y_mean = np.zeros(p), np.zeros(t)
-            problem = _SparseProblem(X, Y, x_mean, y_mean, sw)
+            problem = _SparseProblem(X, Y, x_mean, y_mean, sw, working_sets=True)
             self._solve_targets(problem, x_mean, y_mean, n, was_1d, l1, l2, orders)
             cast_float_attributes(self, dtype, ("coef_", "intercept_"))
             return self
