@@ -116,3 +116,27 @@ def test_columns_together_equal_columns_alone(fmt):
         alone, alone_iter, _ = solve_lsqr(X, x_mean, sw, B[:, [k]], alphas[[k]], 1e-9, None)
         assert alone_iter[0] == n_iter[k]
         np.testing.assert_allclose(W[:, k], alone[:, 0], rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("threads", [2, 3])
+def test_columns_split_between_threads_equal_one_call(monkeypatch, threads):
+    # one row lane (serial products): the columns go to `threads` pool threads; each
+    # result is bit for bit that of one call over all columns
+    from classiclearn.linear_model import _ridge_solvers
+    from classiclearn.linear_model._lsqr_kernels import lsqr_sparse
+
+    X, _, x_mean, sw = _problem(400, 60, 0.1, True, seed=6)
+    B = np.random.default_rng(2).normal(size=(400, 5))
+    alphas = np.array([0.0, 100.0, 1.0, 1e4, 0.01])
+    calls = []
+    monkeypatch.setattr(_ridge_solvers, "auto_n_jobs", lambda n_jobs, work, threshold: threads)
+    monkeypatch.setattr(_ridge_solvers, "lsqr_sparse",
+                        lambda *args: calls.append(args[8].shape[1]) or lsqr_sparse(*args))
+    W, n_iter, ok = solve_lsqr(X, x_mean, sw, B, alphas, 1e-9, None)
+    assert sorted(calls) == sorted(len(range(first, 5, threads)) for first in range(threads))
+    bounds = _ridge_solvers.row_lanes(X.indptr, X.shape, 10**9)
+    ref = lsqr_sparse(X.indptr, X.indices, X.data, True, bounds, None, x_mean, np.sqrt(sw), B,
+                      np.sqrt(alphas), 1e-9, 1e-9, _ridge_solvers._LSQR_CONLIM, 2 * 60)
+    np.testing.assert_array_equal(W, ref[0])
+    np.testing.assert_array_equal(n_iter, ref[2])
+    assert ok.all()

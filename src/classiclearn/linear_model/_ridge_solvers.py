@@ -18,7 +18,7 @@ from scipy.sparse import linalg as splinalg
 from .._kernels.sparse_products import row_lanes
 from .._kernels.work import BLAS_THREADED_MATVEC, ROW_LANE_ENTRIES
 from ..utils._sparse import column_deviations, csr_products, row_squared_norms
-from ..utils._threads import blas_single_thread
+from ..utils._threads import SMALL_WORK, auto_n_jobs, blas_single_thread, pooled_map
 from ._lsqr_kernels import lsqr_sparse
 from ._sag import fit_sag, sag_generator
 
@@ -26,6 +26,8 @@ from ._sag import fit_sag, sag_generator
 _LSQR_CONVERGED = (0, 1, 2, 4, 5)
 # scipy's default condition limit
 _LSQR_CONLIM = 1e8
+# LSQR steps a column is taken to need when choosing threads (sparse X; some tens)
+_LSQR_STEPS_GUESS = 20
 
 
 def centered_operator(X, x_mean, sw):
@@ -95,7 +97,11 @@ def solve_lsqr(X, x_mean, sw, B, alphas, tol, max_iter):
 
 
 def _solve_lsqr_sparse(X, x_mean, sw, B, alphas, tol, max_iter):
-    """:func:`solve_lsqr` on sparse X: CSR by rows, CSC as the CSR of X'."""
+    """:func:`solve_lsqr` on sparse X: CSR by rows, CSC as the CSR of X'.
+
+    Where X's products run on one thread (one row lane), the columns of B, which are
+    independent problems, are split between the cores (each a call of the kernel in
+    a kept pool thread): the same result as one call, bit for bit."""
     if X.format not in ("csr", "csc"):
         X = X.tocsr()
     n, p = X.shape
@@ -106,12 +112,28 @@ def _solve_lsqr_sparse(X, x_mean, sw, B, alphas, tol, max_iter):
     parts = np.empty((bounds.shape[0] - 1, major[1])) if bounds.shape[0] > 2 else None
     root = np.empty(0) if sw is None else np.sqrt(np.asarray(sw, dtype=np.float64))
     iter_lim = 2 * p if max_iter is None else int(max_iter)
-    W, istop, n_iter = lsqr_sparse(
-        X.indptr, X.indices, np.asarray(X.data, dtype=np.float64), by_row, bounds, parts,
-        np.ascontiguousarray(x_mean, dtype=np.float64), root,
-        np.ascontiguousarray(B, dtype=np.float64),
-        np.sqrt(np.asarray(alphas, dtype=np.float64)), float(tol), float(tol), _LSQR_CONLIM,
-        iter_lim)
+    data = np.asarray(X.data, dtype=np.float64)
+    x_mean = np.ascontiguousarray(x_mean, dtype=np.float64)
+    B = np.ascontiguousarray(B, dtype=np.float64)
+    damps = np.sqrt(np.asarray(alphas, dtype=np.float64))
+
+    def solve(columns):
+        return lsqr_sparse(X.indptr, X.indices, data, by_row, bounds, parts, x_mean, root,
+                           np.ascontiguousarray(B[:, columns]), damps[columns], float(tol),
+                           float(tol), _LSQR_CONLIM, iter_lim)
+
+    t = B.shape[1]
+    threads = 1
+    if parts is None and t > 1:
+        threads = min(t, auto_n_jobs(None, X.nnz * t * _LSQR_STEPS_GUESS, SMALL_WORK))
+    if threads == 1:
+        W, istop, n_iter = solve(np.arange(t))
+    else:
+        groups = [np.arange(first, t, threads) for first in range(threads)]
+        W, istop, n_iter = np.empty((p, t)), np.empty(t, dtype=np.intp), np.empty(t, np.intp)
+        for columns, (W_k, istop_k, n_iter_k) in zip(groups, pooled_map(solve, groups,
+                                                                         threads)):
+            W[:, columns], istop[columns], n_iter[columns] = W_k, istop_k, n_iter_k
     return W, n_iter, np.isin(istop, _LSQR_CONVERGED)
 
 
