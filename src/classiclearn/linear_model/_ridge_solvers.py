@@ -26,8 +26,9 @@ from ._sag import fit_sag, sag_generator
 _LSQR_CONVERGED = (0, 1, 2, 4, 5)
 # scipy's default condition limit
 _LSQR_CONLIM = 1e8
-# LSQR steps a column is taken to need when choosing threads (sparse X; some tens)
-_LSQR_STEPS_GUESS = 20
+# LSQR steps a column is taken to need when choosing threads (sparse X: some tens at
+# tol 1e-4, 30-60 at 1e-10)
+_LSQR_STEPS_GUESS = 50
 
 
 def centered_operator(X, x_mean, sw):
@@ -99,16 +100,20 @@ def solve_lsqr(X, x_mean, sw, B, alphas, tol, max_iter):
 def _solve_lsqr_sparse(X, x_mean, sw, B, alphas, tol, max_iter):
     """:func:`solve_lsqr` on sparse X: CSR by rows, CSC as the CSR of X'.
 
-    Where X's products run on one thread (one row lane), the columns of B, which are
-    independent problems, are split between the cores (each a call of the kernel in
-    a kept pool thread): the same result as one call, bit for bit."""
+    The columns of B are independent problems: several are split between the cores,
+    each solved with X's products on its thread (a call of the kernel in a kept pool
+    thread; no synchronisation per step, as the products' row lanes would need), the
+    same result, bit for bit, as one call over them all; a single column has its
+    products in row lanes on numba's threads."""
     if X.format not in ("csr", "csc"):
         X = X.tocsr()
     n, p = X.shape
     by_row = X.format == "csr"
     major = (n, p) if by_row else (p, n)
-    bounds = row_lanes(X.indptr, major, ROW_LANE_ENTRIES)
-    # one lane: the products on this thread (no threaded code compiled)
+    t = B.shape[1]
+    # several columns: each on one thread, whole (no lanes); one column: its products in
+    # row lanes, on this thread when there is one lane (no threaded code compiled)
+    bounds = row_lanes(X.indptr, major, ROW_LANE_ENTRIES if t == 1 else max(X.nnz, 1))
     parts = np.empty((bounds.shape[0] - 1, major[1])) if bounds.shape[0] > 2 else None
     root = np.empty(0) if sw is None else np.sqrt(np.asarray(sw, dtype=np.float64))
     iter_lim = 2 * p if max_iter is None else int(max_iter)
@@ -122,9 +127,8 @@ def _solve_lsqr_sparse(X, x_mean, sw, B, alphas, tol, max_iter):
                            np.ascontiguousarray(B[:, columns]), damps[columns], float(tol),
                            float(tol), _LSQR_CONLIM, iter_lim)
 
-    t = B.shape[1]
     threads = 1
-    if parts is None and t > 1:
+    if t > 1:
         threads = min(t, auto_n_jobs(None, X.nnz * t * _LSQR_STEPS_GUESS, SMALL_WORK))
     if threads == 1:
         W, istop, n_iter = solve(np.arange(t))
