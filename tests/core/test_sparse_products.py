@@ -217,11 +217,18 @@ def test_ridge_preconditioner_diagonal_of_sparse_x_is_the_dense_one(layout, weig
     np.testing.assert_array_equal(m, before)  # the given centre is read, not written
 
 
+@pytest.mark.parametrize("lanes", [1, 3])
 @pytest.mark.parametrize("layout", ["csr", "csc", "coo", "csr_unsorted", "csr_int64"])
 @pytest.mark.parametrize("value", [0.0, 2.5])
 @pytest.mark.parametrize("shape", [(300, 17), (1, 4), (0, 3), (40, 0)])
-def test_columns_with_constant_are_scipys_csc(layout, value, shape):
+def test_columns_with_constant_are_scipys_csc(monkeypatch, lanes, layout, value, shape):
+    # lanes 3: CSR is converted in three row lanes on pool threads (X above 30 entries)
+    from classiclearn.utils import _sparse
     from classiclearn.utils._sparse import csc_columns_with_constant
+
+    if lanes > 1:
+        monkeypatch.setattr(_sparse._work, "ROW_LANE_ENTRIES", 10)
+        monkeypatch.setattr(_sparse, "available_cores", lambda: lanes)
 
     rng = np.random.default_rng(len(layout) + shape[0])
     X = sp.random_array(shape, density=0.3, format="csr", rng=rng, dtype=np.float32)

@@ -145,17 +145,19 @@ def dense_to_csc(X, extra_column):
 
 
 @njit(cache=True, nogil=True)
-def _count_columns(indptr, indices, counts):
-    """Add to ``counts`` (p,) the stored entries of each column of the CSR matrix."""
-    for q in range(np.uintp(indptr[indptr.shape[0] - 1])):
+def csr_rows_column_counts(indptr, indices, lo, hi, counts):
+    """Add to ``counts`` (p,) the stored entries of each column in the CSR rows
+    ``lo <= i < hi``."""
+    for q in range(np.uintp(indptr[lo]), np.uintp(indptr[hi])):
         counts[np.uintp(indices[q])] += np.uintp(1)
 
 
 @njit(cache=True, nogil=True)
-def _place_entries(indptr, indices, data, fill, out_indices, out_data):
-    """Write the CSR rows into the CSC arrays, column j from position ``fill[j]`` on
-    (advanced as it goes): rows in order, so each column's rows come sorted."""
-    for i in range(np.uintp(indptr.shape[0] - 1)):
+def csr_rows_place(indptr, indices, data, lo, hi, fill, out_indices, out_data):
+    """Write the CSR rows ``lo <= i < hi`` into the CSC arrays, column j from position
+    ``fill[j]`` on (advanced as it goes): rows in order, so each column's rows come
+    sorted."""
+    for i in range(np.uintp(lo), np.uintp(hi)):
         for q in range(np.uintp(indptr[i]), np.uintp(indptr[i + 1])):
             j = np.uintp(indices[q])
             t = fill[j]
@@ -181,13 +183,13 @@ def csr_to_csc(indptr, indices, data, p, extra_value):
     """
     n = indptr.shape[0] - 1
     counts = np.zeros(p, dtype=np.uintp)
-    _count_columns(indptr, indices, counts)
+    csr_rows_column_counts(indptr, indices, np.intp(0), n, counts)
     extra = 1 if extra_value != 0.0 else 0
     out_indptr = _column_starts(counts, extra, n)
     nnz = out_indptr[out_indptr.shape[0] - 1]
     out_indices = np.empty(nnz, dtype=np.uint32)
     out_data = np.empty(nnz)
-    _place_entries(indptr, indices, data, counts, out_indices, out_data)
+    csr_rows_place(indptr, indices, data, np.intp(0), n, counts, out_indices, out_data)
     if extra:
         _constant_column(out_indptr, p, n, extra_value, out_indices, out_data)
     return out_indptr, out_indices, out_data

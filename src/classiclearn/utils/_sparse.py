@@ -11,6 +11,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._kernels import work as _work
+from ._threads import available_cores, pooled_map
 
 __all__ = [
     "column_max_abs",
@@ -169,8 +170,41 @@ def csc_columns_with_constant(X, value=0.0):
         return (X.indptr.astype(np.uintp), X.indices.astype(np.uint32),
                 np.asarray(X.data, dtype=np.float64))
     X = sp.csr_array(X)  # one compiled counting sort, straight into the kernel's types
-    return csr_to_csc(X.indptr, X.indices, np.asarray(X.data, dtype=np.float64), p,
-                      float(value))
+    data = np.asarray(X.data, dtype=np.float64)
+    lanes = min(available_cores(), X.nnz // _work.ROW_LANE_ENTRIES)
+    if lanes < 2:
+        return csr_to_csc(X.indptr, X.indices, data, p, float(value))
+    return _csr_to_csc_in_lanes(X, data, float(value), lanes)
+
+
+def _csr_to_csc_in_lanes(X, data, value, lanes):
+    """:func:`csc_columns_with_constant` of CSR X in row lanes on kept pool threads: each
+    lane counts its rows' entries per column, then places them after those of the lanes
+    above it (each column's rows stay in order; the result is the serial one). The
+    lanes also share the first touches of the new arrays' memory."""
+    from .._kernels.coordinates import csr_rows_column_counts, csr_rows_place
+    from .._kernels.sparse_products import row_lanes
+
+    n, p = X.shape
+    bounds = row_lanes(X.indptr, X.shape, -(-X.nnz // lanes))
+    lanes = bounds.shape[0] - 1
+    counts = np.zeros((lanes, p), dtype=np.uintp)
+    pooled_map(lambda k: csr_rows_column_counts(X.indptr, X.indices, bounds[k], bounds[k + 1],
+                                                counts[k]), range(lanes), lanes)
+    extra = int(value != 0.0)
+    indptr = np.zeros(p + 1 + extra, dtype=np.uintp)
+    np.cumsum(counts.sum(axis=0), out=indptr[1:p + 1])
+    if extra:
+        indptr[p + 1] = indptr[p] + n
+    fills = indptr[:p] + np.cumsum(counts, axis=0) - counts  # lane k after lanes above
+    indices = np.empty(int(indptr[-1]), dtype=np.uint32)
+    values = np.empty(int(indptr[-1]))
+    pooled_map(lambda k: csr_rows_place(X.indptr, X.indices, data, bounds[k], bounds[k + 1],
+                                        fills[k], indices, values), range(lanes), lanes)
+    if extra:
+        indices[indptr[p]:] = np.arange(n, dtype=np.uint32)
+        values[indptr[p]:] = value
+    return indptr, indices, values
 
 
 def safe_dot(a, b):
