@@ -332,3 +332,54 @@ def test_block_pivoting_nnls_meets_the_kkt_conditions(p, seed):
     assert np.all(grad >= -1e-9 * scale)
     assert np.abs(grad[x > 0]).max(initial=0.0) <= 1e-9 * scale
     np.testing.assert_allclose(x, nnls(A, b)[0], rtol=1e-7, atol=1e-9)
+
+
+@pytest.mark.parametrize("n_held", [0, 1, 3, 10, 59])
+@pytest.mark.parametrize("conditioning", ["well", "nearly_singular"])
+def test_definite_free_solve_equals_a_factor_of_the_free_block(monkeypatch, n_held,
+                                                              conditioning):
+    # few held variables: from G's own factor (O(p^2 |H|)); many, or a residual showing
+    # rounding: G_FF factored itself. Either way G_FF x = c_F.
+    from classiclearn.linear_model import _ols
+
+    factored = []
+    direct = _ols._cholesky_free_solve
+    monkeypatch.setattr(_ols, "_cholesky_free_solve",
+                        lambda G, c: lambda free: factored.append(1) or direct(G, c)(free))
+    _definite_free_solve = _ols._definite_free_solve
+    rng = np.random.default_rng(n_held)
+    p = 60
+    A = rng.normal(size=(80, p))
+    if conditioning == "nearly_singular":
+        A[:, 1] = A[:, 0] + 1e-9 * rng.normal(size=80)
+    G = A.T @ A + (1e-12 if conditioning == "nearly_singular" else 1.0) * np.eye(p)
+    c = rng.normal(size=p)
+    free = np.ones(p, dtype=bool)
+    free[rng.choice(p, n_held, replace=False)] = False
+    x = _definite_free_solve(G, c)(free)
+    G_FF = G[np.ix_(free, free)]
+    assert x.shape == (free.sum(),)
+    scale = np.abs(c).max() + np.abs(G).max() * np.abs(x).max()
+    assert np.abs(G_FF @ x - c[free]).max() <= 1e-9 * scale
+    if conditioning == "well":
+        assert len(factored) == (n_held > 3)  # 6 |H| p^2 >= |F|^3 from 4 held on
+
+
+@pytest.mark.parametrize("shape", [(800, 300), (300, 120)])
+def test_positive_ridge_with_most_coefficients_free_equals_nnls(shape):
+    # nearly every coefficient positive: the pivoting's steps hold a few variables at
+    # zero and solve from the whole penalised Gram matrix's factor
+    from scipy.optimize import nnls
+
+    from classiclearn.linear_model import Ridge
+
+    rng = np.random.default_rng(shape[1])
+    n, p = shape
+    X = rng.normal(size=(n, p))
+    y = X @ np.abs(rng.normal(size=p)) + rng.normal(size=n)
+    est = Ridge(alpha=2.0, positive=True).fit(X, y)
+    A, b = X - X.mean(axis=0), y - y.mean()
+    ref = nnls(np.vstack([A, np.sqrt(2.0) * np.eye(p)]), np.concatenate([b, np.zeros(p)]),
+               maxiter=50 * p)[0]
+    assert p // 2 < np.count_nonzero(ref) < p
+    np.testing.assert_allclose(est.coef_, ref, rtol=1e-8, atol=1e-10)

@@ -352,6 +352,43 @@ def _cholesky_free_solve(G, c):
     return solve
 
 
+def _definite_free_solve(G, c):
+    """``solve_free`` of :func:`block_pivoting_nnls` for a positive definite G: while
+    few variables are held at zero (H, the rest F), ``G_FF x = c_F`` comes from G's own
+    Cholesky factor, made once: with ``z = G^-1 c`` and ``V = G^-1 E_H``,
+    ``x = z_F - V_F (V_H^-1 z_H)`` (the minimiser over F is that of the whole problem
+    with multipliers on H that hold ``x_H = 0``), O(p^2 |H|) per step instead of a
+    new factorisation, O(|F|^3 / 3). Otherwise, or when its residual shows rounding
+    (a nearly singular G), it factors ``G_FF`` itself (:func:`_cholesky_free_solve`)."""
+    direct = _cholesky_free_solve(G, c)
+    p = c.shape[0]
+    whole = {}  # G's factor and G^-1 c, made at the first step that uses them
+
+    def solve(free):
+        held = np.flatnonzero(~free)
+        n_free = p - held.size
+        if 6 * held.size * p * p >= n_free**3:
+            return direct(free)
+        if not whole:
+            whole["factor"] = linalg.cho_factor(G, check_finite=False)
+            whole["z"] = linalg.cho_solve(whole["factor"], c, check_finite=False)
+        z = whole["z"]
+        if held.size == 0:
+            return z.copy()
+        E = np.zeros((p, held.size))
+        E[held, np.arange(held.size)] = 1.0
+        V = linalg.cho_solve(whole["factor"], E, check_finite=False)
+        x = np.zeros(p)
+        x[free] = z[free] - V[free] @ np.linalg.solve(V[held], z[held])
+        residual = np.abs((G @ x - c)[free]).max(initial=0.0)
+        scale = np.abs(c).max() + np.abs(G).max() * np.abs(x).max()
+        if not residual <= 1e-10 * scale:
+            return direct(free)
+        return x[free]
+
+    return solve
+
+
 def positive_ridge(X, Y, x_mean, y_mean, sw, alphas):
     """Non-negative ridge coefficients (p, t): block principal pivoting on the
     penalised normal equations ``(Xc'WXc + alpha I) w = Xc'WYc`` (the system the
@@ -371,7 +408,7 @@ def positive_ridge(X, Y, x_mean, y_mean, sw, alphas):
                                       0.0)[0][:, 0]
                 continue
             Gk = G + alphas[k] * np.eye(p)
-            w = block_pivoting_nnls(Gk, C[:, k], _cholesky_free_solve(Gk, C[:, k]))
+            w = block_pivoting_nnls(Gk, C[:, k], _definite_free_solve(Gk, C[:, k]))
             if w is None:  # rounding kept the pivoting going: Lawson-Hanson on the factor
                 L = linalg.cholesky(Gk, lower=True, check_finite=False)
                 w = optimize.nnls(L.T, linalg.solve_triangular(L, C[:, k], lower=True))[0]
