@@ -9,7 +9,7 @@ from numbers import Real
 import numpy as np
 import scipy.sparse as sp
 from scipy import linalg
-from scipy.linalg import lapack
+from scipy.linalg import blas, lapack
 
 from ..base import BaseEstimator, ClassifierMixin
 from ..utils._moments import MAX_MEAN_TO_VAR
@@ -193,7 +193,9 @@ def _solve_sparse_gram(X, Y, x_mean, y_mean, sw, alpha):
     var = np.diag(G) / total - x_mean**2
     if not np.all(x_mean**2 <= MAX_MEAN_TO_VAR * np.maximum(var, 0.0)):
         return None
-    G -= total * np.outer(x_mean, x_mean)
+    # G is new and symmetric: the rank-one mean term and the scaling below go in place
+    # (BLAS's rank-one update on its transpose, a Fortran view), no p x p temporaries
+    G = blas.dger(-total, x_mean, x_mean, a=G.T, overwrite_a=True).T
     B = w[:, None] * (Y - y_mean)  # its columns sum to zero: X' B = Xc' B
     XtB = np.asarray(X.T @ B)
     if alpha > 0:
@@ -201,12 +203,15 @@ def _solve_sparse_gram(X, Y, x_mean, y_mean, sw, alpha):
     d = np.sqrt(np.maximum(np.diag(G), 0.0))
     if not np.all(d > 0):
         return None
-    scaled = G / d / d[:, None]
+    scaled = G
+    scaled /= d
+    scaled /= d[:, None]
+    norm1 = linalg.norm(scaled, 1, check_finite=False)  # LAPACK's lange, no copy
     try:
         factor = linalg.cho_factor(scaled, check_finite=False)  # upper triangle
     except linalg.LinAlgError:
         return None
-    rcond, info = lapack.dpocon(factor[0], np.abs(scaled).sum(axis=0).max())
+    rcond, info = lapack.dpocon(factor[0], norm1)
     if info != 0 or not rcond > _GRAM_RCOND:
         return None
 
