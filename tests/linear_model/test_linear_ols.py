@@ -383,3 +383,23 @@ def test_positive_ridge_with_most_coefficients_free_equals_nnls(shape):
                maxiter=50 * p)[0]
     assert p // 2 < np.count_nonzero(ref) < p
     np.testing.assert_allclose(est.coef_, ref, rtol=1e-8, atol=1e-10)
+
+
+@pytest.mark.parametrize("start", ["none", "unconstrained", "random", "all"])
+def test_block_pivoting_ends_at_the_same_solution_from_any_start(start):
+    from scipy.optimize import nnls
+
+    from classiclearn.linear_model._ols import _definite_free_solve, block_pivoting_nnls
+
+    rng = np.random.default_rng(7)
+    p = 80
+    A = rng.normal(size=(150, p))
+    b = A @ rng.normal(size=p) + rng.normal(size=150)
+    G, c = A.T @ A + 0.5 * np.eye(p), A.T @ b
+    solve = _definite_free_solve(G, c)
+    free = {"none": None, "unconstrained": solve.unconstrained() > 0,
+            "random": rng.random(p) < 0.5, "all": np.ones(p, dtype=bool)}[start]
+    x = block_pivoting_nnls(G, c, solve, free=free)
+    ref = nnls(np.vstack([A, np.sqrt(0.5) * np.eye(p)]), np.concatenate([b, np.zeros(p)]))[0]
+    assert 0 < np.count_nonzero(ref) < p
+    np.testing.assert_allclose(x, ref, rtol=1e-8, atol=1e-10)

@@ -303,7 +303,7 @@ def _solve_wide_gelsd(A, B, rcond):
     return W, np.einsum("ij,ij->j", resid, resid), int(rank), s, None
 
 
-def block_pivoting_nnls(G, c, solve_free):
+def block_pivoting_nnls(G, c, solve_free, free=None):
     """Minimiser of ``1/2 x'Gx - c'x`` over ``x >= 0`` (G symmetric positive definite, or
     semidefinite with ``solve_free`` coping): block principal pivoting (Kim and Park,
     SIAM J. Sci. Comput. 2011). Each step splits the variables into a free set F, set
@@ -314,11 +314,19 @@ def block_pivoting_nnls(G, c, solve_free):
     number of such variables stops falling for three steps, one variable (the last)
     changes sides at a time, which ends the search. Returns None if it has not ended
     after ``3 p + 30`` steps (rounding), for the caller to fall back to Lawson-Hanson.
+    The search starts from the free set ``free`` (a guess: any start ends the same),
+    by default none.
     """
     p = c.shape[0]
-    free = np.zeros(p, dtype=bool)
     x = np.zeros(p)
-    grad = -c
+    if free is None or not free.any():
+        free = np.zeros(p, dtype=bool)
+        grad = -c
+    else:
+        free = free.copy()
+        x[free] = solve_free(free)
+        grad = G @ x - c
+        grad[free] = 0.0
     slack_y = 1e-12 * max(float(np.abs(c).max(initial=0.0)), np.finfo(np.float64).tiny)
     fewest, chances = p + 1, 3
     for _ in range(3 * p + 30):
@@ -359,20 +367,24 @@ def _definite_free_solve(G, c):
     ``x = z_F - V_F (V_H^-1 z_H)`` (the minimiser over F is that of the whole problem
     with multipliers on H that hold ``x_H = 0``), O(p^2 |H|) per step instead of a
     new factorisation, O(|F|^3 / 3). Otherwise, or when its residual shows rounding
-    (a nearly singular G), it factors ``G_FF`` itself (:func:`_cholesky_free_solve`)."""
+    (a nearly singular G), it factors ``G_FF`` itself (:func:`_cholesky_free_solve`).
+    ``solve.unconstrained()`` is ``G^-1 c``, a start for the search."""
     direct = _cholesky_free_solve(G, c)
     p = c.shape[0]
     whole = {}  # G's factor and G^-1 c, made at the first step that uses them
+
+    def unconstrained():
+        if not whole:
+            whole["factor"] = linalg.cho_factor(G, check_finite=False)
+            whole["z"] = linalg.cho_solve(whole["factor"], c, check_finite=False)
+        return whole["z"]
 
     def solve(free):
         held = np.flatnonzero(~free)
         n_free = p - held.size
         if 6 * held.size * p * p >= n_free**3:
             return direct(free)
-        if not whole:
-            whole["factor"] = linalg.cho_factor(G, check_finite=False)
-            whole["z"] = linalg.cho_solve(whole["factor"], c, check_finite=False)
-        z = whole["z"]
+        z = unconstrained()
         if held.size == 0:
             return z.copy()
         E = np.zeros((p, held.size))
@@ -386,6 +398,7 @@ def _definite_free_solve(G, c):
             return direct(free)
         return x[free]
 
+    solve.unconstrained = unconstrained
     return solve
 
 
@@ -408,7 +421,14 @@ def positive_ridge(X, Y, x_mean, y_mean, sw, alphas):
                                       0.0)[0][:, 0]
                 continue
             Gk = G + alphas[k] * np.eye(p)
-            w = block_pivoting_nnls(Gk, C[:, k], _definite_free_solve(Gk, C[:, k]))
+            solve = _definite_free_solve(Gk, C[:, k])
+            # most variables are pushed up at zero (c > 0): most will be free, and the
+            # search starts where the unconstrained solution is positive, from G's
+            # factor, which the steps then share; else from none free (small F_s)
+            start = None
+            if 4 * np.count_nonzero(C[:, k] > 0) >= 3 * p:
+                start = solve.unconstrained() > 0
+            w = block_pivoting_nnls(Gk, C[:, k], solve, free=start)
             if w is None:  # rounding kept the pivoting going: Lawson-Hanson on the factor
                 L = linalg.cholesky(Gk, lower=True, check_finite=False)
                 w = optimize.nnls(L.T, linalg.solve_triangular(L, C[:, k], lower=True))[0]
