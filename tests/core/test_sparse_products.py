@@ -256,3 +256,30 @@ def test_columns_with_constant_are_scipys_csc(monkeypatch, lanes, layout, value,
     else:
         assert len(indptr) == p + 1 and len(indices) == expected.nnz
     assert (X != before).nnz == 0  # the input is not modified
+
+
+@pytest.mark.parametrize("dropped", [0, 1, 2, 7])
+def test_columns_with_constant_fill_every_thread_whatever_the_entry_count(monkeypatch, dropped):
+    # two threads: at least two lanes, also when the entries do not split evenly
+    from classiclearn.utils import _sparse
+
+    monkeypatch.setattr(_sparse._work, "ROW_LANE_ENTRIES", 50)
+    monkeypatch.setattr(_sparse, "available_cores", lambda: 2)
+    lanes_run = []
+    pooled = _sparse.pooled_map
+
+    def counted(func, items, n_threads):
+        items = list(items)
+        lanes_run.append(len(items))
+        return pooled(func, items, n_threads)
+
+    monkeypatch.setattr(_sparse, "pooled_map", counted)
+    X = sp.random_array((200, 30), density=0.1, format="csr", rng=np.random.default_rng(3))
+    X.data[:dropped] = 0.0
+    X.eliminate_zeros()
+    indptr, indices, data = _sparse.csc_columns_with_constant(X)
+    expected = sp.csc_array(X)
+    expected.sort_indices()
+    assert lanes_run and min(lanes_run) >= 2
+    assert np.array_equal(indptr, expected.indptr) and np.array_equal(indices, expected.indices)
+    assert np.array_equal(data, expected.data)

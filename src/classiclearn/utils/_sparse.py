@@ -186,11 +186,14 @@ def _csr_to_csc_in_lanes(X, data, value, lanes):
     from .._kernels.sparse_products import row_lanes
 
     n, p = X.shape
-    bounds = row_lanes(X.indptr, X.shape, -(-X.nnz // lanes))
+    threads = lanes
+    # lanes of at most nnz // threads entries, so that there are at least `threads` of
+    # them whatever nnz's remainder
+    bounds = row_lanes(X.indptr, X.shape, X.nnz // threads)
     lanes = bounds.shape[0] - 1
     counts = np.zeros((lanes, p), dtype=np.uintp)
     pooled_map(lambda k: csr_rows_column_counts(X.indptr, X.indices, bounds[k], bounds[k + 1],
-                                                counts[k]), range(lanes), lanes)
+                                                counts[k]), range(lanes), threads)
     extra = int(value != 0.0)
     indptr = np.zeros(p + 1 + extra, dtype=np.uintp)
     np.cumsum(counts.sum(axis=0), out=indptr[1:p + 1])
@@ -200,7 +203,7 @@ def _csr_to_csc_in_lanes(X, data, value, lanes):
     indices = np.empty(int(indptr[-1]), dtype=np.uint32)
     values = np.empty(int(indptr[-1]))
     pooled_map(lambda k: csr_rows_place(X.indptr, X.indices, data, bounds[k], bounds[k + 1],
-                                        fills[k], indices, values), range(lanes), lanes)
+                                        fills[k], indices, values), range(lanes), threads)
     if extra:
         indices[indptr[p]:] = np.arange(n, dtype=np.uint32)
         values[indptr[p]:] = value
