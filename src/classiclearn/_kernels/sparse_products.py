@@ -6,9 +6,10 @@ while it is in cache, where the two scipy products read every entry twice.
 
 :func:`csr_matvec` and :func:`csr_rmatvec` form ``X v`` and ``X' u`` over row lanes
 (:func:`row_lanes`) in numba's threads, each lane by :func:`csr_rows_matvec` /
-:func:`csr_rows_scatter`, which serve callers on one thread too; :func:`csr_times_dense` forms ``X B`` for a
-dense B of a few columns, its rows in numba's threads. :func:`csr_gram`
-accumulates ``X' X`` densely from the pairs of entries of each row.
+:func:`csr_rows_scatter`, which serve callers on one thread too;
+:func:`csr_times_dense` forms ``X B`` for a dense B of a few columns, its rows in
+numba's threads. :func:`csr_gram` accumulates ``X' X`` densely from the pairs of
+entries of each row.
 
 Indices are used unsigned, either as arrays (:func:`unsigned_csr`) or cast at each
 access: numba checks a signed index for a negative value on every access, which
@@ -145,7 +146,6 @@ def csr_rmatvec(indptr, indices, data, u, bounds, parts, out):
         out[j] = s
 
 
-
 @njit(cache=True, nogil=True)
 def csr_rows_scatter(indptr, indices, data, u, start, stop, acc):
     """``acc += X[start:stop]' u[start:stop]`` for CSR rows, on this thread."""
@@ -154,6 +154,7 @@ def csr_rows_scatter(indptr, indices, data, u, start, stop, acc):
         if ui != 0.0:
             for q in range(np.uintp(indptr[i]), np.uintp(indptr[i + 1])):
                 acc[np.uintp(indices[q])] += data[q] * ui
+
 
 @njit(cache=True, nogil=True, parallel=True)
 def csr_times_dense(data, indices, indptr, B):

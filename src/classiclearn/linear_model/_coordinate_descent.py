@@ -196,7 +196,7 @@ class _SparseProblem:
         self.B = np.asfortranarray((Y - y_mean) * self.root[:, None])
         self.yy = np.einsum("ij,ij->j", self.B, self.B)
         # A'B = X' diag(root) B - mu (root' B)
-        weighted = np.asarray(self.B * self.root[:, None])
+        weighted = self.B * self.root[:, None] if self.weighted else self.B
         self.XtB = np.asarray(X.T @ weighted) - np.outer(self.mu, self.root @ self.B)
         self.indptr = None
 
@@ -205,11 +205,18 @@ class _SparseProblem:
         # unsigned 32-bit indices (numba checks a signed index for a negative value at
         # every access); CSR through one compiled counting sort; X's values only read
         self.indptr, self.indices, data = csc_columns_with_constant(self.X)
-        self.S = data * self.root[self.indices] if self.weighted else data
-        self.q, squares = np.empty(self.p), np.empty(self.p)
-        _k.csc_weighted_sums(self.indptr, self.indices, self.S, self.root, self.q, squares)
-        self.col_sq = np.maximum(squares - 2.0 * self.mu * self.q + self.mu**2 * self.total,
-                                 0.0)
+        self.S, self.q, self.col_sq = self._column_quantities(self.indptr, self.indices,
+                                                              data, self.mu)
+
+    def _column_quantities(self, indptr, indices, data, mu):
+        """For CSC arrays of some columns and their centring ``mu``: the values scaled by
+        the roots of the weights (S), the weighted column sums (q) and the squared norms
+        of the centred, weighted columns, as :func:`_cd_kernels.enet_cd_sparse` takes
+        them."""
+        S = data * self.root[indices] if self.weighted else data
+        q, squares = np.empty(mu.shape[0]), np.empty(mu.shape[0])
+        _k.csc_weighted_sums(indptr, indices, S, self.root, q, squares)
+        return S, q, np.maximum(squares - 2.0 * mu * q + mu**2 * self.total, 0.0)
 
     def xty(self, k):
         """``A'b`` of target k (for the alpha grid)."""
@@ -271,11 +278,11 @@ class _SparseProblem:
                 return False, passes, gap
             position = np.full(p, m, dtype=np.uintp)
             position[chosen] = np.arange(m, dtype=np.uintp)
-            indptr, indices, S = self._column_subset(position, m)
-            q, squares = np.empty(m), np.empty(m)
-            _k.csc_weighted_sums(indptr, indices, S, self.root, q, squares)
+            X = self.X
+            indptr, indices, data = csr_column_subset(X.indptr, X.indices, X.data, position,
+                                                      np.uintp(m))
             mu = self.mu[chosen]
-            col_sq = np.maximum(squares - 2.0 * mu * q + mu**2 * self.total, 0.0)
+            S, q, col_sq = self._column_quantities(indptr, indices, data, mu)
             w_set = w[chosen]
             budget = max(int((max_iter - passes) * p / m), 1)
             n_iter, _ = _k.enet_cd_sparse(w_set, indptr, indices, S, q, mu, b, self.root,
@@ -288,14 +295,6 @@ class _SparseProblem:
             gap = _k.enet_gap(w, g, float(r @ r), float(r @ b), l1, l2, self.pf, positive)
             if gap <= gap_tol or passes >= max_iter:
                 return True, passes, gap
-
-    def _column_subset(self, position, m):
-        """CSC arrays of the columns that ``position`` keeps, values scaled by the roots
-        of the weights."""
-        X = self.X
-        indptr, indices, data = csr_column_subset(X.indptr, X.indices, X.data, position,
-                                                  np.uintp(m))
-        return indptr, indices, (data * self.root[indices] if self.weighted else data)
 
     def _gradient(self, r):
         """``A'r`` over every column: ``X' diag(root) r - mu (root' r)``, one pass."""

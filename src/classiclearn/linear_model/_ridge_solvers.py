@@ -111,9 +111,12 @@ def _solve_lsqr_sparse(X, x_mean, sw, B, alphas, tol, max_iter):
     by_row = X.format == "csr"
     major = (n, p) if by_row else (p, n)
     t = B.shape[1]
-    # several columns: each on one thread, whole (no lanes); one column: its products in
+    # several columns: each on one thread, whole (one lane); one column: its products in
     # row lanes, on this thread when there is one lane (no threaded code compiled)
-    bounds = row_lanes(X.indptr, major, ROW_LANE_ENTRIES if t == 1 else max(X.nnz, 1))
+    if t == 1:
+        bounds = row_lanes(X.indptr, major, ROW_LANE_ENTRIES)
+    else:
+        bounds = np.array([0, major[0]], dtype=np.intp)
     parts = np.empty((bounds.shape[0] - 1, major[1])) if bounds.shape[0] > 2 else None
     root = np.empty(0) if sw is None else np.sqrt(np.asarray(sw, dtype=np.float64))
     iter_lim = 2 * p if max_iter is None else int(max_iter)
