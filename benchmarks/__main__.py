@@ -48,6 +48,12 @@ def main(argv=None):
     parser.add_argument("--variants", action="store_true",
                         help="coldstart: each parameter value of the grid specs alone, "
                              "after install")
+    parser.add_argument("--rows", type=int,
+                        help="coldstart: the first call on this many rows (default 300), "
+                             "after install")
+    parser.add_argument("--sparse", action="store_true",
+                        help="coldstart: the estimators taking sparse input, on CSR data, "
+                             "after install")
     args = parser.parse_args(argv)
     command = "python -m benchmarks " + " ".join(argv if argv is not None else sys.argv[1:])
     if args.grid_merge:

@@ -6,8 +6,8 @@ a directory under ``$CLASSICLEARN_CACHE_DIR`` or ``~/.cache/classiclearn``, keye
 the kernels' source, numba's version and Python's). Without this step a new user's
 first ``fit`` of a tree, a forest, an SVM or a mixture waits tens of seconds for its
 kernels. Installing a wheel or an editable copy therefore ends by running
-:func:`classiclearn.precompile.precompile` on the dense float64 paths of every
-estimator (about a minute of wall time on two cores), from the sources being
+:func:`classiclearn.precompile.precompile` on the float64 paths of every estimator,
+dense and CSR (about two minutes of wall time on two cores), from the sources being
 installed, into that cache; a process that later imports the installed package
 finds the same sources, hence the same cache directory, and loads the kernels.
 
@@ -40,7 +40,7 @@ _PRECOMPILE = """
 import sys
 sys.path.insert(0, sys.argv[1])
 from classiclearn.precompile import precompile
-report = precompile(sparse=False)
+report = precompile(sparse=True)
 print(f"classiclearn: compiled the kernels of {len(report.seconds)} estimator calls in "
       f"{report.wall_seconds:.0f} s into {report.cache_dir}")
 for name, error in sorted(report.errors.items()):

@@ -60,7 +60,7 @@ def test_the_step_runs_precompile_on_the_sources_being_built(backend, monkeypatc
     monkeypatch.setattr(backend.subprocess, "run", fake_run)
     assert backend.compile_kernels(tmp_path) == 0
     assert seen["env"]["PYTHONPATH"].split(":") == [str(tmp_path / "src"), "/elsewhere"]
-    assert "precompile(sparse=False)" in seen["command"][-2]
+    assert "precompile(sparse=True)" in seen["command"][-2]
     assert seen["command"][-1] == str(tmp_path / "src")
     assert seen["timeout"] == backend.TIME_LIMIT_SECONDS
 
@@ -100,7 +100,7 @@ def test_the_child_imports_the_given_sources_from_anywhere(backend, tmp_path, mo
     # from another directory and without PYTHONPATH: it must import that copy, not the
     # classiclearn installed in this environment
     code = backend._PRECOMPILE.replace(
-        "precompile(sparse=False)", "precompile(['GaussianNB'], sparse=False, n_jobs=1)")
+        "precompile(sparse=True)", "precompile(['GaussianNB'], sparse=False, n_jobs=1)")
     code += "\nimport classiclearn; print('FROM', classiclearn.__file__)\n"
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     src = tmp_path / "copy" / "src"

@@ -73,3 +73,25 @@ def test_precompile_variants_are_valid_parameters_of_registered_estimators():
         for params in variants:
             assert set(params) <= set(known), (name, params)
             registered[name](**params)._validate_params()
+
+
+def _variant_jobs():
+    from classiclearn.precompile import _SPARSE_VARIANTS, _VARIANTS
+
+    return ([(name, False, params) for name, variants in _VARIANTS.items()
+             for params in variants]
+            + [(name, True, params) for name, variants in _SPARSE_VARIANTS.items()
+               for params in variants])
+
+
+@pytest.mark.parametrize("name, sparse, params", _variant_jobs(),
+                         ids=lambda v: str(v) if not isinstance(v, dict) else
+                         ",".join(f"{k}={x}" for k, x in v.items()))
+def test_precompile_variants_fit_on_the_workers_data(name, sparse, params):
+    # a variant whose fit fails on the worker's data compiles nothing (liblinear's
+    # logistic regression refuses the three classes the other classifiers get)
+    from classiclearn.precompile import _run_estimator
+    from classiclearn.utils.discovery import all_estimators
+
+    seconds = _run_estimator(dict(all_estimators())[name], sparse, params)
+    assert seconds > 0.0

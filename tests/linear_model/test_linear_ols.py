@@ -336,7 +336,7 @@ def test_block_pivoting_nnls_meets_the_kkt_conditions(p, seed):
 
 @pytest.mark.parametrize("n_held", [0, 1, 3, 10, 59])
 @pytest.mark.parametrize("conditioning", ["well", "nearly_singular"])
-def test_definite_free_solve_equals_a_factor_of_the_free_block(monkeypatch, n_held,
+def test_definite_free_solver_equals_a_factor_of_the_free_block(monkeypatch, n_held,
                                                               conditioning):
     # few held variables: from G's own factor (O(p^2 |H|)); many, or a residual showing
     # rounding: G_FF factored itself. Either way G_FF x = c_F.
@@ -346,7 +346,7 @@ def test_definite_free_solve_equals_a_factor_of_the_free_block(monkeypatch, n_he
     direct = _ols._cholesky_free_solve
     monkeypatch.setattr(_ols, "_cholesky_free_solve",
                         lambda G, c: lambda free: factored.append(1) or direct(G, c)(free))
-    _definite_free_solve = _ols._definite_free_solve
+    DefiniteFreeSolver = _ols._DefiniteFreeSolver
     rng = np.random.default_rng(n_held)
     p = 60
     A = rng.normal(size=(80, p))
@@ -356,7 +356,7 @@ def test_definite_free_solve_equals_a_factor_of_the_free_block(monkeypatch, n_he
     c = rng.normal(size=p)
     free = np.ones(p, dtype=bool)
     free[rng.choice(p, n_held, replace=False)] = False
-    x = _definite_free_solve(G, c)(free)
+    x = DefiniteFreeSolver(G, c)(free)
     G_FF = G[np.ix_(free, free)]
     assert x.shape == (free.sum(),)
     scale = np.abs(c).max() + np.abs(G).max() * np.abs(x).max()
@@ -389,14 +389,14 @@ def test_positive_ridge_with_most_coefficients_free_equals_nnls(shape):
 def test_block_pivoting_ends_at_the_same_solution_from_any_start(start):
     from scipy.optimize import nnls
 
-    from classiclearn.linear_model._ols import _definite_free_solve, block_pivoting_nnls
+    from classiclearn.linear_model._ols import _DefiniteFreeSolver, block_pivoting_nnls
 
     rng = np.random.default_rng(7)
     p = 80
     A = rng.normal(size=(150, p))
     b = A @ rng.normal(size=p) + rng.normal(size=150)
     G, c = A.T @ A + 0.5 * np.eye(p), A.T @ b
-    solve = _definite_free_solve(G, c)
+    solve = _DefiniteFreeSolver(G, c)
     free = {"none": None, "unconstrained": solve.unconstrained() > 0,
             "random": rng.random(p) < 0.5, "all": np.ones(p, dtype=bool)}[start]
     x = block_pivoting_nnls(G, c, solve, free=free)

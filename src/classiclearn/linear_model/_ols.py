@@ -360,7 +360,7 @@ def _cholesky_free_solve(G, c):
     return solve
 
 
-def _definite_free_solve(G, c):
+class _DefiniteFreeSolver:
     """``solve_free`` of :func:`block_pivoting_nnls` for a positive definite G: while
     few variables are held at zero (H, the rest F), ``G_FF x = c_F`` comes from G's own
     Cholesky factor, made once: with ``z = G^-1 c`` and ``V = G^-1 E_H``,
@@ -368,38 +368,41 @@ def _definite_free_solve(G, c):
     with multipliers on H that hold ``x_H = 0``), O(p^2 |H|) per step instead of a
     new factorisation, O(|F|^3 / 3). Otherwise, or when its residual shows rounding
     (a nearly singular G), it factors ``G_FF`` itself (:func:`_cholesky_free_solve`).
-    ``solve.unconstrained()`` is ``G^-1 c``, a start for the search."""
-    direct = _cholesky_free_solve(G, c)
-    p = c.shape[0]
-    whole = {}  # G's factor and G^-1 c, made at the first step that uses them
+    :meth:`unconstrained` is ``G^-1 c``, a start for the search."""
 
-    def unconstrained():
-        if not whole:
-            whole["factor"] = linalg.cho_factor(G, check_finite=False)
-            whole["z"] = linalg.cho_solve(whole["factor"], c, check_finite=False)
-        return whole["z"]
+    def __init__(self, G, c):
+        self.G, self.c = G, c
+        self._direct = _cholesky_free_solve(G, c)
+        self._factor = None  # G's factor and G^-1 c, made at the first step that uses them
+        self._z = None
 
-    def solve(free):
+    def unconstrained(self):
+        """``G^-1 c`` (G's factor is made at the first call and kept)."""
+        if self._factor is None:
+            self._factor = linalg.cho_factor(self.G, check_finite=False)
+            self._z = linalg.cho_solve(self._factor, self.c, check_finite=False)
+        return self._z
+
+    def __call__(self, free):
+        G, c = self.G, self.c
+        p = c.shape[0]
         held = np.flatnonzero(~free)
         n_free = p - held.size
         if 6 * held.size * p * p >= n_free**3:
-            return direct(free)
-        z = unconstrained()
+            return self._direct(free)
+        z = self.unconstrained()
         if held.size == 0:
             return z.copy()
         E = np.zeros((p, held.size))
         E[held, np.arange(held.size)] = 1.0
-        V = linalg.cho_solve(whole["factor"], E, check_finite=False)
+        V = linalg.cho_solve(self._factor, E, check_finite=False)
         x = np.zeros(p)
         x[free] = z[free] - V[free] @ np.linalg.solve(V[held], z[held])
         residual = np.abs((G @ x - c)[free]).max(initial=0.0)
         scale = np.abs(c).max() + np.abs(G).max() * np.abs(x).max()
         if not residual <= 1e-10 * scale:
-            return direct(free)
+            return self._direct(free)
         return x[free]
-
-    solve.unconstrained = unconstrained
-    return solve
 
 
 def positive_ridge(X, Y, x_mean, y_mean, sw, alphas):
@@ -421,7 +424,7 @@ def positive_ridge(X, Y, x_mean, y_mean, sw, alphas):
                                       0.0)[0][:, 0]
                 continue
             Gk = G + alphas[k] * np.eye(p)
-            solve = _definite_free_solve(Gk, C[:, k])
+            solve = _DefiniteFreeSolver(Gk, C[:, k])
             # most variables are pushed up at zero (c > 0): most will be free, and the
             # search starts where the unconstrained solution is positive, from G's
             # factor, which the steps then share; else from none free (small F_s)
