@@ -62,6 +62,21 @@ _SPARSE_VARIANTS = {"LinearSVC": ({"dual": True}, {"penalty": "l1", "dual": Fals
                     "KMeans": ({"algorithm": "elkan"},),
                     "LogisticRegression": ({"solver": "liblinear", "penalty": "l1"},
                                            {"solver": "saga", "penalty": "l1"})}
+# size-dependent paths: the estimators whose first call on 20,000 or 200,000 rows
+# compiled kernels the small data had not reached (`python -m benchmarks --coldstart
+# --rows 20000 [--sparse]` and the same calls at 200,000 x 20: the logistic loss and
+# gradient over row lanes, LinearSVC's dense rows made sparse, LSQR's products over row
+# lanes on sparse X; the parallel passes of Lloyd's k-means (the mixtures' start too)
+# and of Gaussian naive Bayes' moments, the Lasso's float32 Gram matrix and its exact
+# residual products, the sums of squares of the input checks on threads; SVC's kernel
+# values in blocks on threads, reached by predicting the training rows of 2,000, dense
+# or CSR alike) run again on that many rows of _LARGE_FEATURES columns, dense (False)
+# and / or CSR (True) with half the entries kept, labels of two classes
+_LARGE_FEATURES = 24
+_LARGE = {"LogisticRegression": (20_000, (False, True)), "SVC": (2_000, (False,)),
+          "LinearSVC": (20_000, (False,)), "LinearRegression": (20_000, (True,)),
+          "KMeans": (200_000, (False,)), "GaussianNB": (200_000, (False,)),
+          "Lasso": (200_000, (False,))}
 # no kernels of their own: the meta-estimators (their inner estimators are precompiled)
 # and the target encoder
 _SKIPPED = {"Pipeline", "GridSearchCV", "RandomizedSearchCV", "OneVsRestClassifier",
@@ -105,9 +120,20 @@ def _data(rng, tags):
     return X, y
 
 
-def _run_estimator(cls, sparse, params=None):
-    """Fit ``cls(**params)`` and call each of its prediction methods; returns elapsed
-    seconds."""
+def _large_data(rng, tags, sparse, rows):
+    """X of (rows, _LARGE_FEATURES), half its entries zero when ``sparse``, and y (two
+    classes for a classifier)."""
+    X = rng.normal(size=(rows, _LARGE_FEATURES))
+    if sparse:
+        X[rng.random(X.shape) < 0.5] = 0.0
+    if tags.estimator_type == "classifier":
+        return X, (X[:, 0] + 0.5 * rng.normal(size=rows) > 0).astype(int)
+    return X, X @ rng.normal(size=_LARGE_FEATURES) + 0.1 * rng.normal(size=rows)
+
+
+def _run_estimator(cls, sparse, params=None, large=0):
+    """Fit ``cls(**params)`` and call each of its prediction methods (on the small data,
+    or on ``large`` rows of :func:`_large_data`); returns elapsed seconds."""
     import scipy.sparse as sp
 
     from ._tags import get_tags
@@ -115,7 +141,8 @@ def _run_estimator(cls, sparse, params=None):
     start = time.perf_counter()
     est = cls(**(params or {}))
     tags = get_tags(est)
-    X, y = _data(np.random.default_rng(0), tags)
+    rng = np.random.default_rng(0)
+    X, y = _large_data(rng, tags, sparse, large) if large else _data(rng, tags)
     if (params or {}).get("solver") == "liblinear":
         y = y % 2  # liblinear's logistic regression refuses more than two classes
     if sparse:
@@ -135,18 +162,19 @@ def _run_estimator(cls, sparse, params=None):
 
 
 def _run_group(jobs):
-    """Worker entry point: run (name, sparse, params) jobs in order; {label: seconds or
-    error}."""
+    """Worker entry point: run (name, sparse, params, large rows or 0) jobs in order;
+    {label: seconds or error}."""
     from .utils.discovery import all_estimators
 
     classes = dict(all_estimators())
     out = {}
-    for name, sparse, params in jobs:
+    for name, sparse, params, large in jobs:
         shown = ", ".join(f"{k}={v!r}" for k, v in params.items())
         label = f"{name}({shown})" if params else name
         label = f"{label} (sparse)" if sparse else label
+        label = f"{label} ({large} rows)" if large else label
         try:
-            out[label] = _run_estimator(classes[name], sparse, params)
+            out[label] = _run_estimator(classes[name], sparse, params, large)
         except Exception as exc:  # a failed call leaves the other estimators' kernels
             out[label] = f"{type(exc).__name__}: {exc}".splitlines()[0]
     return out
@@ -163,11 +191,15 @@ def _groups(names, sparse):
             continue
         family = cls.__module__.split(".")[1]
         group = groups.setdefault(_SHARED_KERNELS.get(family, family), [])
-        group.append((name, False, {}))
-        if sparse and get_tags(cls()).sparse:
-            group.append((name, True, {}))
-            group.extend((name, True, params) for params in _SPARSE_VARIANTS.get(name, ()))
-        group.extend((name, False, params) for params in _VARIANTS.get(name, ()))
+        group.append((name, False, {}, 0))
+        takes_sparse = sparse and get_tags(cls()).sparse
+        if takes_sparse:
+            group.append((name, True, {}, 0))
+            group.extend((name, True, params, 0) for params in _SPARSE_VARIANTS.get(name, ()))
+        group.extend((name, False, params, 0) for params in _VARIANTS.get(name, ()))
+        rows, formats = _LARGE.get(name, (0, ()))
+        group.extend((name, on_csr, {}, rows) for on_csr in formats
+                     if takes_sparse or not on_csr)
     return sorted(groups.values(), key=len, reverse=True)
 
 
@@ -193,9 +225,9 @@ def precompile(estimators=None, *, sparse=True, n_jobs=-1, verbose=False):
 
     Examples
     --------
-    >>> report = precompile(["GaussianNB"], sparse=False, n_jobs=1)
+    >>> report = precompile(["CategoricalNB"], sparse=False, n_jobs=1)
     >>> sorted(report.seconds)
-    ['GaussianNB']
+    ['CategoricalNB']
     """
     from ._kernels.jit import kernel_cache_dir
     from .utils._threads import available_cores

@@ -100,7 +100,7 @@ def test_the_child_imports_the_given_sources_from_anywhere(backend, tmp_path, mo
     # from another directory and without PYTHONPATH: it must import that copy, not the
     # classiclearn installed in this environment
     code = backend._PRECOMPILE.replace(
-        "precompile(sparse=True)", "precompile(['GaussianNB'], sparse=False, n_jobs=1)")
+        "precompile(sparse=True)", "precompile(['CategoricalNB'], sparse=False, n_jobs=1)")
     code += "\nimport classiclearn; print('FROM', classiclearn.__file__)\n"
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     src = tmp_path / "copy" / "src"

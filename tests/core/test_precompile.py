@@ -46,8 +46,8 @@ def test_precompiled_kernels_are_loaded_by_a_new_process(tmp_path):
 
 
 def test_precompile_reports_per_estimator_and_refuses_unknown_names():
-    report = precompile(["GaussianNB"], sparse=True, n_jobs=1)
-    assert set(report.seconds) == {"GaussianNB"}  # GaussianNB refuses sparse X: no job
+    report = precompile(["CategoricalNB"], sparse=True, n_jobs=1)
+    assert set(report.seconds) == {"CategoricalNB"}  # CategoricalNB refuses sparse X: no job
     assert report.errors == {}
     with pytest.raises(ValueError, match="unknown estimator name"):
         precompile(["NoSuchModel"])
@@ -73,6 +73,23 @@ def test_precompile_variants_are_valid_parameters_of_registered_estimators():
         for params in variants:
             assert set(params) <= set(known), (name, params)
             registered[name](**params)._validate_params()
+
+
+def test_precompile_large_jobs_name_registered_estimators_and_formats_they_take():
+    from classiclearn._tags import get_tags
+    from classiclearn.precompile import _LARGE, _groups
+    from classiclearn.utils.discovery import all_estimators
+
+    registered = dict(all_estimators())
+    for name, (rows, formats) in _LARGE.items():
+        assert name in registered and rows > 0 and formats, name
+        assert all(get_tags(registered[name]()).sparse for on_csr in formats if on_csr), name
+    large = {(job[0], job[1]) for group in _groups(None, True) for job in group if job[3]}
+    assert large == {(name, on_csr) for name, (_, formats) in _LARGE.items()
+                     for on_csr in formats}
+    dense_only = {(job[0], job[1]) for group in _groups(None, False) for job in group
+                  if job[3]}
+    assert dense_only == {(name, on_csr) for name, on_csr in large if not on_csr}
 
 
 def _variant_jobs():
