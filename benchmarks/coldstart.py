@@ -18,19 +18,21 @@ cached kernels, plus first-import work).
 With ``--sparse``, the estimators that take scipy sparse input are measured "after
 install" on CSR data instead (10% of the entries kept): what a user's first sparse fit
 costs. ``--rows N`` measures the first call on N rows (each spec's ``max_rows`` at
-most, 3,000 for the kernel matrices of KernelPCA and KernelRidge) instead of 300, "after install" only: paths that start at a size (threads over
-row lanes, working sets, iterative solvers) compile kernels of their own. The table
-then names the kernels that compiled.
+most, 3,000 for the kernel matrices of KernelPCA and KernelRidge) instead of 300,
+"after install" only: paths that start at a size (threads over row lanes, working
+sets, iterative solvers) compile kernels of their own. These tables name the kernels
+that compiled.
 
 With ``--variants``, each value of each axis of the estimator's grid spec (the
 parameter values that change its algorithm: solvers, kernels, metrics, criteria,
 ``max_bins``, ...) is measured alone, one axis at a time, "after install" only:
 each in a fresh process on its own copy of the install's cache, so that no
-variant finds kernels another one compiled.
+variant finds kernels another one compiled. It combines with ``--sparse`` and
+``--rows``.
 
 Usage::
 
-    python -m benchmarks --coldstart [--variants | --sparse] [--rows N] [--family F ...]
+    python -m benchmarks --coldstart [--variants] [--sparse] [--rows N] [--family F ...]
         [--out FILE] [NAME ...]
 """
 
@@ -240,36 +242,24 @@ def main(args, command):
                 continue
             if args.names and not any(n.lower() in spec.name.lower() for n in args.names):
                 continue
-            if sparse:
-                if not accepts_sparse(registry.ours(spec.name)):
-                    continue
-                print(f"[coldstart] {spec.name} (sparse) ...", file=sys.stderr, flush=True)
-                results[spec.name, "CSR"] = measure_variant(spec.name, (), installed_dir,
-                                                            sparse=True, rows=rows)
-                print(f"[coldstart]   {results[spec.name, 'CSR']}", file=sys.stderr,
-                      flush=True)
+            if sparse and not accepts_sparse(registry.ours(spec.name)):
                 continue
-            if rows != ROWS:
-                print(f"[coldstart] {spec.name} ({rows} rows) ...", file=sys.stderr,
-                      flush=True)
-                results[spec.name, "defaults"] = measure_variant(spec.name, (), installed_dir,
-                                                                 rows=rows)
-                print(f"[coldstart]   {results[spec.name, 'defaults']}", file=sys.stderr,
-                      flush=True)
-                continue
-            if not getattr(args, "variants", False):
+            if not (sparse or rows != ROWS or getattr(args, "variants", False)):
                 print(f"[coldstart] {spec.name} ...", file=sys.stderr, flush=True)
                 results[spec.name] = measure(spec.name, installed_dir)
                 continue
-            for axis, index in variants(spec):
-                label = f"{axis}={spec.axes[axis][index]!r}"
+            for label, variant in _labelled_variants(spec, args, sparse):
                 print(f"[coldstart] {spec.name} {label} ...", file=sys.stderr, flush=True)
-                results[spec.name, label] = measure_variant(spec.name, (axis, index),
-                                                            installed_dir)
+                results[spec.name, label] = measure_variant(spec.name, variant, installed_dir,
+                                                            sparse=sparse, rows=rows)
+                print(f"[coldstart]   {results[spec.name, label]}", file=sys.stderr,
+                      flush=True)
     if sparse or rows != ROWS:
         on = "CSR data" if sparse else "dense data"
+        which = ("with one parameter set to the value shown (the others at their defaults)"
+                 if getattr(args, "variants", False) else "at default parameters")
         note = (f"- one-off cost = first `fit` + method on {rows} rows (column `rows`: the "
-                f"spec's largest size if smaller) at default parameters on {on}"
+                f"spec's largest size if smaller) {which} on {on}"
                 f"{f' ({SPARSE_DENSITY:.0%} of the entries kept)' if sparse else ''}"
                 f" minus the same call repeated, in a fresh process on a copy of the cache "
                 f"the install's precompile step fills ({install_seconds:.0f} s of wall time "
@@ -295,6 +285,15 @@ def main(args, command):
         with open(args.out, "w") as f:
             f.write(text)
     return 1 if any("error" in r for r in results.values()) else 0
+
+
+def _labelled_variants(spec, args, sparse):
+    """(label, variant) pairs to measure "after install": each axis value alone with
+    ``--variants``, else the defaults alone (labelled by the data's format)."""
+    if getattr(args, "variants", False):
+        return [(f"{axis}={spec.axes[axis][index]!r}", (axis, index))
+                for axis, index in variants(spec)]
+    return [("CSR" if sparse else "defaults", ())]
 
 
 def accepts_sparse(cls):

@@ -115,3 +115,31 @@ def test_coldstart_variants_take_each_axis_value_alone():
     radius = specs["RadiusNeighborsClassifier"]
     assert "radius" in radius.axes  # an axis, but its value comes from the data
     assert "radius" not in {axis for axis, _ in variants(radius)}
+
+
+def test_coldstart_child_on_sparse_rows_reports_rows_and_compiled_kernels(capsys):
+    import json
+    from types import SimpleNamespace
+
+    import numpy as np
+    import scipy.sparse as sp
+
+    from benchmarks.coldstart import _as_sparse, _child, _labelled_variants, accepts_sparse
+    from benchmarks.grid_specs import SPECS
+    from classiclearn.linear_model import Lasso
+    from classiclearn.multiclass import OneVsRestClassifier
+    from classiclearn.naive_bayes import GaussianNB
+
+    _child("MultinomialNB", sparse=True, rows=200)
+    out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert out["rows"] == 200 and out["first"] > 0 and isinstance(out["compiled"], list)
+    X = np.arange(1.0, 2001.0).reshape(200, 10)
+    X_train, y, X_test, _ = _as_sparse((X, None, X, None))
+    assert sp.issparse(X_train) and 0.05 < X_train.nnz / X.size < 0.15
+    assert accepts_sparse(Lasso) and not accepts_sparse(GaussianNB)
+    assert not accepts_sparse(OneVsRestClassifier)  # needs an inner estimator: left out
+    pca = next(s for s in SPECS if s.name == "PCA")
+    assert _labelled_variants(pca, SimpleNamespace(variants=False), True) == [("CSR", ())]
+    labelled = _labelled_variants(pca, SimpleNamespace(variants=True), True)
+    assert ("svd_solver='arpack'", ("svd_solver", pca.axes["svd_solver"].index("arpack"))) \
+        in labelled
