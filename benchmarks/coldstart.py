@@ -232,6 +232,8 @@ def main(args, command):
     results = {}
     sparse = getattr(args, "sparse", False)
     rows = getattr(args, "rows", None) or ROWS
+    each_value = getattr(args, "variants", False)
+    after_install_only = sparse or rows != ROWS or each_value
     with tempfile.TemporaryDirectory(prefix="cl-installed-") as installed_dir:
         print("[coldstart] filling the install's kernel cache ...", file=sys.stderr, flush=True)
         install_seconds = fill_installed_cache(installed_dir)
@@ -244,32 +246,25 @@ def main(args, command):
                 continue
             if sparse and not accepts_sparse(registry.ours(spec.name)):
                 continue
-            if not (sparse or rows != ROWS or getattr(args, "variants", False)):
+            if not after_install_only:
                 print(f"[coldstart] {spec.name} ...", file=sys.stderr, flush=True)
                 results[spec.name] = measure(spec.name, installed_dir)
                 continue
-            for label, variant in _labelled_variants(spec, args, sparse):
+            for label, variant in _labelled_variants(spec, each_value, sparse):
                 print(f"[coldstart] {spec.name} {label} ...", file=sys.stderr, flush=True)
                 results[spec.name, label] = measure_variant(spec.name, variant, installed_dir,
                                                             sparse=sparse, rows=rows)
                 print(f"[coldstart]   {results[spec.name, label]}", file=sys.stderr,
                       flush=True)
-    if sparse or rows != ROWS:
-        on = "CSR data" if sparse else "dense data"
+    if after_install_only:
         which = ("with one parameter set to the value shown (the others at their defaults)"
-                 if getattr(args, "variants", False) else "at default parameters")
+                 if each_value else "at default parameters")
+        on = f"CSR data ({SPARSE_DENSITY:.0%} of the entries kept)" if sparse else "dense data"
         note = (f"- one-off cost = first `fit` + method on {rows} rows (column `rows`: the "
-                f"spec's largest size if smaller) {which} on {on}"
-                f"{f' ({SPARSE_DENSITY:.0%} of the entries kept)' if sparse else ''}"
-                f" minus the same call repeated, in a fresh process on a copy of the cache "
-                f"the install's precompile step fills ({install_seconds:.0f} s of wall time "
-                f"here); the kernels compiled in it are named")
-        body = variants_table(results)
-    elif getattr(args, "variants", False):
-        note = (f"- one-off cost = first `fit` + method on {ROWS} rows with one parameter "
-                f"set to the value shown (the others at their defaults) minus the same call "
+                f"spec's largest size if smaller) {which} on {on} minus the same call "
                 f"repeated, in a fresh process on a copy of the cache the install's "
-                f"precompile step fills ({install_seconds:.0f} s of wall time here)")
+                f"precompile step fills ({install_seconds:.0f} s of wall time here); the "
+                f"kernels compiled in it are named")
         body = variants_table(results)
     else:
         note = (f"- one-off cost = first `fit` + method on {ROWS} rows at default parameters "
@@ -287,10 +282,11 @@ def main(args, command):
     return 1 if any("error" in r for r in results.values()) else 0
 
 
-def _labelled_variants(spec, args, sparse):
-    """(label, variant) pairs to measure "after install": each axis value alone with
-    ``--variants``, else the defaults alone (labelled by the data's format)."""
-    if getattr(args, "variants", False):
+def _labelled_variants(spec, each_value, sparse):
+    """(label, variant) pairs to measure "after install": each axis value alone if
+    ``each_value`` (``--variants``), else the defaults alone (labelled by the data's
+    format)."""
+    if each_value:
         return [(f"{axis}={spec.axes[axis][index]!r}", (axis, index))
                 for axis, index in variants(spec)]
     return [("CSR" if sparse else "defaults", ())]

@@ -119,7 +119,6 @@ def test_coldstart_variants_take_each_axis_value_alone():
 
 def test_coldstart_child_on_sparse_rows_reports_rows_and_compiled_kernels(capsys):
     import json
-    from types import SimpleNamespace
 
     import numpy as np
     import scipy.sparse as sp
@@ -139,7 +138,7 @@ def test_coldstart_child_on_sparse_rows_reports_rows_and_compiled_kernels(capsys
     assert accepts_sparse(Lasso) and not accepts_sparse(GaussianNB)
     assert not accepts_sparse(OneVsRestClassifier)  # needs an inner estimator: left out
     pca = next(s for s in SPECS if s.name == "PCA")
-    assert _labelled_variants(pca, SimpleNamespace(variants=False), True) == [("CSR", ())]
-    labelled = _labelled_variants(pca, SimpleNamespace(variants=True), True)
+    assert _labelled_variants(pca, False, True) == [("CSR", ())]
+    labelled = _labelled_variants(pca, True, True)
     assert ("svd_solver='arpack'", ("svd_solver", pca.axes["svd_solver"].index("arpack"))) \
         in labelled
