@@ -32,6 +32,8 @@ Each timed call follows a short pause.
     python -m benchmarks.spot_checks linear-svc-range  # LinearSVC: solvers, losses, CSR
     python -m benchmarks.spot_checks params          # parameter values beyond the grid's axes
     python -m benchmarks.spot_checks params-small    # the same on 1,000 rows
+    python -m benchmarks.spot_checks tied            # X of integer codes with many ties
+    python -m benchmarks.spot_checks unscaled        # X's columns on scales 1e-3 to 1e4
 """
 
 import argparse
@@ -293,6 +295,46 @@ def check_float32(n_rows=20_000, quadratic_rows=3000):
         method = case.methods[0]
         _compare(f"{spec.name} {X_train.shape} float32 fit + {method}", _fit_method,
                  (case.ours, method, data), (case.theirs, method, data))
+
+
+def _tied(X):
+    """X with each column rounded to one of about eight levels (integer codes, ties)."""
+    return np.round(X * 2.0 / max(float(np.std(X)), 1e-12))
+
+
+def _unscaled(X):
+    """X with column j multiplied by 10 ** (-3 + 7 j / (p - 1)): scales 1e-3 to 1e4."""
+    return X * np.logspace(-3.0, 4.0, X.shape[1])
+
+
+_VALUE_TRANSFORMS = {"tied": _tied, "unscaled": _unscaled}
+
+
+def check_values(kind, n_rows=20_000, quadratic_rows=3000):
+    """Each estimator of the grid at default parameters on X whose values are ``kind``
+    (``tied``: integer codes with many ties; ``unscaled``: columns on scales from 1e-3
+    to 1e4), train and test alike (20,000 rows; the kernel methods 3,000): fit + first
+    method, medians of 3 after a 0.1 s pause, and both scores."""
+    transform = _VALUE_TRANSFORMS[kind]
+    for spec, _, cell, registry in _default_cells(n_rows, quadratic_rows):
+        case = cell.case(registry)
+        X_train, y_train, X_test, y_test = case.data(False)
+        if getattr(X_train, "dtype", None) != np.float64 or X_train.ndim != 2:
+            continue
+        data = (transform(X_train), y_train, transform(X_test), y_test)
+        method = case.methods[0]
+        label = f"{spec.name} {X_train.shape} {kind} fit + {method}"
+        try:
+            theirs_model = case.theirs().fit(data[0], data[1])
+        except (TypeError, ValueError) as exc:
+            print(f"{label}: scikit-learn rejects ({exc})", flush=True)
+            continue
+        ours_model = case.ours().fit(data[0], data[1])
+        scores = (_score(case, ours_model, data), _score(case, theirs_model, data))
+        _fit_method(case.ours, method, data)
+        ours = _median_time(_fit_method, (case.ours, method, data), 3, 0.1)
+        theirs = _theirs(_fit_method, (case.theirs, method, data), 3, 0.1)
+        _line(label, ours, theirs, scores=scores)
 
 
 def _fit_weighted(make, method, data, weights):
@@ -815,7 +857,8 @@ CHECKS = {"svc": check_svc, "forest-predict": check_forest_predict,
           "params-small": lambda: check_params(1000, 1000, 1000),
           "params-sparse": lambda: check_params(density=0.1),
           "sparse-wide": lambda: check_sparse(2000, 20_000, 0.002, 2000),
-          "params-large": lambda: check_params(100_000, 5000, 10_000)}
+          "params-large": lambda: check_params(100_000, 5000, 10_000),
+          "tied": lambda: check_values("tied"), "unscaled": lambda: check_values("unscaled")}
 
 
 def main(argv=None):

@@ -86,3 +86,26 @@ def test_small_lapack_limits_blas_only_below_the_threaded_order():
             assert blas_threads() == {1}
         with small_lapack(BLAS_THREADED_ORDER + 1):
             assert blas_threads() == {2}
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_column_abs_max_and_nan_equals_numpy(dtype, order):
+    from classiclearn._kernels.reductions import column_abs_max_and_nan
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 7)) * np.logspace(-30, 30, 7)
+    X[:, 2] = -np.abs(X[:, 2])  # every value negative: the maximum |x| is -min
+    X[rng.random(X.shape) < 0.05] = np.nan
+    X[:, 4] = np.nan  # a column of NaN only: 0
+    X[:, 5] = 0.0
+    X[5, 6] = np.inf
+    X = np.array(X, dtype=dtype, order=order)
+    max_abs, has_nan = column_abs_max_and_nan(X)
+    with np.errstate(invalid="ignore"):
+        expected = np.nan_to_num(np.nanmax(np.abs(X), axis=0), nan=0.0, posinf=np.inf)
+    assert max_abs.dtype == np.float64
+    np.testing.assert_array_equal(max_abs, expected.astype(np.float64))
+    np.testing.assert_array_equal(has_nan, np.isnan(X).any(axis=0))
+    one_row = column_abs_max_and_nan(X[:1])
+    np.testing.assert_array_equal(one_row[1], np.isnan(X[:1]).any(axis=0))

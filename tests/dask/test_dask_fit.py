@@ -574,3 +574,16 @@ def test_local_cluster_with_worker_processes():
     assert_array_equal(model.coef_, ref.coef_)
     assert_allclose(pred, ref.predict(X), rtol=1e-12)
     assert_allclose(scaled, StandardScaler().fit(X).transform(X), rtol=1e-10, atol=1e-12)
+
+
+def test_linear_regression_cuts_singular_values_at_tol_as_in_memory():
+    # columns on scales 1e-3 to 1e4: the Gram matrix's Cholesky would keep every
+    # direction, but the singular-value cut ``tol`` (scikit-learn's) removes two
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(600, 10)) * np.logspace(-3.0, 4.0, 10)
+    y = X @ (rng.normal(size=10) / np.logspace(-3.0, 4.0, 10)) + rng.normal(size=600)
+    local = LinearRegression().fit(X, y)
+    Xd, yd = da.from_array(X, chunks=(200, 10)), da.from_array(y, chunks=(200,))
+    spread = LinearRegression().fit(Xd, yd)
+    assert spread.rank_ == local.rank_ < 10
+    assert_allclose(spread.predict(X), local.predict(X), atol=1e-6 * np.ptp(y))

@@ -403,3 +403,21 @@ def test_block_pivoting_ends_at_the_same_solution_from_any_start(start):
     ref = nnls(np.vstack([A, np.sqrt(0.5) * np.eye(p)]), np.concatenate([b, np.zeros(p)]))[0]
     assert 0 < np.count_nonzero(ref) < p
     np.testing.assert_allclose(x, ref, rtol=1e-8, atol=1e-10)
+
+
+@pytest.mark.parametrize("shape", [(2000, 10), (200, 30), (30, 60)])
+@pytest.mark.parametrize("tol", [1e-6, 1e-3, 1e-9])
+def test_singular_value_cut_tol_matches_sklearn_on_columns_of_every_scale(rng, shape, tol):
+    # columns on scales 1e-3 to 1e4: well conditioned once each column is scaled, but
+    # singular values of the design as given spread beyond 1e-6 of the largest.
+    # scikit-learn cuts them at ``tol`` (gelsd's cond); so must every route of ours
+    n, p = shape
+    X = rng.normal(size=(n, p)) * np.logspace(-3.0, 4.0, p)
+    y = X @ (rng.normal(size=p) / np.logspace(-3.0, 4.0, p)) + rng.normal(size=n)
+    ours = LinearRegression(tol=tol).fit(X, y)
+    ref = sk.LinearRegression(tol=tol).fit(X, y)
+    assert ours.rank_ == ref.rank_
+    spread = np.ptp(y)
+    np.testing.assert_allclose(ours.predict(X), ref.predict(X), atol=1e-6 * spread)
+    np.testing.assert_allclose(ours.singular_[:ref.rank_], ref.singular_[:ref.rank_],
+                               rtol=1e-6)

@@ -13,7 +13,7 @@ import numpy as np
 
 from .jit import njit, prange
 
-__all__ = ["sum_of_squares"]
+__all__ = ["column_abs_max_and_nan", "sum_of_squares"]
 
 # entries from which the pass runs in lanes on numba's threads (below, on the
 # calling thread); the lanes are fixed by the array's size, and added in order,
@@ -71,3 +71,54 @@ def sum_of_squares(flat):
     else:
         _squares_in_lanes(flat, bounds, parts)
     return float(parts.sum())
+
+
+@njit(cache=True, nogil=True)
+def _column_ranges(X, top, bottom, nan):
+    # one pass by rows; NaN fails both comparisons and only sets its column's flag
+    for i in range(X.shape[0]):
+        for j in range(X.shape[1]):
+            v = X[i, j]
+            if v > top[j]:
+                top[j] = v
+            if v < bottom[j]:
+                bottom[j] = v
+            if v != v:
+                nan[j] = 1
+
+
+def column_abs_max_and_nan(X):
+    """Per column of a 2-D float array: the largest |x| ignoring NaN (0 for a column
+    of NaN) and whether the column holds a NaN, in one pass by rows.
+
+    numpy's reductions over axis 0 of a C-ordered array with few columns run an inner
+    loop per row; here one compiled pass serves both questions. Other layouts use
+    numpy (their columns are contiguous, or the array is small).
+
+    Parameters
+    ----------
+    X : ndarray of float32 or float64, shape (n, p)
+
+    Returns
+    -------
+    max_abs : ndarray of float64, shape (p,)
+    has_nan : ndarray of bool, shape (p,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> m, nan = column_abs_max_and_nan(np.array([[1.0, np.nan], [-3.0, 2.0]]))
+    >>> m.tolist(), nan.tolist()
+    ([3.0, 2.0], [False, True])
+    """
+    p = X.shape[1]
+    if X.flags.c_contiguous and X.dtype in (np.float32, np.float64) and X.shape[0] > 1:
+        top = np.zeros(p, dtype=X.dtype)
+        bottom = np.zeros(p, dtype=X.dtype)
+        nan = np.zeros(p, dtype=np.uint8)
+        _column_ranges(X, top, bottom, nan)
+        return np.maximum(top, -bottom).astype(np.float64), nan.astype(bool)
+    with np.errstate(invalid="ignore"):
+        top, bottom = np.fmax.reduce(X, axis=0), np.fmin.reduce(X, axis=0)
+    max_abs = np.maximum(top, -bottom).astype(np.float64)
+    return np.where(np.isnan(max_abs), 0.0, max_abs), np.isnan(X).any(axis=0)

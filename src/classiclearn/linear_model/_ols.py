@@ -231,13 +231,14 @@ def _solve_ols_scaled(X, Y, x_mean, y_mean, sw, rcond):
         d = np.sqrt(np.diag(G))
         if np.all(d > 0):
             ev = linalg.eigvalsh(G / d / d[:, None], check_finite=False)
-            if ev[0] > 1e-10 * ev[-1]:
+            lam = linalg.eigvalsh(G, check_finite=False)[::-1]
+            if ev[0] > 1e-10 * ev[-1] and _keeps_every_direction(lam, rcond):
                 cho = linalg.cho_factor(G, lower=False, check_finite=False)
                 W = linalg.cho_solve(cho, XtY, check_finite=False)
                 XtR, _ = _residual_products(X, Y, W, x_mean, y_mean, sw)
                 W += linalg.cho_solve(cho, XtR, check_finite=False)
                 _, rss = _residual_products(X, Y, W, x_mean, y_mean, sw)
-                s = np.sqrt(np.maximum(linalg.eigvalsh(G, check_finite=False)[::-1], 0.0))
+                s = np.sqrt(np.maximum(lam, 0.0))
                 M = None
                 if p <= _MAX_SUMMARY_FEATURES:
                     M = linalg.cho_solve(cho, np.eye(p), check_finite=False)
@@ -245,11 +246,30 @@ def _solve_ols_scaled(X, Y, x_mean, y_mean, sw, rcond):
     return _solve_from_r(design_r_factor(X, Y, x_mean, y_mean, sw), n, p, rcond)
 
 
+def _keeps_every_direction(lam, rcond):
+    """Whether the singular-value cut ``rcond`` (relative to the largest, LAPACK gelsd's
+    ``cond``, scikit-learn's ``tol``) keeps every direction of a design whose Gram
+    matrix has the eigenvalues ``lam`` (descending): the smallest singular value clears
+    the cut by a margin, and its square lies well above the eigenvalues' rounding
+    (about 1e-16 of the largest), so the test cannot be misread. Otherwise the QR / SVD
+    route decides the rank from the singular values themselves.
+
+    Examples
+    --------
+    >>> _keeps_every_direction(np.array([4.0, 1.0]), 1e-6)
+    True
+    >>> _keeps_every_direction(np.array([1e12, 1e-3]), 1e-6)  # s ratio 3e-8 is cut
+    False
+    """
+    return bool(lam[-1] > max(1.01 * rcond**2, 1e-10) * lam[0])
+
+
 # The dual route of a wide design (fewer rows than features) decides the rank from the
 # eigenvalues of Xc Xc', whose rounding is about 1e-14 of the largest: it runs only
 # when the singular-value cut is at least _WIDE_MIN_RCOND of the largest and no
 # eigenvalue falls in the band _WIDE_GAP (relative to the largest) around noise and
-# the cut, where the two could be confused; otherwise LAPACK's gelsd runs.
+# the cut, nor within 1% of a coarser cut, where the two could be confused; otherwise
+# LAPACK's gelsd runs.
 _WIDE_MIN_RCOND = 1e-7
 _WIDE_GAP = (1e-13, 1e-10)
 
@@ -277,9 +297,11 @@ def _solve_wide(X, Y, x_mean, y_mean, sw, rcond):
     top = lam[0] if lam.size and lam[0] > 0 else 0.0
     ratio = lam / top if top > 0 else np.zeros_like(lam)
     lo, hi = _WIDE_GAP
-    if top <= 0 or np.any((ratio > lo) & (ratio < hi)):
+    cut = rcond**2  # the cut on the eigenvalues' ratio, squared singular values
+    near_cut = (ratio > cut / 1.01) & (ratio < 1.01 * cut)
+    if top <= 0 or np.any((ratio > lo) & (ratio < hi)) or np.any(near_cut):
         return _solve_wide_gelsd(A, B, rcond)
-    keep = ratio >= hi
+    keep = ratio > max(cut, lo)
     rank = int(keep.sum())
     Uk, inv = U[:, keep], 1.0 / lam[keep]
 
@@ -492,13 +514,14 @@ def _solve_ols_dask(est, G, XtY, stats):
     well_posed = False
     if np.all(d > 0):
         ev = linalg.eigvalsh(G / d / d[:, None], check_finite=False)
-        well_posed = ev[0] > 1e-10 * ev[-1]
+        lam = linalg.eigvalsh(G, check_finite=False)[::-1]
+        well_posed = ev[0] > 1e-10 * ev[-1] and _keeps_every_direction(lam, est.tol)
     if well_posed:
         cho = linalg.cho_factor(G, lower=False, check_finite=False)
         W = linalg.cho_solve(cho, XtY, check_finite=False)
         W, rss = _dask_fit.refine_and_rss(stats, W, cho, G)
         rank = p
-        s = np.sqrt(np.maximum(linalg.eigvalsh(G, check_finite=False)[::-1], 0.0))
+        s = np.sqrt(np.maximum(lam, 0.0))
         M = linalg.cho_solve(cho, np.eye(p), check_finite=False)
     else:
         W, rank, s, M = _dask_fit.min_norm_solve(G, XtY, est.tol)

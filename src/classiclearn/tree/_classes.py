@@ -27,6 +27,7 @@ from numbers import Integral, Real
 import numpy as np
 import scipy.sparse as sp
 
+from .._kernels.reductions import column_abs_max_and_nan
 from .._tags import get_tags
 from ..base import BaseEstimator, ClassifierMixin, RegressorMixin
 from ..exceptions import InvalidParameterError
@@ -241,8 +242,7 @@ def missing_mask(X):
     ``missing_values_in_feature_mask``); none for sparse X (finite by validation)."""
     if sp.issparse(X):
         return np.zeros(X.shape[1], dtype=np.uint8)
-    with np.errstate(over="ignore"):
-        return np.ascontiguousarray(np.isnan(X.sum(axis=0, dtype=np.float64)), dtype=np.uint8)
+    return column_abs_max_and_nan(X)[1].astype(np.uint8)
 
 
 def sort_work(data):

@@ -17,6 +17,7 @@ from contextlib import nullcontext
 import numpy as np
 import scipy.sparse as sp
 
+from .._kernels.reductions import column_abs_max_and_nan
 from .._kernels.work import BLAS_THREADED_DOT
 from ..exceptions import DataConversionWarning, not_fitted_error
 from ._threads import blas_single_thread
@@ -807,8 +808,7 @@ def check_float32_columns(X, estimator):
     """
     if not (isinstance(X, np.ndarray) and X.dtype == np.float64 and X.ndim == 2 and X.size):
         return
-    with np.errstate(invalid="ignore"):  # NaN (missing values) ignored
-        col_max = np.fmax(np.fmax.reduce(X, axis=0), -np.fmin.reduce(X, axis=0))
+    col_max, _ = column_abs_max_and_nan(X)  # NaN (missing values) ignored
     limit = np.finfo(np.float32).tiny / np.finfo(np.float32).eps
     lost = np.flatnonzero((col_max > 0) & (col_max < limit))
     if lost.size:
