@@ -87,3 +87,52 @@ def test_insert_sorted_and_lexicographic_sort_follow_the_lower_index_rule():
     ii = np.arange(d.size, dtype=np.intp)[::-1].copy()
     sorting.sort_pairs_lexicographic(dd, ii)
     assert_array_equal(ii, np.lexsort((np.arange(d.size), d)))
+
+
+def _stable_order(v):
+    """A stable sort's order of float32 values, -0.0 before 0.0 (the radix key's)."""
+    return np.lexsort((np.arange(v.size), ~np.signbit(v), v))
+
+
+@pytest.mark.parametrize("n_values", [1, 3, sorting.FEW_VALUES, sorting.FEW_VALUES + 1, None])
+@pytest.mark.parametrize("n", [17, 300, 5_000])
+def test_radix_sort_of_few_values_counts_them_in_the_same_stable_order(n, n_values):
+    # integer codes (and signed zeros): the counting path must give the radix sort's
+    # order exactly, stable within ties, for the trees' sums in that order
+    rng = np.random.default_rng(n)
+    if n_values is None:
+        v = rng.normal(size=n).astype(np.float32)
+    else:
+        levels = np.arange(n_values, dtype=np.float32) - n_values // 2
+        v = rng.choice(levels, size=n)
+        v[rng.random(n) < 0.2] = -0.0
+    v_before = v.copy()
+    ix = np.arange(n, dtype=np.intp)
+    scratch = (np.empty(n, dtype=np.uint32), np.empty(n, dtype=np.uint32),
+               np.empty(n, dtype=np.intp), np.empty((4, 256), dtype=np.intp))
+    sorting.radix_sort_pairs(v, ix, np.intp(0), np.intp(n), *scratch)
+    expected = _stable_order(v_before)
+    assert_array_equal(ix, expected)
+    assert_array_equal(v.view(np.uint32), v_before[expected].view(np.uint32))
+
+
+def test_few_values_sort_leaves_values_of_many_patterns_unchanged():
+    rng = np.random.default_rng(1)
+    n = 400
+    v = rng.choice(np.arange(sorting.FEW_VALUES + 1, dtype=np.float32), size=n)
+    v[-1] = sorting.FEW_VALUES + 5.0  # the pattern past the table comes last
+    before = v.copy()
+    ix = np.arange(n, dtype=np.intp)
+    scratch = (np.empty(n, dtype=np.uint32), np.empty(n, dtype=np.uint32),
+               np.empty(n, dtype=np.intp), np.empty((4, 256), dtype=np.intp))
+    assert not sorting.few_values_sort(v, ix, np.intp(0), np.intp(n), *scratch)
+    assert_array_equal(v, before)
+    assert_array_equal(ix, np.arange(n))
+    # a range inside the arrays: only [lo, hi) is sorted
+    v = np.array([9, 9, 2, 1, 2, 0, 9], dtype=np.float32)
+    ix = np.arange(7, dtype=np.intp)
+    scratch = (np.empty(7, dtype=np.uint32), np.empty(7, dtype=np.uint32),
+               np.empty(7, dtype=np.intp), np.empty((4, 256), dtype=np.intp))
+    assert sorting.few_values_sort(v, ix, np.intp(2), np.intp(6), *scratch)
+    assert_array_equal(v, [9, 9, 0, 1, 2, 2, 9])
+    assert_array_equal(ix, [0, 1, 5, 3, 2, 4, 6])

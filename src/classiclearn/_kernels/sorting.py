@@ -5,7 +5,9 @@ in place, and is a ``nogil`` numba function on plain arrays:
 
 - :func:`sort_pairs`: introsort of ``v[lo:hi]`` (unstable; the tree splitters,
   whose parity with scikit-learn's trees depends on this exact order of
-  operations), and :func:`radix_sort_pairs` for the splitters' large nodes;
+  operations), :func:`radix_sort_pairs` for the splitters' large nodes and
+  :func:`few_values_sort`, its counting pass for values of few distinct patterns
+  (integer codes), in the same stable order;
 - :func:`sort_pairs_lexicographic`: insertion sort of short rows ascending by
   (value, index), the neighbours' tie rule (equal distances go to the lower
   training index);
@@ -23,6 +25,7 @@ from .refcounts import keep_alive
 __all__ = [
     "heap_sort",
     "insert_sorted",
+    "few_values_sort",
     "radix_sort_pairs",
     "select_nth",
     "sift_down",
@@ -171,15 +174,84 @@ def _introsort(v, ix, lo, hi):
             _insertion(v, ix, a, b)
 
 
+# distinct values up to which radix_sort_pairs sorts by counting instead
+FEW_VALUES = 16
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _radix_key(b):
+    """The order-preserving uint32 image of a float32's bits."""
+    if b & np.uint32(0x80000000):
+        return np.uint32(~b)
+    return np.uint32(b | np.uint32(0x80000000))
+
+
+@njit(cache=True, nogil=True)
+def few_values_sort(v, ix, lo, hi, codes, out_v, out_i, counts):
+    """:func:`radix_sort_pairs` of values with at most ``FEW_VALUES`` distinct bit
+    patterns (integer codes, ratings, counts): each value's code in a table of the
+    patterns met, then one stable counting pass; the same order as the radix sort's.
+    Returns False, leaving the values as they were, at the first pattern past the
+    table's size (for continuous data, within the first few values)."""
+    n = hi - lo
+    u = v[lo:hi].view(np.uint32)
+    k = 0
+    for i in range(n):
+        b = u[i]
+        c = k
+        for t in range(k):  # no early exit: a select per entry, no mispredicted branch
+            if np.uint32(counts[2, t]) == b:
+                c = t
+        if c == k:
+            if k == FEW_VALUES:
+                return False
+            counts[2, k] = b
+            counts[0, k] = 0
+            k += 1
+        counts[0, c] += 1
+        codes[i] = c
+    # rank the patterns by their keys (insertion sort of at most FEW_VALUES), then the
+    # first position of each code's run
+    for c in range(k):
+        counts[3, c] = c
+    for c in range(1, k):
+        t = counts[3, c]
+        key = _radix_key(np.uint32(counts[2, t]))
+        d = c - 1
+        while d >= 0 and _radix_key(np.uint32(counts[2, counts[3, d]])) > key:
+            counts[3, d + 1] = counts[3, d]
+            d -= 1
+        counts[3, d + 1] = t
+    total = 0
+    for r in range(k):
+        c = counts[3, r]
+        counts[1, c] = total
+        total += counts[0, c]
+    for i in range(n):
+        c = codes[i]
+        p = counts[1, c]
+        counts[1, c] = p + 1
+        out_v[p] = u[i]
+        out_i[p] = ix[lo + i]
+    for i in range(n):
+        u[i] = out_v[i]
+        ix[lo + i] = out_i[i]
+    return True
+
+
 @njit(cache=True, nogil=True)
 def radix_sort_pairs(v, ix, lo, hi, k1, k2, i2, counts):
     """Sort float32 ``v[lo:hi]`` with payload ``ix[lo:hi]`` by an LSD radix sort
     on the order-preserving uint32 image of the floats (4 passes of 8 bits,
-    skipping passes where all keys share the digit). Stable; O(n).
+    skipping passes where all keys share the digit). Stable; O(n). Values of at
+    most ``FEW_VALUES`` distinct bit patterns are sorted by counting, in the same
+    order, in one pass fewer.
 
     ``k1, k2`` (uint32), ``i2`` (intp) are scratch of length >= hi - lo and
     ``counts`` an intp (4, 256) scratch.
     """
+    if few_values_sort(v, ix, lo, hi, k1, k2, i2, counts):
+        return
     n = hi - lo
     u = v[lo:hi].view(np.uint32)
     for d in range(4):

@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from .._kernels.jit import njit
-from .._kernels.sorting import radix_sort_pairs, sort_pairs
+from .._kernels.sorting import few_values_sort, radix_sort_pairs, sort_pairs
 from . import _criteria_kernels as _c
 from ._split_kernels import (
     FEATURE_THRESHOLD,
@@ -51,12 +51,19 @@ _INV_LN2 = 1.0 / math.log(2.0)
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
 def _sort_nan_last(vals, samples, a, b, has_nan, sort):
     """Sort ``vals[a:b]`` ascending with ``samples`` alongside, NaN moved last first (a
-    radix sort from ``RADIX_MIN`` values, else introsort); returns the number of NaN."""
+    radix sort from ``RADIX_MIN`` values; below, a count of at most ``FEW_VALUES``
+    distinct values in a stable pass where they are that few, else introsort); returns
+    the number of NaN."""
     nm = move_nan_last(vals, samples, a, b) if has_nan else np.intp(0)
-    if b - nm - a >= RADIX_MIN:
+    m = b - nm - a
+    if m >= RADIX_MIN:
         radix_sort_pairs(vals, samples, a, b - nm, sort.rkeys[0], sort.rkeys[1], sort.ridx,
                          sort.rcnt)
-    elif b - nm - a > 1:
+    elif m > 16:
+        if not few_values_sort(vals, samples, a, b - nm, sort.rkeys[0], sort.rkeys[1],
+                               sort.ridx, sort.rcnt):
+            sort_pairs(vals, samples, a, b - nm)
+    elif m > 1:
         sort_pairs(vals, samples, a, b - nm)
     return nm
 

@@ -247,10 +247,10 @@ def missing_mask(X):
 
 def sort_work(data):
     """The best splitter's buffers (``_build_kernels.SortWork``): radix sort keys, indices
-    and counts (for nodes of at least ``RADIX_MIN`` samples), and the moves of missing
-    values (when some feature has them)."""
+    and counts (also the counting sort's of nodes of few distinct values, from 17
+    samples), and the moves of missing values (when some feature has them)."""
     n = data.samples.shape[0]
-    r = n if n >= _bk.RADIX_MIN else 1
+    r = n if n > 16 else 1
     m = n if data.nan_mask.any() else 1
     return _bk.SortWork(np.empty((2, r), dtype=np.uint32), np.empty(r, dtype=np.intp),
                         np.empty((4, 256), dtype=np.intp), np.empty(m, dtype=np.intp),
