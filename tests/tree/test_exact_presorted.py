@@ -31,7 +31,16 @@ def _with_nan():
     return X, y
 
 
-DATA = {"digits": _digits, "nan": _with_nan}
+def _three_levels():
+    # integer codes of three levels: features turn constant a split or two down, and
+    # their lists are then left unpartitioned below (children inherit constants)
+    rng = np.random.default_rng(4)
+    X = np.round(rng.normal(size=(1500, 8)) / 2)
+    y = (X[:, 0] + X[:, 1] - X[:, 2] + rng.normal(size=1500) > 0).astype(int)
+    return X, y
+
+
+DATA = {"digits": _digits, "nan": _with_nan, "three_levels": _three_levels}
 PARAMS = [
     {},
     {"criterion": "entropy"},

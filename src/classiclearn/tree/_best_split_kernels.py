@@ -228,11 +228,15 @@ def presorted_list(pre, Xr, samples, f, a, b, has_nan, sort):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def partition_presorted(pre, samples, a, pos, b, min_split):
+def partition_presorted(pre, samples, a, pos, b, min_split, features, n_const):
     """After the node ``[a, b)`` split at ``pos`` (``samples[a:pos]`` left): partition
     each sorted list held for a range holding the node, stably (left rows first, each part
     keeping its order, missing values last), so that it holds both children's. Skipped
-    when neither child has ``min_split`` samples (both stay leaves)."""
+    when neither child has ``min_split`` samples (both stay leaves). The lists of the
+    features found constant at the node (``features[:n_const]``) are left as they are:
+    any range of a list of equal values holds equal values, so a node below that draws
+    such a feature (best-first and histogram trees pass no constants down) finds it
+    constant again from the list without reading which rows it holds."""
     if pos - a < max(min_split, 2) and b - pos < max(min_split, 2):
         return
     left = pre.left
@@ -240,7 +244,8 @@ def partition_presorted(pre, samples, a, pos, b, min_split):
     tmp_v = pre.tmp_v
     for i in range(a, pos):
         left[samples[i]] = 1
-    for f in range(pre.lo.shape[0]):
+    for t in range(n_const, features.shape[0]):
+        f = features[t]
         lo = pre.lo[f]
         if lo > a or b > pre.hi[f]:
             continue
@@ -540,7 +545,8 @@ def split_best(dense, data, rule, node, work, sort, abs_work, pre):
     pos = partition_rows(Xr, best_f, best_thr, samples, a, b, samples, False, best_ml != 0,
                          np.float32(np.nan))
     if pre is not None and b - a <= pre.order.shape[1]:
-        partition_presorted(pre, samples, a, pos, b, 2 * min_samples_leaf)
+        partition_presorted(pre, samples, a, pos, b, 2 * min_samples_leaf, features,
+                            n_const)
     wl = left_stats(y, w, samples, sl, rule, node, pos)
     return finish_split(y, w, samples, sl, sr, rule, node, abs_work, pos, best_f, best_thr,
                         best_ml, n_const, wl)
