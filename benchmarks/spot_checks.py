@@ -34,6 +34,7 @@ Each timed call follows a short pause.
     python -m benchmarks.spot_checks params-small    # the same on 1,000 rows
     python -m benchmarks.spot_checks tied            # X of integer codes with many ties
     python -m benchmarks.spot_checks unscaled        # X's columns on scales 1e-3 to 1e4
+    python -m benchmarks.spot_checks narrow          # X's first two columns only
 """
 
 import argparse
@@ -307,13 +308,18 @@ def _unscaled(X):
     return X * np.logspace(-3.0, 4.0, X.shape[1])
 
 
-_VALUE_TRANSFORMS = {"tied": _tied, "unscaled": _unscaled}
+def _narrow(X):
+    """X's first two columns (low-dimensional data: k-d trees, trees, kernels)."""
+    return np.ascontiguousarray(X[:, :2])
+
+
+_VALUE_TRANSFORMS = {"tied": _tied, "unscaled": _unscaled, "narrow": _narrow}
 
 
 def check_values(kind, n_rows=20_000, quadratic_rows=3000):
     """Each estimator of the grid at default parameters on X whose values are ``kind``
     (``tied``: integer codes with many ties; ``unscaled``: columns on scales from 1e-3
-    to 1e4), train and test alike (20,000 rows; the kernel methods 3,000): fit + first
+    to 1e4; ``narrow``: the first two columns), train and test alike (20,000 rows; the kernel methods 3,000): fit + first
     method, medians of 3 after a 0.1 s pause, and both scores."""
     transform = _VALUE_TRANSFORMS[kind]
     for spec, _, cell, registry in _default_cells(n_rows, quadratic_rows):
@@ -858,7 +864,8 @@ CHECKS = {"svc": check_svc, "forest-predict": check_forest_predict,
           "params-sparse": lambda: check_params(density=0.1),
           "sparse-wide": lambda: check_sparse(2000, 20_000, 0.002, 2000),
           "params-large": lambda: check_params(100_000, 5000, 10_000),
-          "tied": lambda: check_values("tied"), "unscaled": lambda: check_values("unscaled")}
+          "tied": lambda: check_values("tied"), "unscaled": lambda: check_values("unscaled"),
+          "narrow": lambda: check_values("narrow")}
 
 
 def main(argv=None):
