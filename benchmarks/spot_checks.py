@@ -35,6 +35,7 @@ Each timed call follows a short pause.
     python -m benchmarks.spot_checks tied            # X of integer codes with many ties
     python -m benchmarks.spot_checks unscaled        # X's columns on scales 1e-3 to 1e4
     python -m benchmarks.spot_checks narrow          # X's first two columns only
+    python -m benchmarks.spot_checks offset          # X shifted by 1e4
 """
 
 import argparse
@@ -313,13 +314,21 @@ def _narrow(X):
     return np.ascontiguousarray(X[:, :2])
 
 
-_VALUE_TRANSFORMS = {"tied": _tied, "unscaled": _unscaled, "narrow": _narrow}
+def _offset(X):
+    """X shifted by 1e4 (columns of a large mean against their spread: the centring's
+    rounding)."""
+    return X + 1e4
+
+
+_VALUE_TRANSFORMS = {"tied": _tied, "unscaled": _unscaled, "narrow": _narrow,
+                     "offset": _offset}
 
 
 def check_values(kind, n_rows=20_000, quadratic_rows=3000):
     """Each estimator of the grid at default parameters on X whose values are ``kind``
     (``tied``: integer codes with many ties; ``unscaled``: columns on scales from 1e-3
-    to 1e4; ``narrow``: the first two columns), train and test alike (20,000 rows; the kernel methods 3,000): fit + first
+    to 1e4; ``narrow``: the first two columns; ``offset``: shifted by 1e4), train and
+    test alike (20,000 rows; the kernel methods 3,000): fit + first
     method, medians of 3 after a 0.1 s pause, and both scores."""
     transform = _VALUE_TRANSFORMS[kind]
     for spec, _, cell, registry in _default_cells(n_rows, quadratic_rows):
@@ -865,7 +874,8 @@ CHECKS = {"svc": check_svc, "forest-predict": check_forest_predict,
           "sparse-wide": lambda: check_sparse(2000, 20_000, 0.002, 2000),
           "params-large": lambda: check_params(100_000, 5000, 10_000),
           "tied": lambda: check_values("tied"), "unscaled": lambda: check_values("unscaled"),
-          "narrow": lambda: check_values("narrow")}
+          "narrow": lambda: check_values("narrow"),
+          "offset": lambda: check_values("offset")}
 
 
 def main(argv=None):

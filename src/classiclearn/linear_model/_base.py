@@ -89,6 +89,12 @@ def centered_gram(X, x_mean, sw, Y=None, y_mean=None):
             XtY = X.T @ Y - n * np.outer(x_mean, y_mean)
             C = Y - y_mean
             return G, XtY, np.einsum("ij,ij->j", C, C)
+    return _gram_of_centred_blocks(X, x_mean, sw, Y, y_mean)
+
+
+def _gram_of_centred_blocks(X, x_mean, sw, Y=None, y_mean=None):
+    """:func:`centered_gram` from centred (and weighted) row blocks of X and Y."""
+    n, p = X.shape
     G = np.zeros((p, p))
     XtY = None if Y is None else np.zeros((p, Y.shape[1]))
     yy = None if Y is None else np.zeros(Y.shape[1])
@@ -181,7 +187,7 @@ def _centre_gram(X, G, x_mean):
     if np.all(x_mean**2 <= MAX_MEAN_TO_VAR * np.maximum(var, 0.0)):
         G -= n * np.outer(x_mean, x_mean)
         return G
-    return centered_gram(X, x_mean, np.ones(n))[0]
+    return _gram_of_centred_blocks(X, x_mean, None)[0]
 
 
 # Row blocks of the threaded Gram pass (:func:`moments_and_gram`): a block of
