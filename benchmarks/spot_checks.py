@@ -36,6 +36,7 @@ Each timed call follows a short pause.
     python -m benchmarks.spot_checks unscaled        # X's columns on scales 1e-3 to 1e4
     python -m benchmarks.spot_checks narrow          # X's first two columns only
     python -m benchmarks.spot_checks offset          # X shifted by 1e4
+    python -m benchmarks.spot_checks duplicated      # each training row ten times
 """
 
 import argparse
@@ -324,19 +325,30 @@ _VALUE_TRANSFORMS = {"tied": _tied, "unscaled": _unscaled, "narrow": _narrow,
                      "offset": _offset}
 
 
+def _each_row_ten_times(data):
+    """The training rows' first tenth, each row repeated ten times (test rows kept)."""
+    X_train, y_train, X_test, y_test = data
+    m = X_train.shape[0] // 10
+    y_rows = None if y_train is None else np.repeat(np.asarray(y_train)[:m], 10, axis=0)
+    return np.repeat(X_train[:m], 10, axis=0), y_rows, X_test, y_test
+
+
 def check_values(kind, n_rows=20_000, quadratic_rows=3000):
     """Each estimator of the grid at default parameters on X whose values are ``kind``
     (``tied``: integer codes with many ties; ``unscaled``: columns on scales from 1e-3
     to 1e4; ``narrow``: the first two columns; ``offset``: shifted by 1e4), train and
-    test alike (20,000 rows; the kernel methods 3,000): fit + first
+    test alike, or (``duplicated``) the first tenth of the training rows each ten times (20,000 rows; the kernel methods 3,000): fit + first
     method, medians of 3 after a 0.1 s pause, and both scores."""
-    transform = _VALUE_TRANSFORMS[kind]
     for spec, _, cell, registry in _default_cells(n_rows, quadratic_rows):
         case = cell.case(registry)
         X_train, y_train, X_test, y_test = case.data(False)
         if getattr(X_train, "dtype", None) != np.float64 or X_train.ndim != 2:
             continue
-        data = (transform(X_train), y_train, transform(X_test), y_test)
+        if kind == "duplicated":
+            data = _each_row_ten_times((X_train, y_train, X_test, y_test))
+        else:
+            transform = _VALUE_TRANSFORMS[kind]
+            data = (transform(X_train), y_train, transform(X_test), y_test)
         method = case.methods[0]
         label = f"{spec.name} {X_train.shape} {kind} fit + {method}"
         try:
@@ -875,7 +887,8 @@ CHECKS = {"svc": check_svc, "forest-predict": check_forest_predict,
           "params-large": lambda: check_params(100_000, 5000, 10_000),
           "tied": lambda: check_values("tied"), "unscaled": lambda: check_values("unscaled"),
           "narrow": lambda: check_values("narrow"),
-          "offset": lambda: check_values("offset")}
+          "offset": lambda: check_values("offset"),
+          "duplicated": lambda: check_values("duplicated")}
 
 
 def main(argv=None):
