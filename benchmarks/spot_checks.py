@@ -37,6 +37,7 @@ Each timed call follows a short pause.
     python -m benchmarks.spot_checks narrow          # X's first two columns only
     python -m benchmarks.spot_checks offset          # X shifted by 1e4
     python -m benchmarks.spot_checks duplicated      # each training row ten times
+    python -m benchmarks.spot_checks imbalanced      # classifiers: one class 5% of rows
 """
 
 import argparse
@@ -333,11 +334,26 @@ def _each_row_ten_times(data):
     return np.repeat(X_train[:m], 10, axis=0), y_rows, X_test, y_test
 
 
+def _one_class_in_twenty(data):
+    """Labelled data cut to two classes, the second kept on one row in twenty of its own:
+    a class about 5% of the rows (train and test alike)."""
+    X_train, y_train, X_test, y_test = data
+    out = []
+    for X, y in ((X_train, y_train), (X_test, y_test)):
+        y = np.asarray(y)
+        first, second = np.unique(y)[:2]
+        rare = np.flatnonzero(y == second)[::20]
+        keep = np.sort(np.concatenate([np.flatnonzero(y == first), rare]))
+        out += [X[keep], y[keep]]
+    return tuple(out)
+
+
 def check_values(kind, n_rows=20_000, quadratic_rows=3000):
     """Each estimator of the grid at default parameters on X whose values are ``kind``
     (``tied``: integer codes with many ties; ``unscaled``: columns on scales from 1e-3
     to 1e4; ``narrow``: the first two columns; ``offset``: shifted by 1e4), train and
-    test alike, or (``duplicated``) the first tenth of the training rows each ten times (20,000 rows; the kernel methods 3,000): fit + first
+    test alike, or (``duplicated``) the first tenth of the training rows each ten times,
+    or (``imbalanced``, classifiers) two classes, one about 5% of the rows (20,000 rows; the kernel methods 3,000): fit + first
     method, medians of 3 after a 0.1 s pause, and both scores."""
     for spec, _, cell, registry in _default_cells(n_rows, quadratic_rows):
         case = cell.case(registry)
@@ -346,6 +362,12 @@ def check_values(kind, n_rows=20_000, quadratic_rows=3000):
             continue
         if kind == "duplicated":
             data = _each_row_ten_times((X_train, y_train, X_test, y_test))
+        elif kind == "imbalanced":
+            from benchmarks.grid import LABELLED
+
+            if spec.data not in LABELLED or len(spec.classes) < 2:
+                continue
+            data = _one_class_in_twenty((X_train, y_train, X_test, y_test))
         else:
             transform = _VALUE_TRANSFORMS[kind]
             data = (transform(X_train), y_train, transform(X_test), y_test)
@@ -888,7 +910,8 @@ CHECKS = {"svc": check_svc, "forest-predict": check_forest_predict,
           "tied": lambda: check_values("tied"), "unscaled": lambda: check_values("unscaled"),
           "narrow": lambda: check_values("narrow"),
           "offset": lambda: check_values("offset"),
-          "duplicated": lambda: check_values("duplicated")}
+          "duplicated": lambda: check_values("duplicated"),
+          "imbalanced": lambda: check_values("imbalanced")}
 
 
 def main(argv=None):
