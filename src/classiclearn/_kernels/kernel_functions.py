@@ -14,7 +14,7 @@ import scipy.sparse as sp
 from ..utils._sparse import row_squared_norms
 from ..utils._threads import small_lapack
 from . import kernel_function_kernels as _k
-from .work import KERNEL_BLAS_FEATURES, KERNEL_VALUE_ENTRIES
+from .work import GRAM_PASS_WORK, KERNEL_BLAS_FEATURES, KERNEL_VALUE_ENTRIES
 
 __all__ = ["KERNEL_IDS", "kernel_matrix", "supports"]
 
@@ -67,7 +67,10 @@ def kernel_matrix(X, Y, kernel, *, gamma, coef0=0.0, degree=3, x_sq=None, y_sq=N
     """
     kid = KERNEL_IDS[kernel]
     if kid == _k.LINEAR:
-        return dot_products(X, Y)
+        # the products are the whole work: on one BLAS thread while modest (waking
+        # BLAS's idle threads costs more than they save)
+        with small_lapack(X.shape[0] * Y.shape[0] * X.shape[1], GRAM_PASS_WORK):
+            return dot_products(X, Y)
     # few features: the products are cheap beside the kernel function on numba's
     # threads, next to which BLAS's own threads would only spin
     with small_lapack(X.shape[1], KERNEL_BLAS_FEATURES):
