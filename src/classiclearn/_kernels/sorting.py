@@ -258,11 +258,7 @@ def radix_sort_pairs(v, ix, lo, hi, k1, k2, i2, counts):
         for c in range(256):
             counts[d, c] = 0
     for i in range(n):
-        b = u[i]
-        if b & np.uint32(0x80000000):
-            key = np.uint32(~b)
-        else:
-            key = np.uint32(b | np.uint32(0x80000000))
+        key = _radix_key(u[i])
         k1[i] = key
         i2[i] = ix[lo + i]
         counts[0, key & np.uint32(255)] += 1

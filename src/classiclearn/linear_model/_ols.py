@@ -228,22 +228,34 @@ def _solve_ols_scaled(X, Y, x_mean, y_mean, sw, rcond):
         return _solve_from_r(R, n, p, max(rcond, _FLOAT32_RANK_CUT))
     if n >= 2 * p:
         G, XtY, _ = centered_gram(X, x_mean, sw, Y, y_mean)
-        d = np.sqrt(np.diag(G))
-        if np.all(d > 0):
-            ev = linalg.eigvalsh(G / d / d[:, None], check_finite=False)
-            lam = linalg.eigvalsh(G, check_finite=False)[::-1]
-            if ev[0] > 1e-10 * ev[-1] and _keeps_every_direction(lam, rcond):
-                cho = linalg.cho_factor(G, lower=False, check_finite=False)
-                W = linalg.cho_solve(cho, XtY, check_finite=False)
-                XtR, _ = _residual_products(X, Y, W, x_mean, y_mean, sw)
-                W += linalg.cho_solve(cho, XtR, check_finite=False)
-                _, rss = _residual_products(X, Y, W, x_mean, y_mean, sw)
-                s = np.sqrt(np.maximum(lam, 0.0))
-                M = None
-                if p <= _MAX_SUMMARY_FEATURES:
-                    M = linalg.cho_solve(cho, np.eye(p), check_finite=False)
-                return W, rss, p, s, M
+        lam = _gram_eigenvalues_if_definite(G, rcond)
+        if lam is not None:
+            cho = linalg.cho_factor(G, lower=False, check_finite=False)
+            W = linalg.cho_solve(cho, XtY, check_finite=False)
+            XtR, _ = _residual_products(X, Y, W, x_mean, y_mean, sw)
+            W += linalg.cho_solve(cho, XtR, check_finite=False)
+            _, rss = _residual_products(X, Y, W, x_mean, y_mean, sw)
+            s = np.sqrt(np.maximum(lam, 0.0))
+            M = None
+            if p <= _MAX_SUMMARY_FEATURES:
+                M = linalg.cho_solve(cho, np.eye(p), check_finite=False)
+            return W, rss, p, s, M
     return _solve_from_r(design_r_factor(X, Y, x_mean, y_mean, sw), n, p, rcond)
+
+
+def _gram_eigenvalues_if_definite(G, rcond):
+    """The eigenvalues of the Gram matrix ``G`` (descending) when its Cholesky route
+    solves the least-squares problem as the minimum-norm one would: ``G`` well
+    conditioned once its columns are scaled (refinement then recovers the accuracy),
+    and no direction below the singular-value cut ``rcond``; else None."""
+    d = np.sqrt(np.diag(G))
+    if not np.all(d > 0):
+        return None
+    ev = linalg.eigvalsh(G / d / d[:, None], check_finite=False)
+    if not ev[0] > 1e-10 * ev[-1]:
+        return None
+    lam = linalg.eigvalsh(G, check_finite=False)[::-1]
+    return lam if _keeps_every_direction(lam, rcond) else None
 
 
 def _keeps_every_direction(lam, rcond):
@@ -510,13 +522,8 @@ def _solve_ols_dask(est, G, XtY, stats):
     """Coefficients and inference of OLS from merged moments (see ``_dask_fit``)."""
     p = G.shape[0]
     x_mean, y_mean = stats["x_mean"], stats["y_mean"]
-    d = np.sqrt(np.diag(G))
-    well_posed = False
-    if np.all(d > 0):
-        ev = linalg.eigvalsh(G / d / d[:, None], check_finite=False)
-        lam = linalg.eigvalsh(G, check_finite=False)[::-1]
-        well_posed = ev[0] > 1e-10 * ev[-1] and _keeps_every_direction(lam, est.tol)
-    if well_posed:
+    lam = _gram_eigenvalues_if_definite(G, est.tol)
+    if lam is not None:
         cho = linalg.cho_factor(G, lower=False, check_finite=False)
         W = linalg.cho_solve(cho, XtY, check_finite=False)
         W, rss = _dask_fit.refine_and_rss(stats, W, cho, G)
