@@ -250,8 +250,14 @@ def radix_sort_pairs(v, ix, lo, hi, k1, k2, i2, counts):
     ``k1, k2`` (uint32), ``i2`` (intp) are scratch of length >= hi - lo and
     ``counts`` an intp (4, 256) scratch.
     """
-    if few_values_sort(v, ix, lo, hi, k1, k2, i2, counts):
-        return
+    if not few_values_sort(v, ix, lo, hi, k1, k2, i2, counts):
+        radix_passes(v, ix, lo, hi, k1, k2, i2, counts)
+
+
+@njit(cache=True, nogil=True)
+def radix_passes(v, ix, lo, hi, k1, k2, i2, counts):
+    """:func:`radix_sort_pairs` without its first try of :func:`few_values_sort`, for
+    values already known to take more than ``FEW_VALUES`` bit patterns."""
     n = hi - lo
     u = v[lo:hi].view(np.uint32)
     for d in range(4):

@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from .._kernels.jit import njit
-from .._kernels.sorting import few_values_sort, radix_sort_pairs, sort_pairs
+from .._kernels.sorting import few_values_sort, radix_passes, radix_sort_pairs, sort_pairs
 from . import _criteria_kernels as _c
 from ._split_kernels import (
     FEATURE_THRESHOLD,
@@ -26,6 +26,7 @@ from ._split_kernels import (
     end_draw_counts,
     evaluated_feature,
     feature_constraint,
+    few_value_sums,
     fill,
     finish_split,
     gather,
@@ -49,19 +50,23 @@ _INV_LN2 = 1.0 / math.log(2.0)
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
-def _sort_nan_last(vals, samples, a, b, has_nan, sort):
+def _sort_nan_last(vals, samples, a, b, has_nan, sort, try_few):
     """Sort ``vals[a:b]`` ascending with ``samples`` alongside, NaN moved last first (a
-    radix sort from ``RADIX_MIN`` values; below, a count of at most ``FEW_VALUES``
-    distinct values in a stable pass where they are that few, else introsort); returns
-    the number of NaN."""
+    radix sort from ``RADIX_MIN`` values; below, introsort; from 17 values, when
+    ``try_few``, first a count of at most ``FEW_VALUES`` distinct values in a stable
+    pass where they are that few); returns the number of NaN."""
     nm = move_nan_last(vals, samples, a, b) if has_nan else np.intp(0)
     m = b - nm - a
     if m >= RADIX_MIN:
-        radix_sort_pairs(vals, samples, a, b - nm, sort.rkeys[0], sort.rkeys[1], sort.ridx,
+        if try_few:
+            radix_sort_pairs(vals, samples, a, b - nm, sort.rkeys[0], sort.rkeys[1],
+                             sort.ridx, sort.rcnt)
+        else:
+            radix_passes(vals, samples, a, b - nm, sort.rkeys[0], sort.rkeys[1], sort.ridx,
                          sort.rcnt)
     elif m > 16:
-        if not few_values_sort(vals, samples, a, b - nm, sort.rkeys[0], sort.rkeys[1],
-                               sort.ridx, sort.rcnt):
+        if not (try_few and few_values_sort(vals, samples, a, b - nm, sort.rkeys[0],
+                                            sort.rkeys[1], sort.ridx, sort.rcnt)):
             sort_pairs(vals, samples, a, b - nm)
     elif m > 1:
         sort_pairs(vals, samples, a, b - nm)
@@ -191,7 +196,7 @@ def presorted_list(pre, Xr, samples, f, a, b, has_nan, sort):
             s = samples[a + i]
             fs[i] = s
             fv[i] = Xr[s, f]
-        _sort_nan_last(fv, fs, np.intp(0), m, has_nan, sort)
+        _sort_nan_last(fv, fs, np.intp(0), m, has_nan, sort, True)
         pre.lo[f] = a
         pre.hi[f] = b
         return a
@@ -286,6 +291,11 @@ def split_best(dense, data, rule, node, work, sort, abs_work, pre):
     change; ``binned`` is False there, which keeps the generic scan, the arithmetic
     scikit-learn's trees share).
 
+    A squared-error node of ``RADIX_MIN`` samples or more whose feature takes at most
+    ``FEW_VALUES`` values there (integer codes, ratings, binary columns) is scanned from
+    its values' sums (:func:`few_value_sums`, one pass) instead of sorted: the same
+    candidates, rules and choice.
+
     Missing values (features with ``nan_mask[f]``), as scikit-learn >= 1.9 does: the
     node's NaN rows move to the end and the sorted values are scanned with them on the
     right, then on the left. The scan is :func:`scan_sorted`'s loop written out (the
@@ -312,6 +322,7 @@ def split_best(dense, data, rule, node, work, sort, abs_work, pre):
     mono = rule.mono
     tmp_s = sort.tmp_s
     tmp_v = sort.tmp_v
+    few = sort.few
     max_features = rule.max_features
     use_mono = rule.use_mono
     a = node.a
@@ -359,8 +370,12 @@ def split_best(dense, data, rule, node, work, sort, abs_work, pre):
             continue
         f_j += n_found
         f = features[f_j]
+        cst = mono[f] if use_mono else np.intp(0)
+        n_few = np.intp(0)
         # the feature's sorted values and their samples at [sa, sb) of fv / fs: a
-        # presorted list, or the node's own buffers sorted here
+        # presorted list, or the node's own buffers sorted here; or, for a squared-error
+        # scan of a feature of at most FEW_VALUES values at the node, those values and
+        # their sums (``few``, no sort)
         if pre is not None and b - a <= pre.order.shape[1]:
             off = presorted_list(pre, Xr, samples, f, a, b, nan_mask[f] != 0, sort)
             listed = True
@@ -375,21 +390,59 @@ def split_best(dense, data, rule, node, work, sort, abs_work, pre):
             fv = vals
             sa = a
             sb = b
-            gather(Xt, Xr, f, samples, a, b, vals)
-            nm = _sort_nan_last(vals, samples, a, b, nan_mask[f] != 0, sort)
+            # from RADIX_MIN samples: below, the sort's running sums keep scikit-learn's
+            # order of additions, which decides exact ties between equally good splits
+            # (features splitting a small node alike) as scikit-learn's do more often
+            by_values = (one_out and crit == _c.SQUARED_ERROR and cst == 0
+                         and nan_mask[f] == 0 and b - a >= RADIX_MIN)
+            if by_values:
+                n_few = few_value_sums(Xt, Xr, f, samples, a, b, y, w, few, sort.rcnt)
+            if n_few > 0:
+                nm = np.intp(0)
+            else:
+                gather(Xt, Xr, f, samples, a, b, vals)
+                nm = _sort_nan_last(vals, samples, a, b, nan_mask[f] != 0, sort,
+                                    not by_values)
         e = sb - nm
-        if e == sa or (nm == 0 and fv[e - 1] <= fv[sa] + FEATURE_THRESHOLD):
+        if n_few > 0:
+            constant = few[n_few - 1, 3] <= few[0, 3] + FEATURE_THRESHOLD
+        else:
+            constant = e == sa or (nm == 0 and fv[e - 1] <= fv[sa] + FEATURE_THRESHOLD)
+        if constant:
             t = n_known + n_found
             features[f_j], features[t] = features[t], features[f_j]
             n_found += 1
             continue
         f_i -= 1
         features[f_i], features[f_j] = features[f_j], features[f_i]
-        cst = mono[f] if use_mono else np.intp(0)
         s_proxy = best_proxy
         s_thr = 0.0
         s_ml = np.intp(0)
-        if listed and binned and one_out and nm == 0 and cst == 0 and (
+        if n_few > 0:
+            # the feature's few values in order with their sums: a candidate between
+            # each two (the generic scan's candidates, rules and choice; its sums come
+            # per value, not per sample)
+            n_left = 0.0
+            s_l = 0.0
+            wl = 0.0
+            for r in range(n_few - 1):
+                wl += few[r, 0]
+                s_l += few[r, 1]
+                n_left += few[r, 2]
+                if few[r + 1, 3] <= few[r, 3] + FEATURE_THRESHOLD:
+                    continue
+                if n_left < min_samples_leaf or b - a - n_left < min_samples_leaf:
+                    continue
+                wr = wn - wl
+                if wl < min_weight_leaf or wr < min_weight_leaf:
+                    continue
+                s_r = stats[0] - s_l
+                proxy = s_l * s_l / wl + s_r * s_r / wr
+                if proxy > s_proxy:
+                    s_proxy = proxy
+                    s_thr = few[r, 3] / 2.0 + few[r + 1, 3] / 2.0
+                    s_ml = 1 if n_left > b - a - n_left else 0
+        elif listed and binned and one_out and nm == 0 and cst == 0 and (
                 crit == _c.SQUARED_ERROR or (crit == _c.ENTROPY and use_xl)):
             # a presorted list (histogram trees), one output, squared error or entropy
             # with integer weights: one forward pass (the generic scan's order of

@@ -50,6 +50,7 @@ from ._hist_kernels import Bins
 from ._random_split_kernels import split_random, split_random_csc
 from ._split_kernels import (
     DRAW_SLOTS,
+    FEW_LANES,
     KEY_CLASS_BITS_MAX,
     RADIX_MIN,
     SPLIT_BEST,
@@ -71,7 +72,7 @@ from ._split_kernels import (
     value_sorted_columns,
 )
 
-__all__ = ["KEY_CLASS_BITS_MAX", "RADIX_MIN", "SPLIT_BEST", "SPLIT_RANDOM", "AbsWork", "Bins",
+__all__ = ["FEW_LANES", "KEY_CLASS_BITS_MAX", "RADIX_MIN", "SPLIT_BEST", "SPLIT_RANDOM", "AbsWork", "Bins",
            "ByRows", "Csc", "Data", "Coded", "Dense", "Presorted", "RandomWork", "Settings", "SortWork", "build_tree",
            "value_sorted_columns"]
 

@@ -28,6 +28,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._kernels.reductions import column_abs_max_and_nan
+from .._kernels.sorting import FEW_VALUES
 from .._tags import get_tags
 from ..base import BaseEstimator, ClassifierMixin, RegressorMixin
 from ..exceptions import InvalidParameterError
@@ -254,7 +255,8 @@ def sort_work(data):
     m = n if data.nan_mask.any() else 1
     return _bk.SortWork(np.empty((2, r), dtype=np.uint32), np.empty(r, dtype=np.intp),
                         np.empty((4, 256), dtype=np.intp), np.empty(m, dtype=np.intp),
-                        np.empty(m, dtype=np.float32))
+                        np.empty(m, dtype=np.float32),
+                        np.empty((_bk.FEW_LANES * FEW_VALUES, 4)))
 
 
 # sorted-list entries (features x rows) an exact tree may hold: nodes of up to this

@@ -37,7 +37,7 @@ from collections import namedtuple
 import numpy as np
 
 from .._kernels.jit import njit
-from .._kernels.sorting import sort_pairs
+from .._kernels.sorting import FEW_VALUES, sort_pairs
 from . import _criteria_kernels as _c
 from ._util_kernels import rand_int
 
@@ -72,8 +72,10 @@ Rule = namedtuple("Rule", ["crit", "splitter", "n_outputs", "K", "S", "n_classes
                            "use_mono", "wn_total"])
 Work = namedtuple("Work", ["samples", "features", "const_features", "rng", "draw", "vals",
                            "sl", "sr"])
-# radix sort keys / indices / counts, and the missing values' moves (``tmp_s`` / ``tmp_v``)
-SortWork = namedtuple("SortWork", ["rkeys", "ridx", "rcnt", "tmp_s", "tmp_v"])
+# radix sort keys / indices / counts, the missing values' moves (``tmp_s`` / ``tmp_v``)
+# and a node's few distinct values with their sums (``few``, float64 (FEW_LANES * FEW_VALUES, 4);
+# :func:`few_value_sums`)
+SortWork = namedtuple("SortWork", ["rkeys", "ridx", "rcnt", "tmp_s", "tmp_v", "few"])
 # a histogram tree's exact nodes (fewer than ``HYBRID_MIN`` samples, best splitter):
 # feature f's values at the node range ``[lo[f], hi[f])``, sorted (missing ones last), in
 # ``vals[f]``, their samples in ``order[f]``, both from position 0 (``lo[f] > hi[f]``:
@@ -198,6 +200,100 @@ def gather(Xt, Xr, f, samples, a, b, vals):
         xf = Xt[f]
         for i in range(a, b):
             vals[i] = xf[samples[i]]
+
+
+# :func:`few_value_sums`: its accumulators per distinct value (consecutive samples add
+# into different lanes, so that a run of one value does not chain each addition on the
+# last) and the slots of its hash table of values (a power of two, >= 2 * FEW_VALUES)
+FEW_LANES = 4
+FEW_SLOTS = 64
+_NO_KEY = np.intp(-1)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _value_slot(keys, key):
+    """The slot of ``key`` (a float32 bit pattern) in :func:`few_value_sums`' hash table
+    ``keys``, or of the empty slot where it goes."""
+    h = np.intp(((np.uint64(key) * np.uint64(0x9E3779B1)) >> np.uint64(26))
+                & np.uint64(FEW_SLOTS - 1))
+    while keys[h] != key and keys[h] != _NO_KEY:
+        h = (h + 1) & (FEW_SLOTS - 1)
+    return h
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def few_value_sums(Xt, Xr, f, samples, a, b, y, w, table, slots):
+    """Feature ``f``'s distinct values at the node ``samples[a:b]`` (no missing value)
+    with their samples' sums of ``w`` and ``w y[:, 0]`` and count, in increasing value
+    order, where they are at most ``FEW_VALUES``: the r-th in ``table[r, 3]`` and its
+    sums and count in ``table[r, :3]``. One pass over the node instead of a sort (a
+    squared-error scan needs only these); returns the number of values, or 0 where
+    they are more (found, for continuous values, within the first ``FEW_VALUES + 1``
+    samples, before any sum).
+
+    ``table``: float64 (FEW_LANES * FEW_VALUES, 4); ``slots``: intp (2, >= FEW_SLOTS),
+    a hash table of bit patterns (open addressing) and their entries."""
+    keys = slots[0]
+    codes = slots[1]
+    for h in range(FEW_SLOTS):
+        keys[h] = _NO_KEY
+    by_rows = b - a <= ROW_GATHER_MAX
+    xr = Xr.view(np.uint32)
+    xf = Xt[f].view(np.uint32)
+    k = np.intp(0)
+    # the values met first, or the verdict (a value past FEW_VALUES) where there are many
+    for i in range(a, min(b, a + FEW_VALUES + 1)):
+        s = samples[i]
+        key = np.intp(xr[s, f]) if by_rows else np.intp(xf[s])
+        h = _value_slot(keys, key)
+        if keys[h] == _NO_KEY:
+            if k == FEW_VALUES:
+                return np.intp(0)
+            keys[h] = key
+            codes[h] = k
+            table[k, 3] = np.float64(Xr[s, f])
+            k += 1
+    for r in range(FEW_LANES * k):
+        table[r, 0] = 0.0
+        table[r, 1] = 0.0
+        table[r, 2] = 0.0
+    for i in range(a, b):
+        s = samples[i]
+        key = np.intp(xr[s, f]) if by_rows else np.intp(xf[s])
+        h = _value_slot(keys, key)
+        if keys[h] == _NO_KEY:
+            if k == FEW_VALUES:
+                return np.intp(0)
+            keys[h] = key
+            codes[h] = k
+            table[k, 3] = np.float64(Xr[s, f])
+            for r in range(FEW_LANES * k, FEW_LANES * (k + 1)):
+                table[r, 0] = 0.0
+                table[r, 1] = 0.0
+                table[r, 2] = 0.0
+            k += 1
+        r = FEW_LANES * codes[h] + (i & (FEW_LANES - 1))
+        ws = w[s]
+        table[r, 0] += ws
+        table[r, 1] += ws * y[s, 0]
+        table[r, 2] += 1.0
+    # each value's lanes summed into its own row (row c <= lane row 4c: read first)
+    for c in range(k):
+        q = FEW_LANES * c
+        for j in range(3):
+            table[c, j] = (table[q, j] + table[q + 1, j]) + (table[q + 2, j] + table[q + 3, j])
+    for r in range(1, k):  # insertion sort of the (at most FEW_VALUES) rows by value
+        v, sw, swy, n = table[r, 3], table[r, 0], table[r, 1], table[r, 2]
+        t = r - 1
+        while t >= 0 and table[t, 3] > v:
+            for j in range(4):
+                table[t + 1, j] = table[t, j]
+            t -= 1
+        table[t + 1, 0] = sw
+        table[t + 1, 1] = swy
+        table[t + 1, 2] = n
+        table[t + 1, 3] = v
+    return k
 
 
 @njit(cache=True, nogil=True, inline="always")
