@@ -44,12 +44,17 @@ from ._ridge_solvers import (
     centered_diagonal,
     centered_operator,
     solve_lbfgs,
+    solve_lbfgs_dense,
     solve_lsqr,
     solve_sag,
     solve_sparse_cg,
 )
 
 _ITERATIVE = {"lsqr", "sparse_cg", "sag", "saga", "lbfgs"}
+# positive=True with solver="auto": the exact non-negative solution (block pivoting on
+# the Gram matrix) up to this many features; above, the Gram matrix and its
+# factorisations cost more than L-BFGS-B's passes over X (scikit-learn's "auto")
+POSITIVE_EXACT_FEATURES = 128
 
 
 def solve_pos(A, B, overwrite_a=False):
@@ -212,8 +217,9 @@ class Ridge(LinearPredictMixin, RegressorMixin, BaseEstimator):
         change over the largest weight after an epoch, lbfgs's ``tol``.
     solver : {"auto", "cholesky", "svd", "lsqr", "sparse_cg", "sag", "saga", \
 "lbfgs"}, default="auto"
-        - "auto": "cholesky", or non-negative least squares on the augmented
-          system when ``positive=True`` (exact);
+        - "auto": "cholesky"; with ``positive=True``, non-negative least squares on
+          the augmented system (exact) up to 128 features, "lbfgs" above (as
+          scikit-learn's "auto");
         - "cholesky": normal equations, or the dual when p > n;
         - "svd": shrunk singular values;
         - "lsqr": scipy's LSQR with ``damp = sqrt(alpha)``;
@@ -221,7 +227,9 @@ class Ridge(LinearPredictMixin, RegressorMixin, BaseEstimator):
           ones when p > n), the Gram matrix never formed;
         - "sag" / "saga": stochastic average gradient on the centred data
           (seeded by ``random_state``);
-        - "lbfgs": L-BFGS-B, only with ``positive=True`` (as scikit-learn).
+        - "lbfgs": L-BFGS-B, only with ``positive=True`` (as scikit-learn; on dense
+          X each step's loss and gradient come from one pass over X, centred
+          implicitly).
 
         Sparse X takes scikit-learn's choices, recorded in ``solver_``: "auto" runs
         "sparse_cg" ("lbfgs" with ``positive=True``); with ``fit_intercept``,
@@ -320,6 +328,8 @@ class Ridge(LinearPredictMixin, RegressorMixin, BaseEstimator):
         sparse = sp.issparse(X)
         if sparse:
             solver = self._sparse_solver(solver)
+        elif self.positive and self.solver == "auto" and X.shape[1] > POSITIVE_EXACT_FEATURES:
+            solver = "lbfgs"
         # Unweighted normal equations: X is checked for finiteness on the
         # way (moments_and_gram); every other route checks it here.
         fast = (sw is None and solver == "cholesky" and not self.positive
@@ -415,13 +425,15 @@ class Ridge(LinearPredictMixin, RegressorMixin, BaseEstimator):
             W, n_iter, ok = solve_sag(Xs, Ys, sw, alphas, self.tol, max_iter,
                                       self.random_state, solver == "saga",
                                       fit_intercept=sparse and self.fit_intercept)
+        elif solver == "lbfgs" and not sparse:
+            W, n_iter, ok = solve_lbfgs_dense(X, Y, x_mean, y_mean, sw, alphas, self.tol,
+                                              self.max_iter)
         else:
             B = Y - y_mean
             if sw is not None:
                 B = B * np.sqrt(sw)[:, None]
             if solver == "lbfgs":
-                A = (centered_operator(X, x_mean, sw) if sparse
-                     else centered_copy(X, x_mean, sw))
+                A = centered_operator(X, x_mean, sw)
                 W, n_iter, ok = solve_lbfgs(A, B, alphas, self.tol, self.max_iter, True)
             elif solver == "lsqr":
                 W, n_iter, ok = solve_lsqr(X, x_mean, sw, B, alphas, self.tol, self.max_iter)

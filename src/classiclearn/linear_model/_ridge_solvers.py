@@ -8,6 +8,7 @@ so X is never copied. Each returns (W (p, t), n_iter (t,), converged (t,)
 bool).
 """
 
+import math
 from contextlib import nullcontext
 
 import numpy as np
@@ -20,6 +21,7 @@ from .._kernels.work import BLAS_THREADED_MATVEC, ROW_LANE_ENTRIES
 from ..utils._sparse import column_deviations, csr_products, row_squared_norms
 from ..utils._threads import SMALL_WORK, auto_n_jobs, blas_single_thread, pooled_map
 from ._lsqr_kernels import lsqr_sparse
+from ._ridge_kernels import squared_loss_grad, squared_loss_grad_lanes
 from ._sag import fit_sag, sag_generator
 
 # LSQR's stops other than the iteration limit (7) and the condition limit (3, 6)
@@ -221,28 +223,94 @@ def solve_sag(Xc, Yc, sw, alphas, tol, max_iter, random_state, saga, fit_interce
 
 def solve_lbfgs(A, B, alphas, tol, max_iter, positive):
     """L-BFGS-B on ``1/2 ||A w - b||^2 + alpha/2 ||w||^2``, bounds ``w >= 0`` if positive."""
-    p, t = A.shape[1], B.shape[1]
-    W = np.empty((p, t))
-    n_iter = np.empty(t, dtype=np.intp)
-    ok = np.empty(t, dtype=bool)
-    bounds = [(0.0, np.inf)] * p if positive else None
-    options = {} if max_iter is None else {"maxiter": max_iter}
     # each step is two matrix-vector products: below BLAS_THREADED_MATVEC entries BLAS's
     # threads cost more to wake than they save, and then spin beside the next step
     # (a LinearOperator, sparse X's implicitly centred operator, runs its products on
     # numba's threads)
     small = not isinstance(A, np.ndarray) or A.size <= BLAS_THREADED_MATVEC
+
+    def objective(k):
+        b, alpha = B[:, k], alphas[k]
+
+        def fun(w):
+            r = A @ w - b
+            return 0.5 * (r @ r) + 0.5 * alpha * (w @ w), A.T @ r + alpha * w
+
+        return fun
+
     with blas_single_thread() if small else nullcontext():
-        for k in range(t):
-            b, alpha = B[:, k], alphas[k]
+        return _lbfgs_per_target(objective, A.shape[1], B.shape[1], tol, max_iter, positive)
 
-            def fun(w, b=b, alpha=alpha):
-                r = A @ w - b
-                return 0.5 * (r @ r) + 0.5 * alpha * (w @ w), A.T @ r + alpha * w
 
-            res = optimize.minimize(fun, np.zeros(p), method="L-BFGS-B", jac=True, tol=tol,
-                                    bounds=bounds, options=options)
-            W[:, k] = res.x
-            n_iter[k] = res.nit
-            ok[k] = res.success
+def solve_lbfgs_dense(X, Y, x_mean, y_mean, sw, alphas, tol, max_iter):
+    """Non-negative :func:`solve_lbfgs` on dense X, centred (``x_mean``, ``y_mean``) and
+    weighted (``sw``) as it is read: each step's value and gradient in one pass over X
+    (:class:`SquaredLossPass`), where ``A w`` and ``A' r`` read a centred copy twice."""
+    n, p = X.shape
+    weights = np.ones(n) if sw is None else sw
+
+    def objective(k):
+        loss = SquaredLossPass(X, x_mean, Y[:, k], y_mean[k], weights)
+        grad = np.empty(p)
+        alpha = alphas[k]
+
+        def fun(w):
+            f = loss(w, grad)
+            return f + 0.5 * alpha * (w @ w), grad + alpha * w
+
+        return fun
+
+    # scipy's steps between the passes run on BLAS, whose threads would spin beside
+    # numba's
+    with blas_single_thread():
+        return _lbfgs_per_target(objective, p, Y.shape[1], tol, max_iter, True)
+
+
+def _lbfgs_per_target(objective, p, t, tol, max_iter, positive):
+    """scipy's L-BFGS-B from zero on ``objective(k)`` (value and gradient) per target, with
+    scikit-learn's stops (``tol`` for both the gradient and the relative decrease)."""
+    W = np.empty((p, t))
+    n_iter = np.empty(t, dtype=np.intp)
+    ok = np.empty(t, dtype=bool)
+    bounds = optimize.Bounds(np.zeros(p), np.full(p, np.inf)) if positive else None
+    options = {} if max_iter is None else {"maxiter": max_iter}
+    for k in range(t):
+        res = optimize.minimize(objective(k), np.zeros(p), method="L-BFGS-B", jac=True,
+                                tol=tol, bounds=bounds, options=options)
+        W[:, k] = res.x
+        n_iter[k] = res.nit
+        ok[k] = res.success
     return W, n_iter, ok
+
+
+class SquaredLossPass:
+    """``1/2 sum sw_i r_i^2`` and its gradient in one pass over the rows of dense X, in
+    lanes, for the centred residuals ``r_i = (x_i - m).w - (y_i - c)``.
+
+    The rows are cut into up to 8 lanes of about :data:`ROW_LANE_ENTRIES` multiply-adds
+    (a row costs 2 p), fixed by X's shape alone; each lane sums into its own buffer in
+    numba's threads (:func:`._ridge_kernels.squared_loss_grad_lanes`) and the lanes are
+    added in order, so the result does not depend on the thread count. One lane (small
+    X) runs on the calling thread.
+    """
+
+    def __init__(self, X, m, y, c, sw):
+        self.args = (np.ascontiguousarray(X), m)
+        self.y, self.c, self.sw = np.ascontiguousarray(y), c, sw
+        n, p = X.shape
+        n_lanes = max(1, min(8, n * 2 * p // ROW_LANE_ENTRIES, n))
+        self.bounds = np.linspace(0, n, n_lanes + 1).astype(np.intp)
+        self.parts = np.empty((n_lanes, p)) if n_lanes > 1 else None
+        self.totals = np.empty(n_lanes)
+
+    def __call__(self, w, grad):
+        """The loss; its gradient in w into ``grad`` (p,)."""
+        X, m = self.args
+        if self.parts is None:
+            return squared_loss_grad(X, m, w, self.y, self.c, self.sw, 0, X.shape[0], grad)
+        squared_loss_grad_lanes(X, m, w, self.y, self.c, self.sw, self.bounds, self.parts,
+                                self.totals)
+        grad[...] = self.parts[0]
+        for part in self.parts[1:]:
+            grad += part
+        return math.fsum(self.totals)
