@@ -423,3 +423,28 @@ def test_singular_value_cut_tol_matches_sklearn_on_columns_of_every_scale(rng, s
     np.testing.assert_allclose(ours.predict(X), ref.predict(X), atol=1e-6 * spread)
     np.testing.assert_allclose(ours.singular_[:ref.rank_], ref.singular_[:ref.rank_],
                                rtol=1e-6)
+
+
+@pytest.mark.parametrize("shape", [(40, 40), (30, 90)])
+@pytest.mark.parametrize("deficient", [False, True])
+def test_positive_fit_without_more_rows_than_features_is_scikit_learns(shape, deficient):
+    # Lawson-Hanson on the centred design (scikit-learn's), the rank and singular values
+    # from the eigenvalues of A A'
+    from scipy.linalg import svdvals
+    from sklearn.linear_model import LinearRegression as SkLinearRegression
+
+    rng = np.random.default_rng(shape[1])
+    n, p = shape
+    X = rng.normal(size=(n, p))
+    if deficient:
+        X[:, 1] = X[:, 0]
+        X[:, 2] = 2.0 * X[:, 3] - X[:, 4]
+    y = X @ (np.abs(rng.normal(size=p)) * (rng.random(p) < 0.5)) + rng.normal(size=n)
+    ours = LinearRegression(positive=True).fit(X, y)
+    theirs = SkLinearRegression(positive=True).fit(X, y)
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, rtol=1e-8, atol=1e-10)
+    np.testing.assert_allclose(ours.intercept_, theirs.intercept_, rtol=1e-8, atol=1e-10)
+    s = svdvals(X - X.mean(axis=0))
+    assert ours.rank_ == np.linalg.matrix_rank(X - X.mean(axis=0), tol=1e-6 * s[0])
+    big = s > 1e-4 * s[0]
+    np.testing.assert_allclose(ours.singular_[big], s[big], rtol=1e-8)

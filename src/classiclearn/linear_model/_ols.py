@@ -486,6 +486,8 @@ def _solve_nnls(X, Y, x_mean, y_mean, sw, tol):
 
     Returns W (p, t), rss (t,), rank, singular values, None."""
     p = X.shape[1]
+    if X.shape[0] <= p:
+        return _solve_nnls_wide(X, Y, x_mean, y_mean, sw, tol)
     R = design_r_factor(X, Y, x_mean, y_mean, sw)
     R1, B = R[:, :p], R[:, p:]
     G = R1.T @ R1
@@ -506,6 +508,26 @@ def _solve_nnls(X, Y, x_mean, y_mean, sw, tol):
                              check_finite=False)[0], 0.0)
     s = linalg.svdvals(R1, check_finite=False)
     resid = B - R1 @ W
+    rank = int((s > tol * (s[0] if s.size else 0)).sum())
+    return W, np.einsum("ij,ij->j", resid, resid), rank, s, None
+
+
+def _solve_nnls_wide(X, Y, x_mean, y_mean, sw, tol):
+    """:func:`_solve_nnls` of a design with no more rows than features, whose ``R`` factor
+    is no smaller than itself and whose Gram matrix is singular (the pivoting would not
+    settle): Lawson-Hanson on the centred, weighted design itself, as scikit-learn's."""
+    p = X.shape[1]
+    D = _design(X, Y, x_mean, y_mean, sw)
+    A, B = D[:, :p], D[:, p:]
+    W = np.empty((p, Y.shape[1]))
+    for k in range(Y.shape[1]):
+        W[:, k] = optimize.nnls(A, B[:, k])[0]
+    # the singular values from the eigenvalues of A A' (n x n): a third of an SVD's time,
+    # which here was half the non-negative fit's; each is accurate to about
+    # eps s_max^2 / s, ample for the rank at any tol above ~1e-7
+    lam = linalg.eigvalsh(A @ A.T, check_finite=False)[::-1]
+    s = np.sqrt(np.maximum(lam, 0.0))
+    resid = B - A @ W
     rank = int((s > tol * (s[0] if s.size else 0)).sum())
     return W, np.einsum("ij,ij->j", resid, resid), rank, s, None
 
