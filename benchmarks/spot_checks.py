@@ -844,15 +844,19 @@ def _sparsified(data, density, seed=0):
 
 
 def check_params(n_rows=20_000, quadratic_rows=3000, svm_rows=5000, density=None,
-                 n_features=200):
+                 n_features=None):
     """Each estimator of the grid with the parameter values of
     ``benchmarks.param_values`` (one at a time over the defaults; 20,000 rows, the
     kernel methods 3,000, SVC / SVR 5,000): fit + first method, medians of 3 after a
     0.1 s pause, and both scores. A value our side rejects is printed as such.
 
-    With ``density``, X has ``n_features`` columns and goes in as CSR keeping that share
-    of its entries; estimators or values scikit-learn refuses on sparse X are left out.
+    With ``n_features``, X has that many columns (else the grid cell's). With
+    ``density``, X (``n_features`` columns, 200 if not given) goes in as CSR keeping
+    that share of its entries; estimators or values scikit-learn refuses on sparse X
+    are left out.
     """
+    if density is not None and n_features is None:
+        n_features = 200
     import dataclasses
 
     from benchmarks.param_values import PARAM_VALUES
@@ -864,7 +868,7 @@ def check_params(n_rows=20_000, quadratic_rows=3000, svm_rows=5000, density=None
         for values in PARAM_VALUES.get(spec.name, []):
             varied = dataclasses.replace(cell, params={**cell.params, **values}, rows=rows,
                                          n_test=max(rows // 4, 25))
-            if density is not None:
+            if n_features is not None:
                 varied = dataclasses.replace(varied, n_features=n_features)
             case = varied.case(registry)
             data = case.data(False)
@@ -907,6 +911,8 @@ CHECKS = {"svc": check_svc, "forest-predict": check_forest_predict,
           "params-sparse": lambda: check_params(density=0.1),
           "sparse-wide": lambda: check_sparse(2000, 20_000, 0.002, 2000),
           "params-large": lambda: check_params(100_000, 5000, 10_000),
+          "params-wide": lambda: check_params(1000, 1000, 1000, n_features=2000),
+          "params-square": lambda: check_params(3000, 3000, 3000, n_features=1000),
           "tied": lambda: check_values("tied"), "unscaled": lambda: check_values("unscaled"),
           "narrow": lambda: check_values("narrow"),
           "offset": lambda: check_values("offset"),

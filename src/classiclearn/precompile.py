@@ -38,7 +38,8 @@ _SHARED_KERNELS = {"ensemble": "tree", "mixture": "cluster"}
 # neighbours estimator) and the Manhattan brute search; elkan's k-means, the rbf kernel
 # of kernel ridge, the other covariance types of the mixtures, liblinear's L1 logistic
 # regression (newGLMNET) and SAGA (its lazy-update kernels), LinearSVC's L1 solver
-_VARIANTS = {"DecisionTreeClassifier": ({"max_bins": 255},),
+_VARIANTS = {"Ridge": ({"positive": True, "solver": "lbfgs"},),
+             "DecisionTreeClassifier": ({"max_bins": 255},),
              "DecisionTreeRegressor": ({"criterion": "absolute_error"},),
              "ExtraTreesClassifier": ({"max_bins": 255},),
              "KNeighborsClassifier": ({"algorithm": "kd_tree"}, {"algorithm": "ball_tree"},
@@ -83,6 +84,9 @@ _LARGE = {"LogisticRegression": (20_000, (False, True)), "SVC": (2_000, (False,)
           "LinearSVC": (20_000, (False,)), "LinearRegression": (20_000, (True,)),
           "KMeans": (200_000, (False,)), "GaussianNB": (200_000, (False,)),
           "Lasso": (200_000, (False,))}
+# the same for parameter values with paths of their own on many rows (dense): positive
+# Ridge's L-BFGS-B passes over row lanes ("auto" above 128 features)
+_LARGE_VARIANTS = {"Ridge": (20_000, {"positive": True, "solver": "lbfgs"})}
 # no kernels of their own: the meta-estimators (their inner estimators are precompiled)
 # and the target encoder
 _SKIPPED = {"Pipeline", "GridSearchCV", "RandomizedSearchCV", "OneVsRestClassifier",
@@ -203,6 +207,9 @@ def _groups(names, sparse):
             group.append((name, True, {}, 0))
             group.extend((name, True, params, 0) for params in _SPARSE_VARIANTS.get(name, ()))
         group.extend((name, False, params, 0) for params in _VARIANTS.get(name, ()))
+        if name in _LARGE_VARIANTS:
+            rows, params = _LARGE_VARIANTS[name]
+            group.append((name, False, params, rows))
         rows, formats = _LARGE.get(name, (0, ()))
         group.extend((name, on_csr, {}, rows) for on_csr in formats
                      if takes_sparse or not on_csr)

@@ -84,12 +84,26 @@ def test_precompile_large_jobs_name_registered_estimators_and_formats_they_take(
     for name, (rows, formats) in _LARGE.items():
         assert name in registered and rows > 0 and formats, name
         assert all(get_tags(registered[name]()).sparse for on_csr in formats if on_csr), name
-    large = {(job[0], job[1]) for group in _groups(None, True) for job in group if job[3]}
+    large = {(job[0], job[1]) for group in _groups(None, True) for job in group
+             if job[3] and not job[2]}
     assert large == {(name, on_csr) for name, (_, formats) in _LARGE.items()
                      for on_csr in formats}
     dense_only = {(job[0], job[1]) for group in _groups(None, False) for job in group
-                  if job[3]}
+                  if job[3] and not job[2]}
     assert dense_only == {(name, on_csr) for name, on_csr in large if not on_csr}
+
+
+def test_precompile_large_variants_are_dense_jobs_of_registered_parameters():
+    from classiclearn.precompile import _LARGE_VARIANTS, _groups
+    from classiclearn.utils.discovery import all_estimators
+
+    registered = dict(all_estimators())
+    jobs = [job for group in _groups(None, True) for job in group if job[3] and job[2]]
+    assert sorted((name, rows) for name, _, _, rows in jobs) == sorted(
+        (name, rows) for name, (rows, _) in _LARGE_VARIANTS.items())
+    for name, sparse, params, _ in jobs:
+        assert not sparse
+        registered[name](**params)._validate_params()
 
 
 def _variant_jobs():

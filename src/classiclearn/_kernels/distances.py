@@ -283,6 +283,43 @@ def _select_triangle(metric):
     return classic_metric
 
 
+@njit(cache=True, nogil=True)
+def reduced_distances(X, i, Y, rows, m, metric, p, out):
+    """``out[c] = reduced_distance(X, i, Y, rows[c], metric, p)`` for ``c < m``, the same
+    values to the last bit. Euclidean pairs go four at a time: four sums side by side in
+    one pass over the coordinates, each in :func:`reduced_distance`'s order, where a
+    single sum waits on each of its additions (wide rows: several times faster)."""
+    c = 0
+    if metric == EUCLIDEAN or metric == SQEUCLIDEAN:
+        d = X.shape[1]
+        while c + 4 <= m:
+            j0 = rows[c]
+            j1 = rows[c + 1]
+            j2 = rows[c + 2]
+            j3 = rows[c + 3]
+            a0 = 0.0
+            a1 = 0.0
+            a2 = 0.0
+            a3 = 0.0
+            for f in range(d):
+                x = X[i, f]
+                t0 = x - Y[j0, f]
+                t1 = x - Y[j1, f]
+                t2 = x - Y[j2, f]
+                t3 = x - Y[j3, f]
+                a0 += t0 * t0
+                a1 += t1 * t1
+                a2 += t2 * t2
+                a3 += t3 * t3
+            out[c] = a0
+            out[c + 1] = a1
+            out[c + 2] = a2
+            out[c + 3] = a3
+            c += 4
+    for u in range(c, m):
+        out[u] = reduced_distance(X, i, Y, rows[u], metric, p)
+
+
 @njit(cache=True, nogil=True, inline="always")
 def reduced_distance_bounded(X, i, Y, j, metric, p, bound):
     """Like :func:`reduced_distance`, but may stop early and return any value

@@ -24,6 +24,7 @@ from .._kernels.distances import (
     MANHATTAN,
     reduced_distance,
     reduced_distance_bounded,
+    reduced_distances,
     reduced_to_distance,
 )
 from .._kernels.jit import njit, prange
@@ -178,7 +179,7 @@ def finalize_candidates(Q, Y, hd, hi, k, delta, metric, p, out_d, out_i, ok):
             m += 1
         for c in range(m):
             wi[c] = hi[i, c]
-            wd[c] = reduced_distance(Q, i, Y, wi[c], metric, p)
+        reduced_distances(Q, i, Y, wi, m, metric, p, wd)
         sort_pairs_lexicographic(wd[:m], wi[:m])
         for c in range(k):
             out_d[i, c] = reduced_to_distance(wd[c], metric, p)

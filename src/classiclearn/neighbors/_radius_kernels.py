@@ -24,7 +24,7 @@ import math
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from .._kernels.distances import reduced_distance, reduced_to_distance
+from .._kernels.distances import reduced_distance, reduced_distances, reduced_to_distance
 from .._kernels.jit import njit, prange
 from ._brute_kernels import _STRIP, _any_below_strip, _mask_below_strip, _row_candidates
 
@@ -160,6 +160,7 @@ def _radius_pass(Qb, Y_low, chunk, buf, bounds, Q, Y, r, metric, p, mode, counts
     b = Qb.shape[0]
     n = Y_low.shape[0]
     found = np.empty(chunk, dtype=np.intp)
+    exact = np.empty(chunk)
     count = 0
     for c0 in range(0, n, chunk):
         c1 = min(n, c0 + chunk)
@@ -172,10 +173,12 @@ def _radius_pass(Qb, Y_low, chunk, buf, bounds, Q, Y, r, metric, p, mode, counts
                 counts[i] += _count_row(row, bounds[i, 0], sure, c0, Q, np.intp(i), Y, r[i],
                                         metric, p)
                 continue
-            for u in range(_row_candidates(row, bounds[i, 0], c0, found)):
+            n_found = _row_candidates(row, bounds[i, 0], c0, found)
+            reduced_distances(Q, i, Y, found, n_found, metric, p, exact)
+            for u in range(n_found):
                 j = found[u]
                 inside = row[j - c0] < sure
-                v = reduced_distance(Q, i, Y, j, metric, p)
+                v = exact[u]
                 if inside or v <= r[i]:
                     if mode == _FOLD:
                         _add_neighbour(sums, totals, np.intp(i), j,
