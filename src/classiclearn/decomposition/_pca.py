@@ -28,7 +28,7 @@ from ..utils._dask import fit_one_block_in_memory
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._sparse import csr_gram, gram_pair_work
-from ..utils._threads import blocked_row_sums, small_lapack
+from ..utils._threads import blas_single_thread, blocked_row_sums, small_lapack
 from ..utils.validation import (
     cast_float_attributes,
     check_array,
@@ -342,6 +342,11 @@ def _randomized_components(X, mean, n_components, n_oversamples, n_iter, normali
         with small_lapack(p):
             return _randomized_gram_components(_centred_gram(X, mean), omega, n_components,
                                                n_iter)
+    return _randomized_on_data(X, mean, omega, n_components, n_iter, normalizer)
+
+
+def _randomized_on_data(X, mean, omega, n_components, n_iter, normalizer):
+    """:func:`_randomized_components` iterating on the implicitly centred X itself."""
     col_mean = mean[None, :]
 
     def a_dot(B):  # (X - 1 m) B
@@ -350,22 +355,27 @@ def _randomized_components(X, mean, n_components, n_oversamples, n_iter, normali
     def at_dot(B):  # (X - 1 m)ᵀ B
         return X.T @ B - col_mean.T @ B.sum(axis=0, keepdims=True)
 
+    # the factorisations of tall, thin blocks (n_components + n_oversamples columns) on
+    # one BLAS thread: threads only synchronise there (and then spin beside the next
+    # product, which keeps them)
+    def normalised(Y):
+        with blas_single_thread():
+            if normalizer == "LU":
+                return linalg.lu(Y, permute_l=True, check_finite=False)[0]
+            return linalg.qr(Y, mode="economic", check_finite=False)[0]
+
     Y = a_dot(omega)
     for _ in range(n_iter):
         if normalizer == "none":
             Z = at_dot(Y)
             Y = a_dot(Z)
-        elif normalizer == "LU":
-            Y, _ = linalg.lu(Y, permute_l=True, check_finite=False)
-            Z, _ = linalg.lu(at_dot(Y), permute_l=True, check_finite=False)
-            Y = a_dot(Z)
         else:
-            Y, _ = linalg.qr(Y, mode="economic", check_finite=False)
-            Z, _ = linalg.qr(at_dot(Y), mode="economic", check_finite=False)
-            Y = a_dot(Z)
-    Q, _ = linalg.qr(Y, mode="economic", check_finite=False)
+            Y = a_dot(normalised(at_dot(normalised(Y))))
+    with blas_single_thread():
+        Q, _ = linalg.qr(Y, mode="economic", check_finite=False)
     B = at_dot(Q).T
-    _, S, Vt = linalg.svd(B, full_matrices=False, check_finite=False)
+    with blas_single_thread():
+        _, S, Vt = linalg.svd(B, full_matrices=False, check_finite=False)
     return S[:n_components], Vt[:n_components]
 
 
