@@ -21,7 +21,7 @@ from ..exceptions import ConvergenceWarning
 from ..utils._params import Interval, StrOptions
 from ..utils._sparse import csr_gram
 from ..utils._targets import as_2d_target
-from ..utils._threads import blas_single_thread
+from ..utils._threads import blas_single_thread, small_lapack
 from ..utils.validation import (
     check_array,
     check_magnitude,
@@ -106,8 +106,18 @@ def ridge_solve(X, Y, alphas, x_mean, y_mean, sw, solver):
     if sw is not None:
         B = B * np.sqrt(sw)[:, None]
     K = A @ A.T
-    diag = np.arange(n)
     D = np.empty((n, t))
+    # the n x n factorisations of modest order on one BLAS thread (threads would spin)
+    with small_lapack(n):
+        _solve_dual(K, B, alphas, same, D)
+    return A.T @ D
+
+
+def _solve_dual(K, B, alphas, same, D):
+    """``D[:, k] = (K + alpha_k I)^{-1} B[:, k]`` (all targets at once when the alphas
+    are the same); K is left as it was."""
+    n, t = B.shape
+    diag = np.arange(n)
     for k in range(t):
         if same and k > 0:
             break
@@ -120,7 +130,6 @@ def ridge_solve(X, Y, alphas, x_mean, y_mean, sw, solver):
             Kk = K.copy()
             Kk[diag, diag] += alphas[k]
             D[:, cols] = linalg.lstsq(Kk, B[:, cols], check_finite=False)[0]
-    return A.T @ D
 
 
 def sparse_ridge_gram_solve(X, Y, alphas, sw):
