@@ -337,3 +337,21 @@ def test_brute_index_is_built_by_the_first_query():
     ind_r = nn.radius_neighbors(Q, radius=1.5, return_distance=False)
     assert all(set(row) == set(np.flatnonzero(d <= 1.5)) for row, d in zip(
         ind_r, np.sqrt(((Q[:, None] - X[None]) ** 2).sum(-1))))
+
+
+@pytest.mark.parametrize("k", [1, 5, 50])
+@pytest.mark.parametrize("shape", [(300, 5), (400, 1500)])
+def test_brute_neighbour_sets_without_distances_equal_the_sorted_search(k, shape):
+    # the vote's search (no distances) keeps the sure candidates as they are and
+    # ranks only the band around the k-th value: the same set of neighbours, ties
+    # (duplicated rows) included
+    from classiclearn.neighbors._brute import brute_kneighbors
+
+    rng = np.random.default_rng(k)
+    Y = rng.normal(size=shape)
+    Y[1::7] = Y[::7][: Y[1::7].shape[0]]  # duplicated rows: tied distances
+    Q = np.ascontiguousarray(np.vstack([rng.normal(size=(60, shape[1])), Y[:20]]))
+    dist, ind = brute_kneighbors(Q, Y, k, 0, 2.0)
+    _, ind_set = brute_kneighbors(Q, Y, k, 0, 2.0, with_distances=False)
+    np.testing.assert_array_equal(np.sort(ind_set, axis=1), np.sort(ind, axis=1))
+    assert np.all(np.diff(dist, axis=1) >= 0)

@@ -384,7 +384,7 @@ class _NeighborsBase(BaseEstimator):
         the generic block-wise method applies); see ``base``."""
         return _dask.lazy_row_method(self, name, X)
 
-    def _kneighbors_raw(self, X, k):
+    def _kneighbors_raw(self, X, k, with_distances=True):
         if getattr(self, "_dask_train", None) is not None:
             return _dask.kneighbors_now(self, X, k)[:2]
         if getattr(self, "_sparse_index", None) is not None:
@@ -402,6 +402,7 @@ class _NeighborsBase(BaseEstimator):
             return brute_kneighbors(
                 self._scaled(X), self._search_X, k, self._metric_code, self._p,
                 index=self._brute_index(), n_threads=n_threads,
+                with_distances=with_distances,
             )
 
     def _radius_raw(self, X, radius, sort_results, sums=None):
@@ -476,16 +477,21 @@ class _SupervisedNeighborsBase(_NeighborsBase):
     def _set_targets(self, y):
         self._y = y
 
-    def _knn_targets(self, X):
+    def _knn_targets(self, X, with_distances=True):
         """(distances (m, k), targets (m, k) or (m, k, n_outputs)) of the k nearest
         (class codes for classifiers); from the Dask training blocks for a model
-        fitted on Dask data."""
+        fitted on Dask data. Without ``with_distances`` (an unweighted vote) the
+        distances may be left unset and the neighbours of a row in any order."""
         check_is_fitted(self)
         if getattr(self, "_dask_train", None) is not None and X is not None:
             dist, _, targets = _dask.kneighbors_now(self, self._check_query_X(X),
                                                     self.n_neighbors)
             return dist, targets
-        dist, ind = self.kneighbors(X)
+        if with_distances or X is None or self.n_neighbors > self.n_samples_fit_:
+            dist, ind = self.kneighbors(X)  # (which also refuses too many neighbours)
+        else:
+            dist, ind = self._kneighbors_raw(self._check_query_X(X), self.n_neighbors,
+                                             with_distances=False)
         return dist, self._y[ind]
 
     def _radius_sums(self, X, cols, vals, n_cols):

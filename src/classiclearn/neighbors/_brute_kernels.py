@@ -147,7 +147,8 @@ def gemm_select(Qb, Y_low, chunk, buf, hd, hi):
 
 
 @njit(cache=True, nogil=True)
-def finalize_candidates(Q, Y, hd, hi, k, delta, metric, p, out_d, out_i, ok):
+def finalize_candidates(Q, Y, hd, hi, k, delta, metric, p, out_d, out_i, ok,
+                        with_distances=True):
     """Exact top-k from approximate candidate lists (serial, one worker thread).
 
     ``hd`` (b, kk >= k) float32, ascending, holds for each row the kk smallest
@@ -160,6 +161,12 @@ def finalize_candidates(Q, Y, hd, hi, k, delta, metric, p, out_d, out_i, ok):
     from ``Q``, ``Y``, sorted by (distance, index), and the first k written to
     ``out_d``, ``out_i`` (true distances), with ``ok[i] = True``. Otherwise ``ok[i]`` is False and the
     row must be searched again exactly.
+
+    Without ``with_distances`` only the set of the k nearest is written to ``out_i``
+    (the same set, in no particular order; ``out_d`` untouched): the candidates more
+    than ``2 delta[i]`` below the k-th value are exactly nearer than all but k - 1
+    rows and are taken as they are, and only the band within ``2 delta[i]`` of the
+    k-th value gets exact distances (a vote among the neighbours needs no more).
     """
     b, kk = hd.shape
     n = Y.shape[0]
@@ -177,13 +184,20 @@ def finalize_candidates(Q, Y, hd, hi, k, delta, metric, p, out_d, out_i, ok):
         m = k
         while m < kk and np.float64(hd[i, m]) <= cut:
             m += 1
-        for c in range(m):
-            wi[c] = hi[i, c]
-        reduced_distances(Q, i, Y, wi, m, metric, p, wd)
-        sort_pairs_lexicographic(wd[:m], wi[:m])
-        for c in range(k):
-            out_d[i, c] = reduced_to_distance(wd[c], metric, p)
-            out_i[i, c] = wi[c]
+        sure = 0
+        if not with_distances:
+            below = np.float64(hd[i, k - 1]) - 2.0 * delta[i]
+            while sure < k and np.float64(hd[i, sure]) < below:
+                out_i[i, sure] = hi[i, sure]
+                sure += 1
+        for c in range(sure, m):
+            wi[c - sure] = hi[i, c]
+        reduced_distances(Q, i, Y, wi, m - sure, metric, p, wd)
+        sort_pairs_lexicographic(wd[:m - sure], wi[:m - sure])
+        for c in range(sure, k):
+            if with_distances:
+                out_d[i, c] = reduced_to_distance(wd[c - sure], metric, p)
+            out_i[i, c] = wi[c - sure]
 
 
 @njit(cache=True, nogil=True, parallel=True)

@@ -177,7 +177,8 @@ class KNeighborsClassifier(KNeighborsMixin, _NeighborsClassifierBase):
         -------
         ndarray of shape (n_queries, n_classes), or a list of them (one per output)
         """
-        dist, targets = self._knn_targets(X)
+        uniform = self.weights in (None, "uniform")
+        dist, targets = self._knn_targets(X, with_distances=not uniform)
         return _classify(dist, targets, self.weights, self._class_list(), self.outputs_2d_,
                          proba=True)
 
@@ -192,7 +193,9 @@ class KNeighborsClassifier(KNeighborsMixin, _NeighborsClassifierBase):
         -------
         ndarray of shape (n_queries,) or (n_queries, n_outputs)
         """
-        dist, targets = self._knn_targets(X)
+        # an unweighted vote needs the set of the neighbours only
+        uniform = self.weights in (None, "uniform")
+        dist, targets = self._knn_targets(X, with_distances=not uniform)
         return _classify(dist, targets, self.weights, self._class_list(), self.outputs_2d_,
                          proba=False)
 
