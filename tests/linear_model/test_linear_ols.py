@@ -448,3 +448,23 @@ def test_positive_fit_without_more_rows_than_features_is_scikit_learns(shape, de
     assert ours.rank_ == np.linalg.matrix_rank(X - X.mean(axis=0), tol=1e-6 * s[0])
     big = s > 1e-4 * s[0]
     np.testing.assert_allclose(ours.singular_[big], s[big], rtol=1e-8)
+
+
+@pytest.mark.parametrize("deficient", [False, True])
+def test_wide_fit_with_a_fine_cut_equals_gelsd(deficient):
+    # a cut finer than the eigenvalues resolve (rcond 1e-10): the eigen route when every
+    # eigenvalue of Xc Xc' clears the gap (all directions kept whatever the cut), gelsd
+    # otherwise; the minimum-norm solution either way
+    from classiclearn.linear_model._ols import _solve_wide
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(60, 150))
+    if deficient:
+        X[:, :75] = X[:, 75:] * 2.0
+        X[10:20] = X[:10]
+    Y = rng.normal(size=(60, 2))
+    x_mean, y_mean = X.mean(axis=0), Y.mean(axis=0)
+    W, _, rank, _, _ = _solve_wide(X, Y, x_mean, y_mean, None, 1e-10)
+    ref, _, ref_rank, _ = np.linalg.lstsq(X - x_mean, Y - y_mean, rcond=1e-10)
+    assert rank == ref_rank
+    np.testing.assert_allclose(W, ref, rtol=1e-8, atol=1e-10)

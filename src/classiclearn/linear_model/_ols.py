@@ -302,8 +302,6 @@ def _solve_wide(X, Y, x_mean, y_mean, sw, rcond):
         root = np.sqrt(sw)[:, None]
         A *= root
         B = B * root
-    if rcond < _WIDE_MIN_RCOND:  # finer than the eigenvalues can resolve
-        return _solve_wide_gelsd(A, B, rcond)
     lam, U = linalg.eigh(A @ A.T, driver="evd", overwrite_a=True, check_finite=False)
     lam, U = lam[::-1], U[:, ::-1]
     top = lam[0] if lam.size and lam[0] > 0 else 0.0
@@ -311,7 +309,11 @@ def _solve_wide(X, Y, x_mean, y_mean, sw, rcond):
     lo, hi = _WIDE_GAP
     cut = rcond**2  # the cut on the eigenvalues' ratio, squared singular values
     near_cut = (ratio > cut / 1.01) & (ratio < 1.01 * cut)
-    if top <= 0 or np.any((ratio > lo) & (ratio < hi)) or np.any(near_cut):
+    # a cut finer than the eigenvalues resolve (rcond < _WIDE_MIN_RCOND) needs gelsd,
+    # unless every eigenvalue is clearly above the gap: then all directions are kept
+    # whatever the cut
+    fine = rcond < _WIDE_MIN_RCOND and not (ratio.size and ratio[-1] >= hi)
+    if top <= 0 or fine or np.any((ratio > lo) & (ratio < hi)) or np.any(near_cut):
         return _solve_wide_gelsd(A, B, rcond)
     keep = ratio > max(cut, lo)
     rank = int(keep.sum())
