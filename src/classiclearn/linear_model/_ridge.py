@@ -31,7 +31,6 @@ from ..utils.validation import (
 )
 from . import _dask_fit
 from ._base import (
-    _GRAM_MAX_FEATURES,
     LinearPredictMixin,
     centered_copy,
     centered_gram,
@@ -154,12 +153,12 @@ def sparse_ridge_gram_solve(X, Y, alphas, sw):
 def solve_gram(G, XtY, alphas):
     """``(G + alpha_k I)^{-1} XtY[:, k]`` for each target k (G is overwritten).
 
-    Small systems are solved with BLAS on one thread: a multi-threaded
-    factorisation of a few hundred unknowns spends its time synchronising
-    (and, on a loaded machine, spinning).
+    Systems of up to ``BLAS_THREADED_ORDER`` unknowns are solved with BLAS on one
+    thread: a multi-threaded factorisation of that order gains nothing alone and, after
+    the threaded Gram product, spends its time synchronising (and spinning).
     """
     p = XtY.shape[0]
-    with blas_single_thread() if p <= _GRAM_MAX_FEATURES else nullcontext():
+    with small_lapack(p):
         return _solve_gram(G, XtY, alphas)
 
 
