@@ -221,6 +221,22 @@ def _value_slot(keys, key):
     return h
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _value_code(keys, codes, table, bits, k, s):
+    """The entry of a float32 bit pattern in :func:`few_value_sums`' table: a new one
+    becomes entry ``k`` (``table[k, 3]`` the sample ``s`` it was met at); -1 for a new
+    pattern past ``FEW_VALUES``."""
+    key = np.intp(bits)
+    h = _value_slot(keys, key)
+    if keys[h] == _NO_KEY:
+        if k == FEW_VALUES:
+            return np.intp(-1)
+        keys[h] = key
+        codes[h] = k
+        table[k, 3] = s
+    return codes[h]
+
+
 @njit(cache=True, nogil=True, _nrt=False)
 def few_value_sums(Xt, Xr, f, samples, a, b, y, w, table, slots):
     """Feature ``f``'s distinct values at the node ``samples[a:b]`` (no missing value)
@@ -244,39 +260,32 @@ def few_value_sums(Xt, Xr, f, samples, a, b, y, w, table, slots):
     # the values met first, or the verdict (a value past FEW_VALUES) where there are many
     for i in range(a, min(b, a + FEW_VALUES + 1)):
         s = samples[i]
-        key = np.intp(xr[s, f]) if by_rows else np.intp(xf[s])
-        h = _value_slot(keys, key)
-        if keys[h] == _NO_KEY:
-            if k == FEW_VALUES:
-                return np.intp(0)
-            keys[h] = key
-            codes[h] = k
-            table[k, 3] = np.float64(Xr[s, f])
-            k += 1
+        c = _value_code(keys, codes, table, xr[s, f] if by_rows else xf[s], k, s)
+        if c < 0:
+            return np.intp(0)
+        k += c == k
     for r in range(FEW_LANES * k):
         table[r, 0] = 0.0
         table[r, 1] = 0.0
         table[r, 2] = 0.0
     for i in range(a, b):
         s = samples[i]
-        key = np.intp(xr[s, f]) if by_rows else np.intp(xf[s])
-        h = _value_slot(keys, key)
-        if keys[h] == _NO_KEY:
-            if k == FEW_VALUES:
-                return np.intp(0)
-            keys[h] = key
-            codes[h] = k
-            table[k, 3] = np.float64(Xr[s, f])
+        c = _value_code(keys, codes, table, xr[s, f] if by_rows else xf[s], k, s)
+        if c < 0:
+            return np.intp(0)
+        if c == k:
             for r in range(FEW_LANES * k, FEW_LANES * (k + 1)):
                 table[r, 0] = 0.0
                 table[r, 1] = 0.0
                 table[r, 2] = 0.0
             k += 1
-        r = FEW_LANES * codes[h] + (i & (FEW_LANES - 1))
+        r = FEW_LANES * c + (i & (FEW_LANES - 1))
         ws = w[s]
         table[r, 0] += ws
         table[r, 1] += ws * y[s, 0]
         table[r, 2] += 1.0
+    for c in range(k):  # each value from the sample where it was first met
+        table[c, 3] = np.float64(Xr[np.intp(table[c, 3]), f])
     # each value's lanes summed into its own row (row c <= lane row 4c: read first)
     for c in range(k):
         q = FEW_LANES * c
