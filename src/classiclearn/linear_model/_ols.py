@@ -237,7 +237,7 @@ def _solve_ols_scaled(X, Y, x_mean, y_mean, sw, rcond):
             _, rss = _residual_products(X, Y, W, x_mean, y_mean, sw)
             s = np.sqrt(np.maximum(lam, 0.0))
             M = None
-            if p <= _MAX_SUMMARY_FEATURES:
+            if p <= _MAX_SUMMARY_FEATURES and Y.shape[1] == 1:  # summary() of one target
                 M = linalg.cho_solve(cho, np.eye(p), check_finite=False)
             return W, rss, p, s, M
     return _solve_from_r(design_r_factor(X, Y, x_mean, y_mean, sw), n, p, rcond)
@@ -251,11 +251,17 @@ def _gram_eigenvalues_if_definite(G, rcond):
     d = np.sqrt(np.diag(G))
     if not np.all(d > 0):
         return None
-    ev = linalg.eigvalsh(G / d / d[:, None], check_finite=False)
-    if not ev[0] > 1e-10 * ev[-1]:
-        return None
     lam = linalg.eigvalsh(G, check_finite=False)[::-1]
-    return lam if _keeps_every_direction(lam, rcond) else None
+    if not _keeps_every_direction(lam, rcond):
+        return None
+    # the scaled matrix's eigenvalue ratio is at least G's times min(d^2) / max(d^2):
+    # its own eigenvalues are needed only when that bound does not settle the test
+    bound = lam[-1] / lam[0] * (d.min() / d.max()) ** 2 if lam[0] > 0 else 0.0
+    if not bound > 1e-10:
+        ev = linalg.eigvalsh(G / d / d[:, None], check_finite=False)
+        if not ev[0] > 1e-10 * ev[-1]:
+            return None
+    return lam
 
 
 def _keeps_every_direction(lam, rcond):
