@@ -5,12 +5,13 @@ accumulated block by block with BLAS), the intercept from the means, and ``predi
 classifiers' decision function is in :mod:`classiclearn.utils._linear`).
 """
 
+import math
 import os
 import threading
 
 import numpy as np
 
-from .._kernels.work import GRAM_PASS_WORK
+from .._kernels.work import GRAM_PASS_WORK, ROW_LANE_ENTRIES
 from ..utils._linear import (  # noqa: F401 (the linear models' shared decision function)
     LinearClassifierMixin,
     finite_linear_output,
@@ -340,6 +341,24 @@ def exact_residual_products(X, x_mean, y, w, n_threads=None):
         lambda lo, hi: _cdk.residual_products(X, x_mean, y, w, lo, hi),
         X.shape[0], n_threads, _GRAM32_BLOCK_ROWS, _GRAM32_LANES)
     return g, float(rr[0]), float(ry[0])
+
+
+def dense_row_lanes(n_rows, work, lane_work=ROW_LANE_ENTRIES):
+    """Bounds (intp, lanes + 1) of the row lanes of a fused pass over dense X: up to 8
+    equal lanes of about ``lane_work`` of the pass's ``work``, fixed by X's shape alone
+    (so the lanes' sums, added in order by :func:`add_lanes`, do not depend on the
+    thread count); one lane for small X."""
+    n_lanes = max(1, min(8, work // lane_work, max(n_rows, 1)))
+    return np.linspace(0, n_rows, n_lanes + 1).astype(np.intp)
+
+
+def add_lanes(parts, totals, out):
+    """``out`` = the lanes' buffers ``parts`` added in lane order; returns the lanes'
+    ``totals`` summed exactly (``math.fsum``)."""
+    out[...] = parts[0]
+    for part in parts[1:]:
+        out += part
+    return math.fsum(totals)
 
 
 def centered_copy(X, x_mean, sw, order="C"):

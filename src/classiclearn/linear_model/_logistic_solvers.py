@@ -17,7 +17,6 @@ two classes (binomial) and K' = K for softmax. ``l1 = rho / C`` and
 Each returns (W, b, n_iter, converged) with W (K', p) and b (K',).
 """
 
-import math
 import threading
 import warnings
 
@@ -34,7 +33,7 @@ from ..utils._sparse import csc_columns_with_constant, csr_gram, gram_pair_work
 from ..utils._threads import available_cores, blocked_row_sums
 from . import _cd_kernels as _cdk
 from . import _logistic_kernels as _k
-from ._base import centered_gram
+from ._base import add_lanes, centered_gram, dense_row_lanes
 from ._coordinate_descent import _SparseProblem
 
 
@@ -137,9 +136,9 @@ class LossPass:
         else:
             self.arrays = (X,)
             # a row costs, per output, its p multiply-adds twice and an exp (a log)
-            work = X.shape[0] * n_out * (2 * p + ROW_TRANSCENDENTAL_COST)
-            n_lanes = max(1, min(8, work // ROW_LANE_ENTRIES))
-            self.bounds = np.linspace(0, X.shape[0], n_lanes + 1).astype(np.intp)
+            self.bounds = dense_row_lanes(
+                X.shape[0], X.shape[0] * n_out * (2 * p + ROW_TRANSCENDENTAL_COST),
+                ROW_LANE_ENTRIES)
             shape = (p + 1,) if n_out == 1 else (n_out, p + 1)
             kernels = ((_k.binary_fused_loss_grad, _k.binary_fused_loss_grad_lanes)
                        if n_out == 1 else
@@ -154,10 +153,7 @@ class LossPass:
         if self.parts is None:
             return self.one(*self.arrays, W, b, self.y, self.sw, 0, self.n_rows, grad)
         self.lanes(*self.arrays, W, b, self.y, self.sw, self.bounds, self.parts, self.totals)
-        grad[...] = self.parts[0]
-        for part in self.parts[1:]:
-            grad += part
-        return math.fsum(self.totals)
+        return add_lanes(self.parts, self.totals, grad)
 
 
 class FlatObjective:

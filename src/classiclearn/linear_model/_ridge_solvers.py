@@ -8,7 +8,6 @@ so X is never copied. Each returns (W (p, t), n_iter (t,), converged (t,)
 bool).
 """
 
-import math
 from contextlib import nullcontext
 
 import numpy as np
@@ -20,6 +19,7 @@ from .._kernels.sparse_products import row_lanes
 from .._kernels.work import BLAS_THREADED_MATVEC, ROW_LANE_ENTRIES
 from ..utils._sparse import column_deviations, csr_products, row_squared_norms
 from ..utils._threads import SMALL_WORK, auto_n_jobs, blas_single_thread, pooled_map
+from ._base import add_lanes, dense_row_lanes
 from ._lsqr_kernels import lsqr_sparse
 from ._ridge_kernels import squared_loss_grad, squared_loss_grad_lanes
 from ._sag import fit_sag, sag_generator
@@ -298,8 +298,8 @@ class SquaredLossPass:
         self.args = (np.ascontiguousarray(X), m)
         self.y, self.c, self.sw = np.ascontiguousarray(y), c, sw
         n, p = X.shape
-        n_lanes = max(1, min(8, n * 2 * p // ROW_LANE_ENTRIES, n))
-        self.bounds = np.linspace(0, n, n_lanes + 1).astype(np.intp)
+        self.bounds = dense_row_lanes(n, n * 2 * p)
+        n_lanes = self.bounds.shape[0] - 1
         self.parts = np.empty((n_lanes, p)) if n_lanes > 1 else None
         self.totals = np.empty(n_lanes)
 
@@ -310,7 +310,4 @@ class SquaredLossPass:
             return squared_loss_grad(X, m, w, self.y, self.c, self.sw, 0, X.shape[0], grad)
         squared_loss_grad_lanes(X, m, w, self.y, self.c, self.sw, self.bounds, self.parts,
                                 self.totals)
-        grad[...] = self.parts[0]
-        for part in self.parts[1:]:
-            grad += part
-        return math.fsum(self.totals)
+        return add_lanes(self.parts, self.totals, grad)

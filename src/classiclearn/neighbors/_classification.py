@@ -177,8 +177,7 @@ class KNeighborsClassifier(KNeighborsMixin, _NeighborsClassifierBase):
         -------
         ndarray of shape (n_queries, n_classes), or a list of them (one per output)
         """
-        uniform = self.weights in (None, "uniform")
-        dist, targets = self._knn_targets(X, with_distances=not uniform)
+        dist, targets = self._knn_targets(X, with_distances=self._weighted_vote())
         return _classify(dist, targets, self.weights, self._class_list(), self.outputs_2d_,
                          proba=True)
 
@@ -193,11 +192,14 @@ class KNeighborsClassifier(KNeighborsMixin, _NeighborsClassifierBase):
         -------
         ndarray of shape (n_queries,) or (n_queries, n_outputs)
         """
-        # an unweighted vote needs the set of the neighbours only
-        uniform = self.weights in (None, "uniform")
-        dist, targets = self._knn_targets(X, with_distances=not uniform)
+        dist, targets = self._knn_targets(X, with_distances=self._weighted_vote())
         return _classify(dist, targets, self.weights, self._class_list(), self.outputs_2d_,
                          proba=False)
+
+    def _weighted_vote(self):
+        """Whether the vote weighs the neighbours by distance (an unweighted vote needs
+        the set of the neighbours only, not their distances)."""
+        return self.weights not in (None, "uniform")
 
     def _class_list(self):
         return self.classes_ if self.outputs_2d_ else [self.classes_]
