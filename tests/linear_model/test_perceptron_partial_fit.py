@@ -170,3 +170,24 @@ def test_warm_start_and_convergence_warning_as_sklearn():
         with pytest.warns(Warning, match="(?i)maximum number of iteration"):
             theirs.fit(X, y)
     assert_allclose(ours.coef_, theirs.coef_, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("params", PARAMS + [
+    {"penalty": "l2", "alpha": 0.5},  # the weight scale is folded every ~30 samples
+    {"penalty": "l2", "alpha": 1e-3, "early_stopping": True, "random_state": 2},
+    {"penalty": "elasticnet", "alpha": 1e-3, "early_stopping": True},
+])
+def test_dense_fit_bit_for_bit_as_sklearn(params):
+    # the dense pass computes four decision values at once and keeps the weights as
+    # wscale * v: the weights must still be scikit-learn's to the last bit (301 rows, so
+    # the last block is short; 37 columns, so the four-lane norms have a tail)
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(301, 37))
+    y = (X[:, :3].sum(axis=1) + rng.normal(size=301) > 0).astype(int)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours = Perceptron(**params).fit(X, y)
+        theirs = sk_lm.Perceptron(**params).fit(X, y)
+    assert ours.n_iter_ == theirs.n_iter_
+    assert_array_equal(ours.coef_, theirs.coef_)
+    assert_array_equal(ours.intercept_, theirs.intercept_)

@@ -80,73 +80,167 @@ def _truncate_l1(W, k, j, ws, total_l1, q):
     """The cumulative truncated-gradient L1 step (Tsuruoka et al., 2009) on weight j
     of output k, the weights being ``ws * W``; ``q[j]`` the penalty applied so far."""
     z = W[k, j]
-    if z > 0.0:
-        W[k, j] = max(0.0, z - (total_l1 + q[j]) / ws)
-    elif z < 0.0:
-        W[k, j] = min(0.0, z + (total_l1 - q[j]) / ws)
-    q[j] += ws * (W[k, j] - z)
+    qj = q[j]
+    # one division whichever the sign (a select, not a branch, in a loop over j)
+    step = (total_l1 + qj if z > 0.0 else total_l1 - qj) / ws
+    moved = max(0.0, z - step) if z > 0.0 else min(0.0, z + step)
+    new = moved if z != 0.0 else z
+    W[k, j] = new
+    q[j] = qj + ws * (new - z)
+
+
+# scikit-learn's SGD holds the weights as ``wscale * v`` (rescaled to wscale 1 below this
+# threshold); on sparse rows the intercept moves by 1/100 of the weights' step
+WSCALE_RESET = 1e-9
+SPARSE_INTERCEPT_DECAY = 0.01
+
+@njit(cache=True, nogil=True)
+def _truncate_l1_row(w, ws, total_l1, q):
+    """:func:`_truncate_l1` on every weight of the row ``w`` (a view of one output's
+    weights), written without branches so that the compiler may vectorise it."""
+    for j in range(w.shape[0]):
+        z = w[j]
+        qj = q[j]
+        step = (total_l1 + qj if z > 0.0 else total_l1 - qj) / ws
+        moved = max(0.0, z - step) if z > 0.0 else min(0.0, z + step)
+        new = moved if z != 0.0 else z
+        w[j] = new
+        q[j] = qj + ws * (new - z)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _add_row_with_norms(W, k, X, i, c):
+    """``W[k] += c X[i]``; returns the new row's squared norm and L1 norm, each summed
+    in four lanes (scikit-learn sums them in one chain: the norms may differ in the last
+    bits, the weights do not; the norms only enter the objective of the stopping test)."""
+    p = W.shape[1]
+    sq0 = sq1 = sq2 = sq3 = 0.0
+    a0 = a1 = a2 = a3 = 0.0
+    head = p - p % 4
+    for j in range(0, head, 4):
+        w0 = W[k, j] + X[i, j] * c
+        w1 = W[k, j + 1] + X[i, j + 1] * c
+        w2 = W[k, j + 2] + X[i, j + 2] * c
+        w3 = W[k, j + 3] + X[i, j + 3] * c
+        W[k, j] = w0
+        W[k, j + 1] = w1
+        W[k, j + 2] = w2
+        W[k, j + 3] = w3
+        sq0 += w0 * w0
+        sq1 += w1 * w1
+        sq2 += w2 * w2
+        sq3 += w3 * w3
+        a0 += abs(w0)
+        a1 += abs(w1)
+        a2 += abs(w2)
+        a3 += abs(w3)
+    for j in range(head, p):
+        w0 = W[k, j] + X[i, j] * c
+        W[k, j] = w0
+        sq0 += w0 * w0
+        a0 += abs(w0)
+    return (sq0 + sq1) + (sq2 + sq3), (a0 + a1) + (a2 + a3)
+
+
+# The dense pass computes the decision values of this many samples at once. Each is
+# summed in its own register, in the order of one sample at a time (the same bits), so
+# the pass is bound by loads rather than by one chain of dependent additions; the values
+# after a sample that changes v are discarded and computed again.
+_DOTS_AT_ONCE = 4
 
 
 @njit(cache=True, nogil=True)
 def _sgd_pass(W, b, k, X, Y, SW, order, eta, alpha, l1_ratio, use_l2, use_l1,
-              fit_intercept, q, total_l1, norms):
-    """One pass of output ``k`` over the samples in ``order``.
+              fit_intercept, q, total_l1, norms, wscale):
+    """One pass of output ``k`` over the dense rows in ``order``, as scikit-learn's SGD
+    runs it.
 
-    Returns (objective, running L1 total): the objective sums, before each
-    update, the unweighted loss ``max(0, -y f)`` plus, when penalised,
+    ``W[k]`` holds ``v`` with weights ``wscale[0] * v``, so the L2 decay is one
+    multiplication (``v`` is rescaled when the scale drops below ``WSCALE_RESET``).
+    Returns (objective, running L1 total): the objective sums, before each update,
+    the unweighted loss ``max(0, -y f)`` plus, when penalised,
     ``alpha ((1 - l1_ratio) |w|^2 / 2 + l1_ratio |w|_1)``, with the norms
-    ``norms = [|w|^2, |w|_1]`` kept as scikit-learn keeps them (scaled by the
-    L2 decay, recomputed after an update, left as they are by the L1 step).
+    ``norms = [|w|^2, |w|_1]`` kept as scikit-learn keeps them (scaled by the L2
+    decay, recomputed after an update, left as they are by the L1 step).
+
+    ``v`` changes only on a mistake (and at every sample with an L1 part), so the
+    values ``<v, x_i>`` of the next :data:`_DOTS_AT_ONCE` samples are computed
+    together and used up to the first sample that changes ``v``.
     """
+    n = order.shape[0]
     p = W.shape[1]
+    last = n - 1
     shrink = 1.0 - (1.0 - l1_ratio) * eta * alpha
     if shrink < 0.0:
         shrink = 0.0
     penalised = use_l2 or use_l1
     objective = 0.0
-    for ii in range(order.shape[0]):
-        i = order[ii]
-        if ii + _ROWS_AHEAD < order.shape[0]:  # prefetch hints (see _ROWS_AHEAD)
-            ahead = order[ii + _ROWS_AHEAD]
+    prefetched = 1
+    ii = 0
+    while ii < n:
+        r0 = order[ii]
+        if use_l1:  # v changes at every sample: one value a pass over v
+            r1 = r0
+            r2 = r0
+            r3 = r0
+        else:
+            r1 = order[min(ii + 1, last)]
+            r2 = order[min(ii + 2, last)]
+            r3 = order[min(ii + 3, last)]
+        # prefetch hints for the rows after these (see _ROWS_AHEAD), each row once
+        ahead_end = min(ii + _DOTS_AT_ONCE + _ROWS_AHEAD, n)
+        for ahead in range(max(prefetched, ii + 1), ahead_end):
+            row = order[ahead]
             for j in range(0, p, 8):  # 8 float64 per 64-byte line
-                prefetch2(X, ahead, j)
-        f = 0.0
+                prefetch2(X, row, j)
+        prefetched = max(prefetched, ahead_end)
+        d0 = 0.0
+        d1 = 0.0
+        d2 = 0.0
+        d3 = 0.0
         for j in range(p):
-            f += W[k, j] * X[i, j]
-        f += b[k]
-        y = Y[i, k]
-        term, update = _sample_term(f, y, SW[i, k], eta, alpha, l1_ratio, penalised, norms)
-        objective += term
-        if use_l2:
-            for j in range(p):
-                W[k, j] *= shrink
-            norms[0] *= shrink * shrink
-            norms[1] *= shrink
-        if update != 0.0 and penalised:  # the norms enter the objective only with a penalty
-            sq = 0.0
-            l1 = 0.0
-            for j in range(p):
-                W[k, j] += update * X[i, j]
-                sq += W[k, j] * W[k, j]
-                l1 += abs(W[k, j])
-            norms[0] = sq
-            norms[1] = l1
-        elif update != 0.0:
-            for j in range(p):
-                W[k, j] += update * X[i, j]
-        if fit_intercept:
-            b[k] += update
-        if use_l1:
-            total_l1 += l1_ratio * eta * alpha
-            for j in range(p):
-                _truncate_l1(W, k, j, 1.0, total_l1, q)
+            v = W[k, j]
+            d0 += v * X[r0, j]
+            d1 += v * X[r1, j]
+            d2 += v * X[r2, j]
+            d3 += v * X[r3, j]
+        used = 1 if use_l1 else min(_DOTS_AT_ONCE, n - ii)
+        for t in range(used):
+            i = order[ii + t]
+            dot = d0 if t == 0 else (d1 if t == 1 else (d2 if t == 2 else d3))
+            f = dot * wscale[0] + b[k]
+            y = Y[i, k]
+            term, update = _sample_term(f, y, SW[i, k], eta, alpha, l1_ratio, penalised, norms)
+            objective += term
+            changed = use_l1
+            if use_l2:
+                wscale[0] *= shrink
+                norms[0] *= shrink * shrink
+                norms[1] *= shrink
+                if wscale[0] < WSCALE_RESET:
+                    _fold_scale(W, k, wscale)
+                    changed = True
+            ws = wscale[0]
+            if update != 0.0:
+                changed = True
+                c = update / ws
+                if penalised:  # the norms enter the objective only with a penalty
+                    sq, l1 = _add_row_with_norms(W, k, X, i, c)
+                    norms[0] = sq * ws * ws
+                    norms[1] = l1 * ws
+                else:
+                    for j in range(p):
+                        W[k, j] += X[i, j] * c
+            if fit_intercept:
+                b[k] += update
+            if use_l1:
+                total_l1 += l1_ratio * eta * alpha
+                _truncate_l1_row(W[k], ws, total_l1, q)
+            if changed:
+                used = t + 1
+                break
+        ii += used
     return objective, total_l1
-
-
-# scikit-learn's SGD on sparse rows: the intercept moves by 1/100 of the weights' step, and
-# the weights are held as ``wscale * v`` (rescaled to wscale 1 below this threshold)
-SPARSE_INTERCEPT_DECAY = 0.01
-WSCALE_RESET = 1e-9
 
 
 @njit(cache=True, nogil=True)
@@ -226,7 +320,7 @@ def _pass(W, b, k, X, indptr, indices, data, Y, SW, order, eta, alpha, l1_ratio,
         return _sgd_pass_csr(W, b, k, indptr, indices, data, Y, SW, order, eta, alpha,
                              l1_ratio, use_l2, use_l1, fit_intercept, q, total_l1, norms, wscale)
     return _sgd_pass(W, b, k, X, Y, SW, order, eta, alpha, l1_ratio, use_l2, use_l1,
-                     fit_intercept, q, total_l1, norms)
+                     fit_intercept, q, total_l1, norms, wscale)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -274,7 +368,7 @@ def sgd_perceptron_epoch(W, b, X, indptr, indices, data, Y, SW, orders, eta, alp
 
 @njit(cache=True, nogil=True)
 def _fold_scale(W, k, wscale):
-    """Multiply the scale of a sparse pass into the weights of output ``k``."""
+    """Multiply the scale ``wscale[0]`` of a pass into the weights of output ``k``."""
     if wscale[0] != 1.0:
         for j in range(W.shape[1]):
             W[k, j] *= wscale[0]
@@ -293,22 +387,10 @@ def _training_order(order, val_mask, out):
 
 
 @njit(cache=True, nogil=True)
-def _ghost_scale(scale, steps, shrink):
-    """The weight scale scikit-learn's dense pass would hold after ``steps`` more L2
-    decays by ``shrink`` (its weights are ``scale * v``; the scale is folded into
-    ``v`` whenever it drops below ``WSCALE_RESET``)."""
-    for _ in range(steps):
-        scale *= shrink
-        if scale < WSCALE_RESET:
-            scale = 1.0
-    return scale
-
-
-@njit(cache=True, nogil=True)
-def _validation_accuracy(W, b, k, X, indptr, indices, data, Y, val_rows, val_w, scale):
+def _validation_accuracy(W, b, k, X, indptr, indices, data, Y, val_rows, val_w):
     """Weighted accuracy of output ``k`` on the rows ``val_rows`` (targets ``Y[:, k]``
-    in {-1, 1}) with the decision ``W[k] x / scale + b[k]``: scikit-learn scores the
-    unscaled vector ``v`` of its weights ``scale * v``."""
+    in {-1, 1}) with the decision ``W[k] x + b[k]``: scikit-learn scores the vector ``v``
+    of its weights ``wscale * v``, not the weights."""
     right = 0.0
     total = 0.0
     for t in range(val_rows.shape[0]):
@@ -320,7 +402,7 @@ def _validation_accuracy(W, b, k, X, indptr, indices, data, Y, val_rows, val_w, 
         else:
             for j in range(W.shape[1]):
                 f += W[k, j] * X[i, j]
-        f = f / scale + b[k]
+        f += b[k]
         if (f > 0.0) == (Y[i, k] > 0.0):
             right += val_w[t]
         total += val_w[t]
@@ -339,8 +421,6 @@ def _sgd_fit_output(W, b, k, X, indptr, indices, data, Y, SW, seed, shuffle,
     early = val_rows.shape[0] > 0
     train = np.empty(n - val_rows.shape[0], dtype=np.intp)
     wscale = np.ones(1)
-    ghost = 1.0
-    shrink = max(0.0, 1.0 - (1.0 - l1_ratio) * eta * alpha)
     q = np.zeros(p)
     norms = np.empty(2)
     _initial_norms(W, k, norms)
@@ -363,10 +443,8 @@ def _sgd_fit_output(W, b, k, X, indptr, indices, data, Y, SW, seed, shuffle,
             return -epochs
         if early:
             # scikit-learn: the validation accuracy must beat the best so far by tol
-            if use_l2 and indptr is None:
-                ghost = _ghost_scale(ghost, train.shape[0], shrink)
             score = _validation_accuracy(W, b, k, X, indptr, indices, data, Y, val_rows,
-                                         val_w, ghost)
+                                         val_w)
         else:
             score = -objective / n
         if tol > -np.inf and score < best + tol:
