@@ -31,3 +31,40 @@ def test_wide_svd_matches_sklearn_and_the_scatter_route(monkeypatch, n_classes, 
     assert_allclose(ours.intercept_, scatter_route.intercept_, rtol=1e-10, atol=1e-12)
     stored = LinearDiscriminantAnalysis(store_covariance=True).fit(X, y)
     assert stored.covariance_.shape == (p, p)
+
+
+def _svd_calls(monkeypatch):
+    from classiclearn.discriminant_analysis import _lda
+
+    calls = []
+    real_svd = _lda.linalg.svd
+
+    def counting_svd(a, *args, **kwargs):
+        calls.append(a.shape)
+        return real_svd(a, *args, **kwargs)
+
+    monkeypatch.setattr(_lda.linalg, "svd", counting_svd)
+    return calls
+
+
+@pytest.mark.parametrize("near_collinear", [False, True])
+def test_wide_residuals_from_the_row_gram_or_the_svd(monkeypatch, near_collinear):
+    # the n x n Gram matrix of the residuals gives their spectrum unless a singular value
+    # lies where the squared scale cannot place it against tol: then LAPACK's SVD
+    rng = np.random.default_rng(7)
+    n, p = 60, 150
+    y = np.arange(n) % 3
+    X = rng.normal(size=(n, p)) + y[:, None] * rng.normal(size=p)
+    if near_collinear:
+        X[3] = X[0] + 3e-4 * rng.normal(size=p)  # one class: a singular value near tol
+    calls = _svd_calls(monkeypatch)
+    ours = LinearDiscriminantAnalysis().fit(X, y)
+    assert [shape for shape in calls if shape == (n, p)] == ([(n, p)] if near_collinear else [])
+    theirs = sk_da.LinearDiscriminantAnalysis().fit(X, y)
+    Q = rng.normal(size=(25, p))
+    assert_allclose(ours.decision_function(Q), theirs.decision_function(Q), rtol=1e-7,
+                    atol=1e-8)
+    assert_allclose(np.abs(ours.transform(Q)), np.abs(theirs.transform(Q)), rtol=1e-7,
+                    atol=1e-8)
+    assert_allclose(ours.explained_variance_ratio_, theirs.explained_variance_ratio_,
+                    rtol=1e-8, atol=1e-12)

@@ -87,6 +87,13 @@ BLAS_THREADED_ORDER = 1_000
 # applies: there one thread was faster at order 1,000 (148-162 vs 171-202 ms called
 # back to back) and order 300 (6.6 vs 16 ms), two threads from 1,500
 EIGH_THREADED_ORDER = 700
+# LAPACK's SVD (gesdd) runs on one BLAS thread for a wide matrix (fewer rows than
+# columns) of at most SVD_SINGLE_THREAD_WIDE_ROWS rows, and for a tall or square one of
+# at most SVD_SINGLE_THREAD_TALL_COLS columns and SVD_SINGLE_THREAD_TALL_ROWS rows; BLAS's
+# threads pay off on larger matrices and on the QR step of a taller one
+SVD_SINGLE_THREAD_WIDE_ROWS = 800
+SVD_SINGLE_THREAD_TALL_COLS = 600
+SVD_SINGLE_THREAD_TALL_ROWS = 2_500
 # features up to which kernel values against support vectors are computed with
 # BLAS on one thread: the dot products are then cheap beside the kernel function
 # (numba's threads), and BLAS's threads would only spin beside those

@@ -19,8 +19,11 @@ from numbers import Integral, Real
 import numpy as np
 import scipy.sparse as sp
 from scipy import linalg
+from scipy.linalg import lapack
+from scipy.linalg.blas import dgemm, dgemv
 from scipy.special import gammaln
 
+from .._kernels.gram import kernel_lower
 from .._kernels.sparse_products import csr_gram_matvec, unsigned_csr
 from .._kernels.work import EIGH_THREADED_ORDER, GRAM_PASS_WORK
 from ..base import BaseEstimator, TransformerMixin
@@ -28,7 +31,14 @@ from ..utils._dask import fit_one_block_in_memory
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._sparse import csr_gram, gram_pair_work
-from ..utils._threads import blas_single_thread, blocked_row_sums, small_lapack
+from ..utils._threads import (
+    available_cores,
+    blas_single_thread,
+    blocked_row_sums,
+    pooled_map,
+    small_lapack,
+    svd_threads,
+)
 from ..utils.validation import (
     cast_float_attributes,
     check_array,
@@ -155,7 +165,9 @@ def _column_sums(X):
     short inner loop per row, several times slower on few columns (the same
     additions, row by row, in both)."""
     if isinstance(X, np.ndarray) and X.dtype == np.float64 and X.flags.c_contiguous:
-        return np.ones(X.shape[0]) @ X
+        # scipy's BLAS, the library of the factorisations that follow (numpy's
+        # threads would spin beside them)
+        return dgemv(1.0, X.T, np.ones(X.shape[0]))
     return np.asarray(X.sum(axis=0)).ravel()
 
 
@@ -204,6 +216,98 @@ def _extreme_unit(X, gram):
 def _covariance_route(solver, n, p):
     """Whether an exact solver starts from the covariance matrix (n >> p) rather than an SVD."""
     return solver == "covariance_eigh" or (solver == "full" and n >= 3 * p)
+
+
+def _explained(evals, nc, n_samples, lim):
+    """(explained variance ratios, resolved number of components) of a spectrum."""
+    total = evals.sum()
+    ratio = evals / total if total > 0 else np.zeros_like(evals)
+    return ratio, _resolve_n_components(nc, evals, ratio, n_samples, lim)
+
+
+def _row_gram_route(solver, n, p, nc):
+    """Whether the exact solver starts from the rows' centred Gram matrix (X with no
+    more rows than columns) rather than an SVD. Not for (nearly) every component of
+    a square-ish X: the smallest of those are then too small against the largest for
+    the route (random rows give such a spectrum), and it would only delay the SVD."""
+    if solver != "full" or n > p:
+        return False
+    asks_all = nc is None or (isinstance(nc, Integral) and nc >= n - 1)
+    return not asks_all or p >= _ROW_GRAM_MIN_ASPECT * n
+
+
+# columns per row from which the row Gram route is taken for every component: from
+# there random rows keep the smallest eigenvalue above 1e-6 of the largest
+_ROW_GRAM_MIN_ASPECT = 1.25
+
+
+def _row_gram_eigh(Xc):
+    """Eigendecomposition of the rows' Gram matrix of the centred X, over n - 1: its
+    eigenvalues are the covariance's nonzero ones (descending) and its eigenvectors U
+    the left singular vectors of Xc, whose right ones are ``U^T Xc / S``
+    (:func:`_right_vectors`). The n x n problem costs far less than the SVD of Xc
+    when n <= p. The Gram matrix is one triangle from scipy's BLAS (``syrk``), the
+    library of the eigensolver that follows: numpy's BLAS threads would still spin
+    beside it."""
+    n = Xc.shape[0]
+    T = kernel_lower(Xc, "linear", None)
+    G = (Xc @ Xc.T if T is None else T).T  # Fortran, the Gram matrix in its upper triangle
+    G /= n - 1
+    evals, U = linalg.eigh(G, lower=False, overwrite_a=True, check_finite=False,
+                           driver="evd")
+    evals = np.maximum(evals[::-1], 0.0)
+    return evals, U[:, ::-1]
+
+
+def _right_vectors(Xc, U, S):
+    """``(U^T Xc) / S[:, None]`` by scipy's BLAS (see :func:`_row_gram_eigh`)."""
+    V = dgemm(1.0, Xc.T, U)  # Xc^T U, Fortran (p, k)
+    V /= S
+    return np.ascontiguousarray(V.T)
+
+
+def _row_gram_components(Xc, evals, U, nc):
+    """The first ``nc`` rows of Vt from the eigenpairs of the rows' Gram matrix
+    (:func:`_row_gram_eigh`), or None when the route is not reliable for them.
+
+    Directions without variance (n centred rows sum to zero, so at least the n-th;
+    more when the rows are dependent) have eigenvalues at rounding level and no
+    direction the Gram matrix can give: when they are asked for, they are completed
+    with orthonormal vectors orthogonal to the others (LAPACK's SVD returns some
+    such vectors too), and their entries of ``evals`` become the variance along them.
+    Eigenvalues between that level and the reliable range
+    (:func:`_covariance_route_reliable`) send the caller to the SVD.
+    """
+    n, p = Xc.shape
+    top = evals[0] if evals.size else 0.0
+    if top <= 0:
+        return None
+    n_varying = min(nc, int(np.sum(evals > max(n, p) * _EPS * top)))
+    if not _covariance_route_reliable(evals, n_varying):
+        return None
+    S = np.sqrt(evals[:n_varying] * (n - 1))
+    Vt = _right_vectors(Xc, U[:, :n_varying], S)
+    if nc > n_varying:
+        rest = _orthonormal_completion(Vt, nc - n_varying)
+        variances = np.einsum("ij,ij->j", Xc @ rest.T, Xc @ rest.T) / (n - 1)
+        order = np.argsort(-variances, kind="stable")
+        evals[n_varying:nc] = variances[order]
+        Vt = np.vstack([Vt, rest[order]])
+    return Vt
+
+
+def _orthonormal_completion(Vt, k):
+    """``k`` orthonormal rows orthogonal to the orthonormal rows of Vt (r of them; r + k
+    at most the number of columns): columns r .. r + k - 1 of the orthogonal factor of
+    the Householder QR of ``Vt^T``, applied to unit vectors without forming it."""
+    r, p = Vt.shape
+    with blas_single_thread():
+        qr, tau, _, _ = lapack.dgeqrf(np.asfortranarray(Vt.T))
+        E = np.zeros((p, k), order="F")
+        E[np.arange(r, r + k), np.arange(k)] = 1.0
+        lwork = int(lapack.dormqr("L", "N", qr, tau, E, lwork=-1)[1][0])
+        Q, _, _ = lapack.dormqr("L", "N", qr, tau, E, lwork=lwork, overwrite_c=1)
+    return np.ascontiguousarray(Q.T)
 
 
 def _covariance_route_reliable(evals, n_keep):
@@ -345,38 +449,64 @@ def _randomized_components(X, mean, n_components, n_oversamples, n_iter, normali
     return _randomized_on_data(X, mean, omega, n_components, n_iter, normalizer)
 
 
+# n p (n_components + n_oversamples) from which randomized PCA on X splits each product
+# over the cores
+_SPLIT_PRODUCT_WORK = 4_000_000
+
+
 def _randomized_on_data(X, mean, omega, n_components, n_iter, normalizer):
-    """:func:`_randomized_components` iterating on the implicitly centred X itself."""
+    """:func:`_randomized_components` iterating on the implicitly centred X itself.
+
+    BLAS runs on one thread throughout: each product is split into fixed row (or
+    column) blocks of X, one per core, in kept threads, and the thin factorisations
+    between them run on the caller's thread. BLAS's own threads would be woken again
+    after each factorisation, which costs more than the products of modest size gain.
+    """
+    n, p = X.shape
     col_mean = mean[None, :]
+    n_threads = available_cores() if n * p * omega.shape[1] >= _SPLIT_PRODUCT_WORK else 1
+    row_blocks = _even_blocks(n, n_threads)
+    col_blocks = _even_blocks(p, n_threads)
 
     def a_dot(B):  # (X - 1 m) B
-        return X @ B - col_mean @ B
+        out = np.empty((n, B.shape[1]))
+        def block(bounds):
+            np.matmul(X[bounds[0]:bounds[1]], B, out=out[bounds[0]:bounds[1]])
+        pooled_map(block, row_blocks, n_threads)
+        out -= col_mean @ B
+        return out
 
     def at_dot(B):  # (X - 1 m)ᵀ B
-        return X.T @ B - col_mean.T @ B.sum(axis=0, keepdims=True)
+        out = np.empty((p, B.shape[1]))
+        def block(bounds):
+            np.matmul(X[:, bounds[0]:bounds[1]].T, B, out=out[bounds[0]:bounds[1]])
+        pooled_map(block, col_blocks, n_threads)
+        out -= col_mean.T @ B.sum(axis=0, keepdims=True)
+        return out
 
-    # the factorisations of tall, thin blocks (n_components + n_oversamples columns) on
-    # one BLAS thread: threads only synchronise there (and then spin beside the next
-    # product, which keeps them)
     def normalised(Y):
-        with blas_single_thread():
-            if normalizer == "LU":
-                return linalg.lu(Y, permute_l=True, check_finite=False)[0]
-            return linalg.qr(Y, mode="economic", check_finite=False)[0]
+        if normalizer == "LU":
+            return linalg.lu(Y, permute_l=True, check_finite=False)[0]
+        return linalg.qr(Y, mode="economic", check_finite=False)[0]
 
-    Y = a_dot(omega)
-    for _ in range(n_iter):
-        if normalizer == "none":
-            Z = at_dot(Y)
-            Y = a_dot(Z)
-        else:
-            Y = a_dot(normalised(at_dot(normalised(Y))))
     with blas_single_thread():
+        Y = a_dot(omega)
+        for _ in range(n_iter):
+            if normalizer == "none":
+                Z = at_dot(Y)
+                Y = a_dot(Z)
+            else:
+                Y = a_dot(normalised(at_dot(normalised(Y))))
         Q, _ = linalg.qr(Y, mode="economic", check_finite=False)
-    B = at_dot(Q).T
-    with blas_single_thread():
+        B = at_dot(Q).T
         _, S, Vt = linalg.svd(B, full_matrices=False, check_finite=False)
     return S[:n_components], Vt[:n_components]
+
+
+def _even_blocks(size, n_blocks):
+    """``n_blocks`` (lo, hi) bounds cutting ``range(size)`` into near-equal blocks."""
+    n_blocks = max(1, min(n_blocks, size))
+    return [(size * b // n_blocks, size * (b + 1) // n_blocks) for b in range(n_blocks)]
 
 
 class PCA(TransformerMixin, BaseEstimator):
@@ -628,19 +758,29 @@ class PCA(TransformerMixin, BaseEstimator):
         if _covariance_route(solver, n, p):
             with small_lapack(p, EIGH_THREADED_ORDER):
                 evals, Vt = _covariance_eigh(X, self.mean_, gram)
-            total = evals.sum()
-            ratio = evals / total if total > 0 else np.zeros_like(evals)
-            nc_resolved = _resolve_n_components(nc, evals, ratio, n, lim)
+            ratio, nc_resolved = _explained(evals, nc, n, lim)
             if solver == "full" and not _covariance_route_reliable(evals, nc_resolved):
                 Vt = None
             else:
                 S = np.sqrt(evals * (n - 1))
+        Xc = None
+        if _row_gram_route(solver, n, p, nc):
+            Xc = X - self.mean_
+            with small_lapack(n, EIGH_THREADED_ORDER):
+                evals, U = _row_gram_eigh(Xc)
+            ratio, nc_resolved = _explained(evals, nc, n, lim)
+            Vt = _row_gram_components(Xc, evals, U, nc_resolved)
+            if Vt is not None:
+                ratio = _explained(evals, nc_resolved, n, lim)[0]
+                S = np.sqrt(evals * (n - 1))
         if Vt is None:
-            _, S, Vt = linalg.svd(X - self.mean_, full_matrices=False, check_finite=False)
+            if Xc is None:
+                Xc = X - self.mean_
+            with svd_threads(n, p):
+                _, S, Vt = linalg.svd(Xc, full_matrices=False, overwrite_a=True,
+                                      check_finite=False)
             evals = S**2 / (n - 1)
-            total = evals.sum()
-            ratio = evals / total if total > 0 else np.zeros_like(evals)
-            nc_resolved = _resolve_n_components(nc, evals, ratio, n, lim)
+            ratio, nc_resolved = _explained(evals, nc, n, lim)
         self._store_exact(evals, ratio, S, Vt, nc_resolved, lim)
 
     def _store_exact(self, evals, ratio, S, Vt, nc, lim):

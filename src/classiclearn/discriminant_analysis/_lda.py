@@ -30,6 +30,7 @@ import numpy as np
 from scipy import linalg
 from scipy.special import expit
 
+from .._kernels.work import EIGH_THREADED_ORDER
 from ..base import BaseEstimator, ClassifierMixin, TransformerMixin
 from ..utils._dask import (
     DaskUnsupportedError,
@@ -41,7 +42,7 @@ from ..utils._dask import (
 from ..utils._linear import LinearClassifierMixin
 from ..utils._params import HasMethods, Interval, StrOptions
 from ..utils._targets import encode_labels
-from ..utils._threads import small_lapack
+from ..utils._threads import small_lapack, svd_threads
 from ..utils.validation import (
     cast_float_attributes,
     check_array,
@@ -406,14 +407,18 @@ class LinearDiscriminantAnalysis(LinearClassifierMixin, ClassifierMixin, Transfo
                 "(collinear features); on Dask input, use solver='eigen' or fit on a sample "
                 "in memory."
             )
-        if scalings is None:  # SVD of the standardised residuals
+        if scalings is None:  # from the standardised residuals
             if Xc is None:
                 Xc = X - means[y_index]
             Xc /= std
             Xc *= np.sqrt(1.0 / n_samples)
-            _, S, Vt = linalg.svd(Xc, full_matrices=False, check_finite=False)
-            rank = int(np.sum(S > self.tol))
-            scalings = (Vt[:rank] / std).T / S[:rank]
+            if n_samples <= n_features:
+                scalings = _whitening_from_row_gram(Xc, std, self.tol)
+            if scalings is None:
+                with svd_threads(*Xc.shape):
+                    _, S, Vt = linalg.svd(Xc, full_matrices=False, check_finite=False)
+                rank = int(np.sum(S > self.tol))
+                scalings = (Vt[:rank] / std).T / S[:rank]
         if self.covariance_estimate == "unbiased":
             # whiten with Σ = Sw / (n - K) instead of Sw / n
             scalings = scalings * np.sqrt((n_samples - n_classes) / n_samples)
@@ -589,17 +594,44 @@ def _whitening_from_scatter(C, std, tol):
     its singular value accurately (the caller then runs the SVD).
     """
     w, V = linalg.eigh(C, check_finite=False)
-    w = w[::-1]
-    V = V[:, ::-1]
-    w_max = max(w[0], 0.0)
+    S = _kept_singular_values(w[::-1], tol)
+    if S is None:
+        return None
+    return (V[:, ::-1][:, :S.size].T / std).T / S
+
+
+def _whitening_from_row_gram(Xs, std, tol):
+    """First-stage scalings of the svd solver from the rows' Gram matrix of the
+    standardised residuals Xs (n x p, n <= p).
+
+    ``Xs Xs^T`` (n x n) has the squared singular values of Xs as eigenvalues and its
+    left singular vectors U as eigenvectors; the right ones are ``Xs^T U / S``. The
+    n x n problem costs far less than the SVD of Xs. Returns None as
+    :func:`_whitening_from_scatter` does (the caller then runs the SVD).
+    """
+    n = Xs.shape[0]
+    G = Xs @ Xs.T
+    with small_lapack(n, EIGH_THREADED_ORDER):
+        w, U = linalg.eigh(G, overwrite_a=True, check_finite=False, driver="evd")
+    S = _kept_singular_values(w[::-1], tol)
+    if S is None:
+        return None
+    U = U[:, ::-1][:, :S.size]
+    return (Xs.T @ U) / (S * S) / std[:, None]
+
+
+def _kept_singular_values(w, tol):
+    """The singular values above ``tol`` from the eigenvalues ``w`` (descending) of a
+    Gram matrix; None when an eigenvalue is too small against the largest to give its
+    singular value to the accuracy that deciding ``S > tol`` needs."""
+    w_max = max(w[0], 0.0) if w.size else 0.0
     if w_max <= 0:
         return None
     unsure = (w < 1e-7 * w_max) & (w > (tol / 10.0) ** 2)
     if unsure.any():
         return None
     S = np.sqrt(np.maximum(w, 0.0))
-    rank = int(np.sum(S > tol))
-    return (V[:, :rank].T / std).T / S[:rank]
+    return S[: int(np.sum(S > tol))]
 
 
 def _cholesky_solve(A, B):

@@ -31,6 +31,9 @@ from .._kernels.work import (
     LOOP_PASS_WORK,
     LOOP_WORK,
     NUMBA_PASS_WORK,
+    SVD_SINGLE_THREAD_TALL_COLS,
+    SVD_SINGLE_THREAD_TALL_ROWS,
+    SVD_SINGLE_THREAD_WIDE_ROWS,
 )
 
 __all__ = [
@@ -457,6 +460,23 @@ def small_lapack(order, limit=BLAS_THREADED_ORDER):
     ...     pass
     """
     return blas_single_thread() if order <= limit else nullcontext()
+
+
+def svd_threads(n_rows, n_cols):
+    """The BLAS thread setting for LAPACK's SVD of an ``n_rows`` x ``n_cols`` matrix:
+    :func:`blas_single_thread` where one thread is faster (see
+    :data:`SVD_SINGLE_THREAD_WIDE_ROWS`), else BLAS's own threads.
+
+    Examples
+    --------
+    >>> with svd_threads(500, 2000):
+    ...     pass
+    """
+    if n_rows < n_cols:
+        single = n_rows <= SVD_SINGLE_THREAD_WIDE_ROWS
+    else:
+        single = n_cols <= SVD_SINGLE_THREAD_TALL_COLS and n_rows <= SVD_SINGLE_THREAD_TALL_ROWS
+    return blas_single_thread() if single else nullcontext()
 
 
 def on_one_blas_thread(method):
