@@ -28,8 +28,10 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy import linalg
+from scipy.linalg.blas import dgemm
 from scipy.special import expit
 
+from .._kernels.gram import kernel_lower
 from .._kernels.work import EIGH_THREADED_ORDER
 from ..base import BaseEstimator, ClassifierMixin, TransformerMixin
 from ..utils._dask import (
@@ -610,14 +612,20 @@ def _whitening_from_row_gram(Xs, std, tol):
     :func:`_whitening_from_scatter` does (the caller then runs the SVD).
     """
     n = Xs.shape[0]
-    G = Xs @ Xs.T
+    # one triangle by scipy's BLAS (syrk), the library of the eigensolver that follows
+    # (numpy's BLAS threads would spin beside it)
+    T = kernel_lower(Xs, "linear", None)
+    G = (Xs @ Xs.T if T is None else T).T  # Fortran, the Gram matrix in its upper triangle
     with small_lapack(n, EIGH_THREADED_ORDER):
-        w, U = linalg.eigh(G, overwrite_a=True, check_finite=False, driver="evd")
+        w, U = linalg.eigh(G, lower=False, overwrite_a=True, check_finite=False,
+                           driver="evd")
     S = _kept_singular_values(w[::-1], tol)
     if S is None:
         return None
-    U = U[:, ::-1][:, :S.size]
-    return (Xs.T @ U) / (S * S) / std[:, None]
+    V = dgemm(1.0, Xs.T, U[:, ::-1][:, :S.size])  # Xs^T U, Fortran (p, rank)
+    V /= S * S
+    V /= std[:, None]
+    return V
 
 
 def _kept_singular_values(w, tol):

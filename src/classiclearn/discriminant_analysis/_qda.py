@@ -25,7 +25,7 @@ from ..utils._dask import (
 )
 from ..utils._params import HasMethods, Interval, StrOptions
 from ..utils._targets import encode_labels
-from ..utils._threads import small_lapack
+from ..utils._threads import small_lapack, svd_threads
 from ..utils.validation import (
     cast_float_attributes,
     check_is_fitted,
@@ -242,7 +242,8 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, BaseEstimator):
                         "> 0 or fit on a sample in memory."
                     )
                 block = X[y_index == k] - means[k]
-                _, S, Vt = linalg.svd(block, full_matrices=False, check_finite=False)
+                with svd_threads(*block.shape):
+                    _, S, Vt = linalg.svd(block, full_matrices=False, check_finite=False)
                 w_reg = (1.0 - r) * S**2 / divisor[k] + r
                 V = Vt.T
             rotations.append(np.ascontiguousarray(V))
