@@ -15,6 +15,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy import linalg, optimize
 
+from .._kernels.gram import kernel_lower
 from .._kernels.work import GRAM_PASS_WORK
 from ..base import BaseEstimator, RegressorMixin
 from ..utils._dask import add_parts
@@ -533,7 +534,11 @@ def _solve_nnls_wide(X, Y, x_mean, y_mean, sw, tol):
     # the singular values from the eigenvalues of A A' (n x n): a third of an SVD's time,
     # which here was half the non-negative fit's; each is accurate to about
     # eps s_max^2 / s, ample for the rank at any tol above ~1e-7
-    lam = linalg.eigvalsh(A @ A.T, check_finite=False)[::-1]
+    # one triangle by scipy's BLAS (syrk), the library of the eigensolver that follows
+    # (numpy's BLAS threads would spin beside it)
+    T = kernel_lower(A, "linear", None)
+    G = (A @ A.T if T is None else T).T  # Fortran, A A' in its upper triangle
+    lam = linalg.eigvalsh(G, lower=False, overwrite_a=True, check_finite=False)[::-1]
     s = np.sqrt(np.maximum(lam, 0.0))
     resid = B - A @ W
     rank = int((s > tol * (s[0] if s.size else 0)).sum())

@@ -21,7 +21,7 @@ from ..exceptions import ConvergenceWarning
 from ..utils._params import Interval, StrOptions
 from ..utils._sparse import csr_gram
 from ..utils._targets import as_2d_target
-from ..utils._threads import blas_single_thread, small_lapack
+from ..utils._threads import blas_single_thread, small_lapack, svd_threads
 from ..utils.validation import (
     check_array,
     check_magnitude,
@@ -90,7 +90,8 @@ def ridge_solve(X, Y, alphas, x_mean, y_mean, sw, solver):
         B = Y - y_mean
         if sw is not None:
             B = B * np.sqrt(sw)[:, None]
-        U, s, Vt = linalg.svd(A, full_matrices=False, check_finite=False)
+        with svd_threads(n, p):
+            U, s, Vt = linalg.svd(A, full_matrices=False, check_finite=False)
         UtB = U.T @ B
         W = np.empty((p, t))
         for k in range(t):
