@@ -1,6 +1,5 @@
 """PCA's exact solver on X with no more rows than columns: the rows' Gram matrix (with
-the components of no variance completed), the SVD where that route is not reliable,
-and the randomized solver's products split over the cores."""
+the components of no variance completed), the SVD where that route is not reliable."""
 
 import numpy as np
 import pytest
@@ -94,14 +93,3 @@ def test_unreliable_spectrum_and_square_x_take_the_svd(monkeypatch):
     calls.clear()
     PCA(svd_solver="full").fit(rng.normal(size=(50, 55)))
     assert calls == [(50, 55)]
-
-
-def test_randomized_split_products_match_one_thread(monkeypatch):
-    X = _wide(3, 1500, 400)
-    ours = PCA(10, svd_solver="randomized", random_state=0).fit(X)
-    monkeypatch.setattr(_pca, "_SPLIT_PRODUCT_WORK", np.inf)
-    single = PCA(10, svd_solver="randomized", random_state=0).fit(X)
-    assert_allclose(ours.components_, single.components_, atol=1e-10)
-    assert_allclose(ours.explained_variance_, single.explained_variance_, rtol=1e-10)
-    theirs = sk_dec.PCA(10, svd_solver="randomized", random_state=0).fit(X)
-    _same_up_to_sign(ours.components_, theirs.components_, 1e-6)

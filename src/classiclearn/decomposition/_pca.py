@@ -20,7 +20,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy import linalg
 from scipy.linalg import lapack
-from scipy.linalg.blas import dgemm, dgemv
+from scipy.linalg.blas import dgemm
 from scipy.special import gammaln
 
 from .._kernels.gram import kernel_lower
@@ -31,14 +31,7 @@ from ..utils._dask import fit_one_block_in_memory
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._sparse import csr_gram, gram_pair_work
-from ..utils._threads import (
-    available_cores,
-    blas_single_thread,
-    blocked_row_sums,
-    pooled_map,
-    small_lapack,
-    svd_threads,
-)
+from ..utils._threads import blas_single_thread, blocked_row_sums, small_lapack, svd_threads
 from ..utils.validation import (
     cast_float_attributes,
     check_array,
@@ -165,9 +158,10 @@ def _column_sums(X):
     short inner loop per row, several times slower on few columns (the same
     additions, row by row, in both)."""
     if isinstance(X, np.ndarray) and X.dtype == np.float64 and X.flags.c_contiguous:
-        # scipy's BLAS, the library of the factorisations that follow (numpy's
-        # threads would spin beside them)
-        return dgemv(1.0, X.T, np.ones(X.shape[0]))
+        # on one BLAS thread: a pass over memory that threads barely speed up, and
+        # threads left spinning after it slow the factorisations or products that follow
+        with blas_single_thread():
+            return np.ones(X.shape[0]) @ X
     return np.asarray(X.sum(axis=0)).ravel()
 
 
@@ -460,64 +454,38 @@ def _randomized_components(X, mean, n_components, n_oversamples, n_iter, normali
     return _randomized_on_data(X, mean, omega, n_components, n_iter, normalizer)
 
 
-# n p (n_components + n_oversamples) from which randomized PCA on X splits each product
-# over the cores
-_SPLIT_PRODUCT_WORK = 4_000_000
-
-
 def _randomized_on_data(X, mean, omega, n_components, n_iter, normalizer):
-    """:func:`_randomized_components` iterating on the implicitly centred X itself.
-
-    BLAS runs on one thread throughout: each product is split into fixed row (or
-    column) blocks of X, one per core, in kept threads, and the thin factorisations
-    between them run on the caller's thread. BLAS's own threads would be woken again
-    after each factorisation, which costs more than the products of modest size gain.
-    """
-    n, p = X.shape
+    """:func:`_randomized_components` iterating on the implicitly centred X itself."""
     col_mean = mean[None, :]
-    n_threads = available_cores() if n * p * omega.shape[1] >= _SPLIT_PRODUCT_WORK else 1
-    row_blocks = _even_blocks(n, n_threads)
-    col_blocks = _even_blocks(p, n_threads)
 
     def a_dot(B):  # (X - 1 m) B
-        out = np.empty((n, B.shape[1]))
-        def block(bounds):
-            np.matmul(X[bounds[0]:bounds[1]], B, out=out[bounds[0]:bounds[1]])
-        pooled_map(block, row_blocks, n_threads)
-        out -= col_mean @ B
-        return out
+        return X @ B - col_mean @ B
 
     def at_dot(B):  # (X - 1 m)ᵀ B
-        out = np.empty((p, B.shape[1]))
-        def block(bounds):
-            np.matmul(X[:, bounds[0]:bounds[1]].T, B, out=out[bounds[0]:bounds[1]])
-        pooled_map(block, col_blocks, n_threads)
-        out -= col_mean.T @ B.sum(axis=0, keepdims=True)
-        return out
+        return X.T @ B - col_mean.T @ B.sum(axis=0, keepdims=True)
 
+    # the factorisations of tall, thin blocks (n_components + n_oversamples columns) on
+    # one BLAS thread: threads only synchronise there (and then spin beside the next
+    # product, which keeps them)
     def normalised(Y):
-        if normalizer == "LU":
-            return linalg.lu(Y, permute_l=True, check_finite=False)[0]
-        return linalg.qr(Y, mode="economic", check_finite=False)[0]
+        with blas_single_thread():
+            if normalizer == "LU":
+                return linalg.lu(Y, permute_l=True, check_finite=False)[0]
+            return linalg.qr(Y, mode="economic", check_finite=False)[0]
 
+    Y = a_dot(omega)
+    for _ in range(n_iter):
+        if normalizer == "none":
+            Z = at_dot(Y)
+            Y = a_dot(Z)
+        else:
+            Y = a_dot(normalised(at_dot(normalised(Y))))
     with blas_single_thread():
-        Y = a_dot(omega)
-        for _ in range(n_iter):
-            if normalizer == "none":
-                Z = at_dot(Y)
-                Y = a_dot(Z)
-            else:
-                Y = a_dot(normalised(at_dot(normalised(Y))))
         Q, _ = linalg.qr(Y, mode="economic", check_finite=False)
-        B = at_dot(Q).T
+    B = at_dot(Q).T
+    with blas_single_thread():
         _, S, Vt = linalg.svd(B, full_matrices=False, check_finite=False)
     return S[:n_components], Vt[:n_components]
-
-
-def _even_blocks(size, n_blocks):
-    """``n_blocks`` (lo, hi) bounds cutting ``range(size)`` into near-equal blocks."""
-    n_blocks = max(1, min(n_blocks, size))
-    return [(size * b // n_blocks, size * (b + 1) // n_blocks) for b in range(n_blocks)]
 
 
 class PCA(TransformerMixin, BaseEstimator):
