@@ -49,8 +49,6 @@ _TRAIN_CHUNK = 128
 _MIN_PIECE = BRUTE_QUERY_ROWS
 _MIN_PIECE_WORK = BRUTE_QUERY_ROWS * 5000 * 21
 _MIN_PIECE_ROWS = 16
-# Query rows centred at a time when preparing them.
-_PREP_BLOCK = 2048
 # Candidates kept beyond k so that the float32 ranking can be certified: at least 8,
 # or a share of k (the gap between the k-th and the last candidate, which must exceed
 # the rounding bound, narrows as k grows; 50 neighbours of 250 queries on 1,000 x
@@ -70,11 +68,6 @@ def unit_rows(X):
     norms = np.sqrt(np.einsum("ij,ij->i", X, X))
     norms[norms == 0.0] = 1.0
     return X / norms[:, None]
-
-
-def squared_norms(X):
-    """Squared euclidean norm of every row."""
-    return np.einsum("ij,ij->i", X, X)
 
 
 class GemmIndex:
@@ -116,13 +109,7 @@ class GemmIndex:
             exact = Q
             q_norm = np.empty(m)
             low = np.empty((m, self.d + 1), dtype=np.float32)
-            low[:, self.d] = 1.0
-            # centred rows in fixed blocks: a small float64 temporary
-            for r0 in range(0, m, _PREP_BLOCK):
-                r1 = min(m, r0 + _PREP_BLOCK)
-                centred = Q[r0:r1] - self.mean
-                q_norm[r0:r1] = squared_norms(centred)
-                np.multiply(centred, -2.0, out=low[r0:r1, : self.d], casting="same_kind")
+            _k.centred_queries32(np.ascontiguousarray(Q), self.mean, low, q_norm)
         else:
             exact = unit_rows(Q)
             q_norm = np.ones(m)

@@ -127,6 +127,23 @@ def centred_rows32(Y, mean, out):
 
 
 @njit(cache=True, nogil=True)
+def centred_queries32(Q, mean, low, q_norm):
+    """``low[:, :d] = float32(-2 (Q - mean))``, ``low[:, d] = 1`` and
+    ``q_norm = |Q_i - mean|^2`` (float64) in one pass over the queries ``Q`` (m, d): the
+    left factor of the GEMM against :func:`centred_rows32`'s rows, and the queries'
+    own term of the distances."""
+    m, d = Q.shape
+    for i in range(m):
+        s = 0.0
+        for j in range(d):
+            c = Q[i, j] - mean[j]
+            low[i, j] = np.float32(-2.0 * c)
+            s += c * c
+        low[i, d] = np.float32(1.0)
+        q_norm[i] = s
+
+
+@njit(cache=True, nogil=True)
 def gemm_select(Qb, Y_low, chunk, buf, hd, hi):
     """Fold every chunk of ``chunk`` training rows into the candidate lists.
 
