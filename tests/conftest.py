@@ -30,3 +30,22 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
 def rng():
     """A NumPy Generator with a fixed seed."""
     return np.random.default_rng(0)
+
+
+@pytest.fixture
+def svd_calls(monkeypatch):
+    """A function ``watch(module)`` that makes ``module.linalg.svd`` record the shape of
+    every matrix it is given, in a list it returns (which route a fit took)."""
+
+    def watch(module):
+        calls = []
+        real_svd = module.linalg.svd
+
+        def counting_svd(a, *args, **kwargs):
+            calls.append(a.shape)
+            return real_svd(a, *args, **kwargs)
+
+        monkeypatch.setattr(module.linalg, "svd", counting_svd)
+        return calls
+
+    return watch

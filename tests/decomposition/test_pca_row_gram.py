@@ -15,18 +15,6 @@ def _same_up_to_sign(a, b, atol):
     assert_allclose(a * signs, b, atol=atol, rtol=0)
 
 
-def _svd_shapes(monkeypatch):
-    calls = []
-    real_svd = _pca.linalg.svd
-
-    def counting_svd(a, *args, **kwargs):
-        calls.append(a.shape)
-        return real_svd(a, *args, **kwargs)
-
-    monkeypatch.setattr(_pca.linalg, "svd", counting_svd)
-    return calls
-
-
 def _wide(seed, n, p, rank=None):
     rng = np.random.default_rng(seed)
     k = min(n, p) if rank is None else rank
@@ -47,9 +35,9 @@ def _check_parity(ours, theirs, X, n_compared):
 
 @pytest.mark.parametrize("n_components", [None, 0.9, 12, 59])
 @pytest.mark.parametrize("whiten", [False, True])
-def test_wide_x_from_the_row_gram_matches_sklearn(monkeypatch, n_components, whiten):
+def test_wide_x_from_the_row_gram_matches_sklearn(svd_calls, n_components, whiten):
     X = _wide(0, 60, 150)
-    calls = _svd_shapes(monkeypatch)
+    calls = svd_calls(_pca)
     ours = PCA(n_components, whiten=whiten, svd_solver="full").fit(X)
     assert (60, 150) not in calls  # no SVD of X
     theirs = sk_dec.PCA(n_components, whiten=whiten, svd_solver="full").fit(X)
@@ -60,9 +48,9 @@ def test_wide_x_from_the_row_gram_matches_sklearn(monkeypatch, n_components, whi
     assert_allclose(C @ C.T, np.eye(ours.n_components_), atol=1e-10)
 
 
-def test_rank_deficient_rows_complete_the_components(monkeypatch):
+def test_rank_deficient_rows_complete_the_components(svd_calls):
     X = _wide(1, 50, 200, rank=8)
-    calls = _svd_shapes(monkeypatch)
+    calls = svd_calls(_pca)
     ours = PCA(svd_solver="full").fit(X)
     assert (50, 200) not in calls
     theirs = sk_dec.PCA(svd_solver="full").fit(X)
@@ -77,13 +65,13 @@ def test_rank_deficient_rows_complete_the_components(monkeypatch):
     assert_allclose(ours.explained_variance_[8:], theirs.explained_variance_[8:], atol=1e-20 * top)
 
 
-def test_unreliable_spectrum_and_square_x_take_the_svd(monkeypatch):
+def test_unreliable_spectrum_and_square_x_take_the_svd(svd_calls):
     rng = np.random.default_rng(2)
     # singular values down to 1e-6 of the largest: squared, below what the route trusts
     U = np.linalg.qr(rng.normal(size=(40, 40)))[0]
     V = np.linalg.qr(rng.normal(size=(120, 40)))[0]
     X = (U * np.geomspace(1.0, 1e-6, 40)) @ V.T
-    calls = _svd_shapes(monkeypatch)
+    calls = svd_calls(_pca)
     ours = PCA(svd_solver="full").fit(X)
     assert (40, 120) in calls
     theirs = sk_dec.PCA(svd_solver="full").fit(X)

@@ -5,7 +5,7 @@ import pytest
 from numpy.testing import assert_allclose
 from sklearn import discriminant_analysis as sk_da
 
-from classiclearn.discriminant_analysis import LinearDiscriminantAnalysis
+from classiclearn.discriminant_analysis import LinearDiscriminantAnalysis, _lda
 
 
 @pytest.mark.parametrize("n_classes", [2, 3])
@@ -33,22 +33,8 @@ def test_wide_svd_matches_sklearn_and_the_scatter_route(monkeypatch, n_classes, 
     assert stored.covariance_.shape == (p, p)
 
 
-def _svd_calls(monkeypatch):
-    from classiclearn.discriminant_analysis import _lda
-
-    calls = []
-    real_svd = _lda.linalg.svd
-
-    def counting_svd(a, *args, **kwargs):
-        calls.append(a.shape)
-        return real_svd(a, *args, **kwargs)
-
-    monkeypatch.setattr(_lda.linalg, "svd", counting_svd)
-    return calls
-
-
 @pytest.mark.parametrize("near_collinear", [False, True])
-def test_wide_residuals_from_the_row_gram_or_the_svd(monkeypatch, near_collinear):
+def test_wide_residuals_from_the_row_gram_or_the_svd(svd_calls, near_collinear):
     # the n x n Gram matrix of the residuals gives their spectrum unless a singular value
     # lies where the squared scale cannot place it against tol: then LAPACK's SVD
     rng = np.random.default_rng(7)
@@ -57,7 +43,7 @@ def test_wide_residuals_from_the_row_gram_or_the_svd(monkeypatch, near_collinear
     X = rng.normal(size=(n, p)) + y[:, None] * rng.normal(size=p)
     if near_collinear:
         X[3] = X[0] + 3e-4 * rng.normal(size=p)  # one class: a singular value near tol
-    calls = _svd_calls(monkeypatch)
+    calls = svd_calls(_lda)
     ours = LinearDiscriminantAnalysis().fit(X, y)
     assert [shape for shape in calls if shape == (n, p)] == ([(n, p)] if near_collinear else [])
     theirs = sk_da.LinearDiscriminantAnalysis().fit(X, y)
