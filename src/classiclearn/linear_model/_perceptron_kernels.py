@@ -142,6 +142,10 @@ def _add_row_with_norms(W, k, X, i, c):
     return (sq0 + sq1) + (sq2 + sq3), (a0 + a1) + (a2 + a3)
 
 
+# Features from which the dense pass's L1 truncation calls the vectorised row loop; below,
+# an inlined scalar loop costs less than the call and the vector loop's set-up
+_VECTOR_TRUNCATION_FEATURES = 32
+
 # The dense pass computes the decision values of this many samples at once. Each is
 # summed in its own register, in the order of one sample at a time (the same bits), so
 # the pass is bound by loads rather than by one chain of dependent additions; the values
@@ -235,7 +239,11 @@ def _sgd_pass(W, b, k, X, Y, SW, order, eta, alpha, l1_ratio, use_l2, use_l1,
                 b[k] += update
             if use_l1:
                 total_l1 += l1_ratio * eta * alpha
-                _truncate_l1_row(W[k], ws, total_l1, q)
+                if p < _VECTOR_TRUNCATION_FEATURES:
+                    for j in range(p):
+                        _truncate_l1(W, k, j, ws, total_l1, q)
+                else:
+                    _truncate_l1_row(W[k], ws, total_l1, q)
             if changed:
                 used = t + 1
                 break
