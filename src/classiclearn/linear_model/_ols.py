@@ -293,6 +293,14 @@ _WIDE_MIN_RCOND = 1e-7
 _WIDE_GAP = (1e-13, 1e-10)
 
 
+def _row_gram(A):
+    """``A A'`` in the upper triangle of a Fortran array, from scipy's BLAS (syrk): the
+    library of the eigensolver that follows, beside which numpy's BLAS threads would
+    spin after a threaded product."""
+    T = kernel_lower(A, "linear", None)
+    return (A @ A.T if T is None else T).T
+
+
 def _solve_wide(X, Y, x_mean, y_mean, sw, rcond):
     """Minimum-norm least squares for fewer rows than features: ``W = Xc' (Xc Xc')^+ Yc``
     from the eigenpairs of the n x n ``Xc Xc'`` (one BLAS product and a symmetric
@@ -309,7 +317,8 @@ def _solve_wide(X, Y, x_mean, y_mean, sw, rcond):
         root = np.sqrt(sw)[:, None]
         A *= root
         B = B * root
-    lam, U = linalg.eigh(A @ A.T, driver="evd", overwrite_a=True, check_finite=False)
+    lam, U = linalg.eigh(_row_gram(A), lower=False, driver="evd", overwrite_a=True,
+                         check_finite=False)
     lam, U = lam[::-1], U[:, ::-1]
     top = lam[0] if lam.size and lam[0] > 0 else 0.0
     ratio = lam / top if top > 0 else np.zeros_like(lam)
@@ -534,11 +543,8 @@ def _solve_nnls_wide(X, Y, x_mean, y_mean, sw, tol):
     # the singular values from the eigenvalues of A A' (n x n): a third of an SVD's time,
     # which here was half the non-negative fit's; each is accurate to about
     # eps s_max^2 / s, ample for the rank at any tol above ~1e-7
-    # one triangle by scipy's BLAS (syrk), the library of the eigensolver that follows
-    # (numpy's BLAS threads would spin beside it)
-    T = kernel_lower(A, "linear", None)
-    G = (A @ A.T if T is None else T).T  # Fortran, A A' in its upper triangle
-    lam = linalg.eigvalsh(G, lower=False, overwrite_a=True, check_finite=False)[::-1]
+    lam = linalg.eigvalsh(_row_gram(A), lower=False, overwrite_a=True,
+                          check_finite=False)[::-1]
     s = np.sqrt(np.maximum(lam, 0.0))
     resid = B - A @ W
     rank = int((s > tol * (s[0] if s.size else 0)).sum())
