@@ -18,7 +18,7 @@ from ..utils._threads import blas_single_thread, numba_threads, small_lapack
 from . import gram_kernels as _k
 from .work import GRAM_PASS_WORK, KERNEL_VALUE_ENTRIES
 
-__all__ = ["centre_lower", "kernel_lower", "lower_supported"]
+__all__ = ["centre_lower", "kernel_lower", "lower_supported", "row_gram_upper"]
 
 _SUPPORTED = ("rbf", "linear")
 
@@ -86,6 +86,25 @@ def kernel_lower(X, kernel, gamma, V=None):
         return None
     KV = np.array([dsymv(1.0, T.T, v, lower=0) for v in Vm]).reshape(Vm.shape)
     return T if V is None else (T, KV)
+
+
+def row_gram_upper(X):
+    """``X X'`` of a float64 X (n, p) in the upper triangle of a Fortran (n, n) array,
+    the layout LAPACK's symmetric eigensolvers read with ``lower=False`` and no copy.
+
+    One triangle by scipy's BLAS (``syrk``, :func:`kernel_lower`): the library of the
+    eigensolver that follows, beside which numpy's BLAS threads would still spin after
+    a threaded product of their own. Non-finite X: numpy's full product.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> G = row_gram_upper(np.array([[1.0, 2.0], [3.0, 4.0]]))
+    >>> float(G[0, 0]), float(G[0, 1]), float(G[1, 1])
+    (5.0, 11.0, 25.0)
+    """
+    T = kernel_lower(X, "linear", None)
+    return (X @ X.T if T is None else T).T
 
 
 def centre_lower(T):

@@ -23,7 +23,7 @@ from scipy.linalg import lapack
 from scipy.linalg.blas import dgemm
 from scipy.special import gammaln
 
-from .._kernels.gram import kernel_lower
+from .._kernels.gram import row_gram_upper
 from .._kernels.sparse_products import csr_gram_matvec, unsigned_csr
 from .._kernels.work import EIGH_THREADED_ORDER, GRAM_PASS_WORK
 from ..base import BaseEstimator, TransformerMixin
@@ -240,12 +240,9 @@ def _row_gram_eigh(Xc):
     eigenvalues are the covariance's nonzero ones (descending) and its eigenvectors U
     the left singular vectors of Xc, whose right ones are ``U^T Xc / S``
     (:func:`_right_vectors`). The n x n problem costs far less than the SVD of Xc
-    when n <= p. The Gram matrix is one triangle from scipy's BLAS (``syrk``), the
-    library of the eigensolver that follows: numpy's BLAS threads would still spin
-    beside it."""
+    when n <= p."""
     n = Xc.shape[0]
-    T = kernel_lower(Xc, "linear", None)
-    G = (Xc @ Xc.T if T is None else T).T  # Fortran, the Gram matrix in its upper triangle
+    G = row_gram_upper(Xc)
     G /= n - 1
     evals, U = linalg.eigh(G, lower=False, overwrite_a=True, check_finite=False,
                            driver="evd")
@@ -254,7 +251,8 @@ def _row_gram_eigh(Xc):
 
 
 def _right_vectors(Xc, U, S):
-    """``(U^T Xc) / S[:, None]`` by scipy's BLAS (see :func:`_row_gram_eigh`)."""
+    """``(U^T Xc) / S[:, None]`` by scipy's BLAS, the eigensolver's library (see
+    :func:`classiclearn._kernels.gram.row_gram_upper`)."""
     V = dgemm(1.0, Xc.T, U)  # Xc^T U, Fortran (p, k)
     V /= S
     return np.ascontiguousarray(V.T)
@@ -283,7 +281,8 @@ def _row_gram_components(Xc, evals, U, nc):
     Vt = _right_vectors(Xc, U[:, :n_varying], S)
     if nc > n_varying:
         rest = _orthonormal_completion(Vt, nc - n_varying)
-        variances = np.einsum("ij,ij->j", Xc @ rest.T, Xc @ rest.T) / (n - 1)
+        projections = Xc @ rest.T
+        variances = np.einsum("ij,ij->j", projections, projections) / (n - 1)
         order = np.argsort(-variances, kind="stable")
         evals[n_varying:nc] = variances[order]
         Vt = np.vstack([Vt, rest[order]])

@@ -31,7 +31,7 @@ from scipy import linalg
 from scipy.linalg.blas import dgemm
 from scipy.special import expit
 
-from .._kernels.gram import kernel_lower
+from .._kernels.gram import row_gram_upper
 from .._kernels.work import EIGH_THREADED_ORDER
 from ..base import BaseEstimator, ClassifierMixin, TransformerMixin
 from ..utils._dask import (
@@ -612,10 +612,7 @@ def _whitening_from_row_gram(Xs, std, tol):
     :func:`_whitening_from_scatter` does (the caller then runs the SVD).
     """
     n = Xs.shape[0]
-    # one triangle by scipy's BLAS (syrk), the library of the eigensolver that follows
-    # (numpy's BLAS threads would spin beside it)
-    T = kernel_lower(Xs, "linear", None)
-    G = (Xs @ Xs.T if T is None else T).T  # Fortran, the Gram matrix in its upper triangle
+    G = row_gram_upper(Xs)
     with small_lapack(n, EIGH_THREADED_ORDER):
         w, U = linalg.eigh(G, lower=False, overwrite_a=True, check_finite=False,
                            driver="evd")

@@ -15,7 +15,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy import linalg, optimize
 
-from .._kernels.gram import kernel_lower
+from .._kernels.gram import row_gram_upper
 from .._kernels.work import GRAM_PASS_WORK
 from ..base import BaseEstimator, RegressorMixin
 from ..utils._dask import add_parts
@@ -293,14 +293,6 @@ _WIDE_MIN_RCOND = 1e-7
 _WIDE_GAP = (1e-13, 1e-10)
 
 
-def _row_gram(A):
-    """``A A'`` in the upper triangle of a Fortran array, from scipy's BLAS (syrk): the
-    library of the eigensolver that follows, beside which numpy's BLAS threads would
-    spin after a threaded product."""
-    T = kernel_lower(A, "linear", None)
-    return (A @ A.T if T is None else T).T
-
-
 def _solve_wide(X, Y, x_mean, y_mean, sw, rcond):
     """Minimum-norm least squares for fewer rows than features: ``W = Xc' (Xc Xc')^+ Yc``
     from the eigenpairs of the n x n ``Xc Xc'`` (one BLAS product and a symmetric
@@ -317,7 +309,7 @@ def _solve_wide(X, Y, x_mean, y_mean, sw, rcond):
         root = np.sqrt(sw)[:, None]
         A *= root
         B = B * root
-    lam, U = linalg.eigh(_row_gram(A), lower=False, driver="evd", overwrite_a=True,
+    lam, U = linalg.eigh(row_gram_upper(A), lower=False, driver="evd", overwrite_a=True,
                          check_finite=False)
     lam, U = lam[::-1], U[:, ::-1]
     top = lam[0] if lam.size and lam[0] > 0 else 0.0
@@ -543,7 +535,7 @@ def _solve_nnls_wide(X, Y, x_mean, y_mean, sw, tol):
     # the singular values from the eigenvalues of A A' (n x n): a third of an SVD's time,
     # which here was half the non-negative fit's; each is accurate to about
     # eps s_max^2 / s, ample for the rank at any tol above ~1e-7
-    lam = linalg.eigvalsh(_row_gram(A), lower=False, overwrite_a=True,
+    lam = linalg.eigvalsh(row_gram_upper(A), lower=False, overwrite_a=True,
                           check_finite=False)[::-1]
     s = np.sqrt(np.maximum(lam, 0.0))
     resid = B - A @ W
