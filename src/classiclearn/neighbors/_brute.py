@@ -92,7 +92,10 @@ class GemmIndex:
                          else np.zeros(self.d))
             self.exact = Y
             low = np.empty((self.n, self.d + 1), dtype=np.float32)
-            self.y_max = float(_k.centred_rows32(Y, self.mean, low))
+            norms = np.empty(self.n)
+            _k.centred_rows32(Y, self.mean, 1.0, low, norms)
+            low[:, self.d] = norms
+            self.y_max = float(norms.max(initial=0.0))
         else:
             self.mean = None
             self.exact = unit_rows(Y)
@@ -109,7 +112,8 @@ class GemmIndex:
             exact = Q
             q_norm = np.empty(m)
             low = np.empty((m, self.d + 1), dtype=np.float32)
-            _k.centred_queries32(np.ascontiguousarray(Q), self.mean, low, q_norm)
+            _k.centred_rows32(np.ascontiguousarray(Q), self.mean, -2.0, low, q_norm)
+            low[:, self.d] = 1.0
         else:
             exact = unit_rows(Q)
             q_norm = np.ones(m)

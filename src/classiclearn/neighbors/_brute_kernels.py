@@ -108,39 +108,19 @@ def tile_select(tile, col0, hd, hi, cols):
 
 
 @njit(cache=True, nogil=True)
-def centred_rows32(Y, mean, out):
-    """``out[:, :d] = float32(Y - mean)`` and ``out[:, d] = float32(|Y_i - mean|^2)``
-    (the norm summed in float64) in one pass over ``Y`` (n, d); returns the
-    largest squared norm (0 for no rows)."""
-    n, d = Y.shape
-    largest = 0.0
+def centred_rows32(X, mean, scale, low, norms):
+    """``low[:, :d] = float32(scale (X - mean))`` and ``norms = |X_i - mean|^2`` (summed in
+    float64) in one pass over ``X`` (n, d); ``low`` may have more columns (left as they
+    are). Training rows take scale 1 (their norms then become ``low``'s last column),
+    queries scale -2, so that one float32 GEMM gives ``|y|^2 - 2 <q, y>``."""
+    n, d = X.shape
     for i in range(n):
         s = 0.0
         for j in range(d):
-            c = Y[i, j] - mean[j]
-            out[i, j] = np.float32(c)
+            c = X[i, j] - mean[j]
+            low[i, j] = np.float32(scale * c)
             s += c * c
-        out[i, d] = np.float32(s)
-        if s > largest:
-            largest = s
-    return largest
-
-
-@njit(cache=True, nogil=True)
-def centred_queries32(Q, mean, low, q_norm):
-    """``low[:, :d] = float32(-2 (Q - mean))``, ``low[:, d] = 1`` and
-    ``q_norm = |Q_i - mean|^2`` (float64) in one pass over the queries ``Q`` (m, d): the
-    left factor of the GEMM against :func:`centred_rows32`'s rows, and the queries'
-    own term of the distances."""
-    m, d = Q.shape
-    for i in range(m):
-        s = 0.0
-        for j in range(d):
-            c = Q[i, j] - mean[j]
-            low[i, j] = np.float32(-2.0 * c)
-            s += c * c
-        low[i, d] = np.float32(1.0)
-        q_norm[i] = s
+        norms[i] = s
 
 
 @njit(cache=True, nogil=True)
