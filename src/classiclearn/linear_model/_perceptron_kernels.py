@@ -76,16 +76,17 @@ def _sample_term(f, y, swk, eta, alpha, l1_ratio, penalised, norms):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _truncate_l1(W, k, j, ws, total_l1, q):
-    """The cumulative truncated-gradient L1 step (Tsuruoka et al., 2009) on weight j
-    of output k, the weights being ``ws * W``; ``q[j]`` the penalty applied so far."""
-    z = W[k, j]
+def _truncate_l1(w, j, ws, total_l1, q):
+    """The cumulative truncated-gradient L1 step (Tsuruoka et al., 2009) on weight j of
+    the row ``w`` of one output's weights (the weights being ``ws * w``); ``q[j]`` the
+    penalty applied so far."""
+    z = w[j]
     qj = q[j]
     # one division whichever the sign (a select, not a branch, in a loop over j)
     step = (total_l1 + qj if z > 0.0 else total_l1 - qj) / ws
     moved = max(0.0, z - step) if z > 0.0 else min(0.0, z + step)
     new = moved if z != 0.0 else z
-    W[k, j] = new
+    w[j] = new
     q[j] = qj + ws * (new - z)
 
 
@@ -96,16 +97,11 @@ SPARSE_INTERCEPT_DECAY = 0.01
 
 @njit(cache=True, nogil=True)
 def _truncate_l1_row(w, ws, total_l1, q):
-    """:func:`_truncate_l1` on every weight of the row ``w`` (a view of one output's
-    weights), written without branches so that the compiler may vectorise it."""
+    """:func:`_truncate_l1` on every weight of the row ``w``: the step has no branches,
+    so the compiler vectorises the loop (as a function of its own, not inlined into
+    the pass, where it did not)."""
     for j in range(w.shape[0]):
-        z = w[j]
-        qj = q[j]
-        step = (total_l1 + qj if z > 0.0 else total_l1 - qj) / ws
-        moved = max(0.0, z - step) if z > 0.0 else min(0.0, z + step)
-        new = moved if z != 0.0 else z
-        w[j] = new
-        q[j] = qj + ws * (new - z)
+        _truncate_l1(w, j, ws, total_l1, q)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -174,6 +170,7 @@ def _sgd_pass(W, b, k, X, Y, SW, order, eta, alpha, l1_ratio, use_l2, use_l1,
     n = order.shape[0]
     p = W.shape[1]
     last = n - 1
+    w_k = W[k]  # output k's weights (a view: the L1 step works on one row)
     shrink = 1.0 - (1.0 - l1_ratio) * eta * alpha
     if shrink < 0.0:
         shrink = 0.0
@@ -241,9 +238,9 @@ def _sgd_pass(W, b, k, X, Y, SW, order, eta, alpha, l1_ratio, use_l2, use_l1,
                 total_l1 += l1_ratio * eta * alpha
                 if p < _VECTOR_TRUNCATION_FEATURES:
                     for j in range(p):
-                        _truncate_l1(W, k, j, ws, total_l1, q)
+                        _truncate_l1(w_k, j, ws, total_l1, q)
                 else:
-                    _truncate_l1_row(W[k], ws, total_l1, q)
+                    _truncate_l1_row(w_k, ws, total_l1, q)
             if changed:
                 used = t + 1
                 break
@@ -262,6 +259,7 @@ def _sgd_pass_csr(W, b, k, indptr, indices, data, Y, SW, order, eta, alpha, l1_r
     the norms after an update are those of the touched weights (scikit-learn's
     bookkeeping, which decides its stopping epoch).
     """
+    w_k = W[k]  # output k's weights (a view: the L1 step works on one row)
     shrink = 1.0 - (1.0 - l1_ratio) * eta * alpha
     if shrink < 0.0:
         shrink = 0.0
@@ -315,7 +313,7 @@ def _sgd_pass_csr(W, b, k, indptr, indices, data, Y, SW, order, eta, alpha, l1_r
         if use_l1:
             total_l1 += l1_ratio * eta * alpha
             for t in range(start, stop):
-                _truncate_l1(W, k, indices[t], ws, total_l1, q)
+                _truncate_l1(w_k, indices[t], ws, total_l1, q)
     return objective, total_l1
 
 
