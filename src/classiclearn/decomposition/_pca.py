@@ -266,7 +266,8 @@ def _row_gram_components(Xc, evals, U, nc):
     more when the rows are dependent) have eigenvalues at rounding level and no
     direction the Gram matrix can give: when they are asked for, they are completed
     with orthonormal vectors orthogonal to the others (LAPACK's SVD returns some
-    such vectors too), and their entries of ``evals`` become the variance along them.
+    such vectors too), and their eigenvalues become the variance along them.
+    Returns ``(Vt, evals)``, ``evals`` a copy with those eigenvalues replaced.
     Eigenvalues between that level and the reliable range
     (:func:`_covariance_route_reliable`) send the caller to the SVD.
     """
@@ -284,9 +285,10 @@ def _row_gram_components(Xc, evals, U, nc):
         projections = Xc @ rest.T
         variances = np.einsum("ij,ij->j", projections, projections) / (n - 1)
         order = np.argsort(-variances, kind="stable")
+        evals = evals.copy()
         evals[n_varying:nc] = variances[order]
         Vt = np.vstack([Vt, rest[order]])
-    return Vt
+    return Vt, evals
 
 
 def _orthonormal_completion(Vt, k):
@@ -747,8 +749,9 @@ class PCA(TransformerMixin, BaseEstimator):
             with small_lapack(n, EIGH_THREADED_ORDER):
                 evals, U = _row_gram_eigh(Xc)
             ratio, nc_resolved = _explained(evals, nc, n, lim)
-            Vt = _row_gram_components(Xc, evals, U, nc_resolved)
-            if Vt is not None:
+            found = _row_gram_components(Xc, evals, U, nc_resolved)
+            if found is not None:
+                Vt, evals = found
                 ratio = _explained(evals, nc_resolved, n, lim)[0]
                 S = np.sqrt(evals * (n - 1))
         if Vt is None:
