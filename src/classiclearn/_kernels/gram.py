@@ -18,7 +18,7 @@ from ..utils._threads import blas_single_thread, numba_threads, small_lapack
 from . import gram_kernels as _k
 from .work import GRAM_PASS_WORK, KERNEL_VALUE_ENTRIES
 
-__all__ = ["centre_lower", "kernel_lower", "lower_supported", "row_gram_upper"]
+__all__ = ["centre_lower", "column_gram", "kernel_lower", "lower_supported", "row_gram_upper"]
 
 _SUPPORTED = ("rbf", "linear")
 
@@ -105,6 +105,33 @@ def row_gram_upper(X):
     """
     T = kernel_lower(X, "linear", None)
     return (X @ X.T if T is None else T).T
+
+
+def column_gram(A):
+    """``A' A`` of a float64 A (n, p), symmetric to the last bit, a new (p, p) array.
+
+    One triangle by scipy's BLAS (``syrk`` on the Fortran view of A), mirrored: for
+    the callers whose next steps are scipy's LAPACK (Cholesky, symmetric
+    eigensolvers), beside which numpy's BLAS threads would still spin after a
+    threaded product of their own (:func:`row_gram_upper`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> column_gram(np.array([[1.0, 2.0], [3.0, 4.0]])).tolist()
+    [[10.0, 14.0], [14.0, 20.0]]
+    """
+    A = np.ascontiguousarray(A, dtype=np.float64)
+    if A.shape[0] == 0:
+        return np.zeros((A.shape[1], A.shape[1]))
+    p = A.shape[1]
+    # the strict lower triangle stays zero (syrk writes the upper one only), so the sum
+    # with the transpose copies each product once and doubles the diagonal exactly
+    upper = dsyrk(1.0, A.T, trans=0, lower=0, c=np.zeros((p, p), order="F"),
+                  overwrite_c=True)
+    full = upper + upper.T
+    full.flat[:: p + 1] *= 0.5
+    return full
 
 
 def centre_lower(T):

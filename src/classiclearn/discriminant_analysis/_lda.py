@@ -28,6 +28,7 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy import linalg
+from scipy.linalg import lapack
 from scipy.linalg.blas import dgemm
 from scipy.special import expit
 
@@ -338,7 +339,7 @@ class LinearDiscriminantAnalysis(LinearClassifierMixin, ClassifierMixin, Transfo
             )
             if scatter.shape[0] == 1:  # pooled scatter, class-frequency priors
                 return scatter[0] / counts.sum(), total
-        cov = np.tensordot(self.priors_, covs, axes=1)
+        cov = _prior_weighted_sum(self.priors_, covs)
         return cov, total
 
     def _solve_lsqr(self):
@@ -359,7 +360,8 @@ class LinearDiscriminantAnalysis(LinearClassifierMixin, ClassifierMixin, Transfo
 
     def _solve_eigen(self, Sb):
         Sw = self.covariance_
-        if not _well_conditioned(Sw):
+        factor = _definite_cholesky(Sw)
+        if factor is None:
             ridge = _ridge_for(Sw)
             warnings.warn(
                 "The within-class covariance is singular (collinear features); adding "
@@ -368,7 +370,8 @@ class LinearDiscriminantAnalysis(LinearClassifierMixin, ClassifierMixin, Transfo
                 stacklevel=3,
             )
             Sw = Sw + ridge * np.eye(Sw.shape[0])
-        evals, evecs = linalg.eigh(Sb, Sw)
+            factor = linalg.cholesky(Sw, lower=True, check_finite=False)
+        evals, evecs = _generalized_eigh(Sb, factor)
         order = np.argsort(evals)[::-1]
         self.explained_variance_ratio_ = (evals[order] / np.sum(evals))[: self._max_components]
         evecs = evecs[:, order]
@@ -388,7 +391,7 @@ class LinearDiscriminantAnalysis(LinearClassifierMixin, ClassifierMixin, Transfo
                 self.covariance_ = scatter[0] / n_samples
             else:
                 safe = np.maximum(counts, 1)[:, None, None]
-                self.covariance_ = np.tensordot(self.priors_, scatter / safe, axes=1)
+                self.covariance_ = _prior_weighted_sum(self.priors_, scatter / safe)
         self.xbar_ = self.priors_ @ means
         Xc = None
         if scatter is None:  # see _residual_svd_only: the diagonal from the residuals
@@ -651,13 +654,40 @@ def _cholesky_solve(A, B):
     return linalg.cho_solve((c, lower), B, check_finite=False)
 
 
-def _well_conditioned(A):
+def _prior_weighted_sum(priors, mats):
+    """``sum_k priors[k] * mats[k]``, added class by class as scikit-learn does (no BLAS
+    product: its threads would spin beside the LAPACK calls that follow)."""
+    out = priors[0] * mats[0]
+    for k in range(1, len(priors)):
+        out += priors[k] * mats[k]
+    return out
+
+
+def _definite_cholesky(A):
+    """The lower Cholesky factor of the symmetric ``A`` (its strict upper triangle holds
+    leftover entries: the consumers read the lower one), or None if ``A`` is not safely
+    positive definite (a pivot below 1e-7 of the largest)."""
     try:
         c, _ = linalg.cho_factor(A, lower=True, check_finite=False)
     except linalg.LinAlgError:
-        return False
+        return None
     d = np.abs(np.diag(c))
-    return bool(d.min() > 1e-7 * d.max())
+    return c if d.min() > 1e-7 * d.max() else None
+
+
+def _generalized_eigh(Sb, L):
+    """Eigenpairs of ``Sb v = w Sw v`` (ascending ``w``, ``V' Sw V = I``) from the lower
+    Cholesky factor ``L`` of ``Sw``: LAPACK's steps of ``eigh(Sb, Sw)`` (sygvd: reduce to
+    the standard problem ``L^-1 Sb L^-T`` by sygst, its divide-and-conquer eigenpairs,
+    ``V = L^-T Q``), the same values and vectors, with the factor the conditioning test
+    already computed instead of a second one."""
+    C, info = lapack.dsygst(Sb, L, itype=1, lower=1)
+    if info != 0:
+        raise linalg.LinAlgError(f"sygst failed (info={info})")
+    w, Q = linalg.eigh(C, lower=True, driver="evd", overwrite_a=True, check_finite=False)
+    V = linalg.solve_triangular(L, Q, lower=True, trans="T", overwrite_b=True,
+                                check_finite=False)
+    return w, V
 
 
 def _ridge_for(S):

@@ -11,6 +11,7 @@ only sum_i ||z_i||^4 over the standardised rows, one more pass.
 
 import numpy as np
 
+from .._kernels.gram import column_gram
 from .._kernels.work import BLAS_THREADED_PRODUCT
 from . import _scatter_kernels as _kernels
 
@@ -107,7 +108,7 @@ def class_statistics(X, y_index, n_classes, *, per_class=True):
 def _per_class_statistics(X, y_index, n_classes):
     """Per class: copy its rows into one buffer (summing them on the way), centre
     the block in place while it is in cache, correct the mean by the residual
-    sum, then one ``A.T @ A`` product (numpy hands it to BLAS ``syrk``)."""
+    sum, then one ``A.T @ A`` product (BLAS ``syrk``, :func:`column_gram`)."""
     n_features = X.shape[1]
     counts = np.bincount(y_index, minlength=n_classes)
     order, bounds = _kernels.class_order(y_index, counts)
@@ -121,7 +122,7 @@ def _per_class_statistics(X, y_index, n_classes):
         segment = buffer[:n_k]
         mean = _kernels.gather_rows(X, order[bounds[k] : bounds[k + 1]], segment) / n_k
         resid = _kernels.centre_rows(segment, mean) / n_k  # the mean's rounding error
-        S = segment.T @ segment
+        S = column_gram(segment)
         S -= n_k * np.outer(resid, resid)
         means[k] = mean + resid
         scatter[k] = (S + S.T) / 2.0
@@ -157,16 +158,24 @@ def standard_scale(cov_diag):
     return scale
 
 
-def ledoit_wolf_from_stats(cov, n_samples, fourth):
-    """Ledoit-Wolf shrunk covariance from the empirical covariance of standardised rows.
+def ledoit_wolf_from_stats(cov, n_samples, fourth, scale):
+    """Ledoit-Wolf shrinkage of the standardised rows, in the units of the data.
+
+    The shrinkage is estimated on the standardised rows (covariance ``cov / (s s')``),
+    as scikit-learn's ``_cov`` does, and the shrunk covariance mapped back:
+    ``(1 - a) cov + a mu diag(s^2)`` with ``mu`` the mean standardised variance. The
+    standardised matrix is formed once, for its sum of squares; the result is one
+    more pass over ``cov`` (no products of the scales as matrices).
 
     Parameters
     ----------
     cov : ndarray of shape (p, p)
-        Empirical (1/n) covariance of the standardised, centred rows.
+        Empirical (1/n) covariance of the centred rows.
     n_samples : int
     fourth : float
-        ``sum_i ||z_i||^4`` over those rows.
+        ``sum_i ||z_i||^4`` over the standardised rows ``z_i``.
+    scale : ndarray of shape (p,)
+        The standard deviations of :func:`standard_scale`.
 
     Returns
     -------
@@ -177,14 +186,19 @@ def ledoit_wolf_from_stats(cov, n_samples, fourth):
     if p == 1:
         return cov.copy(), 0.0
     n = float(n_samples)
-    diag = np.diag(cov)
+    inv = 1.0 / scale
+    diag = np.diag(cov) * inv * inv
     mu = diag.sum() / p
-    delta_ = np.sum(cov**2)
+    work = cov * inv[:, None]
+    work *= inv
+    delta_ = float(np.einsum("ij,ij->", work, work))
     beta = (fourth / n - delta_) / (p * n)
     delta = (delta_ - 2.0 * mu * diag.sum() + p * mu**2) / p
     beta = min(beta, delta)
     shrinkage = 0.0 if beta == 0 else beta / delta
-    return shrunk_covariance(cov, shrinkage), shrinkage
+    np.multiply(cov, 1.0 - shrinkage, out=work)
+    work.flat[:: p + 1] += shrinkage * mu * scale * scale
+    return work, shrinkage
 
 
 def shrunk_covariance(cov, shrinkage):
@@ -230,12 +244,9 @@ def class_covariances(X, y_index, counts, means, scatter, shrinkage):
         )
         out = np.empty_like(covs)
         for k in range(n_classes):
-            s = scales[k]
-            std_cov = covs[k] / np.outer(s, s)
-            shrunk, _ = ledoit_wolf_from_stats(std_cov, max(counts[k], 1), fourth_k[k])
-            out[k] = shrunk * np.outer(s, s)
-        std_total = total / np.outer(grand_scale, grand_scale)
-        shrunk, _ = ledoit_wolf_from_stats(std_total, n, fourth_t)
-        return out, shrunk * np.outer(grand_scale, grand_scale)
+            out[k], _ = ledoit_wolf_from_stats(covs[k], max(counts[k], 1), fourth_k[k],
+                                               scales[k])
+        shrunk, _ = ledoit_wolf_from_stats(total, n, fourth_t, grand_scale)
+        return out, shrunk
     s = float(shrinkage)
     return np.array([shrunk_covariance(c, s) for c in covs]), shrunk_covariance(total, s)
