@@ -81,3 +81,67 @@ def test_unreliable_spectrum_and_square_x_take_the_svd(svd_calls):
     calls.clear()
     PCA(svd_solver="full").fit(rng.normal(size=(50, 55)))
     assert calls == [(50, 55)]
+
+
+def _randomized_both_routes(monkeypatch, X, n_components, **params):
+    """The randomized solver's fit on the rows' Gram matrix and on X itself."""
+    fits = {}
+    for on_row_gram in (True, False):
+        monkeypatch.setattr(_pca, "_randomized_on_row_gram", lambda *args, v=on_row_gram: v)
+        fits[on_row_gram] = PCA(n_components, svd_solver="randomized", random_state=0,
+                                **params).fit(X)
+    return fits[True], fits[False]
+
+
+@pytest.mark.parametrize("normalizer", ["LU", "QR", "none", "auto"])
+@pytest.mark.parametrize("n_iter", [1, 4])
+def test_randomized_on_the_row_gram_matches_the_data_route_and_the_svd(
+        monkeypatch, normalizer, n_iter):
+    X = _wide(3, 80, 300, rank=12) + np.linspace(-4.0, 9.0, 300)  # an offset mean
+    on_gram, on_data = _randomized_both_routes(
+        monkeypatch, X, 6, power_iteration_normalizer=normalizer, iterated_power=n_iter)
+    exact = sk_dec.PCA(6, svd_solver="full").fit(X)
+    # a sketch of 16 columns holds the 12-dimensional range whole: both routes find the
+    # top six components to the exact SVD's accuracy, whatever the iterations
+    for fit in (on_gram, on_data):
+        _same_up_to_sign(fit.components_, exact.components_, 1e-6)
+        assert_allclose(fit.explained_variance_, exact.explained_variance_, rtol=1e-9)
+        assert_allclose(fit.explained_variance_ratio_, exact.explained_variance_ratio_,
+                        rtol=1e-9)
+        assert_allclose(fit.noise_variance_, exact.noise_variance_, rtol=1e-7)
+    C = on_gram.components_
+    assert_allclose(C @ C.T, np.eye(6), atol=1e-12)
+    _same_up_to_sign(on_gram.transform(X).T, exact.transform(X).T, 1e-5)
+
+
+def test_randomized_on_the_row_gram_matches_sklearn_on_a_full_spectrum(monkeypatch):
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(120, 400)) * np.geomspace(4.0, 0.2, 400) + 1.5
+    on_gram, on_data = _randomized_both_routes(monkeypatch, X, 10)
+    theirs = sk_dec.PCA(10, svd_solver="randomized", random_state=0).fit(X)
+    # approximate on a flat spectrum: the routes agree with each other and scikit-learn
+    # at the level the sketch gives (the same subspace, normalised differently)
+    for fit in (on_gram, theirs):
+        assert_allclose(fit.explained_variance_, on_data.explained_variance_, rtol=1e-2)
+        assert_allclose(np.abs((fit.components_ * on_data.components_).sum(axis=1))[:5], 1.0,
+                        atol=5e-2)
+    assert on_gram.n_components_ == theirs.n_components_ == 10
+
+
+def test_randomized_row_gram_route_is_taken_for_wide_x_only(monkeypatch):
+    calls = []
+    route = _pca._randomized_on_row_gram_components
+    monkeypatch.setattr(_pca, "_randomized_on_row_gram_components",
+                        lambda *args: calls.append(args[0].shape) or route(*args))
+    X = _wide(5, 100, 400)
+    before = X.copy()
+    PCA(5, svd_solver="randomized", random_state=0).fit(X)
+    assert calls == [(100, 400)]
+    assert_allclose(X, before, rtol=0, atol=0)  # X is not centred in place
+    calls.clear()
+    PCA(5, svd_solver="randomized", random_state=0).fit(_wide(5, 400, 100))
+    assert calls == []
+    # many rows against a thin sketch: the data route's products are cheaper
+    assert not _pca._randomized_on_row_gram(2000, 5000, 40, 7)
+    assert _pca._randomized_on_row_gram(300, 1000, 20, 7)
+    assert not _pca._randomized_on_row_gram(300, 200, 20, 7)

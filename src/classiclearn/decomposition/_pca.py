@@ -20,7 +20,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy import linalg
 from scipy.linalg import lapack
-from scipy.linalg.blas import dgemm
+from scipy.linalg.blas import dgemm, dsymm
 from scipy.special import gammaln
 
 from .._kernels.gram import row_gram_upper
@@ -421,6 +421,14 @@ def _resolve_n_components(nc, evals, ratio, n_samples, lim):
     return nc
 
 
+# Thin products with X are bound by reading X: below this many columns one costs
+# about as much as with it (measured on 500-2,000 x 1,000-5,000).
+_THIN_PRODUCT_MIN_COLUMNS = 40
+# rows per (thin product's column x product) up to which the row Gram route of the
+# randomized solver is taken (:func:`_randomized_on_row_gram`)
+_ROW_GRAM_RANDOMIZED_SHARE = 1.0
+
+
 def _randomized_on_gram(n, p):
     """Whether the randomized solver iterates on the p x p centred Gram matrix."""
     return n >= 10 * p
@@ -452,7 +460,48 @@ def _randomized_components(X, mean, n_components, n_oversamples, n_iter, normali
         with small_lapack(p):
             return _randomized_gram_components(_centred_gram(X, mean), omega, n_components,
                                                n_iter)
+    if _randomized_on_row_gram(n, p, size, n_iter):
+        Xc = np.subtract(X, mean, dtype=np.float64)
+        return _randomized_on_row_gram_components(Xc, omega, n_components, n_iter, normalizer)
     return _randomized_on_data(X, mean, omega, n_components, n_iter, normalizer)
+
+
+def _randomized_on_row_gram(n, p, size, n_iter):
+    """Whether the randomized solver iterates on the n x n Gram matrix of the centred
+    rows: wide X whose one Gram pass (n^2 p multiply-adds, BLAS-3) costs less than the
+    2 n_iter + 2 thin products with X (n p size each, bound by reading X; counted as
+    at least :data:`_THIN_PRODUCT_MIN_COLUMNS` columns)."""
+    if n > p or n > _ROW_GRAM_MAX:
+        return False
+    per_pass = max(size, _THIN_PRODUCT_MIN_COLUMNS)
+    return n <= _ROW_GRAM_RANDOMIZED_SHARE * (2 * n_iter + 2) * per_pass
+
+
+def _normalise_columns(Y, normalizer):
+    """The randomized solver's normalisation of the block Y (a basis of its span)."""
+    if normalizer == "LU":
+        return linalg.lu(Y, permute_l=True, check_finite=False, overwrite_a=True)[0]
+    if normalizer == "QR":
+        return linalg.qr(Y, mode="economic", check_finite=False, overwrite_a=True)[0]
+    return Y
+
+
+def _randomized_on_row_gram_components(Xc, omega, n_components, n_iter, normalizer):
+    """:func:`_randomized_components` for wide X on the rows' Gram matrix ``G = Xc Xc'``:
+    the sketch ``Y = Xc omega`` is iterated as ``Y <- G Y`` (the product by ``Xc'`` then
+    ``Xc`` of the data route in one; the same subspace ``G^q Xc omega``, normalised once
+    per step instead of twice), then the top right singular vectors come from the SVD
+    of ``Xc' Q`` (p x size) for the orthonormal basis Q of the sketch, as on the data
+    route. ``Xc`` is the centred X (a copy it may keep). All of it is scipy's BLAS: the
+    Gram pass on its threads when large, the thin steps on one."""
+    G = row_gram_upper(Xc)  # the upper triangle, Fortran: what symm reads
+    with blas_single_thread():
+        Y = dgemm(1.0, Xc.T, omega, trans_a=1)  # Xc omega, (n, size)
+        for _ in range(n_iter):
+            Y = dsymm(1.0, G, _normalise_columns(Y, normalizer), side=0, lower=0)
+        Q, _ = linalg.qr(Y, mode="economic", check_finite=False, overwrite_a=True)
+        W, S, _ = linalg.svd(dgemm(1.0, Xc.T, Q), full_matrices=False, check_finite=False)
+    return S[:n_components], np.ascontiguousarray(W[:, :n_components].T)
 
 
 def _randomized_on_data(X, mean, omega, n_components, n_iter, normalizer):
