@@ -573,6 +573,40 @@ default='linear'
         n = X.shape[0]
         n_components = n if self.n_components is None else min(n, self.n_components)
         rng = check_random_state(self.random_state)
+        on_features = self._kernel_from_features(X, n_components, dtype)
+        if on_features:
+            evals, evecs = self._solve_on_features(X, n_components)
+        else:
+            evals, evecs = self._solve_on_kernel(X, n_components, rng, dtype)
+        evals = _check_psd_eigenvalues(np.real(evals))
+        evecs = np.real(evecs)
+        # flip: largest-magnitude entry of every eigenvector positive
+        idx = np.argmax(np.abs(evecs), axis=0)
+        signs = np.sign(evecs[idx, np.arange(evecs.shape[1])])
+        signs[signs == 0] = 1.0
+        evecs = evecs * signs
+        order = np.argsort(evals, kind="stable")[::-1]
+        evals, evecs = evals[order], evecs[:, order]
+        if self.remove_zero_eig or self.n_components is None:
+            keep = evals > 0
+            evals, evecs = evals[keep], evecs[:, keep]
+        self.eigenvalues_ = evals
+        self.eigenvectors_ = np.ascontiguousarray(evecs)
+        self._feature_axes = self._axes_in_feature_space(X) if on_features else None
+        self.X_fit_ = like_input(X, X_in)  # a sparse X_fit_ in the input's container kind
+        self._n_features_out = evals.shape[0]
+        if self.fit_inverse_transform:
+            self._fit_inverse(self.eigenvectors_ * np.sqrt(self.eigenvalues_), X)
+        # float32 input: the fitted arrays in float32, as scikit-learn keeps them
+        # (transform computes with float64 copies)
+        cast_float_attributes(self, dtype, ("eigenvalues_", "eigenvectors_", "dual_coef_",
+                                            "X_transformed_fit_", "X_fit_"))
+        return self
+
+    def _solve_on_kernel(self, X, n_components, rng, dtype):
+        """The top eigenpairs of the centred kernel of X, by the solver the parameters
+        and the sizes pick (one triangle, Lanczos, ARPACK or LAPACK)."""
+        n = X.shape[0]
         solver = self.eigen_solver
         if solver == "auto":
             solver = "arpack" if n > 200 and n_components < 10 else "dense"
@@ -589,38 +623,57 @@ default='linear'
             result = self._solve_lanczos(X, n_components, _dense_start_vector(n),
                                          *_EXACT_TOLERANCES)
         if result is not None:
-            evals, evecs = result
-        elif solver == "arpack" and n_components < n and fresh:
-            evals, evecs = self._solve_lower(X, n_components, rng)
-        else:
-            K = np.ascontiguousarray(self._get_kernel(X), dtype=np.float64)
-            # Lanczos on the full kernel where it did not run on one triangle above
-            evals, evecs = self._solve(K, n_components, rng,
-                                       lanczos=lanczos_dense and not triangle,
-                                       single=dtype == np.float32)
-        evals = _check_psd_eigenvalues(np.real(evals))
-        evecs = np.real(evecs)
-        # flip: largest-magnitude entry of every eigenvector positive
-        idx = np.argmax(np.abs(evecs), axis=0)
-        signs = np.sign(evecs[idx, np.arange(evecs.shape[1])])
-        signs[signs == 0] = 1.0
-        evecs = evecs * signs
-        order = np.argsort(evals, kind="stable")[::-1]
-        evals, evecs = evals[order], evecs[:, order]
-        if self.remove_zero_eig or self.n_components is None:
-            keep = evals > 0
-            evals, evecs = evals[keep], evecs[:, keep]
-        self.eigenvalues_ = evals
-        self.eigenvectors_ = np.ascontiguousarray(evecs)
-        self.X_fit_ = like_input(X, X_in)  # a sparse X_fit_ in the input's container kind
-        self._n_features_out = evals.shape[0]
-        if self.fit_inverse_transform:
-            self._fit_inverse(self.eigenvectors_ * np.sqrt(self.eigenvalues_), X)
-        # float32 input: the fitted arrays in float32, as scikit-learn keeps them
-        # (transform computes with float64 copies)
-        cast_float_attributes(self, dtype, ("eigenvalues_", "eigenvectors_", "dual_coef_",
-                                            "X_transformed_fit_", "X_fit_"))
-        return self
+            return result
+        if solver == "arpack" and n_components < n and fresh:
+            return self._solve_lower(X, n_components, rng)
+        K = np.ascontiguousarray(self._get_kernel(X), dtype=np.float64)
+        # Lanczos on the full kernel where it did not run on one triangle above
+        return self._solve(K, n_components, rng, lanczos=lanczos_dense and not triangle,
+                           single=dtype == np.float32)
+
+    def _kernel_from_features(self, X, n_components, dtype):
+        """Whether the linear kernel's eigenpairs come from the SVD of the centred X
+        (:meth:`_solve_on_features`): the default solver on dense float64 X with at
+        most half as many columns as rows, asked for no more components than columns
+        (n_components=None keeps the non-zero ones, at most one per column)."""
+        n, p = X.shape
+        return (self.kernel == "linear" and self.eigen_solver == "auto"
+                and not sp.issparse(X) and dtype != np.float32 and 2 * p <= n
+                and (self.n_components is None or n_components <= p))
+
+    def _solve_on_features(self, X, n_components):
+        """The top eigenpairs of the centred linear kernel ``Xc Xc'`` from the thin SVD
+        ``Xc = U S V'``: its eigenvalues are ``S**2``, its eigenvectors the columns of
+        U (orthonormal, for zero singular values too), exactly the kernel's spectrum
+        without forming the n x n kernel (O(n p^2) instead of O(n^3)). Stores the
+        kernel's centring statistics that :meth:`transform` reads: ``X mean`` (its
+        column means) and ``mean . mean`` (its overall mean)."""
+        mean = X.mean(axis=0)
+        with small_lapack(X.shape[1]):
+            U, S, _ = linalg.svd(X - mean, full_matrices=False, check_finite=False)
+        self._K_fit_rows = X @ mean
+        self._K_fit_all = float(mean @ mean)
+        k = min(n_components, S.shape[0])
+        return S[:k] ** 2, U[:, :k]
+
+    def _axes_in_feature_space(self, X):
+        """For the linear kernel: the (mean, p x k matrix W) with which ``transform``
+        is ``(X - mean) W``, the same values as the centred kernel of the new rows
+        times the scaled eigenvectors (``Kc = (X - mean)(X_fit - mean)'``, so
+        ``W = (X_fit - mean)' eigenvectors_ / sqrt(eigenvalues_)``), in O(p k) per
+        row instead of O(n p)."""
+        mean = X.mean(axis=0)
+        return mean, (X - mean).T @ self._scaled_eigenvectors()
+
+    def _scaled_eigenvectors(self):
+        """``eigenvectors_ / sqrt(eigenvalues_)`` in float64, zero for the components
+        of no variance."""
+        evals = np.asarray(self.eigenvalues_, dtype=np.float64)
+        evecs = np.asarray(self.eigenvectors_, dtype=np.float64)
+        nz = evals > 0
+        scaled = np.zeros_like(evecs)
+        scaled[:, nz] = evecs[:, nz] / np.sqrt(evals[nz])
+        return scaled
 
     def fit_transform(self, X, y=None, **params):
         """Fit and return the projections of the training samples.
@@ -648,6 +701,9 @@ default='linear'
         X = validate_data(self, X, reset=False, dtype=np.float64,
                           accept_sparse="csr" if self._takes_sparse() else False)
         _check_kernel_range(X, self, self.kernel, self.degree, fit=False)
+        if getattr(self, "_feature_axes", None) is not None and not sp.issparse(X):
+            mean, W = self._feature_axes
+            return _as_input_dtype((X - mean) @ W, f32)
         X_fit = self.X_fit_
         X_fit = X_fit.astype(np.float64) if sp.issparse(X_fit) else np.asarray(X_fit, np.float64)
         # few features: the kernel values run on numba's threads, and the projection's
@@ -657,11 +713,7 @@ default='linear'
         Kc = K - self._K_fit_rows[None, :]
         Kc -= K.mean(axis=1)[:, None]
         Kc += self._K_fit_all
-        evals = np.asarray(self.eigenvalues_, dtype=np.float64)
-        evecs = np.asarray(self.eigenvectors_, dtype=np.float64)
-        nz = evals > 0
-        scaled = np.zeros_like(evecs)
-        scaled[:, nz] = evecs[:, nz] / np.sqrt(evals[nz])
+        scaled = self._scaled_eigenvectors()
         if f32:  # float32 input: one single-precision product, as scikit-learn
             return Kc.astype(np.float32) @ scaled.astype(np.float32)
         return Kc @ scaled
