@@ -109,6 +109,42 @@ def _solve_kernel_system(K, y, alpha, sample_weight, full_kernel):
     return dual
 
 
+# How far above LAPACK's rounding of the n x n linear kernel (n eps s_max^2) the
+# penalty must lie for the SVD route: below it the kernel's Cholesky factorisation
+# can fail, and the least-squares fallback's cut-off decides, as scikit-learn's.
+_PENALTY_MARGIN = 100.0
+
+
+def _linear_dual_from_svd(X, y, alpha, sample_weight):
+    """Dual coefficients a (n, t) of the linear kernel ``K = X X'`` and the fitted
+    function's vectors ``X' a`` (p, t), from the thin SVD of X (weighted rows
+    ``sqrt(w) X``); None where the penalty is too small for it.
+
+    With ``X = U S V'``, ``(K + a I)^-1 = U diag(1 / (s^2 + a)) U' + (I - U U') / a``:
+    the component of y in X's column space shrunk, the rest divided by the penalty;
+    O(n p^2) instead of the kernel's O(n^3) factorisation, for as many targets and
+    penalties as given. ``X' a = V diag(s / (s^2 + a)) U' y`` is taken from the SVD
+    too: ``X'`` of the rest cancels in exact arithmetic only, and its rounding, divided
+    by a small penalty, would reach the predictions. ``alpha`` is (1,) or (t,) for y
+    (n, t).
+    """
+    n, t = y.shape
+    sw = None if sample_weight is None else np.sqrt(sample_weight)
+    Xw = X if sw is None else X * sw[:, None]
+    yw = y if sw is None else y * sw[:, None]
+    with small_lapack(X.shape[1]):
+        U, S, Vt = linalg.svd(Xw, full_matrices=False, check_finite=False)
+    top = S[0] ** 2 if S.size else 0.0
+    if alpha.min() < _PENALTY_MARGIN * n * np.finfo(np.float64).eps * top or alpha.min() <= 0:
+        return None
+    a = np.broadcast_to(alpha, (t,))[None, :]
+    inner = U.T @ yw
+    shrunk = S[:, None] ** 2 + a
+    dual = U @ (inner / shrunk) + (yw - U @ inner) / a
+    primal = Vt.T @ (inner * (S[:, None] / shrunk))
+    return (dual if sw is None else dual * sw[:, None]), primal
+
+
 class KernelRidge(RegressorMixin, BaseEstimator):
     """Kernel ridge regression.
 
@@ -222,24 +258,21 @@ or callable, default='linear'
             sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64)
         elif isinstance(sample_weight, float):
             sample_weight = np.full(X.shape[0], sample_weight)
-        K = None
-        if not callable(self.kernel) and self.kernel != "precomputed" and not sp.issparse(X):
-            K = kernel_lower(X, self.kernel, self.gamma)
-        if K is None:
-            # a fresh kernel, or a copy of the precomputed one
-            K = np.array(self._get_kernel(X), dtype=np.float64, order="C", copy=True)
         alpha = np.atleast_1d(np.asarray(self.alpha, dtype=np.float64))
         if np.any(alpha < 0):
             raise ValueError("alpha must be non-negative.")
         ravel = y.ndim == 1
-        y2 = y.reshape(-1, 1) if ravel else y
-        # LAPACK right after numba's parallel kernel values: up to order 1,000 one
-        # BLAS thread is faster, and BLAS's threads would spin beside numba's
-        with small_lapack(K.shape[0]):
-            dual = _solve_kernel_system(
-                K, np.asarray(y2, dtype=np.float64), alpha, sample_weight,
-                lambda: self._get_kernel(X),
-            )
+        y2 = np.asarray(y.reshape(-1, 1) if ravel else y, dtype=np.float64)
+        solved = None
+        if self._linear_from_features(X, y2, alpha):
+            solved = _linear_dual_from_svd(X, y2, alpha, sample_weight)
+        # the linear kernel's fitted function x -> sum_i a_i x_i . x, one vector per target
+        self._primal_coef = None
+        if solved is None:
+            dual = self._solve_on_kernel(X, y2, alpha, sample_weight)
+        else:
+            dual, primal = solved
+            self._primal_coef = primal.ravel() if ravel else primal
         self.dual_coef_ = dual.ravel() if ravel else dual
         self.X_fit_ = like_input(X, X_in)  # a sparse X_fit_ in the input's container kind
         # as scikit-learn: X_fit_ in X's dtype, the dual coefficients in float32
@@ -247,6 +280,29 @@ or callable, default='linear'
         cast_float_attributes(self, x_dtype, ("X_fit_",))
         cast_float_attributes(self, np.promote_types(x_dtype, y_dtype), ("dual_coef_",))
         return self
+
+    def _linear_from_features(self, X, y, alpha):
+        """Whether the linear kernel's system is solved from the SVD of X
+        (:func:`_linear_dual_from_svd`): dense X with at most a quarter as many columns as
+        rows, a positive penalty per target."""
+        n, p = X.shape
+        return (self.kernel == "linear" and not sp.issparse(X) and 4 * p <= n
+                and alpha.shape[0] in (1, y.shape[1]))
+
+    def _solve_on_kernel(self, X, y, alpha, sample_weight):
+        """Dual coefficients from the n x n kernel of X (one triangle where the kernel
+        allows it), factored by LAPACK."""
+        K = None
+        if not callable(self.kernel) and self.kernel != "precomputed" and not sp.issparse(X):
+            K = kernel_lower(X, self.kernel, self.gamma)
+        if K is None:
+            # a fresh kernel, or a copy of the precomputed one
+            K = np.array(self._get_kernel(X), dtype=np.float64, order="C", copy=True)
+        # LAPACK right after numba's parallel kernel values: up to order 1,000 one
+        # BLAS thread is faster, and BLAS's threads would spin beside numba's
+        with small_lapack(K.shape[0]):
+            return _solve_kernel_system(K, y, alpha, sample_weight,
+                                        lambda: self._get_kernel(X))
 
     def predict(self, X):
         """Predict f(x) = Σ_i a_i k(x, x_i).
@@ -264,6 +320,10 @@ or callable, default='linear'
         X = validate_data(self, X, reset=False, dtype=np.float64,
                           accept_sparse="csr" if kernel_accepts_sparse(self.kernel) else False)
         _check_kernel_range(X, self, self.kernel, self.degree, fit=False)
+        if getattr(self, "_primal_coef", None) is not None:
+            # the linear kernel: x . (X_fit' a), O(p) per row instead of O(n p)
+            return output_in_dtype(linear_product(X, self._primal_coef.T), X_in,
+                                   self.dual_coef_)
         X_fit = self.X_fit_
         X_fit = X_fit.astype(np.float64) if sp.issparse(X_fit) else np.asarray(X_fit, np.float64)
         # K @ dual_coef_: few targets, so a thin product (on one BLAS thread)

@@ -26,7 +26,7 @@ import scipy.sparse as sp
 from scipy import linalg
 from scipy.linalg.blas import dgemv, dsymv
 
-from .._kernels.gram import centre_lower, kernel_lower, lower_supported
+from .._kernels.gram import centre_lower, column_gram, kernel_lower, lower_supported
 from .._kernels.kernel_functions import kernel_matrix, supports
 from .._kernels.work import KERNEL_BLAS_FEATURES
 from ..base import BaseEstimator, TransformerMixin
@@ -245,6 +245,33 @@ def _dense_top_eigenpairs(Kc, n_components):
     with small_lapack(n):  # see BLAS_THREADED_ORDER
         return linalg.eigh(Kc, subset_by_index=(n - n_components, n - 1),
                            overwrite_a=True, check_finite=False)
+
+
+# The smallest eigenvalue of ``Xc' Xc``, relative to the largest, whose left vector
+# ``Xc v / s`` is taken (its error grows as s_max^2 / s^2 times the eigenvector's).
+_COLUMN_ROUTE_MIN_RATIO = 1e-6
+
+
+def _top_pairs_from_columns(Xc, k):
+    """The k largest eigenpairs of ``Xc Xc'`` from those of the p x p ``Xc' Xc``:
+    ``(lambda, Xc v / sqrt(lambda))``; None when the k-th eigenvalue is below
+    :data:`_COLUMN_ROUTE_MIN_RATIO` of the largest (the SVD is then used).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> Xc = np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 2.0], [0.0, -2.0]])
+    >>> evals, U = _top_pairs_from_columns(Xc, 1)
+    >>> evals.tolist(), np.abs(U[:, 0]).round(4).tolist()
+    ([8.0], [0.0, 0.0, 0.7071, 0.7071])
+    """
+    p = Xc.shape[1]
+    with small_lapack(p):
+        evals, V = _dense_top_eigenpairs(column_gram(Xc), k)
+    evals, V = evals[::-1], V[:, ::-1]
+    if not evals[-1] >= _COLUMN_ROUTE_MIN_RATIO * evals[0] > 0:
+        return None
+    return evals, (Xc @ V) / np.sqrt(evals)
 
 
 class KernelPCA(TransformerMixin, BaseEstimator):
@@ -642,18 +669,25 @@ default='linear'
                 and (self.n_components is None or n_components <= p))
 
     def _solve_on_features(self, X, n_components):
-        """The top eigenpairs of the centred linear kernel ``Xc Xc'`` from the thin SVD
-        ``Xc = U S V'``: its eigenvalues are ``S**2``, its eigenvectors the columns of
-        U (orthonormal, for zero singular values too), exactly the kernel's spectrum
-        without forming the n x n kernel (O(n p^2) instead of O(n^3)). Stores the
-        kernel's centring statistics that :meth:`transform` reads: ``X mean`` (its
-        column means) and ``mean . mean`` (its overall mean)."""
+        """The top eigenpairs of the centred linear kernel ``Xc Xc'`` from X's columns:
+        they are ``(s^2, u)`` for the singular triplets of ``Xc = U S V'``, the
+        kernel's spectrum without forming the n x n kernel (O(n p^2) instead of
+        O(n^3)). Fewer components than columns: the top eigenpairs ``(s^2, v)`` of
+        the p x p ``Xc' Xc`` and ``u = Xc v / s`` (:func:`_top_pairs_from_columns`);
+        all of them, or where that is not accurate: the thin SVD (U orthonormal, for
+        zero singular values too). Stores the kernel's centring statistics that
+        :meth:`transform` reads: ``X mean`` (its column means) and ``mean . mean``
+        (its overall mean)."""
         mean = X.mean(axis=0)
-        with small_lapack(X.shape[1]):
-            U, S, _ = linalg.svd(X - mean, full_matrices=False, check_finite=False)
+        Xc = X - mean
         self._K_fit_rows = X @ mean
         self._K_fit_all = float(mean @ mean)
-        k = min(n_components, S.shape[0])
+        k = min(n_components, X.shape[1])
+        pairs = _top_pairs_from_columns(Xc, k) if k < X.shape[1] else None
+        if pairs is not None:
+            return pairs
+        with small_lapack(X.shape[1]):
+            U, S, _ = linalg.svd(Xc, full_matrices=False, check_finite=False)
         return S[:k] ** 2, U[:, :k]
 
     def _axes_in_feature_space(self, X):
