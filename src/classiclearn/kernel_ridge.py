@@ -8,6 +8,9 @@ a = √W (√W K √W + α I)⁻¹ √W y. The system is solved by Cholesky; if 
 is numerically singular the least-squares solution is used instead, with a
 warning. For the rbf and linear kernels only one triangle of K is built
 (BLAS syrk, finished in place) and LAPACK factors it in place: no n x n copy.
+The linear kernel of a dense X with at most a quarter as many columns as rows is
+not formed at all: its system is solved from the thin SVD of X
+(:func:`_linear_dual_from_svd`), and predictions are ``x . (X' a)``.
 """
 
 import warnings
