@@ -519,9 +519,7 @@ def _randomized_on_data(X, mean, omega, n_components, n_iter, normalizer):
     # product, which keeps them)
     def normalised(Y):
         with blas_single_thread():
-            if normalizer == "LU":
-                return linalg.lu(Y, permute_l=True, check_finite=False)[0]
-            return linalg.qr(Y, mode="economic", check_finite=False)[0]
+            return _normalise_columns(Y, normalizer)
 
     Y = a_dot(omega)
     for _ in range(n_iter):
