@@ -1,9 +1,12 @@
-"""KernelPCA's linear kernel on X with at most half as many columns as rows: the
-eigenpairs of the centred kernel from the thin SVD of the centred X, never forming the
-n x n kernel; checked against scikit-learn's eigendecomposition of the kernel."""
+"""KernelPCA's linear kernel on tall X (at most half as many columns as rows, or more
+of them for many components): the eigenpairs of the centred kernel from the centred X's
+columns, never forming the n x n kernel; projections of new rows as (X - mean) W
+whichever route fitted; checked against scikit-learn's eigendecomposition of the
+kernel."""
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from numpy.testing import assert_allclose
 
 from classiclearn.decomposition import KernelPCA
@@ -105,3 +108,107 @@ def test_the_kernel_is_solved_where_the_svd_route_does_not_apply(monkeypatch):
     routes.clear()
     KernelPCA(3).fit(tall)
     assert routes == ["_solve_on_features"]
+
+
+@pytest.fixture
+def solve_routes(monkeypatch):
+    routes = []
+    for name in ("_solve_on_features", "_solve_on_kernel"):
+        real = getattr(KernelPCA, name)
+        monkeypatch.setattr(KernelPCA, name, lambda self, *a, real=real, name=name:
+                            routes.append(name) or real(self, *a))
+    return routes
+
+
+@pytest.mark.parametrize("shape, n_components, route", [
+    ((200, 110), 20, "_solve_on_features"),  # 0.55 n columns, many components
+    ((200, 110), None, "_solve_on_features"),
+    ((200, 110), 5, "_solve_on_kernel"),  # few: Lanczos on the kernel
+    ((200, 130), 20, "_solve_on_kernel"),  # 0.65 n columns
+    ((200, 180), 100, "_solve_on_features"),  # 100 components or more, up to n columns
+    ((200, 180), None, "_solve_on_kernel"),
+])
+def test_more_columns_than_half_the_rows(solve_routes, shape, n_components, route):
+    X = _tall(7, *shape)
+    Xt = _tall(8, 30, shape[1])
+    ours = KernelPCA(n_components).fit(X)
+    theirs = sk_dec.KernelPCA(n_components).fit(X)
+    assert solve_routes == [route]
+    assert ours.eigenvalues_.shape == theirs.eigenvalues_.shape
+    top = theirs.eigenvalues_[0]
+    assert_allclose(ours.eigenvalues_, theirs.eigenvalues_, rtol=1e-8, atol=1e-10 * top)
+    # the well-separated leading components (the trailing ones of a full spectrum are
+    # close together: their vectors are only defined up to rotations)
+    lead = min(5, ours.eigenvalues_.shape[0])
+    assert_allclose(ours.eigenvectors_[:, :lead], theirs.eigenvectors_[:, :lead], atol=1e-7,
+                    rtol=0)
+    pt, po = theirs.transform(Xt)[:, :lead], ours.transform(Xt)[:, :lead]
+    assert_allclose(po, pt, atol=1e-8 * np.abs(pt).max(), rtol=0)
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("eigen_solver", ["auto", "dense", "arpack"])
+def test_projections_from_the_columns_after_the_kernel_route(solve_routes, sparse,
+                                                            eigen_solver):
+    X = _tall(9, 120, 90)
+    Xt = _tall(10, 25, 90)
+    if sparse:
+        rng = np.random.default_rng(11)
+        X = sp.csr_matrix(np.where(rng.random(X.shape) < 0.3, X, 0.0))
+        Xt = sp.csr_matrix(np.where(rng.random(Xt.shape) < 0.3, Xt, 0.0))
+    ours = KernelPCA(4, eigen_solver=eigen_solver, random_state=0).fit(X)
+    theirs = sk_dec.KernelPCA(4, eigen_solver=eigen_solver, random_state=0).fit(X)
+    assert solve_routes == ["_solve_on_kernel"]
+    assert ours._feature_axes is not None
+    for rows in (Xt, X[:20]):
+        pt = theirs.transform(rows)
+        _same_up_to_sign(ours.transform(rows), pt, 1e-8 * np.abs(pt).max())
+    assert_allclose(ours.eigenvalues_, theirs.eigenvalues_, rtol=1e-8)
+
+
+def _sparse_tall(seed, n, p, offset=0.0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, p)) * np.geomspace(5.0, 0.5, p) + offset
+    return sp.csr_matrix(np.where(rng.random((n, p)) < 0.3, X, 0.0))
+
+
+@pytest.mark.parametrize("n_components", [None, 3, 10])
+@pytest.mark.parametrize("shape", [(150, 20), (500, 40)])
+def test_sparse_x_from_its_columns_matches_sklearn(solve_routes, n_components, shape):
+    X = _sparse_tall(12, *shape, offset=1.0)
+    Xt = _sparse_tall(13, 30, shape[1], offset=1.0)
+    X_copy = X.copy()
+    ours = KernelPCA(n_components).fit(X)
+    theirs = sk_dec.KernelPCA(n_components).fit(X)
+    assert solve_routes == ["_solve_on_features"]
+    assert ours.eigenvalues_.shape == theirs.eigenvalues_.shape
+    assert_allclose(ours.eigenvalues_, theirs.eigenvalues_, rtol=1e-9)
+    assert_allclose(ours.eigenvectors_, theirs.eigenvectors_, atol=1e-8, rtol=0)
+    for rows in (Xt, Xt.toarray(), X):
+        pt = theirs.transform(rows)
+        assert_allclose(ours.transform(rows), pt, atol=1e-9 * np.abs(pt).max(), rtol=0)
+    assert (X != X_copy).nnz == 0
+
+
+def test_sparse_x_falls_back_to_the_kernel_where_the_centring_cancels(solve_routes):
+    # rank-deficient: the trailing eigenvalues are rounding, not wanted with
+    # n_components=None (dropped), but wanted when asked for all of them
+    rng = np.random.default_rng(14)
+    low_rank = rng.normal(size=(200, 3)) @ rng.normal(size=(3, 12))
+    X = sp.csr_matrix(np.where(rng.random((200, 12)) < 0.5, low_rank, 0.0)[:, :12])
+    X = sp.hstack([X, X[:, :4]]).tocsr()  # 16 columns of rank <= 12
+    ours = KernelPCA().fit(X)
+    theirs = sk_dec.KernelPCA().fit(X)
+    assert solve_routes == ["_solve_on_features"]
+    assert_allclose(ours.eigenvalues_, theirs.eigenvalues_, rtol=1e-8)
+    solve_routes.clear()
+    KernelPCA(16, remove_zero_eig=False).fit(X)
+    assert solve_routes == ["_solve_on_features", "_solve_on_kernel"]
+    # a large offset mean against the spread: X' X - n mean mean' loses the digits
+    solve_routes.clear()
+    rng = np.random.default_rng(15)
+    Y = sp.csr_matrix(1e5 + rng.normal(size=(300, 10)))
+    ours = KernelPCA(3).fit(Y)
+    theirs = sk_dec.KernelPCA(3).fit(Y)
+    assert solve_routes == ["_solve_on_features", "_solve_on_kernel"]
+    assert_allclose(ours.eigenvalues_, theirs.eigenvalues_, rtol=1e-6)

@@ -24,7 +24,7 @@ from numbers import Integral, Real
 import numpy as np
 import scipy.sparse as sp
 from scipy import linalg
-from scipy.linalg.blas import dgemv, dsymv
+from scipy.linalg.blas import dgemm, dgemv, dsymv
 
 from .._kernels.gram import centre_lower, column_gram, kernel_lower, lower_supported
 from .._kernels.kernel_functions import kernel_matrix, supports
@@ -34,7 +34,7 @@ from ..exceptions import NotFittedError
 from ..metrics.pairwise import _check_kernel_range, kernel_accepts_sparse, pairwise_kernels
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
-from ..utils._sparse import like_input
+from ..utils._sparse import csr_gram, like_input
 from ..utils._threads import small_lapack
 from ..utils.validation import (
     cast_float_attributes,
@@ -194,6 +194,11 @@ def _dense_start_vector(n):
     return np.random.RandomState(_DENSE_START_SEED).uniform(-1, 1, size=n)
 
 
+# Eigenvalues the PSD check keeps, relative to the largest (smaller ones are zeroed and,
+# for n_components=None, dropped).
+_SMALL_POSITIVE_RATIO = 1e-12
+
+
 def _check_psd_eigenvalues(lambdas):
     if lambdas.size == 0:
         return lambdas
@@ -211,7 +216,7 @@ def _check_psd_eigenvalues(lambdas):
             "the eigendecomposition of the matrix."
         )
     lambdas = np.where(lambdas < 0, 0.0, lambdas)
-    return np.where(lambdas < 1e-12 * top, 0.0, lambdas)
+    return np.where(lambdas < _SMALL_POSITIVE_RATIO * top, 0.0, lambdas)
 
 
 # Dense eigensolver choice: LAPACK's divide and conquer (``syevd``) computes the
@@ -224,9 +229,10 @@ _DIVIDE_AND_CONQUER_MAX_ORDER = 10_000
 _DIVIDE_AND_CONQUER_THREADED_ORDER = 300
 
 
-def _dense_top_eigenpairs(Kc, n_components):
-    """The ``n_components`` largest eigenpairs of the symmetric ``Kc`` (overwritten),
-    in ascending order, as ``scipy.linalg.eigh(subset_by_index=...)`` returns them.
+def _dense_top_eigenpairs(Kc, n_components, lower=True):
+    """The ``n_components`` largest eigenpairs of the symmetric ``Kc`` (overwritten;
+    its ``lower`` or upper triangle read), in ascending order, as
+    ``scipy.linalg.eigh(subset_by_index=...)`` returns them.
 
     Examples
     --------
@@ -239,11 +245,11 @@ def _dense_top_eigenpairs(Kc, n_components):
     if (n_components * _DIVIDE_AND_CONQUER_FRACTION >= n
             and n <= _DIVIDE_AND_CONQUER_MAX_ORDER):
         with small_lapack(n, limit=_DIVIDE_AND_CONQUER_THREADED_ORDER):
-            evals, evecs = linalg.eigh(Kc, driver="evd", overwrite_a=True,
+            evals, evecs = linalg.eigh(Kc, lower=lower, driver="evd", overwrite_a=True,
                                        check_finite=False)
         return evals[n - n_components:], evecs[:, n - n_components:]
     with small_lapack(n):  # see BLAS_THREADED_ORDER
-        return linalg.eigh(Kc, subset_by_index=(n - n_components, n - 1),
+        return linalg.eigh(Kc, lower=lower, subset_by_index=(n - n_components, n - 1),
                            overwrite_a=True, check_finite=False)
 
 
@@ -272,6 +278,45 @@ def _top_pairs_from_columns(Xc, k):
     if not evals[-1] >= _COLUMN_ROUTE_MIN_RATIO * evals[0] > 0:
         return None
     return evals, (Xc @ V) / np.sqrt(evals)
+
+
+# Components from which the linear kernel's eigenpairs come from X's columns for X of
+# n / 2 to 0.6 n columns (and from five times as many, up to n columns).
+_FEATURES_MANY_COMPONENTS = 20
+
+
+def _sparse_top_pairs(X, mean, k, all_nonzero=False):
+    """The k largest eigenpairs of the centred linear kernel of a sparse X (n, p) from
+    ``Xc' Xc = X' X - n mean mean'`` (p x p, X kept sparse): ``(lambda, u)`` with
+    ``u = (X v - 1 (mean . v)) / sqrt(lambda)``; with ``all_nonzero`` the pairs of
+    all the eigenvalues the PSD check keeps instead. None where a wanted eigenvalue is
+    below :data:`_COLUMN_ROUTE_MIN_RATIO` of the largest plus the rounding of the
+    centring (``n |mean|^2``, which the subtraction cancels).
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> X = sp.csr_array(np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 2.0], [0.0, -2.0]]))
+    >>> evals, U = _sparse_top_pairs(X, np.zeros(2), 1)
+    >>> evals.tolist(), np.abs(U[:, 0]).round(4).tolist()
+    ([8.0], [0.0, 0.0, 0.7071, 0.7071])
+    """
+    n, p = X.shape
+    G = csr_gram(X)
+    G -= n * np.outer(mean, mean)
+    with small_lapack(p):
+        evals, V = _dense_top_eigenpairs(G, p if all_nonzero else k)
+    evals, V = evals[::-1], V[:, ::-1]
+    if all_nonzero:
+        wanted = evals >= _SMALL_POSITIVE_RATIO * evals[0]
+        evals, V = evals[wanted], V[:, wanted]
+    if evals.size == 0:
+        return None
+    floor = _COLUMN_ROUTE_MIN_RATIO * (evals[0] + n * float(mean @ mean))
+    if not evals[-1] >= floor > 0:
+        return None
+    U = (np.asarray(X @ V) - mean @ V) / np.sqrt(evals)
+    return evals, U
 
 
 class KernelPCA(TransformerMixin, BaseEstimator):
@@ -444,11 +489,12 @@ default='linear'
             from scipy.sparse.linalg import eigsh
 
             v0 = rng.uniform(-1, 1, size=n)
-            return eigsh(
-                _centred_operator(K, col, allm, symmetric=self.kernel != "precomputed"),
-                n_components, which="LA", tol=self.tol,
-                maxiter=self.max_iter, v0=v0,
-            )
+            with small_lapack(n):  # see _solve_lanczos
+                return eigsh(
+                    _centred_operator(K, col, allm, symmetric=self.kernel != "precomputed"),
+                    n_components, which="LA", tol=self.tol,
+                    maxiter=self.max_iter, v0=v0,
+                )
         if solver == "arpack":
             # ARPACK needs n_components < n_samples; scipy's eigsh on a dense
             # matrix then solves it with LAPACK and warns, and so do we (as
@@ -476,10 +522,11 @@ default='linear'
         if lanczos:  # 'auto' standing for 'dense', see _lanczos_replaces_dense
             op = _centred_operator(K, col, allm)
             tol, gap_tol = _EXACT_TOLERANCES
-            result = _lanczos_top(
-                op.matvec, n, n_components, _dense_start_vector(n), tol,
-                _lanczos_max_dim(n_components), gap_tol=gap_tol,
-            )
+            with small_lapack(n):  # see _solve_lanczos
+                result = _lanczos_top(
+                    op.matvec, n, n_components, _dense_start_vector(n), tol,
+                    _lanczos_max_dim(n_components), gap_tol=gap_tol,
+                )
             if result is not None:
                 return result
         Kc = K - col[None, :]
@@ -514,7 +561,22 @@ default='linear'
 
         op = LinearOperator((n, n), matvec=matvec, rmatvec=matvec, dtype=np.float64)
         v0 = rng.uniform(-1, 1, size=n)
-        return eigsh(op, n_components, which="LA", tol=self.tol, maxiter=self.max_iter, v0=v0)
+        with small_lapack(n):  # see _solve_lanczos
+            return eigsh(op, n_components, which="LA", tol=self.tol, maxiter=self.max_iter,
+                         v0=v0)
+
+    def _solve_dense_lower(self, X, n_components, triangle):
+        """LAPACK on the centred kernel (fresh kernels only), centred in place in its
+        lower triangle, which the eigensolver reads as the upper triangle of the Fortran
+        view without a copy. With ``triangle`` only that triangle is built (one syrk for
+        linear, numba's tiles for rbf), in scipy's BLAS: numpy's threads, after a
+        product of their own, would still spin beside the eigensolver's."""
+        if triangle:
+            T = kernel_lower(X, self.kernel, self.gamma_)
+        else:
+            T = np.array(self._get_kernel(X), dtype=np.float64, order="C")
+        self._K_fit_rows, self._K_fit_all = centre_lower(T)
+        return _dense_top_eigenpairs(T.T, n_components, lower=False)
 
     def _lanczos_replaces_dense(self, X, n_components):
         """Whether 'auto', standing for 'dense' here, runs Lanczos first: a built-in
@@ -557,11 +619,16 @@ default='linear'
         def matvec(v):
             return centred(dsymv(1.0, TF, v, lower=0), v)
 
-        result = _lanczos_top(
-            matvec, n, n_components, v0, tol, _lanczos_max_dim(n_components),
-            w0=centred(KV[1], v0),
-            gap_tol=gap_tol,
-        )
+        # the products are BLAS symv, memory-bound: on one thread up to order
+        # BLAS_THREADED_ORDER, where BLAS's threads gain nothing and would spin for a
+        # tenth of a second after the last, taking the cores from what comes next
+        # (transform's products in numpy's BLAS, numba's kernel values)
+        with small_lapack(n):
+            result = _lanczos_top(
+                matvec, n, n_components, v0, tol, _lanczos_max_dim(n_components),
+                w0=centred(KV[1], v0),
+                gap_tol=gap_tol,
+            )
         if result is not None:
             self._K_fit_rows = col
             self._K_fit_all = allm
@@ -600,11 +667,10 @@ default='linear'
         n = X.shape[0]
         n_components = n if self.n_components is None else min(n, self.n_components)
         rng = check_random_state(self.random_state)
-        on_features = self._kernel_from_features(X, n_components, dtype)
-        if on_features:
-            evals, evecs = self._solve_on_features(X, n_components)
-        else:
-            evals, evecs = self._solve_on_kernel(X, n_components, rng, dtype)
+        solved = None
+        if self._kernel_from_features(X, n_components, dtype):
+            solved = self._solve_on_features(X, n_components)
+        evals, evecs = solved or self._solve_on_kernel(X, n_components, rng, dtype)
         evals = _check_psd_eigenvalues(np.real(evals))
         evecs = np.real(evecs)
         # flip: largest-magnitude entry of every eigenvector positive
@@ -619,7 +685,9 @@ default='linear'
             evals, evecs = evals[keep], evecs[:, keep]
         self.eigenvalues_ = evals
         self.eigenvectors_ = np.ascontiguousarray(evecs)
-        self._feature_axes = self._axes_in_feature_space(X) if on_features else None
+        # the linear kernel's projections from X's columns, whichever route fitted it
+        linear = self.kernel == "linear" and dtype != np.float32
+        self._feature_axes = self._axes_in_feature_space(X) if linear else None
         self.X_fit_ = like_input(X, X_in)  # a sparse X_fit_ in the input's container kind
         self._n_features_out = evals.shape[0]
         if self.fit_inverse_transform:
@@ -651,6 +719,8 @@ default='linear'
                                          *_EXACT_TOLERANCES)
         if result is not None:
             return result
+        if fresh and solver == "dense" and dtype != np.float32 and (triangle or not lanczos_dense):
+            return self._solve_dense_lower(X, n_components, triangle)
         if solver == "arpack" and n_components < n and fresh:
             return self._solve_lower(X, n_components, rng)
         K = np.ascontiguousarray(self._get_kernel(X), dtype=np.float64)
@@ -660,13 +730,21 @@ default='linear'
 
     def _kernel_from_features(self, X, n_components, dtype):
         """Whether the linear kernel's eigenpairs come from the SVD of the centred X
-        (:meth:`_solve_on_features`): the default solver on dense float64 X with at
-        most half as many columns as rows, asked for no more components than columns
-        (n_components=None keeps the non-zero ones, at most one per column)."""
+        (:meth:`_solve_on_features`): the default solver on dense float64 X, asked for
+        no more components than columns (n_components=None keeps the non-zero ones, at
+        most one per column), with at most half as many columns as rows, or at most
+        0.6 as many for 20 components or more (None included), or any number up to
+        the rows for 100 or more."""
         n, p = X.shape
-        return (self.kernel == "linear" and self.eigen_solver == "auto"
-                and not sp.issparse(X) and dtype != np.float32 and 2 * p <= n
-                and (self.n_components is None or n_components <= p))
+        if (self.kernel != "linear" or self.eigen_solver != "auto" or dtype == np.float32
+                or (self.n_components is not None and n_components > p)):
+            return False
+        # up to 0.6 n columns the p x p problem costs less than the n x n kernel's for
+        # all or many components; for a few, Lanczos on the kernel is cheaper there
+        many = self.n_components is None or n_components >= _FEATURES_MANY_COMPONENTS
+        return (2 * p <= n or (5 * p <= 3 * n and many)
+                or (p <= n and self.n_components is not None
+                    and n_components >= 5 * _FEATURES_MANY_COMPONENTS))
 
     def _solve_on_features(self, X, n_components):
         """The top eigenpairs of the centred linear kernel ``Xc Xc'`` from X's columns:
@@ -675,14 +753,17 @@ default='linear'
         O(n^3)). Fewer components than columns: the top eigenpairs ``(s^2, v)`` of
         the p x p ``Xc' Xc`` and ``u = Xc v / s`` (:func:`_top_pairs_from_columns`);
         all of them, or where that is not accurate: the thin SVD (U orthonormal, for
-        zero singular values too). Stores the kernel's centring statistics that
-        :meth:`transform` reads: ``X mean`` (its column means) and ``mean . mean``
-        (its overall mean)."""
-        mean = X.mean(axis=0)
-        Xc = X - mean
-        self._K_fit_rows = X @ mean
+        zero singular values too). Sparse X: :func:`_sparse_top_pairs`, or None
+        where it is not accurate (the kernel is then solved). Stores the kernel's
+        centring statistics that :meth:`transform` reads: ``X mean`` (its column
+        means) and ``mean . mean`` (its overall mean)."""
+        mean = np.asarray(X.mean(axis=0)).ravel()
+        self._K_fit_rows = np.asarray(X @ mean).ravel()
         self._K_fit_all = float(mean @ mean)
         k = min(n_components, X.shape[1])
+        if sp.issparse(X):
+            return _sparse_top_pairs(X, mean, k, all_nonzero=self.n_components is None)
+        Xc = X - mean
         pairs = _top_pairs_from_columns(Xc, k) if k < X.shape[1] else None
         if pairs is not None:
             return pairs
@@ -695,9 +776,16 @@ default='linear'
         is ``(X - mean) W``, the same values as the centred kernel of the new rows
         times the scaled eigenvectors (``Kc = (X - mean)(X_fit - mean)'``, so
         ``W = (X_fit - mean)' eigenvectors_ / sqrt(eigenvalues_)``), in O(p k) per
-        row instead of O(n p)."""
+        row instead of O(n p). For sparse X, ``W = X' E - mean (1' E)`` keeps X
+        sparse."""
+        scaled = self._scaled_eigenvectors()
+        if sp.issparse(X):
+            mean = np.asarray(X.mean(axis=0)).ravel()
+            return mean, np.asarray(X.T @ scaled) - np.outer(mean, scaled.sum(axis=0))
         mean = X.mean(axis=0)
-        return mean, (X - mean).T @ self._scaled_eigenvectors()
+        # scipy's BLAS, the eigensolver's library (see _solve_dense_lower); the Fortran
+        # view of the C-ordered centred X is read without a copy
+        return mean, dgemm(1.0, (X - mean).T, scaled)
 
     def _scaled_eigenvectors(self):
         """``eigenvectors_ / sqrt(eigenvalues_)`` in float64, zero for the components
@@ -735,8 +823,10 @@ default='linear'
         X = validate_data(self, X, reset=False, dtype=np.float64,
                           accept_sparse="csr" if self._takes_sparse() else False)
         _check_kernel_range(X, self, self.kernel, self.degree, fit=False)
-        if getattr(self, "_feature_axes", None) is not None and not sp.issparse(X):
+        if getattr(self, "_feature_axes", None) is not None:
             mean, W = self._feature_axes
+            if sp.issparse(X):  # X W - mean W: X stays sparse
+                return _as_input_dtype(np.asarray(X @ W) - mean @ W, f32)
             return _as_input_dtype((X - mean) @ W, f32)
         X_fit = self.X_fit_
         X_fit = X_fit.astype(np.float64) if sp.issparse(X_fit) else np.asarray(X_fit, np.float64)
