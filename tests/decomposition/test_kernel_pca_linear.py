@@ -212,3 +212,27 @@ def test_sparse_x_falls_back_to_the_kernel_where_the_centring_cancels(solve_rout
     theirs = sk_dec.KernelPCA(3).fit(Y)
     assert solve_routes == ["_solve_on_features", "_solve_on_kernel"]
     assert_allclose(ours.eigenvalues_, theirs.eigenvalues_, rtol=1e-6)
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("shape, n_components", [((300, 12), 4), ((300, 12), None),
+                                                 ((120, 90), 4)])
+def test_cosine_kernel_is_the_linear_kernel_of_the_normalised_rows(sparse, shape,
+                                                                   n_components):
+    X = _tall(16, *shape)
+    X[5] = 0.0  # a zero row: a zero row of the kernel, as scikit-learn's
+    Xt = _tall(17, 20, shape[1])
+    Xt[3] = 0.0
+    if sparse:
+        rng = np.random.default_rng(18)
+        X = sp.csr_matrix(np.where(rng.random(X.shape) < 0.4, X, 0.0))
+        Xt = sp.csr_matrix(np.where(rng.random(Xt.shape) < 0.4, Xt, 0.0))
+    ours = KernelPCA(n_components, kernel="cosine").fit(X)
+    theirs = sk_dec.KernelPCA(n_components, kernel="cosine").fit(X)
+    assert ours._feature_axes is not None
+    assert ours.eigenvalues_.shape == theirs.eigenvalues_.shape
+    assert_allclose(ours.eigenvalues_, theirs.eigenvalues_, rtol=1e-8)
+    lead = min(4, ours.eigenvalues_.shape[0])
+    for rows in (Xt, X[:20]):
+        pt = theirs.transform(rows)[:, :lead]
+        _same_up_to_sign(ours.transform(rows)[:, :lead], pt, 1e-8 * np.abs(pt).max())

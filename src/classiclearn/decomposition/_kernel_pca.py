@@ -668,8 +668,9 @@ default='linear'
         n_components = n if self.n_components is None else min(n, self.n_components)
         rng = check_random_state(self.random_state)
         solved = None
-        if self._kernel_from_features(X, n_components, dtype):
-            solved = self._solve_on_features(X, n_components)
+        Z = self._linear_rows(X)  # the rows whose dot products are the kernel, if any
+        if Z is not None and self._kernel_from_features(Z, n_components, dtype):
+            solved = self._solve_on_features(Z, n_components)
         evals, evecs = solved or self._solve_on_kernel(X, n_components, rng, dtype)
         evals = _check_psd_eigenvalues(np.real(evals))
         evecs = np.real(evecs)
@@ -686,8 +687,8 @@ default='linear'
         self.eigenvalues_ = evals
         self.eigenvectors_ = np.ascontiguousarray(evecs)
         # the linear kernel's projections from X's columns, whichever route fitted it
-        linear = self.kernel == "linear" and dtype != np.float32
-        self._feature_axes = self._axes_in_feature_space(X) if linear else None
+        linear = Z is not None and dtype != np.float32
+        self._feature_axes = self._axes_in_feature_space(Z) if linear else None
         self.X_fit_ = like_input(X, X_in)  # a sparse X_fit_ in the input's container kind
         self._n_features_out = evals.shape[0]
         if self.fit_inverse_transform:
@@ -728,6 +729,21 @@ default='linear'
         return self._solve(K, n_components, rng, lanczos=lanczos_dense and not triangle,
                            single=dtype == np.float32)
 
+    def _linear_rows(self, X):
+        """The rows whose dot products are the kernel: X for the linear kernel, X's rows
+        scaled to unit norm for the cosine kernel (zero rows kept), as X (dense or
+        sparse); None for the other kernels."""
+        if self.kernel == "linear":
+            return X
+        if self.kernel != "cosine":
+            return None
+        norms = np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel() if sp.issparse(X)
+                        else np.einsum("ij,ij->i", X, X))
+        norms[norms == 0.0] = 1.0
+        if sp.issparse(X):
+            return sp.csr_array(sp.diags_array(1.0 / norms) @ X)
+        return X / norms[:, None]
+
     def _kernel_from_features(self, X, n_components, dtype):
         """Whether the linear kernel's eigenpairs come from the SVD of the centred X
         (:meth:`_solve_on_features`): the default solver on dense float64 X, asked for
@@ -736,7 +752,7 @@ default='linear'
         0.6 as many for 20 components or more (None included), or any number up to
         the rows for 100 or more."""
         n, p = X.shape
-        if (self.kernel != "linear" or self.eigen_solver != "auto" or dtype == np.float32
+        if (self.eigen_solver != "auto" or dtype == np.float32
                 or (self.n_components is not None and n_components > p)):
             return False
         # up to 0.6 n columns the p x p problem costs less than the n x n kernel's for
@@ -825,6 +841,7 @@ default='linear'
         _check_kernel_range(X, self, self.kernel, self.degree, fit=False)
         if getattr(self, "_feature_axes", None) is not None:
             mean, W = self._feature_axes
+            X = self._linear_rows(X)
             if sp.issparse(X):  # X W - mean W: X stays sparse
                 return _as_input_dtype(np.asarray(X @ W) - mean @ W, f32)
             return _as_input_dtype((X - mean) @ W, f32)
