@@ -16,7 +16,7 @@ from scipy.linalg.blas import dsymv, dsyrk
 
 from ..utils._threads import blas_single_thread, numba_threads, small_lapack
 from . import gram_kernels as _k
-from .work import GRAM_PASS_WORK, KERNEL_VALUE_ENTRIES
+from .work import GRAM_PASS_WORK, KERNEL_VALUE_ENTRIES, NUMBA_PASS_WORK
 
 __all__ = ["centre_lower", "column_gram", "kernel_lower", "lower_supported", "row_gram_upper"]
 
@@ -151,6 +151,10 @@ def centre_lower(T):
     _k.lower_column_sums(T, col)
     col /= n
     all_mean = float(col.mean())
-    _k.centre_lower(T, col, all_mean)
+    # a small triangle on the calling thread: waking numba's pool costs more than the
+    # pass (and, woken, its threads wait on the cores the eigensolver needs next)
+    one_thread = numba_threads(1) if n * n < 2 * NUMBA_PASS_WORK else nullcontext()
+    with one_thread:
+        _k.centre_lower(T, col, all_mean)
     return col, all_mean
 

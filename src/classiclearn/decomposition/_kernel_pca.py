@@ -93,6 +93,11 @@ _LANCZOS_MAX_DIM = 300
 # the eigenpairs are wanted.
 _LANCZOS_DENSE_FRACTION = 16
 
+# Order of the kernel below which 'auto' hands it to LAPACK (MRRR on the wanted pairs)
+# rather than Lanczos or ARPACK: below it the per-step cost of the iterations (Python
+# calls, the tridiagonal checks) exceeds the whole O(n^3) solve (one BLAS thread).
+_LANCZOS_MIN_ORDER = 400
+
 # Seed of the Lanczos start vector where 'auto' stands for 'dense': as LAPACK's
 # answer, the result then does not depend on random_state.
 _DENSE_START_SEED = 0
@@ -124,7 +129,9 @@ def _tridiagonal_top(diagonal, off_diagonal, count):
     idx = np.arange(m - 1)
     H[idx, idx + 1] = off_diagonal
     H[idx + 1, idx] = off_diagonal
-    theta, S = linalg.eigh(H, check_finite=False)
+    # numpy's eigh: the same LAPACK driver family without scipy's argument handling,
+    # which costs more than the solve at these sizes (it runs at every Lanczos check)
+    theta, S = np.linalg.eigh(H)
     return theta[m - count:], S[:, m - count:]
 
 
@@ -710,6 +717,10 @@ default='linear'
         # the one-triangle kernels below need dense X; sparse X takes the full kernel
         fresh = self.kernel != "precomputed" and not callable(self.kernel) and not sp.issparse(X)
         triangle = fresh and lower_supported(X, self.kernel)
+        if (fresh and self.eigen_solver == "auto" and dtype != np.float32
+                and n < _LANCZOS_MIN_ORDER):
+            # a small kernel: LAPACK on all of it costs less than Lanczos's steps
+            return self._solve_dense_lower(X, n_components, triangle)
         lanczos_dense = solver == "dense" and self._lanczos_replaces_dense(X, n_components)
         if triangle and self.eigen_solver == "auto" and solver == "arpack":
             tolerances = (self.tol, 0.0) if self.tol > 0 else _EXACT_TOLERANCES
