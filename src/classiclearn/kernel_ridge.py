@@ -59,12 +59,20 @@ def _factor_solve(K, y):
     return x
 
 
+# order of the least-squares fallback's eigenproblem from which LAPACK's divide and
+# conquer runs on BLAS's threads
+_EVD_THREADED_ORDER = 300
+
+
 def _symmetric_lstsq(F, Y):
     """Minimum-norm least-squares solution of ``F X = Y`` for symmetric ``F``: the
     eigenpairs of ``F`` stand in for its singular pairs (``|lambda|``), cut off, as
     LAPACK's ``gelsd`` cuts its singular values, below machine precision times the
     largest; a symmetric eigendecomposition costs less than an SVD."""
-    w, V = linalg.eigh(F, overwrite_a=True, check_finite=False)
+    # divide and conquer: all the eigenpairs in less time than MRRR's eigh or gelsd's
+    # SVD (1,000 x 1,000: 156 against 269 and 169 ms), on BLAS's threads from order 300
+    with small_lapack(F.shape[0], limit=_EVD_THREADED_ORDER):
+        w, V = linalg.eigh(F, driver="evd", overwrite_a=True, check_finite=False)
     keep = np.abs(w) > np.finfo(np.float64).eps * np.abs(w).max(initial=0.0)
     Vk = V[:, keep]
     return Vk @ ((Vk.T @ Y) / w[keep, None])
@@ -97,7 +105,10 @@ def _solve_kernel_system(K, y, alpha, sample_weight, full_kernel):
         # the last group factors K itself, earlier ones a copy
         A = K if g == len(groups) - 1 else K.copy()
         A.flat[:: n + 1] += a
-        x = _factor_solve(A, np.asfortranarray(y[:, cols]))
+        # LAPACK right after numba's parallel kernel values: up to order 1,000 one
+        # BLAS thread is faster, and BLAS's threads would spin beside numba's
+        with small_lapack(n):
+            x = _factor_solve(A, np.asfortranarray(y[:, cols]))
         if x is None:
             warnings.warn(
                 "Singular matrix in solving dual problem. Using least-squares solution instead.",
@@ -392,11 +403,7 @@ or callable, default='linear'
         if K is None:
             # a fresh kernel, or a copy of the precomputed one
             K = np.array(self._get_kernel(X), dtype=np.float64, order="C", copy=True)
-        # LAPACK right after numba's parallel kernel values: up to order 1,000 one
-        # BLAS thread is faster, and BLAS's threads would spin beside numba's
-        with small_lapack(K.shape[0]):
-            return _solve_kernel_system(K, y, alpha, sample_weight,
-                                        lambda: self._get_kernel(X))
+        return _solve_kernel_system(K, y, alpha, sample_weight, lambda: self._get_kernel(X))
 
     def predict(self, X):
         """Predict f(x) = Σ_i a_i k(x, x_i).
