@@ -98,6 +98,11 @@ _LANCZOS_DENSE_FRACTION = 16
 # calls, the tridiagonal checks) exceeds the whole O(n^3) solve (one BLAS thread).
 _LANCZOS_MIN_ORDER = 400
 
+# Order of the kernel up to which the Lanczos / ARPACK products (symv, gemv) run on one
+# BLAS thread: two threads were slower at 2,000-3,000 (Lanczos 280 against 150 ms) and
+# even at 6,000.
+_LANCZOS_THREADED_ORDER = 8_000
+
 # Seed of the Lanczos start vector where 'auto' stands for 'dense': as LAPACK's
 # answer, the result then does not depend on random_state.
 _DENSE_START_SEED = 0
@@ -496,7 +501,7 @@ default='linear'
             from scipy.sparse.linalg import eigsh
 
             v0 = rng.uniform(-1, 1, size=n)
-            with small_lapack(n):  # see _solve_lanczos
+            with small_lapack(n, limit=_LANCZOS_THREADED_ORDER):  # see _solve_lanczos
                 return eigsh(
                     _centred_operator(K, col, allm, symmetric=self.kernel != "precomputed"),
                     n_components, which="LA", tol=self.tol,
@@ -529,7 +534,7 @@ default='linear'
         if lanczos:  # 'auto' standing for 'dense', see _lanczos_replaces_dense
             op = _centred_operator(K, col, allm)
             tol, gap_tol = _EXACT_TOLERANCES
-            with small_lapack(n):  # see _solve_lanczos
+            with small_lapack(n, limit=_LANCZOS_THREADED_ORDER):  # see _solve_lanczos
                 result = _lanczos_top(
                     op.matvec, n, n_components, _dense_start_vector(n), tol,
                     _lanczos_max_dim(n_components), gap_tol=gap_tol,
@@ -568,7 +573,7 @@ default='linear'
 
         op = LinearOperator((n, n), matvec=matvec, rmatvec=matvec, dtype=np.float64)
         v0 = rng.uniform(-1, 1, size=n)
-        with small_lapack(n):  # see _solve_lanczos
+        with small_lapack(n, limit=_LANCZOS_THREADED_ORDER):  # see _solve_lanczos
             return eigsh(op, n_components, which="LA", tol=self.tol, maxiter=self.max_iter,
                          v0=v0)
 
@@ -627,10 +632,10 @@ default='linear'
             return centred(dsymv(1.0, TF, v, lower=0), v)
 
         # the products are BLAS symv, memory-bound: on one thread up to order
-        # BLAS_THREADED_ORDER, where BLAS's threads gain nothing and would spin for a
-        # tenth of a second after the last, taking the cores from what comes next
-        # (transform's products in numpy's BLAS, numba's kernel values)
-        with small_lapack(n):
+        # _LANCZOS_THREADED_ORDER, where BLAS's threads gain nothing (their wake-ups
+        # between the steps cost more) and would spin for a tenth of a second after the
+        # last, taking the cores from what comes next (numpy's BLAS, numba's kernels)
+        with small_lapack(n, limit=_LANCZOS_THREADED_ORDER):
             result = _lanczos_top(
                 matvec, n, n_components, v0, tol, _lanczos_max_dim(n_components),
                 w0=centred(KV[1], v0),
