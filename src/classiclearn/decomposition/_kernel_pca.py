@@ -98,6 +98,10 @@ _LANCZOS_DENSE_FRACTION = 16
 # calls, the tridiagonal checks) exceeds the whole O(n^3) solve (one BLAS thread).
 _LANCZOS_MIN_ORDER = 400
 
+# After the kernel route, the linear kernel's projection axes W (p x k, n p k to form)
+# are kept for at most one component per this many rows.
+_AXES_COMPONENT_SHARE = 8
+
 # Order of the kernel up to which the Lanczos / ARPACK products (symv, gemv) run on one
 # BLAS thread: two threads were slower at 2,000-3,000 (Lanczos 280 against 150 ms) and
 # even at 6,000.
@@ -683,6 +687,7 @@ default='linear'
         Z = self._linear_rows(X)  # the rows whose dot products are the kernel, if any
         if Z is not None and self._kernel_from_features(Z, n_components, dtype):
             solved = self._solve_on_features(Z, n_components)
+        on_features = solved is not None
         evals, evecs = solved or self._solve_on_kernel(X, n_components, rng, dtype)
         evals = _check_psd_eigenvalues(np.real(evals))
         evecs = np.real(evecs)
@@ -698,8 +703,10 @@ default='linear'
             evals, evecs = evals[keep], evecs[:, keep]
         self.eigenvalues_ = evals
         self.eigenvectors_ = np.ascontiguousarray(evecs)
-        # the linear kernel's projections from X's columns, whichever route fitted it
-        linear = Z is not None and dtype != np.float32
+        # the linear kernel's projections from X's columns (W costs n p k once; after the
+        # kernel route only for few components, where that is small beside the kernel)
+        linear = Z is not None and dtype != np.float32 and (
+            on_features or _AXES_COMPONENT_SHARE * evals.shape[0] <= n)
         self._feature_axes = self._axes_in_feature_space(Z) if linear else None
         self.X_fit_ = like_input(X, X_in)  # a sparse X_fit_ in the input's container kind
         self._n_features_out = evals.shape[0]
