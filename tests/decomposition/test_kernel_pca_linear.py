@@ -87,12 +87,18 @@ def test_inverse_transform_after_the_svd_route():
                     atol=1e-9)
 
 
-def test_the_kernel_is_solved_where_the_svd_route_does_not_apply(monkeypatch):
+@pytest.fixture
+def solve_routes(monkeypatch):
     routes = []
     for name in ("_solve_on_features", "_solve_on_kernel"):
         real = getattr(KernelPCA, name)
         monkeypatch.setattr(KernelPCA, name, lambda self, *a, real=real, name=name:
                             routes.append(name) or real(self, *a))
+    return routes
+
+
+def test_the_kernel_is_solved_where_the_svd_route_does_not_apply(solve_routes):
+    routes = solve_routes
     tall = _tall(5, 300, 10)
     for X, params in ((tall, dict(n_components=3, eigen_solver="dense")),  # asked for
                       (tall, dict(n_components=12)),  # more components than columns
@@ -108,16 +114,6 @@ def test_the_kernel_is_solved_where_the_svd_route_does_not_apply(monkeypatch):
     routes.clear()
     KernelPCA(3).fit(tall)
     assert routes == ["_solve_on_features"]
-
-
-@pytest.fixture
-def solve_routes(monkeypatch):
-    routes = []
-    for name in ("_solve_on_features", "_solve_on_kernel"):
-        real = getattr(KernelPCA, name)
-        monkeypatch.setattr(KernelPCA, name, lambda self, *a, real=real, name=name:
-                            routes.append(name) or real(self, *a))
-    return routes
 
 
 @pytest.mark.parametrize("shape, n_components, route", [
