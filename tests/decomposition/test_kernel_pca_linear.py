@@ -207,7 +207,9 @@ def test_sparse_x_falls_back_to_the_kernel_where_the_centring_cancels(solve_rout
     ours = KernelPCA(3).fit(Y)
     theirs = sk_dec.KernelPCA(3).fit(Y)
     assert solve_routes == ["_solve_on_features", "_solve_on_kernel"]
-    assert_allclose(ours.eigenvalues_, theirs.eigenvalues_, rtol=1e-6)
+    # the kernel of rows 1e5 from the origin carries ~1e11 against eigenvalues of ~350:
+    # both sides' centred kernels keep about 1e-6 of them (1.6e-6 apart in one CI run)
+    assert_allclose(ours.eigenvalues_, theirs.eigenvalues_, rtol=1e-5)
 
 
 @pytest.mark.parametrize("sparse", [False, True])

@@ -169,7 +169,7 @@ def _solve_gram(G, XtY, alphas):
     if bool(np.all(alphas == alphas[0])):
         G[diag, diag] += alphas[0]
         try:
-            return solve_pos(G, XtY, overwrite_a=True)
+            return solve_pos(G, XtY)
         except linalg.LinAlgError:
             return linalg.lstsq(G, XtY, check_finite=False)[0]
     W = np.empty((p, t))
