@@ -28,6 +28,7 @@ from ._kernels.gram import kernel_lower
 from ._kernels.kernel_functions import kernel_matrix, supports
 from .base import BaseEstimator, RegressorMixin
 from .metrics.pairwise import _check_kernel_range, kernel_accepts_sparse, pairwise_kernels
+from .utils._linalg import solve_gram
 from .utils._linear import linear_product
 from .utils._params import Interval, StrOptions
 from .utils._sparse import csr_gram, like_input
@@ -138,6 +139,12 @@ _PENALTY_MARGIN = 100.0
 _GRAM_COLUMN_SHARE = 0.8
 
 
+def _penalty_too_small(alpha, n, top):
+    """Whether a penalty is not positive or lies within :data:`_PENALTY_MARGIN` times the
+    rounding of the n x n linear kernel whose largest eigenvalue is ``top``."""
+    return alpha.min() <= 0 or alpha.min() < _PENALTY_MARGIN * n * np.finfo(np.float64).eps * top
+
+
 def _linear_dual_from_svd(X, y, alpha, sample_weight):
     """Dual coefficients a (n, t) of the linear kernel ``K = X X'`` and the fitted
     function's vectors ``X' a`` (p, t), from the thin SVD of X (weighted rows
@@ -157,8 +164,7 @@ def _linear_dual_from_svd(X, y, alpha, sample_weight):
     yw = y if sw is None else y * sw[:, None]
     with small_lapack(X.shape[1]):
         U, S, Vt = linalg.svd(Xw, full_matrices=False, check_finite=False)
-    top = S[0] ** 2 if S.size else 0.0
-    if alpha.min() < _PENALTY_MARGIN * n * np.finfo(np.float64).eps * top or alpha.min() <= 0:
+    if _penalty_too_small(alpha, n, S[0] ** 2 if S.size else 0.0):
         return None
     a = np.broadcast_to(alpha, (t,))[None, :]
     inner = U.T @ yw
@@ -184,16 +190,14 @@ def _top_eigenvalue(G, steps=12):
     return max(value, float(d.max(initial=0.0)))
 
 
-def _upper_gram(X, sample_weight):
-    """``X' diag(w) X`` (p, p) with (at least) its upper triangle filled: BLAS syrk on
-    the weighted rows of a dense X, pair sums of each row's entries for a sparse one
-    (:func:`csr_gram`)."""
+def _upper_gram(X):
+    """``X' X`` (p, p) with (at least) its upper triangle filled: BLAS syrk for a dense X,
+    pair sums of each row's entries for a sparse one (:func:`csr_gram`)."""
     if sp.issparse(X):
         # symmetric: its transpose is the same matrix in the Fortran order LAPACK takes
-        return csr_gram(X, sample_weight).T
-    Xw = X if sample_weight is None else X * np.sqrt(sample_weight)[:, None]
+        return csr_gram(X).T
     # X.T is a Fortran view of C-ordered X: syrk reads it without a copy
-    return dsyrk(1.0, np.asarray(Xw, order="C").T, trans=0, lower=0)
+    return dsyrk(1.0, np.asarray(X, order="C").T, trans=0, lower=0)
 
 
 def _linear_dual_from_gram(X, y, alpha, sample_weight):
@@ -202,9 +206,9 @@ def _linear_dual_from_gram(X, y, alpha, sample_weight):
     rows ``sqrt(w) X``); None where the penalty is too small for them.
 
     ``(X X' + a I) d = y`` holds for ``d = (y - X w) / a`` with ``w`` the ridge solution
-    ``(X' X + a I) w = X' y``: one Cholesky factorisation of order p per penalty
-    instead of the kernel's of order n, and ``X' X`` by one syrk pass (dense X) or
-    from each row's entries (sparse X). The dual's error is of the order of the
+    ``(X' X + a I) w = X' y`` (:func:`solve_gram`: one Cholesky factorisation of order p
+    per penalty instead of the kernel's of order n), ``X' X`` by one syrk pass (dense
+    X) or from each row's entries (sparse X). The dual's error is of the order of the
     kernel Cholesky's (measured against the SVD route: within a factor of 2-3 either
     way), the predictions' smaller. ``alpha`` is (1,) or (t,) for y (n, t).
     """
@@ -215,28 +219,18 @@ def _linear_dual_from_gram(X, y, alpha, sample_weight):
         Xw = X
     else:
         Xw = sp.csr_array(sp.diags_array(sw) @ X) if sp.issparse(X) else X * sw[:, None]
-    G = _upper_gram(X, sample_weight)
-    top = _top_eigenvalue(G)
-    if alpha.min() < _PENALTY_MARGIN * n * np.finfo(np.float64).eps * top or alpha.min() <= 0:
-        return None
-    a = np.broadcast_to(alpha, (t,))
-    groups = ([(a[0], np.arange(t))] if np.all(a == a[0])
-              else [(value, np.array([j])) for j, value in enumerate(a)])
-    dual = np.empty((n, t))
-    primal = np.empty((X.shape[1], t))
-    diag = np.arange(G.shape[0])
+    G = _upper_gram(Xw)
+    alphas = np.broadcast_to(alpha, (t,)).astype(np.float64)
+    # the steps after the Gram product are of order p: on one BLAS thread, where the
+    # product's threads, still spinning, would only compete
     with small_lapack(G.shape[0]):
-        for g, (value, cols) in enumerate(groups):
-            A = G if g == len(groups) - 1 else G.copy(order="F")
-            A[diag, diag] += value
-            try:
-                factor = linalg.cho_factor(A, lower=False, overwrite_a=True,
-                                           check_finite=False)
-            except linalg.LinAlgError:
-                return None
-            w = linalg.cho_solve(factor, np.asarray(Xw.T @ yw[:, cols]), check_finite=False)
-            dual[:, cols] = (yw[:, cols] - Xw @ w) / value
-            primal[:, cols] = w
+        if _penalty_too_small(alphas, n, _top_eigenvalue(G)):
+            return None
+        try:
+            primal = solve_gram(G, np.asarray(Xw.T @ yw), alphas, singular="raise")
+        except linalg.LinAlgError:
+            return None
+        dual = (yw - Xw @ primal) / alphas
     return (dual if sw is None else dual * sw[:, None]), primal
 
 

@@ -32,6 +32,7 @@ from .._kernels.work import KERNEL_BLAS_FEATURES
 from ..base import BaseEstimator, TransformerMixin
 from ..exceptions import NotFittedError
 from ..metrics.pairwise import _check_kernel_range, kernel_accepts_sparse, pairwise_kernels
+from ..preprocessing import normalize
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._sparse import csr_gram, like_input
@@ -758,14 +759,7 @@ default='linear'
         sparse); None for the other kernels."""
         if self.kernel == "linear":
             return X
-        if self.kernel != "cosine":
-            return None
-        norms = np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel() if sp.issparse(X)
-                        else np.einsum("ij,ij->i", X, X))
-        norms[norms == 0.0] = 1.0
-        if sp.issparse(X):
-            return sp.csr_array(sp.diags_array(1.0 / norms) @ X)
-        return X / norms[:, None]
+        return normalize(X) if self.kernel == "cosine" else None
 
     def _kernel_from_features(self, X, n_components, dtype):
         """Whether the linear kernel's eigenpairs come from the SVD of the centred X

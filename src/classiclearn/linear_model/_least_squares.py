@@ -12,6 +12,7 @@ from scipy import linalg
 from scipy.linalg import blas, lapack
 
 from ..base import BaseEstimator, ClassifierMixin
+from ..utils._linalg import solve_gram
 from ..utils._moments import MAX_MEAN_TO_VAR
 from ..utils._params import Interval, StrOptions
 from ..utils._sparse import csr_gram, gram_pair_work
@@ -26,7 +27,7 @@ from ..utils.validation import (
 )
 from ._base import LinearClassifierMixin, weighted_means
 from ._ols import _solve_ols
-from ._ridge import ridge_solve, solve_gram
+from ._ridge import ridge_solve
 from ._ridge_solvers import solve_lsqr
 
 # LSQR's atol = btol on sparse X: tight, as the dense fit solves the normal equations exactly

@@ -18,6 +18,7 @@ from scipy import linalg
 
 from ..base import BaseEstimator, RegressorMixin
 from ..exceptions import ConvergenceWarning
+from ..utils._linalg import solve_gram, solve_pos
 from ..utils._params import Interval, StrOptions
 from ..utils._sparse import csr_gram
 from ..utils._targets import as_2d_target
@@ -54,23 +55,6 @@ _ITERATIVE = {"lsqr", "sparse_cg", "sag", "saga", "lbfgs"}
 # the Gram matrix) up to this many features; above, the Gram matrix and its
 # factorisations cost more than L-BFGS-B's passes over X (scikit-learn's "auto")
 POSITIVE_EXACT_FEATURES = 128
-
-
-def solve_pos(A, B, overwrite_a=False):
-    """``A^-1 B`` for a symmetric positive definite ``A`` by its Cholesky factor, as
-    ``scipy.linalg.solve(assume_a="pos")`` (LAPACK's potrf and potrs, the same
-    arithmetic) without its condition estimate and checks, which took half its time
-    (1,000 x 1,000: 18.8 against 8.6 ms). Raises ``LinAlgError`` when ``A`` is not
-    positive definite.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> solve_pos(np.array([[4.0, 0.0], [0.0, 1.0]]), np.array([2.0, 3.0])).tolist()
-    [0.5, 3.0]
-    """
-    factor = linalg.cho_factor(A, overwrite_a=overwrite_a, check_finite=False)
-    return linalg.cho_solve(factor, B, check_finite=False)
 
 
 def ridge_solve(X, Y, alphas, x_mean, y_mean, sw, solver):
@@ -149,35 +133,6 @@ def sparse_ridge_gram_solve(X, Y, alphas, sw):
         Kk[np.diag_indices(n)] += alphas[k]
         D[:, k] = solve_pos(Kk, B[:, k], overwrite_a=True)
     return A.T @ D
-
-
-def solve_gram(G, XtY, alphas):
-    """``(G + alpha_k I)^{-1} XtY[:, k]`` for each target k (G is overwritten).
-
-    Systems of up to ``BLAS_THREADED_ORDER`` unknowns are solved with BLAS on one
-    thread: a multi-threaded factorisation of that order gains nothing alone and, after
-    the threaded Gram product, spends its time synchronising (and spinning).
-    """
-    p = XtY.shape[0]
-    with small_lapack(p):
-        return _solve_gram(G, XtY, alphas)
-
-
-def _solve_gram(G, XtY, alphas):
-    p, t = XtY.shape
-    diag = np.arange(p)
-    if bool(np.all(alphas == alphas[0])):
-        G[diag, diag] += alphas[0]
-        try:
-            return solve_pos(G, XtY)
-        except linalg.LinAlgError:
-            return linalg.lstsq(G, XtY, check_finite=False)[0]
-    W = np.empty((p, t))
-    for k in range(t):
-        Gk = G.copy()
-        Gk[diag, diag] += alphas[k]
-        W[:, k] = solve_pos(Gk, XtY[:, k], overwrite_a=True)
-    return W
 
 
 def _target_alphas(alpha, n_targets):
