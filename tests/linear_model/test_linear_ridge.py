@@ -95,6 +95,24 @@ def test_fortran_input_multi_target_and_nonfinite(rng, fit_intercept):
         Ridge().fit(Xn, Y[:, 0])
 
 
+@pytest.mark.parametrize("shape, blocked", [((2500, 100), True), ((1200, 300), False),
+                                            ((600, 200), True), ((500, 100), False)])
+@pytest.mark.parametrize("fit_intercept", [True, False])
+def test_gram_routes_match_sklearn(rng, shape, blocked, fit_intercept):
+    # below BLOCKED_ROWS_THREADED rows: the serial blocked pass for few features or
+    # modest work, BLAS's X'X after a moments pass for little work or many features
+    from classiclearn.linear_model import _base
+
+    n, p = shape
+    X = rng.normal(size=(n, p)) + 3.0
+    assert _base._blocked_gram_pass(X) == blocked
+    y = X @ rng.normal(size=p) + rng.normal(size=n)
+    ours = Ridge(alpha=0.5, fit_intercept=fit_intercept).fit(X, y)
+    ref = sk.Ridge(alpha=0.5, fit_intercept=fit_intercept, solver="cholesky").fit(X, y)
+    assert _rel(ours.coef_, ref.coef_) < 1e-9
+    np.testing.assert_allclose(ours.predict(X), ref.predict(X), rtol=1e-9, atol=1e-9)
+
+
 @pytest.mark.parametrize("fit_intercept", [True, False])
 def test_float32_normal_equations_read_x_without_a_float64_copy(fit_intercept):
     # the threaded Gram pass reads a float32 X block by block in float64: the fit is the
