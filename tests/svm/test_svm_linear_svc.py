@@ -53,6 +53,21 @@ def test_linear_svc_parity(config, n_classes):
     assert ours.coef_.shape == theirs.coef_.shape
 
 
+@pytest.mark.parametrize("shape", [(2600, 40), (600, 150)])
+def test_primal_newton_hessian_in_blocks_matches_sklearn(shape):
+    # the compiled Newton method: more active rows than one Gram block (1,024), rows
+    # leaving the active set (negative updates), LAPACK's Cholesky of the Hessian
+    n, d = shape
+    X, y = datasets.make_classification(n_samples=n, n_features=d, n_informative=10,
+                                        flip_y=0.1, random_state=2)
+    params = dict(dual=False, tol=1e-8, max_iter=1000, C=0.5)
+    ours = LinearSVC(**params).fit(X, y)
+    theirs = sksvm.LinearSVC(**params).fit(X, y)
+    assert ours.n_iter_ >= 3
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, atol=2e-5, rtol=1e-4)
+    np.testing.assert_allclose(ours.intercept_, theirs.intercept_, atol=2e-5, rtol=1e-4)
+
+
 def test_linear_svc_sample_weight_and_wide_data():
     X, y = _data(2, n=60, d=100, seed=3)  # more features than samples: dual
     sw = np.random.default_rng(0).uniform(0.0, 3.0, size=y.size)
