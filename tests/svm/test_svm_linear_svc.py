@@ -199,3 +199,19 @@ def test_l1_on_wide_sparse_data_shrinks_to_sklearns_solution(C):
     ours, theirs = LinearSVC(**params).fit(X, y), sksvm.LinearSVC(**params).fit(X, y)
     assert theirs.n_iter_ / 2 <= ours.n_iter_ <= 2 * theirs.n_iter_
     assert np.mean(ours.predict(X) == theirs.predict(X)) >= 0.99
+
+
+@pytest.mark.parametrize("config", [dict(), dict(dual=True), dict(penalty="l1", dual=False),
+                                    dict(dual=False, fit_intercept=False)])
+def test_one_vs_rest_problems_in_threads_give_the_same_model(config, monkeypatch):
+    from classiclearn.svm import _linear
+
+    X, y = _data(4, n=300, d=12, seed=5)
+    fits = []
+    for entries in (np.inf, 0):
+        monkeypatch.setattr(_linear, "_CLASS_THREADS_ENTRIES", entries)
+        model = LinearSVC(random_state=3, **config).fit(X, y)
+        fits.append((model.coef_, model.intercept_, model.n_iter_))
+    np.testing.assert_array_equal(fits[0][0], fits[1][0])
+    np.testing.assert_array_equal(fits[0][1], fits[1][1])
+    assert fits[0][2] == fits[1][2]
