@@ -273,3 +273,32 @@ def test_softmax_newton_cholesky_parity_on_tall_data(rng, penalty, fit_intercept
     ours = LogisticRegression(penalty=penalty, **kw).fit(X, y, sample_weight=sw)
     theirs = _sklearn(X, y, sample_weight=sw, penalty=penalty, **kw)
     np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X), atol=1e-8)
+
+
+def test_newton_cg_follows_sklearns_path_on_an_ill_conditioned_problem():
+    # unscaled digits: the strong Wolfe steps from MINPACK's first trial step take the
+    # path of scikit-learn's Newton-CG (full steps with backtracking had taken 15 outer
+    # steps and 361 Hessian products against their 12 and 137)
+    from sklearn.datasets import load_digits
+    from sklearn.linear_model import LogisticRegression as SkLogistic
+
+    from classiclearn.linear_model import LogisticRegression as Logistic
+
+    X, y = load_digits(return_X_y=True)
+    ours = Logistic(solver="newton-cg").fit(X, y)
+    theirs = SkLogistic(solver="newton-cg").fit(X, y)
+    assert abs(int(ours.n_iter_[0]) - int(theirs.n_iter_[0])) <= 1
+    assert np.mean(ours.predict(X) == theirs.predict(X)) == 1.0
+    np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X), atol=1e-3)
+
+
+def test_strong_wolfe_step_meets_both_conditions():
+    from classiclearn.linear_model._logistic_solvers import _strong_wolfe
+
+    # phi(t) = (t - 30)^2: the curvature condition fails at t = 1 and 2, holds at 4
+    phi = lambda t: (t - 30.0) ** 2  # noqa: E731
+    dphi = lambda t: 2.0 * (t - 30.0)  # noqa: E731
+    t = _strong_wolfe(phi, dphi, phi(0.0), dphi(0.0), 1.0)
+    assert phi(t) <= phi(0.0) + 1e-4 * t * dphi(0.0)
+    assert abs(dphi(t)) <= 0.9 * abs(dphi(0.0))
+    assert t == 4.0

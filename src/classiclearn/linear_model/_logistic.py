@@ -314,7 +314,7 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         if solver in ("newton", "newton-cholesky"):
             return fit_newton(obj, W0, b0, l2, max_iter, tol)
         if solver == "newton-cg":
-            return fit_newton_cg(obj, W0, b0, l2, max_iter, tol)
+            return fit_newton_cg(obj, W0, b0, l2, max_iter, tol, wolfe=True)
         if solver in ("sag", "saga"):
             loss = "log" if obj.n_out == 1 else "multinomial"
             return fit_sag(X, y_idx, sw, W0, b0, loss=loss, alpha=l2, beta=l1,

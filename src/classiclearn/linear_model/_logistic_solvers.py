@@ -720,14 +720,83 @@ def _truncated_cg(hess_prod, grad, tol, max_inner):
     return d
 
 
-def fit_newton_cg(obj, W0, b0, l2, max_iter, tol, max_inner=200):
+def _wolfe_step(value_grad, W, b, Dw, db, d, f, slope, t0, wolfe=True):
+    """A step length along (Dw, db) (flat: ``d``) from the trial ``t0`` meeting the
+    strong Wolfe conditions (sufficient decrease 1e-4, curvature 0.9), as scikit-learn's
+    Newton-CG steps; Armijo backtracking from ``t0`` where none is found, or without
+    ``wolfe``. Returns ``(t, f, grad)`` at the new point, or three Nones."""
+    cache = {}
+
+    def at(t):
+        if t not in cache:
+            cache[t] = value_grad(W + t * Dw, b + t * db)
+        return cache[t]
+
+    t = _strong_wolfe(lambda t: at(t)[0], lambda t: float(at(t)[1] @ d), f, slope,
+                      t0) if wolfe else None
+    if t is None:
+        t = t0
+        for _ in range(60):
+            fn = at(t)[0]
+            if np.isfinite(fn) and fn <= f + 1e-4 * t * slope:
+                break
+            t *= 0.5
+        else:
+            return None, None, None
+    fn, gn = at(t)
+    return t, fn, gn
+
+
+def _strong_wolfe(phi, dphi, f0, slope0, t, c1=1e-4, c2=0.9, max_steps=20):
+    """Step length meeting the strong Wolfe conditions for ``phi`` (``phi(0) = f0``,
+    ``phi'(0) = slope0 < 0``) from the trial ``t``: Nocedal and Wright's algorithms 3.5
+    and 3.6 (bracketing by doubling, zoom by bisection). None when none is found."""
+    t_prev, f_prev = 0.0, f0
+    lo = hi = None
+    for i in range(max_steps):
+        ft = phi(t)
+        if not np.isfinite(ft) or ft > f0 + c1 * t * slope0 or (i > 0 and ft >= f_prev):
+            lo, hi = t_prev, t
+            break
+        dt = dphi(t)
+        if abs(dt) <= -c2 * slope0:
+            return t
+        if dt >= 0:
+            lo, hi = t, t_prev
+            break
+        t_prev, f_prev, t = t, ft, 2.0 * t
+    if lo is None:
+        return None
+    for _ in range(max_steps):
+        t = 0.5 * (lo + hi)
+        ft = phi(t)
+        if not np.isfinite(ft) or ft > f0 + c1 * t * slope0 or ft >= phi(lo):
+            hi = t
+            continue
+        dt = dphi(t)
+        if abs(dt) <= -c2 * slope0:
+            return t
+        if dt * (hi - lo) >= 0:
+            hi = lo
+        lo = t
+    return None
+
+
+def fit_newton_cg(obj, W0, b0, l2, max_iter, tol, max_inner=200, wolfe=False):
     """Truncated Newton (Newton-CG) on ``F / sum(sw)`` (smooth problems only).
 
     Each outer step solves the Newton system approximately by conjugate
     gradients on Hessian-vector products (two passes over X per product,
     the Hessian is never formed), to the forcing tolerance
-    ``min(0.5, sqrt(|g|_1)) |g|_1``, then backtracks (Armijo) along the
-    direction. Stops when the largest gradient entry is at most ``tol``, or
+    ``min(0.5, sqrt(|g|_1)) |g|_1``, then backtracks (Armijo) from the full step
+    along the direction. With ``wolfe`` (the newton-cg solver) the step is a strong
+    Wolfe line search's from MINPACK's first trial step (:func:`_wolfe_step`), as
+    scikit-learn's Newton-CG takes it: on ill-conditioned problems the path, and so
+    the number of Hessian products, follows theirs (digits: 12 outer steps and 137
+    products on both sides; full steps with backtracking had taken 15 and 361). The
+    L2 liblinear solver keeps backtracking (liblinear's trust region is no line
+    search; on breast_cancer backtracking took 27 steps, the Wolfe search 38).
+    Stops when the largest gradient entry is at most ``tol``, or
     when the objective no longer changes in float64 (a tighter ``tol`` than
     the rounding of F allows).
     """
@@ -748,6 +817,7 @@ def fit_newton_cg(obj, W0, b0, l2, max_iter, tol, max_inner=200):
         return V, vb
 
     f, grad = value_grad(W, b)
+    f_prev = None
     converged = False
     n_iter = 0
     for n_iter in range(1, max_iter + 1):
@@ -772,18 +842,17 @@ def fit_newton_cg(obj, W0, b0, l2, max_iter, tol, max_inner=200):
         if slope >= 0:
             d, slope = -grad, -(grad @ grad)
         Dw, db = split(d)
-        t = 1.0
-        for _ in range(60):
-            Wn, bn = W + t * Dw, b + t * db
-            fn, gn = value_grad(Wn, bn)
-            if np.isfinite(fn) and fn <= f + 1e-4 * t * slope:
-                break
-            t *= 0.5
-        else:
+        # the first trial step as MINPACK's line search (scikit-learn's) guesses it from
+        # the last decrease of the objective: a full step where that is large
+        t0 = 1.0 if f_prev is None else min(1.0, 1.01 * 2.0 * (f - f_prev) / slope)
+        t, fn, gn = _wolfe_step(value_grad, W, b, Dw, db, d, f, slope,
+                                t0 if wolfe and t0 > 0.0 else 1.0, wolfe)
+        if t is None:
             converged = absgrad.max() <= max(tol, 1e-8)
             break
-        W, b, f_old, f, grad = Wn, bn, f, fn, gn
-        if abs(f_old - f) <= 64 * np.finfo(float).eps * max(abs(f), 1.0):
+        Wn, bn = W + t * Dw, b + t * db
+        W, b, f_prev, f, grad = Wn, bn, f, fn, gn
+        if abs(f_prev - f) <= 64 * np.finfo(float).eps * max(abs(f), 1.0):
             converged = True  # the objective no longer changes in float64
             break
     return W, b, n_iter, converged
