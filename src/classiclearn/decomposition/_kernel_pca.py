@@ -246,6 +246,12 @@ _DIVIDE_AND_CONQUER_MAX_ORDER = 10_000
 _DIVIDE_AND_CONQUER_THREADED_ORDER = 300
 
 
+# order from which the partial eigendecomposition (its tridiagonal reduction, half
+# matrix-vector products) runs on BLAS's threads: rbf 1,000 x 20 with 2 / 10 / 50
+# components 49-72 ms on threads against 66-89 on one (500 rows: alike)
+_PARTIAL_EIGH_THREADED_ORDER = 600
+
+
 def _dense_top_eigenpairs(Kc, n_components, lower=True):
     """The ``n_components`` largest eigenpairs of the symmetric ``Kc`` (overwritten;
     its ``lower`` or upper triangle read), in ascending order, as
@@ -268,12 +274,6 @@ def _dense_top_eigenpairs(Kc, n_components, lower=True):
     with small_lapack(n, limit=_PARTIAL_EIGH_THREADED_ORDER):
         return linalg.eigh(Kc, lower=lower, subset_by_index=(n - n_components, n - 1),
                            overwrite_a=True, check_finite=False)
-
-
-# order from which the partial eigendecomposition (its tridiagonal reduction, half
-# matrix-vector products) runs on BLAS's threads: rbf 1,000 x 20 with 2 / 10 / 50
-# components 49-72 ms on threads against 66-89 on one (500 rows: alike)
-_PARTIAL_EIGH_THREADED_ORDER = 600
 
 
 # The smallest eigenvalue of ``Xc' Xc``, relative to the largest, whose left vector

@@ -724,12 +724,13 @@ def _wolfe_step(value_grad, W, b, Dw, db, d, f, slope, t0, wolfe=True):
     """A step length along (Dw, db) (flat: ``d``) from the trial ``t0`` meeting the
     strong Wolfe conditions (sufficient decrease 1e-4, curvature 0.9), as scikit-learn's
     Newton-CG steps; Armijo backtracking from ``t0`` where none is found, or without
-    ``wolfe``. Returns ``(t, f, grad)`` at the new point, or three Nones."""
+    ``wolfe``. Returns ``(W, b, f, grad)`` at the new point, or None."""
     cache = {}
 
     def at(t):
         if t not in cache:
-            cache[t] = value_grad(W + t * Dw, b + t * db)
+            Wt, bt = W + t * Dw, b + t * db
+            cache[t] = value_grad(Wt, bt) + (Wt, bt)
         return cache[t]
 
     t = _strong_wolfe(lambda t: at(t)[0], lambda t: float(at(t)[1] @ d), f, slope,
@@ -742,9 +743,9 @@ def _wolfe_step(value_grad, W, b, Dw, db, d, f, slope, t0, wolfe=True):
                 break
             t *= 0.5
         else:
-            return None, None, None
-    fn, gn = at(t)
-    return t, fn, gn
+            return None
+    fn, gn, Wn, bn = at(t)
+    return Wn, bn, fn, gn
 
 
 def _strong_wolfe(phi, dphi, f0, slope0, t, c1=1e-4, c2=0.9, max_steps=20):
@@ -844,14 +845,16 @@ def fit_newton_cg(obj, W0, b0, l2, max_iter, tol, max_inner=200, wolfe=False):
         Dw, db = split(d)
         # the first trial step as MINPACK's line search (scikit-learn's) guesses it from
         # the last decrease of the objective: a full step where that is large
-        t0 = 1.0 if f_prev is None else min(1.0, 1.01 * 2.0 * (f - f_prev) / slope)
-        t, fn, gn = _wolfe_step(value_grad, W, b, Dw, db, d, f, slope,
-                                t0 if wolfe and t0 > 0.0 else 1.0, wolfe)
-        if t is None:
+        t0 = 1.0
+        if wolfe and f_prev is not None:
+            t0 = min(1.0, 1.01 * 2.0 * (f - f_prev) / slope)
+        stepped = _wolfe_step(value_grad, W, b, Dw, db, d, f, slope,
+                              t0 if t0 > 0.0 else 1.0, wolfe)
+        if stepped is None:
             converged = absgrad.max() <= max(tol, 1e-8)
             break
-        Wn, bn = W + t * Dw, b + t * db
-        W, b, f_prev, f, grad = Wn, bn, f, fn, gn
+        f_prev = f
+        W, b, f, grad = stepped
         if abs(f_prev - f) <= 64 * np.finfo(float).eps * max(abs(f), 1.0):
             converged = True  # the objective no longer changes in float64
             break

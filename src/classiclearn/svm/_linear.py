@@ -28,7 +28,7 @@ import scipy.sparse as sp
 from .._kernels.sparse_products import csr_gram_matvec, unsigned_csr
 from ..base import BaseEstimator, ClassifierMixin
 from ..exceptions import ConvergenceWarning
-from ..utils._linalg import solve_pos
+from ..utils._linalg import solve_gram
 from ..utils._linear import LinearClassifierMixin, linear_product
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
@@ -98,10 +98,8 @@ def _newton_squared_hinge(X, y, C, tol, max_iter):
         if direct:
             with small_lapack(d):
                 _update_hessian(H, X, C, act & ~act_old, act_old & ~act)
-                act_old = act
-                shifted = H.copy(order="F")
-                shifted[np.diag_indices(d)] += 1.0
-                step = -solve_pos(shifted, grad, overwrite_a=True)
+            act_old = act
+            step = -solve_gram(H.copy(), grad[:, None], np.ones(1))[:, 0]
         else:
             step = _cg(hessian_part, np.where(act, C, 0.0), grad, max(1e-2 * gnorm, 1e-12))
         od = X @ step

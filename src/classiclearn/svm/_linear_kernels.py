@@ -418,6 +418,8 @@ def newton_squared_hinge_dense(X, y, C, tol, max_iter):
     grad = np.empty(d)
     H = np.zeros((d, d))
     act_old = np.zeros(n, dtype=np.bool_)
+    entering = np.empty(n, dtype=np.intp)
+    leaving = np.empty(n, dtype=np.intp)
     n_pos = 0
     for i in range(n):
         if y[i] > 0:
@@ -447,16 +449,6 @@ def newton_squared_hinge_dense(X, y, C, tol, max_iter):
         for i in range(n):
             now = y[i] * margin[i] < 1.0
             if now and not act_old[i]:
-                n_in += 1
-            elif act_old[i] and not now:
-                n_out += 1
-        entering = np.empty(n_in, dtype=np.intp)
-        leaving = np.empty(n_out, dtype=np.intp)
-        n_in = 0
-        n_out = 0
-        for i in range(n):
-            now = y[i] * margin[i] < 1.0
-            if now and not act_old[i]:
                 entering[n_in] = i
                 n_in += 1
             elif act_old[i] and not now:
@@ -464,9 +456,9 @@ def newton_squared_hinge_dense(X, y, C, tol, max_iter):
                 n_out += 1
             act_old[i] = now
         if n_in > 0:
-            add_weighted_gram(X, entering, C, 2.0, H)
+            add_weighted_gram(X, entering[:n_in], C, 2.0, H)
         if n_out > 0:
-            add_weighted_gram(X, leaving, C, -2.0, H)
+            add_weighted_gram(X, leaving[:n_out], C, -2.0, H)
         Hreg = H.copy()
         for j in range(d):
             Hreg[j, j] += 1.0
