@@ -37,7 +37,8 @@ _SHARED_KERNELS = {"ensemble": "tree", "mixture": "cluster"}
 # builder; the KD and ball trees (build, k-nearest and radius queries, shared by every
 # neighbours estimator) and the Manhattan brute search; elkan's k-means, the rbf kernel
 # of kernel ridge, the other covariance types of the mixtures, liblinear's L1 logistic
-# regression (newGLMNET) and SAGA (its lazy-update kernels), LinearSVC's L1 solver
+# regression (newGLMNET), its L2 one (TRON) and SAGA (its lazy-update kernels),
+# LinearSVC's L1 solver
 _VARIANTS = {"Ridge": ({"positive": True, "solver": "lbfgs"},),
              "DecisionTreeClassifier": ({"max_bins": 255},),
              "DecisionTreeRegressor": ({"criterion": "absolute_error"},),
@@ -50,6 +51,7 @@ _VARIANTS = {"Ridge": ({"positive": True, "solver": "lbfgs"},),
              "KMeans": ({"algorithm": "elkan"},),
              "KernelRidge": ({"kernel": "rbf"},),
              "LogisticRegression": ({"solver": "liblinear", "penalty": "l1"},
+                                    {"solver": "liblinear"},
                                     {"solver": "saga", "penalty": "l1"}),
              "SVC": ({"probability": True},),
              "LinearSVC": ({"penalty": "l1", "dual": False},),
@@ -57,13 +59,14 @@ _VARIANTS = {"Ridge": ({"positive": True, "solver": "lbfgs"},),
                                  {"covariance_type": "spherical"})}
 # the same on sparse input: LinearSVC's sparse rows reach the dual's CSR kernel only
 # with dual=True (the default primal makes small sparse X dense for its Hessian);
-# elkan's k-means, newGLMNET, LinearSVC's L1 solver (on CSC columns), the absolute-error
-# tree's exact splitter on CSC columns and the Manhattan distances between CSR rows have
-# sparse specialisations of their own (`python -m benchmarks --coldstart --variants
+# elkan's k-means, newGLMNET, TRON's CSR rows, LinearSVC's L1 solver (on CSC columns),
+# the absolute-error tree's exact splitter on CSC columns and the Manhattan distances
+# between CSR rows have sparse specialisations of their own (`python -m benchmarks --coldstart --variants
 # --sparse`: the tree 10.9 s, Manhattan 1.1-1.5 s at their first call before)
 _SPARSE_VARIANTS = {"LinearSVC": ({"dual": True}, {"penalty": "l1", "dual": False}),
                     "KMeans": ({"algorithm": "elkan"},),
                     "LogisticRegression": ({"solver": "liblinear", "penalty": "l1"},
+                                           {"solver": "liblinear"},
                                            {"solver": "saga", "penalty": "l1"}),
                     "DecisionTreeRegressor": ({"criterion": "absolute_error"},),
                     "KNeighborsClassifier": ({"metric": "manhattan"},),

@@ -116,6 +116,104 @@ def test_liblinear_dual_and_refusals(rng):
             LogisticRegression(solver=solver, penalty="l1").fit(X, y)
 
 
+@pytest.mark.parametrize("name", ["breast_cancer", "wine", "digits"])
+@pytest.mark.parametrize("scaled", [False, True])
+def test_liblinear_l2_takes_liblinears_trust_region_steps(name, scaled):
+    """TRON with liblinear's rules: at the default tolerance the number of steps and the
+    model are liblinear's (raw breast_cancer and wine are ill-conditioned: 19-24 steps)."""
+    from sklearn import datasets
+    from sklearn.preprocessing import StandardScaler
+
+    X, y = getattr(datasets, f"load_{name}")(return_X_y=True)
+    y = (y == y.max()).astype(int)
+    if scaled:
+        X = StandardScaler().fit_transform(X)
+    ours = LogisticRegression(solver="liblinear").fit(X, y)
+    theirs = _sklearn(X, y, solver="liblinear")
+    assert abs(int(ours.n_iter_[0]) - int(theirs.n_iter_[0])) <= 3
+    # on raw data rounding moves the path a little: the stopped points differ by 1%
+    atol = (2e-3 if scaled else 2e-2) * np.abs(theirs.decision_function(X)).max()
+    np.testing.assert_allclose(ours.decision_function(X), theirs.decision_function(X),
+                               rtol=0, atol=atol)
+    assert np.mean(ours.predict(X) == theirs.predict(X)) >= 0.995
+
+
+def test_liblinear_l2_stops_at_max_iter_with_a_warning(rng):
+    X, y = _data(rng)
+    X[:, 1] *= 1e3  # ill-conditioned: many trust-region steps
+    with pytest.warns(ConvergenceWarning, match="failed to converge"):
+        est = LogisticRegression(solver="liblinear", max_iter=2, tol=1e-12).fit(X, y)
+    assert est.n_iter_[0] == 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        est = LogisticRegression(solver="liblinear").fit(X, y)
+    assert 2 < est.n_iter_[0] < 100
+
+
+def test_liblinear_l2_trust_region_steps_match_a_naive_tron(rng):
+    """The compiled TRON against a plain numpy transcription of the trust-region rules
+    (Lin, Weng and Keerthi 2008): the same iterate after each number of steps."""
+    from classiclearn.linear_model import _liblinear_kernels as lk
+
+    X, y01 = _data(rng, n=120, p=5)
+    X[:, 3] *= 30.0
+    y = np.where(y01 > 0, 1.0, -1.0)
+    C = rng.uniform(0.5, 2.0, len(y))
+
+    def value_grad_hess(w):
+        z = y * (X @ w)
+        sigma = 1.0 / (1.0 + np.exp(-z))
+        f = 0.5 * w @ w + C @ np.logaddexp(0.0, -z)
+        g = w + X.T @ (C * (sigma - 1.0) * y)
+        H = np.eye(len(w)) + (X.T * (C * sigma * (1.0 - sigma))) @ X
+        return f, g, H
+
+    def naive(steps):
+        w = np.zeros(X.shape[1])
+        f, g, H = value_grad_hess(w)
+        delta, taken, first = np.linalg.norm(g), 0, True
+        while taken < steps:
+            s, r, d = np.zeros_like(w), -g, -g
+            while np.linalg.norm(r) > 0.1 * np.linalg.norm(g):
+                Hd = H @ d
+                a = (r @ r) / (d @ Hd)
+                if np.linalg.norm(s + a * d) > delta:
+                    sd, dd, gap = s @ d, d @ d, delta ** 2 - s @ s
+                    rad = np.sqrt(sd ** 2 + dd * gap)
+                    a = gap / (sd + rad) if sd >= 0 else (rad - sd) / dd
+                    s, r = s + a * d, r - a * Hd
+                    break
+                s, r_new = s + a * d, r - a * Hd
+                d = r_new + (r_new @ r_new) / (r @ r) * d
+                r = r_new
+            gs = g @ s
+            pred = -0.5 * (gs - s @ r)
+            f_new = value_grad_hess(w + s)[0]
+            act, sn = f - f_new, np.linalg.norm(s)
+            if first:
+                delta = min(delta, sn)
+            curv = f_new - f - gs
+            alpha = 4.0 if curv <= 0 else max(0.25, -0.5 * gs / curv)
+            if act < 1e-4 * pred:
+                delta = min(max(alpha, 0.25) * sn, 0.5 * delta)
+            elif act < 0.25 * pred:
+                delta = max(0.25 * delta, min(alpha * sn, 0.5 * delta))
+            elif act < 0.75 * pred:
+                delta = max(0.25 * delta, min(alpha * sn, 4.0 * delta))
+            else:
+                delta = max(delta, min(alpha * sn, 4.0 * delta))
+            if act > 1e-4 * pred:
+                w = w + s
+                f, g, H = value_grad_hess(w)
+                taken, first = taken + 1, False
+        return w
+
+    for steps in [1, 2, 4]:
+        w = np.zeros(X.shape[1])
+        assert lk.l2_logistic_tron(X, None, None, None, y, C, w, 0.0, steps) == steps
+        np.testing.assert_allclose(w, naive(steps), rtol=1e-9, atol=1e-12)
+
+
 @pytest.mark.parametrize("solver", ["sag", "saga", "newton-cg"])
 def test_convergence_warning_when_max_iter_small(rng, solver):
     X, y = _data(rng, k=3)

@@ -235,3 +235,216 @@ def l1_logistic_glmnet(XT, indptr, indices, data, y, C, w, eps, max_newton_iter,
         newton_iter += 1
         gmax_old = gmax_new
     return newton_iter
+
+
+# TRON's constants (Lin, Weng and Keerthi, "Trust region Newton method for large-scale
+# logistic regression", JMLR 2008): the reduction ratios that accept a step and grow or
+# shrink the region, the factors that shrink / grow it, and the conjugate-gradient
+# forcing factor on the gradient's norm
+_ETA0, _ETA1, _ETA2 = 1e-4, 0.25, 0.75
+_SIGMA1, _SIGMA2, _SIGMA3 = 0.25, 0.5, 4.0
+_CG_FORCING = 0.1
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _norm(v):
+    return math.sqrt(np.dot(v, v))
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _axpy(a, x, y):
+    """y += a x."""
+    for j in range(y.shape[0]):
+        y[j] += a * x[j]
+
+
+@njit(nogil=True, cache=True)
+def _row_products(X, indptr, indices, data, v, out):
+    """out_i = x_i'v for every row (dense X by BLAS, or the CSR arrays when X is None)."""
+    if X is not None:
+        out[:] = np.dot(X, v)
+        return
+    d = v.shape[0]
+    for i in range(out.shape[0]):
+        start, stop = column_span(X, indptr, i, d)
+        acc = 0.0
+        for t in range(start, stop):
+            j, x = column_entry(X, indices, data, i, t)
+            acc += v[j] * x
+        out[i] = acc
+
+
+@njit(nogil=True, cache=True)
+def _transposed_product(X, indptr, indices, data, u, v, out):
+    """out = v + X'u (the penalty's identity plus the loss's part)."""
+    if X is not None:
+        out[:] = np.dot(X.T, u)
+        _axpy(1.0, v, out)
+        return
+    d = out.shape[0]
+    for j in range(d):
+        out[j] = v[j]
+    for i in range(u.shape[0]):
+        ui = u[i]
+        if ui == 0.0:
+            continue
+        start, stop = column_span(X, indptr, i, d)
+        for t in range(start, stop):
+            j, x = column_entry(X, indices, data, i, t)
+            out[j] += ui * x
+
+
+@njit(nogil=True, cache=True)
+def _logistic_value(w, z, y, C):
+    """0.5 |w|^2 + sum_i C_i log(1 + exp(-y_i z_i)), z the rows' products with w."""
+    f = 0.0
+    for j in range(w.shape[0]):
+        f += w[j] * w[j]
+    f *= 0.5
+    for i in range(z.shape[0]):
+        t = -y[i] * z[i]
+        f += C[i] * _softplus(t, math.exp(-abs(t)))
+    return f
+
+
+@njit(nogil=True, cache=True)
+def _logistic_gradient(X, indptr, indices, data, w, z, y, C, D, u, g):
+    """g = w + X'u with u_i = C_i (sigma_i - 1) y_i, sigma_i = 1 / (1 + exp(-y_i z_i));
+    D_i = C_i sigma_i (1 - sigma_i), the curvature the Hessian products take."""
+    for i in range(z.shape[0]):
+        t = y[i] * z[i]
+        e = math.exp(-abs(t))
+        sigma = 1.0 / (1.0 + e) if t >= 0.0 else e / (1.0 + e)
+        D[i] = C[i] * sigma * (1.0 - sigma)
+        u[i] = C[i] * (sigma - 1.0) * y[i]
+    _transposed_product(X, indptr, indices, data, u, w, g)
+
+
+@njit(nogil=True, cache=True)
+def _trust_region_cg(X, indptr, indices, data, D, g, delta, s, r, dvec, Hd, Xd, max_cg):
+    """Conjugate gradients on ``H s = -g`` (H = I + X' diag(D) X) from s = 0, stopped
+    when the residual r = -g - H s falls to a tenth of |g|, or at the trust region's
+    boundary |s| = delta (then s is the boundary point along the last direction).
+    Returns the number of Hessian products."""
+    for j in range(g.shape[0]):
+        s[j] = 0.0
+        r[j] = -g[j]
+        dvec[j] = r[j]
+    cg_tol = _CG_FORCING * _norm(g)
+    rr = np.dot(r, r)
+    n_cg = 0
+    while n_cg < max_cg and math.sqrt(rr) > cg_tol:
+        n_cg += 1
+        _row_products(X, indptr, indices, data, dvec, Xd)
+        for i in range(Xd.shape[0]):
+            Xd[i] *= D[i]
+        _transposed_product(X, indptr, indices, data, Xd, dvec, Hd)
+        alpha = rr / np.dot(dvec, Hd)
+        _axpy(alpha, dvec, s)
+        if _norm(s) > delta:
+            _axpy(-alpha, dvec, s)
+            # the step to the boundary: the positive root of |s + a d|^2 = delta^2
+            sd = np.dot(s, dvec)
+            dd = np.dot(dvec, dvec)
+            gap = delta * delta - np.dot(s, s)
+            rad = math.sqrt(sd * sd + dd * gap)
+            alpha = gap / (sd + rad) if sd >= 0.0 else (rad - sd) / dd
+            _axpy(alpha, dvec, s)
+            _axpy(-alpha, Hd, r)
+            break
+        _axpy(-alpha, Hd, r)
+        rr_new = np.dot(r, r)
+        beta = rr_new / rr
+        rr = rr_new
+        for j in range(dvec.shape[0]):
+            dvec[j] = r[j] + beta * dvec[j]
+    return n_cg
+
+
+@njit(nogil=True, cache=True)
+def l2_logistic_tron(X, indptr, indices, data, y, C, w, eps, max_iter):
+    """TRON, liblinear's trust-region Newton method, for
+    ``min_w 0.5 |w|^2 + sum_i C_i log(1 + exp(-y_i w'x_i))``.
+
+    Each iteration solves the Newton system within the trust region by conjugate
+    gradients (:func:`_trust_region_cg`; the Hessian is never formed, each product is
+    two passes over the rows), takes the step when the actual reduction of the
+    objective is at least ``_ETA0`` times the quadratic model's, and resizes the region
+    by the ratio of the two (Lin, Weng and Keerthi 2008, with liblinear's rules).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, d), C order, or None
+        The samples (one per row); or None, and the rows are the CSR arrays ``indptr``,
+        ``indices``, ``data`` (None for dense samples).
+    y : ndarray of shape (n,), +1.0 or -1.0.
+    C : ndarray of shape (n,), positive per-sample penalties of the loss.
+    w : ndarray of shape (d,), the start, overwritten with the solution.
+    eps : float
+        Stop when the gradient's norm falls below eps times its norm at w = 0.
+    max_iter : int, the most steps taken.
+
+    Returns
+    -------
+    n_iter : int, the steps taken (``max_iter`` when it stopped there).
+    """
+    n = y.shape[0]
+    d = w.shape[0]
+    z = np.empty(n)
+    z_new = np.empty(n)
+    D = np.empty(n)
+    u = np.empty(n)
+    g = np.empty(d)
+    s = np.empty(d)
+    r = np.empty(d)
+    w_new = np.empty(d)
+    dvec = np.empty(d)
+    Hd = np.empty(d)
+    # the gradient at w = 0, whose norm scales the stopping rule
+    zero = np.zeros(d)
+    z[:] = 0.0
+    _logistic_gradient(X, indptr, indices, data, zero, z, y, C, D, u, g)
+    gnorm0 = _norm(g)
+    _row_products(X, indptr, indices, data, w, z)
+    f = _logistic_value(w, z, y, C)
+    _logistic_gradient(X, indptr, indices, data, w, z, y, C, D, u, g)
+    delta = _norm(g)
+    max_cg = max(10 * d, 50)
+    it = 1
+    search = delta > eps * gnorm0
+    while it <= max_iter and search:
+        _trust_region_cg(X, indptr, indices, data, D, g, delta, s, r, dvec, Hd, u, max_cg)
+        for j in range(d):
+            w_new[j] = w[j] + s[j]
+        gs = np.dot(g, s)
+        predicted = -0.5 * (gs - np.dot(s, r))
+        _row_products(X, indptr, indices, data, w_new, z_new)
+        f_new = _logistic_value(w_new, z_new, y, C)
+        actual = f - f_new
+        snorm = _norm(s)
+        if it == 1:
+            delta = min(delta, snorm)
+        # the step length the quadratic through f, f_new and the slope gs would take
+        curvature = f_new - f - gs
+        alpha = _SIGMA3 if curvature <= 0.0 else max(_SIGMA1, -0.5 * (gs / curvature))
+        if actual < _ETA0 * predicted:
+            delta = min(max(alpha, _SIGMA1) * snorm, _SIGMA2 * delta)
+        elif actual < _ETA1 * predicted:
+            delta = max(_SIGMA1 * delta, min(alpha * snorm, _SIGMA2 * delta))
+        elif actual < _ETA2 * predicted:
+            delta = max(_SIGMA1 * delta, min(alpha * snorm, _SIGMA3 * delta))
+        else:
+            delta = max(delta, min(alpha * snorm, _SIGMA3 * delta))
+        if actual > _ETA0 * predicted:
+            it += 1
+            w[:] = w_new
+            z, z_new = z_new, z
+            f = f_new
+            _logistic_gradient(X, indptr, indices, data, w, z, y, C, D, u, g)
+            if _norm(g) <= eps * gnorm0:
+                break
+        if f < -1.0e32 or (actual == 0.0 and predicted <= 0.0):
+            break
+        if abs(actual) <= 1.0e-12 * abs(f) and abs(predicted) <= 1.0e-12 * abs(f):
+            break
+    return it - 1

@@ -720,11 +720,11 @@ def _truncated_cg(hess_prod, grad, tol, max_inner):
     return d
 
 
-def _wolfe_step(value_grad, W, b, Dw, db, d, f, slope, t0, wolfe=True):
+def _wolfe_step(value_grad, W, b, Dw, db, d, f, slope, t0):
     """A step length along (Dw, db) (flat: ``d``) from the trial ``t0`` meeting the
     strong Wolfe conditions (sufficient decrease 1e-4, curvature 0.9), as scikit-learn's
-    Newton-CG steps; Armijo backtracking from ``t0`` where none is found, or without
-    ``wolfe``. Returns ``(W, b, f, grad)`` at the new point, or None."""
+    Newton-CG steps; Armijo backtracking from ``t0`` where none is found. Returns
+    ``(W, b, f, grad)`` at the new point, or None."""
     cache = {}
 
     def at(t):
@@ -733,8 +733,7 @@ def _wolfe_step(value_grad, W, b, Dw, db, d, f, slope, t0, wolfe=True):
             cache[t] = value_grad(Wt, bt) + (Wt, bt)
         return cache[t]
 
-    t = _strong_wolfe(lambda t: at(t)[0], lambda t: float(at(t)[1] @ d), f, slope,
-                      t0) if wolfe else None
+    t = _strong_wolfe(lambda t: at(t)[0], lambda t: float(at(t)[1] @ d), f, slope, t0)
     if t is None:
         t = t0
         for _ in range(60):
@@ -783,20 +782,17 @@ def _strong_wolfe(phi, dphi, f0, slope0, t, c1=1e-4, c2=0.9, max_steps=20):
     return None
 
 
-def fit_newton_cg(obj, W0, b0, l2, max_iter, tol, max_inner=200, wolfe=False):
+def fit_newton_cg(obj, W0, b0, l2, max_iter, tol, max_inner=200):
     """Truncated Newton (Newton-CG) on ``F / sum(sw)`` (smooth problems only).
 
     Each outer step solves the Newton system approximately by conjugate
     gradients on Hessian-vector products (two passes over X per product,
     the Hessian is never formed), to the forcing tolerance
-    ``min(0.5, sqrt(|g|_1)) |g|_1``, then backtracks (Armijo) from the full step
-    along the direction. With ``wolfe`` (the newton-cg solver) the step is a strong
-    Wolfe line search's from MINPACK's first trial step (:func:`_wolfe_step`), as
-    scikit-learn's Newton-CG takes it: on ill-conditioned problems the path, and so
-    the number of Hessian products, follows theirs (digits: 12 outer steps and 137
-    products on both sides; full steps with backtracking had taken 15 and 361). The
-    L2 liblinear solver keeps backtracking (liblinear's trust region is no line
-    search; on breast_cancer backtracking took 27 steps, the Wolfe search 38).
+    ``min(0.5, sqrt(|g|_1)) |g|_1``; the step is a strong Wolfe line search's from
+    MINPACK's first trial step (:func:`_wolfe_step`), as scikit-learn's Newton-CG
+    takes it: on ill-conditioned problems the path, and so the number of Hessian
+    products, follows theirs (digits: 12 outer steps and 137 products on both sides;
+    full steps with backtracking had taken 15 and 361).
     Stops when the largest gradient entry is at most ``tol``, or
     when the objective no longer changes in float64 (a tighter ``tol`` than
     the rounding of F allows).
@@ -846,10 +842,10 @@ def fit_newton_cg(obj, W0, b0, l2, max_iter, tol, max_inner=200, wolfe=False):
         # the first trial step as MINPACK's line search (scikit-learn's) guesses it from
         # the last decrease of the objective: a full step where that is large
         t0 = 1.0
-        if wolfe and f_prev is not None:
+        if f_prev is not None:
             t0 = min(1.0, 1.01 * 2.0 * (f - f_prev) / slope)
         stepped = _wolfe_step(value_grad, W, b, Dw, db, d, f, slope,
-                              t0 if t0 > 0.0 else 1.0, wolfe)
+                              t0 if t0 > 0.0 else 1.0)
         if stepped is None:
             converged = absgrad.max() <= max(tol, 1e-8)
             break
@@ -861,40 +857,65 @@ def fit_newton_cg(obj, W0, b0, l2, max_iter, tol, max_inner=200, wolfe=False):
     return W, b, n_iter, converged
 
 
+def _tron_rows(X, fit_intercept, intercept_scaling):
+    """(X, indptr, indices, data) of TRON's row passes: dense rows (C order, with the
+    constant intercept column), or the CSR arrays (indptr uintp, indices uint32, with
+    the constant column as stored entries) when X is sparse."""
+    s = float(intercept_scaling)
+    if sp.issparse(X):
+        if fit_intercept:
+            X = sp.hstack([X, np.full((X.shape[0], 1), s)], format="csr")
+        X = sp.csr_array(X)
+        if not X.has_sorted_indices:
+            X = X.sorted_indices()
+        return (None, X.indptr.astype(np.uintp), X.indices.astype(np.uint32),
+                np.asarray(X.data, dtype=np.float64))
+    if not fit_intercept:
+        return np.ascontiguousarray(X, dtype=np.float64), None, None, None
+    Xa = np.empty((X.shape[0], X.shape[1] + 1))
+    Xa[:, :-1] = X
+    Xa[:, -1] = s
+    return Xa, None, None, None
+
+
+def _fit_l2_tron(X, y, sw, W0, b0, l2, fit_intercept, intercept_scaling, max_iter, tol):
+    """liblinear's L2 logistic regression (two classes): TRON, its trust-region Newton
+    method, on ``min_v |v|^2 / 2 + sum_i (sw_i / l2) nll_i`` over ``v = (w, b / s)``,
+    stopped as liblinear stops it (the gradient's norm below
+    ``tol * max(min(n+, n-), 1) / n`` times its norm at zero). Returns
+    (W, b, n_iter, converged)."""
+    from . import _liblinear_kernels as _lk
+
+    n = X.shape[0]
+    labels = np.where(np.asarray(y) > 0, 1.0, -1.0)
+    n_pos = int(np.count_nonzero(labels > 0))
+    eps = tol * max(min(n_pos, n - n_pos), 1) / n
+    v = np.array(W0[0], dtype=np.float64)
+    if fit_intercept:
+        v = np.append(v, b0[0] / intercept_scaling)
+    C = np.ascontiguousarray(sw, dtype=np.float64) / l2
+    rows = _tron_rows(X, fit_intercept, intercept_scaling)
+    n_iter = _lk.l2_logistic_tron(*rows, labels, C, v, float(eps), int(max_iter))
+    if fit_intercept:
+        return v[None, :-1].copy(), np.array([v[-1] * intercept_scaling]), n_iter, \
+            n_iter < max_iter
+    return v[None, :], np.zeros(1), n_iter, n_iter < max_iter
+
+
 def fit_liblinear(X, y, sw, W0, b0, l1, l2, fit_intercept, intercept_scaling, max_iter,
                   tol):
     """liblinear's binary objective: the intercept is a penalised weight.
 
     Minimises ``sum_i sw_i nll_i + l1 |v|_1 + l2 / 2 |v|^2`` over
     ``v = (w, b / s)``, i.e. X gets a constant column ``s = intercept_scaling``
-    and the intercept ``b = s v_p`` is shrunk with the weights. liblinear
-    solves it by a trust-region Newton-CG (L2) or newGLMNET, a proximal
-    Newton method with coordinate descent (L1); here the L2 problem goes to
-    :func:`fit_newton_cg` (line-search Newton-CG) and the L1 problem to
-    :func:`fit_newton_cd` (proximal Newton with coordinate descent): the same
-    optimum by the same kind of method. Sparse X gets the constant column as stored
-    entries. The L1 problem (``l2 = 0``, liblinear's only L1 case) runs liblinear's own
-    method, newGLMNET (:func:`_fit_l1_glmnet`), with its stopping rule.
+    and the intercept ``b = s v_p`` is shrunk with the weights, by liblinear's own
+    methods and stopping rules: the L2 problem by TRON, a trust-region Newton method
+    with conjugate gradients (:func:`_fit_l2_tron`), the L1 problem (``l2 = 0``) by
+    newGLMNET, a proximal Newton method with coordinate descent
+    (:func:`_fit_l1_glmnet`). Sparse X gets the constant column as stored entries.
     """
-    if l1 > 0 and l2 == 0:
+    if l1 > 0:
         return _fit_l1_glmnet(X, y, sw, W0, b0, l1, fit_intercept, intercept_scaling,
                               max_iter, tol)
-    if fit_intercept and sp.issparse(X):
-        Xa = sp.hstack([X, np.full((X.shape[0], 1), float(intercept_scaling))], format="csr")
-        Wa = np.concatenate([W0, b0[:, None] / intercept_scaling], axis=1)
-    elif fit_intercept:
-        Xa = np.empty((X.shape[0], X.shape[1] + 1))
-        Xa[:, :-1] = X
-        Xa[:, -1] = intercept_scaling
-        Wa = np.concatenate([W0, b0[:, None] / intercept_scaling], axis=1)
-    else:
-        Xa, Wa = X, W0
-    obj = LogisticObjective(Xa, y, sw, 1, False)
-    zero = np.zeros(1)
-    if l1 > 0:
-        V, _, n_iter, ok = fit_newton_cd(obj, Wa, zero, l1, l2, max_iter, tol)
-    else:
-        V, _, n_iter, ok = fit_newton_cg(obj, Wa, zero, l2, max_iter, tol)
-    if fit_intercept:
-        return V[:, :-1].copy(), V[:, -1] * intercept_scaling, n_iter, ok
-    return V, zero, n_iter, ok
+    return _fit_l2_tron(X, y, sw, W0, b0, l2, fit_intercept, intercept_scaling, max_iter,
+                        tol)
