@@ -61,8 +61,9 @@ _VARIANTS = {"Ridge": ({"positive": True, "solver": "lbfgs"},),
 # with dual=True (the default primal makes small sparse X dense for its Hessian);
 # elkan's k-means, newGLMNET, TRON's CSR rows, LinearSVC's L1 solver (on CSC columns),
 # the absolute-error tree's exact splitter on CSC columns and the Manhattan distances
-# between CSR rows have sparse specialisations of their own (`python -m benchmarks --coldstart --variants
-# --sparse`: the tree 10.9 s, Manhattan 1.1-1.5 s at their first call before)
+# between CSR rows have sparse specialisations of their own (`python -m benchmarks
+# --coldstart --variants --sparse`: the tree 10.9 s, Manhattan 1.1-1.5 s at their first
+# call before)
 _SPARSE_VARIANTS = {"LinearSVC": ({"dual": True}, {"penalty": "l1", "dual": False}),
                     "KMeans": ({"algorithm": "elkan"},),
                     "LogisticRegression": ({"solver": "liblinear", "penalty": "l1"},
