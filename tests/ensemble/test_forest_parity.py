@@ -96,6 +96,23 @@ def test_same_seed_gives_scikit_learns_forest(cls_sets, kind):
                                        rtol=1e-9)
 
 
+@pytest.mark.parametrize("kind", ["rf_c", "et_c"])
+def test_same_seed_gives_scikit_learns_entropy_forest(cls_sets, kind):
+    """Entropy forests: bootstrap counts are integer weights, so the best splitter takes
+    the k ln k table's bound before the exact logarithms; the trees stay theirs."""
+    ours_cls, theirs_cls = PAIRS[kind]
+    X, y = cls_sets[3]
+    X = X[:600]
+    y = y[:600]
+    params = dict(n_estimators=6, random_state=2, criterion="entropy")
+    ours = ours_cls(**params).fit(X, y)
+    theirs = theirs_cls(**params).fit(X, y)
+    for a, b in zip(ours.estimators_, theirs.estimators_, strict=True):
+        np.testing.assert_array_equal(a.tree_.feature, b.tree_.feature)
+        np.testing.assert_allclose(a.tree_.threshold, b.tree_.threshold, atol=1e-12)
+    np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X), atol=1e-12)
+
+
 def test_result_does_not_depend_on_n_jobs(cls_sets):
     X, y = cls_sets[3]
     a = RandomForestClassifier(n_estimators=12, random_state=0, n_jobs=1).fit(X, y)

@@ -77,6 +77,23 @@ def test_presorted_with_integer_weights_and_several_outputs_equals_sklearn():
     assert_same_tree(ours, theirs)
 
 
+@pytest.mark.parametrize("weighted", [False, True])
+def test_entropy_from_the_xlogx_table_keeps_sklearns_ties(weighted):
+    """The exact entropy scan skips the logarithms of candidates that the k ln k table
+    puts clearly below the best: with duplicated columns (every split tied with its
+    copy's) and integer weights, the tree is still scikit-learn's, node for node."""
+    X, y = _digits()
+    X = np.hstack([X[:, 20:36], X[:, 20:36]])
+    w = None
+    if weighted:
+        w = np.random.default_rng(6).integers(1, 4, size=len(y)).astype(float)
+    for seed in range(3):
+        kw = dict(criterion="entropy", random_state=seed)
+        ours = DecisionTreeClassifier(**kw).fit(X, y, sample_weight=w)
+        theirs = sk_tree.DecisionTreeClassifier(**kw).fit(X, y, sample_weight=w)
+        assert_same_tree(ours, theirs)
+
+
 def test_monotonic_constraints_on_presorted_lists_equal_sklearn():
     X, y = _with_nan()
     X = np.nan_to_num(X)

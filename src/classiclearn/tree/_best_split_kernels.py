@@ -47,6 +47,8 @@ from ._split_kernels import (
 from ._util_kernels import rand_int
 
 _INV_LN2 = 1.0 / math.log(2.0)
+# relative margin between the entropy proxy from the k ln k table and the exact one
+_XL_MARGIN = 1e-8
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
@@ -350,10 +352,14 @@ def split_best(dense, data, rule, node, work, sort, abs_work, pre):
     xl = stats
     use_xl = False
     binned = False
+    xl_margin = 0.0
     if pre is not None:
         xl = pre.xlogx
         use_xl = xl.shape[0] > 0
         binned = pre.codes.shape[1] > 0
+        if use_xl:
+            # far above the rounding of either proxy (relative 1e-13 for a million classes)
+            xl_margin = _XL_MARGIN * (xl[np.intp(wn)] + 1.0)
     # the feature draw (see _split_kernels.next_feature), written out
     n_known = node.n_const
     n_drawn = np.intp(0)
@@ -570,9 +576,23 @@ def split_best(dense, data, rule, node, work, sort, abs_work, pre):
                     elif abs_work is not None:
                         proxy = -abs_work.cost[q - a]
                     else:
-                        for k in range(rule.S):
-                            sr[k] = stats[k] - sl[k]
-                        proxy = _c.proxy_improvement(sl, sr, wl, wr, crit, n_outputs, K, n_classes)
+                        proxy = np.inf
+                        if one_out and use_xl and crit == _c.ENTROPY:
+                            # the proxy from the k ln k table first (lookups, no
+                            # logarithm): a candidate it puts below the best by more than
+                            # both computations' rounding cannot be the best, and skips
+                            # the exact value (scikit-learn's arithmetic, which decides
+                            # ties and so is kept for every other candidate)
+                            nats = -xl[np.intp(wl)] - xl[np.intp(wr)]
+                            for k in range(nc0):
+                                nats += xl[np.intp(sl[k])] + xl[np.intp(stats[k] - sl[k])]
+                            if nats * _INV_LN2 + xl_margin < s_proxy:
+                                proxy = -np.inf
+                        if proxy == np.inf:
+                            for k in range(rule.S):
+                                sr[k] = stats[k] - sl[k]
+                            proxy = _c.proxy_improvement(sl, sr, wl, wr, crit, n_outputs, K,
+                                                         n_classes)
                     # a constrained candidate is checked only when it would be the best:
                     # the same choice as rejecting it first (scikit-learn's order)
                     if proxy > s_proxy and (cst == 0 or _c.monotone_ok(

@@ -299,9 +299,10 @@ def presorted_work(data, codes, crit, width=None):
     """The best splitter's sorted lists (``_build_kernels.Presorted``): a list of at
     most ``width`` entries per feature (histogram trees' exact nodes: ``HYBRID_MIN``), a
     flag per row, X's bins ``codes`` to sort by (none for an exact tree, whose lists are
-    sorted by value), and for a histogram tree with the entropy criterion and integer
-    weights (bootstrap counts included) a table of ``k ln k`` up to their total, which
-    turns the scan's logarithms into lookups."""
+    sorted by value), and with the entropy criterion and integer weights (bootstrap
+    counts included) a table of ``k ln k`` up to their total: the histogram trees' scan
+    takes its proxy from it, the exact scan skips the logarithms of the candidates whose
+    proxy from it is clearly below the best."""
     n_features = data.nan_mask.shape[0]
     width = _hk.HYBRID_MIN if width is None else width
     return _bk.Presorted(np.empty((n_features, width), dtype=np.intp),
@@ -311,7 +312,7 @@ def presorted_work(data, codes, crit, width=None):
                          np.zeros(data.y.shape[0], dtype=np.uint8),
                          np.empty(width, dtype=np.intp), np.empty(width, dtype=np.float32),
                          codes, np.empty(257, dtype=np.intp),
-                         _xlogx_table(data, crit) if codes.shape[1] else np.empty(0))
+                         _xlogx_table(data, crit))
 
 
 def _xlogx_table(data, crit):
@@ -471,6 +472,9 @@ def _build(data, settings, dense, csc, bins, codes=None):
         pre = presorted_work(data, bins.Xb, settings.crit)
     elif sort is not None and dense is not None and _presorts_exactly(data, settings):
         pre = presorted_work(data, _NO_CODES, settings.crit, _exact_list_width(data))
+    elif sort is not None and dense is not None and _xlogx_table(data, settings.crit).size:
+        # no lists (few features drawn at a node: forests), only the entropy's table
+        pre = presorted_work(data, _NO_CODES, settings.crit, 0)
     else:
         pre = None
     return _bk.build_tree(data, settings, dense, csc, bins, abs_work, sort, rnd, pre, codes)
