@@ -250,3 +250,41 @@ def test_float32_covariance_route_keeps_x_and_matches_float64(svd_solver):
     finally:
         tracemalloc.stop()
     assert peak < X.size * 8
+
+
+def test_mle_dimension_equals_sklearns_over_random_spectra():
+    """Minka's estimate from running sums against scikit-learn's rank-by-rank evaluation:
+    spectra of 2-60 values, steep or flat, with trailing zeros and values near its
+    1e-15 floor."""
+    from sklearn.decomposition._pca import _infer_dimension
+
+    from classiclearn.decomposition._pca import _mle_dimension
+
+    rng = np.random.default_rng(0)
+    compared = 0
+    for trial in range(400):
+        p = int(rng.integers(2, 60))
+        s = np.sort(rng.exponential(size=p) ** rng.uniform(1, 4))[::-1]
+        if trial % 5 == 0:
+            s[rng.integers(1, p):] = 0.0
+        if trial % 3 == 0:
+            s = s * 10.0 ** rng.uniform(-20, 5)
+        n = int(rng.integers(p, 2000))
+        try:
+            expected = int(_infer_dimension(s.copy(), n))
+        except ValueError:  # their scalar log of an exact tie
+            continue
+        with np.errstate(all="ignore"):
+            assert _mle_dimension(s.copy(), n) == expected
+        compared += 1
+    assert compared > 300
+
+
+@pytest.mark.parametrize("shape", [(300, 10), (500, 80)])
+def test_mle_components_equal_sklearns(shape):
+    n, p = shape
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(n, 4)) @ rng.normal(size=(4, p)) * 3 + rng.normal(size=(n, p))
+    ours = PCA("mle").fit(X)
+    theirs = sk_dec.PCA("mle").fit(X)
+    assert ours.n_components_ == theirs.n_components_
