@@ -24,3 +24,17 @@ def test_one_thread_or_one_item_runs_in_the_caller():
     caller = numba.get_num_threads()
     assert pooled_map(lambda i: numba.get_num_threads(), [0], 2) == [caller]
     assert pooled_map(lambda i: numba.get_num_threads(), range(3), 1) == [caller] * 3
+
+
+def test_auto_threads_are_one_inside_the_library_s_worker_threads():
+    """A pass reached from a meta-estimator's or a search's threads (numba's pool set to
+    one there) starts no threads of its own; at top level it takes every core."""
+    from classiclearn.utils._threads import auto_n_jobs, available_cores, thread_map
+
+    top = auto_n_jobs(None, 10, 1)
+    assert top == min(available_cores(), numba.get_num_threads())
+    inside = thread_map(lambda _: auto_n_jobs(None, 10, 1), range(4), 2)
+    assert inside == [1, 1, 1, 1]
+    inside_pool = pooled_map(lambda _: auto_n_jobs(None, 10, 1), range(4), 2)
+    assert inside_pool == [1, 1, 1, 1]
+    assert auto_n_jobs(2, 10, 1) == 2  # an explicit n_jobs is kept

@@ -32,7 +32,7 @@ import numpy as np
 from .._kernels import distances as _d
 from .._kernels.distances import COSINE, EUCLIDEAN, SQEUCLIDEAN
 from .._kernels.work import BRUTE_QUERY_ROWS
-from ..utils._threads import blas_can_be_limited, blas_single_thread, thread_map
+from ..utils._threads import blas_can_be_limited, blas_single_thread, pooled_map, thread_map
 from . import _brute_kernels as _k
 from . import _radius_kernels as _rk
 from ._metrics import to_reduced
@@ -165,7 +165,7 @@ def _gemm_knn(Q, index, k, p, n_threads, with_distances=True):
 
     blocks, n_threads = _query_blocks(m, n_threads, n * Y_low.shape[1])
     with blas_single_thread():
-        thread_map(work, blocks, n_threads)
+        pooled_map(work, blocks, n_threads)
     bad = np.flatnonzero(~ok)
     if bad.size:
         # too close to call in float32: exact search for these rows

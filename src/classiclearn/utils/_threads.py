@@ -80,7 +80,10 @@ def auto_n_jobs(n_jobs, work, threshold):
     Parameters
     ----------
     n_jobs : int or None
-        None: all available cores when ``work >= threshold``, else 1.
+        None: all available cores when ``work >= threshold``, else 1; at most the
+        threads numba's pool has here (one inside the workers of :func:`thread_map`
+        and :func:`pooled_map`, where the cores are already taken: a pass nested in a
+        meta-estimator's or a search's threads starts no threads of its own).
         Otherwise as :func:`effective_n_jobs`, but 1 below the threshold.
     work, threshold : int
         The pass's work and its threshold from :mod:`classiclearn._kernels.work`.
@@ -96,7 +99,9 @@ def auto_n_jobs(n_jobs, work, threshold):
     """
     if work < threshold:
         return 1
-    return available_cores() if n_jobs is None else effective_n_jobs(n_jobs)
+    if n_jobs is None:
+        return min(available_cores(), current_numba_threads())
+    return effective_n_jobs(n_jobs)
 
 
 def effective_n_jobs(n_jobs):
