@@ -1,4 +1,4 @@
-"""numba kernel of L1-penalised binary logistic regression as liblinear solves it.
+"""numba kernels of binary logistic regression as liblinear solves it.
 
 :func:`l1_logistic_glmnet` is newGLMNET (Yuan, Ho and Lin, "An improved GLMNET for
 L1-regularized logistic regression", JMLR 2012): a proximal Newton method whose
@@ -12,6 +12,11 @@ a feature costs the stored entries of its column.
 The problem: ``min_w ||w||_1 + sum_i C_i log(1 + exp(-y_i w'x_i))``, y in {-1, +1}.
 The linear predictor ``w'x`` is kept, not its exponential, so that the loss and the
 weights ``D_i = C_i p_i (1 - p_i)`` stay finite on separable data.
+
+:func:`l2_logistic_tron` is TRON (Lin, Weng and Keerthi, JMLR 2008), liblinear's
+trust-region Newton method for the L2-penalised problem, over the rows of X (dense, or
+CSR). Its vector operations are loops, not numba's BLAS binding, which would add
+seconds to the kernel's first compile.
 """
 
 import math
@@ -246,23 +251,42 @@ _SIGMA1, _SIGMA2, _SIGMA3 = 0.25, 0.5, 4.0
 _CG_FORCING = 0.1
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True)
+def _dot(a, b):
+    """a'b of two vectors (a loop: numba's BLAS binding would cost seconds of compile)."""
+    acc = 0.0
+    for j in range(a.shape[0]):
+        acc += a[j] * b[j]
+    return acc
+
+
+@njit(nogil=True, cache=True)
 def _norm(v):
-    return math.sqrt(np.dot(v, v))
+    return math.sqrt(_dot(v, v))
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True)
 def _axpy(a, x, y):
     """y += a x."""
     for j in range(y.shape[0]):
         y[j] += a * x[j]
 
 
+@njit(nogil=True, cache=True, fastmath=True)
+def _dense_row_products(X, v, out):
+    """out_i = x_i'v for the rows of dense X (each sum reassociated into SIMD lanes)."""
+    for i in range(X.shape[0]):
+        acc = 0.0
+        for j in range(X.shape[1]):
+            acc += X[i, j] * v[j]
+        out[i] = acc
+
+
 @njit(nogil=True, cache=True)
 def _row_products(X, indptr, indices, data, v, out):
-    """out_i = x_i'v for every row (dense X by BLAS, or the CSR arrays when X is None)."""
+    """out_i = x_i'v for every row (dense X, or the CSR arrays when X is None)."""
     if X is not None:
-        out[:] = np.dot(X, v)
+        _dense_row_products(X, v, out)
         return
     d = v.shape[0]
     for i in range(out.shape[0]):
@@ -276,17 +300,16 @@ def _row_products(X, indptr, indices, data, v, out):
 
 @njit(nogil=True, cache=True)
 def _transposed_product(X, indptr, indices, data, u, v, out):
-    """out = v + X'u (the penalty's identity plus the loss's part)."""
-    if X is not None:
-        out[:] = np.dot(X.T, u)
-        _axpy(1.0, v, out)
-        return
+    """out = v + X'u (the penalty's identity plus the loss's part), row by row."""
     d = out.shape[0]
     for j in range(d):
         out[j] = v[j]
     for i in range(u.shape[0]):
         ui = u[i]
         if ui == 0.0:
+            continue
+        if X is not None:
+            _axpy(ui, X[i], out)
             continue
         start, stop = column_span(X, indptr, i, d)
         for t in range(start, stop):
@@ -331,7 +354,7 @@ def _trust_region_cg(X, indptr, indices, data, D, g, delta, s, r, dvec, Hd, Xd, 
         r[j] = -g[j]
         dvec[j] = r[j]
     cg_tol = _CG_FORCING * _norm(g)
-    rr = np.dot(r, r)
+    rr = _dot(r, r)
     n_cg = 0
     while n_cg < max_cg and math.sqrt(rr) > cg_tol:
         n_cg += 1
@@ -339,21 +362,21 @@ def _trust_region_cg(X, indptr, indices, data, D, g, delta, s, r, dvec, Hd, Xd, 
         for i in range(Xd.shape[0]):
             Xd[i] *= D[i]
         _transposed_product(X, indptr, indices, data, Xd, dvec, Hd)
-        alpha = rr / np.dot(dvec, Hd)
+        alpha = rr / _dot(dvec, Hd)
         _axpy(alpha, dvec, s)
         if _norm(s) > delta:
             _axpy(-alpha, dvec, s)
             # the step to the boundary: the positive root of |s + a d|^2 = delta^2
-            sd = np.dot(s, dvec)
-            dd = np.dot(dvec, dvec)
-            gap = delta * delta - np.dot(s, s)
+            sd = _dot(s, dvec)
+            dd = _dot(dvec, dvec)
+            gap = delta * delta - _dot(s, s)
             rad = math.sqrt(sd * sd + dd * gap)
             alpha = gap / (sd + rad) if sd >= 0.0 else (rad - sd) / dd
             _axpy(alpha, dvec, s)
             _axpy(-alpha, Hd, r)
             break
         _axpy(-alpha, Hd, r)
-        rr_new = np.dot(r, r)
+        rr_new = _dot(r, r)
         beta = rr_new / rr
         rr = rr_new
         for j in range(dvec.shape[0]):
@@ -416,8 +439,8 @@ def l2_logistic_tron(X, indptr, indices, data, y, C, w, eps, max_iter):
         _trust_region_cg(X, indptr, indices, data, D, g, delta, s, r, dvec, Hd, u, max_cg)
         for j in range(d):
             w_new[j] = w[j] + s[j]
-        gs = np.dot(g, s)
-        predicted = -0.5 * (gs - np.dot(s, r))
+        gs = _dot(g, s)
+        predicted = -0.5 * (gs - _dot(s, r))
         _row_products(X, indptr, indices, data, w_new, z_new)
         f_new = _logistic_value(w_new, z_new, y, C)
         actual = f - f_new
@@ -437,8 +460,10 @@ def l2_logistic_tron(X, indptr, indices, data, y, C, w, eps, max_iter):
             delta = max(delta, min(alpha * snorm, _SIGMA3 * delta))
         if actual > _ETA0 * predicted:
             it += 1
-            w[:] = w_new
-            z, z_new = z_new, z
+            for j in range(d):
+                w[j] = w_new[j]
+            for i in range(n):
+                z[i] = z_new[i]
             f = f_new
             _logistic_gradient(X, indptr, indices, data, w, z, y, C, D, u, g)
             if _norm(g) <= eps * gnorm0:

@@ -43,9 +43,6 @@ from ._logistic_solvers import (
 )
 from ._sag import fit_sag, sag_generator
 
-# liblinear's TRON multiplies dense X by vectors on BLAS's threads from this many entries
-# (X with its intercept column); below, one thread is as fast
-_TRON_THREADED_ENTRIES = 500_000
 _SMOOTH_SOLVERS = {"lbfgs", "newton", "newton-cholesky", "newton-cg", "sag"}
 _SOLVERS = {"lbfgs", "newton", "newton-cholesky", "newton-cd", "newton-cg", "sag", "saga",
             "liblinear"}
@@ -262,7 +259,7 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         if penalty == "firth":
             W, b, n_iter, ok = firth_dispatch(self, X, y_idx, sw, K, W0, b0)
         else:
-            with self._blas_threads(n_out * (p + 1), n * (p + 1)):
+            with self._blas_threads(n_out * (p + 1)):
                 W, b, n_iter, ok = self._run_solver(obj, X, y_idx, sw, W0, b0, l1, l2)
         if penalty == "none" and n_out > 1:
             # Softmax is unchanged by a shift shared by all classes: report the
@@ -298,16 +295,13 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
             _dask_fit.refuse(self, "penalty='firth'")
         return _dask_logistic.fit_logistic_dask(self, X, y, sample_weight, l2, l1)
 
-    def _blas_threads(self, n_params, n_entries):
+    def _blas_threads(self, n_params):
         """BLAS threads for the solver: one, as the solvers' heavy passes run on
         numba's threads and BLAS's would only spin beside them, except for the
         Cholesky factorisations of newton-cholesky with more than
-        :data:`BLAS_THREADED_ORDER` parameters and liblinear's products of dense X with
-        more than ``_TRON_THREADED_ENTRIES`` entries (TRON's passes are BLAS's)."""
+        :data:`BLAS_THREADED_ORDER` parameters."""
         if self.solver in ("newton", "newton-cholesky"):
             return small_lapack(n_params)
-        if self.solver == "liblinear":
-            return small_lapack(n_entries, _TRON_THREADED_ENTRIES)
         return blas_single_thread()
 
     def _run_solver(self, obj, X, y_idx, sw, W0, b0, l1, l2):
