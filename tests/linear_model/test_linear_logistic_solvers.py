@@ -210,7 +210,7 @@ def test_liblinear_l2_trust_region_steps_match_a_naive_tron(rng):
 
     for steps in [1, 2, 4]:
         w = np.zeros(X.shape[1])
-        assert lk.l2_logistic_tron(X, None, None, None, y, C, w, 0.0, steps) == steps
+        assert lk.l2_logistic_tron(X, None, None, None, None, y, C, w, 0.0, steps) == steps
         np.testing.assert_allclose(w, naive(steps), rtol=1e-9, atol=1e-12)
 
 

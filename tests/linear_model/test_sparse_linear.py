@@ -442,3 +442,21 @@ def test_linear_regression_matches_sklearn(shape, fit_intercept, weighted):
     np.testing.assert_allclose(ours.predict(X), theirs.predict(X), atol=1e-5)
     with pytest.raises(TypeError, match="sparse input"):
         LinearRegression(positive=True).fit(X, y)
+
+
+def test_logistic_liblinear_l2_sparse_columns_in_parallel_give_the_same_model():
+    """From PARALLEL_ENTRIES stored entries TRON's X'u runs by CSC columns on numba's
+    threads: the same sums in the same order as the rows' scatter on one thread."""
+    from classiclearn.linear_model._liblinear_kernels import PARALLEL_ENTRIES
+    from classiclearn.utils._threads import numba_threads
+
+    rng = np.random.default_rng(7)
+    X = sp.random(3000, 400, density=0.06, format="csr", random_state=7)
+    assert X.nnz >= PARALLEL_ENTRIES
+    y = (X @ rng.normal(size=400) + 0.1 * rng.normal(size=3000) > 0).astype(int)
+    threaded = LogisticRegression(solver="liblinear", C=10.0).fit(X, y)
+    with numba_threads(1):
+        serial = LogisticRegression(solver="liblinear", C=10.0).fit(X, y)
+    np.testing.assert_array_equal(threaded.coef_, serial.coef_)
+    np.testing.assert_array_equal(threaded.intercept_, serial.intercept_)
+    assert threaded.n_iter_[0] == serial.n_iter_[0]

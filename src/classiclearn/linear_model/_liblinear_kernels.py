@@ -30,7 +30,7 @@ from .._kernels.coordinates import (
     l1_violation,
     shuffle,
 )
-from .._kernels.jit import njit
+from .._kernels.jit import njit, prange
 
 # liblinear's constants: Hessian diagonal floor, inner passes per model, line-search
 # halvings, sufficient decrease, and the largest step of one coordinate
@@ -249,6 +249,8 @@ def l1_logistic_glmnet(XT, indptr, indices, data, y, C, w, eps, max_newton_iter,
 _ETA0, _ETA1, _ETA2 = 1e-4, 0.25, 0.75
 _SIGMA1, _SIGMA2, _SIGMA3 = 0.25, 0.5, 4.0
 _CG_FORCING = 0.1
+# stored entries from which TRON's sparse passes run on numba's threads
+PARALLEL_ENTRIES = 65_536
 
 
 @njit(nogil=True, cache=True)
@@ -282,12 +284,29 @@ def _dense_row_products(X, v, out):
         out[i] = acc
 
 
+@njit(nogil=True, cache=True, parallel=True)
+def _compressed_products_parallel(indptr, indices, data, v, with_base, base, out):
+    """out_i = base_i (when ``with_base``) + the stored entries of line i times v, for
+    every line of compressed arrays, lines in parallel: each sum in the order of the
+    serial loops, so the result does not depend on the threads."""
+    for i in prange(out.shape[0]):
+        acc = base[i] if with_base else 0.0
+        for t in range(indptr[i], indptr[i + 1]):
+            acc += v[indices[t]] * data[t]
+        out[i] = acc
+
+
 @njit(nogil=True, cache=True)
 def _row_products(X, indptr, indices, data, v, out):
-    """out_i = x_i'v for every row (dense X, or the CSR arrays when X is None)."""
+    """out_i = x_i'v for every row (dense X, or the CSR arrays when X is None; from
+    ``PARALLEL_ENTRIES`` stored entries on numba's threads)."""
     if X is not None:
         _dense_row_products(X, v, out)
         return
+    if indices is not None:
+        if indices.shape[0] >= PARALLEL_ENTRIES:
+            _compressed_products_parallel(indptr, indices, data, v, False, out, out)
+            return
     d = v.shape[0]
     for i in range(out.shape[0]):
         start, stop = column_span(X, indptr, i, d)
@@ -299,8 +318,13 @@ def _row_products(X, indptr, indices, data, v, out):
 
 
 @njit(nogil=True, cache=True)
-def _transposed_product(X, indptr, indices, data, u, v, out):
-    """out = v + X'u (the penalty's identity plus the loss's part), row by row."""
+def _transposed_product(X, indptr, indices, data, columns, u, v, out):
+    """out = v + X'u (the penalty's identity plus the loss's part), row by row; or, with
+    ``columns`` (X's CSC arrays), column by column on numba's threads (the same sums in
+    the same order)."""
+    if columns is not None:
+        _compressed_products_parallel(columns[0], columns[1], columns[2], u, True, v, out)
+        return
     d = out.shape[0]
     for j in range(d):
         out[j] = v[j]
@@ -331,7 +355,7 @@ def _logistic_value(w, z, y, C):
 
 
 @njit(nogil=True, cache=True)
-def _logistic_gradient(X, indptr, indices, data, w, z, y, C, D, u, g):
+def _logistic_gradient(X, indptr, indices, data, columns, w, z, y, C, D, u, g):
     """g = w + X'u with u_i = C_i (sigma_i - 1) y_i, sigma_i = 1 / (1 + exp(-y_i z_i));
     D_i = C_i sigma_i (1 - sigma_i), the curvature the Hessian products take."""
     for i in range(z.shape[0]):
@@ -340,11 +364,12 @@ def _logistic_gradient(X, indptr, indices, data, w, z, y, C, D, u, g):
         sigma = 1.0 / (1.0 + e) if t >= 0.0 else e / (1.0 + e)
         D[i] = C[i] * sigma * (1.0 - sigma)
         u[i] = C[i] * (sigma - 1.0) * y[i]
-    _transposed_product(X, indptr, indices, data, u, w, g)
+    _transposed_product(X, indptr, indices, data, columns, u, w, g)
 
 
 @njit(nogil=True, cache=True)
-def _trust_region_cg(X, indptr, indices, data, D, g, delta, s, r, dvec, Hd, Xd, max_cg):
+def _trust_region_cg(X, indptr, indices, data, columns, D, g, delta, s, r, dvec, Hd, Xd,
+                     max_cg):
     """Conjugate gradients on ``H s = -g`` (H = I + X' diag(D) X) from s = 0, stopped
     when the residual r = -g - H s falls to a tenth of |g|, or at the trust region's
     boundary |s| = delta (then s is the boundary point along the last direction).
@@ -361,7 +386,7 @@ def _trust_region_cg(X, indptr, indices, data, D, g, delta, s, r, dvec, Hd, Xd, 
         _row_products(X, indptr, indices, data, dvec, Xd)
         for i in range(Xd.shape[0]):
             Xd[i] *= D[i]
-        _transposed_product(X, indptr, indices, data, Xd, dvec, Hd)
+        _transposed_product(X, indptr, indices, data, columns, Xd, dvec, Hd)
         alpha = rr / _dot(dvec, Hd)
         _axpy(alpha, dvec, s)
         if _norm(s) > delta:
@@ -385,7 +410,7 @@ def _trust_region_cg(X, indptr, indices, data, D, g, delta, s, r, dvec, Hd, Xd, 
 
 
 @njit(nogil=True, cache=True)
-def l2_logistic_tron(X, indptr, indices, data, y, C, w, eps, max_iter):
+def l2_logistic_tron(X, indptr, indices, data, columns, y, C, w, eps, max_iter):
     """TRON, liblinear's trust-region Newton method, for
     ``min_w 0.5 |w|^2 + sum_i C_i log(1 + exp(-y_i w'x_i))``.
 
@@ -400,6 +425,8 @@ def l2_logistic_tron(X, indptr, indices, data, y, C, w, eps, max_iter):
     X : ndarray of shape (n, d), C order, or None
         The samples (one per row); or None, and the rows are the CSR arrays ``indptr``,
         ``indices``, ``data`` (None for dense samples).
+    columns : tuple (indptr, indices, data) or None
+        X's CSC arrays (sparse X only): X'u then runs column by column in parallel.
     y : ndarray of shape (n,), +1.0 or -1.0.
     C : ndarray of shape (n,), positive per-sample penalties of the loss.
     w : ndarray of shape (d,), the start, overwritten with the solution.
@@ -426,17 +453,18 @@ def l2_logistic_tron(X, indptr, indices, data, y, C, w, eps, max_iter):
     # the gradient at w = 0, whose norm scales the stopping rule
     zero = np.zeros(d)
     z[:] = 0.0
-    _logistic_gradient(X, indptr, indices, data, zero, z, y, C, D, u, g)
+    _logistic_gradient(X, indptr, indices, data, columns, zero, z, y, C, D, u, g)
     gnorm0 = _norm(g)
     _row_products(X, indptr, indices, data, w, z)
     f = _logistic_value(w, z, y, C)
-    _logistic_gradient(X, indptr, indices, data, w, z, y, C, D, u, g)
+    _logistic_gradient(X, indptr, indices, data, columns, w, z, y, C, D, u, g)
     delta = _norm(g)
     max_cg = max(10 * d, 50)
     it = 1
     search = delta > eps * gnorm0
     while it <= max_iter and search:
-        _trust_region_cg(X, indptr, indices, data, D, g, delta, s, r, dvec, Hd, u, max_cg)
+        _trust_region_cg(X, indptr, indices, data, columns, D, g, delta, s, r, dvec, Hd,
+                         u, max_cg)
         for j in range(d):
             w_new[j] = w[j] + s[j]
         gs = _dot(g, s)
@@ -465,7 +493,7 @@ def l2_logistic_tron(X, indptr, indices, data, y, C, w, eps, max_iter):
             for i in range(n):
                 z[i] = z_new[i]
             f = f_new
-            _logistic_gradient(X, indptr, indices, data, w, z, y, C, D, u, g)
+            _logistic_gradient(X, indptr, indices, data, columns, w, z, y, C, D, u, g)
             if _norm(g) <= eps * gnorm0:
                 break
         if f < -1.0e32 or (actual == 0.0 and predicted <= 0.0):

@@ -30,7 +30,7 @@ from .._kernels.sparse_products import row_lanes
 from .._kernels.work import GRAM_PASS_WORK, ROW_LANE_ENTRIES, ROW_TRANSCENDENTAL_COST
 from ..utils._lbfgs import minimize_lbfgs
 from ..utils._sparse import csc_columns_with_constant, csr_gram, gram_pair_work
-from ..utils._threads import available_cores, blocked_row_sums
+from ..utils._threads import available_cores, blocked_row_sums, current_numba_threads
 from . import _cd_kernels as _cdk
 from . import _logistic_kernels as _k
 from ._base import add_lanes, centered_gram, dense_row_lanes
@@ -858,9 +858,13 @@ def fit_newton_cg(obj, W0, b0, l2, max_iter, tol, max_inner=200):
 
 
 def _tron_rows(X, fit_intercept, intercept_scaling):
-    """(X, indptr, indices, data) of TRON's row passes: dense rows (C order, with the
-    constant intercept column), or the CSR arrays (indptr uintp, indices uint32, with
-    the constant column as stored entries) when X is sparse."""
+    """(X, indptr, indices, data, columns) of TRON's passes: dense rows (C order, with
+    the constant intercept column), or the CSR arrays (indptr uintp, indices uint32, with
+    the constant column as stored entries) when X is sparse, and then, from
+    ``PARALLEL_ENTRIES`` stored entries with threads to run on, its CSC arrays too (X'u
+    by columns in parallel, the same sums as the rows' scatter)."""
+    from ._liblinear_kernels import PARALLEL_ENTRIES
+
     s = float(intercept_scaling)
     if sp.issparse(X):
         if fit_intercept:
@@ -868,14 +872,20 @@ def _tron_rows(X, fit_intercept, intercept_scaling):
         X = sp.csr_array(X)
         if not X.has_sorted_indices:
             X = X.sorted_indices()
+        columns = None
+        if X.nnz >= PARALLEL_ENTRIES and current_numba_threads() > 1:
+            T = X.tocsc()
+            T.sort_indices()
+            columns = (T.indptr.astype(np.uintp), T.indices.astype(np.uint32),
+                       np.asarray(T.data, dtype=np.float64))
         return (None, X.indptr.astype(np.uintp), X.indices.astype(np.uint32),
-                np.asarray(X.data, dtype=np.float64))
+                np.asarray(X.data, dtype=np.float64), columns)
     if not fit_intercept:
-        return np.ascontiguousarray(X, dtype=np.float64), None, None, None
+        return np.ascontiguousarray(X, dtype=np.float64), None, None, None, None
     Xa = np.empty((X.shape[0], X.shape[1] + 1))
     Xa[:, :-1] = X
     Xa[:, -1] = s
-    return Xa, None, None, None
+    return Xa, None, None, None, None
 
 
 def _fit_l2_tron(X, y, sw, W0, b0, l2, fit_intercept, intercept_scaling, max_iter, tol):
