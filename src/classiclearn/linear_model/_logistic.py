@@ -66,9 +66,9 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         True only with solver="liblinear" and penalty="l2" (see ``solver``).
     tol : float, default=1e-4
         Stopping tolerance: largest gradient entry of the mean loss for
-        lbfgs / newton / newton-cg, coefficient change for newton-cd, and
+        lbfgs / newton / newton-cg, coefficient change for newton-cd,
         largest weight change over the largest weight after an epoch for sag
-        / saga.
+        / saga, and liblinear's relative rules for liblinear (see ``solver``).
     C : float, default=1.0
         Inverse penalty strength (> 0); ``C=np.inf`` means no penalty.
     fit_intercept : bool, default=True
@@ -96,14 +96,14 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
           below ``tol`` after an epoch); they converge fast on scaled features;
         - "liblinear": liblinear's objective, two classes only, where the
           intercept is the weight of a constant feature ``intercept_scaling``
-          and is penalised like the others. liblinear solves it by trust-
-          region Newton-CG ("l2") or newGLMNET ("l1"); here "l2" runs
-          "newton-cg" (the same kind of method, reaching the same optimum) and
-          "l1" runs newGLMNET itself, with liblinear's shrinking, inner
-          tolerance and stopping rule (``tol`` times ``max(min(n+, n-), 1) / n``
-          on the summed violation; ``n_iter_`` counts its Newton steps).
-          ``dual=True`` is accepted with "l2": the dual has the same
-          solution, which is computed in the primal.
+          and is penalised like the others, by liblinear's own methods: "l2"
+          by TRON, its trust-region Newton method with conjugate gradients
+          (stopped when the gradient's norm is below ``tol`` times
+          ``max(min(n+, n-), 1) / n`` times its norm at zero), "l1" by
+          newGLMNET, with liblinear's shrinking, inner tolerance and stopping
+          rule (the same factor on the summed violation); ``n_iter_`` counts
+          their Newton steps. ``dual=True`` is accepted with "l2": the dual
+          has the same solution, which is computed in the primal.
         lbfgs, newton, newton-cg and sag take "l2" or None only.
     max_iter : int, default=100
     verbose : int, default=0
