@@ -824,6 +824,64 @@ def check_linear_svc_range():
               _theirs(_fit_predict, (theirs_model, X, y, X), 7, 0.05), scores=scores)
 
 
+def check_liblinear_range():
+    """LogisticRegression(solver="liblinear") with l2 (TRON) fit + predict: the bundled
+    sets made binary, raw and standardised, dense 1,000-20,000 rows x 10-300, CSR
+    2,000-100,000 rows at 0.2-30%, C 1 and 100; medians of 7 after a 0.05 s pause."""
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.preprocessing import StandardScaler
+
+    sets = []
+    for load in (load_iris, load_wine, load_breast_cancer, load_digits):
+        X, y = load(return_X_y=True)
+        y = (y == y.max()).astype(int)
+        sets += [(load.__name__[5:], X, y, {}),
+                 (load.__name__[5:] + " standardised", StandardScaler().fit_transform(X), y, {})]
+    for n, p in [(1000, 10), (5000, 50), (2000, 300), (20000, 100)]:
+        X, y = make_classification(n, p, n_informative=p // 2, random_state=0)
+        sets.append((f"{n}x{p}", X, y, {}))
+    rng = np.random.default_rng(0)
+    for n, p, density in [(2000, 1000, 0.01), (20000, 5000, 0.002), (20000, 200, 0.1),
+                          (100_000, 1000, 0.005), (5000, 50, 0.3)]:
+        X = sp.random(n, p, density=density, format="csr", random_state=0)
+        y = (X @ rng.normal(size=p) + 0.3 * rng.normal(size=n) > 0).astype(int)
+        for C in (1.0, 100.0):
+            sets.append((f"CSR {n}x{p} {density:.1%}", X, y, {"C": C}))
+    for name, X, y, params in sets:
+        ours_model = linear_model.LogisticRegression(solver="liblinear", **params)
+        theirs_model = sk_linear.LogisticRegression(solver="liblinear", **params)
+        scores = (ours_model.fit(X, y).score(X, y), theirs_model.fit(X, y).score(X, y))
+        steps = f"steps {ours_model.n_iter_[0]} / {theirs_model.n_iter_[0]}"
+        _line(f"LogisticRegression liblinear {name} {params} {steps}",
+              _median_time(_fit_predict, (ours_model, X, y, X), 7, 0.05),
+              _theirs(_fit_predict, (theirs_model, X, y, X), 7, 0.05), scores=scores)
+
+
+def check_entropy_range():
+    """Exact trees and random forests with the entropy criterion, fit + predict, 300-20,000
+    rows x 10-50, 2-5 classes; medians of 5 after a 0.05 s pause."""
+    from sklearn import tree as sk_tree
+
+    from classiclearn import tree
+
+    for n, p, k in [(300, 10, 2), (1000, 10, 2), (1000, 10, 5), (3000, 20, 3),
+                    (10000, 10, 2), (20000, 50, 2)]:
+        X, y = make_classification(n, p, n_informative=min(p, 8), n_classes=k, random_state=0)
+        pairs = [("DecisionTreeClassifier", tree.DecisionTreeClassifier,
+                  sk_tree.DecisionTreeClassifier, {"criterion": "log_loss"})]
+        if n in (1000, 20000):
+            pairs.append(("RandomForestClassifier", ensemble.RandomForestClassifier,
+                          sk_ensemble.RandomForestClassifier,
+                          {"criterion": "entropy", "n_estimators": 50, "n_jobs": -1}))
+        for name, ours_cls, theirs_cls, params in pairs:
+            ours_model = ours_cls(random_state=0, **params)
+            theirs_model = theirs_cls(random_state=0, **params)
+            scores = (ours_model.fit(X, y).score(X, y), theirs_model.fit(X, y).score(X, y))
+            _line(f"{name} {n}x{p} {k} classes {params}",
+                  _median_time(_fit_predict, (ours_model, X, y, X), 5, 0.05),
+                  _theirs(_fit_predict, (theirs_model, X, y, X), 5, 0.05), scores=scores)
+
+
 def _score(case, model, data):
     _, _, X_test, y_test = data
     if case.score is not None:
@@ -907,6 +965,7 @@ CHECKS = {"svc": check_svc, "forest-predict": check_forest_predict,
           "lsqr-sparse": check_lsqr_sparse, "cd-range": check_cd_range,
           "kmeans-range": check_kmeans_range, "perceptron-range": check_perceptron_range,
           "linear-svc-range": check_linear_svc_range, "params": check_params,
+          "liblinear-range": check_liblinear_range, "entropy-range": check_entropy_range,
           "params-small": lambda: check_params(1000, 1000, 1000),
           "params-sparse": lambda: check_params(density=0.1),
           "sparse-wide": lambda: check_sparse(2000, 20_000, 0.002, 2000),
