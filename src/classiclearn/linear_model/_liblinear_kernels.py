@@ -305,7 +305,8 @@ def _row_products(X, indptr, indices, data, v, out):
         return
     if indices is not None:
         if indices.shape[0] >= PARALLEL_ENTRIES:
-            _compressed_products_parallel(indptr, indices, data, v, False, out, out)
+            _compressed_products_parallel(indptr, indices, data, v, np.bool_(False), out,
+                                          out)
             return
     d = v.shape[0]
     for i in range(out.shape[0]):
@@ -323,7 +324,8 @@ def _transposed_product(X, indptr, indices, data, columns, u, v, out):
     ``columns`` (X's CSC arrays), column by column on numba's threads (the same sums in
     the same order)."""
     if columns is not None:
-        _compressed_products_parallel(columns[0], columns[1], columns[2], u, True, v, out)
+        _compressed_products_parallel(columns[0], columns[1], columns[2], u, np.bool_(True),
+                                      v, out)
         return
     d = out.shape[0]
     for j in range(d):

@@ -635,16 +635,30 @@ def _fit_l1_glmnet(X, y, sw, W0, b0, l1, fit_intercept, intercept_scaling, max_i
     times its first value). Returns (W, b, n_iter, converged)."""
     from . import _liblinear_kernels as _lk
 
-    n = X.shape[0]
+    labels, C, v, eps = _liblinear_start(y, sw, W0, b0, l1, fit_intercept,
+                                         intercept_scaling, tol)
+    columns = _glmnet_columns(X, fit_intercept, intercept_scaling)
+    n_iter = _lk.l1_logistic_glmnet(*columns, labels, C, v, eps, int(max_iter), 0)
+    return _liblinear_solution(v, n_iter, max_iter, fit_intercept, intercept_scaling)
+
+
+def _liblinear_start(y, sw, W0, b0, strength, fit_intercept, intercept_scaling, tol):
+    """liblinear's problem from ours: labels +-1, the per-sample penalties of the loss
+    ``C_i = sw_i / strength``, the start ``v = (w, b / s)`` and the stopping factor
+    ``tol * max(min(n+, n-), 1) / n``."""
     labels = np.where(np.asarray(y) > 0, 1.0, -1.0)
+    n = labels.shape[0]
     n_pos = int(np.count_nonzero(labels > 0))
     eps = tol * max(min(n_pos, n - n_pos), 1) / n
     v = np.array(W0[0], dtype=np.float64)
     if fit_intercept:
         v = np.append(v, b0[0] / intercept_scaling)
-    columns = _glmnet_columns(X, fit_intercept, intercept_scaling)
-    C = np.ascontiguousarray(sw, dtype=np.float64) / l1
-    n_iter = _lk.l1_logistic_glmnet(*columns, labels, C, v, float(eps), int(max_iter), 0)
+    C = np.ascontiguousarray(sw, dtype=np.float64) / strength
+    return labels, C, v, float(eps)
+
+
+def _liblinear_solution(v, n_iter, max_iter, fit_intercept, intercept_scaling):
+    """(W, b, n_iter, converged) from liblinear's solution ``v = (w, b / s)``."""
     if fit_intercept:
         return v[None, :-1].copy(), np.array([v[-1] * intercept_scaling]), n_iter, \
             n_iter < max_iter
@@ -896,20 +910,11 @@ def _fit_l2_tron(X, y, sw, W0, b0, l2, fit_intercept, intercept_scaling, max_ite
     (W, b, n_iter, converged)."""
     from . import _liblinear_kernels as _lk
 
-    n = X.shape[0]
-    labels = np.where(np.asarray(y) > 0, 1.0, -1.0)
-    n_pos = int(np.count_nonzero(labels > 0))
-    eps = tol * max(min(n_pos, n - n_pos), 1) / n
-    v = np.array(W0[0], dtype=np.float64)
-    if fit_intercept:
-        v = np.append(v, b0[0] / intercept_scaling)
-    C = np.ascontiguousarray(sw, dtype=np.float64) / l2
+    labels, C, v, eps = _liblinear_start(y, sw, W0, b0, l2, fit_intercept,
+                                         intercept_scaling, tol)
     rows = _tron_rows(X, fit_intercept, intercept_scaling)
-    n_iter = _lk.l2_logistic_tron(*rows, labels, C, v, float(eps), int(max_iter))
-    if fit_intercept:
-        return v[None, :-1].copy(), np.array([v[-1] * intercept_scaling]), n_iter, \
-            n_iter < max_iter
-    return v[None, :], np.zeros(1), n_iter, n_iter < max_iter
+    n_iter = _lk.l2_logistic_tron(*rows, labels, C, v, eps, int(max_iter))
+    return _liblinear_solution(v, n_iter, max_iter, fit_intercept, intercept_scaling)
 
 
 def fit_liblinear(X, y, sw, W0, b0, l1, l2, fit_intercept, intercept_scaling, max_iter,
