@@ -1,5 +1,6 @@
 """KernelPCA: parity with scikit-learn (up to sign) for every kernel and solver."""
 
+import functools
 import warnings
 
 import numpy as np
@@ -8,6 +9,7 @@ from numpy.testing import assert_allclose
 
 from classiclearn.decomposition import PCA, KernelPCA
 from classiclearn.exceptions import NotFittedError
+from signs import assert_same_up_to_sign  # noqa: E402
 
 sk_dec = pytest.importorskip("sklearn.decomposition")
 
@@ -17,9 +19,7 @@ def _data(seed=0, n=250, p=5):
     return rng.normal(size=(n, p)) * np.array([3.0, 2.0, 1.0, 0.5, 0.2])[:p]
 
 
-def _same_up_to_sign(a, b, atol):
-    signs = np.sign((a * b).sum(axis=0, keepdims=True))
-    assert_allclose(a * signs, b, atol=atol, rtol=0)
+_same_up_to_sign = functools.partial(assert_same_up_to_sign, axis=0)
 
 
 @pytest.mark.parametrize("kernel", ["linear", "poly", "rbf", "sigmoid", "cosine"])

@@ -4,19 +4,20 @@ columns, never forming the n x n kernel; projections of new rows as (X - mean) W
 whichever route fitted; checked against scikit-learn's eigendecomposition of the
 kernel."""
 
+import functools
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
 from numpy.testing import assert_allclose
 
 from classiclearn.decomposition import KernelPCA
+from signs import assert_same_up_to_sign  # noqa: E402
 
 sk_dec = pytest.importorskip("sklearn.decomposition")
 
 
-def _same_up_to_sign(a, b, atol):
-    signs = np.sign((a * b).sum(axis=0, keepdims=True))
-    assert_allclose(a * signs, b, atol=atol, rtol=0)
+_same_up_to_sign = functools.partial(assert_same_up_to_sign, axis=0)
 
 
 def _tall(seed, n, p, rank=None):

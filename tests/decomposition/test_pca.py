@@ -1,5 +1,6 @@
 """PCA: parity with scikit-learn (up to sign), closed forms, solvers, bad input."""
 
+import functools
 import warnings
 
 import numpy as np
@@ -7,6 +8,7 @@ import pytest
 from numpy.testing import assert_allclose
 
 from classiclearn.decomposition import PCA
+from signs import assert_same_up_to_sign  # noqa: E402
 
 sk_dec = pytest.importorskip("sklearn.decomposition")
 
@@ -17,9 +19,7 @@ def _data(seed=0, n=300, p=8):
     return (rng.normal(size=(n, p)) * scales) @ np.linalg.qr(rng.normal(size=(p, p)))[0] + 3.0
 
 
-def _same_up_to_sign(a, b, atol, axis=1):
-    signs = np.sign((a * b).sum(axis=axis, keepdims=True))
-    assert_allclose(a * signs, b, atol=atol, rtol=0)
+_same_up_to_sign = functools.partial(assert_same_up_to_sign, axis=1)
 
 
 @pytest.mark.parametrize("solver", ["full", "covariance_eigh", "arpack", "auto"])

@@ -1,18 +1,19 @@
 """PCA's exact solver on X with no more rows than columns: the rows' Gram matrix (with
 the components of no variance completed), the SVD where that route is not reliable."""
 
+import functools
+
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose
 
 from classiclearn.decomposition import PCA, _pca
+from signs import assert_same_up_to_sign  # noqa: E402
 
 sk_dec = pytest.importorskip("sklearn.decomposition")
 
 
-def _same_up_to_sign(a, b, atol):
-    signs = np.sign((a * b).sum(axis=1, keepdims=True))
-    assert_allclose(a * signs, b, atol=atol, rtol=0)
+_same_up_to_sign = functools.partial(assert_same_up_to_sign, axis=1)
 
 
 def _wide(seed, n, p, rank=None):
