@@ -52,6 +52,7 @@ _VARIANTS = {"Ridge": ({"positive": True, "solver": "lbfgs"},),
              "KernelRidge": ({"kernel": "rbf"},),
              "LogisticRegression": ({"solver": "liblinear", "penalty": "l1"},
                                     {"solver": "liblinear"},
+                                    {"solver": "liblinear", "dual": True},
                                     {"solver": "saga", "penalty": "l1"}),
              "SVC": ({"probability": True},),
              "LinearSVC": ({"penalty": "l1", "dual": False},),
@@ -68,6 +69,7 @@ _SPARSE_VARIANTS = {"LinearSVC": ({"dual": True}, {"penalty": "l1", "dual": Fals
                     "KMeans": ({"algorithm": "elkan"},),
                     "LogisticRegression": ({"solver": "liblinear", "penalty": "l1"},
                                            {"solver": "liblinear"},
+                                           {"solver": "liblinear", "dual": True},
                                            {"solver": "saga", "penalty": "l1"}),
                     "DecisionTreeRegressor": ({"criterion": "absolute_error"},),
                     "KNeighborsClassifier": ({"metric": "manhattan"},),
@@ -88,9 +90,12 @@ _LARGE = {"LogisticRegression": (20_000, (False, True)), "SVC": (2_000, (False,)
           "LinearSVC": (20_000, (False,)), "LinearRegression": (20_000, (True,)),
           "KMeans": (200_000, (False,)), "GaussianNB": (200_000, (False,)),
           "Lasso": (200_000, (False,))}
-# the same for parameter values with paths of their own on many rows (dense): positive
-# Ridge's L-BFGS-B passes over row lanes ("auto" above 128 features)
-_LARGE_VARIANTS = {"Ridge": (20_000, {"positive": True, "solver": "lbfgs"})}
+# the same for parameter values with paths of their own on many rows (rows, parameters,
+# CSR or dense): positive Ridge's L-BFGS-B passes over row lanes ("auto" above 128
+# features), and liblinear's TRON on CSR of at least 65,536 stored entries (its columns'
+# parallel products)
+_LARGE_VARIANTS = {"Ridge": (20_000, {"positive": True, "solver": "lbfgs"}, False),
+                   "LogisticRegression": (20_000, {"solver": "liblinear"}, True)}
 # no kernels of their own: the meta-estimators (their inner estimators are precompiled)
 # and the target encoder
 _SKIPPED = {"Pipeline", "GridSearchCV", "RandomizedSearchCV", "OneVsRestClassifier",
@@ -212,8 +217,9 @@ def _groups(names, sparse):
             group.extend((name, True, params, 0) for params in _SPARSE_VARIANTS.get(name, ()))
         group.extend((name, False, params, 0) for params in _VARIANTS.get(name, ()))
         if name in _LARGE_VARIANTS:
-            rows, params = _LARGE_VARIANTS[name]
-            group.append((name, False, params, rows))
+            rows, params, on_csr = _LARGE_VARIANTS[name]
+            if takes_sparse or not on_csr:
+                group.append((name, on_csr, params, rows))
         rows, formats = _LARGE.get(name, (0, ()))
         group.extend((name, on_csr, {}, rows) for on_csr in formats
                      if takes_sparse or not on_csr)

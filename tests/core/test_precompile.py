@@ -93,17 +93,19 @@ def test_precompile_large_jobs_name_registered_estimators_and_formats_they_take(
     assert dense_only == {(name, on_csr) for name, on_csr in large if not on_csr}
 
 
-def test_precompile_large_variants_are_dense_jobs_of_registered_parameters():
+def test_precompile_large_variants_are_jobs_of_registered_parameters():
     from classiclearn.precompile import _LARGE_VARIANTS, _groups
     from classiclearn.utils.discovery import all_estimators
 
     registered = dict(all_estimators())
     jobs = [job for group in _groups(None, True) for job in group if job[3] and job[2]]
-    assert sorted((name, rows) for name, _, _, rows in jobs) == sorted(
-        (name, rows) for name, (rows, _) in _LARGE_VARIANTS.items())
-    for name, sparse, params, _ in jobs:
-        assert not sparse
+    assert sorted((name, sparse, rows) for name, sparse, _, rows in jobs) == sorted(
+        (name, on_csr, rows) for name, (rows, _, on_csr) in _LARGE_VARIANTS.items())
+    for name, _, params, _ in jobs:
         registered[name](**params)._validate_params()
+    # without sparse input only the dense variants run
+    dense = [job for group in _groups(None, False) for job in group if job[3] and job[2]]
+    assert all(not sparse for _, sparse, _, _ in dense)
 
 
 def _variant_jobs():

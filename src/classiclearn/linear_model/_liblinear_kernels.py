@@ -503,3 +503,113 @@ def l2_logistic_tron(X, indptr, indices, data, columns, y, C, w, eps, max_iter):
         if abs(actual) <= 1.0e-12 * abs(f) and abs(predicted) <= 1.0e-12 * abs(f):
             break
     return it - 1
+
+
+# the dual solver's inner Newton method: its most steps on one coordinate, the shrink of
+# a step that would leave (0, C), and its first tolerance (tightened tenfold after an
+# outer pass that needed few Newton steps, down to min(1e-8, eps))
+_DUAL_MAX_INNER = 100
+_DUAL_SHRINK = 0.1
+_DUAL_INNER_EPS = 1e-2
+
+
+@njit(nogil=True, cache=True)
+def l2_logistic_dual_cd(X, indptr, indices, data, y, C, w, eps, max_iter, seed):
+    """liblinear's dual coordinate descent (Yu, Huang and Lin, "Dual coordinate descent
+    methods for logistic regression and maximum entropy models", MLJ 2011) for
+    ``min_w 0.5 |w|^2 + sum_i C_i log(1 + exp(-y_i w'x_i))``.
+
+    The dual variables ``alpha_i`` in (0, C_i) (kept with ``C_i - alpha_i``, the one
+    nearer zero moved, so that neither is lost to rounding) are visited in a random
+    order each pass; each takes a few safeguarded Newton steps on its one-variable
+    problem and ``w = sum_i y_i alpha_i x_i`` follows. Cheaper than TRON when rows are
+    few against the features.
+
+    Parameters
+    ----------
+    X, indptr, indices, data : the rows, as for :func:`l2_logistic_tron`.
+    y : ndarray of shape (n,), +1.0 or -1.0.
+    C : ndarray of shape (n,), non-negative per-sample penalties of the loss (rows of
+        zero take no part).
+    w : ndarray of shape (d,), overwritten with the solution.
+    eps : float
+        Stop when every coordinate's derivative at the start of its visit is below eps.
+    max_iter : int, the most passes.
+    seed : int, the visiting orders' generator.
+
+    Returns
+    -------
+    n_iter : int, the passes made.
+    """
+    n = y.shape[0]
+    d = w.shape[0]
+    alpha = np.empty(n)
+    rest = np.empty(n)  # C_i - alpha_i
+    xsq = np.zeros(n)
+    for j in range(d):
+        w[j] = 0.0
+    for i in range(n):
+        alpha[i] = min(0.001 * C[i], 1e-8)
+        rest[i] = C[i] - alpha[i]
+        start, stop = column_span(X, indptr, i, d)
+        for t in range(start, stop):
+            j, x = column_entry(X, indices, data, i, t)
+            xsq[i] += x * x
+            w[j] += y[i] * alpha[i] * x
+    index = np.arange(n)
+    state = np.array([np.uint64(seed) * np.uint64(2654435761) + np.uint64(88172645463325252)])
+    inner_eps = _DUAL_INNER_EPS
+    inner_eps_min = min(1e-8, eps)
+    it = 0
+    while it < max_iter:
+        shuffle(index, n, state)
+        newton_steps = 0
+        gmax = 0.0
+        for s in range(n):
+            i = index[s]
+            ci = C[i]
+            if ci <= 0.0:
+                continue
+            start, stop = column_span(X, indptr, i, d)
+            b = 0.0
+            for t in range(start, stop):
+                j, x = column_entry(X, indices, data, i, t)
+                b += w[j] * x
+            b *= y[i]
+            a = xsq[i]
+            # the variable moved: alpha_i, or C_i - alpha_i (sign -1) when the step
+            # would take alpha_i towards C_i
+            sign = 1.0
+            z_old = alpha[i]
+            if 0.5 * a * (rest[i] - alpha[i]) + b < 0.0:
+                sign = -1.0
+                z_old = rest[i]
+            z = z_old
+            if ci - z < 0.5 * ci:
+                z *= _DUAL_SHRINK
+            gp = a * (z - z_old) + sign * b + math.log(z / (ci - z))
+            gmax = max(gmax, abs(gp))
+            inner = 0
+            while inner <= _DUAL_MAX_INNER and abs(gp) >= inner_eps:
+                step = z - gp / (a + ci / (ci - z) / z)
+                z = z * _DUAL_SHRINK if step <= 0.0 else step
+                gp = a * (z - z_old) + sign * b + math.log(z / (ci - z))
+                newton_steps += 1
+                inner += 1
+            if inner > 0:
+                if sign > 0.0:
+                    alpha[i] = z
+                    rest[i] = ci - z
+                else:
+                    rest[i] = z
+                    alpha[i] = ci - z
+                change = sign * (z - z_old) * y[i]
+                for t in range(start, stop):
+                    j, x = column_entry(X, indices, data, i, t)
+                    w[j] += change * x
+        it += 1
+        if gmax < eps:
+            break
+        if newton_steps <= n // 10:
+            inner_eps = max(inner_eps_min, 0.1 * inner_eps)
+    return it

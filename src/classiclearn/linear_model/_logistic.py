@@ -102,8 +102,10 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
           ``max(min(n+, n-), 1) / n`` times its norm at zero), "l1" by
           newGLMNET, with liblinear's shrinking, inner tolerance and stopping
           rule (the same factor on the summed violation); ``n_iter_`` counts
-          their Newton steps. ``dual=True`` is accepted with "l2": the dual
-          has the same solution, which is computed in the primal.
+          their Newton steps. With ``dual=True`` ("l2" only) the dual is solved
+          as liblinear solves it, by coordinate descent on the dual variables
+          (Yu, Huang and Lin 2011; ``n_iter_`` counts the passes), the faster
+          route when rows are few against the features.
         lbfgs, newton, newton-cg and sag take "l2" or None only.
     max_iter : int, default=100
     verbose : int, default=0
@@ -322,7 +324,7 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
                            rng=sag_generator(self.random_state), saga=solver == "saga")
         if solver == "liblinear":
             return fit_liblinear(X, y_idx, sw, W0, b0, l1, l2, self.fit_intercept,
-                                 self.intercept_scaling, max_iter, tol)
+                                 self.intercept_scaling, max_iter, tol, self.dual)
         return fit_newton_cd(obj, W0, b0, l1, l2, max_iter, tol)
 
     def summary(self, alpha=0.05, *, cov_type="nonrobust", groups=None, X=None, y=None,

@@ -871,12 +871,12 @@ def fit_newton_cg(obj, W0, b0, l2, max_iter, tol, max_inner=200):
     return W, b, n_iter, converged
 
 
-def _tron_rows(X, fit_intercept, intercept_scaling):
+def _tron_rows(X, fit_intercept, intercept_scaling, with_columns=True):
     """(X, indptr, indices, data, columns) of TRON's passes: dense rows (C order, with
     the constant intercept column), or the CSR arrays (indptr uintp, indices uint32, with
-    the constant column as stored entries) when X is sparse, and then, from
-    ``PARALLEL_ENTRIES`` stored entries with threads to run on, its CSC arrays too (X'u
-    by columns in parallel, the same sums as the rows' scatter)."""
+    the constant column as stored entries) when X is sparse, and then, ``with_columns``
+    from ``PARALLEL_ENTRIES`` stored entries with threads to run on, its CSC arrays too
+    (X'u by columns in parallel, the same sums as the rows' scatter)."""
     from ._liblinear_kernels import PARALLEL_ENTRIES
 
     s = float(intercept_scaling)
@@ -887,7 +887,7 @@ def _tron_rows(X, fit_intercept, intercept_scaling):
         if not X.has_sorted_indices:
             X = X.sorted_indices()
         columns = None
-        if X.nnz >= PARALLEL_ENTRIES and current_numba_threads() > 1:
+        if with_columns and X.nnz >= PARALLEL_ENTRIES and current_numba_threads() > 1:
             T = X.tocsc()
             T.sort_indices()
             columns = (T.indptr.astype(np.uintp), T.indices.astype(np.uint32),
@@ -900,6 +900,19 @@ def _tron_rows(X, fit_intercept, intercept_scaling):
     Xa[:, :-1] = X
     Xa[:, -1] = s
     return Xa, None, None, None, None
+
+
+def _fit_l2_dual(X, y, sw, W0, b0, l2, fit_intercept, intercept_scaling, max_iter, tol):
+    """liblinear's dual solver of L2 logistic regression (``dual=True``): coordinate
+    descent on the dual variables, stopped as liblinear stops it (every coordinate's
+    derivative below ``tol``). Returns (W, b, n_iter, converged)."""
+    from . import _liblinear_kernels as _lk
+
+    labels, C, v, _ = _liblinear_start(y, sw, W0, b0, l2, fit_intercept,
+                                       intercept_scaling, tol)
+    rows = _tron_rows(X, fit_intercept, intercept_scaling, with_columns=False)[:4]
+    n_iter = _lk.l2_logistic_dual_cd(*rows, labels, C, v, float(tol), int(max_iter), 0)
+    return _liblinear_solution(v, n_iter, max_iter, fit_intercept, intercept_scaling)
 
 
 def _fit_l2_tron(X, y, sw, W0, b0, l2, fit_intercept, intercept_scaling, max_iter, tol):
@@ -918,19 +931,23 @@ def _fit_l2_tron(X, y, sw, W0, b0, l2, fit_intercept, intercept_scaling, max_ite
 
 
 def fit_liblinear(X, y, sw, W0, b0, l1, l2, fit_intercept, intercept_scaling, max_iter,
-                  tol):
+                  tol, dual=False):
     """liblinear's binary objective: the intercept is a penalised weight.
 
     Minimises ``sum_i sw_i nll_i + l1 |v|_1 + l2 / 2 |v|^2`` over
     ``v = (w, b / s)``, i.e. X gets a constant column ``s = intercept_scaling``
     and the intercept ``b = s v_p`` is shrunk with the weights, by liblinear's own
     methods and stopping rules: the L2 problem by TRON, a trust-region Newton method
-    with conjugate gradients (:func:`_fit_l2_tron`), the L1 problem (``l2 = 0``) by
+    with conjugate gradients (:func:`_fit_l2_tron`), or with ``dual`` by coordinate
+    descent on its dual (:func:`_fit_l2_dual`), the L1 problem (``l2 = 0``) by
     newGLMNET, a proximal Newton method with coordinate descent
     (:func:`_fit_l1_glmnet`). Sparse X gets the constant column as stored entries.
     """
     if l1 > 0:
         return _fit_l1_glmnet(X, y, sw, W0, b0, l1, fit_intercept, intercept_scaling,
                               max_iter, tol)
+    if dual:
+        return _fit_l2_dual(X, y, sw, W0, b0, l2, fit_intercept, intercept_scaling,
+                            max_iter, tol)
     return _fit_l2_tron(X, y, sw, W0, b0, l2, fit_intercept, intercept_scaling, max_iter,
                         tol)
