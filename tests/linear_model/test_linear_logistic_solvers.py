@@ -152,8 +152,9 @@ def test_liblinear_dual_solves_the_dual_as_liblinear(rng, sparse, fit_intercept)
     sw = rng.uniform(0.5, 2.0, n)
     sw[:3] = 0.0
     Xf = sp_.csr_array(X) if sparse else X
+    # scikit-learn's visiting order comes from random_state (a fresh seed when None)
     kw = dict(solver="liblinear", dual=True, C=2.0, fit_intercept=fit_intercept,
-              intercept_scaling=1.5)
+              intercept_scaling=1.5, random_state=0)
     ours = LogisticRegression(**kw, **TIGHT).fit(Xf, y, sample_weight=sw)
     theirs = _sklearn(Xf, y, sample_weight=sw, **kw, **TIGHT)
     _assert_same_model(ours, theirs, X, 1e-6)

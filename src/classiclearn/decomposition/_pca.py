@@ -86,9 +86,9 @@ def _pair_sums(spectrum, rank_count):
     below = np.zeros(p)
     above = np.zeros(p)
     inv = 1.0 / spectrum
+    stop = min(rank_count, p)
     for a in range(p - 1):
         below[a] = np.sum(np.log(spectrum[a] - spectrum[a + 1:]))
-        stop = min(rank_count, p)
         if a + 1 < stop:
             above[a + 1:stop] += np.log(inv[a + 1:stop] - inv[a])
     return below, above

@@ -29,7 +29,12 @@ from .._kernels import lbfgs as _lk
 from .._kernels.sparse_products import row_lanes
 from .._kernels.work import GRAM_PASS_WORK, ROW_LANE_ENTRIES, ROW_TRANSCENDENTAL_COST
 from ..utils._lbfgs import minimize_lbfgs
-from ..utils._sparse import csc_columns_with_constant, csr_gram, gram_pair_work
+from ..utils._sparse import (
+    csc_columns_with_constant,
+    csr_gram,
+    csr_with_constant,
+    gram_pair_work,
+)
 from ..utils._threads import available_cores, blocked_row_sums, current_numba_threads
 from . import _cd_kernels as _cdk
 from . import _logistic_kernels as _k
@@ -871,29 +876,23 @@ def fit_newton_cg(obj, W0, b0, l2, max_iter, tol, max_inner=200):
     return W, b, n_iter, converged
 
 
-def _tron_rows(X, fit_intercept, intercept_scaling, with_columns=True):
-    """(X, indptr, indices, data, columns) of TRON's passes: dense rows (C order, with
-    the constant intercept column), or the CSR arrays (indptr uintp, indices uint32, with
-    the constant column as stored entries) when X is sparse, and then, ``with_columns``
-    from ``PARALLEL_ENTRIES`` stored entries with threads to run on, its CSC arrays too
-    (X'u by columns in parallel, the same sums as the rows' scatter)."""
+def _liblinear_rows(X, fit_intercept, intercept_scaling, with_columns=True):
+    """(X, indptr, indices, data, columns) of the L2 solvers' row passes: dense rows (C
+    order, with the constant intercept column), or the CSR arrays (indptr uintp, indices
+    uint32, with the constant column as stored entries) when X is sparse, and then,
+    ``with_columns`` from ``PARALLEL_ENTRIES`` stored entries with threads to run on, its
+    CSC arrays too (TRON's X'u by columns in parallel, the same sums as the rows'
+    scatter)."""
     from ._liblinear_kernels import PARALLEL_ENTRIES
 
     s = float(intercept_scaling)
     if sp.issparse(X):
-        if fit_intercept:
-            X = sp.hstack([X, np.full((X.shape[0], 1), s)], format="csr")
-        X = sp.csr_array(X)
-        if not X.has_sorted_indices:
-            X = X.sorted_indices()
+        rows = csr_with_constant(X, s) if fit_intercept else sp.csr_array(X)
         columns = None
-        if with_columns and X.nnz >= PARALLEL_ENTRIES and current_numba_threads() > 1:
-            T = X.tocsc()
-            T.sort_indices()
-            columns = (T.indptr.astype(np.uintp), T.indices.astype(np.uint32),
-                       np.asarray(T.data, dtype=np.float64))
-        return (None, X.indptr.astype(np.uintp), X.indices.astype(np.uint32),
-                np.asarray(X.data, dtype=np.float64), columns)
+        if with_columns and rows.nnz >= PARALLEL_ENTRIES and current_numba_threads() > 1:
+            columns = csc_columns_with_constant(X, s if fit_intercept else 0.0)
+        return (None, rows.indptr.astype(np.uintp), rows.indices.astype(np.uint32),
+                np.asarray(rows.data, dtype=np.float64), columns)
     if not fit_intercept:
         return np.ascontiguousarray(X, dtype=np.float64), None, None, None, None
     Xa = np.empty((X.shape[0], X.shape[1] + 1))
@@ -910,7 +909,7 @@ def _fit_l2_dual(X, y, sw, W0, b0, l2, fit_intercept, intercept_scaling, max_ite
 
     labels, C, v, _ = _liblinear_start(y, sw, W0, b0, l2, fit_intercept,
                                        intercept_scaling, tol)
-    rows = _tron_rows(X, fit_intercept, intercept_scaling, with_columns=False)[:4]
+    rows = _liblinear_rows(X, fit_intercept, intercept_scaling, with_columns=False)[:4]
     n_iter = _lk.l2_logistic_dual_cd(*rows, labels, C, v, float(tol), int(max_iter), 0)
     return _liblinear_solution(v, n_iter, max_iter, fit_intercept, intercept_scaling)
 
@@ -925,7 +924,7 @@ def _fit_l2_tron(X, y, sw, W0, b0, l2, fit_intercept, intercept_scaling, max_ite
 
     labels, C, v, eps = _liblinear_start(y, sw, W0, b0, l2, fit_intercept,
                                          intercept_scaling, tol)
-    rows = _tron_rows(X, fit_intercept, intercept_scaling)
+    rows = _liblinear_rows(X, fit_intercept, intercept_scaling)
     n_iter = _lk.l2_logistic_tron(*rows, labels, C, v, eps, int(max_iter))
     return _liblinear_solution(v, n_iter, max_iter, fit_intercept, intercept_scaling)
 

@@ -32,9 +32,9 @@ from ..utils._linalg import solve_gram
 from ..utils._linear import LinearClassifierMixin, linear_product
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
-from ..utils._sparse import csc_columns_with_constant
+from ..utils._sparse import csc_columns_with_constant, csr_with_constant
 from ..utils._targets import compute_class_weight, encode_labels
-from ..utils._threads import available_cores, blas_single_thread, pooled_map, small_lapack
+from ..utils._threads import auto_n_jobs, blas_single_thread, pooled_map, small_lapack
 from ..utils.validation import (
     check_magnitude,
     check_sample_weight,
@@ -364,7 +364,7 @@ class LinearSVC(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
 
         # the one-vs-rest problems are independent: on the cores at once (each the same
         # whatever the number of threads)
-        n_threads = available_cores() if X.shape[0] * X.shape[1] >= _CLASS_THREADS_ENTRIES else 1
+        n_threads = auto_n_jobs(None, X.shape[0] * X.shape[1], _CLASS_THREADS_ENTRIES)
         with blas_single_thread() if n_threads > 1 and len(targets) > 1 else nullcontext():
             solved = pooled_map(solve_one_vs_rest, targets, n_threads)
         self._set_fitted(np.asarray([w for w, _ in solved]), int(max(it for _, it in solved)))
@@ -463,19 +463,9 @@ class _Rows:
     def with_intercept_csr(self):
         """Sparse X with the intercept column stored (CSR), for the primal Newton method:
         each row's entries, then the intercept's."""
-        X = self.csr
         if self.bias <= 0:
-            return sp.csr_array(X)
-        n, p = X.shape
-        indptr = X.indptr.astype(np.int64) + np.arange(n + 1)
-        last = indptr[1:] - 1  # each row's new last entry
-        stored = np.ones(indptr[-1], dtype=bool)
-        stored[last] = False
-        data = np.empty(indptr[-1])
-        data[stored], data[last] = X.data, self.bias
-        indices = np.empty(indptr[-1], dtype=np.int64)
-        indices[stored], indices[last] = X.indices, p
-        return sp.csr_array((data, indices, indptr), shape=(n, p + 1))
+            return sp.csr_array(self.csr)
+        return csr_with_constant(self.csr, self.bias)
 
     def columns(self):
         """(XT, indptr, indices, data) for the column-wise L1 kernel: the dense rows

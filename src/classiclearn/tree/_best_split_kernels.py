@@ -52,6 +52,17 @@ _XL_MARGIN = 1e-8
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _table_entropy_proxy(xl, sl, stats, wl, wr, n_classes):
+    """The entropy proxy ``-(w_L H_L + w_R H_R)`` in bits from the ``k ln k`` table
+    ``xl`` (integer weights: ``w H = w ln w - sum_k v_k ln v_k``), for the left class
+    sums ``sl`` of a node whose class sums are ``stats``."""
+    nats = -xl[np.intp(wl)] - xl[np.intp(wr)]
+    for k in range(n_classes):
+        nats += xl[np.intp(sl[k])] + xl[np.intp(stats[k] - sl[k])]
+    return nats * _INV_LN2
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
 def _sort_nan_last(vals, samples, a, b, has_nan, sort, try_few):
     """Sort ``vals[a:b]`` ascending with ``samples`` alongside, NaN moved last first (a
     radix sort from ``RADIX_MIN`` values; below, introsort; from 17 values, when
@@ -479,10 +490,7 @@ def split_best(dense, data, rule, node, work, sort, abs_work, pre):
                     s_r = stats[0] - s_l
                     proxy = s_l * s_l / wl + s_r * s_r / wr
                 else:
-                    nats = -xl[np.intp(wl)] - xl[np.intp(wr)]
-                    for k in range(nc0):
-                        nats += xl[np.intp(sl[k])] + xl[np.intp(stats[k] - sl[k])]
-                    proxy = nats * _INV_LN2
+                    proxy = _table_entropy_proxy(xl, sl, stats, wl, wr, nc0)
                 if proxy > s_proxy:
                     s_proxy = proxy
                     s_thr = fv[q - 1] / 2.0 + fv[q] / 2.0
@@ -575,24 +583,19 @@ def split_best(dense, data, rule, node, work, sort, abs_work, pre):
                         proxy = p_l / wl + p_r / wr
                     elif abs_work is not None:
                         proxy = -abs_work.cost[q - a]
+                    elif one_out and use_xl and crit == _c.ENTROPY and _table_entropy_proxy(
+                            xl, sl, stats, wl, wr, nc0) + xl_margin < s_proxy:
+                        # the proxy from the k ln k table (lookups, no logarithm) puts
+                        # the candidate below the best by more than both computations'
+                        # rounding: it cannot be the best, and skips the exact value
+                        # (scikit-learn's arithmetic, which decides ties, is kept for
+                        # every other candidate)
+                        proxy = -np.inf
                     else:
-                        proxy = np.inf
-                        if one_out and use_xl and crit == _c.ENTROPY:
-                            # the proxy from the k ln k table first (lookups, no
-                            # logarithm): a candidate it puts below the best by more than
-                            # both computations' rounding cannot be the best, and skips
-                            # the exact value (scikit-learn's arithmetic, which decides
-                            # ties and so is kept for every other candidate)
-                            nats = -xl[np.intp(wl)] - xl[np.intp(wr)]
-                            for k in range(nc0):
-                                nats += xl[np.intp(sl[k])] + xl[np.intp(stats[k] - sl[k])]
-                            if nats * _INV_LN2 + xl_margin < s_proxy:
-                                proxy = -np.inf
-                        if proxy == np.inf:
-                            for k in range(rule.S):
-                                sr[k] = stats[k] - sl[k]
-                            proxy = _c.proxy_improvement(sl, sr, wl, wr, crit, n_outputs, K,
-                                                         n_classes)
+                        for k in range(rule.S):
+                            sr[k] = stats[k] - sl[k]
+                        proxy = _c.proxy_improvement(sl, sr, wl, wr, crit, n_outputs, K,
+                                                     n_classes)
                     # a constrained candidate is checked only when it would be the best:
                     # the same choice as rejecting it first (scikit-learn's order)
                     if proxy > s_proxy and (cst == 0 or _c.monotone_ok(

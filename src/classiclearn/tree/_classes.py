@@ -295,14 +295,14 @@ def _exact_list_width(data):
     return int(min(data.samples.shape[0], max(2, EXACT_LIST_ENTRIES // max(n_features, 1))))
 
 
-def presorted_work(data, codes, crit, width=None):
+def presorted_work(data, codes, xlogx, width=None):
     """The best splitter's sorted lists (``_build_kernels.Presorted``): a list of at
     most ``width`` entries per feature (histogram trees' exact nodes: ``HYBRID_MIN``), a
     flag per row, X's bins ``codes`` to sort by (none for an exact tree, whose lists are
-    sorted by value), and with the entropy criterion and integer weights (bootstrap
-    counts included) a table of ``k ln k`` up to their total: the histogram trees' scan
-    takes its proxy from it, the exact scan skips the logarithms of the candidates whose
-    proxy from it is clearly below the best."""
+    sorted by value), and ``xlogx`` (:func:`_xlogx_table`: with the entropy criterion
+    and integer weights, bootstrap counts included, ``k ln k`` up to their total, else
+    empty): the histogram trees' scan takes its proxy from it, the exact scan skips the
+    logarithms of the candidates whose proxy from it is clearly below the best."""
     n_features = data.nan_mask.shape[0]
     width = _hk.HYBRID_MIN if width is None else width
     return _bk.Presorted(np.empty((n_features, width), dtype=np.intp),
@@ -312,7 +312,7 @@ def presorted_work(data, codes, crit, width=None):
                          np.zeros(data.y.shape[0], dtype=np.uint8),
                          np.empty(width, dtype=np.intp), np.empty(width, dtype=np.float32),
                          codes, np.empty(257, dtype=np.intp),
-                         _xlogx_table(data, crit))
+                         xlogx)
 
 
 def _xlogx_table(data, crit):
@@ -468,15 +468,16 @@ def _build(data, settings, dense, csc, bins, codes=None):
         sort, rnd = None, random_work(data, settings.crit, csc is not None)
     else:
         sort, rnd = sort_work(data), None
-    if sort is not None and bins is not None:
-        pre = presorted_work(data, bins.Xb, settings.crit)
-    elif sort is not None and dense is not None and _presorts_exactly(data, settings):
-        pre = presorted_work(data, _NO_CODES, settings.crit, _exact_list_width(data))
-    elif sort is not None and dense is not None and _xlogx_table(data, settings.crit).size:
-        # no lists (few features drawn at a node: forests), only the entropy's table
-        pre = presorted_work(data, _NO_CODES, settings.crit, 0)
-    else:
-        pre = None
+    pre = None
+    if sort is not None and (bins is not None or dense is not None):
+        table = _xlogx_table(data, settings.crit)
+        if bins is not None:
+            pre = presorted_work(data, bins.Xb, table)
+        elif _presorts_exactly(data, settings):
+            pre = presorted_work(data, _NO_CODES, table, _exact_list_width(data))
+        elif table.size:
+            # no lists (few features drawn at a node: forests), only the entropy's table
+            pre = presorted_work(data, _NO_CODES, table, 0)
     return _bk.build_tree(data, settings, dense, csc, bins, abs_work, sort, rnd, pre, codes)
 
 

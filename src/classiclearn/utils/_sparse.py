@@ -146,6 +146,31 @@ def gram_pair_work(X, outer=False):
     return float(entries @ entries) / 2
 
 
+def csr_with_constant(X, value):
+    """Sparse X by rows (CSR, int64 indices) with one more column holding ``value`` in
+    every row, stored after each row's entries (an intercept as a constant feature).
+    X is not modified.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> A = csr_with_constant(sp.csr_array([[0.0, 2.0], [3.0, 0.0]]), 1.5)
+    >>> A.toarray().tolist()
+    [[0.0, 2.0, 1.5], [3.0, 0.0, 1.5]]
+    """
+    X = sp.csr_array(X)
+    n, p = X.shape
+    indptr = X.indptr.astype(np.int64) + np.arange(n + 1)
+    last = indptr[1:] - 1  # each row's new last entry
+    stored = np.ones(indptr[-1], dtype=bool)
+    stored[last] = False
+    data = np.empty(indptr[-1])
+    data[stored], data[last] = X.data, value
+    indices = np.empty(indptr[-1], dtype=np.int64)
+    indices[stored], indices[last] = X.indices, p
+    return sp.csr_array((data, indices, indptr), shape=(n, p + 1))
+
+
 def csc_columns_with_constant(X, value=0.0):
     """(indptr, indices, data) of sparse X by columns, as the column-wise kernels take
     them: CSC with sorted rows, indptr uintp, indices uint32 (numba checks a signed
