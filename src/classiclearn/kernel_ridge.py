@@ -5,8 +5,9 @@ theorem the fitted function is f(x) = Σ_i a_i k(x, x_i) with dual
 coefficients a = (K + α I)⁻¹ y, K_ij = k(x_i, x_j). With sample weights w the
 problem min Σ_i w_i (y_i - f(x_i))² + α ||f||² gives
 a = √W (√W K √W + α I)⁻¹ √W y. The system is solved by Cholesky; if K + α I
-is numerically singular the least-squares solution is used instead, with a
-warning. For the rbf and linear kernels only one triangle of K is built
+is not numerically positive definite the least-squares solution is used instead, with a
+warning (by LDL' when its eigenvalues are proven away from zero, else from its
+eigenpairs). For the rbf and linear kernels only one triangle of K is built
 (BLAS syrk, finished in place) and LAPACK factors it in place: no n x n copy.
 The linear kernel of an X with fewer columns than rows is not formed at all: its
 system is solved from the thin SVD of X (:func:`_linear_dual_from_svd`; dense X with
@@ -28,7 +29,7 @@ from ._kernels.gram import kernel_lower
 from ._kernels.kernel_functions import kernel_matrix, supports
 from .base import BaseEstimator, RegressorMixin
 from .metrics.pairwise import _check_kernel_range, kernel_accepts_sparse, pairwise_kernels
-from .utils._linalg import solve_gram
+from .utils._linalg import solve_certified_symmetric, solve_gram
 from .utils._linear import linear_product
 from .utils._params import Interval, StrOptions
 from .utils._sparse import csr_gram, like_input
@@ -83,7 +84,8 @@ def _solve_kernel_system(K, y, alpha, sample_weight, full_kernel):
     """Dual coefficients for K (n, n, lower triangle read, overwritten), y (n, t).
 
     ``alpha`` is (1,) or (t,); ``full_kernel()`` recomputes the whole (unweighted)
-    kernel for the least-squares fallback.
+    kernel for the least-squares fallback, or is None when K holds the whole kernel
+    (its strict upper triangle, which the factorisation leaves, then rebuilds it).
     """
     n, t = y.shape
     if sample_weight is not None:
@@ -106,6 +108,7 @@ def _solve_kernel_system(K, y, alpha, sample_weight, full_kernel):
         # the last group factors K itself, earlier ones a copy
         A = K if g == len(groups) - 1 else K.copy()
         A.flat[:: n + 1] += a
+        shifted_diagonal = np.diagonal(A).copy() if full_kernel is None else None
         # LAPACK right after numba's parallel kernel values: up to order 1,000 one
         # BLAS thread is faster, and BLAS's threads would spin beside numba's
         with small_lapack(n):
@@ -116,11 +119,21 @@ def _solve_kernel_system(K, y, alpha, sample_weight, full_kernel):
                 UserWarning,
                 stacklevel=3,
             )
-            F = np.array(full_kernel(), dtype=np.float64)
-            if sample_weight is not None:
-                F *= np.outer(sw, sw)
-            F.flat[:: n + 1] += a
-            x = _symmetric_lstsq(F, y[:, cols])
+            if full_kernel is None:
+                F = np.triu(A, 1)
+                F += F.T
+                F.flat[:: n + 1] = shifted_diagonal
+            else:
+                F = np.array(full_kernel(), dtype=np.float64)
+                if sample_weight is not None:
+                    F *= np.outer(sw, sw)
+                F.flat[:: n + 1] += a
+            # an indefinite kernel (sigmoid, a callable) whose eigenvalues all lie well
+            # away from zero: the least-squares solution is the system's, by LDL'
+            with small_lapack(n):
+                x = solve_certified_symmetric(F, np.asfortranarray(y[:, cols]))
+            if x is None:
+                x = _symmetric_lstsq(F, y[:, cols])
         dual[:, cols] = x
     if sample_weight is not None:
         dual *= sw[:, None]
@@ -394,10 +407,13 @@ or callable, default='linear'
         K = None
         if not callable(self.kernel) and self.kernel != "precomputed" and not sp.issparse(X):
             K = kernel_lower(X, self.kernel, self.gamma)
-        if K is None:
-            # a fresh kernel, or a copy of the precomputed one
-            K = np.array(self._get_kernel(X), dtype=np.float64, order="C", copy=True)
-        return _solve_kernel_system(K, y, alpha, sample_weight, lambda: self._get_kernel(X))
+        if K is not None:
+            return _solve_kernel_system(K, y, alpha, sample_weight,
+                                        lambda: self._get_kernel(X))
+        # a fresh kernel, or a copy of the precomputed one: whole, so the least-squares
+        # fallback rebuilds it from the triangle the factorisation leaves
+        K = np.array(self._get_kernel(X), dtype=np.float64, order="C", copy=True)
+        return _solve_kernel_system(K, y, alpha, sample_weight, None)
 
     def predict(self, X):
         """Predict f(x) = Σ_i a_i k(x, x_i).

@@ -142,3 +142,46 @@ def test_manhattan_and_chi2_kernels_equal_scipy_and_scikit_learn():
     np.testing.assert_array_equal(additive_chi2_kernel(X, Y), sk_chi2(X, Y))
     assert manhattan_distances(X.astype(np.float32)).dtype == np.float32
     assert additive_chi2_kernel(X.astype(np.float32)).dtype == np.float32
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("alpha", [1.0, [0.5, 2.0]])
+def test_indefinite_kernel_solved_by_ldl_when_certified(monkeypatch, weighted, alpha):
+    # the sigmoid kernel plus alpha I is indefinite with every eigenvalue far from zero:
+    # the Cholesky factor fails (both warn), the least-squares solution is the system's
+    # own and comes from LDL' factors, without the eigendecomposition
+    import classiclearn.kernel_ridge as kr
+
+    def no_eigenpairs(F, Y):
+        raise AssertionError("the eigendecomposition was not needed")
+
+    monkeypatch.setattr(kr, "_symmetric_lstsq", no_eigenpairs)
+    X, y = _data(7, n=150, p=6, t=2)
+    sw = np.random.default_rng(7).uniform(0.5, 2.0, len(X)) if weighted else None
+    params = {"kernel": "sigmoid", "alpha": alpha, "gamma": 0.5}
+    with pytest.warns(UserWarning, match="Singular matrix"):
+        ours = KernelRidge(**params).fit(X, y, sample_weight=sw)
+    # scikit-learn has no fallback with a penalty per target (it raises): its
+    # single-penalty fits target by target
+    alphas = np.broadcast_to(alpha, 2)
+    for k in range(2):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            theirs = sk_kr.KernelRidge(**{**params, "alpha": alphas[k]}).fit(
+                X, y[:, k], sample_weight=sw)
+        assert_allclose(ours.dual_coef_[:, k], theirs.dual_coef_, rtol=1e-8, atol=1e-10)
+
+
+def test_indefinite_kernel_with_an_eigenvalue_near_zero_takes_the_eigenpairs():
+    # a precomputed kernel with eigenvalues -1, 0 and positive ones: not certified, so
+    # the minimum-norm solution from the eigenpairs, as scikit-learn's lstsq gives it
+    rng = np.random.default_rng(2)
+    Q, _ = np.linalg.qr(rng.normal(size=(30, 30)))
+    lam = np.concatenate([[-1.0, 0.0], rng.uniform(1.0, 3.0, 28)])
+    K = (Q * lam) @ Q.T
+    K = (K + K.T) / 2
+    y = rng.normal(size=30)
+    with pytest.warns(UserWarning, match="Singular matrix"):
+        ours = KernelRidge(alpha=0.0, kernel="precomputed").fit(K, y)
+    expected = np.linalg.lstsq(K, y, rcond=None)[0]
+    assert_allclose(ours.dual_coef_, expected, rtol=1e-7, atol=1e-9)

@@ -14,7 +14,12 @@ import scipy.sparse as sp
 from ..utils._sparse import row_squared_norms
 from ..utils._threads import small_lapack
 from . import kernel_function_kernels as _k
-from .work import GRAM_PASS_WORK, KERNEL_BLAS_FEATURES, KERNEL_VALUE_ENTRIES
+from .work import (
+    GRAM_PASS_WORK,
+    KERNEL_BLAS_FEATURES,
+    KERNEL_VALUE_ENTRIES,
+    SIGMOID_VALUE_ENTRIES,
+)
 
 __all__ = ["KERNEL_IDS", "kernel_matrix", "supports"]
 
@@ -82,6 +87,7 @@ def kernel_matrix(X, Y, kernel, *, gamma, coef0=0.0, degree=3, x_sq=None, y_sq=N
         xx = yy = np.zeros(0)
     # the parallel kernel only for matrices large enough to use it (a small fit's
     # prediction then never compiles it)
-    apply = _k.kernel_from_dots if D.size >= KERNEL_VALUE_ENTRIES else _k.kernel_from_dots_serial
+    parallel_from = SIGMOID_VALUE_ENTRIES if kid == _k.SIGMOID else KERNEL_VALUE_ENTRIES
+    apply = _k.kernel_from_dots if D.size >= parallel_from else _k.kernel_from_dots_serial
     apply(D, xx, yy, kid, float(gamma), float(coef0), float(degree))
     return D
