@@ -227,7 +227,7 @@ class _SparseProblem:
         Stops when the largest change of an epoch is below ``tol`` times the largest
         weight and, with ``gap``, the duality gap below ``tol`` times ``y'y``."""
         xtb = self.XtB[:, k]
-        if not w.any() and (xtb.max() if positive else np.abs(xtb).max()) <= l1:
+        if _zero_is_optimal(xtb, w, l1, positive):
             # w = 0 meets the optimality conditions: no epoch (the first would change
             # nothing), its gap from A'b (r = b)
             return 0, _k.enet_gap(w, xtb, self.yy[k], self.yy[k], l1, l2, self.pf, positive)
@@ -308,6 +308,121 @@ class _SparseProblem:
 # microseconds, is then that of the copy).
 _WORKING_SET_SHARE = 4
 _WORKING_SET_MIN_ENTRIES = 50_000
+
+
+def _zero_is_optimal(xty, w, l1, positive):
+    """Whether ``w`` is zero and meets the optimality conditions there (no column's
+    ``A_j'b`` beyond the L1 penalty): the solution, without an epoch."""
+    return not w.any() and (xty.max() if positive else np.abs(xty).max()) <= l1
+
+
+class _DenseWorkingSets:
+    """Coordinate descent on growing sets of columns of dense X with more rows than
+    columns (unweighted, cyclic, no L2 part), for solutions with few non-zero
+    coefficients.
+
+    The first set holds the :data:`_FIRST_SET` columns that violate their optimality
+    condition at zero the most (``|A_j'b| - l1``). Each round solves the problem
+    restricted to the set on the set's own Gram matrix (``n m^2`` for m columns,
+    against ``n p^2 / 2`` for the whole one), then computes every column's ``A_j'r``,
+    ``r'r`` and ``r'y`` from the data in one pass, and with them the exact duality gap
+    of the full problem. It stops when that gap meets the tolerance; else the columns
+    violating their condition the most join the set, at most as many as it holds (the
+    set at most doubles), with every non-zero coefficient's column.
+
+    When the next set would hold more than ``1 / _WORKING_SET_SHARE`` of the columns,
+    or after a round more than :data:`_DENSE_SHARE` of the columns outside the set
+    still violate (both signs of a dense solution), or none does while the gap is above
+    the tolerance, the whole Gram matrix finishes from the set's solution (``full()``
+    makes that problem).
+    """
+
+    def __init__(self, X, C, x_mean, XtY, yy, full):
+        self.X, self.C, self.x_mean = X, C, x_mean
+        self.XtY, self.yy = XtY, yy
+        self.full = full
+        self.whole = None
+        self.p = X.shape[1]
+        self.pf = np.ones(self.p)
+
+    def solve(self, k, w, l1, l2, positive, max_iter, tol, orders):
+        """Solve for target k from start ``w`` (overwritten); return (n_iter, gap)."""
+        xty = self.XtY[:, k]
+        yy = float(self.yy[k])
+        if _zero_is_optimal(xty, w, l1, positive):
+            return 0, _k.enet_gap(w, xty, yy, yy, l1, l2, self.pf, positive)
+        finished, passes, gap = self._solve_on_working_sets(k, w, l1, l2, positive,
+                                                            max_iter, tol)
+        n_iter = min(math.ceil(passes), max_iter)
+        if finished:
+            return n_iter, gap
+        if self.whole is None:
+            self.whole = self.full()
+        more, gap = self.whole.solve(k, w, l1, l2, positive, max(max_iter - n_iter, 1), tol,
+                                     orders)
+        return min(n_iter + int(more), max_iter), gap
+
+    def _solve_on_working_sets(self, k, w, l1, l2, positive, max_iter, tol):
+        """Returns (finished, passes, gap) as the sparse version does: passes count the
+        restricted epochs by the share of the columns they hold plus one per pass over
+        X; not finished leaves the last restricted solution in ``w``."""
+        p = self.p
+        y = np.ascontiguousarray(self.C[:, k])
+        yy = float(self.yy[k])
+        gap_tol = tol * yy
+        g = self.XtY[:, k]
+        in_set = w != 0.0
+        passes, gap, m = 0.0, np.inf, 0
+        while True:
+            excess = (g if positive else np.abs(g)) - l1
+            outside = np.flatnonzero((excess > 0.0) & ~in_set)
+            if passes and (outside.size == 0 or outside.size > _DENSE_SHARE * (p - m)):
+                return False, passes, gap
+            room = max(m, _FIRST_SET)
+            if (m + min(room, outside.size)) * _WORKING_SET_SHARE > p:
+                return False, passes, gap
+            if outside.size > room:
+                outside = outside[np.argpartition(-excess[outside], room - 1)[:room]]
+            in_set[outside] = True
+            chosen = np.flatnonzero(in_set)
+            m = chosen.size
+            A = self.X[:, chosen]
+            A -= self.x_mean[chosen]
+            G = A.T @ A
+            w_set = w[chosen]
+            budget = max(int((max_iter - passes) * p / m), 1)
+            n_iter, _ = _k.enet_cd_gram(w_set, G, np.ascontiguousarray(self.XtY[chosen, k]),
+                                        yy, l1, l2, self.pf[:m], positive, budget, gap_tol,
+                                        np.arange(m, dtype=np.intp)[None, :])
+            w[chosen] = w_set
+            g, rr, ry = exact_residual_products(self.X, self.x_mean, y, w)
+            passes += int(n_iter) * m / p + 1.0
+            gap = _k.enet_gap(w, g, rr, ry, l1, l2, self.pf, positive)
+            if gap <= gap_tol or passes >= max_iter:
+                return True, passes, gap
+
+
+# The columns of the first working set on dense X (see _DenseWorkingSets); the fewest
+# columns for which the sets are tried (with fewer the whole Gram matrix is cheap; at
+# 100-160 columns the sets gained nothing); the
+# most entries of X (float64 X of 4 MB: each round's passes over X run from the cache,
+# beyond it from memory, and the whole float32 Gram matrix costs less); and the share of
+# the columns violating their condition at zero above which the solution is taken as
+# dense from the start (rounds spent before the whole Gram matrix cost a quarter of it).
+_FIRST_SET = 16
+_WORKING_SET_MIN_FEATURES = 192
+_WORKING_SET_MAX_ENTRIES = 2**19
+_VIOLATING_AT_ZERO = 0.9
+# the share of the columns outside the working set that, still violating their
+# condition after a round, marks a dense solution (see _DenseWorkingSets)
+_DENSE_SHARE = 0.75
+
+
+def _few_violators(XtY, l1, positive):
+    """Whether, for every target, at most :data:`_VIOLATING_AT_ZERO` of the columns
+    violate their optimality condition at zero (``|A_j'b| > l1``)."""
+    excess = (XtY if positive else np.abs(XtY)) > l1
+    return bool(np.all(excess.sum(axis=0) <= _VIOLATING_AT_ZERO * XtY.shape[0]))
 
 
 # Rounds of refinement on the float32 Gram matrix before falling back to the
@@ -537,6 +652,23 @@ class ElasticNet(LinearPredictMixin, RegressorMixin, BaseEstimator):
             self._solve_targets(problem, x_mean, y_mean, n, was_1d, l1, l2, orders)
             cast_float_attributes(self, dtype, ("coef_", "intercept_"))
             return self
+        if (sw is None and mode == "gram" and self.precompute == "auto" and l2 == 0.0
+                and orders.shape[0] == 1 and X.flags.c_contiguous
+                and _WORKING_SET_MIN_FEATURES <= p and n * p <= _WORKING_SET_MAX_ENTRIES):
+            # working sets of columns first: a sparse solution needs no whole Gram
+            # matrix (the lasso only: an L2 part keeps correlated columns in together,
+            # and its solutions were too dense for the sets to pay off)
+            x_mean, y_mean, XtY, yy = fit_moments(self, X, Y, self.fit_intercept)
+            C = Y - y_mean
+
+            def whole():
+                return self._whole_gram_problem(X, Y, C, x_mean, y_mean, XtY, yy)
+
+            problem = (_DenseWorkingSets(X, C, x_mean, XtY, yy, whole)
+                       if _few_violators(XtY, l1, self.positive) else whole())
+            self._solve_targets(problem, x_mean, y_mean, n, was_1d, l1, l2, orders)
+            cast_float_attributes(self, dtype, ("coef_", "intercept_"))
+            return self
         if sw is None and mode == "gram":
             # One threaded pass: means, X'y, the finiteness of X and a float32
             # X'X, the solution certified from the data below.
@@ -564,6 +696,14 @@ class ElasticNet(LinearPredictMixin, RegressorMixin, BaseEstimator):
         self._solve_targets(problem, x_mean, y_mean, n, was_1d, l1, l2, orders)
         cast_float_attributes(self, dtype, ("coef_", "intercept_"))
         return self
+
+    def _whole_gram_problem(self, X, Y, C, x_mean, y_mean, XtY, yy):
+        """The problem on the whole Gram matrix of unweighted dense X, given its moments:
+        float32, certified from the data, where that pass applies."""
+        pass32 = moments_and_gram32(self, X, Y, self.fit_intercept)
+        if pass32 is not None:
+            return _Certified(X, C, x_mean, XtY, yy, pass32[4], self)
+        return _Problem(X, Y, x_mean, y_mean, None, "gram", None, (XtY, yy))
 
     def _fit_dask(self, X, y, sample_weight=None):
         """Exact fit on Dask input: merged centred moments (weights rescaled to sum
