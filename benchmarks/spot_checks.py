@@ -33,6 +33,7 @@ Each timed call follows a short pause.
     python -m benchmarks.spot_checks params          # parameter values beyond the grid's axes
     python -m benchmarks.spot_checks params-small    # the same on 1,000 rows
     python -m benchmarks.spot_checks params-tiny     # the same on 200 rows
+    python -m benchmarks.spot_checks params-mid      # 5,000 rows (kernel methods 2,000)
     python -m benchmarks.spot_checks tied            # X of integer codes with many ties
     python -m benchmarks.spot_checks unscaled        # X's columns on scales 1e-3 to 1e4
     python -m benchmarks.spot_checks narrow          # X's first two columns only
@@ -969,6 +970,7 @@ CHECKS = {"svc": check_svc, "forest-predict": check_forest_predict,
           "liblinear-range": check_liblinear_range, "entropy-range": check_entropy_range,
           "params-small": lambda: check_params(1000, 1000, 1000),
           "params-tiny": lambda: check_params(200, 200, 200),
+          "params-mid": lambda: check_params(5000, 2000, 2000),
           "params-sparse": lambda: check_params(density=0.1),
           "sparse-wide": lambda: check_sparse(2000, 20_000, 0.002, 2000),
           "params-large": lambda: check_params(100_000, 5000, 10_000),
