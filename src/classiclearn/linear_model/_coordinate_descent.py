@@ -402,13 +402,12 @@ class _DenseWorkingSets:
                 return True, passes, gap
 
 
-# The columns of the first working set on dense X (see _DenseWorkingSets); the fewest
-# columns for which the sets are tried (with fewer the whole Gram matrix is cheap; at
-# 100-160 columns the sets gained nothing); the
-# most entries of X (float64 X of 4 MB: each round's passes over X run from the cache,
-# beyond it from memory, and the whole float32 Gram matrix costs less); and the share of
-# the columns violating their condition at zero above which the solution is taken as
-# dense from the start (rounds spent before the whole Gram matrix cost a quarter of it).
+# The working sets on dense X (see _DenseWorkingSets): the columns of the first set; the
+# fewest columns for which the sets are tried (at 100-160 columns they gained nothing); the
+# most entries of X (float64 X of 4 MB: beyond, each round's passes over X run from memory
+# and the whole float32 Gram matrix was faster); the share of the columns violating their
+# condition at zero above which the solution is taken as dense from the start (1,000 x 200,
+# a tenth informative: alpha 0.1 197 of 200 violating, 148 in the solution; alpha 1 178, 20).
 _FIRST_SET = 16
 _WORKING_SET_MIN_FEATURES = 192
 _WORKING_SET_MAX_ENTRIES = 2**19

@@ -15,9 +15,10 @@ from ._threads import small_lapack
 __all__ = ["eigenvalues_below", "solve_certified_symmetric", "solve_gram", "solve_pos"]
 
 # The half-width, relative to the Frobenius norm, of the band around zero that
-# solve_certified_symmetric proves free of eigenvalues: far above the backward error of
-# the factorisations that count them (order n eps), far below any cut-off of a
-# least-squares solution that lies at machine precision times the largest eigenvalue.
+# solve_certified_symmetric proves free of eigenvalues: far wider than both the backward
+# error of the factorisations that count them (order n eps ||F||) and the cut-off of a
+# least-squares solution (machine precision times the largest eigenvalue, at most
+# eps ||F||_F), so no eigenvalue outside it is cut or miscounted.
 CERTIFIED_GAP = 1e-8
 
 
