@@ -29,6 +29,7 @@ from ._kernels.gram import kernel_lower
 from ._kernels.kernel_functions import kernel_matrix, supports
 from .base import BaseEstimator, RegressorMixin
 from .metrics.pairwise import _check_kernel_range, kernel_accepts_sparse, pairwise_kernels
+from .preprocessing import normalize
 from .utils._linalg import solve_certified_symmetric, solve_gram
 from .utils._linear import linear_product
 from .utils._params import Interval, StrOptions
@@ -368,10 +369,11 @@ or callable, default='linear'
         solved = None
         route = self._linear_route(X, y2, alpha)
         if route == "svd":
-            solved = _linear_dual_from_svd(X, y2, alpha, sample_weight)
+            solved = _linear_dual_from_svd(self._linear_rows(X), y2, alpha, sample_weight)
         elif route == "gram":
-            solved = _linear_dual_from_gram(X, y2, alpha, sample_weight)
+            solved = _linear_dual_from_gram(self._linear_rows(X), y2, alpha, sample_weight)
         # the linear kernel's fitted function x -> sum_i a_i x_i . x, one vector per target
+        # (of the normalised rows for the cosine kernel)
         self._primal_coef = None
         if solved is None:
             dual = self._solve_on_kernel(X, y2, alpha, sample_weight)
@@ -386,14 +388,21 @@ or callable, default='linear'
         cast_float_attributes(self, np.promote_types(x_dtype, y_dtype), ("dual_coef_",))
         return self
 
+    def _linear_rows(self, X):
+        """The rows whose dot products are the kernel: X for the linear kernel, X's rows
+        scaled to unit norm for the cosine kernel (zero rows kept, as scikit-learn's
+        cosine similarity keeps them)."""
+        return normalize(X) if self.kernel == "cosine" else X
+
     def _linear_route(self, X, y, alpha):
-        """How the linear kernel's system is solved without the n x n kernel: "svd"
+        """How the linear kernel's system (the cosine kernel's: the linear kernel of the
+        normalised rows) is solved without the n x n kernel: "svd"
         (:func:`_linear_dual_from_svd`) for dense X with at most a quarter as many
         columns as rows, "gram" (:func:`_linear_dual_from_gram`) for fewer columns than
         ``_GRAM_COLUMN_SHARE`` of the rows otherwise (dense or sparse X); None for the
         kernel."""
         n, p = X.shape
-        if self.kernel != "linear" or alpha.shape[0] not in (1, y.shape[1]):
+        if self.kernel not in ("linear", "cosine") or alpha.shape[0] not in (1, y.shape[1]):
             return None
         if not sp.issparse(X) and 4 * p <= n:
             return "svd"
@@ -433,8 +442,8 @@ or callable, default='linear'
         _check_kernel_range(X, self, self.kernel, self.degree, fit=False)
         if getattr(self, "_primal_coef", None) is not None:
             # the linear kernel: x . (X_fit' a), O(p) per row instead of O(n p)
-            return output_in_dtype(linear_product(X, self._primal_coef.T), X_in,
-                                   self.dual_coef_)
+            return output_in_dtype(linear_product(self._linear_rows(X), self._primal_coef.T),
+                                   X_in, self.dual_coef_)
         X_fit = self.X_fit_
         X_fit = X_fit.astype(np.float64) if sp.issparse(X_fit) else np.asarray(X_fit, np.float64)
         # K @ dual_coef_: few targets, so a thin product (on one BLAS thread)

@@ -185,3 +185,23 @@ def test_indefinite_kernel_with_an_eigenvalue_near_zero_takes_the_eigenpairs():
         ours = KernelRidge(alpha=0.0, kernel="precomputed").fit(K, y)
     expected = np.linalg.lstsq(K, y, rcond=None)[0]
     assert_allclose(ours.dual_coef_, expected, rtol=1e-7, atol=1e-9)
+
+
+@pytest.mark.parametrize("shape", [(120, 6), (100, 60), (40, 80)])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_cosine_kernel_as_the_linear_kernel_of_normalised_rows(shape, weighted):
+    # tall X: the SVD or the p x p normal equations of the normalised rows, without the
+    # n x n kernel; wide X: the kernel. Zero rows have zero kernel rows on both sides
+    rng = np.random.default_rng(11)
+    X = rng.normal(size=shape)
+    X[3] = 0.0
+    y = rng.normal(size=(shape[0], 2))
+    sw = rng.uniform(0.5, 2.0, shape[0]) if weighted else None
+    Q = rng.normal(size=(15, shape[1]))
+    Q[0] = 0.0
+    ours = KernelRidge(alpha=0.3, kernel="cosine").fit(X, y, sample_weight=sw)
+    theirs = sk_kr.KernelRidge(alpha=0.3, kernel="cosine").fit(X, y, sample_weight=sw)
+    assert (ours._primal_coef is not None) == (4 * shape[1] <= shape[0] or
+                                               shape[1] <= 0.8 * shape[0])
+    assert_allclose(ours.dual_coef_, theirs.dual_coef_, rtol=1e-8, atol=1e-10)
+    assert_allclose(ours.predict(Q), theirs.predict(Q), rtol=1e-8, atol=1e-10)
