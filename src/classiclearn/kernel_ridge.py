@@ -68,10 +68,24 @@ _EVD_THREADED_ORDER = 300
 
 
 def _symmetric_lstsq(F, Y):
-    """Minimum-norm least-squares solution of ``F X = Y`` for symmetric ``F``: the
-    eigenpairs of ``F`` stand in for its singular pairs (``|lambda|``), cut off, as
-    LAPACK's ``gelsd`` cuts its singular values, below machine precision times the
-    largest; a symmetric eigendecomposition costs less than an SVD."""
+    """Minimum-norm least-squares solution of ``F X = Y`` for symmetric ``F`` (F may be
+    overwritten).
+
+    When no eigenvalue of F lies near zero (an indefinite kernel plus its penalty, as
+    the sigmoid kernel's usually is) the solution is the system's own, from LDL'
+    factors (:func:`~classiclearn.utils._linalg.solve_certified_symmetric`); otherwise
+    from the eigenpairs (:func:`_eigen_lstsq`)."""
+    # after numba's parallel kernel values: up to order 1,000 one BLAS thread is faster
+    with small_lapack(F.shape[0]):
+        X = solve_certified_symmetric(F, np.asfortranarray(Y))
+    return _eigen_lstsq(F, Y) if X is None else X
+
+
+def _eigen_lstsq(F, Y):
+    """:func:`_symmetric_lstsq` from the eigenpairs of ``F``, which stand in for its
+    singular pairs (``|lambda|``), cut off, as LAPACK's ``gelsd`` cuts its singular
+    values, below machine precision times the largest; a symmetric eigendecomposition
+    costs less than an SVD."""
     # divide and conquer: all the eigenpairs in less time than MRRR's eigh or gelsd's
     # SVD (1,000 x 1,000: 156 against 269 and 169 ms), on BLAS's threads from order 300
     with small_lapack(F.shape[0], limit=_EVD_THREADED_ORDER):
@@ -129,12 +143,7 @@ def _solve_kernel_system(K, y, alpha, sample_weight, full_kernel):
                 if sample_weight is not None:
                     F *= np.outer(sw, sw)
                 F.flat[:: n + 1] += a
-            # an indefinite kernel (sigmoid, a callable) whose eigenvalues all lie well
-            # away from zero: the least-squares solution is the system's, by LDL'
-            with small_lapack(n):
-                x = solve_certified_symmetric(F, np.asfortranarray(y[:, cols]))
-            if x is None:
-                x = _symmetric_lstsq(F, y[:, cols])
+            x = _symmetric_lstsq(F, y[:, cols])
         dual[:, cols] = x
     if sample_weight is not None:
         dual *= sw[:, None]

@@ -155,7 +155,7 @@ def test_indefinite_kernel_solved_by_ldl_when_certified(monkeypatch, weighted, a
     def no_eigenpairs(F, Y):
         raise AssertionError("the eigendecomposition was not needed")
 
-    monkeypatch.setattr(kr, "_symmetric_lstsq", no_eigenpairs)
+    monkeypatch.setattr(kr, "_eigen_lstsq", no_eigenpairs)
     X, y = _data(7, n=150, p=6, t=2)
     sw = np.random.default_rng(7).uniform(0.5, 2.0, len(X)) if weighted else None
     params = {"kernel": "sigmoid", "alpha": alpha, "gamma": 0.5}

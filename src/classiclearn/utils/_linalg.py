@@ -161,8 +161,8 @@ def solve_certified_symmetric(F, B):
     inertia on the Bunch-Kaufman factors of ``F + tau I`` and ``F - tau I``); equal counts
     leave none between. Then every eigenvalue exceeds machine precision times the
     largest by far, the minimum-norm least-squares solution keeps every eigenpair, and
-    it is ``F^-1 B``, here from the factors of F (three factorisations, each a tenth of
-    the eigendecomposition that the least-squares solution would take). With no
+    it is ``F^-1 B``, here from the factors of F (three factorisations, each far cheaper
+    than the eigendecomposition the least-squares solution would otherwise take). With no
     eigenvalue below ``-tau`` (a semi-definite F) the count stops after one
     factorisation, since a caller comes here once F's Cholesky factorisation failed.
 
