@@ -632,14 +632,11 @@ class ElasticNet(LinearPredictMixin, RegressorMixin, BaseEstimator):
             sw = sw * (n / sw.sum())
         Y, was_1d = as_2d_target(y)
         t = Y.shape[1]
-        moments = None
-        gram = None
         mode = _mode(self.precompute, n, p)
         l1r = self._get_l1_ratio()
         l1 = self.alpha * l1r * n
         l2 = self.alpha * (1.0 - l1r) * n
         orders = _orders(self.selection, p, self.max_iter, self.random_state)
-        pass32 = None
         if sp.issparse(X):
             # as scikit-learn: sparse X is always solved on the data, centred implicitly
             check_array(X, dtype=np.float64, estimator=self, accept_sparse=("csr", "csc"))
@@ -648,15 +645,8 @@ class ElasticNet(LinearPredictMixin, RegressorMixin, BaseEstimator):
             else:
                 x_mean, y_mean = np.zeros(p), np.zeros(t)
             problem = _SparseProblem(X, Y, x_mean, y_mean, sw, working_sets=True)
-            self._solve_targets(problem, x_mean, y_mean, n, was_1d, l1, l2, orders)
-            cast_float_attributes(self, dtype, ("coef_", "intercept_"))
-            return self
-        if (sw is None and mode == "gram" and self.precompute == "auto" and l2 == 0.0
-                and orders.shape[0] == 1 and X.flags.c_contiguous
-                and _WORKING_SET_MIN_FEATURES <= p and n * p <= _WORKING_SET_MAX_ENTRIES):
-            # working sets of columns first: a sparse solution needs no whole Gram
-            # matrix (the lasso only: an L2 part keeps correlated columns in together,
-            # and its solutions were too dense for the sets to pay off)
+        elif self._working_sets_apply(X, sw, mode, l2, orders):
+            # working sets of columns first: a sparse solution needs no whole Gram matrix
             x_mean, y_mean, XtY, yy = fit_moments(self, X, Y, self.fit_intercept)
             C = Y - y_mean
 
@@ -665,17 +655,36 @@ class ElasticNet(LinearPredictMixin, RegressorMixin, BaseEstimator):
 
             problem = (_DenseWorkingSets(X, C, x_mean, XtY, yy, whole)
                        if _few_violators(XtY, l1, self.positive) else whole())
-            self._solve_targets(problem, x_mean, y_mean, n, was_1d, l1, l2, orders)
-            cast_float_attributes(self, dtype, ("coef_", "intercept_"))
-            return self
+        else:
+            problem, x_mean, y_mean = self._dense_problem(X, Y, sw, mode)
+        self._solve_targets(problem, x_mean, y_mean, n, was_1d, l1, l2, orders)
+        cast_float_attributes(self, dtype, ("coef_", "intercept_"))
+        return self
+
+    def _working_sets_apply(self, X, sw, mode, l2, orders):
+        """Whether dense X is solved on working sets of columns first
+        (:class:`_DenseWorkingSets`): unweighted, more rows than columns with the Gram
+        matrix chosen by ``precompute="auto"``, cyclic, C-ordered, of the sizes where the
+        sets were measured to pay, and the lasso only (an L2 part keeps correlated
+        columns in together, and its solutions were too dense for the sets to pay)."""
+        n, p = X.shape
+        return (sw is None and mode == "gram" and self.precompute == "auto" and l2 == 0.0
+                and orders.shape[0] == 1 and X.flags.c_contiguous
+                and _WORKING_SET_MIN_FEATURES <= p and n * p <= _WORKING_SET_MAX_ENTRIES)
+
+    def _dense_problem(self, X, Y, sw, mode):
+        """(problem, x_mean, y_mean) of dense X on the whole Gram matrix or the data:
+        the moments (and Gram matrix) from one pass where unweighted."""
+        n, p = X.shape
+        t = Y.shape[1]
+        moments = gram = None
         if sw is None and mode == "gram":
             # One threaded pass: means, X'y, the finiteness of X and a float32
             # X'X, the solution certified from the data below.
             pass32 = moments_and_gram32(self, X, Y, self.fit_intercept)
-        if pass32 is not None:
-            x_mean, y_mean, XtY, yy, G32, C = pass32
-            problem = _Certified(X, C, x_mean, XtY, yy, G32, self)
-        elif sw is None and mode == "gram":
+            if pass32 is not None:
+                x_mean, y_mean, XtY, yy, G32, C = pass32
+                return _Certified(X, C, x_mean, XtY, yy, G32, self), x_mean, y_mean
             # One threaded pass: means, X'y, the finiteness of X and X'X.
             x_mean, y_mean, XtY, yy, gram = moments_and_gram(self, X, Y, self.fit_intercept)
             moments = (XtY, yy)
@@ -689,12 +698,9 @@ class ElasticNet(LinearPredictMixin, RegressorMixin, BaseEstimator):
                 x_mean, y_mean = weighted_means(X, Y, sw)
             else:
                 x_mean, y_mean = np.zeros(p), np.zeros(t)
-        if pass32 is None:
-            problem = _Problem(X, Y, x_mean, y_mean, sw, mode,
-                               _switch_after(self.precompute, n, p), moments, gram)
-        self._solve_targets(problem, x_mean, y_mean, n, was_1d, l1, l2, orders)
-        cast_float_attributes(self, dtype, ("coef_", "intercept_"))
-        return self
+        problem = _Problem(X, Y, x_mean, y_mean, sw, mode,
+                           _switch_after(self.precompute, n, p), moments, gram)
+        return problem, x_mean, y_mean
 
     def _whole_gram_problem(self, X, Y, C, x_mean, y_mean, XtY, yy):
         """The problem on the whole Gram matrix of unweighted dense X, given its moments:
