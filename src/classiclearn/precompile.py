@@ -96,6 +96,12 @@ _LARGE = {"LogisticRegression": (20_000, (False, True)), "SVC": (2_000, (False,)
 # parallel products)
 _LARGE_VARIANTS = {"Ridge": (20_000, {"positive": True, "solver": "lbfgs"}, False),
                    "LogisticRegression": (20_000, {"solver": "liblinear"}, True)}
+# parameter values with a path of their own on X with more features than rows, run on
+# _WIDE_SHAPE: the non-negative least squares of LinearRegression (Lawson-Hanson; 6-7 s
+# to compile at its first call)
+_WIDE_SHAPE = (24, 60)
+_WIDE_VARIANTS = {"LinearRegression": ({"positive": True},)}
+_WIDE = -1  # the `large` of a job on the wide X
 # no kernels of their own: the meta-estimators (their inner estimators are precompiled)
 # and the target encoder
 _SKIPPED = {"Pipeline", "GridSearchCV", "RandomizedSearchCV", "OneVsRestClassifier",
@@ -152,7 +158,8 @@ def _large_data(rng, tags, sparse, rows):
 
 def _run_estimator(cls, sparse, params=None, large=0):
     """Fit ``cls(**params)`` and call each of its prediction methods (on the small data,
-    or on ``large`` rows of :func:`_large_data`); returns elapsed seconds."""
+    on ``large`` rows of :func:`_large_data`, or with ``large == -1`` on the wide X of
+    :data:`_WIDE_SHAPE`); returns elapsed seconds."""
     import scipy.sparse as sp
 
     from ._tags import get_tags
@@ -161,7 +168,11 @@ def _run_estimator(cls, sparse, params=None, large=0):
     est = cls(**(params or {}))
     tags = get_tags(est)
     rng = np.random.default_rng(0)
-    X, y = _large_data(rng, tags, sparse, large) if large else _data(rng, tags)
+    if large == _WIDE:
+        X = rng.normal(size=_WIDE_SHAPE)
+        y = X @ np.abs(rng.normal(size=_WIDE_SHAPE[1])) + rng.normal(size=_WIDE_SHAPE[0])
+    else:
+        X, y = _large_data(rng, tags, sparse, large) if large else _data(rng, tags)
     if (params or {}).get("solver") == "liblinear":
         y = y % 2  # liblinear's logistic regression refuses more than two classes
     if sparse:
@@ -181,7 +192,7 @@ def _run_estimator(cls, sparse, params=None, large=0):
 
 
 def _run_group(jobs):
-    """Worker entry point: run (name, sparse, params, large rows or 0) jobs in order;
+    """Worker entry point: run (name, sparse, params, large rows, 0 or _WIDE) jobs in order;
     {label: seconds or error}."""
     from .utils.discovery import all_estimators
 
@@ -191,7 +202,8 @@ def _run_group(jobs):
         shown = ", ".join(f"{k}={v!r}" for k, v in params.items())
         label = f"{name}({shown})" if params else name
         label = f"{label} (sparse)" if sparse else label
-        label = f"{label} ({large} rows)" if large else label
+        label = f"{label} ({large} rows)" if large > 0 else label
+        label = f"{label} (wide)" if large == _WIDE else label
         try:
             out[label] = _run_estimator(classes[name], sparse, params, large)
         except Exception as exc:  # a failed call leaves the other estimators' kernels
@@ -216,6 +228,7 @@ def _groups(names, sparse):
             group.append((name, True, {}, 0))
             group.extend((name, True, params, 0) for params in _SPARSE_VARIANTS.get(name, ()))
         group.extend((name, False, params, 0) for params in _VARIANTS.get(name, ()))
+        group.extend((name, False, params, _WIDE) for params in _WIDE_VARIANTS.get(name, ()))
         if name in _LARGE_VARIANTS:
             rows, params, on_csr = _LARGE_VARIANTS[name]
             if takes_sparse or not on_csr:

@@ -85,11 +85,11 @@ def test_precompile_large_jobs_name_registered_estimators_and_formats_they_take(
         assert name in registered and rows > 0 and formats, name
         assert all(get_tags(registered[name]()).sparse for on_csr in formats if on_csr), name
     large = {(job[0], job[1]) for group in _groups(None, True) for job in group
-             if job[3] and not job[2]}
+             if job[3] > 0 and not job[2]}
     assert large == {(name, on_csr) for name, (_, formats) in _LARGE.items()
                      for on_csr in formats}
     dense_only = {(job[0], job[1]) for group in _groups(None, False) for job in group
-                  if job[3] and not job[2]}
+                  if job[3] > 0 and not job[2]}
     assert dense_only == {(name, on_csr) for name, on_csr in large if not on_csr}
 
 
@@ -98,14 +98,39 @@ def test_precompile_large_variants_are_jobs_of_registered_parameters():
     from classiclearn.utils.discovery import all_estimators
 
     registered = dict(all_estimators())
-    jobs = [job for group in _groups(None, True) for job in group if job[3] and job[2]]
+    jobs = [job for group in _groups(None, True) for job in group if job[3] > 0 and job[2]]
     assert sorted((name, sparse, rows) for name, sparse, _, rows in jobs) == sorted(
         (name, on_csr, rows) for name, (rows, _, on_csr) in _LARGE_VARIANTS.items())
     for name, _, params, _ in jobs:
         registered[name](**params)._validate_params()
     # without sparse input only the dense variants run
-    dense = [job for group in _groups(None, False) for job in group if job[3] and job[2]]
+    dense = [job for group in _groups(None, False) for job in group if job[3] > 0 and job[2]]
     assert all(not sparse for _, sparse, _, _ in dense)
+
+
+def test_precompile_wide_variants_reach_their_wide_path(monkeypatch):
+    # LinearRegression(positive=True) on more features than rows runs Lawson-Hanson's
+    # kernel, which the tall small data never reaches
+    from classiclearn.linear_model import _ols
+    from classiclearn.precompile import _WIDE, _WIDE_VARIANTS, _groups, _run_estimator
+    from classiclearn.utils.discovery import all_estimators
+
+    jobs = [job for group in _groups(None, False) for job in group if job[3] == _WIDE]
+    assert sorted((name, tuple(params.items())) for name, _, params, _ in jobs) == sorted(
+        (name, tuple(params.items())) for name, variants in _WIDE_VARIANTS.items()
+        for params in variants)
+    calls = []
+    monkeypatch.setattr(_ols, "lawson_hanson",
+                        lambda *args: calls.append(1) or _ols_kernel(*args))
+    for name, sparse, params, large in jobs:
+        assert _run_estimator(dict(all_estimators())[name], sparse, params, large) > 0.0
+    assert calls
+
+
+def _ols_kernel(*args):
+    from classiclearn.linear_model._nnls_kernels import lawson_hanson
+
+    return lawson_hanson(*args)
 
 
 def _variant_jobs():

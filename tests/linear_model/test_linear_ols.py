@@ -468,3 +468,79 @@ def test_wide_fit_with_a_fine_cut_equals_gelsd(deficient):
     ref, _, ref_rank, _ = np.linalg.lstsq(X - x_mean, Y - y_mean, rcond=1e-10)
     assert rank == ref_rank
     np.testing.assert_allclose(W, ref, rtol=1e-8, atol=1e-10)
+
+
+def _spy_certificate(monkeypatch):
+    from classiclearn.linear_model import _ols
+
+    taken = []
+    real = _ols._dual_factor_if_certified
+    monkeypatch.setattr(_ols, "_dual_factor_if_certified",
+                        lambda *a: taken.append(real(*a)) or taken[-1])
+    return taken
+
+
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("shape", [(30, 90), (80, 81), (150, 1000)])
+def test_wide_design_certified_cholesky_route_is_the_minimum_norm_solution(
+        monkeypatch, fit_intercept, weighted, shape):
+    # every direction but the centring's kept: the Cholesky factor of Xc Xc' (with the
+    # root weights' direction filled in) solves, certified by a shifted factorisation;
+    # coefficients, rank and singular values as scikit-learn's gelsd
+    rng = np.random.default_rng(shape[0])
+    n, p = shape
+    X, y = _data(rng, n, p)
+    sw = rng.uniform(0.2, 3.0, n) if weighted else None
+    taken = _spy_certificate(monkeypatch)
+    ours = LinearRegression(fit_intercept=fit_intercept).fit(X, y, sample_weight=sw)
+    assert taken and taken[-1] is not None
+    ref = sk.LinearRegression(fit_intercept=fit_intercept).fit(X, y, sample_weight=sw)
+    assert ours.rank_ == ref.rank_ == n - int(fit_intercept)
+    assert _rel(ours.coef_, ref.coef_) < 1e-10
+    np.testing.assert_allclose(ours.intercept_, ref.intercept_, rtol=1e-10, atol=1e-10)
+    k = ref.rank_
+    np.testing.assert_allclose(ours.singular_[:k], ref.singular_[:k], rtol=1e-9)
+
+
+def test_wide_design_certificate_refused_where_a_direction_could_be_cut(monkeypatch):
+    # repeated rows (a null direction besides the centring's) and a singular value just
+    # above the cut: no certificate, the eigenpairs (or gelsd) decide as before
+    rng = np.random.default_rng(9)
+    X, y = _data(rng, 40, 100)
+    X[20:30] = X[:10]
+    taken = _spy_certificate(monkeypatch)
+    ours = LinearRegression().fit(X, y)
+    assert taken == [None]
+    ref = sk.LinearRegression().fit(X, y)
+    assert ours.rank_ == ref.rank_ == 29
+    np.testing.assert_allclose(ours.predict(X), ref.predict(X), rtol=1e-8, atol=1e-8)
+    U, _ = np.linalg.qr(rng.normal(size=(40, 40)))
+    V, _ = np.linalg.qr(rng.normal(size=(100, 40)))
+    s = np.geomspace(1.0, 1e-2, 40)
+    s[-1] = 2e-6  # its square's ratio, 4e-12, under the shift of 1e-10 of the trace
+    X = (U * s) @ V.T
+    taken.clear()
+    near = LinearRegression(fit_intercept=False).fit(X, y)
+    assert taken == [None]
+    theirs = sk.LinearRegression(fit_intercept=False).fit(X, y)
+    assert near.rank_ == theirs.rank_ == 40
+    np.testing.assert_allclose(near.predict(X), theirs.predict(X), rtol=1e-6, atol=1e-8)
+
+
+def test_least_squares_classifier_on_wide_x_takes_the_certified_route(monkeypatch):
+    # alpha 0 on wide X: the minimum-norm indicator regressions (gelsd's at 1e-10), now
+    # from the certified Cholesky factor without the eigenvalues
+    from scipy import linalg
+
+    from classiclearn.linear_model import LeastSquaresClassifier
+
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(60, 150)) + 1.0
+    y = rng.integers(0, 3, 60)
+    taken = _spy_certificate(monkeypatch)
+    model = LeastSquaresClassifier().fit(X, y)
+    assert taken and taken[-1] is not None
+    Y = np.eye(3)[y]
+    W = linalg.lstsq(X - X.mean(axis=0), Y - Y.mean(axis=0), cond=1e-10)[0]
+    np.testing.assert_allclose(model.coef_, W.T, rtol=1e-9, atol=1e-12)

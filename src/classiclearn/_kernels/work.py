@@ -108,3 +108,9 @@ SPARSE_PRODUCT_THREADED = 1_000_000
 # a row's exp and log (or log1p) in a loss pass, counted in multiply-adds when its
 # rows are cut into lanes of ROW_LANE_ENTRIES: with few features they dominate
 ROW_TRANSCENDENTAL_COST = 40
+# entries of a Lawson-Hanson step's pass over the columns at zero (a reflection, or the
+# rotations of a variable leaving the set) from which it runs in lanes of columns: each
+# step is one parallel region, and below this the region's start costs more than the
+# second core saves (measured over 300-1,000 rows x 300-5,000 columns: 2^16 tripled
+# the time at 300 x 300, 2^18 and above gave back part of the gain at 500-1,000 x 1,000)
+NNLS_LANE_ENTRIES = 1 << 17

@@ -136,7 +136,7 @@ class LeastSquaresClassifier(LinearClassifierMixin, ClassifierMixin, BaseEstimat
                 W = ridge_solve(X, Y, np.full(K, float(self.alpha)), x_mean, y_mean, sw,
                                 "cholesky")
             else:
-                W = _solve_ols(X, Y, x_mean, y_mean, sw, 1e-10)[0]
+                W = _solve_ols(X, Y, x_mean, y_mean, sw, 1e-10, values=False)[0]
         coef = W.T
         intercept = y_mean - coef @ x_mean if self.fit_intercept else np.zeros(K)
         if K == 2:

@@ -13,15 +13,23 @@ from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
-from scipy import linalg, optimize
+from scipy import linalg
+from scipy.linalg import lapack
 
 from .._kernels.gram import row_gram_upper
-from .._kernels.work import GRAM_PASS_WORK
+from .._kernels.work import GRAM_PASS_WORK, NNLS_LANE_ENTRIES
 from ..base import BaseEstimator, RegressorMixin
 from ..utils._dask import add_parts
 from ..utils._params import Interval
 from ..utils._targets import as_2d_target
-from ..utils._threads import available_cores, blas_single_thread, pooled_map, small_lapack
+from ..utils._threads import (
+    auto_n_jobs,
+    available_cores,
+    beside,
+    blas_single_thread,
+    pooled_map,
+    small_lapack,
+)
 from ..utils.validation import (
     cast_float_attributes,
     check_is_fitted,
@@ -39,6 +47,7 @@ from ._base import (
 )
 from ._inference import intercept_cov
 from ._inference_models import ols_inference, ols_summary, target_moments
+from ._nnls_kernels import lawson_hanson
 from ._ridge_solvers import solve_lsqr
 
 _MAX_SUMMARY_FEATURES = 2000
@@ -53,6 +62,12 @@ _FLOAT32_RANK_CUT = 4 * float(np.finfo(np.float32).eps)
 # [Xc | Yc] stays in cache while LAPACK factors it; at most _QR_BLOCK_ROWS rows
 _QR_BLOCK_BYTES = 1 << 22
 _QR_BLOCK_ROWS = 8192
+_EPS = float(np.finfo(np.float64).eps)
+# a non-negative fit on no more rows than features runs beside the singular values of its
+# design from this many rows, when the features are at most this many times the rows
+# (the eigenvalues of the n x n A A' then take about as long as the fit)
+_NNLS_BESIDE_ROWS = 256
+_NNLS_BESIDE_WIDTH = 1.5
 
 
 def _r_factor(A):
@@ -183,7 +198,7 @@ def _residual_products(X, Y, W, x_mean, y_mean, sw):
     return XtR, rss
 
 
-def _solve_ols(X, Y, x_mean, y_mean, sw, rcond):
+def _solve_ols(X, Y, x_mean, y_mean, sw, rcond, values=True):
     """Least squares on X with extreme columns divided by powers of two first.
 
     A column with values near 1e300 (or 1e-300) would overflow (or
@@ -191,20 +206,21 @@ def _solve_ols(X, Y, x_mean, y_mean, sw, rcond):
     solution on the scaled columns maps back exactly (``W / d``), so the
     result is the least-squares solution of the data as given.
 
-    Returns W (p, t), rss (t,), rank, singular values, M = (Xc'WXc)^+ or None.
+    Returns W (p, t), rss (t,), rank, singular values, M = (Xc'WXc)^+ or None. The
+    singular values may be None when ``values`` is false (a caller that needs W only).
     """
     d = power_of_two_scales(X, means=x_mean)
     if d is None:
-        return _solve_ols_scaled(X, Y, x_mean, y_mean, sw, rcond)
+        return _solve_ols_scaled(X, Y, x_mean, y_mean, sw, rcond, values)
     if d.max() <= _UNIFORM_SCALE_SPAN * d.min():
         # one scale for every column where their magnitudes allow it: the minimum-norm
         # solution of a rank-deficient design maps back exactly under a uniform scale
         # only (per-column scales change which solution has the least norm)
         d = np.full_like(d, d.max())
-    W, rss, rank, s, M = _solve_ols_scaled(X / d, Y, x_mean / d, y_mean, sw, rcond)
-    if np.all(d == d[0]):
+    W, rss, rank, s, M = _solve_ols_scaled(X / d, Y, x_mean / d, y_mean, sw, rcond, values)
+    if s is not None and np.all(d == d[0]):
         s = s * d[0]
-    else:  # singular values of the design as given (LAPACK scales internally)
+    elif s is not None:  # singular values of the design as given (LAPACK scales inside)
         s = linalg.svdvals(_design(X, np.zeros((X.shape[0], 0)), x_mean, np.zeros(0), sw),
                            check_finite=False)
     with np.errstate(over="ignore", under="ignore"):
@@ -212,7 +228,7 @@ def _solve_ols(X, Y, x_mean, y_mean, sw, rcond):
     return W / d[:, None], rss, rank, s, M
 
 
-def _solve_ols_scaled(X, Y, x_mean, y_mean, sw, rcond):
+def _solve_ols_scaled(X, Y, x_mean, y_mean, sw, rcond, values=True):
     """Least squares: Cholesky on the Gram matrix with one refinement step when
     X is well conditioned (half the flops of QR, same accuracy after refining),
     otherwise the minimum-norm QR/SVD solution.
@@ -221,7 +237,7 @@ def _solve_ols_scaled(X, Y, x_mean, y_mean, sw, rcond):
     """
     n, p = X.shape
     if n < p:
-        return _solve_wide(X, Y, x_mean, y_mean, sw, rcond)
+        return _solve_wide(X, Y, x_mean, y_mean, sw, rcond, values)
     if X.dtype == np.float32:
         # single precision, as scikit-learn's (LAPACK's sgelsd): one QR of the float32
         # design centred from float64 means; rank cut no finer than float32's rounding
@@ -293,15 +309,17 @@ _WIDE_MIN_RCOND = 1e-7
 _WIDE_GAP = (1e-13, 1e-10)
 
 
-def _solve_wide(X, Y, x_mean, y_mean, sw, rcond):
+def _solve_wide(X, Y, x_mean, y_mean, sw, rcond, values=True):
     """Minimum-norm least squares for fewer rows than features: ``W = Xc' (Xc Xc')^+ Yc``
-    from the eigenpairs of the n x n ``Xc Xc'`` (one BLAS product and a symmetric
-    eigensolver, against a bidiagonalisation of the n x p design), then one step of
-    iterative refinement. Falls back to LAPACK's gelsd (scikit-learn's solver) where the
-    eigenvalues cannot tell the rank (see ``_WIDE_GAP``). No summary covariance: with no
+    from the n x n ``K = Xc Xc'`` (one BLAS product), then one step of iterative
+    refinement. Where ``K`` is certified to keep every direction (see
+    :func:`_dual_factor_if_certified`) its Cholesky factor solves; otherwise its
+    eigenpairs decide the rank, and LAPACK's gelsd (scikit-learn's solver) runs where
+    the eigenvalues cannot tell it (see ``_WIDE_GAP``). No summary covariance: with no
     more rows than coefficients there are no residual degrees of freedom.
 
-    Returns W (p, t), rss (t,), rank, singular values (n,), None.
+    Returns W (p, t), rss (t,), rank, singular values (n,; None when ``values`` is
+    false and the Cholesky route solved), None.
     """
     A = X - x_mean  # float64 whatever X's precision (x_mean is float64)
     B = Y - y_mean
@@ -309,33 +327,83 @@ def _solve_wide(X, Y, x_mean, y_mean, sw, rcond):
         root = np.sqrt(sw)[:, None]
         A *= root
         B = B * root
-    lam, U = linalg.eigh(row_gram_upper(A), lower=False, driver="evd", overwrite_a=True,
-                         check_finite=False)
-    lam, U = lam[::-1], U[:, ::-1]
-    top = lam[0] if lam.size and lam[0] > 0 else 0.0
-    ratio = lam / top if top > 0 else np.zeros_like(lam)
-    lo, hi = _WIDE_GAP
-    cut = rcond**2  # the cut on the eigenvalues' ratio, squared singular values
-    near_cut = (ratio > cut / 1.01) & (ratio < 1.01 * cut)
-    # a cut finer than the eigenvalues resolve (rcond < _WIDE_MIN_RCOND) needs gelsd,
-    # unless every eigenvalue is clearly above the gap: then all directions are kept
-    # whatever the cut
-    fine = rcond < _WIDE_MIN_RCOND and not (ratio.size and ratio[-1] >= hi)
-    if top <= 0 or fine or np.any((ratio > lo) & (ratio < hi)) or np.any(near_cut):
-        return _solve_wide_gelsd(A, B, rcond)
-    keep = ratio > max(cut, lo)
-    rank = int(keep.sum())
-    Uk, inv = U[:, keep], 1.0 / lam[keep]
+    K = row_gram_upper(A)
+    certified = _dual_factor_if_certified(A, K, sw, rcond)
+    if certified is not None:
+        factor, rank = certified
 
-    def dual_solve(R):
-        return A.T @ (Uk @ ((Uk.T @ R) * inv[:, None]))
+        def dual_solve(R):
+            return A.T @ linalg.cho_solve(factor, R, check_finite=False)
 
+        s = None
+        if values:
+            lam = linalg.eigvalsh(K, lower=False, overwrite_a=True, check_finite=False)
+            s = np.sqrt(np.maximum(lam[::-1], 0.0))
+    else:
+        lam, U = linalg.eigh(K, lower=False, driver="evd", overwrite_a=True,
+                             check_finite=False)
+        lam, U = lam[::-1], U[:, ::-1]
+        top = lam[0] if lam.size and lam[0] > 0 else 0.0
+        ratio = lam / top if top > 0 else np.zeros_like(lam)
+        lo, hi = _WIDE_GAP
+        cut = rcond**2  # the cut on the eigenvalues' ratio, squared singular values
+        near_cut = (ratio > cut / 1.01) & (ratio < 1.01 * cut)
+        # a cut finer than the eigenvalues resolve (rcond < _WIDE_MIN_RCOND) needs gelsd,
+        # unless every eigenvalue is clearly above the gap: then all directions are kept
+        # whatever the cut
+        fine = rcond < _WIDE_MIN_RCOND and not (ratio.size and ratio[-1] >= hi)
+        if top <= 0 or fine or np.any((ratio > lo) & (ratio < hi)) or np.any(near_cut):
+            return _solve_wide_gelsd(A, B, rcond)
+        keep = ratio > max(cut, lo)
+        rank = int(keep.sum())
+        Uk, inv = U[:, keep], 1.0 / lam[keep]
+
+        def dual_solve(R):
+            return A.T @ (Uk @ ((Uk.T @ R) * inv[:, None]))
+
+        s = np.sqrt(np.maximum(lam, 0.0))
     W = dual_solve(B)
     W += dual_solve(B - A @ W)
     resid = B - A @ W
     rss = np.einsum("ij,ij->j", resid, resid)
-    s = np.sqrt(np.maximum(lam, 0.0))
     return W, rss, rank, s, None
+
+
+def _dual_factor_if_certified(A, K, sw, rcond):
+    """The Cholesky factor that solves the wide design's dual system as its eigenpairs
+    would, with the rank, when every direction of ``A`` (n x p, n < p) is kept; else None.
+
+    A centred design has the null direction ``u`` (the root weights, normalised):
+    ``A' u = 0`` up to the centring's rounding. Where ``|A' u|`` lies a hundred times
+    below the cut (relative to the least the largest singular value can be), gelsd would
+    drop it as well, and ``M = K + t u u'`` (t the trace of ``K``) has the eigenvalues
+    of ``K`` on the other directions, with ``A' M^-1 = A' K^+``. Every one of those is certified to lie above ``g t``, where ``g`` is the
+    larger of the eigen route's gap and its cut (both relative to the largest
+    eigenvalue, itself at most ``t``), when the Cholesky factorisation of ``M - g t I``
+    succeeds: its backward error, some ``n eps t``, is kept a tenth of the shift or less. The
+    eigen route would then keep every such direction, and M's own factor solves.
+    Two factorisations cost about a fifth of the eigenpairs."""
+    n = A.shape[0]
+    trace = float(np.trace(K))
+    shift = max(_WIDE_GAP[1], 1.01 * rcond**2) * trace
+    if not trace > 0 or not np.isfinite(trace) or shift < 10 * n * _EPS * trace:
+        return None
+    u = np.ones(n) if sw is None else np.sqrt(sw)
+    u /= np.linalg.norm(u)
+    deflated = np.linalg.norm(A.T @ u) <= 0.01 * rcond * np.sqrt(trace / n)
+    M = np.array(K, order="F")
+    if deflated:
+        M += trace * np.triu(np.outer(u, u))
+    # the shifted factorisation on a copy: a failure (not positive definite) leaves the
+    # certificate unproven
+    shifted = M - shift * np.eye(n)
+    _, info = lapack.dpotrf(shifted, lower=0, overwrite_a=1, clean=0)
+    if info != 0:
+        return None
+    factor, info = lapack.dpotrf(M, lower=0, overwrite_a=1, clean=0)
+    if info != 0:
+        return None
+    return (factor, False), n - int(deflated)
 
 
 def _solve_wide_gelsd(A, B, rcond):
@@ -449,6 +517,48 @@ class _DefiniteFreeSolver:
         return x[free]
 
 
+def nonnegative_lstsq(A, b, on_one_thread=False, started=None):
+    """``argmin ||A x - b||`` over ``x >= 0`` by Lawson and Hanson's active-set
+    algorithm (:func:`~classiclearn.linear_model._nnls_kernels.lawson_hanson`), the
+    algorithm and the path of scipy's ``optimize.nnls`` (and so the solution
+    scikit-learn reports where several fit equally well), with its iteration limit
+    of three times the number of columns.
+
+    Parameters
+    ----------
+    A : ndarray of shape (m, p)
+    b : ndarray of shape (m,)
+    on_one_thread : bool, default=False
+        Keep the kernel's passes on this thread (else they run in lanes on numba's
+        threads once large enough).
+    started : callable, optional
+        Called just before the kernel starts (see :func:`~classiclearn.utils._threads.beside`).
+
+    Returns
+    -------
+    ndarray of shape (p,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = nonnegative_lstsq(np.array([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0]]),
+    ...                       np.array([2.0, 1.0, -1.0]))
+    >>> np.round(x, 12).tolist()
+    [1.5, 0.0]
+    """
+    m, p = A.shape
+    columns = np.array(A.T, dtype=np.float64, order="C")  # the kernel's scratch
+    rhs = np.array(b, dtype=np.float64)
+    lanes = 1 if on_one_thread else auto_n_jobs(None, m * p, NNLS_LANE_ENTRIES)
+    if started is not None:
+        started()
+    x, converged = lawson_hanson(columns, rhs, 3 * p, NNLS_LANE_ENTRIES, lanes)
+    if not converged:
+        raise RuntimeError("Non-negative least squares reached its iteration limit "
+                           f"({3 * p}, three per feature) without converging.")
+    return x
+
+
 def positive_ridge(X, Y, x_mean, y_mean, sw, alphas):
     """Non-negative ridge coefficients (p, t): block principal pivoting on the
     penalised normal equations ``(Xc'WXc + alpha I) w = Xc'WYc`` (the system the
@@ -478,7 +588,7 @@ def positive_ridge(X, Y, x_mean, y_mean, sw, alphas):
             w = block_pivoting_nnls(Gk, C[:, k], solve, free=start)
             if w is None:  # rounding kept the pivoting going: Lawson-Hanson on the factor
                 L = linalg.cholesky(Gk, lower=True, check_finite=False)
-                w = optimize.nnls(L.T, linalg.solve_triangular(L, C[:, k], lower=True))[0]
+                w = nonnegative_lstsq(L.T, linalg.solve_triangular(L, C[:, k], lower=True))
             W[:, k] = w
     return W
 
@@ -509,7 +619,7 @@ def _solve_nnls(X, Y, x_mean, y_mean, sw, tol):
         except linalg.LinAlgError:
             w = None
         if w is None:
-            W[:, k] = optimize.nnls(R1, B[:, k])[0]
+            W[:, k] = nonnegative_lstsq(R1, B[:, k])
             continue
         free = w > 0
         if free.any():  # the coefficients on the free set from R1 itself
@@ -525,19 +635,30 @@ def _solve_nnls(X, Y, x_mean, y_mean, sw, tol):
 def _solve_nnls_wide(X, Y, x_mean, y_mean, sw, tol):
     """:func:`_solve_nnls` of a design with no more rows than features, whose ``R`` factor
     is no smaller than itself and whose Gram matrix is singular (the pivoting would not
-    settle): Lawson-Hanson on the centred, weighted design itself, as scikit-learn's."""
-    p = X.shape[1]
+    settle): Lawson-Hanson on the centred, weighted design itself, as scikit-learn's.
+
+    The singular values come from the eigenvalues of ``A A'`` (n x n): a third of an
+    SVD's time, each accurate to about ``eps s_max^2 / s``, ample for the rank at any tol
+    above ~1e-7. On a nearly square design they cost about as much as the fit itself,
+    and the fit's kernel then runs on a second thread beside them."""
+    n, p = X.shape
     D = _design(X, Y, x_mean, y_mean, sw)
     A, B = D[:, :p], D[:, p:]
-    W = np.empty((p, Y.shape[1]))
-    for k in range(Y.shape[1]):
-        W[:, k] = optimize.nnls(A, B[:, k])[0]
-    # the singular values from the eigenvalues of A A' (n x n): a third of an SVD's time,
-    # which here was half the non-negative fit's; each is accurate to about
-    # eps s_max^2 / s, ample for the rank at any tol above ~1e-7
-    lam = linalg.eigvalsh(row_gram_upper(A), lower=False, overwrite_a=True,
-                          check_finite=False)[::-1]
-    s = np.sqrt(np.maximum(lam, 0.0))
+
+    def fit_targets(on_one_thread=False, started=None):
+        return np.column_stack([nonnegative_lstsq(A, B[:, k], on_one_thread, started)
+                                for k in range(B.shape[1])])
+
+    def singular_values():
+        lam = linalg.eigvalsh(row_gram_upper(A), lower=False, overwrite_a=True,
+                              check_finite=False)[::-1]
+        return np.sqrt(np.maximum(lam, 0.0))
+
+    if (n >= _NNLS_BESIDE_ROWS and p <= _NNLS_BESIDE_WIDTH * n
+            and auto_n_jobs(None, 1, 1) > 1):
+        W, s = beside(lambda started: fit_targets(True, started), singular_values)
+    else:
+        W, s = fit_targets(), singular_values()
     resid = B - A @ W
     rank = int((s > tol * (s[0] if s.size else 0)).sum())
     return W, np.einsum("ij,ij->j", resid, resid), rank, s, None

@@ -343,13 +343,47 @@ def pooled_map(func, items, n_threads):
     n_threads = min(n_threads, len(items))
     if n_threads <= 1:
         return [func(item) for item in items]
+    return list(_kept_pool(n_threads).map(func, items))
+
+
+def _kept_pool(n_threads):
+    """The process's kept pool of ``n_threads`` leaf threads (see :func:`pooled_map`)."""
     with _POOLS_LOCK:
         pool = _POOLS.get(n_threads)
         if pool is None:
             pool = _POOLS[n_threads] = ThreadPoolExecutor(
                 n_threads, thread_name_prefix=f"classiclearn-{n_threads}",
                 initializer=_leaf_thread)
-    return list(pool.map(func, items))
+    return pool
+
+
+def beside(kernel_call, here_call):
+    """``(kernel_call(), here_call())``, the first on a kept leaf thread while the second
+    runs on this one.
+
+    For a GIL-free numba kernel beside scipy's BLAS and LAPACK, whose wrappers hold the
+    GIL for the whole call: ``kernel_call`` gets a ``started`` callback to call just
+    before it enters its kernel, and this thread waits for it before starting
+    ``here_call``, so that the kernel is not left waiting for the GIL until the LAPACK
+    call returns. numba runs on one thread in ``kernel_call``; BLAS is the caller's to
+    limit. An exception in either call is raised here.
+
+    Examples
+    --------
+    >>> def kernel(started):
+    ...     started()
+    ...     return 1
+    >>> beside(kernel, lambda: 2)
+    (1, 2)
+    """
+    entered = threading.Event()
+    future = _kept_pool(1).submit(kernel_call, entered.set)
+    # wait for the kernel's entry (or its failure before it); then this thread's call
+    while not entered.wait(0.001):
+        if future.done():
+            break
+    here = here_call()
+    return future.result(), here
 
 
 def row_chunks(n_rows, n_threads, min_rows):
