@@ -8,10 +8,17 @@ classifiers' decision function is in :mod:`classiclearn.utils._linear`).
 import math
 import os
 import threading
+from contextlib import nullcontext
 
 import numpy as np
 
-from .._kernels.work import BLOCKED_ROWS_THREADED, GRAM_PASS_WORK, ROW_LANE_ENTRIES
+from .._kernels.work import (
+    BLAS_THREADED_DOT,
+    BLAS_THREADED_MATVEC,
+    BLOCKED_ROWS_THREADED,
+    GRAM_PASS_WORK,
+    ROW_LANE_ENTRIES,
+)
 from ..utils._linear import (  # noqa: F401 (the linear models' shared decision function)
     LinearClassifierMixin,
     finite_linear_output,
@@ -19,7 +26,7 @@ from ..utils._linear import (  # noqa: F401 (the linear models' shared decision 
     validate_predict_X,
 )
 from ..utils._moments import MAX_MEAN_TO_VAR
-from ..utils._threads import blocked_row_sums
+from ..utils._threads import blas_single_thread, blocked_row_sums
 from ..utils.validation import (
     cast_float_attributes,
     check_array,
@@ -48,7 +55,12 @@ def weighted_means(X, Y, sw):
         total = sw.sum()
         if total <= 0:
             raise ValueError("The sample weights sum to zero; at least one must be positive.")
-        x_mean = (sw @ X) / total
+        # one BLAS thread below BLAS_THREADED_MATVEC entries: a threaded product leaves
+        # OpenBLAS's threads spinning, and the numba kernel of the fit that follows
+        # (positive LinearRegression on 500 x 1,000) ran at half speed beside them
+        threaded = X.size >= BLAS_THREADED_MATVEC or X.size < BLAS_THREADED_DOT
+        with nullcontext() if threaded else blas_single_thread():
+            x_mean = (sw @ X) / total
         # einsum's own loops, not BLAS: a threaded product of a few columns leaves
         # OpenBLAS's threads spinning for about 0.1 s, taking the cores from the numba
         # passes that follow (a weighted fit on sparse X, whose sw @ X is scipy's, ran 8x
