@@ -15,6 +15,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy import linalg
 from scipy.linalg import lapack
+from scipy.linalg.blas import dgemm
 
 from .._kernels.gram import row_gram_upper
 from .._kernels.work import GRAM_PASS_WORK, NNLS_LANE_ENTRIES
@@ -321,7 +322,10 @@ def _solve_wide(X, Y, x_mean, y_mean, sw, rcond, values=True):
     Returns W (p, t), rss (t,), rank, singular values (n,; None when ``values`` is
     false and the Cholesky route solved), None.
     """
-    A = X - x_mean  # float64 whatever X's precision (x_mean is float64)
+    if sw is None and X.dtype == np.float64 and not x_mean.any():
+        A = X  # nothing to centre or weigh: X itself, only read below
+    else:
+        A = X - x_mean  # float64 whatever X's precision (x_mean is float64)
     B = Y - y_mean
     if sw is not None:
         root = np.sqrt(sw)[:, None]
@@ -333,7 +337,10 @@ def _solve_wide(X, Y, x_mean, y_mean, sw, rcond, values=True):
         factor, rank = certified
 
         def dual_solve(R):
-            return A.T @ linalg.cho_solve(factor, R, check_finite=False)
+            # scipy's BLAS, the library of the factorisations beside it: numpy's threads
+            # would still spin into them after a threaded product (A.T is the
+            # Fortran view dgemm takes without a copy)
+            return dgemm(1.0, A.T, linalg.cho_solve(factor, R, check_finite=False))
 
         s = None
         if values:
@@ -363,8 +370,12 @@ def _solve_wide(X, Y, x_mean, y_mean, sw, rcond, values=True):
 
         s = np.sqrt(np.maximum(lam, 0.0))
     W = dual_solve(B)
-    W += dual_solve(B - A @ W)
-    resid = B - A @ W
+    if certified is not None:  # the residuals by scipy's BLAS too
+        W += dual_solve(B - dgemm(1.0, A.T, W, trans_a=1))
+        resid = B - dgemm(1.0, A.T, W, trans_a=1)
+    else:
+        W += dual_solve(B - A @ W)
+        resid = B - A @ W
     rss = np.einsum("ij,ij->j", resid, resid)
     return W, rss, rank, s, None
 
@@ -390,7 +401,9 @@ def _dual_factor_if_certified(A, K, sw, rcond):
         return None
     u = np.ones(n) if sw is None else np.sqrt(sw)
     u /= np.linalg.norm(u)
-    deflated = np.linalg.norm(A.T @ u) <= 0.01 * rcond * np.sqrt(trace / n)
+    # A' u without numpy's BLAS (its threads would spin into the factorisations)
+    sums = A.sum(axis=0) / np.sqrt(n) if sw is None else np.einsum("ij,i->j", A, u)
+    deflated = np.linalg.norm(sums) <= 0.01 * rcond * np.sqrt(trace / n)
     M = np.array(K, order="F")
     if deflated:
         M += trace * np.triu(np.outer(u, u))
