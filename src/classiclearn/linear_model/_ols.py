@@ -370,12 +370,10 @@ def _solve_wide(X, Y, x_mean, y_mean, sw, rcond, values=True):
 
         s = np.sqrt(np.maximum(lam, 0.0))
     W = dual_solve(B)
-    if certified is not None:  # the residuals by scipy's BLAS too
-        W += dual_solve(B - dgemm(1.0, A.T, W, trans_a=1))
-        resid = B - dgemm(1.0, A.T, W, trans_a=1)
-    else:
-        W += dual_solve(B - A @ W)
-        resid = B - A @ W
+    # the residuals by scipy's BLAS, the library of the factorisations (A.T: A's
+    # Fortran view, no copy)
+    W += dual_solve(B - dgemm(1.0, A.T, W, trans_a=1))
+    resid = B - dgemm(1.0, A.T, W, trans_a=1)
     rss = np.einsum("ij,ij->j", resid, resid)
     return W, rss, rank, s, None
 
@@ -405,11 +403,12 @@ def _dual_factor_if_certified(A, K, sw, rcond):
     sums = A.sum(axis=0) / np.sqrt(n) if sw is None else np.einsum("ij,i->j", A, u)
     deflated = np.linalg.norm(sums) <= 0.01 * rcond * np.sqrt(trace / n)
     M = np.array(K, order="F")
-    if deflated:
-        M += trace * np.triu(np.outer(u, u))
+    if deflated:  # the factorisations read the upper triangle only
+        M += trace * np.outer(u, u)
     # the shifted factorisation on a copy: a failure (not positive definite) leaves the
     # certificate unproven
-    shifted = M - shift * np.eye(n)
+    shifted = M.copy(order="F")
+    shifted.flat[::n + 1] -= shift
     _, info = lapack.dpotrf(shifted, lower=0, overwrite_a=1, clean=0)
     if info != 0:
         return None
