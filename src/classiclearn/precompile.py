@@ -38,9 +38,12 @@ _SHARED_KERNELS = {"ensemble": "tree", "mixture": "cluster"}
 # neighbours estimator) and the Manhattan brute search; elkan's k-means, the rbf kernel
 # of kernel ridge, the other covariance types of the mixtures, liblinear's L1 logistic
 # regression (newGLMNET), its L2 one (TRON) and SAGA (its lazy-update kernels),
-# LinearSVC's L1 solver
+# LinearSVC's L1 solver; cost-complexity pruning (shared by the trees and forests),
+# Crammer and Singer's multi-class LinearSVC and kernel PCA's centring of a kernel held
+# in one triangle (ARPACK, and LAPACK from a few hundred rows): 4-5 s, 1.6-2.0 s and
+# 0.5-1.0 s at their first call before
 _VARIANTS = {"Ridge": ({"positive": True, "solver": "lbfgs"},),
-             "DecisionTreeClassifier": ({"max_bins": 255},),
+             "DecisionTreeClassifier": ({"max_bins": 255}, {"ccp_alpha": 0.01}),
              "DecisionTreeRegressor": ({"criterion": "absolute_error"},),
              "ExtraTreesClassifier": ({"max_bins": 255},),
              "KNeighborsClassifier": ({"algorithm": "kd_tree"}, {"algorithm": "ball_tree"},
@@ -55,7 +58,8 @@ _VARIANTS = {"Ridge": ({"positive": True, "solver": "lbfgs"},),
                                     {"solver": "liblinear", "dual": True},
                                     {"solver": "saga", "penalty": "l1"}),
              "SVC": ({"probability": True},),
-             "LinearSVC": ({"penalty": "l1", "dual": False},),
+             "LinearSVC": ({"penalty": "l1", "dual": False}, {"multi_class": "crammer_singer"}),
+             "KernelPCA": ({"eigen_solver": "arpack", "n_components": 2},),
              "GaussianMixture": ({"covariance_type": "tied"}, {"covariance_type": "diag"},
                                  {"covariance_type": "spherical"})}
 # the same on sparse input: LinearSVC's sparse rows reach the dual's CSR kernel only
@@ -93,14 +97,21 @@ _LARGE = {"LogisticRegression": (20_000, (False, True)), "SVC": (2_000, (False,)
 # the same for parameter values with paths of their own on many rows (rows, parameters,
 # CSR or dense): positive Ridge's L-BFGS-B passes over row lanes ("auto" above 128
 # features), and liblinear's TRON on CSR of at least 65,536 stored entries (its columns'
-# parallel products)
-_LARGE_VARIANTS = {"Ridge": (20_000, {"positive": True, "solver": "lbfgs"}, False),
-                   "LogisticRegression": (20_000, {"solver": "liblinear"}, True)}
+# parallel products); and on more columns than the small data's: a tree drawing fewer
+# than an eighth of sparse X's features at a node (`max_features`, as on wide sparse X)
+# groups no entries by row, a builder of its own for each splitter that the forests on
+# such X share (7.6-8.7 s at their first call before)
+_LARGE_VARIANTS = {"Ridge": ((20_000, {"positive": True, "solver": "lbfgs"}, False),),
+                   "LogisticRegression": ((20_000, {"solver": "liblinear"}, True),),
+                   "DecisionTreeClassifier": ((_ROWS, {"max_features": 1}, True),
+                                              (_ROWS, {"max_features": 1, "splitter": "random"},
+                                               True))}
 # parameter values with a path of their own on X with more features than rows, run on
 # _WIDE_SHAPE: the non-negative least squares of LinearRegression (Lawson-Hanson; 6-7 s
-# to compile at its first call)
+# to compile at its first call) and the coordinate descent on the data's columns of
+# Lasso and ElasticNet (1.9 s)
 _WIDE_SHAPE = (24, 60)
-_WIDE_VARIANTS = {"LinearRegression": ({"positive": True},)}
+_WIDE_VARIANTS = {"LinearRegression": ({"positive": True},), "Lasso": ({},)}
 _WIDE = -1  # the `large` of a job on the wide X
 # no kernels of their own: the meta-estimators (their inner estimators are precompiled)
 # and the target encoder
@@ -229,10 +240,9 @@ def _groups(names, sparse):
             group.extend((name, True, params, 0) for params in _SPARSE_VARIANTS.get(name, ()))
         group.extend((name, False, params, 0) for params in _VARIANTS.get(name, ()))
         group.extend((name, False, params, _WIDE) for params in _WIDE_VARIANTS.get(name, ()))
-        if name in _LARGE_VARIANTS:
-            rows, params, on_csr = _LARGE_VARIANTS[name]
-            if takes_sparse or not on_csr:
-                group.append((name, on_csr, params, rows))
+        group.extend((name, on_csr, params, rows)
+                     for rows, params, on_csr in _LARGE_VARIANTS.get(name, ())
+                     if takes_sparse or not on_csr)
         rows, formats = _LARGE.get(name, (0, ()))
         group.extend((name, on_csr, {}, rows) for on_csr in formats
                      if takes_sparse or not on_csr)

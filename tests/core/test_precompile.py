@@ -100,7 +100,8 @@ def test_precompile_large_variants_are_jobs_of_registered_parameters():
     registered = dict(all_estimators())
     jobs = [job for group in _groups(None, True) for job in group if job[3] > 0 and job[2]]
     assert sorted((name, sparse, rows) for name, sparse, _, rows in jobs) == sorted(
-        (name, on_csr, rows) for name, (rows, _, on_csr) in _LARGE_VARIANTS.items())
+        (name, on_csr, rows) for name, variants in _LARGE_VARIANTS.items()
+        for rows, _, on_csr in variants)
     for name, _, params, _ in jobs:
         registered[name](**params)._validate_params()
     # without sparse input only the dense variants run
@@ -153,3 +154,58 @@ def test_precompile_variants_fit_on_the_workers_data(name, sparse, params):
 
     seconds = _run_estimator(dict(all_estimators())[name], sparse, params)
     assert seconds > 0.0
+
+
+def _spy(monkeypatch, module, name, calls):
+    kernel = getattr(module, name)
+
+    def spied(*args):
+        calls.append(args)
+        return kernel(*args)
+
+    monkeypatch.setattr(module, name, spied)
+
+
+def _rows_not_grouped(args):
+    csc = args[3]  # build_tree(data, settings, dense, csc, ...)
+    return csc is not None and csc.by_rows is None
+
+
+def _any_call(args):
+    return True
+
+
+# (estimator, sparse, params, large) of a precompile job, the kernel module and name
+# that job is for, and what the call must show: the first calls that compiled these
+# kernels after install took 0.5-8.7 s (`python -m benchmarks --coldstart --variants`)
+_REACHED = [
+    ("DecisionTreeClassifier", False, {"ccp_alpha": 0.01}, 0,
+     "classiclearn.tree._prune_kernels", "prune", _any_call),
+    ("LinearSVC", False, {"multi_class": "crammer_singer"}, 0,
+     "classiclearn.svm._linear_kernels", "crammer_singer_dual_cd", _any_call),
+    ("KernelPCA", False, {"eigen_solver": "arpack", "n_components": 2}, 0,
+     "classiclearn.decomposition._kernel_pca", "centre_lower", _any_call),
+    ("DecisionTreeClassifier", True, {"max_features": 1}, 120,
+     "classiclearn.tree._build_kernels", "build_tree", _rows_not_grouped),
+    ("DecisionTreeClassifier", True, {"max_features": 1, "splitter": "random"}, 120,
+     "classiclearn.tree._build_kernels", "build_tree", _rows_not_grouped),
+    ("Lasso", False, {}, -1,
+     "classiclearn.linear_model._cd_kernels", "center_to_fortran", _any_call),
+]
+
+
+@pytest.mark.parametrize("name, sparse, params, large, module, kernel, shows", _REACHED,
+                         ids=[f"{r[0]}-{r[5]}" + ("-sparse" if r[1] else "") for r in _REACHED])
+def test_precompile_jobs_reach_the_kernels_they_are_for(monkeypatch, name, sparse, params,
+                                                        large, module, kernel, shows):
+    import importlib
+
+    from classiclearn.precompile import _groups, _run_estimator
+    from classiclearn.utils.discovery import all_estimators
+
+    assert (name, sparse, params, large) in [job for group in _groups({name}, True)
+                                             for job in group]
+    calls = []
+    _spy(monkeypatch, importlib.import_module(module), kernel, calls)
+    _run_estimator(dict(all_estimators())[name], sparse, params, large)
+    assert any(shows(args) for args in calls)
