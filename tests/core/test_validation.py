@@ -260,3 +260,33 @@ def test_check_magnitude_reuses_only_a_fresh_sum_of_squares_of_the_same_array():
         check_magnitude(X, "KMeans", "squared distances")
     ok = check_array(np.ones((50, 4)))
     check_magnitude(ok, "KMeans", "squared distances")  # the remembered sum decides
+
+
+@pytest.mark.parametrize("power", [1, 2, 3])
+@pytest.mark.parametrize("n_terms", [1, 10, 10**6])
+def test_flagged_columns_match_the_scalar_range_test(power, n_terms):
+    # power_of_two_scales tests every column mean and column maximum at once; each
+    # verdict must be the scalar test's, at the edges of the float range as well
+    from classiclearn.utils.validation import _flagged, _out_of_range
+
+    rng = np.random.default_rng(0)
+    values = np.concatenate([10.0 ** rng.uniform(-320, 308, 5000),
+                             -(10.0 ** rng.uniform(-320, 308, 500)),
+                             [0.0, np.inf, -np.inf, np.nan, 1e-160, 1e-150, 1e154, 1e155,
+                              -1e-170, 5e-324, 1.7e308]])
+    flagged, small = _flagged(values, power, n_terms)
+    verdicts = [_out_of_range(abs(float(v)), power, n_terms, True) for v in values]
+    assert np.array_equal(flagged, [v is not None for v in verdicts])
+    assert np.array_equal(small, [v == "small" for v in verdicts])
+    assert flagged.any() and small.any() and not small.all()
+
+
+def test_power_of_two_scales_sees_a_tiny_mean_among_many_columns():
+    from classiclearn.utils.validation import power_of_two_scales
+
+    X = np.random.default_rng(0).normal(size=(20, 500))
+    means = X.mean(axis=0)
+    assert power_of_two_scales(X, means=means) is None
+    X[:, 321] = 1e-300
+    scales = power_of_two_scales(X, means=X.mean(axis=0))
+    assert scales is not None and scales[321] < 1e-290 and np.all(scales[:321] >= 1.0)
