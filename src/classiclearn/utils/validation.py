@@ -714,15 +714,13 @@ def _max_abs(X):
 def _out_of_range(max_abs, power, n_terms, check_small, info=np.finfo(np.float64)):
     """'large' when ``n_terms * max_abs**power`` overflows, 'small' when
     ``max_abs**power`` falls below the normal range (every product or square
-    of the data would lose all precision), else None."""
-    if not np.isfinite(max_abs) or max_abs == 0.0:
+    of the data would lose all precision), else None: :func:`_flagged` of one value."""
+    flagged, small = _flagged(max_abs, power, n_terms, info)
+    if not flagged[0]:
         return None
-    log_size = power * np.log(max_abs) + np.log(max(n_terms, 1))
-    if log_size > np.log(info.max):
-        return "large"
-    if check_small and power * np.log(max_abs) < np.log(info.tiny) - np.log(info.eps):
-        return "small"
-    return None
+    if small[0]:
+        return "small" if check_small else None
+    return "large"
 
 
 def _surely_in_range(X, power, n_terms, check_small, info, numba_next=True):
@@ -923,9 +921,10 @@ def power_of_two_scales(X, *, power=2, means=None):
 
 
 def _flagged(values, power, n_terms, info=np.finfo(np.float64)):
-    """What :func:`_out_of_range` (``check_small``) says of each of ``values``, in one
-    vectorised pass (a Python call per column costs microseconds each on wide X):
-    masks of the flagged entries and of those flagged 'small'."""
+    """The range test of :func:`_out_of_range` (``check_small``) on each of ``values``
+    (non-finite and zero values pass), in one vectorised pass: a Python call per
+    column would cost microseconds each on wide X. Returns masks of the flagged
+    entries and of those flagged 'small'."""
     m = np.abs(np.ravel(np.asarray(values, dtype=np.float64)))
     usable = np.isfinite(m) & (m != 0.0)
     log_power = power * np.log(np.where(usable, m, 1.0))
