@@ -515,6 +515,56 @@ def check_wide(n_rows=1000, n_features=2000):
                  (case.ours, method, data), (case.theirs, method, data))
 
 
+def _fit_then(model, method, data):
+    X_train, y_train, X_test, _ = data
+    model.fit(X_train, y_train)
+    getattr(model, method)(X_test)
+
+
+def check_back_to_back(n_rows=500, n_features=1000):
+    """Our fit and first method apart (a 0.1 s pause between them) against the two back
+    to back, as cross-validation calls them, for each estimator of the grid at default
+    parameters on ``n_rows`` x ``n_features`` dense X: a BLAS pool whose threads still
+    spin after the fit (numpy's and scipy's OpenBLAS are two pools) slows a product in
+    the other pool several times. Lines where back to back is over 1.5 times the sum
+    (and 2 ms more) are marked ``<<<``; the ratio to scikit-learn's back-to-back time
+    follows."""
+    import dataclasses
+
+    for spec, _, cell, registry in _default_cells(n_rows, skip=("model_selection",)):
+        case = dataclasses.replace(cell, n_features=n_features).case(registry)
+        data = case.data(False)
+        method = case.methods[0]
+        try:
+            _fit_method(case.ours, method, data)
+            _fit_method(case.theirs, method, data)
+        except ValueError as exc:
+            print(f"{spec.name}: skipped ({exc})", flush=True)
+            continue
+        fits, methods, joined = [], [], []
+        for _ in range(5):
+            model = case.ours()
+            time.sleep(0.1)
+            start = time.perf_counter()
+            model.fit(data[0], data[1])
+            fits.append(time.perf_counter() - start)
+            time.sleep(0.1)
+            start = time.perf_counter()
+            getattr(model, method)(data[2])
+            methods.append(time.perf_counter() - start)
+            time.sleep(0.1)
+            start = time.perf_counter()
+            _fit_then(case.ours(), method, data)
+            joined.append(time.perf_counter() - start)
+        apart = float(np.median(fits) + np.median(methods))
+        together = float(np.median(joined))
+        theirs = _theirs(_fit_method, (case.theirs, method, data), 3, 0.1)
+        mark = "  <<<" if together > 1.5 * apart and together - apart > 2e-3 else ""
+        print(f"{spec.name:32s} fit {np.median(fits) * 1e3:8.2f} ms  {method} "
+              f"{np.median(methods) * 1e3:8.2f} ms  back to back {together * 1e3:8.2f} ms  "
+              f"ratio to scikit-learn {together / theirs:.2f}{mark}", flush=True)
+
+
 # methods a fitted model answers on new rows, timed alone (``score`` takes y too)
 _METHODS = ("predict", "predict_proba", "predict_log_proba", "decision_function",
             "transform", "score_samples", "score", "kneighbors", "apply", "decision_path")
@@ -989,6 +1039,8 @@ CHECKS = {"svc": check_svc, "forest-predict": check_forest_predict,
           "sample-weight": check_sample_weight, "missing": check_missing,
           "multi-output": check_multi_output, "many-classes": check_many_classes,
           "wide": check_wide, "methods": check_methods,
+          "back-to-back": check_back_to_back,
+          "back-to-back-tall": lambda: check_back_to_back(5000, 20),
           "sparse": check_sparse, "pandas": check_pandas,
           "radius-range": check_radius_range, "radius-listing": check_radius_listing,
           "least-squares-sparse": check_least_squares_sparse,
