@@ -201,7 +201,10 @@ def test_cosine_kernel_as_the_linear_kernel_of_normalised_rows(shape, weighted):
     Q[0] = 0.0
     ours = KernelRidge(alpha=0.3, kernel="cosine").fit(X, y, sample_weight=sw)
     theirs = sk_kr.KernelRidge(alpha=0.3, kernel="cosine").fit(X, y, sample_weight=sw)
-    assert (ours._primal_coef is not None) == (4 * shape[1] <= shape[0] or
-                                               shape[1] <= 0.8 * shape[0])
+    n, p = shape
+    expected_route = "svd" if 4 * p <= n else ("gram" if p <= 0.8 * n else None)
+    assert ours._linear_route(X, y, np.array([0.3])) == expected_route
+    # every route keeps the fitted function as one vector per target (predict is x . w)
+    assert ours._primal_coef is not None
     assert_allclose(ours.dual_coef_, theirs.dual_coef_, rtol=1e-8, atol=1e-10)
     assert_allclose(ours.predict(Q), theirs.predict(Q), rtol=1e-8, atol=1e-10)
