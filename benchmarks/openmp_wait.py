@@ -1,19 +1,18 @@
-"""Our fit + first method under two ways for numba's OpenMP threads to wait.
+"""Our fit + first method under the OpenMP waiting settings of the environment.
 
-classiclearn loads numba's GNU OpenMP runtime with ``OMP_WAIT_POLICY=PASSIVE``
-(``classiclearn/_kernels/jit.py``) unless the user has set how OpenMP threads wait.
-This times every estimator of the grid kept by ``NAMES`` at default parameters, at
-each size, in two regimes: *warm* (calls back to back, as a cross-validation loop
+Times every estimator of the grid kept by the name filters at default parameters,
+at each size, in two regimes: *warm* (calls back to back, as a cross-validation loop
 makes them) and *idle* (each call after a 0.1 s pause, as an interactive call or a
-loop with other work between its fits). Run it once as it is and once with
-``GOMP_SPINCOUNT=300000`` (OpenMP's default spinning, which the library then
-keeps) and compare the two outputs: each line gives the medians of 7 calls.
+loop with other work between its fits); each line gives the medians of 7 calls. Run
+it under each setting to compare (``GOMP_SPINCOUNT=300000``, libgomp's default;
+``GOMP_SPINCOUNT=10000``; ``OMP_WAIT_POLICY=PASSIVE``), alternating the runs: the
+results of session 44 are in ``benchmarks/results/threads.md``.
 
 Usage::
 
     python -m benchmarks.openmp_wait ROWSxFEATURES ... [NAMES ...]
 
-e.g. ``python -m benchmarks.openmp_wait 2000x20 20000x20 KMeans Logistic``.
+e.g. ``GOMP_SPINCOUNT=10000 python -m benchmarks.openmp_wait 2000x20 20000x20 KMeans``.
 """
 
 import dataclasses
@@ -48,9 +47,8 @@ def main(argv):
 
     shapes = [tuple(int(v) for v in a.split("x")) for a in argv if "x" in a and a[0].isdigit()]
     ONLY[:] = [a for a in argv if not (a[0].isdigit() and "x" in a)]
-    waiting = ("GOMP_SPINCOUNT=" + os.environ["GOMP_SPINCOUNT"]
-               if "GOMP_SPINCOUNT" in os.environ else "passive (library default)")
-    print(f"# OpenMP waiting: {waiting}", flush=True)
+    settings = {k: os.environ[k] for k in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT") if k in os.environ}
+    print(f"# OpenMP waiting: {settings or 'libgomp default'}", flush=True)
     for n_rows, n_features in shapes:
         for spec, _, cell, registry in _default_cells(n_rows, skip=("model_selection",)):
             case = dataclasses.replace(cell, n_features=n_features).case(registry)

@@ -21,10 +21,6 @@ numba and Python versions. Two consequences:
 
 Set ``CLASSICLEARN_CACHE_DIR`` to relocate the cache. When ``NUMBA_CACHE_DIR``
 is set, or the directory cannot be written, numba's own rules apply.
-
-Importing this module also loads the OpenMP runtime of numba's ``omp`` threading
-layer with ``OMP_WAIT_POLICY=PASSIVE`` (see :func:`load_openmp_waiting_passively`),
-unless the user has set how OpenMP threads wait.
 """
 
 import hashlib
@@ -36,7 +32,7 @@ import numba
 from numba import njit, prange
 from numba.core import caching, config
 
-__all__ = ["kernel_cache_dir", "load_openmp_waiting_passively", "njit", "prange"]
+__all__ = ["kernel_cache_dir", "njit", "prange"]
 
 _PACKAGE_ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -116,52 +112,5 @@ def _register_locator():
         classes.insert(0, _KernelCacheLocator)
 
 
-# environment variables through which a user says how OpenMP threads wait
-_OPENMP_WAIT_SETTINGS = ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT", "KMP_BLOCKTIME")
-
-
-def load_openmp_waiting_passively():
-    """Load the OpenMP runtime of numba's ``omp`` threading layer with its threads
-    waiting passively (``OMP_WAIT_POLICY=PASSIVE``), unless the user has set one of
-    ``OMP_WAIT_POLICY``, ``GOMP_SPINCOUNT`` or ``KMP_BLOCKTIME``, or has chosen
-    another threading layer. Returns whether it set the policy.
-
-    GNU OpenMP reads the policy once, when the library is loaded, so the variable is
-    set only while numba's ``omppool`` extension (which links it) is imported, then
-    removed: other libraries and child processes see the environment as it was. The
-    pool itself is not started here (a process that forks before its first parallel
-    kernel stays fork-safe).
-
-    Why: by default an idle GNU OpenMP thread spins (300,000 iterations) before it
-    sleeps, and so does the calling thread at the end of a parallel region. On a
-    2-core VM, the first parallel region after a tenth of a second idle took 4-12 ms
-    instead of 0.2-0.7 ms: the woken worker waited for the calling thread to finish
-    spinning. Passive waiting costs about 60 us to wake the workers for each
-    parallel region, and regions run only above a few million multiply-adds
-    (:mod:`classiclearn._kernels.work`), where that is a few per cent.
-
-    Examples
-    --------
-    >>> isinstance(load_openmp_waiting_passively(), bool)
-    True
-    """
-    if any(name in os.environ for name in _OPENMP_WAIT_SETTINGS):
-        return False
-    layer = str(config.THREADING_LAYER).lower()
-    if layer not in ("default", "threadsafe", "omp"):
-        return False
-    if "numba.np.ufunc.omppool" in sys.modules:  # loaded before us: its settings stay
-        return False
-    os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
-    try:
-        import numba.np.ufunc.omppool  # noqa: F401  (loads libgomp, which reads the policy)
-    except ImportError:  # no GNU OpenMP here: numba picks another layer
-        return False
-    finally:
-        del os.environ["OMP_WAIT_POLICY"]
-    return True
-
-
 _STAMP = _kernel_stamp()
 _register_locator()
-load_openmp_waiting_passively()
