@@ -33,7 +33,6 @@ from ..base import BaseEstimator, TransformerMixin
 from ..exceptions import NotFittedError
 from ..metrics.pairwise import _check_kernel_range, kernel_accepts_sparse, pairwise_kernels
 from ..preprocessing import normalize
-from ..utils._linear import product_in_scipy_blas
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._sparse import csr_gram, like_input
@@ -868,7 +867,7 @@ default='linear'
             X = self._linear_rows(X)
             if sp.issparse(X):  # X W - mean W: X stays sparse
                 return _as_input_dtype(np.asarray(X @ W) - mean @ W, f32)
-            return _as_input_dtype(product_in_scipy_blas(X - mean, W), f32)
+            return _as_input_dtype((X - mean) @ W, f32)
         X_fit = self.X_fit_
         X_fit = X_fit.astype(np.float64) if sp.issparse(X_fit) else np.asarray(X_fit, np.float64)
         # few features: the kernel values run on numba's threads, and the projection's
@@ -881,7 +880,7 @@ default='linear'
         scaled = self._scaled_eigenvectors()
         if f32:  # float32 input: one single-precision product, as scikit-learn
             return Kc.astype(np.float32) @ scaled.astype(np.float32)
-        return product_in_scipy_blas(Kc, scaled)
+        return Kc @ scaled
 
     def inverse_transform(self, X):
         """Approximate pre-images of projections (needs ``fit_inverse_transform=True``).

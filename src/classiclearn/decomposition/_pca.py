@@ -28,7 +28,6 @@ from .._kernels.sparse_products import csr_gram_matvec, unsigned_csr
 from .._kernels.work import EIGH_THREADED_ORDER, GRAM_PASS_WORK
 from ..base import BaseEstimator, TransformerMixin
 from ..utils._dask import fit_one_block_in_memory
-from ..utils._linear import product_in_scipy_blas
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._sparse import csr_gram, gram_pair_work
@@ -964,16 +963,14 @@ class PCA(TransformerMixin, BaseEstimator):
         CT = np.asarray(self.components_, dtype=dtype).T
         mean = np.asarray(self.mean_, dtype=dtype)
         offset = mean @ CT
-        # dense float64: scipy's BLAS, the fit's (see product_in_scipy_blas)
-        product = np.matmul if dtype == np.float32 else product_in_scipy_blas
         if sp.issparse(X) or np.all(np.abs(offset) <= 16.0 * self._component_scales()):
             # X C' - mean C' (no centred copy of X): the mean's projection is within
             # 16 standard deviations of each component, so at most ~4 bits cancel
             # (sparse X is never centred, as in scikit-learn)
-            Xt = np.asarray(X @ CT) if sp.issparse(X) else product(X, CT)
+            Xt = np.asarray(X @ CT)
             Xt -= offset
         else:
-            Xt = product(X - mean, CT)
+            Xt = (X - mean) @ CT
         if self.whiten:
             scale = self._component_scales()
             scale[scale < 1e-300] = 1.0

@@ -13,7 +13,6 @@ from contextlib import nullcontext
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.linalg.blas import dgemm
 
 from .._kernels.work import BLAS_THREADED_PRODUCT
 from ._sparse import csr_dot_dense, csr_dot_vector
@@ -81,26 +80,6 @@ def linear_product(X, coef):
     # afterwards, taking the cores from the numba pool of whatever runs next
     with blas_single_thread() if thin else nullcontext():
         return X @ coef.T
-
-
-def product_in_scipy_blas(A, B):
-    """``A @ B`` for float64 2-D A and B by scipy's dgemm, computed as ``(B' A')'``: a
-    C-ordered A is then read without a copy (its transpose is a Fortran array), and
-    the result is C-ordered.
-
-    For a transform right after a fit whose decompositions ran in scipy's LAPACK:
-    numpy bundles a second OpenBLAS, and a threaded product in it while scipy's
-    threads still spin after the fit (for about a tenth of a second) runs several
-    times slower.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> A, B = np.arange(6.0).reshape(2, 3), np.ones((3, 2))
-    >>> product_in_scipy_blas(A, B).tolist()
-    [[3.0, 3.0], [12.0, 12.0]]
-    """
-    return dgemm(1.0, B, A.T, trans_a=1).T
 
 
 def finite_linear_output(est, out, X):
