@@ -15,20 +15,16 @@ Usage::
 e.g. ``GOMP_SPINCOUNT=10000 python -m benchmarks.openmp_wait 2000x20 20000x20 KMeans``.
 """
 
-import dataclasses
 import os
 import statistics
 import sys
 import time
 import warnings
 
+from benchmarks.spot_checks import _fit_method
+
 REPEATS = 7
 IDLE_SECONDS = 0.1
-
-
-def _call(make, method, data):
-    X_train, y_train, X_test, _ = data
-    getattr(make().fit(X_train, y_train), method)(X_test)
 
 
 def _median(make, method, data, pause):
@@ -37,28 +33,20 @@ def _median(make, method, data, pause):
         if pause:
             time.sleep(pause)
         start = time.perf_counter()
-        _call(make, method, data)
+        _fit_method(make, method, data)
         times.append(time.perf_counter() - start)
     return statistics.median(times)
 
 
 def main(argv):
-    from benchmarks.spot_checks import ONLY, _default_cells
+    from benchmarks.spot_checks import ONLY, cases_on_shape
 
     shapes = [tuple(int(v) for v in a.split("x")) for a in argv if "x" in a and a[0].isdigit()]
     ONLY[:] = [a for a in argv if not (a[0].isdigit() and "x" in a)]
     settings = {k: os.environ[k] for k in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT") if k in os.environ}
     print(f"# OpenMP waiting: {settings or 'libgomp default'}", flush=True)
     for n_rows, n_features in shapes:
-        for spec, _, cell, registry in _default_cells(n_rows, skip=("model_selection",)):
-            case = dataclasses.replace(cell, n_features=n_features).case(registry)
-            data = case.data(False)
-            method = case.methods[0]
-            try:
-                _call(case.ours, method, data)
-            except ValueError as exc:
-                print(f"{spec.name} {n_rows}x{n_features}: skipped ({exc})", flush=True)
-                continue
+        for spec, case, data, method in cases_on_shape(n_rows, n_features, warm_theirs=False):
             warm = _median(case.ours, method, data, 0.0)
             idle = _median(case.ours, method, data, IDLE_SECONDS)
             print(f"{spec.name:30s} {n_rows:>7d}x{n_features:<5d} warm {warm * 1e3:9.2f} ms  "

@@ -495,10 +495,11 @@ def check_many_classes(n_rows=20_000, quadratic_rows=3000, n_classes=20):
                  _fit_method, (case.ours, method, data), (case.theirs, method, data))
 
 
-def check_wide(n_rows=1000, n_features=2000):
-    """Each estimator of the grid at default parameters on more features than rows
-    (``n_rows`` x ``n_features``, dense): fit + first method, medians of 3 after a
-    0.1 s pause."""
+def cases_on_shape(n_rows, n_features, warm_theirs=True):
+    """``(spec, case, data, method)`` for each estimator of the grid kept by ``--only``
+    at default parameters on ``n_rows`` x ``n_features`` dense X, after one fit + first
+    method of ours (and of scikit-learn's) to compile and warm; an estimator that
+    refuses the shape (e.g. more components than rows) is reported and left out."""
     import dataclasses
 
     for spec, _, cell, registry in _default_cells(n_rows, skip=("model_selection",)):
@@ -506,19 +507,21 @@ def check_wide(n_rows=1000, n_features=2000):
         data = case.data(False)
         method = case.methods[0]
         try:
-            _fit_method(case.theirs, method, data)
-            _fit_method(case.ours, method, data)
-        except ValueError as exc:  # e.g. more components than rows
-            print(f"{spec.name}: skipped ({exc})", flush=True)
+            for make in (case.ours, case.theirs) if warm_theirs else (case.ours,):
+                _fit_method(make, method, data)
+        except ValueError as exc:
+            print(f"{spec.name} {n_rows}x{n_features}: skipped ({exc})", flush=True)
             continue
+        yield spec, case, data, method
+
+
+def check_wide(n_rows=1000, n_features=2000):
+    """Each estimator of the grid at default parameters on more features than rows
+    (``n_rows`` x ``n_features``, dense): fit + first method, medians of 3 after a
+    0.1 s pause."""
+    for spec, case, data, method in cases_on_shape(n_rows, n_features):
         _compare(f"{spec.name} {data[0].shape} fit + {method}", _fit_method,
                  (case.ours, method, data), (case.theirs, method, data))
-
-
-def _fit_then(model, method, data):
-    X_train, y_train, X_test, _ = data
-    model.fit(X_train, y_train)
-    getattr(model, method)(X_test)
 
 
 def check_back_to_back(n_rows=500, n_features=1000):
@@ -529,18 +532,7 @@ def check_back_to_back(n_rows=500, n_features=1000):
     the other pool several times. Lines where back to back is over 1.5 times the sum
     (and 2 ms more) are marked ``<<<``; the ratio to scikit-learn's back-to-back time
     follows."""
-    import dataclasses
-
-    for spec, _, cell, registry in _default_cells(n_rows, skip=("model_selection",)):
-        case = dataclasses.replace(cell, n_features=n_features).case(registry)
-        data = case.data(False)
-        method = case.methods[0]
-        try:
-            _fit_method(case.ours, method, data)
-            _fit_method(case.theirs, method, data)
-        except ValueError as exc:
-            print(f"{spec.name}: skipped ({exc})", flush=True)
-            continue
+    for spec, case, data, method in cases_on_shape(n_rows, n_features):
         fits, methods, joined = [], [], []
         for _ in range(5):
             model = case.ours()
@@ -554,7 +546,7 @@ def check_back_to_back(n_rows=500, n_features=1000):
             methods.append(time.perf_counter() - start)
             time.sleep(0.1)
             start = time.perf_counter()
-            _fit_then(case.ours(), method, data)
+            _fit_method(case.ours, method, data)
             joined.append(time.perf_counter() - start)
         apart = float(np.median(fits) + np.median(methods))
         together = float(np.median(joined))
