@@ -19,6 +19,7 @@ Each returns (W, b, n_iter, converged) with W (K', p) and b (K',).
 
 import threading
 import warnings
+from contextlib import nullcontext
 
 import numpy as np
 import scipy.sparse as sp
@@ -27,7 +28,12 @@ from scipy.special import expit
 
 from .._kernels import lbfgs as _lk
 from .._kernels.sparse_products import row_lanes
-from .._kernels.work import GRAM_PASS_WORK, ROW_LANE_ENTRIES, ROW_TRANSCENDENTAL_COST
+from .._kernels.work import (
+    GRAM_PASS_WORK,
+    LOSS_PASS_THREADED,
+    ROW_LANE_ENTRIES,
+    ROW_TRANSCENDENTAL_COST,
+)
 from ..utils._lbfgs import minimize_lbfgs
 from ..utils._sparse import (
     csc_columns_with_constant,
@@ -35,7 +41,12 @@ from ..utils._sparse import (
     csr_with_constant,
     gram_pair_work,
 )
-from ..utils._threads import available_cores, blocked_row_sums, current_numba_threads
+from ..utils._threads import (
+    available_cores,
+    blocked_row_sums,
+    current_numba_threads,
+    numba_threads,
+)
 from . import _cd_kernels as _cdk
 from . import _logistic_kernels as _k
 from ._base import add_lanes, centered_gram, dense_row_lanes
@@ -122,7 +133,11 @@ class LossPass:
     each lane sums into its own gradient buffer (the fused kernels of
     :mod:`._logistic_kernels`, binomial for K' = 1 output, softmax otherwise), in
     numba's threads, and the lanes are then added in order, so the result does
-    not depend on the thread count. One lane (small X) runs on the calling thread.
+    not depend on the thread count. One lane (small X) runs on the calling thread,
+    and so do all the lanes of a pass below
+    :data:`~classiclearn._kernels.work.LOSS_PASS_THREADED` (the same sums in the same
+    order): there the first parallel region after an idle pause (10-15 ms, numba's
+    OpenMP workers asleep) costs more than a second thread saves over a whole fit.
 
     Gradient layouts: binary ``(p + 1,)``; softmax ``(K, p + 1)`` for dense X
     (W (K, p) by class) and ``(p + 1, K)`` for CSR X (W (p, K) by feature).
@@ -135,15 +150,15 @@ class LossPass:
             self.arrays = (X.indptr, X.indices, X.data)
             # at most one lane per p K' stored entries: each lane's buffer holds p K' sums
             self.bounds = row_lanes(X.indptr, (X.shape[0], p * n_out), ROW_LANE_ENTRIES)
+            work = X.nnz * n_out * 2 + X.shape[0] * n_out * ROW_TRANSCENDENTAL_COST
             shape = (p + 1,) if n_out == 1 else (p + 1, n_out)
             kernels = ((_k.csr_binary_loss_grad, _k.csr_binary_loss_grad_lanes) if n_out == 1
                        else (_k.csr_multinomial_loss_grad, _k.csr_multinomial_loss_grad_lanes))
         else:
             self.arrays = (X,)
             # a row costs, per output, its p multiply-adds twice and an exp (a log)
-            self.bounds = dense_row_lanes(
-                X.shape[0], X.shape[0] * n_out * (2 * p + ROW_TRANSCENDENTAL_COST),
-                ROW_LANE_ENTRIES)
+            work = X.shape[0] * n_out * (2 * p + ROW_TRANSCENDENTAL_COST)
+            self.bounds = dense_row_lanes(X.shape[0], work, ROW_LANE_ENTRIES)
             shape = (p + 1,) if n_out == 1 else (n_out, p + 1)
             kernels = ((_k.binary_fused_loss_grad, _k.binary_fused_loss_grad_lanes)
                        if n_out == 1 else
@@ -152,12 +167,15 @@ class LossPass:
         n_lanes = self.bounds.shape[0] - 1
         self.parts = np.empty((n_lanes, *shape)) if n_lanes > 1 else None
         self.totals = np.empty(n_lanes)
+        self.serial = work < LOSS_PASS_THREADED
 
     def __call__(self, W, b, grad):
         """The nll; its gradient in W and b into ``grad`` (layouts: see the class)."""
         if self.parts is None:
             return self.one(*self.arrays, W, b, self.y, self.sw, 0, self.n_rows, grad)
-        self.lanes(*self.arrays, W, b, self.y, self.sw, self.bounds, self.parts, self.totals)
+        with numba_threads(1) if self.serial else nullcontext():
+            self.lanes(*self.arrays, W, b, self.y, self.sw, self.bounds, self.parts,
+                       self.totals)
         return add_lanes(self.parts, self.totals, grad)
 
 
