@@ -21,7 +21,7 @@ import sys
 import time
 import warnings
 
-from benchmarks.spot_checks import _fit_method
+from benchmarks.spot_checks import ONLY, _fit_method, cases_on_shape
 
 REPEATS = 7
 IDLE_SECONDS = 0.1
@@ -39,8 +39,6 @@ def _median(make, method, data, pause):
 
 
 def main(argv):
-    from benchmarks.spot_checks import ONLY, cases_on_shape
-
     shapes = [tuple(int(v) for v in a.split("x")) for a in argv if "x" in a and a[0].isdigit()]
     ONLY[:] = [a for a in argv if not (a[0].isdigit() and "x" in a)]
     settings = {k: os.environ[k] for k in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT") if k in os.environ}

@@ -109,11 +109,9 @@ SPARSE_PRODUCT_THREADED = 1_000_000
 # rows are cut into lanes of ROW_LANE_ENTRIES: with few features they dominate
 ROW_TRANSCENDENTAL_COST = 40
 # multiply-adds (counted as for the lanes) of one logistic loss pass below which its
-# lanes run on the calling thread: the first parallel region after an idle pause
-# costs 10-15 ms (numba's OpenMP workers asleep), more than a second thread saves
-# over a whole L-BFGS fit of this size (2,000 x 20 to 5,000 x 100, 0.16-1.2 million:
-# 12-17 ms idle -> 3.7-9.5 ms; 20,000 x 20, 1.6 million, stays threaded: one thread
-# doubled its warm fit); see benchmarks/results/threads.md
+# lanes run on the calling thread: waking numba's sleeping OpenMP workers for the
+# first parallel region after an idle pause costs more than a second thread saves
+# over a whole L-BFGS fit of this size (measurements: benchmarks/results/threads.md)
 LOSS_PASS_THREADED = 1_500_000
 # entries of a Lawson-Hanson step's pass over the columns at zero (a reflection, or the
 # rotations of a variable leaving the set) from which it runs in lanes of columns: each

@@ -136,8 +136,8 @@ class LossPass:
     not depend on the thread count. One lane (small X) runs on the calling thread,
     and so do all the lanes of a pass below
     :data:`~classiclearn._kernels.work.LOSS_PASS_THREADED` (the same sums in the same
-    order): there the first parallel region after an idle pause (10-15 ms, numba's
-    OpenMP workers asleep) costs more than a second thread saves over a whole fit.
+    order): there waking numba's sleeping OpenMP workers for the first parallel
+    region after an idle pause costs more than a second thread saves over a whole fit.
 
     Gradient layouts: binary ``(p + 1,)``; softmax ``(K, p + 1)`` for dense X
     (W (K, p) by class) and ``(p + 1, K)`` for CSR X (W (p, K) by feature).
