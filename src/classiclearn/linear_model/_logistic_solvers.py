@@ -19,7 +19,7 @@ Each returns (W, b, n_iter, converged) with W (K', p) and b (K',).
 
 import threading
 import warnings
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 
 import numpy as np
 import scipy.sparse as sp
@@ -168,12 +168,28 @@ class LossPass:
         self.parts = np.empty((n_lanes, *shape)) if n_lanes > 1 else None
         self.totals = np.empty(n_lanes)
         self.serial = work < LOSS_PASS_THREADED
+        self.on_one_thread = False  # numba already set to one thread by serial_solve
+
+    @contextmanager
+    def serial_solve(self):
+        """Context for a solve of many passes: numba set to one thread once for all of
+        them when the passes run serially, instead of once per pass."""
+        if not self.serial or self.parts is None or self.on_one_thread:
+            yield
+            return
+        with numba_threads(1):
+            self.on_one_thread = True
+            try:
+                yield
+            finally:
+                self.on_one_thread = False
 
     def __call__(self, W, b, grad):
         """The nll; its gradient in W and b into ``grad`` (layouts: see the class)."""
         if self.parts is None:
             return self.one(*self.arrays, W, b, self.y, self.sw, 0, self.n_rows, grad)
-        with numba_threads(1) if self.serial else nullcontext():
+        one_thread = self.serial and not self.on_one_thread
+        with numba_threads(1) if one_thread else nullcontext():
             self.lanes(*self.arrays, W, b, self.y, self.sw, self.bounds, self.parts,
                        self.totals)
         return add_lanes(self.parts, self.totals, grad)
@@ -259,8 +275,12 @@ def fit_lbfgs(obj, W0, b0, l2, max_iter, tol, scale):
     line search.
     """
     fun = FlatObjective(obj, l2, scale)
-    res = minimize_lbfgs(fun, fun.pack(W0, b0), max_iter=max_iter, gtol=tol,
-                         ftol=64 * np.finfo(float).eps, m=10, max_ls=50)
+    # every evaluation is one loss pass (dense C rows or CSR; other layouts go through
+    # nll_grad's BLAS products)
+    passes = obj.loss_pass.serial_solve() if fun.csr or obj.fused else nullcontext()
+    with passes:
+        res = minimize_lbfgs(fun, fun.pack(W0, b0), max_iter=max_iter, gtol=tol,
+                             ftol=64 * np.finfo(float).eps, m=10, max_ls=50)
     W, b = fun.unpack(res.x)
     return W, b, res.n_iter, res.converged
 
