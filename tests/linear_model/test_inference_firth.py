@@ -122,10 +122,12 @@ def test_complete_separation_warns_with_names(rng):
     pd = pytest.importorskip("pandas")
     X, y = _separated(rng)
     frame = pd.DataFrame(X, columns=["dose", "age", "noise"])
-    with pytest.warns(SeparationWarning, match="completely separated") as record:
-        LogisticRegression(penalty=None).fit(frame, y)
-    assert "dose" in str(record[0].message)
+    with pytest.warns(SeparationWarning, match="completely separated"):
+        clf = LogisticRegression(penalty=None).fit(frame, y)
     assert issubclass(SeparationWarning, ConvergenceWarning)
+    with pytest.raises(ValueError, match="completely separated") as error:
+        clf.summary()  # the exact check (an LP) names the separating features
+    assert "dose" in str(error.value)
 
 
 def test_quasi_complete_separation_names_the_separating_feature(rng):
@@ -134,12 +136,15 @@ def test_quasi_complete_separation_names_the_separating_feature(rng):
     noise = rng.normal(size=n)
     y = np.where(exposed == 1, 1, np.arange(n) % 2)  # the unexposed are mixed
     X = np.column_stack([noise, exposed])
-    with pytest.warns(SeparationWarning, match="quasi-complete") as record:
-        clf = LogisticRegression(penalty=None).fit(X, y)
-    message = str(record[0].message)
+    clf = LogisticRegression(penalty=None).fit(X, y)  # the fit sees no complete separation
+    with pytest.raises(ValueError, match="quasi-complete") as error:
+        clf.summary()
+    message = str(error.value)
     assert "x1" in message and "x0" not in message
     with pytest.raises(ValueError, match="separated"):
-        clf.summary()
+        clf.summary()  # settled once, kept
+    with pytest.raises(ValueError, match="no likelihood"):
+        lr_test(clf, LogisticRegression(penalty=None).fit(X[:, :1], y))
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         firth = LogisticRegression(**FIRTH).fit(X, y)
@@ -161,8 +166,8 @@ def test_overlapping_classes_on_boundary_are_not_separated():
         LogisticRegression(penalty=None, solver="newton").fit(X, y)
     X = np.array([[-2.0], [-1.0], [0.0], [0.0], [1.0], [2.0]])
     y = np.array([0, 0, 0, 1, 1, 1])  # they touch only at x = 0: quasi-complete
-    with pytest.warns(SeparationWarning, match="quasi-complete"):
-        LogisticRegression(penalty=None, solver="newton").fit(X, y)
+    with pytest.raises(ValueError, match="quasi-complete"):
+        LogisticRegression(penalty=None, solver="newton").fit(X, y).summary()
 
 
 def test_firth_errors(rng):
@@ -217,9 +222,9 @@ LOGISTF_PROFILE = [[1.0825371, 7.20928050], [0.6097244, 7.85463171],
 def test_endometrial_matches_logistf_published_results():
     data = np.array([[float(v) for v in row.split(",")] for row in ENDOMETRIAL.split()])
     X, y = data[:, :3], data[:, 3]
-    with pytest.warns(SeparationWarning, match="quasi-complete") as record:
-        LogisticRegression(penalty=None).fit(X, y)
-    assert "x0" in str(record[0].message) and "x1" not in str(record[0].message)
+    with pytest.raises(ValueError, match="quasi-complete") as error:
+        LogisticRegression(penalty=None).fit(X, y).summary()
+    assert "x0" in str(error.value) and "x1" not in str(error.value)
     for solver in ["newton", "lbfgs"]:
         clf = LogisticRegression(**{**FIRTH, "solver": solver}).fit(X, y)
         np.testing.assert_allclose(np.r_[clf.intercept_, clf.coef_[0]], LOGISTF_COEF,

@@ -1,6 +1,8 @@
 """LogisticRegression.summary(): fit statistics, odds ratios, robust covariances, tests
 vs statsmodels Logit / MNLogit / GLM."""
 
+import pickle
+
 import numpy as np
 import pytest
 
@@ -184,19 +186,21 @@ def test_summary_errors(rng):
         lr_test(clf, LinearRegression().fit(X[:, :1], y))
 
 
-def test_large_fit_computes_information_in_summary(rng, monkeypatch):
-    from classiclearn.linear_model import _inference_models
-
+def test_fit_defers_the_information_to_summary(rng):
     X, y = _multi(rng)
-    small = LogisticRegression(**EXACT).fit(X, y).summary()
-    monkeypatch.setattr(_inference_models, "FIT_INFORMATION_BUDGET", 0)
     clf = LogisticRegression(**EXACT).fit(X, y)
-    assert clf._inference["cov"] is None
+    assert clf._inference["cov"] is None and "training" in clf._inference
+    table = clf.summary()
+    assert clf._inference["cov"] is not None and "training" not in clf._inference
+    again = pickle.loads(pickle.dumps(LogisticRegression(**EXACT).fit(X, y)))
+    assert "training" not in again._inference  # pickles leave the training arrays out
     with pytest.raises(ValueError, match="needs the training data"):
-        clf.summary()
-    large = clf.summary(X=X, y=y)
-    np.testing.assert_allclose(large.std_err, small.std_err, rtol=1e-12)
-    assert large.aic == pytest.approx(small.aic, rel=1e-12)
+        again.summary()
+    reread = again.summary(X=X, y=y)
+    np.testing.assert_allclose(reread.std_err, table.std_err, rtol=1e-12)
+    assert reread.aic == pytest.approx(table.aic, rel=1e-12)
+    with pytest.raises(ValueError, match="log-likelihood"):
+        pickle.loads(pickle.dumps(clf.fit(X, y))).summary(X=X[::-1], y=y)
 
 
 def test_multinomial_wald_test_by_feature(rng):

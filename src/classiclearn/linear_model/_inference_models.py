@@ -1,7 +1,11 @@
 """What the summaries of LinearRegression and LogisticRegression compute (seed 004).
 
-``*_inference`` runs at the end of ``fit`` and keeps small things only (the
-unscaled covariance, the log-likelihoods, counts); ``*_summary`` builds the
+``*_inference`` keeps small things only (the unscaled covariance, the
+log-likelihoods, counts): ``ols_inference`` at the end of ``fit``,
+``logistic_inference`` on the first ``summary()`` of an unpenalised logistic fit
+(from the training arrays its fit kept, see ``_logistic_inference``; the
+information matrix costs more than the fit) and at the end of a Firth fit;
+``*_summary`` builds the
 :class:`CoefficientTable` from them. Robust covariances need the per-sample
 scores, so they take the training data again (``X``, ``y``,
 ``sample_weight``); the data are checked against the fit (same number of rows,
@@ -24,9 +28,6 @@ from ._inference_stats import (
 )
 
 MAX_SUMMARY_PARAMS = 2000
-# fit computes the logistic information matrix when n * k^2 is at most this; larger
-# fits compute it in summary(X=..., y=...) instead of slowing every fit.
-FIT_INFORMATION_BUDGET = 1e8
 
 
 def _design(X, fit_intercept):
@@ -203,29 +204,36 @@ def logistic_likelihoods(llf, class_weights, n_rows, fit_intercept, n_params):
             "firth": False}
 
 
+def fitted_likelihoods(X, y_idx, sw, W, b, fit_intercept):
+    """``(state, P)``: the :func:`logistic_likelihoods` of a fit (W (K', p), b (K'))
+    on X (dense or sparse) and its (n, K) probabilities; O(n p)."""
+    P = class_probabilities(X, W, b)
+    K = P.shape[1]
+    m = X.shape[1] + int(fit_intercept)
+    out = logistic_likelihoods(_log_likelihood(P, y_idx, sw),
+                               np.bincount(y_idx, weights=sw, minlength=K), X.shape[0],
+                               fit_intercept, (K - 1) * m)
+    return out, P
+
+
 def set_information(out, info):
     """Add the inverse information and the rank (the number of free coefficients)."""
     out["cov"], out["k"] = _invert(info)
     return out
 
 
-def logistic_inference(X, y_idx, sw, W, b, fit_intercept, firth_null=None, force=False):
+def logistic_inference(X, y_idx, sw, W, b, fit_intercept, firth_null=None):
     """Log-likelihoods, counts and the inverse information of an unpenalised
     (or Firth, then ``firth_null`` is the penalised null log-likelihood) fit.
 
-    The information matrix (cost ``n k^2``) is computed for Firth fits, when
-    ``force``, or within ``FIT_INFORMATION_BUDGET``; else ``cov`` is None and
-    ``k`` the nominal number of coefficients."""
-    n = X.shape[0]
-    P = class_probabilities(X, W, b)
+    The information matrix (cost ``n k^2``) is computed up to
+    ``MAX_SUMMARY_PARAMS`` coefficients; beyond, ``cov`` is None and ``k`` the
+    nominal number of coefficients."""
+    out, P = fitted_likelihoods(X, y_idx, sw, W, b, fit_intercept)
     K = P.shape[1]
     m = X.shape[1] + int(fit_intercept)
-    out = logistic_likelihoods(_log_likelihood(P, y_idx, sw),
-                               np.bincount(y_idx, weights=sw, minlength=K), n,
-                               fit_intercept, (K - 1) * m)
     out["firth"] = firth_null is not None
-    cheap = n * ((K - 1) * m) ** 2 <= FIT_INFORMATION_BUDGET
-    if (K - 1) * m <= MAX_SUMMARY_PARAMS and (cheap or force or firth_null is not None):
+    if (K - 1) * m <= MAX_SUMMARY_PARAMS:
         A = _design(X, fit_intercept)
         if K == 2:
             h = sw * P[:, 1] * P[:, 0]

@@ -284,7 +284,8 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         if self.solver != "liblinear":  # scikit-learn's liblinear returns float64
             cast_float_attributes(self, dtype, ("coef_", "intercept_"))
         self.n_iter_ = np.array([n_iter], dtype=np.intp)
-        # Separation check (warns) and what summary() needs (see _logistic_inference).
+        # Complete separation in the margins (warns) and what summary() needs (see
+        # _logistic_inference).
         self._inference = unpenalised_checks(self, X, y_idx, sw, penalty)
         return self
 
@@ -326,6 +327,15 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
             return fit_liblinear(X, y_idx, sw, W0, b0, l1, l2, self.fit_intercept,
                                  self.intercept_scaling, max_iter, tol, self.dual)
         return fit_newton_cd(obj, W0, b0, l1, l2, max_iter, tol)
+
+    def __getstate__(self):
+        """Pickled state without the training arrays an unpenalised fit keeps for
+        ``summary()`` (an unpickled model's summary() takes X and y again)."""
+        state = self.__dict__.copy()
+        info = state.get("_inference")
+        if info is not None and "training" in info:
+            state["_inference"] = {k: v for k, v in info.items() if k != "training"}
+        return state
 
     def summary(self, alpha=0.05, *, cov_type="nonrobust", groups=None, X=None, y=None,
                 sample_weight=None, odds_ratios=False, ci="wald"):

@@ -16,6 +16,7 @@ from ._inference_models import (
     MAX_SUMMARY_PARAMS,
     build_logistic_table,
     class_probabilities,
+    fitted_likelihoods,
     logistic_inference,
     logistic_training_arrays,
 )
@@ -58,63 +59,101 @@ def _complete_separation_in_margins(est, X, y_idx, sw):
     return bool(np.all(margin[sw > 0] > 0))
 
 
-def _check_separation(est, X, y_idx, sw):
-    """Warn about separation; returns the finding (dict) or None.
+_COMPLETE_IN_MARGINS = (
+    "The classes are completely separated (complete separation): the fitted "
+    "coefficients put every sample on its own class's side, so without a penalty the "
+    "maximum-likelihood estimate does not exist (coefficients grow without bound). "
+    "Use penalty='firth' (two classes) or an 'l2' penalty."
+)
 
-    Two classes: the LP of :mod:`._separation` (complete and quasi-complete).
-    More classes, or designs too large for the LP: complete separation seen
-    in the fitted margins (every sample on its own class's side).
-    """
-    found = None
+
+def _exact_separation(est, X, y_idx, sw):
+    """The exact check of two-class designs within the LP's size (see
+    :mod:`._separation`): the finding (dict) or None. Other designs: complete
+    separation seen in the fitted margins."""
     if len(est.classes_) == 2 and X.shape[0] * (X.shape[1] + 1) <= MAX_LP_ENTRIES:
+        if sp.issparse(X):
+            X = X.toarray()  # small: the LP is dense anyway
         P = class_probabilities(X, est.coef_, est.intercept_)
-        found = find_separation(X, y_idx, sw, est.fit_intercept,
-                                _feature_names(est, X.shape[1]),
-                                p_observed=P[np.arange(len(y_idx)), y_idx])
-        if found is not None:
-            warnings.warn(separation_message(found), SeparationWarning, stacklevel=4)
-    elif _complete_separation_in_margins(est, X, y_idx, sw):
-        found = {"kind": "complete", "terms": []}
-        warnings.warn(
-            "The classes are completely separated (complete separation): without a "
-            "penalty the maximum-likelihood estimate does not exist (coefficients grow "
-            "without bound). Use an 'l2' penalty.",
-            SeparationWarning, stacklevel=4,
-        )
-    return found
+        return find_separation(X, y_idx, sw, est.fit_intercept,
+                               _feature_names(est, X.shape[1]),
+                               p_observed=P[np.arange(len(y_idx)), y_idx])
+    if _complete_separation_in_margins(est, X, y_idx, sw):
+        return {"kind": "complete", "terms": []}
+    return None
 
 
 def unpenalised_checks(est, X, y_idx, sw, penalty):
-    """After ``fit``: the separation check and the state ``summary()`` uses.
+    """After ``fit``: what the fit reports and keeps for ``summary()``.
 
-    Returns None for penalised fits, ``{"separation": ...}`` when the MLE does
-    not exist, else the dict of :func:`logistic_inference`.
+    Returns None for penalised fits. An unpenalised fit does O(n p) work here:
+    the log-likelihoods, and complete separation seen in the fitted margins (the
+    fitted coefficients then separate the classes), which warns. The exact
+    separation check (an LP) and the information matrix cost more than the fit
+    itself and run on the first ``summary()`` or ``lr_test`` instead
+    (:func:`settled_inference`), from the training arrays kept under
+    ``"training"`` (references, left out when the model is pickled). A Firth fit
+    keeps the dict of :func:`logistic_inference` (its fit forms the information
+    anyway).
     """
     if penalty not in ("none", "firth"):
         return None
-    if sp.issparse(X):
-        if X.shape[0] * (X.shape[1] + 1) > MAX_LP_ENTRIES:
-            return _sparse_checks(est, X, y_idx, sw)
-        X = X.toarray()  # small: the LP and the covariance are dense anyway
+    if sp.issparse(X) and X.shape[0] * (X.shape[1] + 1) > MAX_LP_ENTRIES:
+        return _sparse_checks(est, X, y_idx, sw)
     if penalty == "none":
-        found = _check_separation(est, X, y_idx, sw)
-        if found is not None:
-            return {"separation": found}
-        return logistic_inference(X, y_idx, sw, est.coef_, est.intercept_, est.fit_intercept)
+        if _complete_separation_in_margins(est, X, y_idx, sw):
+            warnings.warn(_COMPLETE_IN_MARGINS, SeparationWarning, stacklevel=4)
+            return {"separation": {"kind": "complete", "terms": []},
+                    "training": (X, y_idx, sw)}
+        out = fitted_likelihoods(X, y_idx, sw, est.coef_, est.intercept_,
+                                 est.fit_intercept)[0]
+        out["training"] = (X, y_idx, sw)
+        return out
+    if sp.issparse(X):
+        X = X.toarray()
     null = firth_null_loglik(X, y_idx.astype(np.float64), sw, est.fit_intercept)
     return logistic_inference(X, y_idx, sw, est.coef_, est.intercept_, est.fit_intercept,
                               firth_null=null)
 
 
+def settled_inference(est, X=None, y=None, sample_weight=None, need_data=True):
+    """The inference state of a fit with the work ``fit`` deferred now done: the
+    exact separation check and the information matrix (see
+    :func:`unpenalised_checks`). Done once; the result replaces the fit's state.
+
+    Without the kept training arrays (an unpickled model) the training data
+    ``X``, ``y``, ``sample_weight`` are taken again and checked against the fit;
+    with ``need_data=False`` the state is returned as it is instead (nominal
+    coefficient count, no covariance).
+    """
+    info = est._inference
+    training = info.get("training")
+    if training is None:
+        if "separation" in info or "sparse" in info or info["cov"] is not None:
+            return info
+        if not need_data:
+            return info
+        training = logistic_training_arrays(est, X, y, sample_weight,
+                                            "summary() of an unpickled or Dask-fitted model")[:3]
+    Xt, y_idx, sw = training
+    found = _exact_separation(est, Xt, y_idx, sw)
+    if found is None and "separation" in info:
+        found = info["separation"]  # seen in the margins; the LP named no terms
+    if found is not None:
+        settled = {"separation": found}
+    else:
+        if sp.issparse(Xt):
+            Xt = Xt.toarray()
+        settled = logistic_inference(Xt, y_idx, sw, est.coef_, est.intercept_,
+                                     est.fit_intercept)
+    est._inference = settled
+    return settled
+
+
 def _sparse_checks(est, X, y_idx, sw):
     """A large sparse fit: the margins' separation check; no summary() state."""
     if _complete_separation_in_margins(est, X, y_idx, sw):
-        warnings.warn(
-            "The classes are completely separated (complete separation): without a "
-            "penalty the maximum-likelihood estimate does not exist (coefficients grow "
-            "without bound). Use an 'l2' penalty.",
-            SeparationWarning, stacklevel=4,
-        )
+        warnings.warn(_COMPLETE_IN_MARGINS, SeparationWarning, stacklevel=4)
         return {"separation": {"kind": "complete", "terms": []}}
     return {"sparse": X.shape}
 
@@ -127,6 +166,11 @@ def logistic_summary(est, alpha, cov_type, groups, X, y, sample_weight, odds_rat
             "summary() is available for an unpenalised (penalty=None) or penalty='firth' "
             "fit; a penalised fit has no standard errors of this kind."
         )
+    if ci not in ("wald", "profile"):
+        raise ValueError(f"ci must be 'wald' or 'profile', got {ci!r}.")
+    if info.get("k", 0) > MAX_SUMMARY_PARAMS:
+        raise ValueError(f"summary() needs at most {MAX_SUMMARY_PARAMS} coefficients.")
+    info = settled_inference(est, X, y, sample_weight)
     if "sparse" in info:
         n, p = info["sparse"]
         raise ValueError(
@@ -135,21 +179,11 @@ def logistic_summary(est, alpha, cov_type, groups, X, y, sample_weight, odds_rat
             f"(this X: {n} x {p}); refit on a dense X with fewer features."
         )
     if "separation" in info:
-        raise ValueError(
-            f"summary() is not defined: the classes are {info['separation']['kind']}ly "
-            "separated, so the maximum-likelihood estimate does not exist. Refit with "
-            "penalty='firth'."
-        )
-    if ci not in ("wald", "profile"):
-        raise ValueError(f"ci must be 'wald' or 'profile', got {ci!r}.")
-    if info["cov"] is None:
-        if info["k"] > MAX_SUMMARY_PARAMS:
-            raise ValueError(f"summary() needs at most {MAX_SUMMARY_PARAMS} coefficients.")
-        # A large fit skipped the information matrix: compute it from the data now.
-        Xv, y_idx, sw, _ = logistic_training_arrays(
-            est, X, y, sample_weight, "summary() of a large fit (n * k^2 > 1e8)")
-        info = logistic_inference(Xv, y_idx, sw, est.coef_, est.intercept_,
-                                  est.fit_intercept, force=True)
+        found = info["separation"]
+        named = separation_message(found) if found["terms"] else (
+            f"The classes are {found['kind']}ly separated, so the maximum-likelihood "
+            "estimate does not exist.")
+        raise ValueError(f"summary() is not defined. {named}")
     table = build_logistic_table(est, info, alpha, cov_type, groups, X, y, sample_weight,
                                  odds_ratios)
     if ci == "profile":
