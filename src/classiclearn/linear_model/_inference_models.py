@@ -16,6 +16,7 @@ silently. Definitions: see :mod:`._inference_stats`.
 import numpy as np
 from scipy import linalg
 
+from ..utils._linear import linear_product
 from ..utils._targets import compute_class_weight
 from ..utils.validation import check_sample_weight, validate_data
 from ._inference import CoefficientTable, term_names
@@ -135,7 +136,7 @@ def ols_summary(est, alpha, cov_type, groups, X, y, sample_weight):
 
 def class_probabilities(X, W, b):
     """(n, K) probabilities from coefficients W (K', p) and intercepts b (K')."""
-    Z = X @ W.T + b
+    Z = linear_product(X, W) + b
     if W.shape[0] == 1:
         z = Z[:, 0]
         pos = np.where(z >= 0, 1.0 / (1.0 + np.exp(-np.abs(z))),

@@ -11,6 +11,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..exceptions import SeparationWarning
+from ..utils._linear import linear_product
 from ._firth import firth_null_loglik, fit_firth, profile_intervals
 from ._inference_models import (
     MAX_SUMMARY_PARAMS,
@@ -48,7 +49,7 @@ def _feature_names(est, p):
 
 
 def _complete_separation_in_margins(est, X, y_idx, sw):
-    scores = X @ est.coef_.T + est.intercept_
+    scores = linear_product(X, est.coef_) + est.intercept_
     if scores.shape[1] == 1:
         margin = np.where(y_idx == 1, scores[:, 0], -scores[:, 0])
     else:
