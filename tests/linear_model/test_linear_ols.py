@@ -19,7 +19,10 @@ def _rel(a, b):
 
 
 @pytest.mark.parametrize(
-    "shape", [(200, 5, None), (15, 40, None), (100, 1, None), (80, 6, 3), (3000, 30, None)]
+    "shape", [(200, 5, None), (15, 40, None), (100, 1, None), (80, 6, 3), (3000, 30, None),
+              # fewer rows than twice the features (the Gram route when certified), and
+              # as many rows as features (the dual route)
+              (200, 150, None), (61, 60, 2), (50, 50, None)]
 )
 @pytest.mark.parametrize("weighted", [False, True])
 @pytest.mark.parametrize("fit_intercept", [True, False])
@@ -46,6 +49,19 @@ def test_collinear_columns_minimum_norm(rng):
     assert _rel(ours.coef_, ref.coef_) < 1e-6
     Xc = X - X.mean(axis=0)
     np.testing.assert_allclose(ours.coef_, np.linalg.pinv(Xc) @ (y - y.mean()), rtol=1e-8)
+
+
+@pytest.mark.parametrize("shape", [(90, 60), (400, 300)])
+def test_collinear_columns_with_fewer_rows_than_twice_the_features(rng, shape):
+    n, p = shape
+    X = rng.normal(size=(n, p - 2))
+    X = np.column_stack([X, X[:, 0] + X[:, 1], 2 * X[:, 3]])  # rank p - 2
+    y = rng.normal(size=n)
+    ours = LinearRegression().fit(X, y)
+    ref = sk.LinearRegression().fit(X, y)
+    assert ours.rank_ == ref.rank_ == p - 2
+    assert _rel(ours.coef_, ref.coef_) < 1e-8
+    np.testing.assert_allclose(ours.singular_, ref.singular_, rtol=1e-8, atol=1e-8)
 
 
 def test_weight_two_is_row_twice(rng):

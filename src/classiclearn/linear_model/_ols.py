@@ -63,6 +63,7 @@ _FLOAT32_RANK_CUT = 4 * float(np.finfo(np.float32).eps)
 # [Xc | Yc] stays in cache while LAPACK factors it; at most _QR_BLOCK_ROWS rows
 _QR_BLOCK_BYTES = 1 << 22
 _QR_BLOCK_ROWS = 8192
+_QR_BLOCK_MIN_ASPECT = 4
 _EPS = float(np.finfo(np.float64).eps)
 # a non-negative fit on no more rows than features runs beside the singular values of its
 # design from this many rows, when the features are at most this many times the rows
@@ -90,7 +91,8 @@ def design_r_factor(X, Y, x_mean, y_mean, sw):
     # the blocks in threads from GRAM_PASS_WORK (LAPACK releases the GIL), each on one
     # BLAS thread, stacked in block order: R does not depend on the threads
     width = X.shape[1] + Y.shape[1]
-    n_threads = available_cores() if n * width * width >= GRAM_PASS_WORK else 1
+    tall = n >= 2 * _QR_BLOCK_MIN_ASPECT * width  # at least two blocks to share
+    n_threads = available_cores() if tall and n * width * width >= GRAM_PASS_WORK else 1
     rows = _qr_block_rows(n, width, n_threads, X.dtype.itemsize)
 
     starts = range(0, n, rows)
@@ -130,6 +132,9 @@ def _qr_block_rows(n, width, n_threads, itemsize=8):
     (2500, 2500)
     """
     most = max(256, min(_QR_BLOCK_ROWS, _QR_BLOCK_BYTES // (itemsize * width)))
+    # a block of fewer rows than a few times its width is a square-ish QR of its own,
+    # and stacking such blocks' R factors doubles the work: factor the design whole
+    most = max(most, _QR_BLOCK_MIN_ASPECT * width)
     n_blocks = max(1, -(-n // most))
     n_blocks += -n_blocks % n_threads
     return max(1, -(-n // n_blocks))
@@ -237,14 +242,14 @@ def _solve_ols_scaled(X, Y, x_mean, y_mean, sw, rcond, values=True):
     Returns W (p, t), rss (t,), rank, singular values, M = (Xc'WXc)^+ or None.
     """
     n, p = X.shape
-    if n < p:
+    if n <= p:  # no residual degrees of freedom: the n x n dual route
         return _solve_wide(X, Y, x_mean, y_mean, sw, rcond, values)
     if X.dtype == np.float32:
         # single precision, as scikit-learn's (LAPACK's sgelsd): one QR of the float32
         # design centred from float64 means; rank cut no finer than float32's rounding
         R = design_r_factor(X, Y, x_mean, y_mean, sw).astype(np.float64)
         return _solve_from_r(R, n, p, max(rcond, _FLOAT32_RANK_CUT))
-    if n >= 2 * p:
+    if n > p:
         G, XtY, _ = centered_gram(X, x_mean, sw, Y, y_mean)
         lam = _gram_eigenvalues_if_definite(G, rcond)
         if lam is not None:
@@ -300,7 +305,7 @@ def _keeps_every_direction(lam, rcond):
     return bool(lam[-1] > max(1.01 * rcond**2, 1e-10) * lam[0])
 
 
-# The dual route of a wide design (fewer rows than features) decides the rank from the
+# The dual route of a wide design (no more rows than features) decides the rank from the
 # eigenvalues of Xc Xc', whose rounding is about 1e-14 of the largest: it runs only
 # when the singular-value cut is at least _WIDE_MIN_RCOND of the largest and no
 # eigenvalue falls in the band _WIDE_GAP (relative to the largest) around noise and
@@ -311,7 +316,7 @@ _WIDE_GAP = (1e-13, 1e-10)
 
 
 def _solve_wide(X, Y, x_mean, y_mean, sw, rcond, values=True):
-    """Minimum-norm least squares for fewer rows than features: ``W = Xc' (Xc Xc')^+ Yc``
+    """Minimum-norm least squares for no more rows than features: ``W = Xc' (Xc Xc')^+ Yc``
     from the n x n ``K = Xc Xc'`` (one BLAS product), then one step of iterative
     refinement. Where ``K`` is certified to keep every direction (see
     :func:`_dual_factor_if_certified`) its Cholesky factor solves; otherwise its
@@ -380,7 +385,7 @@ def _solve_wide(X, Y, x_mean, y_mean, sw, rcond, values=True):
 
 def _dual_factor_if_certified(A, K, sw, rcond):
     """The Cholesky factor that solves the wide design's dual system as its eigenpairs
-    would, with the rank, when every direction of ``A`` (n x p, n < p) is kept; else None.
+    would, with the rank, when every direction of ``A`` (n x p, n <= p) is kept; else None.
 
     A centred design has the null direction ``u`` (the root weights, normalised):
     ``A' u = 0`` up to the centring's rounding. Where ``|A' u|`` lies a hundred times
