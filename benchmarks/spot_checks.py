@@ -1031,6 +1031,10 @@ CHECKS = {"svc": check_svc, "forest-predict": check_forest_predict,
           "sample-weight": check_sample_weight, "missing": check_missing,
           "multi-output": check_multi_output, "many-classes": check_many_classes,
           "wide": check_wide, "methods": check_methods,
+          # between as many and twice as many rows as features (n < 2p), where solvers
+          # switch routes
+          "square": lambda: check_wide(1000, 900),
+          "square-small": lambda: check_wide(200, 150),
           "back-to-back": check_back_to_back,
           "back-to-back-tall": lambda: check_back_to_back(5000, 20),
           "sparse": check_sparse, "pandas": check_pandas,

@@ -87,16 +87,29 @@ def _mode(precompute, n, p):
     return "data"
 
 
+# Bytes of X up to which the data form's epochs run from cache (measured: the
+# single-threaded Gram matrix took as long as p / 6-10 epochs up to 12 MB of X, and
+# p / 24-28 epochs of a memory-bound X from 40 MB on)
+_CD_CACHED_BYTES = 16 << 20
+
+
 def _switch_after(precompute, n, p):
     """Epochs of the data form after which to switch to the Gram form.
 
-    An epoch of the data form costs about 2 n p scalar operations; the Gram
-    matrix about n p^2 / 2 BLAS operations (several times cheaper each), so
-    it pays off once convergence needs more than about p / 16 epochs. Only
-    for ``precompute="auto"`` and n > p.
+    The Gram matrix (n p^2 / 2 BLAS operations) costs as much as about p / 6
+    epochs of the data form (2 n p operations each) while X stays in cache, and
+    about p / 24 once the epochs are memory-bound. Switching after that many
+    epochs costs at most twice the better of the two forms, whatever the
+    number of epochs convergence needs. Only for ``precompute="auto"`` and n > p.
+
+    Examples
+    --------
+    >>> _switch_after("auto", 1000, 900), _switch_after("auto", 20_000, 960)
+    (150, 40)
     """
     if precompute == "auto" and n > p:
-        return max(8, p // 16)
+        cached = 8 * n * p <= _CD_CACHED_BYTES
+        return max(8, p // (6 if cached else 24))
     return None
 
 
