@@ -64,6 +64,32 @@ def test_collinear_columns_with_fewer_rows_than_twice_the_features(rng, shape):
     np.testing.assert_allclose(ours.singular_, ref.singular_, rtol=1e-8, atol=1e-8)
 
 
+@pytest.mark.parametrize("shape", [(200, 5), (60, 20), (3000, 30)])
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize("scale", [1.0, 1e160])  # 1e160: the columns are rescaled first
+def test_summary_covariance_formed_on_first_use_survives_pickle_and_save(
+        rng, tmp_path, shape, fit_intercept, scale):
+    import pickle
+
+    from classiclearn.io import load_model, save_model
+    from classiclearn.linear_model._inference import Deferred
+
+    sm = pytest.importorskip("statsmodels.api")
+    X, y = _data(rng, *shape, None)
+    reference = sm.OLS(y, sm.add_constant(X) if fit_intercept else X).fit().bse
+    X[:, 0] *= scale
+    fitted = LinearRegression(fit_intercept=fit_intercept).fit(X, y)
+    assert isinstance(fitted._inference["cov"], Deferred)
+    again = pickle.loads(pickle.dumps(fitted))  # pickled before any summary()
+    save_model(fitted, tmp_path / "ols.clm")
+    loaded = load_model(tmp_path / "ols.clm")
+    table = LinearRegression(fit_intercept=fit_intercept).fit(X, y).summary()
+    for other in (fitted, again, loaded):
+        np.testing.assert_array_equal(other.summary().std_err, table.std_err)
+    if scale == 1.0:  # (at 1e160 the coefficient's variance, 1e-320, underflows)
+        np.testing.assert_allclose(table.std_err, reference, rtol=1e-8)
+
+
 def test_weight_two_is_row_twice(rng):
     X, y = _data(rng, 30, 4)
     sw = np.ones(30)

@@ -169,6 +169,15 @@ def _class_from_key(key, table):
 # --------------------------------------------------------------------------- encoding
 
 
+def _saved_state(obj):
+    """The attributes to save: what the class's own ``__getstate__`` gives (as pickle
+    stores it, e.g. without the training arrays an unpenalised logistic fit keeps),
+    else ``vars(obj)``."""
+    if type(obj).__getstate__ is not object.__getstate__:
+        return obj.__getstate__()
+    return vars(obj)
+
+
 class _Encoder:
     def __init__(self):
         self.arrays = []
@@ -252,7 +261,7 @@ class _Encoder:
         if key is not None and hasattr(value, "__dict__") and not hasattr(type(value), "__slots__"):
             state = {
                 name: self.encode(v, f"{where}.{name}", depth + 1)
-                for name, v in vars(value).items()
+                for name, v in _saved_state(value).items()
             }
             return {"$object": {"class": key, "state": state}}
         if callable(value):
@@ -283,7 +292,7 @@ class _Encoder:
         for name in names:
             params[name] = self.encode(getattr(est, name), f"{where}.{name}", depth + 1)
         state = {}
-        for name, value in vars(est).items():
+        for name, value in _saved_state(est).items():
             if name in params:
                 continue
             state[name] = self.encode(value, f"{where}.{name}", depth + 1)

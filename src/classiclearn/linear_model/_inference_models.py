@@ -19,7 +19,7 @@ from scipy import linalg
 from ..utils._linear import linear_product
 from ..utils._targets import compute_class_weight
 from ..utils.validation import check_sample_weight, validate_data
-from ._inference import CoefficientTable, term_names
+from ._inference import CoefficientTable, resolved, term_names
 from ._inference_stats import (
     check_cov_type,
     chi2_result,
@@ -89,6 +89,7 @@ def ols_inference(rss, tss, half_log_w, n, rank, cov, fit_intercept):
 def ols_summary(est, alpha, cov_type, groups, X, y, sample_weight):
     """The OLS table (t statistics) with fit statistics and the chosen covariance."""
     info = est._inference
+    info["cov"] = resolved(info["cov"])  # formed on the first summary()
     groups = check_cov_type(cov_type, groups)
     if info["df"] <= 0:
         raise ValueError("summary() needs more samples than coefficients (df_resid <= 0).")

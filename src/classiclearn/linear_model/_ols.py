@@ -46,7 +46,7 @@ from ._base import (
     set_coef,
     weighted_means,
 )
-from ._inference import intercept_cov
+from ._inference import Deferred, intercept_cov
 from ._inference_models import ols_inference, ols_summary, target_moments
 from ._nnls_kernels import lawson_hanson
 from ._ridge_solvers import solve_lsqr
@@ -212,7 +212,8 @@ def _solve_ols(X, Y, x_mean, y_mean, sw, rcond, values=True):
     solution on the scaled columns maps back exactly (``W / d``), so the
     result is the least-squares solution of the data as given.
 
-    Returns W (p, t), rss (t,), rank, singular values, M = (Xc'WXc)^+ or None. The
+    Returns W (p, t), rss (t,), rank, singular values, M = (Xc'WXc)^+ (a
+    :class:`~._inference.Deferred`, formed on first use) or None. The
     singular values may be None when ``values`` is false (a caller that needs W only).
     """
     d = power_of_two_scales(X, means=x_mean)
@@ -229,9 +230,11 @@ def _solve_ols(X, Y, x_mean, y_mean, sw, rcond, values=True):
     elif s is not None:  # singular values of the design as given (LAPACK scales inside)
         s = linalg.svdvals(_design(X, np.zeros((X.shape[0], 0)), x_mean, np.zeros(0), sw),
                            check_finite=False)
-    with np.errstate(over="ignore", under="ignore"):
-        M = None if M is None else M / np.outer(d, d)
-    return W / d[:, None], rss, rank, s, M
+    def unscale(M):
+        with np.errstate(over="ignore", under="ignore"):
+            return M / np.outer(d, d)
+
+    return W / d[:, None], rss, rank, s, None if M is None else M.then(unscale)
 
 
 def _solve_ols_scaled(X, Y, x_mean, y_mean, sw, rcond, values=True):
@@ -239,7 +242,8 @@ def _solve_ols_scaled(X, Y, x_mean, y_mean, sw, rcond, values=True):
     X is well conditioned (half the flops of QR, same accuracy after refining),
     otherwise the minimum-norm QR/SVD solution.
 
-    Returns W (p, t), rss (t,), rank, singular values, M = (Xc'WXc)^+ or None.
+    Returns W (p, t), rss (t,), rank, singular values, M = (Xc'WXc)^+ (deferred) or
+    None.
     """
     n, p = X.shape
     if n <= p:  # no residual degrees of freedom: the n x n dual route
@@ -261,7 +265,7 @@ def _solve_ols_scaled(X, Y, x_mean, y_mean, sw, rcond, values=True):
             s = np.sqrt(np.maximum(lam, 0.0))
             M = None
             if p <= _MAX_SUMMARY_FEATURES and Y.shape[1] == 1:  # summary() of one target
-                M = linalg.cho_solve(cho, np.eye(p), check_finite=False)
+                M = Deferred(lambda: linalg.cho_solve(cho, np.eye(p), check_finite=False))
             return W, rss, p, s, M
     return _solve_from_r(design_r_factor(X, Y, x_mean, y_mean, sw), n, p, rcond)
 
@@ -685,7 +689,7 @@ def _solve_from_r(R, n, p, rcond):
     """Minimum-norm solution, RSS, rank, singular values and ``(Xc'WXc)^+`` (None above
     ``_MAX_SUMMARY_FEATURES``) from the design's QR factor ``R``."""
     W, rss, rank, s, Vt, sk = lstsq_qr(R, n, p, rcond)
-    M = (Vt.T / sk**2) @ Vt if p <= _MAX_SUMMARY_FEATURES else None
+    M = Deferred(lambda: (Vt.T / sk**2) @ Vt) if p <= _MAX_SUMMARY_FEATURES else None
     return W, rss, rank, s, M
 
 
@@ -844,8 +848,10 @@ class LinearRegression(LinearPredictMixin, RegressorMixin, BaseEstimator):
         no_df = n <= rank + int(self.fit_intercept)
         if was_1d and (M is not None or no_df):
             total = float(n if sw is None else sw.sum())
-            cov = None if M is None else (
-                intercept_cov(M, x_mean, total) if self.fit_intercept else M)
+            if M is not None and self.fit_intercept:
+                cov = M.then(lambda M: intercept_cov(M, x_mean, total))
+            else:
+                cov = M
             tss, half_log_w = target_moments(Y[:, 0], float(y_mean[0]), sw,
                                              self.fit_intercept)
             self._inference = ols_inference(rss[0], tss, half_log_w, n, rank, cov,
