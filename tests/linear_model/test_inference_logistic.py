@@ -203,6 +203,21 @@ def test_fit_defers_the_information_to_summary(rng):
         pickle.loads(pickle.dumps(clf.fit(X, y))).summary(X=X[::-1], y=y)
 
 
+def test_large_fit_takes_the_training_data_again_in_summary(rng, monkeypatch):
+    from classiclearn.linear_model import _logistic_inference
+
+    X, y = _multi(rng)
+    small = LogisticRegression(**EXACT).fit(X, y).summary()
+    monkeypatch.setattr(_logistic_inference, "_KEPT_TRAINING_ENTRIES", X.size - 1)
+    clf = LogisticRegression(**EXACT).fit(X, y)
+    assert "training" not in clf._inference
+    with pytest.raises(ValueError, match="needs the training data"):
+        clf.summary()
+    large = clf.summary(X=X, y=y)
+    np.testing.assert_allclose(large.std_err, small.std_err, rtol=1e-12)
+    assert large.aic == pytest.approx(small.aic, rel=1e-12)
+
+
 def test_multinomial_wald_test_by_feature(rng):
     X, y = _multi(rng)
     clf = LogisticRegression(**EXACT).fit(X, y)

@@ -84,6 +84,16 @@ def _exact_separation(est, X, y_idx, sw):
     return None
 
 
+# entries of X (stored entries if sparse) up to which an unpenalised fit keeps its
+# training arrays for summary() (32 MB of float64)
+_KEPT_TRAINING_ENTRIES = 4_000_000
+
+
+def _kept_training(X, y_idx, sw):
+    entries = X.nnz if sp.issparse(X) else X.size
+    return {"training": (X, y_idx, sw)} if entries <= _KEPT_TRAINING_ENTRIES else {}
+
+
 def unpenalised_checks(est, X, y_idx, sw, penalty):
     """After ``fit``: what the fit reports and keeps for ``summary()``.
 
@@ -93,9 +103,11 @@ def unpenalised_checks(est, X, y_idx, sw, penalty):
     separation check (an LP) and the information matrix cost more than the fit
     itself and run on the first ``summary()`` or ``lr_test`` instead
     (:func:`settled_inference`), from the training arrays kept under
-    ``"training"`` (references, left out when the model is pickled). A Firth fit
-    keeps the dict of :func:`logistic_inference` (its fit forms the information
-    anyway).
+    ``"training"`` (references, left out when the model is pickled; kept up to
+    ``_KEPT_TRAINING_ENTRIES`` entries of X, beyond which ``summary()`` takes the
+    training data again, so that a fitted model never holds a large copy made by
+    validation). A Firth fit keeps the dict of :func:`logistic_inference` (its fit
+    forms the information anyway).
     """
     if penalty not in ("none", "firth"):
         return None
@@ -105,11 +117,10 @@ def unpenalised_checks(est, X, y_idx, sw, penalty):
         if _complete_separation_in_margins(est, X, y_idx, sw):
             warnings.warn(_COMPLETE_IN_MARGINS, SeparationWarning, stacklevel=4)
             return {"separation": {"kind": "complete", "terms": []},
-                    "training": (X, y_idx, sw)}
+                    **_kept_training(X, y_idx, sw)}
         out = fitted_likelihoods(X, y_idx, sw, est.coef_, est.intercept_,
                                  est.fit_intercept)[0]
-        out["training"] = (X, y_idx, sw)
-        return out
+        return {**out, **_kept_training(X, y_idx, sw)}
     if sp.issparse(X):
         X = X.toarray()
     null = firth_null_loglik(X, y_idx.astype(np.float64), sw, est.fit_intercept)
@@ -135,7 +146,7 @@ def settled_inference(est, X=None, y=None, sample_weight=None, need_data=True):
         if not need_data:
             return info
         training = logistic_training_arrays(est, X, y, sample_weight,
-                                            "summary() of an unpickled or Dask-fitted model")[:3]
+                                            "summary() of a large, unpickled or Dask-fitted model")[:3]
     Xt, y_idx, sw = training
     found = _exact_separation(est, Xt, y_idx, sw)
     if found is None and "separation" in info:
