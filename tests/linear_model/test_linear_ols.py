@@ -90,6 +90,21 @@ def test_summary_covariance_formed_on_first_use_survives_pickle_and_save(
         np.testing.assert_allclose(table.std_err, reference, rtol=1e-8)
 
 
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize("gap", [1e-3, 1e-9, 0.0])  # certified Gram matrix, near-singular, singular
+def test_square_design_matches_sklearn(rng, fit_intercept, gap):
+    n = 40
+    X = rng.normal(size=(n, n))
+    X[:, -1] = X[:, 0] + X[:, 1] + gap * rng.normal(size=n)
+    y = rng.normal(size=n)
+    ours = LinearRegression(fit_intercept=fit_intercept).fit(X, y)
+    ref = sk.LinearRegression(fit_intercept=fit_intercept).fit(X, y)
+    assert ours.rank_ == ref.rank_
+    np.testing.assert_allclose(ours.predict(X), ref.predict(X), rtol=1e-6, atol=1e-6)
+    if gap != 1e-9:  # a near-singular square system's coefficients are ill-determined
+        assert _rel(ours.coef_, ref.coef_) < 1e-6
+
+
 def test_weight_two_is_row_twice(rng):
     X, y = _data(rng, 30, 4)
     sw = np.ones(30)

@@ -246,14 +246,17 @@ def _solve_ols_scaled(X, Y, x_mean, y_mean, sw, rcond, values=True):
     None.
     """
     n, p = X.shape
-    if n <= p:  # no residual degrees of freedom: the n x n dual route
+    # no residual degrees of freedom: the n x n dual route (a centred square design has
+    # rank n - 1 at most; an uncentred one may be certified on its Gram matrix first)
+    centred = bool(x_mean.any())
+    if n < p or (n == p and centred):
         return _solve_wide(X, Y, x_mean, y_mean, sw, rcond, values)
     if X.dtype == np.float32:
         # single precision, as scikit-learn's (LAPACK's sgelsd): one QR of the float32
         # design centred from float64 means; rank cut no finer than float32's rounding
         R = design_r_factor(X, Y, x_mean, y_mean, sw).astype(np.float64)
         return _solve_from_r(R, n, p, max(rcond, _FLOAT32_RANK_CUT))
-    if n > p:
+    if n >= p:
         G, XtY, _ = centered_gram(X, x_mean, sw, Y, y_mean)
         lam = _gram_eigenvalues_if_definite(G, rcond)
         if lam is not None:
@@ -267,6 +270,8 @@ def _solve_ols_scaled(X, Y, x_mean, y_mean, sw, rcond, values=True):
             if p <= _MAX_SUMMARY_FEATURES and Y.shape[1] == 1:  # summary() of one target
                 M = Deferred(lambda: linalg.cho_solve(cho, np.eye(p), check_finite=False))
             return W, rss, p, s, M
+        if n == p:
+            return _solve_wide(X, Y, x_mean, y_mean, sw, rcond, values)
     return _solve_from_r(design_r_factor(X, Y, x_mean, y_mean, sw), n, p, rcond)
 
 
