@@ -203,6 +203,15 @@ def test_fit_defers_the_information_to_summary(rng):
         pickle.loads(pickle.dumps(clf.fit(X, y))).summary(X=X[::-1], y=y)
 
 
+def test_summary_refuses_a_training_x_changed_after_fit(rng):
+    X, y = _multi(rng)
+    X = X.copy()
+    clf = LogisticRegression(**EXACT).fit(X, y)
+    X[0, 0] += 5.0  # the caller's array, kept by reference
+    with pytest.raises(ValueError, match="changed since"):
+        clf.summary()
+
+
 def test_large_fit_takes_the_training_data_again_in_summary(rng, monkeypatch):
     from classiclearn.linear_model import _logistic_inference
 

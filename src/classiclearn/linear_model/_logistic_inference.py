@@ -147,6 +147,8 @@ def settled_inference(est, X=None, y=None, sample_weight=None, need_data=True):
             return info
         training = logistic_training_arrays(est, X, y, sample_weight,
                                             "summary() of a large, unpickled or Dask-fitted model")[:3]
+    elif "log_likelihood" in info:
+        _check_unchanged(est, info, training)
     Xt, y_idx, sw = training
     found = _exact_separation(est, Xt, y_idx, sw)
     if found is None and "separation" in info:
@@ -160,6 +162,20 @@ def settled_inference(est, X=None, y=None, sample_weight=None, need_data=True):
                                      est.fit_intercept)
     est._inference = settled
     return settled
+
+
+def _check_unchanged(est, info, training):
+    """The kept X is the caller's array (a reference): refuse it if it no longer gives
+    the fitted log-likelihood."""
+    X, y_idx, sw = training
+    now = fitted_likelihoods(X, y_idx, sw, est.coef_, est.intercept_,
+                             est.fit_intercept)[0]["log_likelihood"]
+    if not np.isclose(now, info["log_likelihood"], rtol=1e-7, atol=1e-10):
+        raise ValueError(
+            "The X passed to fit has changed since (log-likelihood "
+            f"{now:.10g}, fitted {info['log_likelihood']:.10g}); summary() works from it. "
+            "Refit the model, or fit on a copy of X."
+        )
 
 
 def _sparse_checks(est, X, y_idx, sw):
@@ -194,7 +210,8 @@ def logistic_summary(est, alpha, cov_type, groups, X, y, sample_weight, odds_rat
         found = info["separation"]
         named = separation_message(found) if found["terms"] else (
             f"The classes are {found['kind']}ly separated, so the maximum-likelihood "
-            "estimate does not exist.")
+            "estimate does not exist. Use penalty='firth' (two classes) or an 'l2' "
+            "penalty.")
         raise ValueError(f"summary() is not defined. {named}")
     table = build_logistic_table(est, info, alpha, cov_type, groups, X, y, sample_weight,
                                  odds_ratios)
