@@ -153,12 +153,9 @@ def model_f_test(table, cov, fit_intercept):
 # ----------------------------------------------------------------- tests between models
 
 def _fit_info(est, role):
-    info = getattr(est, "_inference", None)
-    if info is not None and "training" in info:  # an unpenalised logistic fit
-        # imported here: _logistic_inference imports this module
-        from ._logistic_inference import settled_inference
-
-        info = settled_inference(est, need_data=False)
+    # a model whose fit deferred part of its inference does it now (LogisticRegression)
+    settle = getattr(est, "_settled_inference", None)
+    info = settle() if settle is not None else getattr(est, "_inference", None)
     if info is None or "log_likelihood" not in info:
         raise ValueError(
             f"The {role} model has no likelihood: lr_test needs fitted LinearRegression or "

@@ -32,7 +32,12 @@ from ..utils.validation import (
 )
 from . import _dask_fit, _dask_logistic
 from ._base import LinearClassifierMixin
-from ._logistic_inference import firth_dispatch, logistic_summary, unpenalised_checks
+from ._logistic_inference import (
+    firth_dispatch,
+    logistic_summary,
+    settled_inference,
+    unpenalised_checks,
+)
 from ._logistic_solvers import (
     LogisticObjective,
     fit_lbfgs,
@@ -327,6 +332,15 @@ class LogisticRegression(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
             return fit_liblinear(X, y_idx, sw, W0, b0, l1, l2, self.fit_intercept,
                                  self.intercept_scaling, max_iter, tol, self.dual)
         return fit_newton_cd(obj, W0, b0, l1, l2, max_iter, tol)
+
+    def _settled_inference(self):
+        """The inference state with the work the fit deferred done (see
+        ``_logistic_inference.settled_inference``); None for penalised or unfitted
+        models."""
+        info = getattr(self, "_inference", None)
+        if info is None or "training" not in info:
+            return info
+        return settled_inference(self, need_data=False)
 
     def __getstate__(self):
         """Pickled state without the training arrays an unpenalised fit keeps for
