@@ -11,12 +11,15 @@ relative), within 2-3 ulp of ``exp``:
   and builds ``2**k`` from the bits of ``k + 1.5 * 2**52``; for kernel rows;
 - :func:`exp_nonpositive_scalar` is one element, with ``2**k`` from a table,
   to be fused into a caller's loop (the mixture E-step sums each term as it
-  is made); it flushes terms below ``exp(-40)`` (< 1e-17) to 0.
+  is made); it flushes terms below ``exp(-40)`` (< 1e-17) to 0;
+- :func:`tanh_inplace` is ``tanh`` of a row (the sigmoid kernels) from
+  ``expm1(-2|x|)``: the same reduction with the polynomial's leading 1 left
+  out, so values near 0 keep their relative accuracy.
 
 Callers may compile with fastmath ``contract`` (fused multiply-adds in the
 Horner steps); never ``reassoc``, which would undo the rounding tricks.
-:func:`exp_nonpositive` and :func:`exp_nonpositive_each` are array wrappers
-for tests.
+:func:`exp_nonpositive`, :func:`exp_nonpositive_each` and :func:`tanh_each`
+are array wrappers for tests.
 """
 
 import math
@@ -30,6 +33,7 @@ _LN2_HI = 0.693147180369123816490  # ln 2 with the low 32 bits of its mantissa z
 _LN2_LO = 1.90821492927058770002e-10
 _ROUND = 6755399441055744.0  # 1.5 * 2^52: adding it rounds to an integer
 _ROUND_BITS = np.float64(_ROUND).view(np.int64)
+_SIGN_BIT = np.int64(-(2**63))
 _X_MIN = -708.3964185322641  # exp below this is 2^-1022: clamp (result < 1e-307)
 SCALAR_CUT = -40.0  # below, the scalar form returns 0 (exp(-40) < 1e-17)
 _POW2_NEG = np.array([2.0**-j for j in range(64)])
@@ -44,6 +48,14 @@ def _poly(r):
     return ((((((((((((_C13 * r + _C12) * r + _C11) * r + _C10) * r + _C9) * r + _C8)
                   * r + _C7) * r + _C6) * r + _C5) * r + _C4) * r + _C3) * r + _C2)
             * r + 1.0) * r + 1.0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _poly_m1(r):
+    """exp(r) - 1 for |r| <= ln2 / 2: :func:`_poly` without its final ``+ 1``."""
+    return (((((((((((((_C13 * r + _C12) * r + _C11) * r + _C10) * r + _C9) * r + _C8)
+                   * r + _C7) * r + _C6) * r + _C5) * r + _C4) * r + _C3) * r + _C2)
+             * r + 1.0) * r)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -79,6 +91,38 @@ def exp_nonpositive_scalar(t):
     return e if t > SCALAR_CUT else 0.0
 
 
+@njit(cache=True, nogil=True, inline="always")
+def tanh_inplace(row, m, fbuf, ibuf):
+    """row[:m] = tanh(row[:m]), within a few ulp of libm's (NaN stays NaN).
+
+    ``tanh|x| = -u / (2 + u)`` with ``u = expm1(-2|x|) = 2**k (p + 1) - 1`` and
+    ``p = expm1(r)``; for |x| < ln2 / 4 (k = 0) u is p itself, with no
+    cancellation. The sign of x rides on the sign bit of the rounding value
+    kept in ``fbuf``, so ``fbuf`` becomes ``±2**k``. Scratch as in
+    :func:`exp_nonpositive_inplace`.
+    """
+    for i in range(m):
+        x = row[i]
+        t = -2.0 * abs(x)
+        if t < _X_MIN:
+            t = _X_MIN
+        y = t * _LOG2E + _ROUND
+        kf = y - _ROUND
+        r = (t - kf * _LN2_HI) - kf * _LN2_LO
+        row[i] = _poly_m1(r)
+        fbuf[i] = math.copysign(y, x)
+    for i in range(m):
+        bits = ibuf[i]
+        sign = bits & _SIGN_BIT
+        ibuf[i] = (((bits ^ sign) - _ROUND_BITS + 1023) << 52) | sign
+    for i in range(m):
+        scale = fbuf[i]
+        two_k = abs(scale)
+        u = two_k * row[i] + (two_k - 1.0)
+        h = abs(u) / (2.0 + u)
+        row[i] = -h if scale < 0.0 else h
+
+
 @njit(cache=True, nogil=True, fastmath={"contract"})
 def exp_nonpositive(x):
     """:func:`exp_nonpositive_inplace` on a copy of the 1-D array ``x`` (for tests)."""
@@ -94,4 +138,13 @@ def exp_nonpositive_each(x):
     out = np.empty_like(x)
     for i in range(x.shape[0]):
         out[i] = exp_nonpositive_scalar(x[i])
+    return out
+
+
+@njit(cache=True, nogil=True, fastmath={"contract"})
+def tanh_each(x):
+    """:func:`tanh_inplace` on a copy of the 1-D array ``x`` (for tests)."""
+    out = x.copy()
+    fbuf = np.empty(x.shape[0])
+    tanh_inplace(out, x.shape[0], fbuf, fbuf.view(np.int64))
     return out

@@ -9,7 +9,7 @@ so results do not depend on the number of threads.
 
 import numpy as np
 
-from .exp import exp_nonpositive_inplace
+from .exp import exp_nonpositive_inplace, tanh_inplace
 from .jit import njit, prange
 
 LINEAR, POLY, RBF, SIGMOID, PRECOMPUTED = 0, 1, 2, 3, 4
@@ -57,7 +57,8 @@ def _kernel_rows(D, xx, yy, kernel, gamma, coef0, degree, lo, hi, scratch):
             _poly_row(v, m, gamma, coef0, degree, scratch)
         elif kernel == SIGMOID:
             for j in range(m):
-                v[j] = np.tanh(gamma * v[j] + coef0)
+                v[j] = gamma * v[j] + coef0
+            tanh_inplace(v, m, scratch, scratch.view(np.int64))
 
 
 @njit(nogil=True, parallel=True, cache=True)

@@ -50,7 +50,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from .._kernels.exp import exp_nonpositive_inplace
+from .._kernels.exp import exp_nonpositive_inplace, tanh_inplace
 from .._kernels.jit import njit, prange
 from .._kernels.kernel_function_kernels import LINEAR, POLY, PRECOMPUTED, RBF, SIGMOID
 from .._kernels.work import KERNEL_ROW_WORK
@@ -155,7 +155,9 @@ def _kernel_segment(kern, csr, a, out, start, stop):
             out[k] = (gamma * out[k] + kern.coef0) ** kern.degree
     elif kind == SIGMOID:
         for k in range(n):
-            out[k] = np.tanh(gamma * out[k] + kern.coef0)
+            out[k] = gamma * out[k] + kern.coef0
+        scratch = np.empty(n)
+        tanh_inplace(out, n, scratch, scratch.view(np.int64))
 
 
 @njit(nogil=True, parallel=True, cache=True)
