@@ -19,6 +19,7 @@ from scipy import linalg
 from ..base import BaseEstimator, RegressorMixin
 from ..exceptions import ConvergenceWarning
 from ..utils._linalg import solve_gram, solve_pos
+from ..utils._linear import linear_product
 from ..utils._params import Interval, StrOptions
 from ..utils._sparse import csr_gram
 from ..utils._targets import as_2d_target
@@ -76,11 +77,11 @@ def ridge_solve(X, Y, alphas, x_mean, y_mean, sw, solver):
             B = B * np.sqrt(sw)[:, None]
         with svd_threads(n, p):
             U, s, Vt = linalg.svd(A, full_matrices=False, check_finite=False)
-        UtB = U.T @ B
-        W = np.empty((p, t))
-        for k in range(t):
-            W[:, k] = Vt.T @ (UtB[:, k] * s / (s**2 + alphas[k]))
-        return W
+        # the products after the SVD are thin: on one BLAS thread (numpy's pool, whose
+        # threads would otherwise spin into the next SVD in scipy's)
+        UtB = linear_product(U.T, B.T)
+        shrunk = UtB * (s[:, None] / (s[:, None] ** 2 + alphas[None, :]))
+        return linear_product(Vt.T, shrunk.T)
     if n >= p:
         G, XtY, _ = centered_gram(X, x_mean, sw, Y, y_mean)
         return solve_gram(G, XtY, alphas)
