@@ -601,3 +601,35 @@ def test_least_squares_classifier_on_wide_x_takes_the_certified_route(monkeypatc
     Y = np.eye(3)[y]
     W = linalg.lstsq(X - X.mean(axis=0), Y - Y.mean(axis=0), cond=1e-10)[0]
     np.testing.assert_allclose(model.coef_, W.T, rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("collinear", [False, True])
+def test_positive_fit_takes_the_gram_route_only_when_certified(collinear, monkeypatch):
+    # a well-conditioned design is solved on its Gram matrix (no QR of the design); a
+    # nearly collinear one goes to the QR route; both reach scipy's NNLS optimum
+    from scipy.optimize import nnls
+
+    from classiclearn.linear_model import _ols
+
+    rng = np.random.default_rng(7)
+    n, p = 300, 40
+    X = rng.normal(size=(n, p))
+    if collinear:
+        X[:, 1] = X[:, 0] + 1e-9 * rng.normal(size=n)
+    y = X @ rng.normal(size=p) + rng.normal(size=n)
+    qr_calls = []
+    real_r_factor = _ols.design_r_factor
+    monkeypatch.setattr(_ols, "design_r_factor",
+                        lambda *args: qr_calls.append(1) or real_r_factor(*args))
+    est = LinearRegression(positive=True).fit(X, y)
+    assert bool(qr_calls) == collinear
+    A, b = X - X.mean(axis=0), y - y.mean()
+    ref = nnls(A, b)[0]
+    if collinear:  # the optimum's residual, not its split between the twin columns
+        np.testing.assert_allclose(A @ est.coef_, A @ ref, rtol=1e-7, atol=1e-7)
+    else:
+        np.testing.assert_allclose(est.coef_, ref, rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(est.singular_, np.linalg.svd(A, compute_uv=False),
+                                   rtol=1e-10)
+        assert est.rank_ == p
+    assert np.all(est.coef_ >= 0)

@@ -634,6 +634,9 @@ def _solve_nnls(X, Y, x_mean, y_mean, sw, tol):
     p = X.shape[1]
     if X.shape[0] <= p:
         return _solve_nnls_wide(X, Y, x_mean, y_mean, sw, tol)
+    solved = _solve_nnls_gram(X, Y, x_mean, y_mean, sw, tol)
+    if solved is not None:
+        return solved
     R = design_r_factor(X, Y, x_mean, y_mean, sw)
     R1, B = R[:, :p], R[:, p:]
     G = R1.T @ R1
@@ -656,6 +659,41 @@ def _solve_nnls(X, Y, x_mean, y_mean, sw, tol):
     resid = B - R1 @ W
     rank = int((s > tol * (s[0] if s.size else 0)).sum())
     return W, np.einsum("ij,ij->j", resid, resid), rank, s, None
+
+
+def _solve_nnls_gram(X, Y, x_mean, y_mean, sw, tol):
+    """:func:`_solve_nnls` from the Gram matrix ``Xc'WXc`` where it is certified well
+    conditioned (:func:`_gram_eigenvalues_if_definite`, as the unconstrained fit's
+    Cholesky route): block principal pivoting on it, then the coefficients on the free
+    set by its Cholesky factor with one step of refinement from the data's residuals
+    (the accuracy of a fit on X itself, as in :func:`_solve_ols_scaled`). Every
+    direction is kept, so the rank is p and the singular values are the roots of the
+    Gram matrix's eigenvalues. None where the certificate fails or the pivoting does
+    not settle (the QR route then runs)."""
+    p, t = X.shape[1], Y.shape[1]
+    G, XtY, _ = centered_gram(X, x_mean, sw, Y, y_mean)
+    lam = _gram_eigenvalues_if_definite(G, tol)
+    if lam is None:
+        return None
+    W = np.zeros((p, t))
+    for k in range(t):
+        c = XtY[:, k]
+        solve = _DefiniteFreeSolver(G, c)
+        # the search starts where the unconstrained solution is positive (from G's
+        # factor, which the steps holding few variables at zero then share)
+        w = block_pivoting_nnls(G, c, solve, free=solve.unconstrained() > 0)
+        if w is None:
+            return None
+        free = w > 0
+        if free.any():
+            cho = linalg.cho_factor(G[np.ix_(free, free)], check_finite=False)
+            W[free, k] = linalg.cho_solve(cho, c[free], check_finite=False)
+            XtR, _ = _residual_products(X, Y[:, k:k + 1], W[:, k:k + 1], x_mean,
+                                        y_mean[k:k + 1], sw)
+            W[free, k] += linalg.cho_solve(cho, XtR[free, 0], check_finite=False)
+            W[free, k] = np.maximum(W[free, k], 0.0)
+    _, rss = _residual_products(X, Y, W, x_mean, y_mean, sw)
+    return W, rss, p, np.sqrt(np.maximum(lam, 0.0)), None
 
 
 def _solve_nnls_wide(X, Y, x_mean, y_mean, sw, tol):
