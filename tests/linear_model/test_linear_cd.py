@@ -394,3 +394,25 @@ def test_active_set_passes_within_the_plain_cycles_epochs(fmt):
     with pytest.warns(ConvergenceWarning):
         capped = Lasso(alpha=0.05, tol=1e-14, max_iter=7).fit(*_few_active(1))
     assert capped.n_iter_ == 7
+
+
+def test_split_gram_is_the_gram_matrix_whatever_the_threads(rng):
+    from classiclearn.linear_model._base import split_gram
+
+    X = rng.normal(size=(400, 301))
+    G = split_gram(X, 2)
+    np.testing.assert_allclose(G, X.T @ X, rtol=1e-12, atol=1e-10)
+    assert np.array_equal(G, G.T)
+    assert np.array_equal(G, split_gram(X, 1))
+
+
+@pytest.mark.parametrize("cls", [Lasso, ElasticNet])
+def test_precomputed_gram_of_many_features_matches_sklearn(rng, cls):
+    # 300 features: the Gram matrix comes from split_gram (column halves on our threads)
+    X = rng.normal(size=(500, 300)) + 2.0
+    y = X[:, :8] @ rng.normal(size=8) + rng.normal(size=500)
+    ours = cls(alpha=0.05, precompute=True, tol=1e-10, max_iter=5000).fit(X, y)
+    ref = getattr(sk, cls.__name__)(alpha=0.05, precompute=True, tol=1e-10,
+                                   max_iter=5000).fit(X, y)
+    np.testing.assert_allclose(ours.coef_, ref.coef_, rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(ours.intercept_, ref.intercept_, rtol=1e-6, atol=1e-8)

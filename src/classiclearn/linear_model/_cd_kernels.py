@@ -325,24 +325,31 @@ def center_to_fortran(X, x_mean, root_w, out, col_sq):
 
     X C-contiguous (n, p); out Fortran-contiguous (n, p), written; root_w
     float64 (n,) (ones for no weights); col_sq float64 (p,), written.
-    64 x 64 tiles keep both layouts in cache.
+    64 x 64 tiles keep both layouts in cache; a tile is read row by row, so the loads
+    and the column sums vectorise (each column summed in row order all the same).
     """
     n, p = X.shape
+    lo, hi = 0, p
     T = 64
-    for j in range(p):
+    acc = np.empty(T)  # the sums of squares of a tile's columns, kept apart (they vectorise)
+    for j in range(lo, hi):
         col_sq[j] = 0.0
     for i0 in range(0, n, T):
         i1 = min(n, i0 + T)
-        for j0 in range(0, p, T):
-            j1 = min(p, j0 + T)
-            for j in range(j0, j1):
-                m = x_mean[j]
-                acc = 0.0
-                for i in range(i0, i1):
-                    v = (X[i, j] - m) * root_w[i]
-                    out[i, j] = v
-                    acc += v * v
-                col_sq[j] += acc
+        for j0 in range(lo, hi, T):
+            width = min(hi, j0 + T) - j0
+            means = x_mean[j0:j0 + width]
+            for jj in range(width):
+                acc[jj] = 0.0
+            for i in range(i0, i1):
+                ri = root_w[i]
+                row = X[i, j0:j0 + width]
+                for jj in range(width):
+                    v = (row[jj] - means[jj]) * ri
+                    out[i, j0 + jj] = v
+                    acc[jj] += v * v
+            for jj in range(width):
+                col_sq[j0 + jj] += acc[jj]
 
 
 _N_CHUNKS = 8
