@@ -314,10 +314,15 @@ def test_auto_many_components_falls_back_to_lapack(monkeypatch):
 
     monkeypatch.setattr(kp, "_LANCZOS_MAX_DIM", 12)
     runs = _count_lanczos_runs(monkeypatch)
+    builds = []
+    real_kernel_lower = kp.kernel_lower
+    monkeypatch.setattr(kp, "kernel_lower",
+                        lambda *a, **k: builds.append(1) or real_kernel_lower(*a, **k))
     X = _data(9, n=400, p=5)
     ours = KernelPCA(n_components=12, kernel="rbf").fit(X)
     theirs = sk_dec.KernelPCA(n_components=12, kernel="rbf").fit(X)
     assert runs == [False]
+    assert len(builds) == 1  # LAPACK takes over the triangle the Lanczos run built
     assert_allclose(ours.eigenvalues_, theirs.eigenvalues_, rtol=1e-9)
     _same_up_to_sign(ours.eigenvectors_, theirs.eigenvectors_, 1e-8)
 

@@ -562,15 +562,17 @@ default='linear'
         evals, evecs = _dense_top_eigenpairs(Kc, n_components)
         return evals.astype(np.float64, copy=False), evecs.astype(np.float64, copy=False)
 
-    def _solve_lower(self, X, n_components, rng):
+    def _solve_lower(self, X, n_components, rng, T=None):
         """ARPACK on the centred kernel stored in one triangle (fresh kernels only).
 
-        The kernel's lower triangle is built in place, centred in place once, and
-        each Lanczos product is one BLAS ``symv`` reading that triangle.
+        The kernel's lower triangle is built in place (or ``T``, the uncentred one a
+        Lanczos run that did not converge built), centred in place once, and each
+        Lanczos product is one BLAS ``symv`` reading that triangle.
         """
         from scipy.sparse.linalg import LinearOperator, eigsh
 
-        T = kernel_lower(X, self.kernel, self.gamma_)
+        if T is None:
+            T = kernel_lower(X, self.kernel, self.gamma_)
         if T is None:
             T = np.array(self._get_kernel(X), dtype=np.float64, order="C")
         col, allm = centre_lower(T)
@@ -588,15 +590,16 @@ default='linear'
             return eigsh(op, n_components, which="LA", tol=self.tol, maxiter=self.max_iter,
                          v0=v0)
 
-    def _solve_dense_lower(self, X, n_components, triangle):
+    def _solve_dense_lower(self, X, n_components, triangle, T=None):
         """LAPACK on the centred kernel (fresh kernels only), centred in place in its
         lower triangle, which the eigensolver reads as the upper triangle of the Fortran
         view without a copy. With ``triangle`` only that triangle is built (one syrk for
         linear, numba's tiles for rbf), in scipy's BLAS: numpy's threads, after a
-        product of their own, would still spin beside the eigensolver's."""
-        if triangle:
+        product of their own, would still spin beside the eigensolver's. ``T``: that
+        triangle, uncentred, already built (by a Lanczos run that did not converge)."""
+        if T is None and triangle:
             T = kernel_lower(X, self.kernel, self.gamma_)
-        else:
+        elif T is None:
             T = np.array(self._get_kernel(X), dtype=np.float64, order="C")
         self._K_fit_rows, self._K_fit_all = centre_lower(T)
         return _dense_top_eigenpairs(T.T, n_components, lower=False)
@@ -618,7 +621,8 @@ default='linear'
     def _solve_lanczos(self, X, n_components, v0, tol, gap_tol):
         """Lanczos (:func:`_lanczos_top`, from ``v0``, with ``tol`` and ``gap_tol``) on
         the kernel kept in one triangle (``lower_supported`` holds) and centred
-        implicitly; None (and ARPACK or LAPACK is used) if it does not converge.
+        implicitly: ``(eigenpairs, None)``, or ``(None, T)`` if it does not converge,
+        with ``T`` the uncentred triangle for ARPACK or LAPACK to take over.
 
         The uncentred triangle is built in place; every product is one BLAS
         ``symv`` reading that triangle plus the rank-one centring corrections
@@ -652,10 +656,11 @@ default='linear'
                 w0=centred(KV[1], v0),
                 gap_tol=gap_tol,
             )
-        if result is not None:
-            self._K_fit_rows = col
-            self._K_fit_all = allm
-        return result
+        if result is None:
+            return None, T
+        self._K_fit_rows = col
+        self._K_fit_all = allm
+        return result, None
 
     def _fit_inverse(self, X_transformed, X):
         if self.kernel == "precomputed":
@@ -741,19 +746,20 @@ default='linear'
             # a small kernel: LAPACK on all of it costs less than Lanczos's steps
             return self._solve_dense_lower(X, n_components, triangle)
         lanczos_dense = solver == "dense" and self._lanczos_replaces_dense(X, n_components)
+        built = None  # the uncentred triangle of a Lanczos run that did not converge
         if triangle and self.eigen_solver == "auto" and solver == "arpack":
             tolerances = (self.tol, 0.0) if self.tol > 0 else _EXACT_TOLERANCES
-            result = self._solve_lanczos(X, n_components, rng.uniform(-1, 1, size=n),
-                                         *tolerances)
+            result, built = self._solve_lanczos(X, n_components, rng.uniform(-1, 1, size=n),
+                                                *tolerances)
         elif triangle and lanczos_dense:
-            result = self._solve_lanczos(X, n_components, _dense_start_vector(n),
-                                         *_EXACT_TOLERANCES)
+            result, built = self._solve_lanczos(X, n_components, _dense_start_vector(n),
+                                                *_EXACT_TOLERANCES)
         if result is not None:
             return result
         if fresh and solver == "dense" and dtype != np.float32 and (triangle or not lanczos_dense):
-            return self._solve_dense_lower(X, n_components, triangle)
+            return self._solve_dense_lower(X, n_components, triangle, built)
         if solver == "arpack" and n_components < n and fresh:
-            return self._solve_lower(X, n_components, rng)
+            return self._solve_lower(X, n_components, rng, built)
         K = np.ascontiguousarray(self._get_kernel(X), dtype=np.float64)
         # Lanczos on the full kernel where it did not run on one triangle above
         return self._solve(K, n_components, rng, lanczos=lanczos_dense and not triangle,
