@@ -384,8 +384,11 @@ or callable, default='linear'
         # the linear kernel's fitted function x -> sum_i a_i x_i . x, one vector per target
         # (of the normalised rows for the cosine kernel)
         if solved is None:
-            dual = self._solve_on_kernel(X, y2, alpha, sample_weight)
-            primal = self._primal_from_dual(X, dual)
+            # the cosine kernel is the linear kernel of the normalised rows: normalised
+            # once, for the kernel and the fitted function alike
+            rows = self._linear_rows(X) if self.kernel in ("linear", "cosine") else None
+            dual = self._solve_on_kernel(X, y2, alpha, sample_weight, rows)
+            primal = None if rows is None else self._primal_from_rows(rows, dual)
         else:
             dual, primal = solved
         self._primal_coef = None if primal is None else (primal.ravel() if ravel else primal)
@@ -397,9 +400,11 @@ or callable, default='linear'
         cast_float_attributes(self, np.promote_types(x_dtype, y_dtype), ("dual_coef_",))
         return self
 
-    def _primal_from_dual(self, X, dual):
+    @staticmethod
+    def _primal_from_rows(rows, dual):
         """The linear (cosine) kernel's fitted function as one vector per target,
-        ``rows' dual`` of shape (n_features, n_targets); None for the other kernels.
+        ``rows' dual`` of shape (n_features, n_targets), ``rows`` being
+        :meth:`_linear_rows` of the training X.
 
         Dense rows go through scipy's dgemm, the BLAS whose threads the kernel's
         dsyrk has just used: numpy's BLAS is a second thread pool, and a product in it
@@ -407,9 +412,6 @@ or callable, default='linear'
         Predicting with it then costs O(p) per row instead of the O(n p) of a kernel
         row.
         """
-        if self.kernel not in ("linear", "cosine"):
-            return None
-        rows = self._linear_rows(X)
         if sp.issparse(rows):
             return np.asarray(rows.T @ dual)
         # C-ordered rows are their transpose in Fortran order: dgemm takes it uncopied
@@ -437,12 +439,14 @@ or callable, default='linear'
             return "gram"
         return None
 
-    def _solve_on_kernel(self, X, y, alpha, sample_weight):
+    def _solve_on_kernel(self, X, y, alpha, sample_weight, rows=None):
         """Dual coefficients from the n x n kernel of X (one triangle where the kernel
-        allows it), factored by LAPACK."""
+        allows it), factored by LAPACK. ``rows``: :meth:`_linear_rows` of X for the
+        linear and cosine kernels (whose triangle is their linear kernel)."""
         K = None
         if not callable(self.kernel) and self.kernel != "precomputed" and not sp.issparse(X):
-            K = kernel_lower(X, self.kernel, self.gamma)
+            K = (kernel_lower(X, self.kernel, self.gamma) if rows is None
+                 else kernel_lower(rows, "linear", None))
         if K is not None:
             return _solve_kernel_system(K, y, alpha, sample_weight,
                                         lambda: self._get_kernel(X))
