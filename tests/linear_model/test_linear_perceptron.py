@@ -88,6 +88,31 @@ def test_least_squares_classifier_matches_indicator_regression(rng, k, alpha):
     np.testing.assert_array_equal(est.predict(X), ref.predict(X))
 
 
+@pytest.mark.parametrize("design", ["well_conditioned", "collinear", "square"])
+def test_least_squares_classifier_dense_certificate_routes(rng, design, monkeypatch):
+    # alpha = 0 needs no singular values: a well-conditioned design is certified by the
+    # O(p^2) condition estimate of its scaled Cholesky factor (no eigenvalues); a
+    # collinear or square one falls to the minimum-norm routes. Each gives the
+    # minimum-norm least-squares solution of the indicators.
+    from classiclearn.linear_model import _ols
+
+    n, p = (60, 60) if design == "square" else (300, 40)
+    X = rng.normal(size=(n, p))
+    if design == "collinear":
+        X[:, 1] = 2.0 * X[:, 0]
+    y = rng.integers(0, 3, n)
+    eigen_calls = []
+    real = _ols._gram_eigenvalues_if_definite
+    monkeypatch.setattr(_ols, "_gram_eigenvalues_if_definite",
+                        lambda *a: eigen_calls.append(1) or real(*a))
+    est = LeastSquaresClassifier().fit(X, y)
+    assert eigen_calls == []
+    Y = np.eye(3)[y]
+    Xc, Yc = X - X.mean(axis=0), Y - Y.mean(axis=0)
+    B = np.linalg.lstsq(Xc, Yc, rcond=1e-10)[0]
+    np.testing.assert_allclose(est.coef_, B.T, rtol=1e-7, atol=1e-9)
+
+
 def test_least_squares_classifier_errors(rng):
     X = rng.normal(size=(10, 2))
     with pytest.raises(ValueError, match="one class"):

@@ -70,7 +70,8 @@ def weighted_means(X, Y, sw):
 
 
 def centered_gram(X, x_mean, sw, Y=None, y_mean=None):
-    """``Xc' W Xc`` and ``Xc' W Yc`` for ``Xc = X - x_mean``, without copying X.
+    """``Xc' W Xc`` and ``Xc' W Yc`` for ``Xc = X - x_mean``, without copying X (a
+    large unweighted ``X' X`` by :func:`split_gram`).
 
     Rows are processed in blocks, each centred (and scaled by ``sqrt(sw)``)
     into a small buffer, so the result has the accuracy of centring first.
@@ -92,7 +93,7 @@ def centered_gram(X, x_mean, sw, Y=None, y_mean=None):
         # correction n * m m'. Exact in exact arithmetic; in floating point it
         # loses about log10(1 + mean^2 / var) digits, so it is used only when
         # no column has a mean much larger than its spread.
-        G = X.T @ X
+        G = _plain_gram(X)
         raw_sq = np.diag(G) / n
         var = raw_sq - x_mean**2
         if np.all(x_mean**2 <= MAX_MEAN_TO_VAR * np.maximum(var, 0.0)):
@@ -188,24 +189,30 @@ def fast_centered_gram(X, x_mean):
     when no column has a mean much larger than its spread; otherwise the
     Gram matrix is accumulated from centred row blocks.
     """
-    n, p = X.shape
-    n_threads = auto_n_jobs(None, n * p * p, _SPLIT_GRAM_WORK)
-    if p >= _SPLIT_GRAM_FEATURES and n_threads > 1 and X.dtype == np.float64:
-        G = split_gram(X, n_threads)
-    else:
-        G = X.T @ X
+    G = _plain_gram(X)
     if X.shape[0] > 0 and np.any(x_mean != 0.0):
         G = _centre_gram(X, G, x_mean)
     return G
 
 
-# From this many features (and GRAM_PASS_WORK multiply-adds) fast_centered_gram splits
-# X' X by column halves on our threads. The fits that call it keep BLAS on one thread
-# (its threads would spin beside numba's), where a whole syrk ran on one core: 1000 x
-# 900, 18.1 ms against 10.8 split (BLAS's own two threads: 11.1). Below, the blocked
-# row pass (moments_and_gram) or a single product serves.
+# From this many features (and GRAM_PASS_WORK multiply-adds) centered_gram and
+# fast_centered_gram split X' X by column halves on our threads. Their callers keep BLAS
+# on one thread (the coordinate descent, whose BLAS threads would spin beside numba's;
+# LinearRegression's p x p algebra up to order 1,000), where a whole syrk ran on one
+# core: 1000 x 900, 18.1 ms against 10.8 split (BLAS's own two threads: 11.1). Below,
+# the blocked row pass (moments_and_gram) or a single product serves.
 _SPLIT_GRAM_FEATURES = 256
 _SPLIT_GRAM_WORK = GRAM_PASS_WORK
+
+
+def _plain_gram(X):
+    """``X' X`` of dense X: :func:`split_gram` for a large float64 one, else one product
+    (numpy's syrk)."""
+    n, p = X.shape
+    n_threads = auto_n_jobs(None, n * p * p, _SPLIT_GRAM_WORK)
+    if p >= _SPLIT_GRAM_FEATURES and n_threads > 1 and X.dtype == np.float64:
+        return split_gram(X, n_threads)
+    return X.T @ X
 
 
 def split_gram(X, n_threads):

@@ -9,7 +9,7 @@ from numbers import Real
 import numpy as np
 import scipy.sparse as sp
 from scipy import linalg
-from scipy.linalg import blas, lapack
+from scipy.linalg import blas
 
 from ..base import BaseEstimator, ClassifierMixin
 from ..utils._linalg import solve_gram
@@ -26,7 +26,7 @@ from ..utils.validation import (
     validate_data,
 )
 from ._base import LinearClassifierMixin, weighted_means
-from ._ols import _solve_ols
+from ._ols import _solve_ols, scaled_cholesky_if_certified
 from ._ridge import ridge_solve
 from ._ridge_solvers import solve_lsqr
 
@@ -41,10 +41,6 @@ _SPARSE_TOL = 1e-10
 _SPARSE_GRAM_FEATURES = 2048
 _SPARSE_GRAM_PASSES = 100
 _FACTOR_SPEEDUP = 10
-# alpha = 0: the Cholesky factor of the Gram matrix (columns scaled to unit diagonal) is
-# used when LAPACK's estimate of its reciprocal condition number is above this, as the
-# dense fit requires of its eigenvalues
-_GRAM_RCOND = 1e-10
 
 
 class LeastSquaresClassifier(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
@@ -201,20 +197,10 @@ def _solve_sparse_gram(X, Y, x_mean, y_mean, sw, alpha):
     XtB = np.asarray(X.T @ B)
     if alpha > 0:
         return solve_gram(G, XtB, np.full(Y.shape[1], alpha))
-    d = np.sqrt(np.maximum(np.diag(G), 0.0))
-    if not np.all(d > 0):
+    certified = scaled_cholesky_if_certified(G)
+    if certified is None:
         return None
-    scaled = G
-    scaled /= d
-    scaled /= d[:, None]
-    norm1 = linalg.norm(scaled, 1, check_finite=False)  # LAPACK's lange, no copy
-    try:
-        factor = linalg.cho_factor(scaled, check_finite=False)  # upper triangle
-    except linalg.LinAlgError:
-        return None
-    rcond, info = lapack.dpocon(factor[0], norm1)
-    if info != 0 or not rcond > _GRAM_RCOND:
-        return None
+    factor, d = certified
 
     def solve(B):
         return linalg.cho_solve(factor, B / d[:, None], check_finite=False) / d[:, None]

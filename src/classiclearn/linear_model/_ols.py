@@ -258,6 +258,13 @@ def _solve_ols_scaled(X, Y, x_mean, y_mean, sw, rcond, values=True):
         return _solve_from_r(R, n, p, max(rcond, _FLOAT32_RANK_CUT))
     if n >= p:
         G, XtY, _ = centered_gram(X, x_mean, sw, Y, y_mean)
+        if not values:  # no singular values wanted: an O(p^2) certificate
+            solved = _solve_certified_gram(X, Y, x_mean, y_mean, sw, G, XtY)
+            if solved is not None:
+                return *solved, p, None, None
+            if n == p:
+                return _solve_wide(X, Y, x_mean, y_mean, sw, rcond, values)
+            return _solve_from_r(design_r_factor(X, Y, x_mean, y_mean, sw), n, p, rcond)
         lam = _gram_eigenvalues_if_definite(G, rcond)
         if lam is not None:
             cho = linalg.cho_factor(G, lower=False, check_finite=False)
@@ -273,6 +280,65 @@ def _solve_ols_scaled(X, Y, x_mean, y_mean, sw, rcond, values=True):
         if n == p:
             return _solve_wide(X, Y, x_mean, y_mean, sw, rcond, values)
     return _solve_from_r(design_r_factor(X, Y, x_mean, y_mean, sw), n, p, rcond)
+
+
+# LAPACK's estimate of the reciprocal condition number (1-norm) of the Gram matrix with
+# its columns scaled to unit diagonal above which its Cholesky factor solves a fit that
+# needs no singular values (LeastSquaresClassifier's, dense or sparse), as the
+# eigenvalue test (_gram_eigenvalues_if_definite) requires of its eigenvalues
+GRAM_RCOND = 1e-10
+
+
+def scaled_cholesky_if_certified(G):
+    """``(factor, d)``: the Cholesky factor of ``D^-1 G D^-1`` (``d`` the roots of G's
+    diagonal, ``D = diag(d)``; ``factor`` as ``cho_factor`` returns it) where LAPACK's
+    condition estimate from that factor (``dpocon``, O(p^2)) is above
+    :data:`GRAM_RCOND`; else None. G is overwritten by the scaled matrix (one triangle
+    read). An O(p^2) certificate in place of the eigenvalues' O(p^3), for callers
+    that need no singular values; it reads the scaled matrix, so on its own it does
+    not cut directions by their share of the largest singular value.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> factor, d = scaled_cholesky_if_certified(np.array([[4.0, 2.0], [2.0, 9.0]]))
+    >>> d.tolist()
+    [2.0, 3.0]
+    >>> scaled_cholesky_if_certified(np.array([[1.0, 1.0], [1.0, 1.0]])) is None
+    True
+    """
+    d = np.sqrt(np.maximum(np.diag(G), 0.0))
+    if not np.all(d > 0):
+        return None
+    G /= d
+    G /= d[:, None]
+    norm1 = linalg.norm(G, 1, check_finite=False)  # LAPACK's lange, no copy
+    try:
+        factor = linalg.cho_factor(G, overwrite_a=True, check_finite=False)
+    except linalg.LinAlgError:
+        return None
+    rcond, info = lapack.dpocon(factor[0], norm1)
+    if info != 0 or not rcond > GRAM_RCOND:
+        return None
+    return factor, d
+
+
+def _solve_certified_gram(X, Y, x_mean, y_mean, sw, G, XtY):
+    """W (p, t) and the RSS from G's scaled Cholesky factor with one refinement step on
+    the data's residuals, or None where :func:`scaled_cholesky_if_certified` fails."""
+    certified = scaled_cholesky_if_certified(G)
+    if certified is None:
+        return None
+    factor, d = certified
+
+    def solve(B):
+        return linalg.cho_solve(factor, B / d[:, None], check_finite=False) / d[:, None]
+
+    W = solve(XtY)
+    XtR, _ = _residual_products(X, Y, W, x_mean, y_mean, sw)
+    W += solve(XtR)
+    _, rss = _residual_products(X, Y, W, x_mean, y_mean, sw)
+    return W, rss
 
 
 def _gram_eigenvalues_if_definite(G, rcond):
