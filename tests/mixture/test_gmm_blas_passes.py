@@ -15,6 +15,7 @@ def test_blas_passes_equal_the_kernels(monkeypatch, covariance_type, init_params
     params = dict(n_components=3, covariance_type=covariance_type, init_params=init_params,
                   random_state=0, max_iter=30)
     monkeypatch.setattr(_gmm_blas, "BLAS_FULL_FEATURES", 10**9)
+    monkeypatch.setattr(_gmm_blas, "BLAS_FEW_ROWS_FEATURES", 10**9)
     monkeypatch.setattr(_gmm_blas, "BLAS_TIED_FEATURES", 10**9)
     kernels = GaussianMixture(**params).fit(X)
     monkeypatch.setattr(_gmm_blas, "BLAS_FULL_FEATURES", 1)
@@ -43,3 +44,20 @@ def test_many_features_matches_sklearn():
     assert_allclose(ours.lower_bound_, theirs.lower_bound_, rtol=1e-9)
     assert_allclose(ours.means_, theirs.means_, atol=1e-8)
     assert_allclose(ours.score_samples(X[:20]), theirs.score_samples(X[:20]), rtol=1e-9)
+
+
+@pytest.mark.parametrize("n_rows, expect_blas", [(240, True), (2000, False)])
+def test_few_rows_per_feature_take_blas_and_match_sklearn(n_rows, expect_blas):
+    from sklearn.mixture import GaussianMixture as SkGaussianMixture
+
+    p = _gmm_blas.BLAS_FEW_ROWS_FEATURES
+    assert _gmm_blas.uses_blas(True, n_rows, p) is expect_blas
+    rng = np.random.default_rng(2)
+    half = n_rows // 2
+    X = np.vstack([rng.normal(size=(half, p)), rng.normal(size=(half, p)) + 1.5])
+    ours = GaussianMixture(2, random_state=0, reg_covar=1e-3).fit(X)
+    theirs = SkGaussianMixture(2, random_state=0, reg_covar=1e-3).fit(X)
+    assert ours.n_iter_ == theirs.n_iter_
+    assert_allclose(ours.lower_bound_, theirs.lower_bound_, rtol=1e-9)
+    assert_allclose(ours.means_, theirs.means_, atol=1e-8)
+    assert_allclose(ours.predict_proba(X[:20]), theirs.predict_proba(X[:20]), atol=1e-8)

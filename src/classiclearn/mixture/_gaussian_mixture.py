@@ -59,7 +59,7 @@ _ILL_DEFINED = (
 
 def _em_pass(X, means, prec, full, const, *outputs):
     """:func:`_gmm_kernels.em_pass`, or its BLAS twin for a full model of many features."""
-    if _blas.uses_blas(full, X.shape[1]):
+    if _blas.uses_blas(full, *X.shape):
         _blas.em_pass(X, means, prec, full, const, *outputs)
     else:
         _k.em_pass(X, means, prec, full, const, *outputs)
@@ -75,7 +75,7 @@ def _tied_pass(X, shift, proj, U, const, *outputs):
 
 def _label_moments(X, labels, centers, full, nk_c, s1_c, s2_c):
     """:func:`_gmm_kernels.label_moments`, or its BLAS twin (see :func:`_em_pass`)."""
-    if _blas.uses_blas(full, X.shape[1]):
+    if _blas.uses_blas(full, *X.shape):
         _blas.label_moments(X, labels, centers, nk_c, s1_c, s2_c)
     else:
         _k.label_moments(X, labels, centers, full, nk_c, s1_c, s2_c)
@@ -103,7 +103,7 @@ def _label_moments_block(centers, full):
         X = check_array(X, dtype=np.float64, ensure_min_samples=0)
         k, p = centers.shape
         _, nk_c, s1_c, s2_c = _moment_buffers(X.shape[0], p, k, "full" if full else "diag",
-                                              _blas.uses_blas(full, p), np.zeros)
+                                              _blas.uses_blas(full, X.shape[0], p), np.zeros)
         if X.shape[0]:
             _label_moments(X, np.asarray(labels, dtype=np.intp), centers, full,
                              nk_c, s1_c, s2_c)
@@ -366,7 +366,7 @@ class GaussianMixture(BaseEstimator):
         full = ctype in ("full", "tied")
         prec = np.empty((k, p, p) if full else (k, 1, p))
         ll_c, nk_c, s1_c, s2_c = _moment_buffers(n, p, k, "full" if full else "diag",
-                                                 _blas.uses_blas(full, p))
+                                                 _blas.uses_blas(full, n, p))
         _em_pass(X, means, prec, full, np.zeros(k), 2, resp, ll_c, nk_c, s1_c, s2_c)
         nk, means, cov = self._m_step_from_moments(
             nk_c.sum(axis=0), s1_c.sum(axis=0), s2_c.sum(axis=0), means
@@ -386,7 +386,7 @@ class GaussianMixture(BaseEstimator):
         k = self.n_components
         full = self.covariance_type in ("full", "tied")
         _, nk_c, s1_c, s2_c = _moment_buffers(n, p, k, "full" if full else "diag",
-                                              _blas.uses_blas(full, p))
+                                              _blas.uses_blas(full, n, p))
         _label_moments(X, labels, np.ascontiguousarray(centers), full, nk_c, s1_c, s2_c)
         return self._m_step_from_moments(nk_c.sum(axis=0), s1_c.sum(axis=0), s2_c.sum(axis=0),
                                          centers)
@@ -546,7 +546,7 @@ class GaussianMixture(BaseEstimator):
             return _moment_buffers(n, p, self.n_components, None, _blas.uses_blas_tied(p))
         return _moment_buffers(n, p, self.n_components,
                                "full" if ctype == "full" else "diag",
-                               _blas.uses_blas(ctype == "full", p))
+                               _blas.uses_blas(ctype == "full", n, p))
 
     # ---------------------------------------------------------------- fitting
     def fit(self, X, y=None):

@@ -15,16 +15,28 @@ import numpy as np
 # (below, the numba passes on all cores were as fast or faster: 5,000 x 256, 3 components,
 # 431 against 455 ms; 20,000 x 128 twice as fast)
 BLAS_FULL_FEATURES = 384
+# ... and from this many features when there are at most BLAS_ROWS_PER_FEATURE rows per
+# feature (fits of 3 components, BLAS against numba: 200 x 180 12.7 against 20.5 ms,
+# 500 x 100 6.6 / 11.0, 256 x 128 8.5 / 10.2, 1,000 x 256 53 / 70; numba kept the lead
+# at 1,000 x 128 (20.1 / 18.2), 200 x 64 and 5,000 x 64)
+BLAS_FEW_ROWS_FEATURES = 96
+BLAS_ROWS_PER_FEATURE = 5
 # features from which a tied model's pass runs on BLAS: its numba pass forms (x - shift) U
 # once per row, and on all cores it kept up with one-thread BLAS below BLAS's threaded
 # order (3,000 x 500, 3 components: 996 against 1,137 ms; 2,000 x 1,000: 829 against 420)
 BLAS_TIED_FEATURES = 1000
 
 
-def uses_blas(full, n_features):
-    """Whether a full model's passes (``full`` True; a tied model's first M-step too) run
-    here rather than in the numba kernels."""
-    return bool(full) and n_features >= BLAS_FULL_FEATURES
+def uses_blas(full, n_samples, n_features):
+    """Whether a full model's passes (``full`` True; a tied model's first M-step too) over
+    ``n_samples`` rows run here rather than in the numba kernels: from
+    :data:`BLAS_FULL_FEATURES` features, or from :data:`BLAS_FEW_ROWS_FEATURES` when the
+    rows are at most :data:`BLAS_ROWS_PER_FEATURE` times the features (the numba passes
+    then have one or two chunks of rows to share among the cores)."""
+    if not full:
+        return False
+    return n_features >= BLAS_FULL_FEATURES or (
+        n_features >= BLAS_FEW_ROWS_FEATURES and n_samples <= BLAS_ROWS_PER_FEATURE * n_features)
 
 
 def uses_blas_tied(n_features):
