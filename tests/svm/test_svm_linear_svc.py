@@ -215,3 +215,67 @@ def test_one_vs_rest_problems_in_threads_give_the_same_model(config, monkeypatch
     np.testing.assert_array_equal(fits[0][0], fits[1][0])
     np.testing.assert_array_equal(fits[0][1], fits[1][1])
     assert fits[0][2] == fits[1][2]
+
+
+def _csr_with_intercept(n, p, seed):
+    import scipy.sparse as sparse
+
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, p))
+    y = np.where(X[:, :5].sum(axis=1) + rng.normal(size=n) > 0, 1, 0)
+    return X, y, sparse.csr_array(np.hstack([X, np.ones((n, 1))])), np.where(y == 1, 1.0, -1.0)
+
+
+@pytest.mark.parametrize("n, p, C", [(300, 250, 100.0), (200, 300, 1000.0)])
+def test_trust_region_newton_is_liblinears(n, p, C):
+    # the fallback of the conjugate-gradient Newton path runs liblinear's TRON: the same
+    # iterates, so the same coefficients as scikit-learn's primal solver
+    from sklearn.svm import LinearSVC as SkLinearSVC
+
+    from classiclearn.svm import _linear
+
+    X, y, Xa, signs = _csr_with_intercept(n, p, 0)
+    C_i = np.full(n, C)
+    eps = 1e-4 * min((signs > 0).sum(), (signs < 0).sum()) / n
+    w, _ = _linear._tron_squared_hinge(Xa, signs, C_i, eps, 1000,
+                                       _linear._weighted_gram_product(Xa))
+    ref = SkLinearSVC(C=C, dual=False, tol=1e-4, max_iter=1000).fit(X, y)
+    np.testing.assert_allclose(w, np.r_[ref.coef_[0], ref.intercept_[0]], rtol=0, atol=1e-9)
+
+
+def test_duality_gap_bounds_the_suboptimality():
+    from classiclearn.svm import _linear
+
+    _, _, Xa, signs = _csr_with_intercept(300, 60, 1)
+    C_i = np.full(300, 3.0)
+    eps = 1e-12
+    w_opt, _ = _linear._tron_squared_hinge(Xa, signs, C_i, eps, 1000,
+                                           _linear._weighted_gram_product(Xa))
+    best = _linear._objective(w_opt, Xa @ w_opt, signs, C_i)
+    assert _linear._relative_duality_gap(Xa, w_opt, Xa @ w_opt, signs, C_i) < 1e-8
+    rng = np.random.default_rng(2)
+    for scale in (1e-3, 0.1, 1.0):
+        w = w_opt + scale * rng.normal(size=w_opt.shape)
+        value = _linear._objective(w, Xa @ w, signs, C_i)
+        gap = _linear._relative_duality_gap(Xa, w, Xa @ w, signs, C_i)
+        assert (value - best) / value <= gap + 1e-12
+
+
+def test_newton_path_far_from_the_optimum_takes_the_trust_region_result(monkeypatch):
+    # a conjugate-gradient Newton fit left with a large duality gap is redone by TRON and
+    # the lower objective kept; forcing the fallback keeps the better of the two
+    from classiclearn.svm import LinearSVC, _linear
+
+    X, y, Xa, signs = _csr_with_intercept(300, 250, 3)
+    import scipy.sparse as sparse
+
+    plain = LinearSVC(C=100.0, dual=False).fit(sparse.csr_array(X), y)
+    monkeypatch.setattr(_linear, "_TRON_FALLBACK_GAP", -1.0)
+    forced = LinearSVC(C=100.0, dual=False).fit(sparse.csr_array(X), y)
+    C_i = np.full(300, 100.0)
+
+    def objective(model):
+        w = np.r_[model.coef_[0], model.intercept_[0]]
+        return _linear._objective(w, Xa @ w, signs, C_i)
+
+    assert objective(forced) <= objective(plain) * (1 + 1e-12)

@@ -106,7 +106,115 @@ def _newton_squared_hinge(X, y, C, tol, max_iter):
         t = _k.exact_line_search(float(w @ step), float(step @ step), margin, od, y, C)
         w += t * step
         margin += t * od
+    if not direct and _relative_duality_gap(X, w, margin, y, C) > _TRON_FALLBACK_GAP:
+        # the inexact steps met the gradient test far from the optimum (large C): the
+        # trust-region method, as liblinear, and the lower objective
+        w_tr, it_tr = _tron_squared_hinge(X, y, C, eps, max_iter, hessian_part)
+        if _objective(w_tr, X @ w_tr, y, C) < _objective(w, margin, y, C):
+            return w_tr, it_tr
     return w, it
+
+
+# relative duality gap of a conjugate-gradient Newton fit above which it is redone by
+# the trust-region method (see _newton_squared_hinge): at 1,000 x 900 with C=100 the
+# Newton steps met the gradient test at an objective of 4.32 (gap 0.88), the
+# trust-region method at 0.60 as liblinear (optimum 0.4965)
+_TRON_FALLBACK_GAP = 0.5
+
+
+def _objective(w, margin, y, C):
+    """``1/2||w||^2 + sum C_i max(0, 1 - y_i m_i)^2`` for the margins ``m = X w``."""
+    viol = np.maximum(0.0, 1.0 - y * margin)
+    return 0.5 * float(w @ w) + float(np.sum(C * viol * viol))
+
+
+def _relative_duality_gap(X, w, margin, y, C):
+    """``(P(w) - D(a)) / P(w)`` for the dual point ``a_i = 2 C_i max(0, 1 - y_i m_i)`` the
+    optimality conditions map w to; ``P(w) - D(a)`` bounds ``P(w) - P*`` from above.
+    ``D(a) = sum a - 1/2 ||X' (a y)||^2 - sum a^2 / (4 C)`` (the dual of the squared
+    hinge loss), one pass over X."""
+    viol = np.maximum(0.0, 1.0 - y * margin)
+    a = 2.0 * C * viol
+    v = X.T @ (a * y)
+    primal = 0.5 * float(w @ w) + float(np.sum(C * viol * viol))
+    dual = float(a.sum()) - 0.5 * float(v @ v) - float(np.sum(C * viol * viol))
+    return (primal - dual) / primal if primal > 0 else 0.0
+
+
+def _tron_squared_hinge(X, y, C, eps, max_iter, hessian_part):
+    """Trust-region Newton (Lin, Weng and Keerthi, JMLR 2008; liblinear's TRON) for
+    ``1/2||w||^2 + sum C_i max(0, 1 - y_i w'x_i)^2`` from zero: each step by
+    conjugate gradients within the trust region (Steihaug) to a residual of a tenth of
+    the gradient, the region resized by the ratio of the actual to the predicted
+    decrease, until the gradient norm is ``eps`` times the first (liblinear's test).
+    ``hessian_part`` as in :func:`_cg`. Returns (w, iterations)."""
+    d = X.shape[1]
+    w = np.zeros(d)
+
+    def value_and_gradient(w):
+        margin = X @ w
+        act = y * margin < 1.0
+        r = np.where(act, C * (margin - y), 0.0)
+        return _objective(w, margin, y, C), w + 2.0 * (X.T @ r), np.where(act, C, 0.0)
+
+    f, g, weights = value_and_gradient(w)
+    gnorm0 = gnorm = float(np.linalg.norm(g))
+    delta = gnorm
+    it = 0
+    while it < max_iter and gnorm > eps * gnorm0:
+        s, r = _steihaug_cg(hessian_part, weights, g, delta, 0.1 * gnorm)
+        gs = float(g @ s)
+        predicted = -0.5 * (gs - float(s @ r))
+        f_new, g_new, weights_new = value_and_gradient(w + s)
+        actual = f - f_new
+        snorm = float(np.linalg.norm(s))
+        if it == 0:
+            delta = min(delta, snorm)
+        curvature = f_new - f - gs
+        alpha = 4.0 if curvature <= 0 else max(0.25, -0.5 * gs / curvature)
+        if actual < 1e-4 * predicted:
+            delta = min(max(alpha, 0.25) * snorm, 0.5 * delta)
+        elif actual < 0.25 * predicted:
+            delta = max(0.25 * delta, min(alpha * snorm, 0.5 * delta))
+        elif actual < 0.75 * predicted:
+            delta = max(0.25 * delta, min(alpha * snorm, 4.0 * delta))
+        else:
+            delta = max(delta, min(alpha * snorm, 4.0 * delta))
+        it += 1
+        if actual > 1e-4 * predicted:
+            w, f, g, weights = w + s, f_new, g_new, weights_new
+            gnorm = float(np.linalg.norm(g))
+        if abs(actual) <= 1e-12 * abs(f) and abs(predicted) <= 1e-12 * abs(f):
+            break
+    return w, it
+
+
+def _steihaug_cg(hessian_part, weights, grad, delta, tol):
+    """Conjugate gradients for ``(I + 2 X' diag(weights) X) s = -grad`` stopped at the
+    residual norm ``tol`` or at the trust region's boundary ``||s|| = delta``.
+    Returns (s, residual)."""
+    s = np.zeros_like(grad)
+    r = -grad.copy()
+    p = r.copy()
+    rr = float(r @ r)
+    for _ in range(max(grad.shape[0], 1)):
+        if np.sqrt(rr) <= tol:
+            break
+        Hp = p + 2.0 * hessian_part(weights, p)
+        a = rr / float(p @ Hp)
+        if np.linalg.norm(s + a * p) > delta:
+            sp_, pp, ss = float(s @ p), float(p @ p), float(s @ s)
+            root = np.sqrt(sp_ * sp_ + pp * (delta * delta - ss))
+            a = (delta * delta - ss) / (sp_ + root) if sp_ >= 0 else (root - sp_) / pp
+            s += a * p
+            r -= a * Hp
+            break
+        s += a * p
+        r -= a * Hp
+        rr_new = float(r @ r)
+        p = r + (rr_new / rr) * p
+        rr = rr_new
+    return s, r
 
 
 def _update_hessian(H, X, C, entering, leaving):
