@@ -226,6 +226,15 @@ def _csr_with_intercept(n, p, seed):
     return X, y, sparse.csr_array(np.hstack([X, np.ones((n, 1))])), np.where(y == 1, 1.0, -1.0)
 
 
+def _keep_on_the_conjugate_gradient_path(monkeypatch):
+    # sparse X stays CSR (its Newton steps by conjugate gradients), not made dense for
+    # the exact-Hessian path as small problems are
+    from classiclearn.svm import _linear
+
+    monkeypatch.setattr(_linear, "_CG_PASSES", 0)
+    monkeypatch.setattr(_linear, "_CG_FIXED", 0)
+
+
 @pytest.mark.parametrize("n, p, C", [(300, 250, 100.0), (200, 300, 1000.0)])
 def test_trust_region_newton_is_liblinears(n, p, C):
     # the fallback of the conjugate-gradient Newton path runs liblinear's TRON: the same
@@ -237,8 +246,9 @@ def test_trust_region_newton_is_liblinears(n, p, C):
     X, y, Xa, signs = _csr_with_intercept(n, p, 0)
     C_i = np.full(n, C)
     eps = 1e-4 * min((signs > 0).sum(), (signs < 0).sum()) / n
-    w, _ = _linear._tron_squared_hinge(Xa, signs, C_i, eps, 1000,
-                                       _linear._weighted_gram_product(Xa))
+    w, _, settled = _linear._tron_squared_hinge(Xa, signs, C_i, eps, 1000,
+                                                _linear._weighted_gram_product(Xa))
+    assert settled
     ref = SkLinearSVC(C=C, dual=False, tol=1e-4, max_iter=1000).fit(X, y)
     np.testing.assert_allclose(w, np.r_[ref.coef_[0], ref.intercept_[0]], rtol=0, atol=1e-9)
 
@@ -249,8 +259,8 @@ def test_duality_gap_bounds_the_suboptimality():
     _, _, Xa, signs = _csr_with_intercept(300, 60, 1)
     C_i = np.full(300, 3.0)
     eps = 1e-12
-    w_opt, _ = _linear._tron_squared_hinge(Xa, signs, C_i, eps, 1000,
-                                           _linear._weighted_gram_product(Xa))
+    w_opt = _linear._tron_squared_hinge(Xa, signs, C_i, eps, 1000,
+                                        _linear._weighted_gram_product(Xa))[0]
     best = _linear._objective(w_opt, Xa @ w_opt, signs, C_i)
     assert _linear._relative_duality_gap(Xa, w_opt, Xa @ w_opt, signs, C_i) < 1e-8
     rng = np.random.default_rng(2)
@@ -269,6 +279,8 @@ def test_newton_path_far_from_the_optimum_takes_the_trust_region_result(monkeypa
     X, y, Xa, signs = _csr_with_intercept(300, 250, 3)
     import scipy.sparse as sparse
 
+    _keep_on_the_conjugate_gradient_path(monkeypatch)
+    monkeypatch.setattr(_linear, "_TRON_FIRST_CURVATURE", np.inf)  # the Newton steps first
     plain = LinearSVC(C=100.0, dual=False).fit(sparse.csr_array(X), y)
     monkeypatch.setattr(_linear, "_TRON_FALLBACK_GAP", -1.0)
     forced = LinearSVC(C=100.0, dual=False).fit(sparse.csr_array(X), y)
@@ -279,3 +291,25 @@ def test_newton_path_far_from_the_optimum_takes_the_trust_region_result(monkeypa
         return _linear._objective(w, Xa @ w, signs, C_i)
 
     assert objective(forced) <= objective(plain) * (1 + 1e-12)
+
+
+def test_large_curvature_takes_the_trust_region_first(monkeypatch):
+    # C times the rows' squared norms large: the trust-region method settles the problem
+    # first (liblinear's iterates); small: the Newton steps, with no trust-region run
+    import scipy.sparse as sparse
+
+    from classiclearn.svm import _linear
+
+    X, y, _, _ = _csr_with_intercept(300, 250, 4)
+    _keep_on_the_conjugate_gradient_path(monkeypatch)
+    runs = []
+    real = _linear._tron_squared_hinge
+    monkeypatch.setattr(_linear, "_tron_squared_hinge",
+                        lambda *a: runs.append(a[4]) or real(*a))
+    ours = LinearSVC(C=100.0, dual=False).fit(sparse.csr_array(X), y)
+    assert runs == [_linear._TRON_FIRST]
+    ref = sksvm.LinearSVC(C=100.0, dual=False).fit(X, y)
+    np.testing.assert_allclose(ours.coef_, ref.coef_, rtol=0, atol=1e-8)
+    runs.clear()
+    LinearSVC(C=0.01, dual=False).fit(sparse.csr_array(X), y)
+    assert runs == []

@@ -83,6 +83,14 @@ def _newton_squared_hinge(X, y, C, tol, max_iter):
     eps = tol * max(min(n_pos, n - n_pos), 1) / n
     H = np.zeros((d, d)) if direct else None
     hessian_part = None if direct else _weighted_gram_product(X)
+    if not direct and _loss_curvature(X, C) >= _TRON_FIRST_CURVATURE:
+        # a large C for the rows' norms: the trust-region method first (1,000 x 900, C=10:
+        # 16 steps, 49 ms, where the Newton steps took 50, 730 ms); a problem it has not
+        # settled within _TRON_FIRST steps goes to the Newton steps
+        w_tr, it_tr, settled = _tron_squared_hinge(X, y, C, eps, min(max_iter, _TRON_FIRST),
+                                                   hessian_part)
+        if settled:
+            return w_tr, it_tr
     act_old = np.zeros(n, dtype=bool)
     it = 0
     while it < max_iter:
@@ -108,17 +116,34 @@ def _newton_squared_hinge(X, y, C, tol, max_iter):
         margin += t * od
     if not direct and _relative_duality_gap(X, w, margin, y, C) > _TRON_FALLBACK_GAP:
         # the inexact steps met the gradient test far from the optimum (large C): the
-        # trust-region method, as liblinear, and the lower objective
-        w_tr, it_tr = _tron_squared_hinge(X, y, C, eps, max_iter, hessian_part)
+        # trust-region method run to its end, and the lower objective
+        w_tr, it_tr, _ = _tron_squared_hinge(X, y, C, eps, max_iter, hessian_part)
         if _objective(w_tr, X @ w_tr, y, C) < _objective(w, margin, y, C):
             return w_tr, it_tr
     return w, it
 
 
+# The conjugate-gradient path tries the trust-region method first where the loss's
+# curvature, the mean of C_i ||x_i||^2 (the Hessian is I + 2 sum C_i x_i x_i' over the
+# active rows), is at least _TRON_FIRST_CURVATURE, for at most _TRON_FIRST steps. On
+# 1,000 x 900 (mean ||x||^2 934) the trust-region method took 16 steps at C=10, 125 at
+# C=5, 570 at C=3 (1.1 s, the Newton steps 0.85 s) and had not settled after 1,000 at
+# C=1 and 2, where the Newton steps take about 30.
+_TRON_FIRST_CURVATURE = 4000.0
+_TRON_FIRST = 200
+
+
+def _loss_curvature(X, C):
+    """Mean of ``C_i ||x_i||^2`` over the rows of X (dense or CSR)."""
+    if sp.issparse(X):
+        sq = np.asarray(X.multiply(X).sum(axis=1)).ravel()
+    else:
+        sq = np.einsum("ij,ij->i", X, X)
+    return float(np.mean(C * sq)) if sq.size else 0.0
 # relative duality gap of a conjugate-gradient Newton fit above which it is redone by
-# the trust-region method (see _newton_squared_hinge): at 1,000 x 900 with C=100 the
-# Newton steps met the gradient test at an objective of 4.32 (gap 0.88), the
-# trust-region method at 0.60 as liblinear (optimum 0.4965)
+# the trust-region method: at 1,000 x 900 with C=100 the Newton steps met the gradient
+# test at an objective of 4.32 (gap 0.88), the trust-region method at 0.60 as liblinear
+# (optimum 0.4965)
 _TRON_FALLBACK_GAP = 0.5
 
 
@@ -147,7 +172,8 @@ def _tron_squared_hinge(X, y, C, eps, max_iter, hessian_part):
     conjugate gradients within the trust region (Steihaug) to a residual of a tenth of
     the gradient, the region resized by the ratio of the actual to the predicted
     decrease, until the gradient norm is ``eps`` times the first (liblinear's test).
-    ``hessian_part`` as in :func:`_cg`. Returns (w, iterations)."""
+    ``hessian_part`` as in :func:`_cg`. Returns (w, iterations, settled): settled when
+    the test was met (or the decrease vanished) within ``max_iter`` steps."""
     d = X.shape[1]
     w = np.zeros(d)
 
@@ -185,8 +211,8 @@ def _tron_squared_hinge(X, y, C, eps, max_iter, hessian_part):
             w, f, g, weights = w + s, f_new, g_new, weights_new
             gnorm = float(np.linalg.norm(g))
         if abs(actual) <= 1e-12 * abs(f) and abs(predicted) <= 1e-12 * abs(f):
-            break
-    return w, it
+            return w, it, True
+    return w, it, gnorm <= eps * gnorm0
 
 
 def _steihaug_cg(hessian_part, weights, grad, delta, tol):
