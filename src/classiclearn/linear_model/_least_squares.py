@@ -8,7 +8,6 @@ from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
-from scipy import linalg
 from scipy.linalg import blas
 
 from ..base import BaseEstimator, ClassifierMixin
@@ -197,14 +196,9 @@ def _solve_sparse_gram(X, Y, x_mean, y_mean, sw, alpha):
     XtB = np.asarray(X.T @ B)
     if alpha > 0:
         return solve_gram(G, XtB, np.full(Y.shape[1], alpha))
-    certified = scaled_cholesky_if_certified(G)
-    if certified is None:
+    solve = scaled_cholesky_if_certified(G)
+    if solve is None:
         return None
-    factor, d = certified
-
-    def solve(B):
-        return linalg.cho_solve(factor, B / d[:, None], check_finite=False) / d[:, None]
-
     W = solve(XtB)
     # one step of iterative refinement on the residuals, as the dense fit does
     R = w[:, None] * ((Y - y_mean) - np.asarray(X @ W) + x_mean @ W)

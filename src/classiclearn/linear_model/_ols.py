@@ -290,20 +290,20 @@ GRAM_RCOND = 1e-10
 
 
 def scaled_cholesky_if_certified(G):
-    """``(factor, d)``: the Cholesky factor of ``D^-1 G D^-1`` (``d`` the roots of G's
-    diagonal, ``D = diag(d)``; ``factor`` as ``cho_factor`` returns it) where LAPACK's
-    condition estimate from that factor (``dpocon``, O(p^2)) is above
-    :data:`GRAM_RCOND`; else None. G is overwritten by the scaled matrix (one triangle
-    read). An O(p^2) certificate in place of the eigenvalues' O(p^3), for callers
-    that need no singular values; it reads the scaled matrix, so on its own it does
-    not cut directions by their share of the largest singular value.
+    """A solver ``B -> G^-1 B`` by the Cholesky factor of ``D^-1 G D^-1`` (``D`` the
+    diagonal of roots of G's diagonal) where LAPACK's condition estimate from that factor
+    (``dpocon``, O(p^2)) is above :data:`GRAM_RCOND`; else None. G is overwritten by the
+    scaled matrix (one triangle read). An O(p^2) certificate in place of the
+    eigenvalues' O(p^3), for callers that need no singular values; it reads the scaled
+    matrix, so on its own it does not cut directions by their share of the largest
+    singular value.
 
     Examples
     --------
     >>> import numpy as np
-    >>> factor, d = scaled_cholesky_if_certified(np.array([[4.0, 2.0], [2.0, 9.0]]))
-    >>> d.tolist()
-    [2.0, 3.0]
+    >>> solve = scaled_cholesky_if_certified(np.array([[4.0, 2.0], [2.0, 9.0]]))
+    >>> np.round(solve(np.array([[4.0], [2.0]])).ravel(), 12).tolist()
+    [1.0, 0.0]
     >>> scaled_cholesky_if_certified(np.array([[1.0, 1.0], [1.0, 1.0]])) is None
     True
     """
@@ -320,20 +320,19 @@ def scaled_cholesky_if_certified(G):
     rcond, info = lapack.dpocon(factor[0], norm1)
     if info != 0 or not rcond > GRAM_RCOND:
         return None
-    return factor, d
+
+    def solve(B):
+        return linalg.cho_solve(factor, B / d[:, None], check_finite=False) / d[:, None]
+
+    return solve
 
 
 def _solve_certified_gram(X, Y, x_mean, y_mean, sw, G, XtY):
     """W (p, t) and the RSS from G's scaled Cholesky factor with one refinement step on
     the data's residuals, or None where :func:`scaled_cholesky_if_certified` fails."""
-    certified = scaled_cholesky_if_certified(G)
-    if certified is None:
+    solve = scaled_cholesky_if_certified(G)
+    if solve is None:
         return None
-    factor, d = certified
-
-    def solve(B):
-        return linalg.cho_solve(factor, B / d[:, None], check_finite=False) / d[:, None]
-
     W = solve(XtY)
     XtR, _ = _residual_products(X, Y, W, x_mean, y_mean, sw)
     W += solve(XtR)
