@@ -313,3 +313,17 @@ def test_large_curvature_takes_the_trust_region_first(monkeypatch):
     runs.clear()
     LinearSVC(C=0.01, dual=False).fit(sparse.csr_array(X), y)
     assert runs == []
+
+
+def test_loss_curvature_of_csr_rows_with_empty_ones():
+    import scipy.sparse as sparse
+
+    from classiclearn.svm._linear import _loss_curvature
+
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(40, 12)) * (rng.random((40, 12)) < 0.3)
+    X[[0, 7, 39]] = 0.0  # empty rows, first and last included
+    C = rng.uniform(0.5, 2.0, 40)
+    expected = float(np.mean(C * (X * X).sum(axis=1)))
+    np.testing.assert_allclose(_loss_curvature(sparse.csr_array(X), C), expected, rtol=1e-12)
+    np.testing.assert_allclose(_loss_curvature(X, C), expected, rtol=1e-12)

@@ -135,8 +135,9 @@ _TRON_FIRST = 200
 
 def _loss_curvature(X, C):
     """Mean of ``C_i ||x_i||^2`` over the rows of X (dense or CSR)."""
-    if sp.issparse(X):
-        sq = np.asarray(X.multiply(X).sum(axis=1)).ravel()
+    if sp.issparse(X):  # row sums of the stored squares (no elementwise product matrix)
+        running = np.concatenate(([0.0], np.cumsum(X.data * X.data)))
+        sq = np.diff(running[X.indptr])
     else:
         sq = np.einsum("ij,ij->i", X, X)
     return float(np.mean(C * sq)) if sq.size else 0.0
