@@ -327,3 +327,20 @@ def test_loss_curvature_of_csr_rows_with_empty_ones():
     expected = float(np.mean(C * (X * X).sum(axis=1)))
     np.testing.assert_allclose(_loss_curvature(sparse.csr_array(X), C), expected, rtol=1e-12)
     np.testing.assert_allclose(_loss_curvature(X, C), expected, rtol=1e-12)
+
+
+def test_large_curvature_on_the_exact_hessian_path_takes_the_trust_region_first(monkeypatch):
+    # dense X small enough for the exact-Hessian Newton path: a large C still goes to the
+    # trust-region method first (its Newton steps took 54 at 200 x 180, C=100)
+    from classiclearn.svm import _linear
+
+    X, y, _, _ = _csr_with_intercept(300, 150, 6)
+    runs = []
+    real = _linear._tron_squared_hinge
+    monkeypatch.setattr(_linear, "_tron_squared_hinge",
+                        lambda *a: runs.append(a[4]) or real(*a))
+    ours = LinearSVC(C=100.0, dual=False).fit(X, y)
+    assert runs == [_linear._TRON_FIRST]
+    ref = sksvm.LinearSVC(C=100.0, dual=False).fit(X, y)
+    np.testing.assert_allclose(ours.coef_, ref.coef_, rtol=0, atol=1e-8)
+    np.testing.assert_allclose(ours.intercept_, ref.intercept_, rtol=0, atol=1e-8)
