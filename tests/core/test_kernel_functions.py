@@ -67,3 +67,23 @@ def test_parallel_and_serial_kernel_values_are_identical(kernel):
     _k.kernel_from_dots(a, *args)
     _k.kernel_from_dots_serial(b, *args)
     np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("shape_a, shape_b", [((37, 6), (6, 21)), ((1, 5), (5, 1)),
+                                              ((0, 4), (4, 3)), ((3, 0), (0, 2))])
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_scipy_product_is_the_c_ordered_product(shape_a, shape_b, order):
+    from classiclearn._kernels.kernel_functions import scipy_product
+
+    rng = np.random.default_rng(1)
+    A = np.asarray(rng.normal(size=shape_a), order=order)
+    B = np.asarray(rng.normal(size=shape_b), order=order)
+    A_before, B_before = A.copy(), B.copy()
+    out = scipy_product(A, B)
+    assert out.shape == (shape_a[0], shape_b[1]) and out.flags.c_contiguous
+    np.testing.assert_allclose(out, A @ B, rtol=1e-13, atol=1e-13)
+    assert np.array_equal(A, A_before) and np.array_equal(B, B_before)
+    # a strided view (every other row) and integer input are taken as well
+    np.testing.assert_allclose(scipy_product(A[::2], B), A[::2] @ B, rtol=1e-13, atol=1e-13)
+    np.testing.assert_allclose(scipy_product(np.ones((2, shape_a[1]), dtype=int), B),
+                               np.ones((2, shape_a[1])) @ B, rtol=1e-13, atol=1e-13)

@@ -38,3 +38,34 @@ def test_auto_threads_are_one_inside_the_library_s_worker_threads():
     inside_pool = pooled_map(lambda _: auto_n_jobs(None, 10, 1), range(4), 2)
     assert inside_pool == [1, 1, 1, 1]
     assert auto_n_jobs(2, 10, 1) == 2  # an explicit n_jobs is kept
+
+
+def test_a_pool_thread_runs_nested_items_itself():
+    """An item that maps again (a blocked pass reached from a pooled item) runs those
+    items on its own thread: waiting on them in the same pool could wait forever."""
+    import threading
+
+    def outer(i):
+        names = pooled_map(lambda j: threading.current_thread().name, range(3), 2)
+        return threading.current_thread().name, names
+
+    for name, inner in pooled_map(outer, range(4), 2):
+        assert name.startswith("classiclearn-")
+        assert inner == [name] * 3
+
+
+def test_blocked_row_sums_on_the_kept_pool_match_one_thread():
+    import numpy as np
+
+    from classiclearn.utils._threads import blocked_row_sums
+
+    X = np.random.default_rng(0).normal(size=(50_000, 7))
+
+    def block(lo, hi):
+        return (X[lo:hi].sum(axis=0), X[lo:hi].T @ X[lo:hi])
+
+    one = blocked_row_sums(block, X.shape[0], 1, block_rows=1000, min_threaded_rows=0)
+    two = blocked_row_sums(block, X.shape[0], 2, block_rows=1000, min_threaded_rows=0)
+    for a, b in zip(one, two):
+        assert np.array_equal(a, b)  # fixed blocks and lanes: the same sums bit for bit
+    np.testing.assert_allclose(two[1], X.T @ X, rtol=1e-10)

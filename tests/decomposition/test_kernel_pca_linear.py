@@ -235,3 +235,29 @@ def test_cosine_kernel_is_the_linear_kernel_of_the_normalised_rows(sparse, shape
     for rows in (Xt, X[:20]):
         pt = theirs.transform(rows)[:, :lead]
         _same_up_to_sign(ours.transform(rows)[:, :lead], pt, 1e-8 * np.abs(pt).max())
+
+
+@pytest.mark.parametrize("n_components", [5, 10, 40])
+def test_cosine_kernel_route_builds_the_linear_kernel_of_the_unit_rows(n_components,
+                                                                       monkeypatch):
+    # more columns than the column route takes (450 of 500 rows): the kernel of the
+    # normalised rows is built in one triangle (Lanczos, or LAPACK for 40 components)
+    import classiclearn.decomposition._kernel_pca as kp
+
+    built = []
+    original = kp.kernel_lower
+
+    def recorded(X, kernel, gamma, V=None):
+        built.append(kernel)
+        return original(X, kernel, gamma, V=V)
+
+    monkeypatch.setattr(kp, "kernel_lower", recorded)
+    X = _tall(21, 500, 450)
+    X[7] = 0.0
+    Xt = _tall(22, 30, 450)
+    ours = KernelPCA(n_components, kernel="cosine").fit(X)
+    theirs = sk_dec.KernelPCA(n_components, kernel="cosine").fit(X)
+    assert built and set(built) == {"linear"}
+    assert_allclose(ours.eigenvalues_, theirs.eigenvalues_, rtol=1e-8)
+    pt = theirs.transform(Xt)
+    _same_up_to_sign(ours.transform(Xt), pt, 1e-7 * np.abs(pt).max())

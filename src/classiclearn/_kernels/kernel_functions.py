@@ -10,6 +10,7 @@ result (rows x rows) is dense.
 
 import numpy as np
 import scipy.sparse as sp
+from scipy.linalg.blas import dgemm
 
 from ..utils._sparse import row_squared_norms
 from ..utils._threads import small_lapack
@@ -21,7 +22,7 @@ from .work import (
     SIGMOID_VALUE_ENTRIES,
 )
 
-__all__ = ["KERNEL_IDS", "kernel_matrix", "supports"]
+__all__ = ["KERNEL_IDS", "kernel_matrix", "scipy_product", "supports"]
 
 KERNEL_IDS = {"linear": _k.LINEAR, "poly": _k.POLY, "polynomial": _k.POLY, "rbf": _k.RBF,
               "sigmoid": _k.SIGMOID}
@@ -43,7 +44,32 @@ def dot_products(X, Y):
                              Xr.indptr.astype(np.intp), np.asarray(Yc.data, dtype=np.float64),
                              Yc.indices.astype(np.intp), Yc.indptr.astype(np.intp), D)
         return D
-    return np.ascontiguousarray(X @ Y.T, dtype=np.float64)
+    if sp.issparse(X) or sp.issparse(Y):
+        return np.ascontiguousarray(X @ Y.T, dtype=np.float64)
+    return scipy_product(X, np.asarray(Y).T)
+
+
+def scipy_product(A, B):
+    """``A @ B`` for dense A and B, as a C-contiguous float64 ndarray, in scipy's BLAS.
+
+    scipy's BLAS is the one its LAPACK (the eigensolvers, the factorisations) and
+    numba's ``np.dot`` run on: a product there after one of those calls finds that
+    library's threads, where numpy's BLAS (a separate library with its own threads)
+    would compete with them while they still spin. C-ordered operands are read as
+    their Fortran-ordered transposes, without a copy.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> scipy_product(np.array([[1.0, 2.0]]), np.array([[3.0], [4.0]])).tolist()
+    [[11.0]]
+    """
+    A = np.asarray(A, dtype=np.float64)
+    B = np.asarray(B, dtype=np.float64)
+    if min(A.shape[0], B.shape[1], A.shape[1]) == 0:
+        return np.ascontiguousarray(A @ B)
+    # (A B)' = B' A', computed in Fortran order: its transpose is the C-ordered A B
+    return dgemm(1.0, B.T, A.T).T
 
 
 def kernel_matrix(X, Y, kernel, *, gamma, coef0=0.0, degree=3, x_sq=None, y_sq=None):

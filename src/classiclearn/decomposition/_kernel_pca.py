@@ -27,7 +27,7 @@ from scipy import linalg
 from scipy.linalg.blas import dgemm, dgemv, dsymv
 
 from .._kernels.gram import centre_lower, column_gram, kernel_lower, lower_supported
-from .._kernels.kernel_functions import kernel_matrix, supports
+from .._kernels.kernel_functions import kernel_matrix, scipy_product, supports
 from .._kernels.work import KERNEL_BLAS_FEATURES
 from ..base import BaseEstimator, TransformerMixin
 from ..exceptions import NotFittedError
@@ -562,7 +562,7 @@ default='linear'
         evals, evecs = _dense_top_eigenpairs(Kc, n_components)
         return evals.astype(np.float64, copy=False), evecs.astype(np.float64, copy=False)
 
-    def _solve_lower(self, X, n_components, rng, T=None):
+    def _solve_lower(self, X, n_components, rng, kernel, T=None):
         """ARPACK on the centred kernel stored in one triangle (fresh kernels only).
 
         The kernel's lower triangle is built in place (or ``T``, the uncentred one a
@@ -572,7 +572,7 @@ default='linear'
         from scipy.sparse.linalg import LinearOperator, eigsh
 
         if T is None:
-            T = kernel_lower(X, self.kernel, self.gamma_)
+            T = kernel_lower(X, kernel, self.gamma_)
         if T is None:
             T = np.array(self._get_kernel(X), dtype=np.float64, order="C")
         col, allm = centre_lower(T)
@@ -590,7 +590,7 @@ default='linear'
             return eigsh(op, n_components, which="LA", tol=self.tol, maxiter=self.max_iter,
                          v0=v0)
 
-    def _solve_dense_lower(self, X, n_components, triangle, T=None):
+    def _solve_dense_lower(self, X, n_components, triangle, kernel, T=None):
         """LAPACK on the centred kernel (fresh kernels only), centred in place in its
         lower triangle, which the eigensolver reads as the upper triangle of the Fortran
         view without a copy. With ``triangle`` only that triangle is built (one syrk for
@@ -598,27 +598,27 @@ default='linear'
         product of their own, would still spin beside the eigensolver's. ``T``: that
         triangle, uncentred, already built (by a Lanczos run that did not converge)."""
         if T is None and triangle:
-            T = kernel_lower(X, self.kernel, self.gamma_)
+            T = kernel_lower(X, kernel, self.gamma_)
         elif T is None:
             T = np.array(self._get_kernel(X), dtype=np.float64, order="C")
         self._K_fit_rows, self._K_fit_all = centre_lower(T)
         return _dense_top_eigenpairs(T.T, n_components, lower=False)
 
-    def _lanczos_replaces_dense(self, X, n_components):
+    def _lanczos_replaces_dense(self, X, n_components, kernel):
         """Whether 'auto', standing for 'dense' here, runs Lanczos first: a built-in
-        (symmetric) kernel and few enough of the eigenpairs wanted. Not for more
+        (symmetric) ``kernel`` and few enough of the eigenpairs wanted. Not for more
         linear-kernel components than features: the kernel's rank is at most the
         number of features, and Lanczos stops short of the wanted count (so for
         the cosine kernel, a linear kernel of the normalised rows)."""
         return (
             self.eigen_solver == "auto"
-            and self.kernel != "precomputed"
-            and not callable(self.kernel)
+            and kernel != "precomputed"
+            and not callable(kernel)
             and n_components * _LANCZOS_DENSE_FRACTION <= X.shape[0]
-            and not (self.kernel in ("linear", "cosine") and n_components > X.shape[1])
+            and not (kernel in ("linear", "cosine") and n_components > X.shape[1])
         )
 
-    def _solve_lanczos(self, X, n_components, v0, tol, gap_tol):
+    def _solve_lanczos(self, X, n_components, kernel, v0, tol, gap_tol):
         """Lanczos (:func:`_lanczos_top`, from ``v0``, with ``tol`` and ``gap_tol``) on
         the kernel kept in one triangle (``lower_supported`` holds) and centred
         implicitly: ``(eigenpairs, None)``, or ``(None, T)`` if it does not converge,
@@ -632,7 +632,7 @@ default='linear'
         """
         n = X.shape[0]
         # the column sums and the first Lanczos product come with the kernel build
-        T, KV = kernel_lower(X, self.kernel, self.gamma_, V=np.vstack([np.ones(n), v0]))
+        T, KV = kernel_lower(X, kernel, self.gamma_, V=np.vstack([np.ones(n), v0]))
         TF = T.T  # Fortran view: the lower triangle of T is the upper one of TF
         col = KV[0] / n
         allm = float(col.mean())
@@ -700,7 +700,8 @@ default='linear'
         if Z is not None and self._kernel_from_features(Z, n_components, dtype):
             solved = self._solve_on_features(Z, n_components)
         on_features = solved is not None
-        evals, evecs = solved or self._solve_on_kernel(X, n_components, rng, dtype)
+        evals, evecs = solved or self._solve_on_kernel(
+            X if Z is None else Z, n_components, rng, dtype)
         evals = _check_psd_eigenvalues(np.real(evals))
         evecs = np.real(evecs)
         # flip: largest-magnitude entry of every eigenvector positive
@@ -732,34 +733,38 @@ default='linear'
 
     def _solve_on_kernel(self, X, n_components, rng, dtype):
         """The top eigenpairs of the centred kernel of X, by the solver the parameters
-        and the sizes pick (one triangle, Lanczos, ARPACK or LAPACK)."""
+        and the sizes pick (one triangle, Lanczos, ARPACK or LAPACK). For the cosine
+        kernel X holds the rows scaled to unit norm (:meth:`_linear_rows`), whose
+        linear kernel is built."""
         n = X.shape[0]
         solver = self.eigen_solver
         if solver == "auto":
             solver = "arpack" if n > 200 and n_components < 10 else "dense"
         result = None
+        kernel = "linear" if self.kernel == "cosine" else self.kernel
         # the one-triangle kernels below need dense X; sparse X takes the full kernel
-        fresh = self.kernel != "precomputed" and not callable(self.kernel) and not sp.issparse(X)
-        triangle = fresh and lower_supported(X, self.kernel)
+        fresh = kernel != "precomputed" and not callable(kernel) and not sp.issparse(X)
+        triangle = fresh and lower_supported(X, kernel)
         if (fresh and self.eigen_solver == "auto" and dtype != np.float32
                 and n < _LANCZOS_MIN_ORDER):
             # a small kernel: LAPACK on all of it costs less than Lanczos's steps
-            return self._solve_dense_lower(X, n_components, triangle)
-        lanczos_dense = solver == "dense" and self._lanczos_replaces_dense(X, n_components)
+            return self._solve_dense_lower(X, n_components, triangle, kernel)
+        lanczos_dense = solver == "dense" and self._lanczos_replaces_dense(
+            X, n_components, kernel)
         built = None  # the uncentred triangle of a Lanczos run that did not converge
         if triangle and self.eigen_solver == "auto" and solver == "arpack":
             tolerances = (self.tol, 0.0) if self.tol > 0 else _EXACT_TOLERANCES
-            result, built = self._solve_lanczos(X, n_components, rng.uniform(-1, 1, size=n),
-                                                *tolerances)
+            result, built = self._solve_lanczos(X, n_components, kernel,
+                                                rng.uniform(-1, 1, size=n), *tolerances)
         elif triangle and lanczos_dense:
-            result, built = self._solve_lanczos(X, n_components, _dense_start_vector(n),
-                                                *_EXACT_TOLERANCES)
+            result, built = self._solve_lanczos(X, n_components, kernel,
+                                                _dense_start_vector(n), *_EXACT_TOLERANCES)
         if result is not None:
             return result
         if fresh and solver == "dense" and dtype != np.float32 and (triangle or not lanczos_dense):
-            return self._solve_dense_lower(X, n_components, triangle, built)
+            return self._solve_dense_lower(X, n_components, triangle, kernel, built)
         if solver == "arpack" and n_components < n and fresh:
-            return self._solve_lower(X, n_components, rng, built)
+            return self._solve_lower(X, n_components, rng, kernel, built)
         K = np.ascontiguousarray(self._get_kernel(X), dtype=np.float64)
         # Lanczos on the full kernel where it did not run on one triangle above
         return self._solve(K, n_components, rng, lanczos=lanczos_dense and not triangle,
@@ -873,7 +878,7 @@ default='linear'
             X = self._linear_rows(X)
             if sp.issparse(X):  # X W - mean W: X stays sparse
                 return _as_input_dtype(np.asarray(X @ W) - mean @ W, f32)
-            return _as_input_dtype((X - mean) @ W, f32)
+            return _as_input_dtype(scipy_product(X - mean, W), f32)
         X_fit = self.X_fit_
         X_fit = X_fit.astype(np.float64) if sp.issparse(X_fit) else np.asarray(X_fit, np.float64)
         # few features: the kernel values run on numba's threads, and the projection's
@@ -886,7 +891,7 @@ default='linear'
         scaled = self._scaled_eigenvectors()
         if f32:  # float32 input: one single-precision product, as scikit-learn
             return Kc.astype(np.float32) @ scaled.astype(np.float32)
-        return Kc @ scaled
+        return scipy_product(Kc, scaled)  # the BLAS of the fit's eigensolver
 
     def inverse_transform(self, X):
         """Approximate pre-images of projections (needs ``fit_inverse_transform=True``).

@@ -24,6 +24,7 @@ from scipy.linalg.blas import dgemm, dsymm
 from scipy.special import gammaln
 
 from .._kernels.gram import row_gram_upper
+from .._kernels.kernel_functions import scipy_product
 from .._kernels.sparse_products import csr_gram_matvec, unsigned_csr
 from .._kernels.work import EIGH_THREADED_ORDER, GRAM_PASS_WORK
 from ..base import BaseEstimator, TransformerMixin
@@ -967,10 +968,10 @@ class PCA(TransformerMixin, BaseEstimator):
             # X C' - mean C' (no centred copy of X): the mean's projection is within
             # 16 standard deviations of each component, so at most ~4 bits cancel
             # (sparse X is never centred, as in scikit-learn)
-            Xt = np.asarray(X @ CT)
+            Xt = _product(X, CT)
             Xt -= offset
         else:
-            Xt = (X - mean) @ CT
+            Xt = _product(X - mean, CT)
         if self.whiten:
             scale = self._component_scales()
             scale[scale < 1e-300] = 1.0
@@ -1109,3 +1110,11 @@ class PCA(TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self)
         return np.asarray([f"pca{i}" for i in range(self._n_features_out)], dtype=object)
+
+
+def _product(X, CT):
+    """``X @ CT``: in scipy's BLAS for dense float64 X (the fit's LAPACK library,
+    whose threads may still be spinning), else numpy's product."""
+    if X.dtype == np.float64 and not sp.issparse(X):
+        return scipy_product(X, CT)
+    return np.asarray(X @ CT)

@@ -316,12 +316,16 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_POOLS.clear)
 
 
+_LEAF = threading.local()
+
+
 def _leaf_thread():
     """A kept pool's thread runs leaf work: numba's pool, set per thread, is one thread
     there, so that a parallel kernel reached from an item never nests pools."""
     import numba
 
     numba.set_num_threads(1)
+    _LEAF.inside = True
 
 
 def pooled_map(func, items, n_threads):
@@ -341,7 +345,9 @@ def pooled_map(func, items, n_threads):
     """
     items = list(items)
     n_threads = min(n_threads, len(items))
-    if n_threads <= 1:
+    # a kept pool's own thread runs its items itself: waiting there on items queued
+    # behind it in the same pool could wait forever
+    if n_threads <= 1 or getattr(_LEAF, "inside", False):
         return [func(item) for item in items]
     return list(_kept_pool(n_threads).map(func, items))
 
@@ -596,7 +602,7 @@ def blocked_row_sums(block_fn, n_rows, n_threads, block_rows=4096, n_lanes=8,
         return total
 
     with blas_single_thread():
-        parts = thread_map(lane_sum, lanes, n_threads)
+        parts = pooled_map(lane_sum, lanes, n_threads)
     total = parts[0]
     for part in parts[1:]:
         for acc, a in zip(total, part):
