@@ -183,7 +183,7 @@ def test_liblinear_l2_stops_at_max_iter_with_a_warning(rng):
 def test_liblinear_l2_trust_region_steps_match_a_naive_tron(rng):
     """The compiled TRON against a plain numpy transcription of the trust-region rules
     (Lin, Weng and Keerthi 2008): the same iterate after each number of steps."""
-    from classiclearn.linear_model import _liblinear_kernels as lk
+    from classiclearn._kernels import tron
 
     X, y01 = _data(rng, n=120, p=5)
     X[:, 3] *= 30.0
@@ -240,7 +240,8 @@ def test_liblinear_l2_trust_region_steps_match_a_naive_tron(rng):
 
     for steps in [1, 2, 4]:
         w = np.zeros(X.shape[1])
-        assert lk.l2_logistic_tron(X, None, None, None, None, y, C, w, 0.0, steps) == steps
+        assert tron.l2_tron(tron.LOGISTIC, X, None, None, None, None, y, C, w, 0.0, steps) == (
+            steps, False)
         np.testing.assert_allclose(w, naive(steps), rtol=1e-9, atol=1e-12)
 
 

@@ -450,7 +450,7 @@ def test_linear_regression_matches_sklearn(shape, fit_intercept, weighted):
 def test_logistic_liblinear_l2_sparse_columns_in_parallel_give_the_same_model():
     """From PARALLEL_ENTRIES stored entries TRON's X'u runs by CSC columns on numba's
     threads: the same sums in the same order as the rows' scatter on one thread."""
-    from classiclearn.linear_model._liblinear_kernels import PARALLEL_ENTRIES
+    from classiclearn._kernels.tron import PARALLEL_ENTRIES
     from classiclearn.utils._threads import numba_threads
 
     rng = np.random.default_rng(7)

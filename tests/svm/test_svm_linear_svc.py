@@ -133,7 +133,8 @@ def test_linear_svc_fits_dense_or_csr_rows_as_sklearn(config, density, storage, 
     hessian = config.get("dual") is not True and "penalty" not in config
     # a 31 x 31 Hessian costs less than conjugate gradients; the coordinate descents
     # read CSR rows when they are mostly zero
-    assert sp.issparse(_linear._fit_storage(X, hessian)) == (not hessian and density < 0.25)
+    rows, dense_tron = _linear._fit_storage(X, hessian)
+    assert sp.issparse(rows) == (not hessian and density < 0.25) and not dense_tron
     params = dict(tol=1e-8, max_iter=200_000, random_state=0, **config)
     ours = LinearSVC(**params).fit(X, y)
     theirs = sksvm.LinearSVC(**params).fit(X, y)
@@ -148,7 +149,7 @@ def test_sparse_primal_newton_takes_conjugate_gradients_past_the_hessian(monkeyp
 
     X, y = _mostly_zero(3000, 400, 0.02, seed=3)
     Xs = sp.csr_matrix(X)
-    assert sp.issparse(_linear._fit_storage(Xs, True))  # CG beats a 401 x 401 Hessian
+    assert sp.issparse(_linear._fit_storage(Xs, True)[0])  # CG beats a 401 x 401 Hessian
     ours = LinearSVC(dual=False, tol=1e-8, max_iter=1000).fit(Xs, y)
     theirs = sksvm.LinearSVC(dual=False, tol=1e-8, max_iter=1000).fit(Xs, y)
     np.testing.assert_allclose(ours.coef_, theirs.coef_, atol=1e-4, rtol=1e-3)
@@ -246,11 +247,27 @@ def test_trust_region_newton_is_liblinears(n, p, C):
     X, y, Xa, signs = _csr_with_intercept(n, p, 0)
     C_i = np.full(n, C)
     eps = 1e-4 * min((signs > 0).sum(), (signs < 0).sum()) / n
-    w, _, settled = _linear._tron_squared_hinge(Xa, signs, C_i, eps, 1000,
-                                                _linear._weighted_gram_product(Xa))
+    w, n_iter, settled = _linear._tron(Xa, signs, C_i, eps, 1000)
     assert settled
     ref = SkLinearSVC(C=C, dual=False, tol=1e-4, max_iter=1000).fit(X, y)
     np.testing.assert_allclose(w, np.r_[ref.coef_[0], ref.intercept_[0]], rtol=0, atol=1e-9)
+    assert n_iter == ref.n_iter_  # steps counted as liblinear counts them
+    # the dense rows give the same iterates as their CSR arrays
+    w_dense, n_dense, _ = _linear._tron(Xa.toarray(), signs, C_i, eps, 1000)
+    np.testing.assert_allclose(w_dense, w, rtol=0, atol=1e-10)
+    assert n_dense == n_iter
+
+
+def test_trust_region_stops_unsettled_at_max_iter():
+    from classiclearn.svm import _linear
+
+    _, _, Xa, signs = _csr_with_intercept(300, 250, 0)
+    C_i = np.full(300, 100.0)
+    w, n_iter, settled = _linear._tron(Xa, signs, C_i, 1e-12, 2)
+    assert (n_iter, settled) == (2, False)
+    full = _linear._tron(Xa, signs, C_i, 1e-12, 1000)[0]
+    assert _linear._objective(w, Xa @ w, signs, C_i) > _linear._objective(
+        full, Xa @ full, signs, C_i)
 
 
 def test_duality_gap_bounds_the_suboptimality():
@@ -259,8 +276,7 @@ def test_duality_gap_bounds_the_suboptimality():
     _, _, Xa, signs = _csr_with_intercept(300, 60, 1)
     C_i = np.full(300, 3.0)
     eps = 1e-12
-    w_opt = _linear._tron_squared_hinge(Xa, signs, C_i, eps, 1000,
-                                        _linear._weighted_gram_product(Xa))[0]
+    w_opt = _linear._tron(Xa, signs, C_i, eps, 1000)[0]
     best = _linear._objective(w_opt, Xa @ w_opt, signs, C_i)
     assert _linear._relative_duality_gap(Xa, w_opt, Xa @ w_opt, signs, C_i) < 1e-8
     rng = np.random.default_rng(2)
@@ -303,9 +319,8 @@ def test_large_curvature_takes_the_trust_region_first(monkeypatch):
     X, y, _, _ = _csr_with_intercept(300, 250, 4)
     _keep_on_the_conjugate_gradient_path(monkeypatch)
     runs = []
-    real = _linear._tron_squared_hinge
-    monkeypatch.setattr(_linear, "_tron_squared_hinge",
-                        lambda *a: runs.append(a[4]) or real(*a))
+    real = _linear._tron
+    monkeypatch.setattr(_linear, "_tron", lambda *a: runs.append(a[4]) or real(*a))
     ours = LinearSVC(C=100.0, dual=False).fit(sparse.csr_array(X), y)
     assert runs == [_linear._TRON_FIRST]
     ref = sksvm.LinearSVC(C=100.0, dual=False).fit(X, y)
@@ -336,11 +351,60 @@ def test_large_curvature_on_the_exact_hessian_path_takes_the_trust_region_first(
 
     X, y, _, _ = _csr_with_intercept(300, 150, 6)
     runs = []
-    real = _linear._tron_squared_hinge
-    monkeypatch.setattr(_linear, "_tron_squared_hinge",
-                        lambda *a: runs.append(a[4]) or real(*a))
+    real = _linear._tron
+    monkeypatch.setattr(_linear, "_tron", lambda *a: runs.append(a[4]) or real(*a))
     ours = LinearSVC(C=100.0, dual=False).fit(X, y)
     assert runs == [_linear._TRON_FIRST]
     ref = sksvm.LinearSVC(C=100.0, dual=False).fit(X, y)
     np.testing.assert_allclose(ours.coef_, ref.coef_, rtol=0, atol=1e-8)
     np.testing.assert_allclose(ours.intercept_, ref.intercept_, rtol=0, atol=1e-8)
+
+
+@pytest.mark.parametrize("C", [0.01, 1.0, 100.0])
+def test_dense_rows_past_the_hessian_take_liblinears_trust_region(C, monkeypatch):
+    # dense X whose Hessian costs more than conjugate gradients keeps its dense rows for
+    # the trust-region method: liblinear's iterates, so its coefficients and step count
+    import scipy.sparse as sparse
+
+    from classiclearn.svm import _linear
+
+    _keep_on_the_conjugate_gradient_path(monkeypatch)
+    monkeypatch.setattr(_linear, "_SPARSE_FIT_ENTRIES", 0)
+    X, y, _, _ = _csr_with_intercept(300, 250, 7)
+    rows, dense_tron = _linear._fit_storage(X, True)
+    assert dense_tron and not sparse.issparse(rows)
+    runs = []
+    real = _linear._tron
+    monkeypatch.setattr(_linear, "_tron", lambda *a: runs.append(a[0].shape) or real(*a))
+    ours = LinearSVC(C=C, dual=False).fit(X, y)
+    assert runs == [(300, 251)]  # once, on the dense rows with the intercept column
+    ref = sksvm.LinearSVC(C=C, dual=False).fit(X, y)
+    np.testing.assert_allclose(ours.coef_, ref.coef_, rtol=0, atol=1e-8)
+    np.testing.assert_allclose(ours.intercept_, ref.intercept_, rtol=0, atol=1e-8)
+    assert ours.n_iter_ == ref.n_iter_
+    # mostly-zero dense X still goes to CSR rows
+    Z = np.where(np.random.default_rng(8).random(X.shape) < 0.1, X, 0.0)
+    rows, dense_tron = _linear._fit_storage(Z, True)
+    assert sparse.issparse(rows) and not dense_tron
+
+
+def test_dense_trust_region_left_unsettled_is_finished_by_newton_steps(monkeypatch):
+    # max_iter too small for the trust-region method (it takes 424 steps here): the
+    # Newton steps (a few) finish the problem from its point, and the warning says
+    # max_iter was reached
+    from classiclearn.exceptions import ConvergenceWarning
+    from classiclearn.svm import _linear
+
+    _keep_on_the_conjugate_gradient_path(monkeypatch)
+    monkeypatch.setattr(_linear, "_SPARSE_FIT_ENTRIES", 0)
+    X, y, Xa, signs = _csr_with_intercept(300, 250, 9)
+    with pytest.warns(ConvergenceWarning):
+        short = LinearSVC(C=1.0, dual=False, max_iter=20).fit(X, y)
+    full = LinearSVC(C=1.0, dual=False, max_iter=10_000, tol=1e-10).fit(X, y)
+    C_i = np.full(300, 1.0)
+
+    def objective(model):
+        w = np.r_[model.coef_[0], model.intercept_[0]]
+        return _linear._objective(w, Xa @ w, signs, C_i)
+
+    np.testing.assert_allclose(objective(short), objective(full), rtol=1e-6)

@@ -921,7 +921,7 @@ def _liblinear_rows(X, fit_intercept, intercept_scaling, with_columns=True):
     ``with_columns`` from ``PARALLEL_ENTRIES`` stored entries with threads to run on, its
     CSC arrays too (TRON's X'u by columns in parallel, the same sums as the rows'
     scatter)."""
-    from ._liblinear_kernels import PARALLEL_ENTRIES
+    from .._kernels.tron import PARALLEL_ENTRIES
 
     s = float(intercept_scaling)
     if sp.issparse(X):
@@ -958,12 +958,12 @@ def _fit_l2_tron(X, y, sw, W0, b0, l2, fit_intercept, intercept_scaling, max_ite
     stopped as liblinear stops it (the gradient's norm below
     ``tol * max(min(n+, n-), 1) / n`` times its norm at zero). Returns
     (W, b, n_iter, converged)."""
-    from . import _liblinear_kernels as _lk
+    from .._kernels.tron import LOGISTIC, l2_tron
 
     labels, C, v, eps = _liblinear_start(y, sw, W0, b0, l2, fit_intercept,
                                          intercept_scaling, tol)
     rows = _liblinear_rows(X, fit_intercept, intercept_scaling)
-    n_iter = _lk.l2_logistic_tron(*rows, labels, C, v, eps, int(max_iter))
+    n_iter, _ = l2_tron(LOGISTIC, *rows, labels, C, v, eps, int(max_iter))
     return _liblinear_solution(v, n_iter, max_iter, fit_intercept, intercept_scaling)
 
 
