@@ -93,9 +93,11 @@ EIGH_THREADED_ORDER = 700
 # LAPACK's SVD (gesdd) runs on one BLAS thread for a wide matrix (fewer rows than
 # columns) of at most SVD_SINGLE_THREAD_WIDE_ROWS rows, and for a tall or square one of
 # at most SVD_SINGLE_THREAD_TALL_COLS columns and SVD_SINGLE_THREAD_TALL_ROWS rows; BLAS's
-# threads pay off on larger matrices and on the QR step of a taller one
+# threads pay off on larger matrices and on the QR step of a taller one (two threads
+# against one, 333-2,500 rows: 0.80-0.96 of the time at 300 columns, 0.74-0.87 at 450,
+# 0.77-0.97 at 600; 0.89-1.22 at 200)
 SVD_SINGLE_THREAD_WIDE_ROWS = 800
-SVD_SINGLE_THREAD_TALL_COLS = 600
+SVD_SINGLE_THREAD_TALL_COLS = 256
 SVD_SINGLE_THREAD_TALL_ROWS = 2_500
 # features up to which kernel values against support vectors are computed with
 # BLAS on one thread: the dot products are then cheap beside the kernel function
