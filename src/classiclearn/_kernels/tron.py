@@ -194,7 +194,9 @@ def _weighted_row_products(X, indptr, indices, data, D, v, out):
 def _csr_hessian_product(indptr, indices, data, D, v, out):
     """out = v + X' diag(D) X v in one pass over X's CSR rows: each row's product with v
     gathered, then scattered back while the row is in cache; rows of D_i = 0 skipped.
-    The same sums, in the same order, as the two passes of the row kernels."""
+    The same sums, in the same order, as the two passes of the row kernels, so that a
+    fit does not depend on whether the CSC arrays (numba's threads) were used:
+    ``sparse_products.csr_gram_matvec`` reassociates its sums and starts from zero."""
     for j in range(out.shape[0]):
         out[j] = v[j]
     for i in range(D.shape[0]):

@@ -9,9 +9,12 @@ penalised with the weights.
 Solvers:
 
 - dual coordinate descent with shrinking (L2 penalty, both losses),
-- a finite Newton method on the primal (L2 penalty, squared hinge): the
-  objective is piecewise quadratic, so Newton steps with an exact line search
-  on the active set converge in a handful of BLAS-heavy iterations,
+- on the primal (L2 penalty, squared hinge): a finite Newton method, as the
+  objective is piecewise quadratic and Newton steps with an exact line search on
+  the active set converge in a handful of BLAS-heavy iterations; and liblinear's
+  trust-region Newton method (TRON, :mod:`classiclearn._kernels.tron`) where C is
+  large for the rows' norms, or on dense rows whose Hessian costs more than
+  conjugate gradients,
 - coordinate descent with Newton steps (L1 penalty, squared hinge),
 - ``multi_class="crammer_singer"``: one joint multiclass problem (Crammer
   and Singer, JMLR 2001) solved in the dual one sample at a time (Keerthi et
