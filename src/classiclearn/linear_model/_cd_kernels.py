@@ -329,15 +329,14 @@ def center_to_fortran(X, x_mean, root_w, out, col_sq):
     and the column sums vectorise (each column summed in row order all the same).
     """
     n, p = X.shape
-    lo, hi = 0, p
     T = 64
     acc = np.empty(T)  # the sums of squares of a tile's columns, kept apart (they vectorise)
-    for j in range(lo, hi):
+    for j in range(p):
         col_sq[j] = 0.0
     for i0 in range(0, n, T):
         i1 = min(n, i0 + T)
-        for j0 in range(lo, hi, T):
-            width = min(hi, j0 + T) - j0
+        for j0 in range(0, p, T):
+            width = min(p, j0 + T) - j0
             means = x_mean[j0:j0 + width]
             for jj in range(width):
                 acc[jj] = 0.0
