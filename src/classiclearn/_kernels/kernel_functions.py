@@ -19,7 +19,6 @@ from .work import (
     GRAM_PASS_WORK,
     KERNEL_BLAS_FEATURES,
     KERNEL_VALUE_ENTRIES,
-    SIGMOID_VALUE_ENTRIES,
 )
 
 __all__ = ["KERNEL_IDS", "kernel_matrix", "scipy_product", "supports"]
@@ -33,8 +32,9 @@ def supports(kernel):
     return isinstance(kernel, str) and kernel in KERNEL_IDS
 
 
-def dot_products(X, Y):
-    """``X Yᵀ`` as a C-contiguous float64 ndarray, for dense or sparse X and Y."""
+def dot_products(X, Y, scipy_blas=False):
+    """``X Yᵀ`` as a C-contiguous float64 ndarray, for dense or sparse X and Y; dense
+    ones in scipy's BLAS with ``scipy_blas`` (:func:`scipy_product`)."""
     if sp.issparse(X) and sp.issparse(Y):
         # both sparse: the product is dense in general; built in place (no sparse result)
         Xr = sp.csr_array(X)
@@ -44,9 +44,9 @@ def dot_products(X, Y):
                              Xr.indptr.astype(np.intp), np.asarray(Yc.data, dtype=np.float64),
                              Yc.indices.astype(np.intp), Yc.indptr.astype(np.intp), D)
         return D
-    if sp.issparse(X) or sp.issparse(Y):
-        return np.ascontiguousarray(X @ Y.T, dtype=np.float64)
-    return scipy_product(X, np.asarray(Y).T)
+    if scipy_blas and not (sp.issparse(X) or sp.issparse(Y)):
+        return scipy_product(X, np.asarray(Y).T)
+    return np.ascontiguousarray(X @ Y.T, dtype=np.float64)
 
 
 def scipy_product(A, B):
@@ -72,7 +72,8 @@ def scipy_product(A, B):
     return dgemm(1.0, B.T, A.T).T
 
 
-def kernel_matrix(X, Y, kernel, *, gamma, coef0=0.0, degree=3, x_sq=None, y_sq=None):
+def kernel_matrix(X, Y, kernel, *, gamma, coef0=0.0, degree=3, x_sq=None, y_sq=None,
+                  scipy_blas=False):
     """Kernel values between the rows of X and of Y.
 
     Parameters
@@ -84,6 +85,10 @@ def kernel_matrix(X, Y, kernel, *, gamma, coef0=0.0, degree=3, x_sq=None, y_sq=N
     degree : float
     x_sq, y_sq : ndarray, optional
         Squared row norms of X and Y when at hand (rbf only).
+    scipy_blas : bool, default=False
+        The dot products in scipy's BLAS (:func:`scipy_product`), for a caller whose
+        last step was scipy's LAPACK on BLAS's threads (KernelPCA's transform after
+        its eigensolver), which are still spinning.
 
     Returns
     -------
@@ -101,19 +106,20 @@ def kernel_matrix(X, Y, kernel, *, gamma, coef0=0.0, degree=3, x_sq=None, y_sq=N
         # the products are the whole work: on one BLAS thread while modest (waking
         # BLAS's idle threads costs more than they save)
         with small_lapack(X.shape[0] * Y.shape[0] * X.shape[1], GRAM_PASS_WORK):
-            return dot_products(X, Y)
+            return dot_products(X, Y, scipy_blas)
     # few features: the products are cheap beside the kernel function on numba's
     # threads, next to which BLAS's own threads would only spin
     with small_lapack(X.shape[1], KERNEL_BLAS_FEATURES):
-        D = dot_products(X, Y)
+        D = dot_products(X, Y, scipy_blas)
     if kid == _k.RBF:
         xx = row_squared_norms(X) if x_sq is None else np.asarray(x_sq, dtype=np.float64)
         yy = row_squared_norms(Y) if y_sq is None else np.asarray(y_sq, dtype=np.float64)
     else:
         xx = yy = np.zeros(0)
     # the parallel kernel only for matrices large enough to use it (a small fit's
-    # prediction then never compiles it)
-    parallel_from = SIGMOID_VALUE_ENTRIES if kid == _k.SIGMOID else KERNEL_VALUE_ENTRIES
-    apply = _k.kernel_from_dots if D.size >= parallel_from else _k.kernel_from_dots_serial
+    # prediction then never compiles it); the sigmoid's tanh is vectorised as the rbf's
+    # exp is, at about the same cost per entry
+    apply = (_k.kernel_from_dots if D.size >= KERNEL_VALUE_ENTRIES
+             else _k.kernel_from_dots_serial)
     apply(D, xx, yy, kid, float(gamma), float(coef0), float(degree))
     return D

@@ -36,9 +36,6 @@ KERNEL_ROW_WORK = 2_000_000
 # kernel values (an exp or a tanh each, about ten multiply-adds) turned from dot
 # products in one pass, above which blocks of rows are computed in parallel
 KERNEL_VALUE_ENTRIES = NUMBA_PASS_WORK // 8
-# the same for the sigmoid kernel, whose tanh (libm's, one value at a time) costs several
-# times the rbf kernel's vectorised exp
-SIGMOID_VALUE_ENTRIES = KERNEL_VALUE_ENTRIES // 8
 # multiply-adds (sum over the one-vs-one problems of n_pair^2 x n_features, the
 # kernel rows of a full solve) from which SVC solves its problems in threads
 SVM_PAIRS_WORK = NUMBA_PASS_WORK

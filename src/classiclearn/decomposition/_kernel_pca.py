@@ -491,9 +491,10 @@ default='linear'
     def _get_kernel(self, X, Y=None):
         if supports(self.kernel):
             # linear / poly / rbf / sigmoid: the kernel functions shared with the SVMs
-            # and KernelRidge (dense or sparse rows)
+            # and KernelRidge (dense or sparse rows); the products in scipy's BLAS, the
+            # library of the eigensolvers before (transform) or after (fit) them
             return kernel_matrix(X, X if Y is None else Y, self.kernel, gamma=self.gamma_,
-                                 coef0=self.coef0, degree=self.degree)
+                                 coef0=self.coef0, degree=self.degree, scipy_blas=True)
         if callable(self.kernel):
             params = self.kernel_params or {}
         else:
