@@ -44,13 +44,14 @@ def dot_products(X, Y, scipy_blas=False):
                              Xr.indptr.astype(np.intp), np.asarray(Yc.data, dtype=np.float64),
                              Yc.indices.astype(np.intp), Yc.indptr.astype(np.intp), D)
         return D
-    if scipy_blas and not (sp.issparse(X) or sp.issparse(Y)):
-        return scipy_product(X, np.asarray(Y).T)
+    if scipy_blas:
+        return np.asarray(scipy_product(X, Y.T), dtype=np.float64)
     return np.ascontiguousarray(X @ Y.T, dtype=np.float64)
 
 
 def scipy_product(A, B):
-    """``A @ B`` for dense A and B, as a C-contiguous float64 ndarray, in scipy's BLAS.
+    """``A @ B`` as a C-contiguous ndarray: in scipy's BLAS for dense float64 A and B
+    (with no empty dimension), else numpy's (or scipy.sparse's) product.
 
     scipy's BLAS is the one its LAPACK (the eigensolvers, the factorisations) and
     numba's ``np.dot`` run on: a product there after one of those calls finds that
@@ -64,9 +65,8 @@ def scipy_product(A, B):
     >>> scipy_product(np.array([[1.0, 2.0]]), np.array([[3.0], [4.0]])).tolist()
     [[11.0]]
     """
-    A = np.asarray(A, dtype=np.float64)
-    B = np.asarray(B, dtype=np.float64)
-    if min(A.shape[0], B.shape[1], A.shape[1]) == 0:
+    if (sp.issparse(A) or sp.issparse(B) or A.dtype != np.float64 or B.dtype != np.float64
+            or min(A.shape[0], B.shape[1], A.shape[1]) == 0):
         return np.ascontiguousarray(A @ B)
     # (A B)' = B' A', computed in Fortran order: its transpose is the C-ordered A B
     return dgemm(1.0, B.T, A.T).T

@@ -608,15 +608,15 @@ default='linear'
     def _lanczos_replaces_dense(self, X, n_components, kernel):
         """Whether 'auto', standing for 'dense' here, runs Lanczos first: a built-in
         (symmetric) ``kernel`` and few enough of the eigenpairs wanted. Not for more
-        linear-kernel components than features: the kernel's rank is at most the
-        number of features, and Lanczos stops short of the wanted count (so for
-        the cosine kernel, a linear kernel of the normalised rows)."""
+        linear-kernel components than features (the cosine kernel arrives as the
+        linear kernel of the normalised rows): the kernel's rank is at most the
+        number of features, and Lanczos stops short of the wanted count."""
         return (
             self.eigen_solver == "auto"
             and kernel != "precomputed"
             and not callable(kernel)
             and n_components * _LANCZOS_DENSE_FRACTION <= X.shape[0]
-            and not (kernel in ("linear", "cosine") and n_components > X.shape[1])
+            and not (kernel == "linear" and n_components > X.shape[1])
         )
 
     def _solve_lanczos(self, X, n_components, kernel, v0, tol, gap_tol):

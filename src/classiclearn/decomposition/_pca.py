@@ -968,10 +968,10 @@ class PCA(TransformerMixin, BaseEstimator):
             # X C' - mean C' (no centred copy of X): the mean's projection is within
             # 16 standard deviations of each component, so at most ~4 bits cancel
             # (sparse X is never centred, as in scikit-learn)
-            Xt = _product(X, CT)
+            Xt = scipy_product(X, CT)  # the BLAS of the fit's LAPACK
             Xt -= offset
         else:
-            Xt = _product(X - mean, CT)
+            Xt = scipy_product(X - mean, CT)
         if self.whiten:
             scale = self._component_scales()
             scale[scale < 1e-300] = 1.0
@@ -1111,10 +1111,3 @@ class PCA(TransformerMixin, BaseEstimator):
         check_is_fitted(self)
         return np.asarray([f"pca{i}" for i in range(self._n_features_out)], dtype=object)
 
-
-def _product(X, CT):
-    """``X @ CT``: in scipy's BLAS for dense float64 X (the fit's LAPACK library,
-    whose threads may still be spinning), else numpy's product."""
-    if X.dtype == np.float64 and not sp.issparse(X):
-        return scipy_product(X, CT)
-    return np.asarray(X @ CT)

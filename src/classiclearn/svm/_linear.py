@@ -105,9 +105,11 @@ def _newton_squared_hinge(X, y, C, tol, max_iter, dense_tron=False):
             w, it = w_tr, it_tr
     H = np.zeros((d, d)) if direct else None
     hessian_part = None if direct else _weighted_gram_product(X)
-    margin = X @ w
-    # the stopping test is relative to the gradient at zero, 2 X'(-C y), as liblinear's
-    g0 = 2.0 * np.linalg.norm(X.T @ (C * y))
+    # the stopping test is relative to the gradient at zero, 2 X'(-C y), as liblinear's:
+    # the first one when the steps start there
+    from_zero = not w.any()
+    margin = np.zeros(n) if from_zero else X @ w
+    g0 = None if from_zero else 2.0 * np.linalg.norm(X.T @ (C * y))
     act_old = np.zeros(n, dtype=bool)
     newton_steps = 0
     while newton_steps < max_iter:
@@ -115,6 +117,7 @@ def _newton_squared_hinge(X, y, C, tol, max_iter, dense_tron=False):
         r = np.where(act, C * (margin - y), 0.0)
         grad = w + 2.0 * (X.T @ r)
         gnorm = np.linalg.norm(grad)
+        g0 = gnorm if g0 is None else g0
         if gnorm <= eps * g0 or gnorm == 0.0:
             break
         newton_steps += 1
