@@ -311,7 +311,8 @@ def test_newton_path_far_from_the_optimum_takes_the_trust_region_result(monkeypa
 
 def test_large_curvature_takes_the_trust_region_first(monkeypatch):
     # C times the rows' squared norms large: the trust-region method settles the problem
-    # first (liblinear's iterates); small: the Newton steps, with no trust-region run
+    # first (liblinear's iterates); in between: the Newton steps, with no trust-region
+    # run; small: the trust-region method alone, up to max_iter
     import scipy.sparse as sparse
 
     from classiclearn.svm import _linear
@@ -326,8 +327,44 @@ def test_large_curvature_takes_the_trust_region_first(monkeypatch):
     ref = sksvm.LinearSVC(C=100.0, dual=False).fit(X, y)
     np.testing.assert_allclose(ours.coef_, ref.coef_, rtol=0, atol=1e-8)
     runs.clear()
-    LinearSVC(C=0.01, dual=False).fit(sparse.csr_array(X), y)
+    LinearSVC(C=1.0, dual=False).fit(sparse.csr_array(X), y)
     assert runs == []
+    small = LinearSVC(C=0.01, dual=False, max_iter=500).fit(sparse.csr_array(X), y)
+    assert runs == [500]
+    ref = sksvm.LinearSVC(C=0.01, dual=False, max_iter=500).fit(X, y)
+    np.testing.assert_allclose(small.coef_, ref.coef_, rtol=0, atol=1e-8)
+    assert small.n_iter_ == ref.n_iter_
+
+
+@pytest.mark.parametrize("sparse_rows", [False, True])
+@pytest.mark.parametrize("C", [0.01, 1.0, 10.0])
+def test_small_curvature_or_many_rows_per_feature_take_the_trust_region_alone(
+        sparse_rows, C, monkeypatch):
+    # the exact-Hessian path (dense, 300 x 150) and the Newton-CG path (CSR) give the
+    # problem to the trust-region method alone where C ||x||^2 d / n is small (C=0.01,
+    # 1) or the rows are at least four per feature (1,200 x 150 at every C): liblinear's
+    # iterates, coefficients and step count; else (300 x 150, C=10) the Newton steps
+    import scipy.sparse as sparse
+
+    from classiclearn.svm import _linear
+
+    _keep_on_the_conjugate_gradient_path(monkeypatch)
+    runs = []
+    real = _linear._tron
+    monkeypatch.setattr(_linear, "_tron", lambda *a: runs.append(a[4]) or real(*a))
+    for n in (300, 1200):
+        X, y, _, _ = _csr_with_intercept(n, 150, 10)
+        runs.clear()
+        ours = LinearSVC(C=C, dual=False, max_iter=700).fit(
+            sparse.csr_array(X) if sparse_rows else X, y)
+        if n == 300 and C == 10.0:
+            assert runs == []
+            continue
+        assert runs == [700]
+        ref = sksvm.LinearSVC(C=C, dual=False, max_iter=700).fit(X, y)
+        np.testing.assert_allclose(ours.coef_, ref.coef_, rtol=0, atol=1e-8)
+        np.testing.assert_allclose(ours.intercept_, ref.intercept_, rtol=0, atol=1e-8)
+        assert ours.n_iter_ == ref.n_iter_
 
 
 def test_loss_curvature_of_csr_rows_with_empty_ones():

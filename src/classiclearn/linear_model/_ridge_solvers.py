@@ -16,7 +16,7 @@ from scipy.sparse import issparse
 from scipy.sparse import linalg as splinalg
 
 from .._kernels.sparse_products import row_lanes
-from .._kernels.work import BLAS_THREADED_MATVEC, ROW_LANE_ENTRIES
+from .._kernels.work import BLAS_THREADED_MATVEC, LOSS_PASS_THREADED, ROW_LANE_ENTRIES
 from ..utils._sparse import column_deviations, csr_products, row_squared_norms
 from ..utils._threads import SMALL_WORK, auto_n_jobs, blas_single_thread, pooled_map
 from ._base import add_lanes, dense_row_lanes
@@ -290,15 +290,19 @@ class SquaredLossPass:
     The rows are cut into up to 8 lanes of about :data:`ROW_LANE_ENTRIES` multiply-adds
     (a row costs 2 p), fixed by X's shape alone; each lane sums into its own buffer in
     numba's threads (:func:`._ridge_kernels.squared_loss_grad_lanes`) and the lanes are
-    added in order, so the result does not depend on the thread count. One lane (small
-    X) runs on the calling thread.
+    added in order, so the result does not depend on the thread count. A pass below
+    :data:`~classiclearn._kernels.work.LOSS_PASS_THREADED` multiply-adds is one lane on
+    the calling thread, as the logistic loss's passes are: between scipy's L-BFGS-B
+    steps, a parallel region per pass cost more than the second thread saved.
     """
 
     def __init__(self, X, m, y, c, sw):
         self.args = (np.ascontiguousarray(X), m)
         self.y, self.c, self.sw = np.ascontiguousarray(y), c, sw
         n, p = X.shape
-        self.bounds = dense_row_lanes(n, n * 2 * p)
+        work = n * 2 * p
+        self.bounds = (dense_row_lanes(n, work) if work >= LOSS_PASS_THREADED
+                       else np.array([0, n], dtype=np.intp))
         n_lanes = self.bounds.shape[0] - 1
         self.parts = np.empty((n_lanes, p)) if n_lanes > 1 else None
         self.totals = np.empty(n_lanes)

@@ -75,21 +75,28 @@ def _newton_squared_hinge(X, y, C, tol, max_iter, dense_tron=False):
     (:func:`_linear_kernels.newton_squared_hinge_dense`), where the interpreter's
     per-step calls would cost more than their arithmetic.
 
-    ``dense_tron``: dense rows whose Hessian costs more than conjugate gradients (see
-    :func:`_fit_storage`) are solved by liblinear's trust-region method (:func:`_tron`,
-    its iterates, read from the dense rows); where it has not settled within
-    ``max_iter`` steps the Newton steps finish from its point.
+    Problems of small curvature (``_TRON_ONLY_CURVATURE``), and dense rows whose
+    Hessian costs more than conjugate gradients (``dense_tron``, see
+    :func:`_fit_storage`), are solved by liblinear's trust-region method
+    (:func:`_tron`, its iterates); where it has not settled within ``max_iter`` steps
+    the Newton steps finish from its point.
     """
     n, d = X.shape
     # sparse rows come with conjugate gradients (see _fit_storage)
     direct = d <= _HESSIAN_FEATURES and not sp.issparse(X) and not dense_tron
     if direct and d <= _COMPILED_NEWTON_FEATURES:
         return _k.newton_squared_hinge_dense(np.ascontiguousarray(X), y, C, tol, max_iter)
+    curvature = _loss_curvature(X, C)
+    # the trust-region method alone: on dense rows past the exact Hessian, and wherever
+    # the curvature, scaled by the features per row, is small (see _TRON_ONLY_CURVATURE)
+    tron_only = (dense_tron or curvature * d / n <= _TRON_ONLY_CURVATURE
+                 or n >= _TRON_ONLY_ROWS_PER_FEATURE * d)
+    direct = direct and not tron_only
     n_pos = int(np.count_nonzero(y > 0))
     eps = tol * max(min(n_pos, n - n_pos), 1) / n
     w = np.zeros(d)
     it = 0
-    if dense_tron or _loss_curvature(X, C) >= _TRON_FIRST_CURVATURE:
+    if tron_only or curvature >= _TRON_FIRST_CURVATURE:
         # dense rows past the exact Hessian: the trust-region method for up to max_iter
         # steps (1,000 x 900, C=0.01: 8 steps, 13.5 ms, where the Newton-CG steps on CSR
         # rows took 110 ms). Elsewhere, a large C for the rows' norms: the trust-region
@@ -98,10 +105,10 @@ def _newton_squared_hinge(X, y, C, tol, max_iter, dense_tron=False):
         # time); a problem it has not settled within _TRON_FIRST steps goes to the
         # Newton steps
         w_tr, it_tr, settled = _tron(X, y, C, eps,
-                                     max_iter if dense_tron else min(max_iter, _TRON_FIRST))
+                                     max_iter if tron_only else min(max_iter, _TRON_FIRST))
         if settled:
             return w_tr, it_tr
-        if dense_tron:
+        if tron_only:
             w, it = w_tr, it_tr
     H = np.zeros((d, d)) if direct else None
     hessian_part = None if direct else _weighted_gram_product(X)
@@ -134,7 +141,7 @@ def _newton_squared_hinge(X, y, C, tol, max_iter, dense_tron=False):
         w += t * step
         margin += t * od
     it += newton_steps
-    if (not direct and not dense_tron
+    if (not direct and not tron_only
             and _relative_duality_gap(X, w, margin, y, C) > _TRON_FALLBACK_GAP):
         # the inexact steps met the gradient test far from the optimum (large C): the
         # trust-region method run to its end, and the lower objective
@@ -152,6 +159,20 @@ def _newton_squared_hinge(X, y, C, tol, max_iter, dense_tron=False):
 # C=1 and 2, where the Newton steps take about 30.
 _TRON_FIRST_CURVATURE = 4000.0
 _TRON_FIRST = 200
+# The trust-region method alone, not the exact Hessian (dense rows) or the Newton-CG
+# steps (CSR rows), where the curvature times features / rows is at most this. With a
+# small C for the rows' norms the Hessian is near the identity, and a few
+# conjugate-gradient products per step cost less than forming and factorising it or
+# than Newton-CG's tighter steps; with fewer rows than features and a larger C the
+# problem nears a hard margin, where the trust-region method takes hundreds of steps
+# and Newton's few. With at least _TRON_ONLY_ROWS_PER_FEATURE rows per feature it
+# never came near a hard margin, and took as long as the Hessian path or less at
+# every C (on CSR rows, where the Newton-CG steps' active set stays near as large as
+# the features, a fifth of their time at C=10). The crossovers were measured on dense
+# and CSR X from 200 x 180 to 50,000 x 100 and C from 0.001 to 1,000
+# (benchmarks/results/svm.md, session 48).
+_TRON_ONLY_CURVATURE = 100.0
+_TRON_ONLY_ROWS_PER_FEATURE = 4
 # conjugate-gradient products per Newton step (the steps need not be exact)
 _NEWTON_CG_STEPS = 250
 
