@@ -445,3 +445,26 @@ def test_dense_trust_region_left_unsettled_is_finished_by_newton_steps(monkeypat
         return _linear._objective(w, Xa @ w, signs, C_i)
 
     np.testing.assert_allclose(objective(short), objective(full), rtol=1e-6)
+
+
+def test_one_vs_rest_trust_region_problems_share_one_conversion_of_csr_rows(monkeypatch):
+    # four classes on CSR rows with many rows per feature: four trust-region problems,
+    # one conversion of the index arrays; liblinear's coefficients
+    import scipy.sparse as sparse
+
+    from classiclearn.svm import _linear
+
+    _keep_on_the_conjugate_gradient_path(monkeypatch)
+    X, y = datasets.make_classification(n_samples=800, n_features=60, n_informative=8,
+                                        n_classes=4, random_state=3)
+    X = np.where(np.random.default_rng(3).random(X.shape) < 0.3, X, 0.0)
+    conversions, runs = [], []
+    real_rows, real_tron = _linear._tron_rows, _linear._tron
+    monkeypatch.setattr(_linear, "_tron_rows", lambda A: conversions.append(1) or real_rows(A))
+    monkeypatch.setattr(_linear, "_tron", lambda *a: runs.append(a[5] is not None)
+                        or real_tron(*a))
+    ours = LinearSVC(dual=False).fit(sparse.csr_array(X), y)
+    assert conversions == [1] and runs == [True] * 4
+    ref = sksvm.LinearSVC(dual=False).fit(X, y)
+    np.testing.assert_allclose(ours.coef_, ref.coef_, rtol=0, atol=1e-8)
+    np.testing.assert_allclose(ours.intercept_, ref.intercept_, rtol=0, atol=1e-8)

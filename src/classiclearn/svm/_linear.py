@@ -62,7 +62,7 @@ _COMPILED_NEWTON_FEATURES = 96
 _CLASS_THREADS_ENTRIES = 2_000
 
 
-def _newton_squared_hinge(X, y, C, tol, max_iter, dense_tron=False):
+def _newton_squared_hinge(X, y, C, tol, max_iter, dense_tron=False, tron_rows=None):
     """Finite Newton method for ``1/2||w||^2 + sum C_i max(0, 1 - y_i w'x_i)^2``.
 
     The generalised Hessian ``I + 2 X_A' diag(C_A) X_A`` only depends on the
@@ -75,11 +75,12 @@ def _newton_squared_hinge(X, y, C, tol, max_iter, dense_tron=False):
     (:func:`_linear_kernels.newton_squared_hinge_dense`), where the interpreter's
     per-step calls would cost more than their arithmetic.
 
-    Problems of small curvature (``_TRON_ONLY_CURVATURE``), and dense rows whose
-    Hessian costs more than conjugate gradients (``dense_tron``, see
-    :func:`_fit_storage`), are solved by liblinear's trust-region method
-    (:func:`_tron`, its iterates); where it has not settled within ``max_iter`` steps
-    the Newton steps finish from its point.
+    Problems of small curvature or with many rows per feature
+    (``_TRON_ONLY_CURVATURE``), and dense rows whose Hessian costs more than conjugate
+    gradients (``dense_tron``, see :func:`_fit_storage`), are solved by liblinear's
+    trust-region method (:func:`_tron`, its iterates; ``tron_rows``: X's arrays for
+    it, shared by the one-vs-rest problems); where it has not settled within
+    ``max_iter`` steps the Newton steps finish from its point.
     """
     n, d = X.shape
     # sparse rows come with conjugate gradients (see _fit_storage)
@@ -105,7 +106,8 @@ def _newton_squared_hinge(X, y, C, tol, max_iter, dense_tron=False):
         # time); a problem it has not settled within _TRON_FIRST steps goes to the
         # Newton steps
         w_tr, it_tr, settled = _tron(X, y, C, eps,
-                                     max_iter if tron_only else min(max_iter, _TRON_FIRST))
+                                     max_iter if tron_only else min(max_iter, _TRON_FIRST),
+                                     tron_rows)
         if settled:
             return w_tr, it_tr
         if tron_only:
@@ -145,7 +147,7 @@ def _newton_squared_hinge(X, y, C, tol, max_iter, dense_tron=False):
             and _relative_duality_gap(X, w, margin, y, C) > _TRON_FALLBACK_GAP):
         # the inexact steps met the gradient test far from the optimum (large C): the
         # trust-region method run to its end, and the lower objective
-        w_tr, it_tr, _ = _tron(X, y, C, eps, max_iter)
+        w_tr, it_tr, _ = _tron(X, y, C, eps, max_iter, tron_rows)
         if _objective(w_tr, X @ w_tr, y, C) < _objective(w, margin, y, C):
             return w_tr, it_tr
     return w, it
@@ -209,24 +211,30 @@ def _relative_duality_gap(X, w, margin, y, C):
     return (primal - dual) / primal if primal > 0 else 0.0
 
 
-def _tron(X, y, C, eps, max_iter):
+def _tron(X, y, C, eps, max_iter, rows=None):
     """Trust-region Newton (Lin, Weng and Keerthi, JMLR 2008; liblinear's TRON,
     :func:`classiclearn._kernels.tron.l2_tron`) for ``1/2||w||^2 + sum C_i max(0, 1 -
     y_i w'x_i)^2`` from zero, over the dense rows or CSR X, until the gradient norm is
     ``eps`` times the first (liblinear's test). Returns (w, iterations, settled): the
     steps taken, counted as liblinear counts them, and whether the test was met (or the
-    decrease vanished) within ``max_iter`` steps."""
+    decrease vanished) within ``max_iter`` steps. ``rows``: X's arrays from
+    :func:`_tron_rows`, when already made."""
     w = np.zeros(X.shape[1])
+    rows = _tron_rows(X) if rows is None else rows
+    n_iter, settled = l2_tron(SQUARED_HINGE, *rows, y, C, w, float(eps), int(max_iter))
+    return w, n_iter, bool(settled)
+
+
+def _tron_rows(X):
+    """The arrays :func:`l2_tron` reads for X: the dense rows, or CSR X's index arrays
+    made unsigned (converted once per fit, not once per one-vs-rest problem)."""
     if sp.issparse(X):
         # no CSC arrays: each Hessian product is one serial pass over the active rows
         # (the two parallel passes over every row, many short parallel regions per
         # step, stalled: 5,000 x 1,000 at 5%, C=100, fits of 12-68 ms against 12-15)
-        rows = (None, X.indptr.astype(np.uintp), X.indices.astype(np.uint32),
+        return (None, X.indptr.astype(np.uintp), X.indices.astype(np.uint32),
                 np.asarray(X.data, dtype=np.float64), None)
-    else:
-        rows = (np.ascontiguousarray(X, dtype=np.float64), None, None, None, None)
-    n_iter, settled = l2_tron(SQUARED_HINGE, *rows, y, C, w, float(eps), int(max_iter))
-    return w, n_iter, bool(settled)
+    return (np.ascontiguousarray(X, dtype=np.float64), None, None, None, None)
 
 
 def _conjugate_gradients(hessian_part, weights, grad, tol, max_steps):
@@ -470,6 +478,8 @@ class LinearSVC(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         if not (self.penalty == "l1" or dual) and Xa is None:
             Xa = rows.with_intercept_csr()
         targets = [1] if k == 2 else list(range(k))
+        # the trust-region method's unsigned CSR arrays, shared by the problems
+        tron_rows = _tron_rows(Xa) if len(targets) > 1 and sp.issparse(Xa) else None
 
         def solve_one_vs_rest(c):
             yc = np.where(y_idx == c, 1.0, -1.0)
@@ -483,7 +493,7 @@ class LinearSVC(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
                                                   self.loss == "squared_hinge",
                                                   float(self.tol), int(self.max_iter), seed)
             return _newton_squared_hinge(Xa, yc, Cc, float(self.tol), int(self.max_iter),
-                                         dense_tron)
+                                         dense_tron, tron_rows)
 
         # the one-vs-rest problems are independent: on the cores at once (each the same
         # whatever the number of threads)
