@@ -896,6 +896,33 @@ def check_linear_svc_range():
               _theirs(_fit_predict, (theirs_model, X, y, X), 7, 0.05), scores=scores)
 
 
+def check_linear_svc_primal():
+    """LinearSVC(dual=False) fit over C (0.001 to 10) on the shapes where its primal
+    solver changes (exact Hessian, Newton-CG or trust region): standardised dense
+    make_classification (n_informative p / 5) 200 x 180 to 20,000 x 300, and random CSR X
+    (normal entries, labels of a noisy random linear model) 1,000 x 2,000 to 50,000 x
+    100; medians of 5 after a 0.05 s pause, both ``n_iter_``."""
+    rng = np.random.default_rng(0)
+    cells = []
+    for n, p in [(200, 180), (500, 200), (500, 450), (1000, 450), (2000, 450), (20000, 300)]:
+        X, y = make_classification(n, p, n_informative=p // 5, random_state=0)
+        cells.append((f"dense {n}x{p}", (X - X.mean(0)) / X.std(0), y))
+    for n, p, density in [(5000, 1000, 0.05), (2000, 1000, 0.05), (1200, 1000, 0.05),
+                          (1000, 2000, 0.05), (2000, 5000, 0.01), (3000, 300, 0.2),
+                          (50000, 100, 0.05)]:
+        X = sp.random(n, p, density=density, format="csr", random_state=0)
+        X.data = rng.standard_normal(X.nnz)
+        y = (X @ rng.standard_normal(p) + 0.5 * rng.standard_normal(n) > 0).astype(int)
+        cells.append((f"CSR {n}x{p} {density:.0%}", X, y))
+    for label, X, y in cells:
+        for C in (0.001, 0.01, 0.1, 1.0, 10.0):
+            ours = svm.LinearSVC(C=C, dual=False)
+            theirs = sk_svm.LinearSVC(C=C, dual=False)
+            iters = f"n_iter {ours.fit(X, y).n_iter_} / {theirs.fit(X, y).n_iter_}"
+            _line(f"LinearSVC {label} C={C} fit ({iters})",
+                  _median_time(ours.fit, (X, y), 5, 0.05), _theirs(theirs.fit, (X, y), 5, 0.05))
+
+
 def check_liblinear_range():
     """LogisticRegression(solver="liblinear") with l2 (TRON) fit + predict: the bundled
     sets made binary, raw and standardised, dense 1,000-20,000 rows x 10-300, CSR
@@ -1043,6 +1070,8 @@ CHECKS = {"svc": check_svc, "forest-predict": check_forest_predict,
           "lsqr-sparse": check_lsqr_sparse, "cd-range": check_cd_range,
           "kmeans-range": check_kmeans_range, "perceptron-range": check_perceptron_range,
           "linear-svc-range": check_linear_svc_range, "params": check_params,
+          "linear-svc-primal": check_linear_svc_primal,
+          "params-500x450": lambda: check_params(500, 500, 500, n_features=450),
           "positive-range": check_positive_range,
           "liblinear-range": check_liblinear_range, "entropy-range": check_entropy_range,
           "params-small": lambda: check_params(1000, 1000, 1000),

@@ -454,7 +454,7 @@ def test_logistic_liblinear_l2_sparse_columns_in_parallel_give_the_same_model():
     from classiclearn.utils._threads import numba_threads
 
     rng = np.random.default_rng(7)
-    X = sp.random(3000, 400, density=0.06, format="csr", random_state=7)
+    X = sp.random(3000, 400, density=0.12, format="csr", random_state=7)
     assert X.nnz >= PARALLEL_ENTRIES
     y = (X @ rng.normal(size=400) + 0.1 * rng.normal(size=3000) > 0).astype(int)
     threaded = LogisticRegression(solver="liblinear", C=10.0).fit(X, y)
