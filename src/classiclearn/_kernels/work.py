@@ -110,8 +110,10 @@ ROW_TRANSCENDENTAL_COST = 40
 # multiply-adds (counted as for the lanes) of one logistic loss pass below which its
 # lanes run on the calling thread: waking numba's sleeping OpenMP workers for the
 # first parallel region after an idle pause costs more than a second thread saves
-# over a whole L-BFGS fit of this size (measurements: benchmarks/results/threads.md)
-LOSS_PASS_THREADED = 1_500_000
+# over a whole L-BFGS fit of this size; and from one fit in three to one in six, the
+# threaded passes of a fit stalled by about 45 ms in all, which the second thread's
+# saving covers only from about this size (measurements: benchmarks/results/threads.md)
+LOSS_PASS_THREADED = 3_500_000
 # entries of a Lawson-Hanson step's pass over the columns at zero (a reflection, or the
 # rotations of a variable leaving the set) from which it runs in lanes of columns: each
 # step is one parallel region, and below this the region's start costs more than the
