@@ -104,9 +104,9 @@ def _newton_squared_hinge(X, y, C, tol, max_iter, dense_tron=False, tron_rows=No
     w = np.zeros(d)
     it = 0
     if tron_only or curvature >= _TRON_FIRST_CURVATURE:
-        # dense rows past the exact Hessian: the trust-region method for up to max_iter
-        # steps (1,000 x 900, C=0.01: 8 steps, 13.5 ms, where the Newton-CG steps on CSR
-        # rows took 110 ms). Elsewhere, a large C for the rows' norms: the trust-region
+        # tron_only: the trust-region method for up to max_iter steps (dense rows past the
+        # exact Hessian, 1,000 x 900, C=0.01: 8 steps, where the Newton-CG steps on CSR
+        # rows took 107 products). Elsewhere, a large C for the rows' norms: the trust-region
         # method first (1,000 x 900, C=10: 16 steps, 49 ms, where the Newton steps took
         # 50, 730 ms; 500 x 450, C=100, on the exact Hessian: 8.9 times liblinear's
         # time); a problem it has not settled within _TRON_FIRST steps goes to the
@@ -175,10 +175,11 @@ _TRON_FIRST = 200
 # problem nears a hard margin, where the trust-region method takes hundreds of steps
 # and Newton's few. With at least _TRON_ONLY_ROWS_PER_FEATURE rows per feature it
 # never came near a hard margin, and took as long as the Hessian path or less at
-# every C (on CSR rows, where the Newton-CG steps' active set stays near as large as
-# the features, a fifth of their time at C=10). The crossovers were measured on dense
-# and CSR X from 200 x 180 to 50,000 x 100 and C from 0.001 to 1,000
-# (benchmarks/results/svm.md, session 48).
+# every C; on CSR rows, where the Newton-CG steps' active set can stay about as large
+# as the features, it took a fifth of their time at C=10, and on easy problems (two
+# Newton-CG steps) about a fifth more. Its steps are liblinear's, so its time follows
+# liblinear's. The crossovers were measured on dense and CSR X from 200 x 180 to
+# 50,000 x 100 and C from 0.001 to 1,000 (benchmarks/results/svm.md, session 48).
 _TRON_ONLY_CURVATURE = 100.0
 _TRON_ONLY_ROWS_PER_FEATURE = 4
 # conjugate-gradient products per Newton step (the steps need not be exact)
