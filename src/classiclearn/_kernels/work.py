@@ -20,6 +20,12 @@ LOOP_WORK = 4 * NUMBA_PASS_WORK
 # multiply-adds per second of the other passes: LOOP_WORK of them is a fraction of a
 # pool's wake, and a short loop that went threaded then paid more than it saved
 DENSE_LOOP_WORK = 16 * NUMBA_PASS_WORK
+# a dense Lloyd pass of at least this much runs in threads from the loop's first pass
+# (other passes: from NUMBA_PASS_WORK): below, the threaded passes of a fit stalled
+# now and then by 40-50 ms in all, and one thread was faster on average (KMeans 1,000 x
+# 900 and 2,000 x 450, 7.2 M a pass: mean 12.0 and 10.8 ms against 17.9 and 20.5;
+# threads won from 14.4 M, 2,000 x 900)
+DENSE_LOOP_PASS_THREADED = 3 * NUMBA_PASS_WORK
 LOOP_PASS_WORK = NUMBA_PASS_WORK // 8
 # entries of X (stored entries of a sparse X) per lane of a pass over its rows (the
 # lanes, fixed by X alone, run in threads and are added in order; see

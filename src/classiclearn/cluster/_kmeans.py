@@ -27,7 +27,13 @@ from ..utils._dask import DaskUnsupportedError, fit_one_block_in_memory, record_
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
 from ..utils._sparse import column_mean_var, row_squared_norms
-from ..utils._threads import SMALL_WORK, LoopThreads, blas_single_thread, threads_for_work
+from ..utils._threads import (
+    SMALL_WORK,
+    LoopThreads,
+    blas_single_thread,
+    numba_threads,
+    threads_for_work,
+)
 from ..utils.validation import (
     cast_float_attributes,
     check_array,
@@ -47,13 +53,14 @@ __all__ = ["KMeans", "kmeans_plusplus"]
 
 
 @contextmanager
-def _threads(n_jobs, work=None):
-    """numba thread context (all threads when ``n_jobs`` is None, one for small work),
-    BLAS on one thread: the kernels call BLAS on row tiles from numba's threads, and a
-    threaded BLAS there (wide rows: 256 x 2,000 tiles) oversubscribed the cores
-    (k-means++ on 1,000 x 2,000: 10x slower)."""
-    with threads_for_work(n_jobs, SMALL_WORK if work is None else work), \
-            blas_single_thread():
+def _threads(n_jobs, work=None, threaded_from=SMALL_WORK):
+    """numba thread context (all threads when ``n_jobs`` is None, one for work below
+    ``threaded_from``), BLAS on one thread: the kernels call BLAS on row tiles from
+    numba's threads, and a threaded BLAS there (wide rows: 256 x 2,000 tiles)
+    oversubscribed the cores (k-means++ on 1,000 x 2,000: 10x slower)."""
+    work = SMALL_WORK if work is None else work
+    threads = numba_threads(1) if work < threaded_from else threads_for_work(n_jobs, work)
+    with threads, blas_single_thread():
         yield
 
 
@@ -526,7 +533,9 @@ class KMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         # made before _threads sets one thread
         loop = LoopThreads(self.n_jobs, work,
                            dense=self.algorithm == "lloyd" and not sp.issparse(X))
-        with _threads(self.n_jobs, work):
+        # the fit's other passes (centring, k-means++) on threads from the work a pass of
+        # the loop takes them at (dense Lloyd passes: see DENSE_LOOP_PASS_THREADED)
+        with _threads(self.n_jobs, work, loop.threaded_pass):
             if sp.issparse(X):
                 # sparse X stays as it is (centring would fill it in)
                 x_mean = np.zeros(X.shape[1])

@@ -27,6 +27,7 @@ import numpy as np
 from .._kernels.work import (
     BLAS_THREADED_ORDER,
     BLOCKED_ROWS_THREADED,
+    DENSE_LOOP_PASS_THREADED,
     DENSE_LOOP_WORK,
     LOOP_PASS_WORK,
     LOOP_WORK,
@@ -175,8 +176,8 @@ class LoopThreads:
     """numba threads for the passes of an iterative loop whose length is not known
     in advance (k-means' passes until convergence).
 
-    Passes of at least :data:`SMALL_WORK` run as :func:`threads_for_work` runs
-    them. Smaller passes start on one thread; once the passes run so far add up
+    Passes of at least :data:`SMALL_WORK` (dense Lloyd passes: ``DENSE_LOOP_PASS_THREADED``)
+    run as :func:`threads_for_work` runs them. Smaller passes start on one thread; once the passes run so far add up
     to ``LOOP_WORK`` (see :mod:`classiclearn._kernels.work`), and if each pass is
     at least ``LOOP_PASS_WORK``, the rest run on ``n_jobs`` threads (for None,
     numba's setting when the loop is made): a long loop then pays one wake of
@@ -188,7 +189,8 @@ class LoopThreads:
     pass_work : int
         Multiply-adds of one pass.
     dense : bool, default=False
-        Dense Lloyd passes, which go threaded after ``DENSE_LOOP_WORK`` instead.
+        Dense Lloyd passes, which go threaded from ``DENSE_LOOP_PASS_THREADED`` a pass,
+        or after ``DENSE_LOOP_WORK`` in all, instead.
 
     Examples
     --------
@@ -203,10 +205,11 @@ class LoopThreads:
         self.pass_work = pass_work
         self.done = 0
         self.loop_work = DENSE_LOOP_WORK if dense else LOOP_WORK
+        self.threaded_pass = DENSE_LOOP_PASS_THREADED if dense else SMALL_WORK
 
     def serial_passes(self):
         """How many of the next passes run on one thread (a large number: all of them)."""
-        if self.pass_work >= SMALL_WORK:
+        if self.pass_work >= self.threaded_pass:
             return 0
         if self.pass_work < LOOP_PASS_WORK:
             return 1 << 62
@@ -218,7 +221,7 @@ class LoopThreads:
 
     def next_pass(self):
         """Context manager setting numba's threads for the next pass (yields their number)."""
-        threaded = self.pass_work >= SMALL_WORK or (
+        threaded = self.pass_work >= self.threaded_pass or (
             self.pass_work >= LOOP_PASS_WORK and self.done >= self.loop_work)
         self.done += self.pass_work
         return numba_threads(self.threads if threaded else 1)
