@@ -26,7 +26,10 @@ DENSE_LOOP_WORK = 16 * NUMBA_PASS_WORK
 # 900 and 2,000 x 450, 7.2 M a pass: mean 12.0 and 10.8 ms against 17.9 and 20.5;
 # threads won from 14.4 M, 2,000 x 900)
 DENSE_LOOP_PASS_THREADED = 3 * NUMBA_PASS_WORK
-LOOP_PASS_WORK = NUMBA_PASS_WORK // 8
+# (passes of at least LOOP_PASS_WORK: below, the threaded tail of a loop stalled now and
+# then by 40-60 ms and one thread was faster on average, KMeans elkan 1,000 x 100 and
+# 2,000 x 50, 0.8 M a pass: means 14.0 and 21.2 ms against 7.8 and 11.5)
+LOOP_PASS_WORK = NUMBA_PASS_WORK // 2
 # entries of X (stored entries of a sparse X) per lane of a pass over its rows (the
 # lanes, fixed by X alone, run in threads and are added in order; see
 # sparse_products.row_lanes); X with fewer than two lanes' worth is passed on one thread
