@@ -31,7 +31,6 @@ from ..utils._threads import (
     SMALL_WORK,
     LoopThreads,
     blas_single_thread,
-    numba_threads,
     threads_for_work,
 )
 from ..utils.validation import (
@@ -58,9 +57,8 @@ def _threads(n_jobs, work=None, threaded_from=SMALL_WORK):
     ``threaded_from``), BLAS on one thread: the kernels call BLAS on row tiles from
     numba's threads, and a threaded BLAS there (wide rows: 256 x 2,000 tiles)
     oversubscribed the cores (k-means++ on 1,000 x 2,000: 10x slower)."""
-    work = SMALL_WORK if work is None else work
-    threads = numba_threads(1) if work < threaded_from else threads_for_work(n_jobs, work)
-    with threads, blas_single_thread():
+    with threads_for_work(n_jobs, SMALL_WORK if work is None else work, threaded_from), \
+            blas_single_thread():
         yield
 
 

@@ -40,6 +40,7 @@ from ..utils._sparse import (
     csr_gram,
     csr_with_constant,
     gram_pair_work,
+    unsigned_arrays32,
 )
 from ..utils._threads import (
     available_cores,
@@ -929,8 +930,7 @@ def _liblinear_rows(X, fit_intercept, intercept_scaling, with_columns=True):
         columns = None
         if with_columns and rows.nnz >= PARALLEL_ENTRIES and current_numba_threads() > 1:
             columns = csc_columns_with_constant(X, s if fit_intercept else 0.0)
-        return (None, rows.indptr.astype(np.uintp), rows.indices.astype(np.uint32),
-                np.asarray(rows.data, dtype=np.float64), columns)
+        return (None, *unsigned_arrays32(rows), columns)
     if not fit_intercept:
         return np.ascontiguousarray(X, dtype=np.float64), None, None, None, None
     Xa = np.empty((X.shape[0], X.shape[1] + 1))

@@ -22,6 +22,7 @@ from ..base import BaseEstimator, ClassifierMixin
 from ..exceptions import ConvergenceWarning
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
+from ..utils._sparse import unsigned_arrays32
 from ..utils._stratify import stratified_indices
 from ..utils._targets import check_partial_fit_classes, compute_class_weight, encode_labels
 from ..utils._threads import SMALL_WORK, auto_n_jobs, on_one_blas_thread, pooled_map
@@ -48,8 +49,7 @@ def _kernel_rows(X):
     a signed index for a negative value at every access), the column indices on 32 bits
     (the rows are read in a shuffled order: fewer bytes, fewer cache misses)."""
     if sp.issparse(X):
-        return (np.empty((0, X.shape[1])), X.indptr.astype(np.uintp),
-                X.indices.astype(np.uint32), np.asarray(X.data, dtype=np.float64))
+        return (np.empty((0, X.shape[1])), *unsigned_arrays32(X))
     return np.ascontiguousarray(X), None, None, None
 
 

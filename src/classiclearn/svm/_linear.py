@@ -36,7 +36,12 @@ from ..utils._linalg import solve_gram
 from ..utils._linear import LinearClassifierMixin, linear_product
 from ..utils._params import Interval, StrOptions
 from ..utils._random import check_random_state
-from ..utils._sparse import csc_columns_with_constant, csr_with_constant, row_squared_norms
+from ..utils._sparse import (
+    csc_columns_with_constant,
+    csr_with_constant,
+    row_squared_norms,
+    unsigned_arrays32,
+)
 from ..utils._targets import compute_class_weight, encode_labels
 from ..utils._threads import (
     auto_n_jobs,
@@ -243,8 +248,7 @@ def _tron_rows(X):
         # no CSC arrays: each Hessian product is one serial pass over the active rows
         # (the two parallel passes over every row, many short parallel regions per
         # step, stalled: 5,000 x 1,000 at 5%, C=100, fits of 12-68 ms against 12-15)
-        return (None, X.indptr.astype(np.uintp), X.indices.astype(np.uint32),
-                np.asarray(X.data, dtype=np.float64), None)
+        return (None, *unsigned_arrays32(X), None)
     return (np.ascontiguousarray(X, dtype=np.float64), None, None, None, None)
 
 
@@ -634,6 +638,4 @@ class _Rows:
         took half again as long), the column indices on 32 bits."""
         if not self.sparse:
             return self.dense, None, None, None, 0.0, self.n_coef
-        X = self.csr
-        return (None, X.indptr.astype(np.uintp), X.indices.astype(np.uint32), X.data,
-                self.bias, self.n_coef)
+        return (None, *unsigned_arrays32(self.csr), self.bias, self.n_coef)

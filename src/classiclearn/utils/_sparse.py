@@ -146,6 +146,23 @@ def gram_pair_work(X, outer=False):
     return float(entries @ entries) / 2
 
 
+def unsigned_arrays32(X):
+    """``(indptr, indices, data)`` of a compressed sparse X as the compiled row and
+    column kernels take them: indptr uintp and indices uint32 (numba checks a signed
+    index for a negative value at every access; 32-bit indices are fewer bytes to read),
+    data float64.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> indptr, indices, data = unsigned_arrays32(sp.csr_array([[0.0, 2.0], [3.0, 0.0]]))
+    >>> indices.dtype.name, [int(i) for i in indices], [float(v) for v in data]
+    ('uint32', [1, 0], [2.0, 3.0])
+    """
+    return (X.indptr.astype(np.uintp), X.indices.astype(np.uint32),
+            np.asarray(X.data, dtype=np.float64))
+
+
 def csr_with_constant(X, value):
     """Sparse X by rows (CSR, int64 indices) with one more column holding ``value`` in
     every row, stored after each row's entries (an intercept as a constant feature).
@@ -191,9 +208,7 @@ def csc_columns_with_constant(X, value=0.0):
     if n >= 2**32:
         raise ValueError(f"column-wise solvers take fewer than 2**32 rows; got {n}")
     if X.format == "csc" and value == 0.0:  # already by columns: sorted, cast
-        X = X if X.has_sorted_indices else X.sorted_indices()
-        return (X.indptr.astype(np.uintp), X.indices.astype(np.uint32),
-                np.asarray(X.data, dtype=np.float64))
+        return unsigned_arrays32(X if X.has_sorted_indices else X.sorted_indices())
     X = sp.csr_array(X)  # one compiled counting sort, straight into the kernel's types
     data = np.asarray(X.data, dtype=np.float64)
     lanes = min(available_cores(), X.nnz // _work.ROW_LANE_ENTRIES)

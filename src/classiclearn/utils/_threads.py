@@ -227,7 +227,7 @@ class LoopThreads:
         return numba_threads(self.threads if threaded else 1)
 
 
-def threads_for_work(n_jobs, work):
+def threads_for_work(n_jobs, work, threaded_from=None):
     """numba thread context sized to the work: one thread for a small pass.
 
     Parameters
@@ -238,12 +238,14 @@ def threads_for_work(n_jobs, work):
         Number of multiply-adds of one pass. Below :data:`SMALL_WORK`, waking
         the thread pool costs more than it saves (on a loaded machine, far
         more); results never depend on the thread count.
+    threaded_from : int, optional
+        The threshold in place of :data:`SMALL_WORK`, for passes of another speed.
 
     Returns
     -------
     context manager
     """
-    if work < SMALL_WORK:
+    if work < (SMALL_WORK if threaded_from is None else threaded_from):
         return numba_threads(1)
     if n_jobs is None:
         return nullcontext()
