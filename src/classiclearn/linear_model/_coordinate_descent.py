@@ -184,10 +184,11 @@ class _Problem:
         if self.mode == "gram":
             return _k.enet_cd_gram(w, self.G, np.ascontiguousarray(self.XtY[:, k]),
                                    float(self.yy[k]), l1, l2, self.pf, positive,
-                                   max_iter, abs_tol, orders)
+                                   max_iter, abs_tol, orders, tol)
         budget = max_iter if self.switch_after is None else min(max_iter, self.switch_after)
         n_iter, gap = _k.enet_cd_data(w, self.A, np.ascontiguousarray(self.B[:, k]), self.col_sq,
-                                      l1, l2, positive, budget, tol, abs_tol, orders)
+                                      l1, l2, positive, budget, tol, abs_tol, orders,
+                                      budget == max_iter)
         if gap <= abs_tol or n_iter >= max_iter:
             return n_iter, gap
         # Slow convergence: finish on the Gram matrix of the centred copy.
@@ -425,7 +426,7 @@ class _DenseWorkingSets:
             budget = max(int((max_iter - passes) * p / m), 1)
             n_iter, _ = _k.enet_cd_gram(w_set, G, np.ascontiguousarray(self.XtY[chosen, k]),
                                         yy, l1, l2, self.pf[:m], positive, budget, gap_tol,
-                                        np.arange(m, dtype=np.intp)[None, :])
+                                        np.arange(m, dtype=np.intp)[None, :], tol)
             w[chosen] = w_set
             g, rr, ry = exact_residual_products(self.X, self.x_mean, y, w)
             passes += int(n_iter) * m / p + 1.0
@@ -494,7 +495,7 @@ class _Certified:
         gap = np.inf
         for _ in range(_REFINE_ROUNDS):
             it, _ = _k.enet_cd_gram(w, self.G, q, yy, l1, l2, self.pf, positive,
-                                    max_iter - n_iter, abs_tol, orders)
+                                    max_iter - n_iter, abs_tol, orders, tol)
             n_iter += int(it)
             g, rr, ry = exact_residual_products(self.X, self.x_mean, y, w)
             gap = _k.enet_gap(w, g, rr, ry, l1, l2, self.pf, positive)
@@ -511,7 +512,7 @@ class _Certified:
             w[:] = start
         more, gap = _k.enet_cd_gram(w, self.exact, np.ascontiguousarray(self.XtY[:, k]),
                                     float(self.yy[k]), l1, l2, self.pf, positive,
-                                    max(max_iter - n_iter, 1), abs_tol, orders)
+                                    max(max_iter - n_iter, 1), abs_tol, orders, tol)
         return n_iter + int(more), gap
 
 

@@ -141,7 +141,7 @@ def _proximal_newton_point(theta, g, H, l1, penalised):
     u = theta.copy()
     orders = np.arange(theta.shape[0], dtype=np.intp)[None, :]
     _cdk.enet_cd_gram(u, G, G @ theta - g, -1.0, l1, 0.0, penalised.astype(np.float64),
-                      False, 10_000, 1e-14 * (1.0 + np.max(np.abs(theta))), orders)
+                      False, 10_000, 1e-14 * (1.0 + np.max(np.abs(theta))), orders, 0.0)
     return u
 
 

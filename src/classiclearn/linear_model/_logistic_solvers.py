@@ -604,7 +604,7 @@ def fit_newton_cd(obj, W0, b0, l1, l2, max_iter, tol, inner_max_iter=1000):
                 G = csr_gram(X, h) if sparse else centered_gram(X, x_mean, h)[0]
                 qv = np.asarray(X.T @ r).ravel() - x_mean * r.sum()
                 _cdk.enet_cd_gram(v, G, qv, -1.0, l1, l2, pf, False, inner_max_iter,
-                                  inner_tol, orders)
+                                  inner_tol, orders, 0.0)
             c = (r.sum() / hsum - x_mean @ v) if fi else 0.0
             dW = v - W[k]
             db = c - b[k]
