@@ -227,7 +227,7 @@ def test_columns_with_constant_are_scipys_csc(monkeypatch, lanes, layout, value,
     from classiclearn.utils._sparse import csc_columns_with_constant
 
     if lanes > 1:
-        monkeypatch.setattr(_sparse._work, "ROW_LANE_ENTRIES", 10)
+        monkeypatch.setattr(_sparse._work, "CSC_LANE_ENTRIES", 20)
         monkeypatch.setattr(_sparse, "available_cores", lambda: lanes)
 
     rng = np.random.default_rng(len(layout) + shape[0])
@@ -263,7 +263,7 @@ def test_columns_with_constant_fill_every_thread_whatever_the_entry_count(monkey
     # two threads: at least two lanes, also when the entries do not split evenly
     from classiclearn.utils import _sparse
 
-    monkeypatch.setattr(_sparse._work, "ROW_LANE_ENTRIES", 50)
+    monkeypatch.setattr(_sparse._work, "CSC_LANE_ENTRIES", 100)
     monkeypatch.setattr(_sparse, "available_cores", lambda: 2)
     lanes_run = []
     pooled = _sparse.pooled_map
@@ -281,5 +281,34 @@ def test_columns_with_constant_fill_every_thread_whatever_the_entry_count(monkey
     expected = sp.csc_array(X)
     expected.sort_indices()
     assert lanes_run and min(lanes_run) >= 2
+    assert np.array_equal(indptr, expected.indptr) and np.array_equal(indices, expected.indices)
+    assert np.array_equal(data, expected.data)
+
+
+@pytest.mark.parametrize("n_features,threaded", [(200, False), (1000, True)])
+def test_columns_with_constant_go_in_lanes_from_a_quarter_of_the_entries_when_wide(
+        monkeypatch, n_features, threaded):
+    # 120 entries: below CSC_LANE_ENTRIES (400) on one thread, but over a quarter of it with
+    # CSC_LANES_WIDE columns or more, whose scattered writes gain from two lanes
+    from classiclearn.utils import _sparse
+
+    monkeypatch.setattr(_sparse._work, "CSC_LANE_ENTRIES", 400)
+    monkeypatch.setattr(_sparse, "available_cores", lambda: 2)
+    lanes_run = []
+    pooled = _sparse.pooled_map
+
+    def counted(func, items, n_threads):
+        items = list(items)
+        lanes_run.append(len(items))
+        return pooled(func, items, n_threads)
+
+    monkeypatch.setattr(_sparse, "pooled_map", counted)
+    rows = np.repeat(np.arange(60), 2)
+    cols = np.arange(120) * 7 % n_features
+    X = sp.csr_array((np.ones(120), (rows, cols)), shape=(60, n_features))
+    indptr, indices, data = _sparse.csc_columns_with_constant(X)
+    expected = sp.csc_array(X)
+    expected.sort_indices()
+    assert bool(lanes_run) == threaded
     assert np.array_equal(indptr, expected.indptr) and np.array_equal(indices, expected.indices)
     assert np.array_equal(data, expected.data)

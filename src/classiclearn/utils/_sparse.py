@@ -211,7 +211,8 @@ def csc_columns_with_constant(X, value=0.0):
         return unsigned_arrays32(X if X.has_sorted_indices else X.sorted_indices())
     X = sp.csr_array(X)  # one compiled counting sort, straight into the kernel's types
     data = np.asarray(X.data, dtype=np.float64)
-    lanes = min(available_cores(), X.nnz // _work.ROW_LANE_ENTRIES)
+    threshold = _work.CSC_LANE_ENTRIES // (4 if p >= _work.CSC_LANES_WIDE else 1)
+    lanes = min(available_cores(), 2 * X.nnz // threshold)
     if lanes < 2:
         return csr_to_csc(X.indptr, X.indices, data, p, float(value))
     return _csr_to_csc_in_lanes(X, data, float(value), lanes)
