@@ -87,3 +87,27 @@ def test_scipy_product_is_the_c_ordered_product(shape_a, shape_b, order):
     np.testing.assert_allclose(scipy_product(A[::2], B), A[::2] @ B, rtol=1e-13, atol=1e-13)
     np.testing.assert_allclose(scipy_product(np.ones((2, shape_a[1]), dtype=int), B),
                                np.ones((2, shape_a[1])) @ B, rtol=1e-13, atol=1e-13)
+
+
+@pytest.mark.parametrize("shape_x, k", [((1000, 7), 3), ((5, 3), 1), ((1, 4), 2), ((0, 4), 3),
+                                        ((6, 0), 2), ((300, 2), 1)])
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("block_bytes", [64, 1 << 20])
+def test_centred_product_in_blocks_is_the_centred_copys_product(monkeypatch, shape_x, k, order,
+                                                                 block_bytes):
+    # blocks of 1 row up to all of X, each product written into its rows of the result
+    from classiclearn._kernels import kernel_functions as kf
+
+    monkeypatch.setattr(kf, "CENTRED_BLOCK_BYTES", block_bytes)
+    monkeypatch.setattr(kf, "CENTRED_BLOCK_ROWS", 1)
+    rng = np.random.default_rng(2)
+    X = np.asarray(rng.normal(size=shape_x) + 7.0, order=order)
+    mean = X.mean(axis=0) if shape_x[0] else np.zeros(shape_x[1])
+    B = rng.normal(size=(k, shape_x[1])).T  # a Fortran-ordered view, as PCA's C'
+    X_before = X.copy()
+    out = kf.centred_product(X, mean, B)
+    assert out.shape == (shape_x[0], k) and out.flags.c_contiguous
+    np.testing.assert_allclose(out, (X - mean) @ B, rtol=1e-13, atol=1e-12)
+    assert np.array_equal(X, X_before)
+    np.testing.assert_allclose(kf.centred_product(X.astype(np.float32), mean, B),
+                               (X.astype(np.float32) - mean) @ B, rtol=1e-6, atol=1e-5)

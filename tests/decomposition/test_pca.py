@@ -5,6 +5,7 @@ import warnings
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from numpy.testing import assert_allclose
 
 from classiclearn.decomposition import PCA
@@ -288,3 +289,57 @@ def test_mle_components_equal_sklearns(shape):
     ours = PCA("mle").fit(X)
     theirs = sk_dec.PCA("mle").fit(X)
     assert ours.n_components_ == theirs.n_components_
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("rows_sorted", [False, True])
+@pytest.mark.parametrize("shape", [(3000, 7), (20_000, 40), (50, 3)])
+def test_shifted_gram_pass_and_its_centring_match_naive(monkeypatch, order, rows_sorted, shape):
+    # the Gram pass shifts by the first rows' mean (blocks of a reused buffer); the
+    # rank-one correction by mean - shift, or exact centring when the first rows are
+    # far from the mean (rows sorted by a feature) or a column is constant
+    from classiclearn.decomposition import _pca
+
+    monkeypatch.setattr(_pca, "_GRAM_BLOCK_BYTES", 8 * shape[1] * 300)  # several blocks
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=shape) * np.linspace(0.1, 3.0, shape[1]) + 1e3
+    if rows_sorted:
+        X = X[np.argsort(X[:, 0])]
+    X[:, 1] = 2.5
+    X = np.asarray(X, order=order)
+    before = X.copy()
+    shift = _pca._first_rows_shift(X)
+    G, sums = _pca._gram_and_column_sums(X, shift)
+    np.testing.assert_allclose(sums, X.sum(axis=0), rtol=1e-13)
+    np.testing.assert_allclose(G, (X - shift).T @ (X - shift), rtol=1e-12, atol=1e-6)
+    mean = sums / shape[0]
+    ref = (X - mean).T @ (X - mean)
+    np.testing.assert_allclose(_pca._centred_gram(X, mean, G.copy(), shift), ref,
+                               rtol=1e-10, atol=1e-7)
+    np.testing.assert_allclose(_pca._centred_gram(X, mean), ref, rtol=1e-10, atol=1e-7)
+    assert np.array_equal(X, before)
+
+
+@pytest.mark.parametrize("layout", ["C", "F", "strided", "csr"])
+def test_randomized_products_with_x_in_any_layout(layout):
+    from classiclearn.decomposition._pca import _products_with
+
+    rng = np.random.default_rng(6)
+    X = rng.normal(size=(60, 9))
+    X = {"C": X, "F": np.asfortranarray(X), "strided": X[::2],
+         "csr": sp.csr_array(np.where(X > 0.5, X, 0.0))}[layout]
+    x_dot, xt_dot = _products_with(X)
+    B, C = rng.normal(size=(9, 4)), rng.normal(size=(X.shape[0], 4))
+    np.testing.assert_allclose(x_dot(B), X @ B, rtol=1e-13, atol=1e-13)
+    np.testing.assert_allclose(xt_dot(C), X.T @ C, rtol=1e-13, atol=1e-13)
+
+
+def test_randomized_fit_and_transform_same_for_fortran_x():
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(400, 300)) @ rng.normal(size=(300, 300)) * 0.1 + 5.0
+    kw = {"n_components": 5, "svd_solver": "randomized", "random_state": 0}
+    a = PCA(**kw).fit(X)
+    b = PCA(**kw).fit(np.asfortranarray(X))
+    np.testing.assert_allclose(a.components_, b.components_, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(a.transform(X), b.transform(np.asfortranarray(X)),
+                               rtol=1e-10, atol=1e-9)

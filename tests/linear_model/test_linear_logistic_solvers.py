@@ -431,3 +431,20 @@ def test_strong_wolfe_step_meets_both_conditions():
     assert phi(t) <= phi(0.0) + 1e-4 * t * dphi(0.0)
     assert abs(dphi(t)) <= 0.9 * abs(dphi(0.0))
     assert t == 4.0
+
+
+@pytest.mark.parametrize("k", [2, 3])
+@pytest.mark.parametrize("fit_intercept", [True, False])
+def test_newton_at_a_tight_tol_ends_on_a_whole_step_at_the_rounding_level(k, fit_intercept):
+    # near the optimum the line search's decrease test is rounding noise; it had halved
+    # the last step, leaving the gradient at 4e-9 (coefficients 5e-8 off) for tol=1e-14
+    rng = np.random.default_rng(17)
+    X = rng.normal(size=(600, 3)) * [1.0, 2.0, 0.5]
+    y = np.argmax(X @ rng.normal(size=(3, k)) + rng.gumbel(size=(600, k)), axis=1)
+    a = LogisticRegression(solver="newton", tol=1e-14, fit_intercept=fit_intercept).fit(X, y)
+    b = LogisticRegression(solver="newton", tol=1e-14, fit_intercept=fit_intercept).fit(
+        X * (1.0 + 1e-14), y)
+    ref = sk.LogisticRegression(solver="newton-cholesky", tol=1e-14, max_iter=1000,
+                                fit_intercept=fit_intercept).fit(X, y)
+    np.testing.assert_allclose(a.coef_, b.coef_, rtol=1e-11, atol=1e-13)
+    np.testing.assert_allclose(a.coef_, ref.coef_, rtol=1e-9, atol=1e-11)

@@ -27,7 +27,7 @@ from scipy import linalg
 from scipy.linalg.blas import dgemm, dgemv, dsymv
 
 from .._kernels.gram import centre_lower, column_gram, kernel_lower, lower_supported
-from .._kernels.kernel_functions import kernel_matrix, scipy_product, supports
+from .._kernels.kernel_functions import centred_product, kernel_matrix, scipy_product, supports
 from .._kernels.work import KERNEL_BLAS_FEATURES
 from ..base import BaseEstimator, TransformerMixin
 from ..exceptions import NotFittedError
@@ -879,7 +879,7 @@ default='linear'
             X = self._linear_rows(X)
             if sp.issparse(X):  # X W - mean W: X stays sparse
                 return _as_input_dtype(np.asarray(X @ W) - mean @ W, f32)
-            return _as_input_dtype(scipy_product(X - mean, W), f32)
+            return _as_input_dtype(centred_product(X, mean, W), f32)
         X_fit = self.X_fit_
         X_fit = X_fit.astype(np.float64) if sp.issparse(X_fit) else np.asarray(X_fit, np.float64)
         # few features: the kernel values run on numba's threads, and the projection's

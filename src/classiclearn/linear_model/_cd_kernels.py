@@ -194,8 +194,10 @@ _ACTIVE_SHARE = 4
 def _end_of_epoch(full, w_max, d_max, dw_tol, visited, changed, nonzero, passes, max_iter,
                   order, w, active, n_active, final=True):
     """The data-form solvers' bookkeeping after an epoch (see :func:`enet_cd_data`'s
-    Notes); the gap is checked after the last epoch only when it is ``final``. Returns (check the gap, the epoch's products are X'r at the final r, the next
-    epoch is full, the active list's length, passes so far)."""
+    Notes); the gap is checked after the last epoch only when it is ``final``.
+
+    Returns (check the gap, the epoch's products are X'r at the final r, the next epoch
+    is full, the active list's length, passes so far)."""
     p = w.shape[0]
     settled = w_max == 0.0 or d_max / w_max <= dw_tol
     passes += 1.0 if full else min(1.0, (visited + changed) / p)
