@@ -50,6 +50,7 @@ import warnings
 import numpy as np
 import scipy.sparse as sp
 from sklearn import cluster as sk_cluster
+from sklearn import decomposition as sk_decomposition
 from sklearn import ensemble as sk_ensemble
 from sklearn import linear_model as sk_linear
 from sklearn import neighbors as sk_neighbors
@@ -64,7 +65,7 @@ from sklearn.datasets import (
 )
 from threadpoolctl import threadpool_limits
 
-from classiclearn import cluster, ensemble, linear_model, neighbors, svm
+from classiclearn import cluster, decomposition, ensemble, linear_model, neighbors, svm
 
 # estimator names the sweeps over the grid's specs keep (``--only``; empty: all)
 ONLY = []
@@ -822,6 +823,40 @@ def check_kmeans_range():
                       scores=(ours_model.inertia_, theirs_model.inertia_))
 
 
+def _fit_transform_apart(model, X):
+    return model.fit(X).transform(X)
+
+
+def check_pca_range():
+    """PCA fit then transform (two calls, as a pipeline makes them) from 1,000 x 30 to
+    200,000 x 10, columns centred or offset by 100 (plus 10% noise in scale), all
+    components, 2, and 10 by the randomized solver; medians of 5 (3 above 20,000 rows)
+    after a 0.1 s pause; scores: the explained variance kept."""
+    shapes = ((1000, 30), (500, 450), (2000, 200), (5000, 100), (20_000, 50), (50_000, 20),
+              (200_000, 10))
+    settings = (("all", {}), ("2", {"n_components": 2}),
+                ("10 randomized", {"n_components": 10, "svd_solver": "randomized",
+                                   "random_state": 0}))
+    rng = np.random.default_rng(0)
+    for n, p in shapes:
+        X, _ = make_classification(n_samples=n, n_features=p, n_informative=min(p - 2, 10),
+                                   random_state=0)
+        for offset in (False, True):
+            data = X + 100.0 * (1.0 + 0.1 * rng.random(p)) if offset else X
+            repeats = 5 if n <= 20_000 else 3
+            for label, params in settings:
+                if params.get("n_components", 0) >= p:
+                    continue
+                ours_model = decomposition.PCA(**params)
+                theirs_model = sk_decomposition.PCA(**params)
+                scores = tuple(float(np.sum(m.fit(data).explained_variance_ratio_))
+                               for m in (ours_model, theirs_model))
+                _line(f"PCA {n}x{p} offset={offset} components={label}",
+                      _median_time(_fit_transform_apart, (ours_model, data), repeats, 0.1),
+                      _theirs(_fit_transform_apart, (theirs_model, data), repeats, 0.1),
+                      scores=scores)
+
+
 def check_perceptron_range():
     """Perceptron fit + predict, dense 1,000 x 20 to 200,000 x 10 and CSR 2,000 x 50 to
     100,000 x 1,000 (1-10% stored), 2-5 classes, no penalty, l2 and elasticnet;
@@ -1068,7 +1103,8 @@ CHECKS = {"svc": check_svc, "forest-predict": check_forest_predict,
           "radius-range": check_radius_range, "radius-listing": check_radius_listing,
           "least-squares-sparse": check_least_squares_sparse,
           "lsqr-sparse": check_lsqr_sparse, "cd-range": check_cd_range,
-          "kmeans-range": check_kmeans_range, "perceptron-range": check_perceptron_range,
+          "kmeans-range": check_kmeans_range, "pca-range": check_pca_range,
+          "perceptron-range": check_perceptron_range,
           "linear-svc-range": check_linear_svc_range, "params": check_params,
           "linear-svc-primal": check_linear_svc_primal,
           "params-500x450": lambda: check_params(500, 500, 500, n_features=450),

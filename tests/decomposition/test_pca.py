@@ -162,10 +162,11 @@ def test_blocked_row_sums_do_not_depend_on_threads():
     np.testing.assert_allclose(one[0], X.sum(axis=0), rtol=1e-12, atol=1e-9)
 
 
-@pytest.mark.parametrize("offset", [0.0, 5.0, 1e7])
+@pytest.mark.parametrize("offset", [0.0, 5.0, 300.0, 1e7])
 def test_transform_equals_centred_projection(offset):
-    # near the origin transform projects X and subtracts the mean's projection (no
-    # centred copy); far from it, it centres first: both equal the centred product
+    # within 4,096 standard deviations transform projects X and subtracts the mean's
+    # projection (no centred copy); further out it centres first: both equal the
+    # centred product
     rng = np.random.default_rng(3)
     X = rng.normal(size=(400, 12)) * np.linspace(0.5, 3.0, 12) + offset
     pca = PCA(4).fit(X)
@@ -343,3 +344,83 @@ def test_randomized_fit_and_transform_same_for_fortran_x():
     np.testing.assert_allclose(a.components_, b.components_, rtol=1e-10, atol=1e-12)
     np.testing.assert_allclose(a.transform(X), b.transform(np.asfortranarray(X)),
                                rtol=1e-10, atol=1e-9)
+
+
+@pytest.mark.parametrize("means_in_spreads, shifted", [(0.0, False), (200.0, False),
+                                                      (1e4, True)])
+def test_gram_pass_is_shifted_only_for_means_far_from_zero(means_in_spreads, shifted):
+    # within 256 standard deviations the pass is not shifted (no shifted copies of the
+    # blocks) and the rank-one centring loses at most ~16 bits; further out it is
+    from classiclearn.decomposition import _pca
+
+    rng = np.random.default_rng(8)
+    spreads = np.linspace(0.5, 3.0, 6)
+    X = rng.normal(size=(2000, 6)) * spreads + means_in_spreads * spreads
+    shift = _pca._first_rows_shift(X)
+    assert (shift is not None) == shifted
+    G, sums = _pca._gram_and_column_sums(X, shift)
+    mean = sums / X.shape[0]
+    ref = (X - X.mean(axis=0)).T @ (X - X.mean(axis=0))
+    assert_allclose(_pca._centred_gram(X, mean, G, shift), ref, rtol=1e-9,
+                    atol=1e-9 * np.abs(ref).max())
+
+
+def test_constant_columns_centre_exactly_in_the_gram_pass():
+    # a constant column is shifted to zeros: its variance and covariances are exactly 0
+    from classiclearn.decomposition import _pca
+
+    X = _data(4, 500, 5)
+    X[:, 2] = 7.3
+    X[:, 4] = 0.0
+    pca = PCA(svd_solver="covariance_eigh").fit(X)
+    cov = pca.get_covariance()
+    assert cov[2, 2] == pytest.approx(0.0, abs=1e-12)
+    assert cov[4, 4] == pytest.approx(0.0, abs=1e-12)
+    shift = _pca._first_rows_shift(X)
+    G, sums = _pca._gram_and_column_sums(X, shift)
+    C = _pca._centred_gram(X, sums / 500, G, shift)
+    assert np.all(C[2] == 0.0) and np.all(C[:, 4] == 0.0)
+
+
+@pytest.mark.parametrize("shape, n_components", [((500, 450), None), ((500, 450), 2),
+                                                 ((450, 450), 3), ((1400, 400), None)])
+def test_full_solver_on_square_ish_x_matches_sklearns_svd(shape, n_components):
+    # 'full' on X with at least as many rows as columns solves the covariance's
+    # eigenproblem (every component from 3 rows per column); scikit-learn runs the SVD
+    X = _data(6, *shape)
+    ours = PCA(n_components, svd_solver="full").fit(X)
+    theirs = sk_dec.PCA(n_components, svd_solver="full").fit(X)
+    k = min(ours.n_components_, 10)
+    _same_up_to_sign(ours.components_[:k], theirs.components_[:k], 1e-7)
+    assert_allclose(ours.explained_variance_, theirs.explained_variance_, rtol=1e-7,
+                    atol=1e-10 * theirs.explained_variance_[0])
+    assert_allclose(ours.noise_variance_, theirs.noise_variance_, rtol=1e-6, atol=1e-12)
+    _same_up_to_sign(ours.transform(X)[:, :k].T, theirs.transform(X)[:, :k].T, 1e-6)
+
+
+def test_full_solver_on_rank_deficient_x_falls_back_to_the_svd():
+    from classiclearn.decomposition._pca import _covariance_route
+
+    # duplicated columns: the covariance's smallest eigenvalues are rounding noise, so
+    # every component comes from the SVD, as scikit-learn's
+    X = _data(7, 1400, 200)
+    X = np.hstack([X, X[:, :200] * 2.0])
+    assert _covariance_route("full", *X.shape, None)
+    ours = PCA(svd_solver="full").fit(X)
+    theirs = sk_dec.PCA(svd_solver="full").fit(X)
+    assert_allclose(ours.singular_values_, theirs.singular_values_, rtol=1e-7,
+                    atol=1e-9 * theirs.singular_values_[0])
+    _same_up_to_sign(ours.components_[:50], theirs.components_[:50], 1e-7)
+
+
+@pytest.mark.parametrize("p", [20, 200])
+def test_unshifted_gram_pass_whole_or_in_blocks_matches_naive(p):
+    # many columns: one symmetric rank-k update over X (its other triangle mirrored);
+    # few: the sum over row blocks
+    from classiclearn.decomposition import _pca
+
+    X = np.random.default_rng(9).normal(size=(900, p))
+    G, sums = _pca._gram_and_column_sums(X, None)
+    assert np.array_equal(G, G.T)
+    assert_allclose(G, X.T @ X, rtol=1e-12, atol=1e-10)
+    assert_allclose(sums, X.sum(axis=0), rtol=1e-12, atol=1e-10)

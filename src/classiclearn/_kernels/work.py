@@ -36,9 +36,7 @@ LOOP_PASS_WORK = NUMBA_PASS_WORK // 2
 ROW_LANE_ENTRIES = 64_000
 # stored entries of a CSR X from which its conversion to columns (a counting sort) runs in
 # two lanes on pooled threads; with many columns (CSC_LANES_WIDE or more) from a quarter
-# of that, its scattered writes being slower on one thread (measured after a 0.05 s
-# pause, serial / two lanes: 400,000 entries 2.1-2.9 / 2.4-3.1 ms at 50-500 columns and
-# 3.9 / 3.1 at 2,000; 1,000,000 entries 5.2-7.6 / 4.6-5.8 at 50-500 columns)
+# of that, its scattered writes being slower on one thread (benchmarks/constants.md)
 CSC_LANE_ENTRIES = 640_000
 CSC_LANES_WIDE = 1000
 # multiply-adds (n p^2) of the blocked X'X pass of the linear models and PCA

@@ -20,7 +20,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy import linalg
 from scipy.linalg import lapack
-from scipy.linalg.blas import dgemm, dgemv, dsymm
+from scipy.linalg.blas import dgemm, dgemv, dsymm, dsyrk
 from scipy.special import gammaln
 
 from .._kernels.gram import row_gram_upper
@@ -140,19 +140,37 @@ def _mle_dimension(spectrum, n_samples):
     return int(np.argmax(np.concatenate([[-np.inf], ll])))
 
 
+# standard deviations of a component within which the mean's projection on it is
+# subtracted from X's projection (transform), rather than X centred before it: at most
+# about 12 bits of the projection cancel
+_FOLDED_OFFSET_SPREADS = 4096.0
+
 # rows whose mean is the shift of the dense Gram pass (_gram_and_column_sums)
 _SHIFT_ROWS = 64
+# standard deviations from zero within which a column's mean leaves the Gram matrix
+# accurate enough uncentred: its rank-one centring by the mean then loses at most
+# log2(1 + 256^2), about 16 bits, of each column's variance (a relative error near
+# 1e-11; scikit-learn centres that way whatever the mean). Further out, the dense pass
+# shifts X's rows first.
+_UNSHIFTED_MEANS = 256.0
 
 
 def _first_rows_shift(X):
-    """The shift of a dense X's Gram pass: the mean of its first :data:`_SHIFT_ROWS`
-    rows in X's dtype (zeros where not finite, left to the finiteness check). Near the
-    column means for most data, so the centring that follows (a rank-one correction
-    by ``mean - shift``) loses next to nothing; where it is far from them (rows sorted
-    by a feature) :func:`_centred_gram` centres exactly instead."""
-    shift = X[:_SHIFT_ROWS].mean(axis=0, dtype=np.float64)
+    """The shift of a dense X's Gram pass, or None for no shift: None when the mean of
+    X's first :data:`_SHIFT_ROWS` rows is within :data:`_UNSHIFTED_MEANS` of their
+    standard deviations of zero in every column (or not finite, left to the
+    finiteness check), else that mean in X's dtype. Near the column means for most
+    data, so the centring that follows (a rank-one correction by ``mean - shift``)
+    loses little; where it is far from them (rows sorted by a feature)
+    :func:`_centred_gram` centres exactly instead. Shifting costs a write of every
+    block of X before its product, so unshifted passes are taken where they can."""
+    first = X[:_SHIFT_ROWS]
+    shift = first.mean(axis=0, dtype=np.float64)
     if not np.all(np.isfinite(shift)):
-        shift = np.zeros(X.shape[1])
+        return None
+    spread = first.std(axis=0, dtype=np.float64)
+    if np.all(np.abs(shift) <= _UNSHIFTED_MEANS * spread):
+        return None
     return shift.astype(X.dtype)
 
 
@@ -181,6 +199,21 @@ def _gram_and_column_sums(X, shift=None):
 _GRAM_BLOCK_BYTES = 2 << 20
 
 
+# columns from which an unshifted C-contiguous X's Gram matrix is one symmetric rank-k
+# update over all of X (one triangle of the products) rather than a sum over row blocks
+_WHOLE_SYRK_FEATURES = 150
+
+
+def _unshifted_gram(X):
+    """``Xᵀ X`` and the column sums of a C-contiguous float64 X, by one ``dsyrk`` and one
+    ``dgemv`` of scipy's BLAS on the Fortran view ``Xᵀ`` (no copy); the triangle that
+    ``dsyrk`` leaves out is mirrored from the other."""
+    upper = np.triu(dsyrk(1.0, X.T))
+    G = upper + np.triu(upper, 1).T
+    sums = dgemv(1.0, X.T, np.ones(X.shape[0]))
+    return G, sums
+
+
 def _shifted_gram_in_blocks(X, shift):
     """:func:`_gram_and_column_sums` of a dense float64 X: row blocks of about
     :data:`_GRAM_BLOCK_BYTES` shifted into one reused buffer, each block's ``B' B`` added
@@ -195,6 +228,8 @@ def _shifted_gram_in_blocks(X, shift):
     summed in our threads on one BLAS thread each.
     """
     n, p = X.shape
+    if shift is None and X.flags.c_contiguous and p >= _WHOLE_SYRK_FEATURES:
+        return _unshifted_gram(X)
     rows = max(1, min(n, max(_GRAM_BLOCK_BYTES // (8 * max(p, 1)), 256)))
     buffer = np.empty((rows, p))
     ones = np.ones(rows)
@@ -222,19 +257,24 @@ def _centred_gram(X, mean, gram=None, shift=None):
     at hand (``shift`` None: zeros), and is reused.
 
     With ``d = mean - shift``, the Gram matrix is ``gram - n d dᵀ``. When every column's
-    ``d_j²`` is small against its spread (``n d_j² <= n var_j``) that loses at most
-    about a factor ``1 + d_j²/var_j <= 2`` in accuracy over exact centring; the dense
-    pass shifts by the mean of the first rows (:func:`_first_rows_shift`), so ``d`` is
-    small for most data, offsets included. Otherwise (rows sorted by a feature, a
-    near-constant column), and when no Gram matrix is at hand, the rows are centred by
-    ``mean`` itself in the same blocked pass (one pass; blocks added in a fixed order).
+    ``|d_j|`` is within :data:`_UNSHIFTED_MEANS` of its standard deviations, that loses
+    at most about 16 bits of its variance over exact centring; the dense pass is
+    shifted by the mean of the first rows (:func:`_first_rows_shift`) wherever the
+    means lie further out, so ``d`` is small for most data, offsets included. A column
+    equal to the shift in every row (a constant column, shifted) has mean ``shift``
+    exactly. Otherwise (rows sorted by a feature, a near-constant column), and when no
+    Gram matrix is at hand, the rows are centred by ``mean`` itself in the same
+    blocked pass (one pass; blocks added in a fixed order).
     """
     n, p = X.shape
     if gram is not None:
         C = gram
         d = mean if shift is None else mean - shift
+        zero = np.diag(C) == 0
+        d = np.where(zero, 0.0, d)
         spread = np.diag(C) - n * d**2  # n var_j, roughly
-        if sp.issparse(X) or (n > 1 and np.all(spread > 0) and np.all(n * d**2 <= spread)):
+        if sp.issparse(X) or (n > 1 and np.all((spread > 0) | zero)
+                              and np.all(n * d**2 <= _UNSHIFTED_MEANS**2 * spread)):
             # (sparse X is never centred: the rank-one correction, as scikit-learn)
             C -= n * np.outer(d, d)
             return C
@@ -300,9 +340,25 @@ def _extreme_unit(X, gram):
     return power_of_two_unit(X)
 
 
-def _covariance_route(solver, n, p):
-    """Whether an exact solver starts from the covariance matrix (n >> p) rather than an SVD."""
-    return solver == "covariance_eigh" or (solver == "full" and n >= 3 * p)
+# rows per column from which the covariance route is taken for every component: an X of
+# lower rank (redundant columns are common) makes its smallest eigenvalues rounding
+# noise, the route is then not trusted and the SVD runs after it, and from there the
+# Gram matrix and eigenproblem cost a small part of that SVD
+_COVARIANCE_ALL_MIN_ASPECT = 3
+
+
+def _covariance_route(solver, n, p, nc):
+    """Whether an exact solver starts from the covariance matrix rather than an SVD:
+    ``covariance_eigh``, and ``full`` on X with at least as many rows as columns (the
+    p x p eigenproblem costs a fraction of the SVD of X). For (nearly) every component
+    only from :data:`_COVARIANCE_ALL_MIN_ASPECT` rows per column: the smallest
+    eigenvalues are those least often trusted (:func:`_covariance_route_reliable`)."""
+    if solver == "covariance_eigh":
+        return True
+    if solver != "full" or n < p:
+        return False
+    asks_all = nc is None or (isinstance(nc, Integral) and nc >= p - 1)
+    return not asks_all or n >= _COVARIANCE_ALL_MIN_ASPECT * p
 
 
 def _explained(evals, nc, n_samples, lim):
@@ -831,12 +887,13 @@ class PCA(TransformerMixin, BaseEstimator):
                           accept_sparse=["csr", "csc"])
         n, p = X.shape
         solver = self._choose_solver(n, p, sp.issparse(X))
-        if X.dtype != np.float64 and not _covariance_route(solver, n, p):
-            X = X.astype(np.float64)
         nc = self._check_n_components(solver, n, p)
+        covariance = _covariance_route(solver, n, p, nc)
+        if X.dtype != np.float64 and not covariance:
+            X = X.astype(np.float64)
         self._fit_svd_solver = solver
         gram = sums = shift = None
-        if _covariance_route(solver, n, p):
+        if covariance:
             shift = None if sp.issparse(X) else _first_rows_shift(X)
             with np.errstate(over="ignore", invalid="ignore"):  # extreme values: below
                 gram, sums = _gram_and_column_sums(X, shift)
@@ -893,7 +950,7 @@ class PCA(TransformerMixin, BaseEstimator):
         n, p = X.shape
         lim = min(n, p)
         Vt = None
-        if _covariance_route(solver, n, p):
+        if _covariance_route(solver, n, p, nc):
             with small_lapack(p, EIGH_THREADED_ORDER):
                 evals, Vt = _covariance_eigh(X, self.mean_, gram, shift)
             ratio, nc_resolved = _explained(evals, nc, n, lim)
@@ -1040,10 +1097,11 @@ class PCA(TransformerMixin, BaseEstimator):
         CT = np.asarray(self.components_, dtype=dtype).T
         mean = np.asarray(self.mean_, dtype=dtype)
         offset = mean @ CT
-        if sp.issparse(X) or np.all(np.abs(offset) <= 16.0 * self._component_scales()):
+        if sp.issparse(X) or np.all(np.abs(offset)
+                                    <= _FOLDED_OFFSET_SPREADS * self._component_scales()):
             # X C' - mean C' (no centred copy of X): the mean's projection is within
-            # 16 standard deviations of each component, so at most ~4 bits cancel
-            # (sparse X is never centred, as in scikit-learn)
+            # 4,096 standard deviations of each component, so at most ~12 bits cancel
+            # (sparse X is never centred, as in scikit-learn, which folds every X)
             Xt = scipy_product(X, CT)  # the BLAS of the fit's LAPACK
             Xt -= offset
         else:
