@@ -117,7 +117,7 @@ def get_tags(estimator):
     """
     if hasattr(estimator, "__classiclearn_tags__"):
         # the fields are plain values but one list: a shallow copy and a new list make
-        # the copy independent (a deep copy cost ~50 us per call: every predict asks)
+        # the copy independent (a deep copy costs far more, and every predict asks)
         tags = copy.copy(estimator.__classiclearn_tags__())
         tags.preserves_dtype = list(tags.preserves_dtype)
         return tags

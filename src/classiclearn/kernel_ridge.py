@@ -87,7 +87,7 @@ def _eigen_lstsq(F, Y):
     values, below machine precision times the largest; a symmetric eigendecomposition
     costs less than an SVD."""
     # divide and conquer: all the eigenpairs in less time than MRRR's eigh or gelsd's
-    # SVD (1,000 x 1,000: 156 against 269 and 169 ms), on BLAS's threads from order 300
+    # SVD, on BLAS's threads from order 300
     with small_lapack(F.shape[0], limit=_EVD_THREADED_ORDER):
         w, V = linalg.eigh(F, driver="evd", overwrite_a=True, check_finite=False)
     keep = np.abs(w) > np.finfo(np.float64).eps * np.abs(w).max(initial=0.0)

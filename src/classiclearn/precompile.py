@@ -31,7 +31,7 @@ _METHODS = ("predict", "predict_proba", "decision_function", "transform", "score
 # families whose estimators share kernels run in one worker, so a kernel compiles once
 _SHARED_KERNELS = {"ensemble": "tree", "mixture": "cluster"}
 # parameter values that compile kernels of their own, run after the defaults (each took
-# 3-18 s to compile at its first call, `python -m benchmarks --coldstart --variants`): the
+# seconds to compile at its first call, `python -m benchmarks --coldstart --variants`): the
 # histogram trees' builders (the best splitter's, shared by the trees and random forests,
 # and the random splitter's on bins, shared by the extra trees) and the absolute-error
 # builder; the KD and ball trees (build, k-nearest and radius queries, shared by every
@@ -40,8 +40,8 @@ _SHARED_KERNELS = {"ensemble": "tree", "mixture": "cluster"}
 # regression (newGLMNET), its L2 one (TRON) and SAGA (its lazy-update kernels),
 # LinearSVC's L1 solver; cost-complexity pruning (shared by the trees and forests),
 # Crammer and Singer's multi-class LinearSVC and kernel PCA's centring of a kernel held
-# in one triangle (ARPACK, and LAPACK from a few hundred rows): 4-5 s, 1.6-2.0 s and
-# 0.5-1.0 s at their first call before
+# in one triangle (ARPACK, and LAPACK from a few hundred rows), which compiled at their
+# first call before
 _VARIANTS = {"Ridge": ({"positive": True, "solver": "lbfgs"},),
              "DecisionTreeClassifier": ({"max_bins": 255}, {"ccp_alpha": 0.01}),
              "DecisionTreeRegressor": ({"criterion": "absolute_error"},),
@@ -66,9 +66,8 @@ _VARIANTS = {"Ridge": ({"positive": True, "solver": "lbfgs"},),
 # with dual=True (the default primal makes small sparse X dense for its Hessian);
 # elkan's k-means, newGLMNET, TRON's CSR rows, LinearSVC's L1 solver (on CSC columns),
 # the absolute-error tree's exact splitter on CSC columns and the Manhattan distances
-# between CSR rows have sparse specialisations of their own (`python -m benchmarks
-# --coldstart --variants --sparse`: the tree 10.9 s, Manhattan 1.1-1.5 s at their first
-# call before)
+# between CSR rows have sparse specialisations of their own, which compiled at their
+# first call before (`python -m benchmarks --coldstart --variants --sparse`)
 _SPARSE_VARIANTS = {"LinearSVC": ({"dual": True}, {"penalty": "l1", "dual": False}),
                     "KMeans": ({"algorithm": "elkan"},),
                     "LogisticRegression": ({"solver": "liblinear", "penalty": "l1"},
@@ -100,16 +99,16 @@ _LARGE = {"LogisticRegression": (20_000, (False, True)), "SVC": (2_000, (False,)
 # parallel products); and on more columns than the small data's: a tree drawing fewer
 # than an eighth of sparse X's features at a node (`max_features`, as on wide sparse X)
 # groups no entries by row, a builder of its own for each splitter that the forests on
-# such X share (7.6-8.7 s at their first call before)
+# such X share (compiled at their first call before)
 _LARGE_VARIANTS = {"Ridge": ((20_000, {"positive": True, "solver": "lbfgs"}, False),),
                    "LogisticRegression": ((20_000, {"solver": "liblinear"}, True),),
                    "DecisionTreeClassifier": ((_ROWS, {"max_features": 1}, True),
                                               (_ROWS, {"max_features": 1, "splitter": "random"},
                                                True))}
 # parameter values with a path of their own on X with more features than rows, run on
-# _WIDE_SHAPE: the non-negative least squares of LinearRegression (Lawson-Hanson; 6-7 s
-# to compile at its first call) and the coordinate descent on the data's columns of
-# Lasso and ElasticNet (1.9 s)
+# _WIDE_SHAPE: the non-negative least squares of LinearRegression (Lawson-Hanson;
+# seconds to compile at its first call) and the coordinate descent on the data's
+# columns of Lasso and ElasticNet
 _WIDE_SHAPE = (24, 60)
 _WIDE_VARIANTS = {"LinearRegression": ({"positive": True},), "Lasso": ({},)}
 _WIDE = -1  # the `large` of a job on the wide X

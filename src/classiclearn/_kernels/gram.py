@@ -77,7 +77,7 @@ def kernel_lower(X, kernel, gamma, V=None):
     # An uninitialised output: scipy's default one is zero-filled first, which
     # faults in and writes the whole n x n matrix before syrk touches one triangle.
     # a product of modest work on one BLAS thread: waking BLAS's idle threads costs
-    # more than they save (10 ms against 2 at 1,000 x 10 after a pause)
+    # more than they save
     with small_lapack(n * n * X.shape[1] // 2, GRAM_PASS_WORK):
         gram = dsyrk(1.0, X.T, trans=1, lower=0, c=np.empty((n, n), order="F"),
                      overwrite_c=1)

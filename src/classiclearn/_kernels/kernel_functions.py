@@ -85,8 +85,7 @@ def centred_product(X, mean, B):
     The rows are centred a block of about :data:`CENTRED_BLOCK_BYTES` at a time into
     one reused buffer, and each block's product is written into its rows of the
     result: no centred copy of X is made. A whole centred copy, fresh memory written
-    once and read once, made the product after it about 1.5 times as long (5,000 x 100
-    X: 3.0 ms against 1.9). X is not modified.
+    once and read once, made the product after it slower. X is not modified.
 
     Examples
     --------

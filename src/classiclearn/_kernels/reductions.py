@@ -2,11 +2,11 @@
 
 Validation reads every X once for its sum of squares (finiteness and
 magnitude checks). Through BLAS, that pass on a large array wakes OpenBLAS's
-worker threads, which then spin for a long while after the call (about a
-tenth of a second) and take the cores from numba's threads in the fit or
-prediction that follows (as numba's OpenMP threads, spinning after a
-parallel region, slow a BLAS product that follows). Here it runs on numba's
-pool, for the estimators whose own kernels use that pool next.
+worker threads, which then spin for a long while after the call and take the
+cores from numba's threads in the fit or prediction that follows (as numba's
+OpenMP threads, spinning after a parallel region, slow a BLAS product that
+follows). Here it runs on numba's pool, for the estimators whose own kernels
+use that pool next.
 """
 
 import numpy as np

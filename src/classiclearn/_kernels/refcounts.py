@@ -3,7 +3,7 @@
 A numba function increfs each array argument on entry and decrefs it after its
 last use. When that last use lies inside a branch (``if crit == GINI: ...
 gini(sl, ...)``), the decref is split over the branch paths and numba's
-pruning pass keeps the pair: two atomic operations (about 8 ns) per array per
+pruning pass keeps the pair: two atomic operations per array per
 call, which adds up in kernels called per node or per candidate feature of a
 tree. One use of every array after the branches, in the block that returns,
 lets the pass remove them all: :func:`keep_alive` is that use.
@@ -17,7 +17,7 @@ set the option inherits it from the caller that first compiles it: one that
 allocates sets ``_nrt=True``, and no kernel called from a ``_nrt=False`` one may
 return an array (its caller would release a reference it was never given). The
 tree's splitters, criteria and per-node helpers are compiled so: their reference
-counts were about a third of an extremely randomized tree's fit on small data.
+counts were a large part of an extremely randomized tree's fit on small data.
 """
 
 from .jit import njit

@@ -13,7 +13,7 @@ entries of each row.
 
 Indices are used unsigned, either as arrays (:func:`unsigned_csr`) or cast at each
 access: numba checks a signed index for a negative value on every access, which
-here costs almost half the time.
+here costs much of the time.
 """
 
 import numpy as np

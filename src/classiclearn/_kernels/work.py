@@ -12,9 +12,9 @@ are in ``benchmarks/constants.md``.
 NUMBA_PASS_WORK = 4_000_000
 # an iterative loop of smaller passes (k-means' Lloyd or Elkan passes) starts on one
 # thread and runs its passes in threads once the passes it has run add up to
-# LOOP_WORK, if each is at least LOOP_PASS_WORK: waking an idle pool costs up to
-# about 8 ms on a virtual machine (a second vCPU woken after 20 ms idle), about what
-# the loop has run by then, and back-to-back passes keep the pool awake
+# LOOP_WORK, if each is at least LOOP_PASS_WORK: waking an idle pool (on a virtual
+# machine, a second vCPU woken after idle time) costs about what the loop has run by
+# then, and back-to-back passes keep the pool awake
 LOOP_WORK = 4 * NUMBA_PASS_WORK
 # the same for dense Lloyd passes, whose BLAS dot products run several times the
 # multiply-adds per second of the other passes: LOOP_WORK of them is a fraction of a
@@ -22,13 +22,11 @@ LOOP_WORK = 4 * NUMBA_PASS_WORK
 DENSE_LOOP_WORK = 16 * NUMBA_PASS_WORK
 # a dense Lloyd pass of at least this much runs in threads from the loop's first pass
 # (other passes: from NUMBA_PASS_WORK): below, the threaded passes of a fit stalled
-# now and then by 40-50 ms in all, and one thread was faster on average (KMeans 1,000 x
-# 900 and 2,000 x 450, 7.2 M a pass: mean 12.0 and 10.8 ms against 17.9 and 20.5;
-# threads won from 14.4 M, 2,000 x 900)
+# now and then, and one thread was faster on average (KMeans at 7.2 M a pass; threads
+# won from 14.4 M)
 DENSE_LOOP_PASS_THREADED = 3 * NUMBA_PASS_WORK
 # (passes of at least LOOP_PASS_WORK: below, the threaded tail of a loop stalled now and
-# then by 40-60 ms and one thread was faster on average, KMeans elkan 1,000 x 100 and
-# 2,000 x 50, 0.8 M a pass: means 14.0 and 21.2 ms against 7.8 and 11.5)
+# then and one thread was faster on average, KMeans elkan at 0.8 M a pass)
 LOOP_PASS_WORK = NUMBA_PASS_WORK // 2
 # entries of X (stored entries of a sparse X) per lane of a pass over its rows (the
 # lanes, fixed by X alone, run in threads and are added in order; see
@@ -64,17 +62,17 @@ WRAPPER_PREDICT_ENTRIES = 20_000_000
 # each tree's Python part (holding the GIL) costs about what the tree's kernel does,
 # and a second thread gains nothing
 FOREST_TREE_WORK = 20_000
-# rows from which one tree's walk is split over threads: a walk of 50,000 rows takes
-# about 2 ms on one thread, and a second thread woken from idle (a virtual machine's
-# idle core) may take longer than that to start
+# rows from which one tree's walk is split over threads: a second thread woken from
+# idle (a virtual machine's idle core) may take longer to start than a walk of half
+# this many rows takes on one thread
 TREE_WALK_ROWS = 100_000
-# values binned (histogram trees) from which the rows are split over threads: binning
-# 500,000 values takes about 3 ms on one thread
+# values binned (histogram trees) from which the rows are split over threads; a
+# smaller binning pass is short on one thread
 BIN_VALUES_THREADED = 250_000
 # queries a KD / ball tree answers on the calling thread before it decides whether
 # the rest of a pass runs in threads, and the work of the rest (training points and
 # nodes compared, times features, estimated from those first queries) from which it
-# does: about a millisecond on one thread, what waking the pool may cost after idle
+# does: about what waking the pool may cost after idle, run on one thread
 TREE_QUERY_PROBE = 16
 TREE_QUERY_WORK = 1_000_000
 # fewest query rows handed to one thread by brute-force neighbours
@@ -87,8 +85,8 @@ BLAS_THREADED_PRODUCT = 200_000
 # runs them faster, and BLAS's threads would spin between the steps
 BLAS_THREADED_MATVEC = 50_000_000
 # length of a vector dot product above which OpenBLAS runs it in its threads
-# (which then spin, taking the cores from numba's pool for about a tenth of a
-# second); validation's pass over X sums its squares on numba's pool above it
+# (which then spin for a while, taking the cores from numba's pool); validation's
+# pass over X sums its squares on numba's pool above it
 BLAS_THREADED_DOT = 10_000
 # order of a dense symmetric system (a Gram matrix, a Hessian) above which its
 # LAPACK factorisation runs on BLAS's threads; below it one thread is faster, and
@@ -96,17 +94,15 @@ BLAS_THREADED_DOT = 10_000
 BLAS_THREADED_ORDER = 1_000
 # order of a dense symmetric eigenproblem above which LAPACK's eigh runs on BLAS's
 # threads when no numba pool has just run beside it (PCA's covariance): on two cores
-# one thread is as fast up to ~600 and two threads 1.5x faster from ~800 (1,000:
-# 205 vs 138 ms). After numba's parallel kernel values (KernelPCA) BLAS_THREADED_ORDER
-# applies: there one thread was faster at order 1,000 (148-162 vs 171-202 ms called
-# back to back) and order 300 (6.6 vs 16 ms), two threads from 1,500
+# one thread is as fast up to ~600 and two threads faster from ~800. After numba's
+# parallel kernel values (KernelPCA) BLAS_THREADED_ORDER applies: there one thread was
+# faster at orders 300 and 1,000 (called back to back), two threads from 1,500
 EIGH_THREADED_ORDER = 700
 # LAPACK's SVD (gesdd) runs on one BLAS thread for a wide matrix (fewer rows than
 # columns) of at most SVD_SINGLE_THREAD_WIDE_ROWS rows, and for a tall or square one of
 # at most SVD_SINGLE_THREAD_TALL_COLS columns and SVD_SINGLE_THREAD_TALL_ROWS rows; BLAS's
-# threads pay off on larger matrices and on the QR step of a taller one (two threads
-# against one, 333-2,500 rows: 0.80-0.96 of the time at 300 columns, 0.74-0.87 at 450,
-# 0.77-0.97 at 600; 0.89-1.22 at 200)
+# threads pay off on larger matrices and on the QR step of a taller one (at 333-2,500
+# rows two threads were faster from 300 columns, not reliably at 200)
 SVD_SINGLE_THREAD_WIDE_ROWS = 800
 SVD_SINGLE_THREAD_TALL_COLS = 256
 SVD_SINGLE_THREAD_TALL_ROWS = 2_500
@@ -116,7 +112,7 @@ SVD_SINGLE_THREAD_TALL_ROWS = 2_500
 KERNEL_BLAS_FEATURES = 256
 # stored entries of a CSR matrix from which a single product with it (a sparse
 # prediction) runs on numba's threads: waking the pool after idle time costs about
-# half a millisecond here, what a product of this size takes on one thread
+# what a product of this size takes on one thread
 SPARSE_PRODUCT_THREADED = 1_000_000
 # a row's exp and log (or log1p) in a loss pass, counted in multiply-adds when its
 # rows are cut into lanes of ROW_LANE_ENTRIES: with few features they dominate
@@ -125,12 +121,13 @@ ROW_TRANSCENDENTAL_COST = 40
 # lanes run on the calling thread: waking numba's sleeping OpenMP workers for the
 # first parallel region after an idle pause costs more than a second thread saves
 # over a whole L-BFGS fit of this size; and from one fit in three to one in six, the
-# threaded passes of a fit stalled by about 45 ms in all, which the second thread's
-# saving covers only from about this size (measurements: benchmarks/results/threads.md)
+# threaded passes of a fit stalled, which the second thread's saving covers only from
+# about this size (measurements: benchmarks/results/threads.md)
 LOSS_PASS_THREADED = 3_500_000
 # entries of a Lawson-Hanson step's pass over the columns at zero (a reflection, or the
 # rotations of a variable leaving the set) from which it runs in lanes of columns: each
 # step is one parallel region, and below this the region's start costs more than the
-# second core saves (measured over 300-1,000 rows x 300-5,000 columns: 2^16 tripled
-# the time at 300 x 300, 2^18 and above gave back part of the gain at 500-1,000 x 1,000)
+# second core saves (measured over 300-1,000 rows x 300-5,000 columns: lanes from 2^16
+# were slower than one at 300 x 300, from 2^18 and above gave back part of the gain at
+# 500-1,000 x 1,000)
 NNLS_LANE_ENTRIES = 1 << 17

@@ -151,9 +151,9 @@ def _cpu_count():
 def warmup_useful(names):
     """Whether a helper process can help: two or more cores, and compiling to hand over.
 
-    The helper costs an interpreter start and the imports (about a second of
-    CPU); it starts only if the models after the first are expected to compile
-    for at least ``_MIN_HANDOVER`` seconds. ``CLASSICLEARN_NO_WARMUP=1`` in the
+    The helper costs an interpreter start and the imports; it starts only if
+    the models after the first are expected to compile for at least
+    ``_MIN_HANDOVER`` seconds, well above that. ``CLASSICLEARN_NO_WARMUP=1`` in the
     environment turns it off as ``--no-warmup`` does.
     """
     if os.environ.get("CLASSICLEARN_NO_WARMUP"):

@@ -56,7 +56,7 @@ def _threads(n_jobs, work=None, threaded_from=SMALL_WORK):
     """numba thread context (all threads when ``n_jobs`` is None, one for work below
     ``threaded_from``), BLAS on one thread: the kernels call BLAS on row tiles from
     numba's threads, and a threaded BLAS there (wide rows: 256 x 2,000 tiles)
-    oversubscribed the cores (k-means++ on 1,000 x 2,000: 10x slower)."""
+    oversubscribed the cores."""
     with threads_for_work(n_jobs, SMALL_WORK if work is None else work, threaded_from), \
             blas_single_thread():
         yield

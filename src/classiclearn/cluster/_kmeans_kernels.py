@@ -13,8 +13,8 @@ uint8 arrays :data:`DENSE_MARK` in place of the CSR index arrays, or an empty
 (0, p) X with the CSR arrays (intp indices) and the squared row norms. The
 marker's type makes dense and sparse rows two compiled specialisations, each
 compiled when first used, in which :func:`_is_dense` is a constant: the dense
-one carries none of the sparse code (which made the Elkan pass a third
-slower). Lloyd's pass and the assignment have sparse twins (``sparse_*``),
+one carries none of the sparse code (which made the Elkan pass slower).
+Lloyd's pass and the assignment have sparse twins (``sparse_*``),
 whose dot products gather the transposed centres at each non-zero.
 
 Arrays are copied with loops, never by assigning an array to a slice: numba

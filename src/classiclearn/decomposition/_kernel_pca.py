@@ -104,8 +104,7 @@ _LANCZOS_MIN_ORDER = 400
 _AXES_COMPONENT_SHARE = 8
 
 # Order of the kernel up to which the Lanczos / ARPACK products (symv, gemv) run on one
-# BLAS thread: two threads were slower at 2,000-3,000 (Lanczos 280 against 150 ms) and
-# even at 6,000.
+# BLAS thread: two threads were slower at 2,000-3,000 and even at 6,000.
 _LANCZOS_THREADED_ORDER = 8_000
 
 # Seed of the Lanczos start vector where 'auto' stands for 'dense': as LAPACK's
@@ -237,18 +236,17 @@ def _check_psd_eigenvalues(lambdas):
 
 
 # Dense eigensolver choice: LAPACK's divide and conquer (``syevd``) computes the
-# whole spectrum in less time than MRRR (``syevr``) computes a quarter of it
-# (3,000 x 3,000: syevr for 750 pairs about as slow as syevd for all 3,000, 2x slower
-# for 1,500); it needs about two more n x n workspaces, hence the size cap. BLAS's
-# threads speed syevd up from a lower order than syevr (400 against 1,000).
+# whole spectrum in less time than MRRR (``syevr``) computes a quarter of it; it needs
+# about two more n x n workspaces, hence the size cap. BLAS's threads speed syevd up
+# from a lower order than syevr (400 against 1,000).
 _DIVIDE_AND_CONQUER_FRACTION = 4
 _DIVIDE_AND_CONQUER_MAX_ORDER = 10_000
 _DIVIDE_AND_CONQUER_THREADED_ORDER = 300
 
 
 # order from which the partial eigendecomposition (its tridiagonal reduction, half
-# matrix-vector products) runs on BLAS's threads: rbf 1,000 x 20 with 2 / 10 / 50
-# components 49-72 ms on threads against 66-89 on one (500 rows: alike)
+# matrix-vector products) runs on BLAS's threads: threads were faster at 1,000 rows,
+# alike at 500
 _PARTIAL_EIGH_THREADED_ORDER = 600
 
 
@@ -649,8 +647,8 @@ default='linear'
 
         # the products are BLAS symv, memory-bound: on one thread up to order
         # _LANCZOS_THREADED_ORDER, where BLAS's threads gain nothing (their wake-ups
-        # between the steps cost more) and would spin for a tenth of a second after the
-        # last, taking the cores from what comes next (numpy's BLAS, numba's kernels)
+        # between the steps cost more) and would spin after the last, taking the cores
+        # from what comes next (numpy's BLAS, numba's kernels)
         with small_lapack(n, limit=_LANCZOS_THREADED_ORDER):
             result = _lanczos_top(
                 matvec, n, n_components, v0, tol, _lanczos_max_dim(n_components),

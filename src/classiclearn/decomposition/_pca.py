@@ -222,10 +222,9 @@ def _shifted_gram_in_blocks(X, shift):
     rows plus ``n shift``.
 
     scipy's BLAS is that of the eigensolver next: numpy's threads, still spinning
-    after a threaded product of their own, made a 200 x 200 eigh after the 2,000 x 200
-    Gram pass take 57 ms against 5. One pass in the calling thread with BLAS's threads
-    in each product took 3.4 ms at 20,000 x 50, against 5.8 for fresh shifted blocks
-    summed in our threads on one BLAS thread each.
+    after a threaded product of their own, made the eigh after the Gram pass many
+    times slower. One pass in the calling thread with BLAS's threads in each product
+    was faster than fresh shifted blocks summed in our threads on one BLAS thread each.
     """
     n, p = X.shape
     if shift is None and X.flags.c_contiguous and p >= _WHOLE_SYRK_FEATURES:
@@ -657,8 +656,8 @@ def _products_with(X):
     """``(B -> X B, B -> X' B)``: for dense float64 X in scipy's BLAS, from a Fortran
     view of X (no copy of a C- or Fortran-ordered X). That is the BLAS of the
     factorisations between the products and of the transform after the fit: numpy's
-    threads, still spinning after products of their own, made a 500 x 450 transform
-    right after a randomized fit take 13 ms against 0.7."""
+    threads, still spinning after products of their own, made a transform right after
+    a randomized fit many times slower."""
     if sp.issparse(X) or X.dtype != np.float64:
         return (lambda B: X @ B), (lambda B: X.T @ B)
     view = X.flags.c_contiguous  # X.T is Fortran-ordered

@@ -57,14 +57,13 @@ def weighted_means(X, Y, sw):
             raise ValueError("The sample weights sum to zero; at least one must be positive.")
         # one BLAS thread below BLAS_THREADED_MATVEC entries: a threaded product leaves
         # OpenBLAS's threads spinning, and the numba kernel of the fit that follows
-        # (positive LinearRegression on 500 x 1,000) ran at half speed beside them
+        # (positive LinearRegression on 500 x 1,000) ran slower beside them
         threaded = X.size >= BLAS_THREADED_MATVEC or X.size < BLAS_THREADED_DOT
         with nullcontext() if threaded else blas_single_thread():
             x_mean = (sw @ X) / total
         # einsum's own loops, not BLAS: a threaded product of a few columns leaves
-        # OpenBLAS's threads spinning for about 0.1 s, taking the cores from the numba
-        # passes that follow (a weighted fit on sparse X, whose sw @ X is scipy's, ran 8x
-        # slower)
+        # OpenBLAS's threads spinning, taking the cores from the numba passes that
+        # follow (a weighted fit on sparse X, whose sw @ X is scipy's, ran far slower)
         y_mean = None if Y is None else np.einsum("i,ij->j", sw, Y) / total
     return x_mean, y_mean
 
@@ -198,9 +197,9 @@ def fast_centered_gram(X, x_mean):
 # From this many features (and GRAM_PASS_WORK multiply-adds) centered_gram and
 # fast_centered_gram split X' X by column halves on our threads. Their callers keep BLAS
 # on one thread (the coordinate descent, whose BLAS threads would spin beside numba's;
-# LinearRegression's p x p algebra up to order 1,000), where a whole syrk ran on one
-# core: 1000 x 900, 18.1 ms against 10.8 split (BLAS's own two threads: 11.1). Below,
-# the blocked row pass (moments_and_gram) or a single product serves.
+# LinearRegression's p x p algebra up to order 1,000), where a whole syrk runs on one
+# core and the split, faster, about matches BLAS's own threads. Below, the blocked row
+# pass (moments_and_gram) or a single product serves.
 _SPLIT_GRAM_FEATURES = 256
 _SPLIT_GRAM_WORK = GRAM_PASS_WORK
 
@@ -272,8 +271,7 @@ _GRAM_THREADED_WORK = GRAM_PASS_WORK
 _GRAM_MAX_FEATURES = 512
 # Below BLOCKED_ROWS_THREADED rows the blocked pass runs on the calling thread; from
 # this many multiply-adds and features on, BLAS's threaded syrk on the whole of X (after
-# a separate moments pass) is faster than that (10,000 x 500: 51 against 72 ms,
-# 3,000 x 200: 4.6 against 6.0 ms; 1,000 x 200 and 10,000 x 100 were 7-12% slower by it).
+# a separate moments pass) is faster than that (below, it was slower).
 _GRAM_SERIAL_PASS_MAX_WORK = 100_000_000
 _GRAM_SERIAL_PASS_MAX_FEATURES = 128
 
@@ -353,7 +351,7 @@ def moments_and_gram32(est, X, Y, fit_intercept, n_threads=None):
     One threaded pass over fixed row blocks: a numba kernel reads each block
     once for the float64 moments (column sums, ``X' Yc``) and writes it,
     minus a shift, as float32 into a per-thread buffer; a single-threaded
-    BLAS float32 ``B' B`` (ssyrk, about half the time of dsyrk) follows while
+    BLAS float32 ``B' B`` (ssyrk, faster than dsyrk) follows while
     the buffer is in cache, and the block products are summed in float64 in
     fixed lanes (thread-count independent). The shift (the mean of the first
     block) keeps float32 products from cancelling when a column's mean is

@@ -352,7 +352,7 @@ def center_to_fortran(X, x_mean, root_w, out, col_sq):
     The copy goes tile by tile (:data:`_TILE_COLUMNS` columns by :data:`_TILE_ROWS` rows),
     a column of the tile at a time: the writes run down ``out``'s contiguous column and
     the strided reads stay within the cached tile (writing rows of the tile instead,
-    scattered over as many columns, took three to four times as long). Each column is
+    scattered over as many columns, took several times as long). Each column is
     summed in row order.
     """
     n, p = X.shape

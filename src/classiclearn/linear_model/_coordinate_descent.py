@@ -9,7 +9,7 @@ Each coordinate update is a soft-threshold. When n > p and p is moderate the
 solver works on the Gram matrix of the centred data (BLAS ``X'X`` over row
 blocks shared by threads, with the means and ``X'y`` in the same pass; no
 copy of X), so an epoch costs O(p^2) whatever n. For large X the estimators
-compute that Gram matrix in float32 (half the BLAS time) and certify the
+compute that Gram matrix in float32 (less BLAS time) and certify the
 result from the data: the exact float64 duality gap (one pass over X for
 ``X'r``) must be below the tolerance, else the solve is refined with the
 exact gradient, and finally falls back to the float64 Gram matrix
@@ -63,9 +63,7 @@ __all__ = ["ElasticNet", "Lasso", "enet_path", "lasso_path"]
 
 # selection="random": distinct coordinate orders drawn up front, about this many entries
 # in all (the epochs go through them in turn), and at least _RANDOM_ORDERS_MIN of them.
-# Drawing them costs an argsort of that many random numbers, a few epochs' work at most
-# (a million entries took 14 ms, more than a 1000 x 900 fit converging in 15 epochs;
-# 65,536 took 0.7 ms, a quarter of a 200 x 180 fit on the Gram matrix).
+# Drawing them costs an argsort of that many random numbers, a few epochs' work at most.
 _RANDOM_ORDER_ENTRIES = 1 << 14
 _RANDOM_ORDERS_MIN = 8
 
@@ -92,8 +90,7 @@ def _orders(selection, p, max_iter, random_state):
 # The Gram matrix costs n p^2 / 2 compute-bound BLAS operations; the data
 # form a centred copy plus about two memory-bound passes over X per epoch,
 # each operation roughly 8 times dearer. The Gram matrix wins for p up to
-# about 16 * (epochs + 3), ~256 for a typical ten-odd epochs (measured at
-# 50,000 x 200: 0.072 s against 0.089 s of CPU time for 4 epochs).
+# about 16 * (epochs + 3), ~256 for a typical ten-odd epochs.
 _GRAM_MAX_FEATURES = 256
 
 

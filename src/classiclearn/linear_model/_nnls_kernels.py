@@ -35,7 +35,7 @@ def _dot(u, v, lo, hi):
 
     The loops of these kernels run over slices from index 0: an index that starts at a
     run-time ``lo`` could be negative as far as numba knows, and its wrap-around test
-    on every access keeps LLVM from vectorising the loop (four times slower here)."""
+    on every access keeps LLVM from vectorising the loop."""
     a = u[lo:hi]
     c = v[lo:hi]
     total = 0.0

@@ -766,8 +766,8 @@ def _solve_nnls_wide(X, Y, x_mean, y_mean, sw, tol):
     is no smaller than itself and whose Gram matrix is singular (the pivoting would not
     settle): Lawson-Hanson on the centred, weighted design itself, as scikit-learn's.
 
-    The singular values come from the eigenvalues of ``A A'`` (n x n): a third of an
-    SVD's time, each accurate to about ``eps s_max^2 / s``, ample for the rank at any tol
+    The singular values come from the eigenvalues of ``A A'`` (n x n): less time than an
+    SVD, each accurate to about ``eps s_max^2 / s``, ample for the rank at any tol
     above ~1e-7. On a nearly square design they cost about as much as the fit itself,
     and the fit's kernel then runs on a second thread beside them."""
     n, p = X.shape
@@ -935,8 +935,8 @@ class LinearRegression(LinearPredictMixin, RegressorMixin, BaseEstimator):
                 return self._fit_sparse(X, Y, x_mean, y_mean, sw, was_1d, dtype)
         # the Gram pass and the QR's blocks run on our threads; the p x p work of modest
         # order, the summary's products included, on one BLAS thread (a threaded BLAS
-        # call here left OpenBLAS's threads spinning for about 0.1 s, slowing the threads
-        # of the next fit of a cross-validation)
+        # call here left OpenBLAS's threads spinning, slowing the threads of the next
+        # fit of a cross-validation)
         with small_lapack(p):
             solve = _solve_nnls if self.positive else _solve_ols
             solved = solve(X, Y, x_mean, y_mean, sw, self.tol)

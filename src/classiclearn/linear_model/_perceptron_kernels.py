@@ -16,7 +16,7 @@ from .._kernels.prefetch import prefetch1, prefetch2
 # The SGD passes visit the rows in a shuffled order, so each row is a cache miss; they ask
 # for the rows a few samples ahead (the row's start in indptr further ahead still). The
 # hints are written out in each pass: as an inlined helper the same code ran the sparse
-# pass 1.4x slower.
+# pass slower.
 _ROWS_AHEAD = 4
 _CSR_ROWS_AHEAD = 6
 _INDPTR_AHEAD = 16

@@ -3,7 +3,7 @@
 The numba kernels (:mod:`._gmm_kernels`) form each Mahalanobis term and each
 second moment in loops of p² / 2 multiply-adds per row and component; for a few
 hundred features and more, the same quantities as matrix products run several
-times faster (1,000 x 2,000, one component: 10x). :func:`em_pass` and
+times faster. :func:`em_pass` and
 :func:`label_moments` take and fill the kernels' arguments; their per-chunk outputs
 have one chunk here (``_gaussian_mixture._moment_buffers``), which holds the whole
 sum, so the callers sum them as they do the kernels'.
@@ -12,18 +12,16 @@ sum, so the callers sum them as they do the kernels'.
 import numpy as np
 
 # features from which a full (or tied, in its first M-step) model's passes run on BLAS
-# (below, the numba passes on all cores were as fast or faster: 5,000 x 256, 3 components,
-# 431 against 455 ms; 20,000 x 128 twice as fast)
+# (below, the numba passes on all cores were as fast or faster)
 BLAS_FULL_FEATURES = 384
 # ... and from this many features when there are at most BLAS_ROWS_PER_FEATURE rows per
-# feature (fits of 3 components, BLAS against numba: 200 x 180 12.7 against 20.5 ms,
-# 500 x 100 6.6 / 11.0, 256 x 128 8.5 / 10.2, 1,000 x 256 53 / 70; numba kept the lead
-# at 1,000 x 128 (20.1 / 18.2), 200 x 64 and 5,000 x 64)
+# feature (fits of 3 components: BLAS was faster at 100-256 features with up to about
+# 5 rows per feature; numba kept the lead at 1,000 x 128 and at 64 features)
 BLAS_FEW_ROWS_FEATURES = 96
 BLAS_ROWS_PER_FEATURE = 5
 # features from which a tied model's pass runs on BLAS: its numba pass forms (x - shift) U
 # once per row, and on all cores it kept up with one-thread BLAS below BLAS's threaded
-# order (3,000 x 500, 3 components: 996 against 1,137 ms; 2,000 x 1,000: 829 against 420)
+# order (at 500 features; at 1,000 BLAS was faster)
 BLAS_TIED_FEATURES = 1000
 
 

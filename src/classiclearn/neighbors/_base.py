@@ -89,8 +89,8 @@ _GEMM_BRUTE_ROWS_PER_CELL = 500
 _GEMM_BRUTE_MAX_ROWS = 20_000
 # The radius estimators fitted with a tree fold the rest of a query set by brute force
 # once its first queries have at least 1 / _TREE_SCAN_SHARE of the training rows within
-# the radius (5,000 x 10: the tree took 19-45 ns a neighbour from 20% of the rows on,
-# the scan 5 ns a training row).
+# the radius (from there, the tree's cost per neighbour found outweighs a scan of all
+# the training rows).
 _TREE_SCAN_SHARE = 8
 
 

@@ -65,8 +65,8 @@ _CRAMMER_SINGER_PASSES = 100_000
 _HESSIAN_FEATURES = 3000
 # up to this many features (with the intercept) the dense Newton method runs compiled
 # whole, its Hessian and factorisation by compiled loops; above, by BLAS and LAPACK
-# between interpreted steps (equal at about 100 features; at 5 to 65, 1.5-6x faster
-# compiled, from 150 to 200,000 rows)
+# between interpreted steps (equal at about 100 features; compiled faster at 5 to 65,
+# from 150 to 200,000 rows)
 _COMPILED_NEWTON_FEATURES = 96
 # entries of X from which the one-vs-rest problems of three or more classes are solved
 # on all cores at once
@@ -112,10 +112,10 @@ def _newton_squared_hinge(X, y, C, tol, max_iter, dense_tron=False, tron_rows=No
         # tron_only: the trust-region method for up to max_iter steps (dense rows past the
         # exact Hessian, 1,000 x 900, C=0.01: 8 steps, where the Newton-CG steps on CSR
         # rows took 107 products). Elsewhere, a large C for the rows' norms: the trust-region
-        # method first (1,000 x 900, C=10: 16 steps, 49 ms, where the Newton steps took
-        # 50, 730 ms; 500 x 450, C=100, on the exact Hessian: 8.9 times liblinear's
-        # time); a problem it has not settled within _TRON_FIRST steps goes to the
-        # Newton steps
+        # method first (1,000 x 900, C=10: 16 steps against the Newton steps' 50, in far
+        # less time; 500 x 450, C=100: the Newton steps on the exact Hessian took many
+        # times liblinear's time); a problem it has not settled within _TRON_FIRST steps
+        # goes to the Newton steps
         w_tr, it_tr, settled = _tron(X, y, C, eps,
                                      max_iter if tron_only else min(max_iter, _TRON_FIRST),
                                      tron_rows)
@@ -168,7 +168,7 @@ def _newton_squared_hinge(X, y, C, tol, max_iter, dense_tron=False, tron_rows=No
 # curvature, the mean of C_i ||x_i||^2 (the Hessian is I + 2 sum C_i x_i x_i' over the
 # active rows), is at least _TRON_FIRST_CURVATURE, for at most _TRON_FIRST steps. On
 # 1,000 x 900 (mean ||x||^2 934) the trust-region method took 16 steps at C=10, 125 at
-# C=5, 570 at C=3 (1.1 s, the Newton steps 0.85 s) and had not settled after 1,000 at
+# C=5, 570 at C=3 (longer than the Newton steps) and had not settled after 1,000 at
 # C=1 and 2, where the Newton steps take about 30.
 _TRON_FIRST_CURVATURE = 4000.0
 _TRON_FIRST = 200
@@ -181,8 +181,8 @@ _TRON_FIRST = 200
 # and Newton's few. With at least _TRON_ONLY_ROWS_PER_FEATURE rows per feature it
 # never came near a hard margin, and took as long as the Hessian path or less at
 # every C; on CSR rows, where the Newton-CG steps' active set can stay about as large
-# as the features, it took a fifth of their time at C=10, and on easy problems (two
-# Newton-CG steps) about a fifth more. Its steps are liblinear's, so its time follows
+# as the features, it took far less time at C=10, and on easy problems (two
+# Newton-CG steps) a little more. Its steps are liblinear's, so its time follows
 # liblinear's. The crossovers were measured on dense and CSR X from 200 x 180 to
 # 50,000 x 100 and C from 0.001 to 1,000 (benchmarks/results/svm.md, session 48).
 _TRON_ONLY_CURVATURE = 100.0
@@ -235,7 +235,7 @@ def _tron(X, y, C, eps, max_iter, rows=None):
     rows = _tron_rows(X) if rows is None else rows
     # on the calling thread: without CSC columns only the rows' products could run in
     # parallel, which gained a few per cent at 500,000-1,500,000 stored entries and, at
-    # 100,000-150,000, stalled repeated fits to two to four times their time
+    # 100,000-150,000, stalled repeated fits
     with numba_threads(1):
         n_iter, settled = l2_tron(SQUARED_HINGE, *rows, y, C, w, float(eps), int(max_iter))
     return w, n_iter, bool(settled)
@@ -247,7 +247,7 @@ def _tron_rows(X):
     if sp.issparse(X):
         # no CSC arrays: each Hessian product is one serial pass over the active rows
         # (the two parallel passes over every row, many short parallel regions per
-        # step, stalled: 5,000 x 1,000 at 5%, C=100, fits of 12-68 ms against 12-15)
+        # step, stalled repeated fits)
         return (None, *unsigned_arrays32(X), None)
     return (np.ascontiguousarray(X, dtype=np.float64), None, None, None, None)
 
@@ -634,8 +634,8 @@ class _Rows:
         """(X, indptr, indices, data, bias, d) for the row kernels: the dense rows and
         None for the CSR arrays, or None for X (numba compiles a dense and a sparse
         version, each without the other's code). The index arrays are unsigned (numba
-        checks a signed index for a negative value at every access: the dual passes
-        took half again as long), the column indices on 32 bits."""
+        checks a signed index for a negative value at every access, which slowed the
+        dual passes), the column indices on 32 bits."""
         if not self.sparse:
             return self.dense, None, None, None, 0.0, self.n_coef
         return (None, *unsigned_arrays32(self.csr), self.bias, self.n_coef)

@@ -28,7 +28,7 @@ from .._kernels.prefetch import prefetch1
 
 # The dual passes visit CSR rows in a shuffled order, each a cache miss: they ask for the
 # row a few samples ahead, and its start in indptr further ahead still. The hints are
-# written out in each pass: as an inlined helper the same code ran the pass 1.5x slower.
+# written out in each pass: as an inlined helper the same code ran the pass slower.
 _ROWS_AHEAD = 4
 _INDPTR_AHEAD = 12
 

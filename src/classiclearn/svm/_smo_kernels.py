@@ -43,13 +43,12 @@ hold, which allocates its work row, runs with the runtime (balanced reference co
 of its own).
 
 What numba inlines (``inline="always"``): the steps of an iteration (``_take_step``,
-``_scan``, ``_select_j``), which as calls passed every array as seven words (0.21-0.30
-instead of 0.16 us of CPU per iteration of a linear SVC on 500 x 10), and the small
-helpers with one or two callers. Every separately compiled kernel costs a fixed
-half second or so of a first fit, and numba links each kernel's callees into it and
-optimises them again, so the ones that ask for kernel rows (:func:`get_q`,
-:func:`_reconstruct_gradient`) are compiled once each rather than inlined, and
-:func:`smo_solve` is a Python function around the three kernels.
+``_scan``, ``_select_j``), which as calls passed every array as seven words (more
+CPU per iteration), and the small helpers with one or two callers. Every separately
+compiled kernel adds a fixed compile time to a first fit, and numba links each
+kernel's callees into it and optimises them again, so the ones that ask for kernel
+rows (:func:`get_q`, :func:`_reconstruct_gradient`) are compiled once each rather
+than inlined, and :func:`smo_solve` is a Python function around the three kernels.
 """
 
 from collections import namedtuple

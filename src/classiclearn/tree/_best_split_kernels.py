@@ -313,7 +313,7 @@ def split_best(dense, data, rule, node, work, sort, abs_work, pre):
     node's NaN rows move to the end and the sorted values are scanned with them on the
     right, then on the left. The scan is :func:`scan_sorted`'s loop written out (the
     feature draw too): called per feature with its dozen arrays, the helper made deep
-    trees fit ~1.3x slower. A change to the scan goes into both. Without missing values at the node,
+    trees fit slower. A change to the scan goes into both. Without missing values at the node,
     missing values at prediction follow the larger child (by sample count).
     Monotonicity constraints reject a candidate whose children's values are out of
     order or outside the node's ``[lower, upper]``, as in scikit-learn."""

@@ -626,7 +626,7 @@ def cast_rows_float32(X, out, lo, hi, allow_nan):
                 bad += abs(v) == np.inf
         return bad
     # v - v is 0 for finite v, NaN for NaN and infinities: one sum tells, without a
-    # test per value (a test with the NaN term in this loop cost 4x the loop)
+    # test per value (a test with the NaN term in this loop cost more than the loop)
     total = np.float32(0.0)
     for i in range(lo, hi):
         for j in range(p):

@@ -112,7 +112,7 @@ def _count_left(vals, yw, a, b, thr, ml, kb, n_classes, sl, lanes):
     else:
         # four interleaved counters per class (``lanes``, 4 * n_classes int64): a
         # sample's update does not wait on the previous sample's to the same class.
-        # The test for NaN has a loop of its own: in this loop it costs 4x the loop
+        # The test for NaN has a loop of its own: in this loop it costs more than the loop
         for c in range(4 * n_classes):
             lanes[c] = 0
         if ml:

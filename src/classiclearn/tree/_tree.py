@@ -446,7 +446,7 @@ def compact_forest(packed, roots, miss=None, shift=0):
     """Compact walk records and their map back to ``packed`` (see ``_predict_kernels``;
     ``miss`` and ``shift`` > 0 for rows with NaN walked doubled, :func:`missing_rows`).
 
-    Built for each prediction call and then dropped (about 1% of a walk's time),
+    Built for each prediction call and then dropped (a small part of a walk's time),
     so the fitted model keeps a single copy of its nodes.
     """
     if packed.shape[0] >= 2**31:
@@ -464,9 +464,9 @@ _NO_MISSING = np.zeros(1, dtype=np.uint8)
 
 class WalkCache(dict):
     """What a fitted tree or forest keeps between prediction calls: its 8-byte walk
-    records (built by the first call that walks them, about 10 ns per node; 8 bytes
-    per node), the count of rows walked without them (:func:`_walks_plain`) and the
-    nodes' parents and depths (decision paths). Its trees do not change after fit;
+    records (built by the first call that walks them; 8 bytes per node), the count
+    of rows walked without them (:func:`_walks_plain`) and the nodes' parents and
+    depths (decision paths). Its trees do not change after fit;
     the entries are keyed by the node array they were built from. Pickled empty:
     the first calls after loading build them again."""
 

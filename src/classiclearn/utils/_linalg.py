@@ -27,7 +27,7 @@ def solve_pos(A, B, overwrite_a=False):
     from A's upper triangle.
 
     The arithmetic of ``scipy.linalg.solve(assume_a="pos")`` (LAPACK's potrf and
-    potrs) without its condition estimate and checks, which took half its time.
+    potrs) without its condition estimate and checks, which took much of its time.
     Raises ``LinAlgError`` when ``A`` is not positive definite.
 
     Examples

@@ -47,9 +47,9 @@ def seeded_state(seed):
     ``np.random.RandomState(seed)``, for immediate use.
 
     ``np.random.RandomState(seed)`` first seeds itself from the operating system's
-    entropy (about 150 µs, felt once per tree of a forest); this reseeds one
-    RandomState per thread instead (a few µs). The object is shared by the calls of
-    a thread: draw from it before the next call.
+    entropy (a cost felt once per tree of a forest); this reseeds one
+    RandomState per thread instead, far more cheaply. The object is shared by the
+    calls of a thread: draw from it before the next call.
 
     Examples
     --------

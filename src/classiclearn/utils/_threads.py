@@ -339,7 +339,7 @@ def pooled_map(func, items, n_threads):
     For leaf work only: GIL-free kernels that submit no work of their own (an item
     waiting on work queued behind it in the same pool could wait forever); numba runs on
     one thread inside them (BLAS is the caller's to limit). Starting a thread pool per
-    call costs about half a millisecond, as much as the work of a small tree; the pools
+    call costs as much as the work of a small tree; the pools
     (one per thread count) live for the process. Results come back in ``items`` order;
     one thread (or one item) runs in the caller.
 
@@ -459,7 +459,7 @@ def blas_single_thread():
 
     Small BLAS calls on a multi-threaded BLAS spend more time synchronising
     (or spinning, on a loaded machine) than computing, and OpenBLAS's threads
-    spin for about a tenth of a second after each threaded call, taking the
+    spin for a while after each threaded call, taking the
     cores from numba's threads. The limit goes through threadpoolctl when it is
     installed (it comes with scikit-learn; it is not a dependency of ours): the
     libraries are found once (that costs milliseconds), then each use is a few
