@@ -141,8 +141,9 @@ def test_a_loop_that_goes_threaded_midway_gives_the_one_thread_result(algorithm,
 
     monkeypatch.setattr(_threads.LoopThreads, "next_pass", recording)
     threaded = KMeans(6, random_state=0, algorithm=algorithm, max_iter=12, tol=0).fit(X)
-    if algorithm == "lloyd" and not sparse:
-        # the one-thread passes run compiled with their steps (lloyd_serial)
+    if algorithm == "lloyd":
+        # the one-thread passes run compiled with their steps (lloyd_serial,
+        # sparse_lloyd_serial)
         assert 1 not in seen and len(seen) == threaded.n_iter_ - 3
     else:
         assert seen[:3] == [1, 1, 1] and 1 not in seen[3:]
@@ -274,14 +275,20 @@ def test_callable_and_list_init_match_sklearn(algorithm):
         assert_array_equal(ours.labels_, theirs.labels_)
 
 
+@pytest.mark.parametrize("sparse", [False, True])
 @pytest.mark.parametrize("case", ["blobs", "empty_cluster", "weighted", "tol"])
-def test_compiled_one_thread_loop_equals_the_python_loop(case, monkeypatch):
-    # small dense Lloyd loops run compiled with their steps between passes
-    # (lloyd_serial); the same labels, centres, inertia and passes as the loop in Python
+def test_compiled_one_thread_loop_equals_the_python_loop(case, sparse, monkeypatch):
+    # small Lloyd loops run compiled with their steps between passes (lloyd_serial,
+    # sparse_lloyd_serial); the same labels, centres, inertia and passes as the loop in
+    # Python
+    import scipy.sparse as sp
+
     from classiclearn.utils import _threads
 
     rng = np.random.default_rng(3)
     X = np.vstack([rng.normal(c, 0.7, size=(150, 4)) for c in (0.0, 3.0, 6.0)])
+    if sparse:
+        X[rng.random(X.shape) < 0.3] = 0.0
     params = {"n_clusters": 5, "random_state": 0, "n_init": 3, "init": "random"}
     sw = None
     if case == "empty_cluster":
@@ -292,9 +299,10 @@ def test_compiled_one_thread_loop_equals_the_python_loop(case, monkeypatch):
         sw = rng.uniform(0.2, 3.0, X.shape[0])
     elif case == "tol":
         params.update(tol=1e-2)
-    compiled = KMeans(**params).fit(X, sample_weight=sw)
+    data = sp.csr_matrix(X) if sparse else X
+    compiled = KMeans(**params).fit(data, sample_weight=sw)
     monkeypatch.setattr(_threads.LoopThreads, "serial_passes", lambda self: 0)
-    python = KMeans(**params).fit(X, sample_weight=sw)
+    python = KMeans(**params).fit(data, sample_weight=sw)
     assert compiled.n_iter_ == python.n_iter_
     assert_array_equal(compiled.labels_, python.labels_)
     np.testing.assert_allclose(compiled.cluster_centers_, python.cluster_centers_, rtol=1e-12,

@@ -262,44 +262,97 @@ def lloyd_serial(X, sample_weight, centers, max_passes, tol, labels, labels_old,
     total = np.empty((k, p))
     weights = np.empty(k)
     for it in range(max_passes):
-        for j in range(k):
-            sq = 0.0
-            for f in range(p):
-                centers_t[f, j] = centers[j, f]
-                sq += centers[j, f] * centers[j, f]
-            centers_sq[j] = sq
+        _transpose_centres(centers, centers_t, centers_sq)
         for c in range(n_chunks):
             _lloyd_chunk(X, sample_weight, centers_t, centers_sq, labels, sums, wsums, c, size,
                          buf)
-        total[:] = 0.0
-        weights[:] = 0.0
-        for c in range(n_chunks):
-            for j in range(k):
-                weights[j] += wsums[c, j]
-                for f in range(p):
-                    total[j, f] += sums[c, j, f]
+        _add_chunks(sums, wsums, total, weights)
         _relocate_empty_serial(X, sample_weight, centers, total, weights, labels)
-        moved = 0.0
-        for j in range(k):
-            if weights[j] > 0.0:
-                shift = 0.0
-                for f in range(p):
-                    new = total[j, f] / weights[j]
-                    t = new - centers[j, f]
-                    shift += t * t
-                    centers[j, f] = new
-                moved += shift
-        same = True
-        for i in range(n):
-            if labels[i] != labels_old[i]:
-                same = False
-                break
-        if same:
-            return it + 1, 1
-        if moved <= tol:
-            return it + 1, 2
-        labels_old[:] = labels
+        stop = _move_centres(centers, total, weights, labels, labels_old, tol)
+        if stop:
+            return it + 1, stop
     return max_passes, 0
+
+
+@njit(cache=True, nogil=True)
+def sparse_lloyd_serial(data, indices, indptr, x_sq, sample_weight, centers, max_passes, tol,
+                        labels, labels_old, sums, wsums, size):
+    """:func:`lloyd_serial` on CSR rows (``indices``, ``indptr`` intp; ``x_sq`` their
+    squared norms): the passes of :func:`sparse_lloyd_pass` with its chunks (``size``
+    rows each, ``sums.shape[0]`` of them), the steps between them as
+    ``_kmeans._kmeans_single`` takes them."""
+    k, p = centers.shape
+    buf = np.empty((_TILE, k))
+    centers_t = np.empty((p, k))
+    centers_sq = np.empty(k)
+    total = np.empty((k, p))
+    weights = np.empty(k)
+    for it in range(max_passes):
+        _transpose_centres(centers, centers_t, centers_sq)
+        for c in range(sums.shape[0]):
+            _sparse_lloyd_chunk(data, indices, indptr, sample_weight, centers_t, centers_sq,
+                                labels, sums, wsums, c, size, buf)
+        _add_chunks(sums, wsums, total, weights)
+        _relocate_empty_sparse_serial(data, indices, indptr, x_sq, sample_weight, centers,
+                                      total, weights, labels)
+        stop = _move_centres(centers, total, weights, labels, labels_old, tol)
+        if stop:
+            return it + 1, stop
+    return max_passes, 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _transpose_centres(centers, centers_t, centers_sq):
+    """``centers_t`` = centresᵀ (p, k) and ``centers_sq`` their squared norms."""
+    k, p = centers.shape
+    for j in range(k):
+        sq = 0.0
+        for f in range(p):
+            centers_t[f, j] = centers[j, f]
+            sq += centers[j, f] * centers[j, f]
+        centers_sq[j] = sq
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _add_chunks(sums, wsums, total, weights):
+    """``total`` / ``weights``: the chunks' sums and weights added in chunk order."""
+    total[:] = 0.0
+    weights[:] = 0.0
+    for c in range(sums.shape[0]):
+        for j in range(sums.shape[1]):
+            weights[j] += wsums[c, j]
+            for f in range(sums.shape[2]):
+                total[j, f] += sums[c, j, f]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _move_centres(centers, total, weights, labels, labels_old, tol):
+    """Centres to their clusters' means (in place; an empty one stays); returns 1 when
+    no label changed since ``labels_old``, 2 when the centres moved by at most ``tol``
+    (sum of squared shifts), else 0 after copying ``labels`` to ``labels_old``."""
+    k, p = centers.shape
+    moved = 0.0
+    for j in range(k):
+        if weights[j] > 0.0:
+            shift = 0.0
+            for f in range(p):
+                new = total[j, f] / weights[j]
+                t = new - centers[j, f]
+                shift += t * t
+                centers[j, f] = new
+            moved += shift
+    same = True
+    for i in range(labels.shape[0]):
+        if labels[i] != labels_old[i]:
+            same = False
+            break
+    if same:
+        return 1
+    if moved <= tol:
+        return 2
+    for i in range(labels.shape[0]):
+        labels_old[i] = labels[i]
+    return 0
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -356,29 +409,85 @@ def sparse_lloyd_pass(data, indices, indptr, sample_weight, centers_t, centers_s
     the per-chunk sums add the non-zeros only. The chunks are ``size`` rows
     each, ``sums.shape[0]`` of them (the caller keeps them few: each chunk's
     sums are k x p, large next to sparse rows)."""
+    k = centers_t.shape[1]
+    for c in prange(sums.shape[0]):
+        buf = np.empty((_TILE, k))
+        _sparse_lloyd_chunk(data, indices, indptr, sample_weight, centers_t, centers_sq,
+                            labels, sums, wsums, c, size, buf)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _sparse_lloyd_chunk(data, indices, indptr, sample_weight, centers_t, centers_sq, labels,
+                        sums, wsums, c, size, buf):
+    """Chunk ``c`` (rows ``c * size`` on) of :func:`sparse_lloyd_pass`; ``buf``:
+    (_TILE, k)."""
     n = labels.shape[0]
     k = centers_t.shape[1]
-    n_chunks = sums.shape[0]
-    for c in prange(n_chunks):
-        start = c * size
-        stop = min(n, start + size)
-        buf = np.empty((_TILE, k))
-        for j in range(k):
-            wsums[c, j] = 0.0
-            for f in range(sums.shape[2]):
-                sums[c, j, f] = 0.0
-        for t0 in range(start, stop, _TILE):
-            t1 = min(stop, t0 + _TILE)
-            dots = buf[: t1 - t0]
-            _sparse_dots(data, indices, indptr, t0, t1, centers_t, dots)
-            for r in range(t1 - t0):
-                bj = _nearest(dots, r, centers_sq)
-                i = t0 + r
-                labels[i] = bj
-                w = sample_weight[i]
-                wsums[c, bj] += w
-                for q in range(indptr[i], indptr[i + 1]):
-                    sums[c, bj, indices[q]] += w * data[q]
+    start = c * size
+    stop = min(n, start + size)
+    for j in range(k):
+        wsums[c, j] = 0.0
+        for f in range(sums.shape[2]):
+            sums[c, j, f] = 0.0
+    for t0 in range(start, stop, _TILE):
+        t1 = min(stop, t0 + _TILE)
+        dots = buf[: t1 - t0]
+        _sparse_dots(data, indices, indptr, t0, t1, centers_t, dots)
+        for r in range(t1 - t0):
+            bj = _nearest(dots, r, centers_sq)
+            i = t0 + r
+            labels[i] = bj
+            w = sample_weight[i]
+            wsums[c, bj] += w
+            for q in range(indptr[i], indptr[i + 1]):
+                sums[c, bj, indices[q]] += w * data[q]
+
+
+@njit(cache=True, nogil=True)
+def _relocate_empty_sparse_serial(data, indices, indptr, x_sq, sample_weight, centers, total,
+                                  weights, labels):
+    """:func:`_relocate_empty_serial` on CSR rows: the distances to the centres from the
+    non-zeros (``||x||^2 - 2 <x, c> + ||c||^2``, as ``_kmeans._relocate_empty`` forms
+    them), the moved rows' non-zeros taken from one centre's sums and given to the
+    other."""
+    n = labels.shape[0]
+    k, p = centers.shape
+    n_empty = 0
+    for j in range(k):
+        n_empty += weights[j] == 0.0
+    if n_empty == 0:
+        return
+    empty = np.empty(n_empty, dtype=np.intp)
+    e = 0
+    for j in range(k):
+        if weights[j] == 0.0:
+            empty[e] = j
+            e += 1
+    c_sq = np.empty(k)
+    for j in range(k):
+        sq = 0.0
+        for f in range(p):
+            sq += centers[j, f] * centers[j, f]
+        c_sq[j] = sq
+    far = np.empty(n)
+    for i in range(n):
+        dot = 0.0
+        for q in range(indptr[i], indptr[i + 1]):
+            dot += data[q] * centers[labels[i], indices[q]]
+        far[i] = -(x_sq[i] - 2.0 * dot + c_sq[labels[i]])
+    order = np.argsort(far, kind="mergesort")
+    for e in range(n_empty):
+        new_id = empty[e]
+        idx = order[e]
+        w = sample_weight[idx]
+        old_id = labels[idx]
+        for f in range(p):
+            total[new_id, f] = 0.0
+        for q in range(indptr[idx], indptr[idx + 1]):
+            total[old_id, indices[q]] -= w * data[q]
+            total[new_id, indices[q]] = w * data[q]
+        weights[new_id] = w
+        weights[old_id] -= w
 
 
 @njit(cache=True, nogil=True, parallel=True)
