@@ -258,12 +258,12 @@ def test_columns_with_constant_are_scipys_csc(monkeypatch, lanes, layout, value,
     assert (X != before).nnz == 0  # the input is not modified
 
 
-@pytest.mark.parametrize("dropped", [0, 1, 2, 7])
-def test_columns_with_constant_fill_every_thread_whatever_the_entry_count(monkeypatch, dropped):
-    # two threads: at least two lanes, also when the entries do not split evenly
+def _count_csc_lanes(monkeypatch, lane_entries):
+    """Two cores and ``CSC_LANE_ENTRIES = lane_entries``; the returned list gets the
+    number of lanes of each pooled run of ``csc_columns_with_constant``."""
     from classiclearn.utils import _sparse
 
-    monkeypatch.setattr(_sparse._work, "CSC_LANE_ENTRIES", 100)
+    monkeypatch.setattr(_sparse._work, "CSC_LANE_ENTRIES", lane_entries)
     monkeypatch.setattr(_sparse, "available_cores", lambda: 2)
     lanes_run = []
     pooled = _sparse.pooled_map
@@ -274,6 +274,15 @@ def test_columns_with_constant_fill_every_thread_whatever_the_entry_count(monkey
         return pooled(func, items, n_threads)
 
     monkeypatch.setattr(_sparse, "pooled_map", counted)
+    return lanes_run
+
+
+@pytest.mark.parametrize("dropped", [0, 1, 2, 7])
+def test_columns_with_constant_fill_every_thread_whatever_the_entry_count(monkeypatch, dropped):
+    # two threads: at least two lanes, also when the entries do not split evenly
+    from classiclearn.utils import _sparse
+
+    lanes_run = _count_csc_lanes(monkeypatch, 100)
     X = sp.random_array((200, 30), density=0.1, format="csr", rng=np.random.default_rng(3))
     X.data[:dropped] = 0.0
     X.eliminate_zeros()
@@ -292,17 +301,7 @@ def test_columns_with_constant_go_in_lanes_from_a_quarter_of_the_entries_when_wi
     # CSC_LANES_WIDE columns or more, whose scattered writes gain from two lanes
     from classiclearn.utils import _sparse
 
-    monkeypatch.setattr(_sparse._work, "CSC_LANE_ENTRIES", 400)
-    monkeypatch.setattr(_sparse, "available_cores", lambda: 2)
-    lanes_run = []
-    pooled = _sparse.pooled_map
-
-    def counted(func, items, n_threads):
-        items = list(items)
-        lanes_run.append(len(items))
-        return pooled(func, items, n_threads)
-
-    monkeypatch.setattr(_sparse, "pooled_map", counted)
+    lanes_run = _count_csc_lanes(monkeypatch, 400)
     rows = np.repeat(np.arange(60), 2)
     cols = np.arange(120) * 7 % n_features
     X = sp.csr_array((np.ones(120), (rows, cols)), shape=(60, n_features))

@@ -204,23 +204,30 @@ def _lloyd_chunk(X, sample_weight, centers_t, centers_sq, labels, sums, wsums, c
                 sums[c, bj, f] += w * X[i, f]
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _empty_clusters(weights):
+    """Indices of the clusters of zero weight, ascending."""
+    n_empty = 0
+    for j in range(weights.shape[0]):
+        n_empty += weights[j] == 0.0
+    empty = np.empty(n_empty, dtype=np.intp)
+    e = 0
+    for j in range(weights.shape[0]):
+        if weights[j] == 0.0:
+            empty[e] = j
+            e += 1
+    return empty
+
+
 @njit(cache=True, nogil=True)
 def _relocate_empty_serial(X, sample_weight, centers, total, weights, labels):
     """The empty clusters (ascending) take the rows farthest from their centres (in
     descending distance, ties by row), as ``_kmeans._relocate_empty`` moves them."""
     n, p = X.shape
-    k = centers.shape[0]
-    n_empty = 0
-    for j in range(k):
-        n_empty += weights[j] == 0.0
+    empty = _empty_clusters(weights)
+    n_empty = empty.shape[0]
     if n_empty == 0:
         return
-    empty = np.empty(n_empty, dtype=np.intp)
-    e = 0
-    for j in range(k):
-        if weights[j] == 0.0:
-            empty[e] = j
-            e += 1
     far = np.empty(n)
     for i in range(n):
         d = 0.0
@@ -452,17 +459,10 @@ def _relocate_empty_sparse_serial(data, indices, indptr, x_sq, sample_weight, ce
     other."""
     n = labels.shape[0]
     k, p = centers.shape
-    n_empty = 0
-    for j in range(k):
-        n_empty += weights[j] == 0.0
+    empty = _empty_clusters(weights)
+    n_empty = empty.shape[0]
     if n_empty == 0:
         return
-    empty = np.empty(n_empty, dtype=np.intp)
-    e = 0
-    for j in range(k):
-        if weights[j] == 0.0:
-            empty[e] = j
-            e += 1
     c_sq = np.empty(k)
     for j in range(k):
         sq = 0.0
