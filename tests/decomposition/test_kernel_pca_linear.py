@@ -261,3 +261,36 @@ def test_cosine_kernel_route_builds_the_linear_kernel_of_the_unit_rows(n_compone
     assert_allclose(ours.eigenvalues_, theirs.eigenvalues_, rtol=1e-8)
     pt = theirs.transform(Xt)
     _same_up_to_sign(ours.transform(Xt), pt, 1e-7 * np.abs(pt).max())
+
+
+@pytest.mark.parametrize("case", ["sparse_wide", "float32_dense_solver"])
+def test_cosine_kernel_of_the_full_kernel_route_normalises_the_rows_once(case,
+                                                                         monkeypatch):
+    # sparse X with more columns than rows, and float32 X with eigen_solver="dense", build
+    # the whole kernel: the linear kernel of the unit rows made once, as scikit-learn's
+    # cosine kernel
+    import classiclearn.decomposition._kernel_pca as kp
+
+    kernels = []
+    original = kp.kernel_matrix
+
+    def recorded(X, Y, kernel, **kwargs):
+        kernels.append(kernel)
+        return original(X, Y, kernel, **kwargs)
+
+    monkeypatch.setattr(kp, "kernel_matrix", recorded)
+    rng = np.random.default_rng(23)
+    if case == "sparse_wide":
+        X = sp.csr_matrix(np.where(rng.random((120, 300)) < 0.2,
+                                   rng.normal(size=(120, 300)), 0.0))
+        params = dict(n_components=4)
+    else:
+        X = _tall(24, 300, 12).astype(np.float32)
+        params = dict(n_components=4, eigen_solver="dense")
+    ours = KernelPCA(kernel="cosine", **params).fit(X)
+    theirs = sk_dec.KernelPCA(kernel="cosine", **params).fit(X)
+    assert kernels[:1] == ["linear"]
+    tol = 1e-8 if case == "sparse_wide" else 1e-4
+    assert_allclose(ours.eigenvalues_, theirs.eigenvalues_, rtol=tol)
+    pt = theirs.transform(X[:20])
+    _same_up_to_sign(ours.transform(X[:20]), pt, tol * np.abs(pt).max())

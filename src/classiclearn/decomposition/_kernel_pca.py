@@ -764,7 +764,10 @@ default='linear'
             return self._solve_dense_lower(X, n_components, triangle, kernel, built)
         if solver == "arpack" and n_components < n and fresh:
             return self._solve_lower(X, n_components, rng, kernel, built)
-        K = np.ascontiguousarray(self._get_kernel(X), dtype=np.float64)
+        # (cosine: X holds the unit rows already, whose linear kernel it is)
+        K = np.ascontiguousarray(
+            kernel_matrix(X, X, "linear", gamma=self.gamma_, scipy_blas=True)
+            if self.kernel == "cosine" else self._get_kernel(X), dtype=np.float64)
         # Lanczos on the full kernel where it did not run on one triangle above
         return self._solve(K, n_components, rng, lanczos=lanczos_dense and not triangle,
                            single=dtype == np.float32)
