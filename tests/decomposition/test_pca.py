@@ -424,3 +424,24 @@ def test_unshifted_gram_pass_whole_or_in_blocks_matches_naive(p):
     assert np.array_equal(G, G.T)
     assert_allclose(G, X.T @ X, rtol=1e-12, atol=1e-10)
     assert_allclose(sums, X.sum(axis=0), rtol=1e-12, atol=1e-10)
+
+
+def test_full_solver_routes_by_shape_components_and_dtype():
+    # the covariance route for a few components of any X with n >= p; for every
+    # component, and for float32 X, from 3 rows per column; never for n < p
+    from classiclearn.decomposition._pca import _covariance_route
+
+    assert _covariance_route("full", 500, 450, 2)
+    assert not _covariance_route("full", 500, 450, None)
+    assert not _covariance_route("full", 500, 450, 449)
+    assert _covariance_route("full", 1500, 450, None)
+    assert not _covariance_route("full", 500, 450, 2, np.float32)
+    assert _covariance_route("full", 1500, 450, 2, np.float32)
+    assert not _covariance_route("full", 400, 450, 2)
+    assert _covariance_route("covariance_eigh", 400, 450, None)
+    assert not _covariance_route("randomized", 5000, 450, 2)
+    X = _data(12, 500, 450).astype(np.float32)
+    ours = PCA(2, svd_solver="full").fit(X)
+    theirs = sk_dec.PCA(2, svd_solver="full").fit(X)
+    _same_up_to_sign(ours.components_, theirs.components_, 1e-4)
+    assert_allclose(ours.explained_variance_, theirs.explained_variance_, rtol=1e-4)

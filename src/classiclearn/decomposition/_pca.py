@@ -346,18 +346,22 @@ def _extreme_unit(X, gram):
 _COVARIANCE_ALL_MIN_ASPECT = 3
 
 
-def _covariance_route(solver, n, p, nc):
+def _covariance_route(solver, n, p, nc, dtype=np.float64):
     """Whether an exact solver starts from the covariance matrix rather than an SVD:
     ``covariance_eigh``, and ``full`` on X with at least as many rows as columns (the
-    p x p eigenproblem costs a fraction of the SVD of X). For (nearly) every component
-    only from :data:`_COVARIANCE_ALL_MIN_ASPECT` rows per column: the smallest
-    eigenvalues are those least often trusted (:func:`_covariance_route_reliable`)."""
+    p x p eigenproblem costs a fraction of the SVD of X). For (nearly) every component,
+    and for float32 X (whose Gram matrix may be summed from single-precision
+    products, and whose SVD runs in float64), only from
+    :data:`_COVARIANCE_ALL_MIN_ASPECT` rows per column: the smallest eigenvalues are
+    those least often trusted (:func:`_covariance_route_reliable`)."""
     if solver == "covariance_eigh":
         return True
     if solver != "full" or n < p:
         return False
     asks_all = nc is None or (isinstance(nc, Integral) and nc >= p - 1)
-    return not asks_all or n >= _COVARIANCE_ALL_MIN_ASPECT * p
+    if asks_all or dtype == np.float32:
+        return n >= _COVARIANCE_ALL_MIN_ASPECT * p
+    return True
 
 
 def _explained(evals, nc, n_samples, lim):
@@ -887,7 +891,7 @@ class PCA(TransformerMixin, BaseEstimator):
         n, p = X.shape
         solver = self._choose_solver(n, p, sp.issparse(X))
         nc = self._check_n_components(solver, n, p)
-        covariance = _covariance_route(solver, n, p, nc)
+        covariance = _covariance_route(solver, n, p, nc, X.dtype)
         if X.dtype != np.float64 and not covariance:
             X = X.astype(np.float64)
         self._fit_svd_solver = solver
@@ -912,7 +916,7 @@ class PCA(TransformerMixin, BaseEstimator):
                           else (None, _column_sums(X)))
         self.mean_ = sums / n
         if solver in ("full", "covariance_eigh"):
-            self._fit_exact(X, nc, solver, gram, shift)
+            self._fit_exact(X, nc, solver, covariance, gram, shift)
         else:
             self._fit_truncated(X, nc, solver)
         if unit != 1.0:
@@ -945,11 +949,11 @@ class PCA(TransformerMixin, BaseEstimator):
                            / np.sqrt(max(self.n_samples_ - 1, 1)))
         return scale
 
-    def _fit_exact(self, X, nc, solver, gram=None, shift=None):
+    def _fit_exact(self, X, nc, solver, covariance, gram=None, shift=None):
         n, p = X.shape
         lim = min(n, p)
         Vt = None
-        if _covariance_route(solver, n, p, nc):
+        if covariance:
             with small_lapack(p, EIGH_THREADED_ORDER):
                 evals, Vt = _covariance_eigh(X, self.mean_, gram, shift)
             ratio, nc_resolved = _explained(evals, nc, n, lim)
