@@ -445,3 +445,23 @@ def test_full_solver_routes_by_shape_components_and_dtype():
     theirs = sk_dec.PCA(2, svd_solver="full").fit(X)
     _same_up_to_sign(ours.components_, theirs.components_, 1e-4)
     assert_allclose(ours.explained_variance_, theirs.explained_variance_, rtol=1e-4)
+
+
+def test_float32_gram_in_single_precision_is_shifted_beyond_one_deviation():
+    # float32 X's Gram matrix is summed from single-precision products (24 bits): a mean
+    # of 50 standard deviations is shifted away first, so the variances keep float32
+    # accuracy instead of losing ~11 bits to the centring
+    from classiclearn.decomposition import _pca
+
+    rng = np.random.default_rng(13)
+    n, p = 30_000, 30
+    assert n * p * p >= _pca._THREADED_GRAM_WORK
+    X = (rng.normal(size=(n, p)) + 50.0).astype(np.float32)
+    shift = _pca._first_rows_shift(X)
+    assert shift is not None
+    G, sums = _pca._gram_and_column_sums(X, shift)
+    X64 = X.astype(np.float64)
+    ref = (X64 - X64.mean(axis=0)).T @ (X64 - X64.mean(axis=0))
+    C = _pca._centred_gram(X, sums / n, G, shift)
+    assert_allclose(np.diag(C), np.diag(ref), rtol=1e-4)
+    assert _pca._first_rows_shift(X.astype(np.float64)) is None  # float64: unshifted

@@ -151,14 +151,22 @@ _SHIFT_ROWS = 64
 # accurate enough uncentred: its rank-one centring by the mean then loses at most
 # log2(1 + 256^2), about 16 bits, of each column's variance (a relative error near
 # 1e-11; scikit-learn centres that way whatever the mean). Further out, the dense pass
-# shifts X's rows first.
+# shifts X's rows first. A float32 X's Gram matrix may be summed from single-precision
+# products (24 bits): there at most one bit is given up (one standard deviation).
 _UNSHIFTED_MEANS = 256.0
+_UNSHIFTED_MEANS_FLOAT32 = 1.0
+
+
+def _unshifted_means(dtype):
+    """:data:`_UNSHIFTED_MEANS`, or its float32 bound for a float32 X."""
+    return _UNSHIFTED_MEANS_FLOAT32 if dtype == np.float32 else _UNSHIFTED_MEANS
 
 
 def _first_rows_shift(X):
     """The shift of a dense X's Gram pass, or None for no shift: None when the mean of
-    X's first :data:`_SHIFT_ROWS` rows is within :data:`_UNSHIFTED_MEANS` of their
-    standard deviations of zero in every column (or not finite, left to the
+    X's first :data:`_SHIFT_ROWS` rows is within :data:`_UNSHIFTED_MEANS` (float32:
+    :data:`_UNSHIFTED_MEANS_FLOAT32`) of their standard deviations of zero in every
+    column (or not finite, left to the
     finiteness check), else that mean in X's dtype. Near the column means for most
     data, so the centring that follows (a rank-one correction by ``mean - shift``)
     loses little; where it is far from them (rows sorted by a feature)
@@ -169,7 +177,7 @@ def _first_rows_shift(X):
     if not np.all(np.isfinite(shift)):
         return None
     spread = first.std(axis=0, dtype=np.float64)
-    if np.all(np.abs(shift) <= _UNSHIFTED_MEANS * spread):
+    if np.all(np.abs(shift) <= _unshifted_means(X.dtype) * spread):
         return None
     return shift.astype(X.dtype)
 
@@ -257,7 +265,8 @@ def _centred_gram(X, mean, gram=None, shift=None):
 
     With ``d = mean - shift``, the Gram matrix is ``gram - n d dᵀ``. When every column's
     ``|d_j|`` is within :data:`_UNSHIFTED_MEANS` of its standard deviations, that loses
-    at most about 16 bits of its variance over exact centring; the dense pass is
+    at most about 16 bits of its variance over exact centring (float32 X: within one,
+    one bit); the dense pass is
     shifted by the mean of the first rows (:func:`_first_rows_shift`) wherever the
     means lie further out, so ``d`` is small for most data, offsets included. A column
     equal to the shift in every row (a constant column, shifted) has mean ``shift``
@@ -273,7 +282,7 @@ def _centred_gram(X, mean, gram=None, shift=None):
         d = np.where(zero, 0.0, d)
         spread = np.diag(C) - n * d**2  # n var_j, roughly
         if sp.issparse(X) or (n > 1 and np.all((spread > 0) | zero)
-                              and np.all(n * d**2 <= _UNSHIFTED_MEANS**2 * spread)):
+                              and np.all(n * d**2 <= _unshifted_means(X.dtype)**2 * spread)):
             # (sparse X is never centred: the rank-one correction, as scikit-learn)
             C -= n * np.outer(d, d)
             return C
