@@ -215,13 +215,14 @@ def _kmeans_single(X, sample_weight, centers_init, max_iter, tol, algorithm, row
     if not elkan and loop is not None:
         # the passes the loop runs on one thread, with the steps between them, compiled
         serial = min(max_iter, loop.serial_passes())
-        if serial > 0 and sp.issparse(X):
-            n_iter, stop = _k.sparse_lloyd_serial(*rows[1:5], sample_weight, centers, serial,
-                                                  tol, labels, labels_old, sums, wsums, size)
-        elif serial > 0:
-            n_iter, stop = _k.lloyd_serial(X, sample_weight, centers, serial, tol, labels,
-                                           labels_old, sums, wsums)
         if serial > 0:
+            if sp.issparse(X):
+                n_iter, stop = _k.sparse_lloyd_serial(*rows[1:5], sample_weight, centers,
+                                                      serial, tol, labels, labels_old, sums,
+                                                      wsums, size)
+            else:
+                n_iter, stop = _k.lloyd_serial(X, sample_weight, centers, serial, tol,
+                                               labels, labels_old, sums, wsums)
             loop.skip(n_iter)
             strict = stop == 1
             first = max_iter + 1 if stop else n_iter + 1

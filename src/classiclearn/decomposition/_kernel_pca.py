@@ -486,18 +486,21 @@ default='linear'
         fit (which needs dense X)."""
         return kernel_accepts_sparse(self.kernel) and not self.fit_inverse_transform
 
-    def _get_kernel(self, X, Y=None):
-        if supports(self.kernel):
+    def _get_kernel(self, X, Y=None, kernel=None):
+        """The kernel between the rows of X and Y (X); ``kernel`` in place of
+        ``self.kernel`` (the cosine kernel's rows, normalised already, take "linear")."""
+        kernel = self.kernel if kernel is None else kernel
+        if supports(kernel):
             # linear / poly / rbf / sigmoid: the kernel functions shared with the SVMs
             # and KernelRidge (dense or sparse rows); the products in scipy's BLAS, the
             # library of the eigensolvers before (transform) or after (fit) them
-            return kernel_matrix(X, X if Y is None else Y, self.kernel, gamma=self.gamma_,
+            return kernel_matrix(X, X if Y is None else Y, kernel, gamma=self.gamma_,
                                  coef0=self.coef0, degree=self.degree, scipy_blas=True)
-        if callable(self.kernel):
+        if callable(kernel):
             params = self.kernel_params or {}
         else:
             params = {"gamma": self.gamma_, "degree": self.degree, "coef0": self.coef0}
-        return pairwise_kernels(X, Y, metric=self.kernel, filter_params=True, **params)
+        return pairwise_kernels(X, Y, metric=kernel, filter_params=True, **params)
 
     def _solve(self, K, n_components, rng, lanczos=False, single=False):
         n = K.shape[0]
@@ -765,9 +768,7 @@ default='linear'
         if solver == "arpack" and n_components < n and fresh:
             return self._solve_lower(X, n_components, rng, kernel, built)
         # (cosine: X holds the unit rows already, whose linear kernel it is)
-        K = np.ascontiguousarray(
-            kernel_matrix(X, X, "linear", gamma=self.gamma_, scipy_blas=True)
-            if self.kernel == "cosine" else self._get_kernel(X), dtype=np.float64)
+        K = np.ascontiguousarray(self._get_kernel(X, kernel=kernel), dtype=np.float64)
         # Lanczos on the full kernel where it did not run on one triangle above
         return self._solve(K, n_components, rng, lanczos=lanczos_dense and not triangle,
                            single=dtype == np.float32)

@@ -919,7 +919,7 @@ class PCA(TransformerMixin, BaseEstimator):
             # values near 1e300 or 1e-300: fit on X divided by a power of two
             # (exact), then give the attributes back in X's units
             X = X / unit
-            if gram is not None and shift is not None:
+            if gram is not None:
                 shift = _first_rows_shift(X)
             gram, sums = (_gram_and_column_sums(X, shift) if gram is not None
                           else (None, _column_sums(X)))
