@@ -142,3 +142,67 @@ def test_nested_check_by_name(rng):
     with pytest.raises(ValueError, match="not nested"):
         lr_test(full, other)
     assert "r2" in str(full.summary())
+
+
+# column scales of X and the scale of y: columns and targets whose squares over- or
+# underflow are fitted divided by powers of two, and the table is read in those units
+EXTREME_SCALES = [
+    (np.array([1e160, 1e160, 1e160]), 1.0),
+    (np.array([1e-160, 1e-160, 1e-160]), 1.0),
+    (np.array([1e160, 1.0, 1e-160]), 1.0),
+    (np.ones(3), 1e160),
+    (np.ones(3), 1e-160),
+    (np.array([1e160, 1e-160, 1e200]), 1e-100),
+    (np.array([1e-200, 1e-200, 1e-200]), 1e100),
+]
+
+
+@pytest.mark.parametrize("x_scale, y_scale", EXTREME_SCALES)
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("cov_type", ["nonrobust", "HC1", "HC3", "cluster"])
+def test_summary_is_equivariant_at_extreme_magnitudes(rng, x_scale, y_scale, fit_intercept,
+                                                      weighted, cov_type):
+    # the textbook answer: scaling a column by s divides its coefficient's standard
+    # error by s, scaling y by c multiplies every one by c; t, p, F, R^2 do not change
+    # and the log-likelihood moves by -n log c
+    X, y = _data(rng, n=60)
+    sw = rng.uniform(0.5, 2.0, len(y)) if weighted else None
+    groups = np.arange(len(y)) % 7
+    Xs, ys = X * x_scale, y * y_scale
+
+    def table(X, y):
+        kw = {} if cov_type == "nonrobust" else {"X": X, "y": y, "sample_weight": sw}
+        if cov_type == "cluster":
+            kw["groups"] = groups
+        model = LinearRegression(fit_intercept=fit_intercept).fit(X, y, sample_weight=sw)
+        return model.summary(cov_type=cov_type, **kw)
+
+    ref, got = table(X, y), table(Xs, ys)
+    unit = y_scale / np.concatenate([[1.0] if fit_intercept else [], x_scale])
+    np.testing.assert_allclose(got.estimate, ref.estimate * unit, rtol=1e-9)
+    np.testing.assert_allclose(got.std_err, ref.std_err * unit, rtol=1e-9)
+    np.testing.assert_allclose(got.p_value, ref.p_value, rtol=1e-7, atol=1e-14)
+    assert got.f_test.statistic == pytest.approx(ref.f_test.statistic, rel=1e-9)
+    assert got.r2 == pytest.approx(ref.r2, rel=1e-12)
+    assert got.log_likelihood == pytest.approx(ref.log_likelihood - len(y) * np.log(y_scale),
+                                               rel=1e-12, abs=1e-9)
+    assert got.aic - ref.aic == pytest.approx(2 * len(y) * np.log(y_scale), abs=1e-8)
+    terms = ["x0", "x2"]
+    assert (wald_test(LinearRegression(fit_intercept=fit_intercept).fit(Xs, ys, sw), terms)
+            .statistic == pytest.approx(wald_test(
+                LinearRegression(fit_intercept=fit_intercept).fit(X, y, sw), terms)
+                .statistic, rel=1e-9))
+
+
+def test_wald_statistic_does_not_depend_on_the_units_of_each_coefficient(rng):
+    from classiclearn.linear_model._inference_stats import wald_statistic
+
+    A = rng.normal(size=(6, 3))
+    cov, b = A.T @ A, rng.normal(size=3)
+    units = np.array([1e-150, 1.0, 1e150])
+    index = np.arange(3)
+    stat, rank = wald_statistic(b, cov, index)
+    scaled_stat, scaled_rank = wald_statistic(b * units, cov * np.outer(units, units), index)
+    assert scaled_rank == rank == 3
+    assert scaled_stat == pytest.approx(stat, rel=1e-12)

@@ -32,7 +32,7 @@ import numba
 from numba import njit, prange
 from numba.core import caching, config
 
-__all__ = ["kernel_cache_dir", "njit", "prange"]
+__all__ = ["kernel_cache_dir", "njit", "prange", "start_parallel_runtime"]
 
 _PACKAGE_ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -60,6 +60,29 @@ def _kernel_stamp():
             digest.update(str(path.relative_to(_PACKAGE_ROOT)).encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
+
+
+_RUNTIME_STARTED = []
+
+
+def start_parallel_runtime():
+    """Start numba's threading layer, once per process, before calling a kernel that is
+    not parallel itself but calls parallel ones (``prange`` loops).
+
+    Numba links the parallel callees into such a kernel, and its cache entry carries a
+    hook that starts the threading layer they need when the entry is loaded; but an
+    entry compiled in a process that loaded those callees from the cache lacks the
+    hook (numba issue 8578), and its first call in a later process then crashes
+    unless a parallel kernel ran before. ``numba.get_num_threads`` starts the layer. ``tests/core/test_nested_parallel_kernels.py`` finds the
+    kernels concerned and checks that their callers start the layer.
+
+    Examples
+    --------
+    >>> start_parallel_runtime()
+    """
+    if not _RUNTIME_STARTED:
+        numba.get_num_threads()
+        _RUNTIME_STARTED.append(True)
 
 
 def kernel_cache_dir():

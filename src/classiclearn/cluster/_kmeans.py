@@ -21,6 +21,7 @@ from numbers import Integral, Real
 import numpy as np
 import scipy.sparse as sp
 
+from .._kernels.jit import start_parallel_runtime
 from ..base import BaseEstimator, ClusterMixin, TransformerMixin
 from ..exceptions import ConvergenceWarning
 from ..utils._dask import DaskUnsupportedError, fit_one_block_in_memory, record_input_features
@@ -93,6 +94,7 @@ def _kmeans_plusplus(X, n_clusters, sample_weight, random_state, n_local_trials=
     uniforms = random_state.uniform(size=(n_clusters - 1, n_local_trials))
     if rows is None:
         rows = _rows(X, squared_norms=True)
+    start_parallel_runtime()
     _k.kpp_seed(rows, X.shape[1], sample_weight, first, uniforms, indices)
     return _dense_rows(X, indices), indices
 

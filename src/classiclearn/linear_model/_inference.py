@@ -44,6 +44,10 @@ class CoefficientTable:
         attributes (None when absent).
     cov : ndarray of shape (n_terms, n_terms), optional
         The covariance matrix of the estimates behind ``std_err``.
+    scaled_cov : tuple (C, s), optional
+        The same covariance as ``diag(s) C diag(s)`` with powers of two ``s``,
+        for estimates of extreme magnitudes whose covariance over- or underflows
+        (``cov`` is then inf or subnormal in places); Wald tests use it.
 
     Attributes
     ----------
@@ -67,7 +71,8 @@ class CoefficientTable:
     """
 
     def __init__(self, names, estimate, std_err, *, statistic="z", df_resid=None,
-                 alpha=0.05, title="", odds_ratios=False, fit_stats=None, cov=None):
+                 alpha=0.05, title="", odds_ratios=False, fit_stats=None, cov=None,
+                 scaled_cov=None):
         self.names = list(names)
         self.estimate = np.asarray(estimate, dtype=np.float64)
         self.std_err = np.asarray(std_err, dtype=np.float64)
@@ -76,6 +81,7 @@ class CoefficientTable:
         self.alpha = alpha
         self.title = title
         self.cov = cov
+        self.scaled_cov = scaled_cov
         self.interval = "wald"
         self.inference_df = df_resid if statistic == "t" else None
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -115,6 +121,14 @@ class CoefficientTable:
             cols["OR " + lo] = self.odds_ratio_low
             cols["OR " + hi] = self.odds_ratio_high
         return cols
+
+    def wald_inputs(self):
+        """``(estimate, cov)`` for a Wald statistic, in the scaled units of
+        ``scaled_cov`` where there is one (the statistic does not depend on them)."""
+        if self.scaled_cov is None:
+            return self.estimate, self.cov
+        C, s = self.scaled_cov
+        return self.estimate / s, C
 
     def set_intervals(self, low, high, kind="profile"):
         """Replace the Wald intervals (e.g. by profile-likelihood ones)."""
@@ -217,6 +231,27 @@ class Deferred:
 def resolved(value):
     """The value of a :class:`Deferred`; anything else as it is."""
     return value.get() if isinstance(value, Deferred) else value
+
+
+def parameter_cov(M, scales, x_mean, total_weight, fit_intercept):
+    """Unscaled covariance of the parameters, ``(C, e)`` with ``diag(e) C diag(e)``.
+
+    ``M = (Xc'WXc)^+`` is given as ``diag(scales) M diag(scales)`` (``scales``
+    None for ones); the intercept, when there is one, comes first with scale 1
+    (see :func:`intercept_cov`). ``e`` is None where every scale is 1.
+
+    Examples
+    --------
+    >>> C, e = parameter_cov(np.eye(1), np.array([0.5]), np.array([2.0]), 4.0, True)
+    >>> C, e
+    (array([[ 1.25, -1.  ],
+           [-1.  ,  1.  ]]), array([1. , 0.5]))
+    """
+    if scales is None:
+        return (intercept_cov(M, x_mean, total_weight) if fit_intercept else M), None
+    if not fit_intercept:
+        return M, scales
+    return intercept_cov(M, x_mean * scales, total_weight), np.concatenate([[1.0], scales])
 
 
 def intercept_cov(M, x_mean, total_weight):

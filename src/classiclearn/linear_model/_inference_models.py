@@ -70,20 +70,45 @@ def target_moments(y, y_mean, sw, fit_intercept):
     return tss, half_log_w
 
 
-def ols_inference(rss, tss, half_log_w, n, rank, cov, fit_intercept):
+def ols_inference(rss, tss, half_log_w, n, rank, cov, fit_intercept, target_scale=1.0):
     """Fit statistics of a single-target least-squares fit (kept by ``fit``; the
-    Dask fit passes the same quantities from its merged moments)."""
+    Dask fit passes the same quantities from its merged moments).
+
+    ``cov`` is the pair ``(C, e)`` of :func:`~._inference.parameter_cov` (or a
+    Deferred of it, or None). ``rss`` and ``tss`` are in units of
+    ``target_scale**2``, a power of two that keeps the sums of squares of an
+    extreme target representable; they are kept in those units."""
     k = rank + int(fit_intercept)
+    log_scale = 2.0 * np.log(target_scale)
 
     def loglik(ss):  # +inf for an exact fit (RSS = 0), as statsmodels
         with np.errstate(divide="ignore"):
-            return -0.5 * n * (np.log(2.0 * np.pi * ss / n) + 1.0) + half_log_w
+            return -0.5 * n * (np.log(2.0 * np.pi * ss / n) + log_scale + 1.0) + half_log_w
 
     return {
         "cov": cov, "rss": float(rss), "df": n - k, "tss": float(tss), "k": k,
         "k_null": int(fit_intercept), "rank": rank, "n_rows": n, "n_obs": n,
+        "target_scale": float(target_scale),
         "log_likelihood": loglik(rss), "null_log_likelihood": loglik(tss),
     }
+
+
+def _robust_ols_cov(est, info, beta_scaled, scales, cov_type, groups, X, y, sample_weight):
+    """Robust covariance of the scaled estimates ``beta / scales`` (in the units of
+    ``info["cov"]``'s C) from the training data, and the number of clusters."""
+    C, _ = info["cov"]
+    X, y, sw = _training_data(est, X, y, sample_weight, f"cov_type={cov_type!r}")
+    A = _design(X, est.fit_intercept)
+    e = scales / info["target_scale"]
+    if not np.all(e == 1.0):
+        A = A * e
+    resid = y / info["target_scale"] - A @ beta_scaled
+    _same_fit(info["rss"], float(sw @ resid**2), "residual sum of squares")
+    root = np.sqrt(sw)
+    Aw = A * root[:, None]
+    scores = Aw * (root * resid)[:, None]
+    h = leverages(Aw, 1.0, C) if cov_type in ("HC2", "HC3") else None
+    return sandwich(C, scores, cov_type, leverage=h, groups=groups)
 
 
 def ols_summary(est, alpha, cov_type, groups, X, y, sample_weight):
@@ -96,40 +121,45 @@ def ols_summary(est, alpha, cov_type, groups, X, y, sample_weight):
     fi = est.fit_intercept
     coef = np.asarray(est.coef_, dtype=np.float64)
     beta = np.concatenate([[est.intercept_], coef]) if fi else coef
-    sigma2 = info["rss"] / info["df"]
+    # every covariance below is that of beta / scales (powers of two; ones unless X or
+    # y is of extreme magnitude), whose entries stay representable
+    C, e = info["cov"]
+    c = info["target_scale"]
+    scales = c * (np.ones(beta.size) if e is None else e)
+    beta_scaled = beta / scales
     t_df, n_groups = info["df"], None
     if cov_type == "nonrobust":
-        cov = info["cov"] * sigma2
+        cov = C * (info["rss"] / info["df"])
     else:
-        X, y, sw = _training_data(est, X, y, sample_weight, f"cov_type={cov_type!r}")
-        A = _design(X, fi)
-        resid = y - A @ beta
-        _same_fit(info["rss"], float(sw @ resid**2), "residual sum of squares")
-        root = np.sqrt(sw)
-        Aw = A * root[:, None]
-        scores = Aw * (root * resid)[:, None]
-        h = leverages(Aw, 1.0, info["cov"]) if cov_type in ("HC2", "HC3") else None
-        cov, n_groups = sandwich(info["cov"], scores, cov_type, leverage=h, groups=groups)
+        cov, n_groups = _robust_ols_cov(est, info, beta_scaled, scales, cov_type, groups,
+                                        X, y, sample_weight)
         if cov_type == "cluster":
             t_df = n_groups - 1
     llf, llnull = info["log_likelihood"], info["null_log_likelihood"]
     r2 = 1.0 - info["rss"] / info["tss"] if info["tss"] > 0 else np.nan
+    with np.errstate(over="ignore", under="ignore"):
+        rss, tss = info["rss"] * c * c, info["tss"] * c * c
     stats = {
         "n_obs": info["n_obs"], "df_model": info["rank"], "df_resid": info["df"],
         "log_likelihood": llf, "null_log_likelihood": llnull,
-        "deviance": info["rss"], "null_deviance": info["tss"],
+        "deviance": rss, "null_deviance": tss,
         "lr_test": chi2_result(2.0 * (llf - llnull), info["k"] - info["k_null"], "LR"),
         "r2": r2, "r2_adj": 1.0 - (info["n_obs"] - int(fi)) / info["df"] * (1.0 - r2),
         "cov_type": cov_type, "n_groups": n_groups,
         **_information_criteria(llf, info["k"], info["n_obs"]),
     }
+    unit = bool(np.all(scales == 1.0))
     se = np.sqrt(np.maximum(np.diag(cov), 0.0))
-    table = CoefficientTable(
-        term_names(est, fi), beta, se, statistic="t", df_resid=t_df, alpha=alpha,
-        title="OLS coefficients", fit_stats=stats, cov=cov,
-    )
+    with np.errstate(over="ignore", under="ignore"):
+        se = se if unit else se * scales
+        table = CoefficientTable(
+            term_names(est, fi), beta, se, statistic="t", df_resid=t_df, alpha=alpha,
+            title="OLS coefficients", fit_stats=stats,
+            cov=cov if unit else cov * np.outer(scales, scales),
+            scaled_cov=None if unit else (cov, scales),
+        )
     table.df_resid = info["df"]
-    table.f_test = model_f_test(table, cov, fi)
+    table.f_test = model_f_test(table, fi)
     return table
 
 

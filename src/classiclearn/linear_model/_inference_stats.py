@@ -130,21 +130,30 @@ def leverages(design, weights, bread):
 
 
 def wald_statistic(estimate, cov, index):
-    """``b_R' V_RR^+ b_R`` for the coefficients in ``index``, and its rank."""
-    b = estimate[index]
+    """``b_R' V_RR^+ b_R`` for the coefficients in ``index``, and its rank.
+
+    V is taken to its correlation matrix first (``b`` divided by the standard
+    errors): the statistic and the rank cut then do not depend on the units of
+    each coefficient, however far apart. A term of zero variance has no direction
+    to test."""
     V = cov[np.ix_(index, index)]
+    sd = np.sqrt(np.maximum(np.diag(V), 0.0))
+    live = sd > 0.0
+    sd = sd[live]
+    b = estimate[index][live] / sd
+    V = V[np.ix_(live, live)] / sd[:, None] / sd[None, :]
     w, Q = np.linalg.eigh(V)
     keep = w > 1e-12 * max(w.max(initial=0.0), 1e-300)
     z = Q[:, keep].T @ b
     return float(z @ (z / w[keep])), int(keep.sum())
 
 
-def model_f_test(table, cov, fit_intercept):
+def model_f_test(table, fit_intercept):
     """Wald F test that all slopes are zero with the table's covariance (OLS)."""
     index = np.arange(1 if fit_intercept else 0, len(table.estimate))
     if index.size == 0:
         return None
-    stat, rank = wald_statistic(table.estimate, cov, index)
+    stat, rank = wald_statistic(*table.wald_inputs(), index)
     if rank == 0:  # an exact fit: the covariance of the slopes is zero
         return None
     return f_result(stat / rank, rank, table.inference_df, "F")
@@ -283,7 +292,7 @@ def wald_test(estimator, terms, *, cov_type="nonrobust", groups=None, X=None, y=
         else:
             raise ValueError(f"Unknown term {t!r}; the terms are {names}.")
     index = np.unique(index)
-    stat, rank = wald_statistic(table.estimate, table.cov, index)
+    stat, rank = wald_statistic(*table.wald_inputs(), index)
     if rank == 0:
         raise ValueError("The covariance of the tested terms is zero (an exact fit): "
                          "there is nothing to test.")

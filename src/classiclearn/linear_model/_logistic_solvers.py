@@ -966,8 +966,10 @@ def _fit_l2_tron(X, y, sw, W0, b0, l2, fit_intercept, intercept_scaling, max_ite
     stopped as liblinear stops it (the gradient's norm below
     ``tol * max(min(n+, n-), 1) / n`` times its norm at zero). Returns
     (W, b, n_iter, converged)."""
+    from .._kernels.jit import start_parallel_runtime
     from .._kernels.tron import LOGISTIC, l2_tron
 
+    start_parallel_runtime()
     labels, C, v, eps = _liblinear_start(y, sw, W0, b0, l2, fit_intercept,
                                          intercept_scaling, tol)
     rows = _liblinear_rows(X, fit_intercept, intercept_scaling)

@@ -18,6 +18,7 @@ from scipy.linalg import lapack
 from scipy.linalg.blas import dgemm
 
 from .._kernels.gram import row_gram_upper
+from .._kernels.jit import start_parallel_runtime
 from .._kernels.work import GRAM_PASS_WORK, NNLS_LANE_ENTRIES
 from ..base import BaseEstimator, RegressorMixin
 from ..utils._dask import add_parts
@@ -46,7 +47,7 @@ from ._base import (
     set_coef,
     weighted_means,
 )
-from ._inference import Deferred, intercept_cov
+from ._inference import Deferred, parameter_cov
 from ._inference_models import ols_inference, ols_summary, target_moments
 from ._nnls_kernels import lawson_hanson
 from ._ridge_solvers import solve_lsqr
@@ -212,13 +213,17 @@ def _solve_ols(X, Y, x_mean, y_mean, sw, rcond, values=True):
     solution on the scaled columns maps back exactly (``W / d``), so the
     result is the least-squares solution of the data as given.
 
-    Returns W (p, t), rss (t,), rank, singular values, M = (Xc'WXc)^+ (a
-    :class:`~._inference.Deferred`, formed on first use) or None. The
-    singular values may be None when ``values`` is false (a caller that needs W only).
+    Returns W (p, t), rss (t,), rank, singular values, and None or a
+    :class:`~._inference.Deferred` (formed on first use) of ``(C, e)``, with
+    ``(Xc'WXc)^+ = diag(e) C diag(e)``: ``e = 1 / d`` for the columns' scales ``d``
+    (None where X needed none), so that summary() reads standard errors that the
+    unscaled matrix would over- or underflow. The singular values may be None when
+    ``values`` is false (a caller that needs W only).
     """
     d = power_of_two_scales(X, means=x_mean)
     if d is None:
-        return _solve_ols_scaled(X, Y, x_mean, y_mean, sw, rcond, values)
+        W, rss, rank, s, M = _solve_ols_scaled(X, Y, x_mean, y_mean, sw, rcond, values)
+        return W, rss, rank, s, None if M is None else M.then(lambda C: (C, None))
     if d.max() <= _UNIFORM_SCALE_SPAN * d.min():
         # one scale for every column where their magnitudes allow it: the minimum-norm
         # solution of a rank-deficient design maps back exactly under a uniform scale
@@ -230,11 +235,7 @@ def _solve_ols(X, Y, x_mean, y_mean, sw, rcond, values=True):
     elif s is not None:  # singular values of the design as given (LAPACK scales inside)
         s = linalg.svdvals(_design(X, np.zeros((X.shape[0], 0)), x_mean, np.zeros(0), sw),
                            check_finite=False)
-    def unscale(M):
-        with np.errstate(over="ignore", under="ignore"):
-            return M / np.outer(d, d)
-
-    return W / d[:, None], rss, rank, s, None if M is None else M.then(unscale)
+    return W / d[:, None], rss, rank, s, None if M is None else M.then(lambda C: (C, 1.0 / d))
 
 
 def _solve_ols_scaled(X, Y, x_mean, y_mean, sw, rcond, values=True):
@@ -641,6 +642,7 @@ def nonnegative_lstsq(A, b, on_one_thread=False, started=None):
     columns = np.array(A.T, dtype=np.float64, order="C")  # the kernel's scratch
     rhs = np.array(b, dtype=np.float64)
     lanes = 1 if on_one_thread else auto_n_jobs(None, m * p, NNLS_LANE_ENTRIES)
+    start_parallel_runtime()
     if started is not None:
         started()
     x, converged = lawson_hanson(columns, rhs, 3 * p, NNLS_LANE_ENTRIES, lanes)
@@ -822,7 +824,7 @@ def _solve_ols_dask(est, G, XtY, stats):
     set_coef(est, W, x_mean, y_mean, est.fit_intercept, stats["was_1d"])
     est._inference = None
     if stats["was_1d"] and p <= _MAX_SUMMARY_FEATURES:
-        cov = intercept_cov(M, x_mean, stats["total"]) if est.fit_intercept else M
+        cov = parameter_cov(M, None, x_mean, stats["total"], est.fit_intercept)
         tss = float(stats["comoments"][p, p])  # about the mean, or zero without intercept
         est._inference = ols_inference(rss[0], tss, _dask_fit.half_sum_log_weights(stats),
                                        stats["n_rows"], rank, cov, est.fit_intercept)
@@ -937,16 +939,25 @@ class LinearRegression(LinearPredictMixin, RegressorMixin, BaseEstimator):
         # order, the summary's products included, on one BLAS thread (a threaded BLAS
         # call here left OpenBLAS's threads spinning, slowing the threads of the next
         # fit of a cross-validation)
+        # targets whose squares would over- or underflow are fitted divided by powers
+        # of two (exact): the coefficients map back, the RSS stays in those units
+        t = power_of_two_scales(Y, means=y_mean)
+        Ys, ys_mean = (Y, y_mean) if t is None else (Y / t, y_mean / t)
         with small_lapack(p):
             solve = _solve_nnls if self.positive else _solve_ols
-            solved = solve(X, Y, x_mean, y_mean, sw, self.tol)
-            self._set_fit(*solved, x_mean, y_mean, Y, sw, was_1d, dtype)
+            W, rss, rank, s, M = solve(X, Ys, x_mean, ys_mean, sw, self.tol)
+            if t is not None:
+                W = W * t
+            self._set_fit(W, rss, rank, s, M, x_mean, y_mean, sw, was_1d, dtype,
+                          (Ys, ys_mean, 1.0 if t is None else float(t[0])))
         return self
 
-    def _set_fit(self, W, rss, rank, s, M, x_mean, y_mean, Y, sw, was_1d, dtype):
+    def _set_fit(self, W, rss, rank, s, M, x_mean, y_mean, sw, was_1d, dtype, scaled):
         """The fitted attributes and what summary() needs: the unscaled covariance,
-        RSS, TSS, log-likelihoods."""
-        n = Y.shape[0]
+        RSS, TSS, log-likelihoods. ``scaled`` is ``(Y / c, y_mean / c, c)`` with the
+        power of two ``c`` that the RSS is in units of (1 for most targets)."""
+        Ys, ys_mean, c = scaled
+        n = Ys.shape[0]
         self.rank_ = rank
         self.singular_ = s
         set_coef(self, W, x_mean, y_mean, self.fit_intercept, was_1d, dtype)
@@ -956,14 +967,12 @@ class LinearRegression(LinearPredictMixin, RegressorMixin, BaseEstimator):
         no_df = n <= rank + int(self.fit_intercept)
         if was_1d and (M is not None or no_df):
             total = float(n if sw is None else sw.sum())
-            if M is not None and self.fit_intercept:
-                cov = M.then(lambda M: intercept_cov(M, x_mean, total))
-            else:
-                cov = M
-            tss, half_log_w = target_moments(Y[:, 0], float(y_mean[0]), sw,
-                                             self.fit_intercept)
-            self._inference = ols_inference(rss[0], tss, half_log_w, n, rank, cov,
-                                            self.fit_intercept)
+            fi = self.fit_intercept
+            cov = None if M is None else M.then(
+                lambda Ce: parameter_cov(*Ce, x_mean, total, fi))
+            tss, half_log_w = target_moments(Ys[:, 0], float(ys_mean[0]), sw, fi)
+            self._inference = ols_inference(rss[0], tss, half_log_w, n, rank, cov, fi,
+                                            target_scale=c)
 
     def _fit_sparse(self, X, Y, x_mean, y_mean, sw, was_1d, dtype):
         """Sparse X, as scikit-learn: LSQR on the implicitly centred (and weighted)

@@ -15,6 +15,7 @@ from scipy import optimize
 from scipy.sparse import issparse
 from scipy.sparse import linalg as splinalg
 
+from .._kernels.jit import start_parallel_runtime
 from .._kernels.sparse_products import row_lanes
 from .._kernels.work import BLAS_THREADED_MATVEC, LOSS_PASS_THREADED, ROW_LANE_ENTRIES
 from ..utils._sparse import column_deviations, csr_products, row_squared_norms
@@ -126,6 +127,7 @@ def _solve_lsqr_sparse(X, x_mean, sw, B, alphas, tol, max_iter):
     x_mean = np.ascontiguousarray(x_mean, dtype=np.float64)
     B = np.ascontiguousarray(B, dtype=np.float64)
     damps = np.sqrt(np.asarray(alphas, dtype=np.float64))
+    start_parallel_runtime()
 
     def solve(columns):
         return lsqr_sparse(X.indptr, X.indices, data, by_row, bounds, parts, x_mean, root,

@@ -69,7 +69,7 @@ class _Fits:
         rows = [i for i, n in enumerate(table.names) if n == term or n.endswith(":" + term)]
         if len(rows) == 1:
             return float(table.p_value[rows[0]])
-        stat, rank = wald_statistic(table.estimate, table.cov, np.array(rows))
+        stat, rank = wald_statistic(*table.wald_inputs(), np.array(rows))
         return float(stats.chi2.sf(stat, rank))
 
 

@@ -30,6 +30,7 @@ from numbers import Real
 
 import numpy as np
 
+from .._kernels.jit import start_parallel_runtime
 from ..base import BaseEstimator, ClassifierMixin
 from ..utils._dask import dask_blocks, fit_one_block_in_memory, record_input_features, reduce_blocks
 from ..utils._params import Interval, StrOptions
@@ -217,6 +218,7 @@ class GaussianNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
             )
         if self._unit != 1.0:
             X = X / self._unit
+        start_parallel_runtime()
         with threads_for_work(None, X.size):
             count, mean, m2 = _k.class_weighted_moments(X, y_index, weight, len(self.classes_),
                                                         parallel_code(X.size))
@@ -331,6 +333,7 @@ class GaussianNB(PosteriorMixin, ClassifierMixin, BaseEstimator):
             log_prior = np.log(self.class_prior_.astype(np.float64))
         if self._unit != 1.0:
             X = X / self._unit
+        start_parallel_runtime()
         with threads_for_work(None, X.size * len(self.classes_)):
             jll = _k.gaussian_joint_log_likelihood(X, self._theta, self._var, log_prior,
                                                    parallel_code(X.size * len(self.classes_)))
@@ -351,6 +354,7 @@ def _block_class_moments(X, y, w=None):
     y = column_or_1d(y)
     classes = np.unique(y)
     weight = check_sample_weight(w, X, dtype=np.float64)
+    start_parallel_runtime()
     count, mean, m2 = _k.class_weighted_moments(X, class_indices(y, classes), weight,
                                                 len(classes), parallel_code(X.size))
     return classes, count, mean, m2

@@ -6,6 +6,7 @@ function ``sum_s c_s K(x, sv_s) + b``.
 import numpy as np
 import scipy.sparse as sp
 
+from .._kernels.jit import start_parallel_runtime
 from .._kernels.kernel_functions import kernel_matrix
 from .._kernels.work import KERNEL_BLAS_FEATURES
 from ..utils._sparse import row_squared_norms
@@ -156,6 +157,8 @@ def solve_classifications(est, M, kernel_id, subsets, n_positive, C, n_threads):
     max_iter = int(est.max_iter)
     settings = (float(est.tol), max_iter if max_iter > 0 else -1,
                 float(est.cache_size * 2**20), bool(est.shrinking))
+
+    start_parallel_runtime()  # here, before the pool's threads call the kernel
 
     def solve(group):
         _k.solve_subsets(X, sqnorm, kernel_id, float(est._gamma), float(est.coef0),

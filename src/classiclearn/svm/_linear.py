@@ -28,6 +28,7 @@ from numbers import Integral, Real
 import numpy as np
 import scipy.sparse as sp
 
+from .._kernels.jit import start_parallel_runtime
 from .._kernels.sparse_products import csr_gram_matvec, unsigned_csr
 from .._kernels.tron import SQUARED_HINGE, l2_tron
 from ..base import BaseEstimator, ClassifierMixin
@@ -236,6 +237,7 @@ def _tron(X, y, C, eps, max_iter, rows=None):
     # on the calling thread: without CSC columns only the rows' products could run in
     # parallel, which gained a few per cent at 500,000-1,500,000 stored entries and, at
     # 100,000-150,000, stalled repeated fits
+    start_parallel_runtime()
     with numba_threads(1):
         n_iter, settled = l2_tron(SQUARED_HINGE, *rows, y, C, w, float(eps), int(max_iter))
     return w, n_iter, bool(settled)

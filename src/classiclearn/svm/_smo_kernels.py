@@ -55,7 +55,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from .._kernels.jit import njit
+from .._kernels.jit import njit, start_parallel_runtime
 from .._kernels.kernel_function_kernels import LINEAR, POLY, PRECOMPUTED, RBF, SIGMOID
 from ._smo_rows_kernels import (
     PAR_WORK,
@@ -143,6 +143,7 @@ def smo_solve(kernel, csr, problem, settings):
     would compile the loop's machine code twice (seconds of a first fit).
     """
     v, kern, cache, permute_x = _prepare(kernel, problem, settings)
+    start_parallel_runtime()
     it, converged = _optimise(v, kern, csr, cache, settings, permute_x)
     alpha, rho = _result(v)
     return alpha, rho, it, converged
