@@ -55,3 +55,31 @@ def test_not_certified_near_zero_or_without_negative_eigenvalues():
                 [near_zero] + [2.0] * 39, [2.0] * 40):
         F = _symmetric(rng, np.array(lam))
         assert solve_certified_symmetric(F, np.ones(40)) is None
+
+
+# tall (QR first, including at exactly two rows a column), near square and wide (the SVD)
+@pytest.mark.parametrize("shape", [(500, 8), (40, 20), (39, 20), (20, 30), (300, 1)])
+@pytest.mark.parametrize("rank_deficient", [False, True])
+def test_svd_with_projection_matches_the_svd_of_the_design(shape, rank_deficient):
+    from classiclearn.utils._linalg import svd_with_projection
+
+    rng = np.random.default_rng(shape[0])
+    n, p = shape
+    A = rng.normal(size=(n, p)) * np.logspace(0, -6, p)  # columns of far apart scales
+    if rank_deficient and p > 1:
+        A[:, -1] = A[:, 0] - A[:, 1] if p > 2 else A[:, 0]
+    B = rng.normal(size=(n, 3))
+    A_before, B_before = A.copy(), B.copy()
+    s, Vt, UtB = svd_with_projection(A, B)
+    U, s_ref, Vt_ref = np.linalg.svd(A, full_matrices=False)
+    assert_allclose(s, s_ref, rtol=1e-10, atol=1e-13 * s_ref[0])
+    kept = s_ref > 1e-8 * s_ref[0]  # singular vectors of distinct, non-zero values
+    signs = np.sign(np.sum(Vt[kept] * Vt_ref[kept], axis=1))
+    assert_allclose(Vt[kept] * signs[:, None], Vt_ref[kept], atol=1e-8)
+    assert_allclose(UtB[kept] * signs[:, None], (U.T @ B)[kept], atol=1e-8)
+    # what the ridge solve reads: V diag(s / (s^2 + a)) U'B does not depend on the basis
+    a = 1e-3
+    W = Vt.T @ (UtB * (s / (s**2 + a))[:, None])
+    W_ref = Vt_ref.T @ ((U.T @ B) * (s_ref / (s_ref**2 + a))[:, None])
+    assert_allclose(W, W_ref, rtol=1e-8, atol=1e-10 * np.abs(W_ref).max())
+    assert np.array_equal(A, A_before) and np.array_equal(B, B_before)

@@ -138,3 +138,17 @@ def test_float32_normal_equations_read_x_without_a_float64_copy(fit_intercept):
     finally:
         tracemalloc.stop()
     assert peak < X.size * 8
+
+
+@pytest.mark.parametrize("shape", [(2000, 10), (300, 150), (299, 150)])
+@pytest.mark.parametrize("alpha", [1e-8, 1.0])
+def test_svd_solver_on_ill_conditioned_tall_design_matches_sklearn(rng, shape, alpha):
+    # tall designs go through a QR factorisation before the SVD of its triangle
+    n, p = shape
+    X = rng.normal(size=(n, p)) * np.logspace(0, -5, p)
+    X[:, -1] = X[:, 0] + 1e-7 * rng.normal(size=n)  # nearly collinear
+    y = X @ rng.normal(size=p) + rng.normal(size=n)
+    ours = Ridge(alpha=alpha, solver="svd").fit(X, y)
+    ref = sk.Ridge(alpha=alpha, solver="svd").fit(X, y)
+    np.testing.assert_allclose(ours.predict(X), ref.predict(X), rtol=1e-7, atol=1e-8)
+    assert _rel(ours.coef_, ref.coef_) < 1e-6

@@ -93,13 +93,13 @@ def ols_inference(rss, tss, half_log_w, n, rank, cov, fit_intercept, target_scal
     }
 
 
-def _robust_ols_cov(est, info, beta_scaled, scales, cov_type, groups, X, y, sample_weight):
-    """Robust covariance of the scaled estimates ``beta / scales`` (in the units of
-    ``info["cov"]``'s C) from the training data, and the number of clusters."""
+def _robust_ols_cov(est, info, beta_scaled, e, cov_type, groups, X, y, sample_weight):
+    """Robust covariance of the scaled estimates ``beta_scaled`` (the units of
+    ``info["cov"]``: design columns times ``e``, the target divided by its power of
+    two) from the training data, and the number of clusters."""
     C, _ = info["cov"]
     X, y, sw = _training_data(est, X, y, sample_weight, f"cov_type={cov_type!r}")
     A = _design(X, est.fit_intercept)
-    e = scales / info["target_scale"]
     if not np.all(e == 1.0):
         A = A * e
     resid = y / info["target_scale"] - A @ beta_scaled
@@ -125,13 +125,13 @@ def ols_summary(est, alpha, cov_type, groups, X, y, sample_weight):
     # y is of extreme magnitude), whose entries stay representable
     C, e = info["cov"]
     c = info["target_scale"]
-    scales = c * (np.ones(beta.size) if e is None else e)
-    beta_scaled = beta / scales
+    e = np.ones(beta.size) if e is None else e
+    scales = c * e
     t_df, n_groups = info["df"], None
     if cov_type == "nonrobust":
         cov = C * (info["rss"] / info["df"])
     else:
-        cov, n_groups = _robust_ols_cov(est, info, beta_scaled, scales, cov_type, groups,
+        cov, n_groups = _robust_ols_cov(est, info, beta / scales, e, cov_type, groups,
                                         X, y, sample_weight)
         if cov_type == "cluster":
             t_df = n_groups - 1

@@ -18,12 +18,12 @@ from scipy import linalg
 
 from ..base import BaseEstimator, RegressorMixin
 from ..exceptions import ConvergenceWarning
-from ..utils._linalg import solve_gram, solve_pos
+from ..utils._linalg import solve_gram, solve_pos, svd_with_projection
 from ..utils._linear import linear_product
 from ..utils._params import Interval, StrOptions
 from ..utils._sparse import csr_gram
 from ..utils._targets import as_2d_target
-from ..utils._threads import blas_single_thread, small_lapack, svd_threads
+from ..utils._threads import blas_single_thread, small_lapack
 from ..utils.validation import (
     check_array,
     check_magnitude,
@@ -75,11 +75,7 @@ def ridge_solve(X, Y, alphas, x_mean, y_mean, sw, solver):
         B = Y - y_mean
         if sw is not None:
             B = B * np.sqrt(sw)[:, None]
-        with svd_threads(n, p):
-            U, s, Vt = linalg.svd(A, full_matrices=False, check_finite=False)
-        # the products after the SVD are thin: on one BLAS thread (numpy's pool, whose
-        # threads would otherwise spin into the next SVD in scipy's)
-        UtB = linear_product(U.T, B.T)
+        s, Vt, UtB = svd_with_projection(A, B)
         shrunk = UtB * (s[:, None] / (s[:, None] ** 2 + alphas[None, :]))
         return linear_product(Vt.T, shrunk.T)
     if n >= p:

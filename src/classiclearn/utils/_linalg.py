@@ -1,4 +1,4 @@
-"""Symmetric solves shared by the ridge-type estimators.
+"""Symmetric solves shared by the ridge-type estimators, and the thin SVD of a tall design.
 
 ``Ridge``, ``LeastSquaresClassifier`` and ``KernelRidge`` (its linear kernel by the
 p x p normal equations) all solve ``(G + alpha I) w = b`` with a Gram matrix G and one
@@ -10,9 +10,15 @@ import numpy as np
 from scipy import linalg
 from scipy.linalg import lapack
 
-from ._threads import small_lapack
+from ._linear import linear_product
+from ._threads import small_lapack, svd_threads
 
-__all__ = ["eigenvalues_below", "solve_certified_symmetric", "solve_gram", "solve_pos"]
+__all__ = ["eigenvalues_below", "solve_certified_symmetric", "solve_gram", "solve_pos",
+           "svd_with_projection"]
+
+# rows per column from which svd_with_projection factors A = QR first (below, LAPACK's
+# SVD of A itself)
+QR_FIRST_ASPECT = 2
 
 # The half-width, relative to the Frobenius norm, of the band around zero that
 # solve_certified_symmetric proves free of eigenvalues: far wider than both the backward
@@ -184,3 +190,41 @@ def solve_certified_symmetric(F, B):
         return None
     X, info = lapack.dsytrs(*factors, B, lower=1)
     return X if info == 0 else None
+
+
+def svd_with_projection(A, B):
+    """``s``, ``Vt`` and ``U' B`` of the thin SVD ``A = U diag(s) Vt`` (A of shape (n, p),
+    B of shape (n, t)), without U where A is tall.
+
+    From ``QR_FIRST_ASPECT`` rows per column, A is factored ``A = QR`` (Householder),
+    ``R = U_R diag(s) Vt`` (p x p), and ``U' B = U_R' (Q' B)`` with Q' applied by its
+    reflections (LAPACK's geqrf, ormqr, gesdd). The singular values and vectors are
+    those of A to the same accuracy as LAPACK's SVD of A, which itself starts with a QR
+    on tall input but then forms the n x p U. Below that aspect, or when n < p, the
+    SVD of A.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> A, B = rng.normal(size=(50, 3)), rng.normal(size=(50, 2))
+    >>> s, Vt, UtB = svd_with_projection(A, B)
+    >>> U, s_ref, _ = np.linalg.svd(A, full_matrices=False)
+    >>> bool(np.allclose(s, s_ref)), bool(np.allclose(np.abs(UtB), np.abs(U.T @ B)))
+    (True, True)
+    """
+    n, p = A.shape
+    if p == 0 or n < QR_FIRST_ASPECT * p:
+        with svd_threads(n, p):
+            U, s, Vt = linalg.svd(A, full_matrices=False, check_finite=False)
+        # the thin product on one BLAS thread (numpy's pool, whose threads would
+        # otherwise spin into the next call of LAPACK in scipy's)
+        return s, Vt, linear_product(U.T, B.T)
+    factors, tau, _, info = lapack.dgeqrf(np.asarray(A, dtype=np.float64))
+    if info != 0:
+        raise linalg.LinAlgError(f"QR factorisation failed (LAPACK dgeqrf info {info}).")
+    QtB, _, info = lapack.dormqr("L", "T", factors, tau, np.array(B, dtype=np.float64),
+                                 max(1, B.shape[1]) * 64)
+    if info != 0:
+        raise linalg.LinAlgError(f"Applying Q' failed (LAPACK dormqr info {info}).")
+    U_R, s, Vt = linalg.svd(np.triu(factors[:p]), check_finite=False)
+    return s, Vt, linear_product(U_R.T, QtB[:p].T)
