@@ -3,9 +3,8 @@
 import os
 import pathlib
 import shutil
-import subprocess
-import sys
 
+from child_process import run_python
 from classiclearn._kernels import jit
 
 FIT_IN_CHILD = (
@@ -17,9 +16,8 @@ FIT_IN_CHILD = (
 
 
 def _run(env_updates):
-    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
-    env.update(env_updates)
-    subprocess.run([sys.executable, "-c", FIT_IN_CHILD], env=env, check=True)
+    done = run_python(["-c", FIT_IN_CHILD], **env_updates)
+    assert done.returncode == 0, done.stderr
 
 
 def test_cache_dir_follows_the_environment_and_names_the_kernel_stamp(monkeypatch, tmp_path):

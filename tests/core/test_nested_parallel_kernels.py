@@ -10,15 +10,13 @@ that loaded its helpers from the cache. Their Python callers start the layer fir
 
 import ast
 import importlib
-import os
 import pathlib
-import subprocess
-import sys
 import types
 
 from numba.core.registry import CPUDispatcher
 
 import classiclearn
+from child_process import run_python
 from classiclearn._kernels import jit
 
 PACKAGE = pathlib.Path(classiclearn.__file__).parent
@@ -178,10 +176,7 @@ def test_nested_kernel_loaded_from_the_cache_runs_first_in_a_process(tmp_path):
     # Lawson-Hanson kernel then compiled by another that loaded them from the cache
     # (its entry lacks numba's hook that starts the threading layer), and loaded by a
     # third, where it is the first kernel to run.
-    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
-    env["CLASSICLEARN_CACHE_DIR"] = str(tmp_path)
     for script in (INNER_KERNELS_ONLY, WIDE_NNLS_FIRST, WIDE_NNLS_FIRST):
-        done = subprocess.run([sys.executable, "-c", script], env=env,
-                              capture_output=True, text=True, timeout=600)
+        done = run_python(["-c", script], CLASSICLEARN_CACHE_DIR=str(tmp_path))
         assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "True"

@@ -1,11 +1,9 @@
 """``classiclearn precompile``: kernels compiled up front are loaded, not compiled, later."""
 
-import os
-import subprocess
-import sys
 
 import pytest
 
+from child_process import run_python
 from classiclearn.cli import main
 from classiclearn.precompile import precompile
 
@@ -25,21 +23,17 @@ COUNT_COMPILES = (
 
 
 def _compiles_in_child(cache):
-    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
-    env["CLASSICLEARN_CACHE_DIR"] = str(cache)
-    out = subprocess.run([sys.executable, "-c", COUNT_COMPILES], env=env, check=True,
-                         capture_output=True, text=True)
+    out = run_python(["-c", COUNT_COMPILES], CLASSICLEARN_CACHE_DIR=str(cache))
+    assert out.returncode == 0, out.stderr
     return int(out.stdout.strip().splitlines()[-1])
 
 
 def test_precompiled_kernels_are_loaded_by_a_new_process(tmp_path):
     cache = tmp_path / "cache"
     assert _compiles_in_child(tmp_path / "empty") > 0  # the counter sees compiles
-    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
-    env["CLASSICLEARN_CACHE_DIR"] = str(cache)
     code = "import sys; from classiclearn.cli import main; sys.exit(main(sys.argv[1:]))"
-    out = subprocess.run([sys.executable, "-c", code, "precompile", "GaussianNB",
-                          "BernoulliNB", "--jobs", "2"], env=env, capture_output=True, text=True)
+    out = run_python(["-c", code, "precompile", "GaussianNB", "BernoulliNB", "--jobs", "2"],
+                     CLASSICLEARN_CACHE_DIR=str(cache))
     assert out.returncode == 0, out.stderr
     assert "GaussianNB" in out.stdout and "BernoulliNB (sparse)" in out.stdout
     assert _compiles_in_child(cache) == 0

@@ -935,21 +935,21 @@ class LinearRegression(LinearPredictMixin, RegressorMixin, BaseEstimator):
         if sp.issparse(X):
             with blas_single_thread():  # the products run on numba's threads
                 return self._fit_sparse(X, Y, x_mean, y_mean, sw, was_1d, dtype)
+        # targets whose squares would over- or underflow are fitted divided by powers
+        # of two (exact): the coefficients map back, the RSS stays in those units
+        y_scales = power_of_two_scales(Y, means=y_mean)
+        Ys, ys_mean = (Y, y_mean) if y_scales is None else (Y / y_scales, y_mean / y_scales)
         # the Gram pass and the QR's blocks run on our threads; the p x p work of modest
         # order, the summary's products included, on one BLAS thread (a threaded BLAS
         # call here left OpenBLAS's threads spinning, slowing the threads of the next
         # fit of a cross-validation)
-        # targets whose squares would over- or underflow are fitted divided by powers
-        # of two (exact): the coefficients map back, the RSS stays in those units
-        t = power_of_two_scales(Y, means=y_mean)
-        Ys, ys_mean = (Y, y_mean) if t is None else (Y / t, y_mean / t)
         with small_lapack(p):
             solve = _solve_nnls if self.positive else _solve_ols
             W, rss, rank, s, M = solve(X, Ys, x_mean, ys_mean, sw, self.tol)
-            if t is not None:
-                W = W * t
+            if y_scales is not None:
+                W = W * y_scales
             self._set_fit(W, rss, rank, s, M, x_mean, y_mean, sw, was_1d, dtype,
-                          (Ys, ys_mean, 1.0 if t is None else float(t[0])))
+                          (Ys, ys_mean, 1.0 if y_scales is None else float(y_scales[0])))
         return self
 
     def _set_fit(self, W, rss, rank, s, M, x_mean, y_mean, sw, was_1d, dtype, scaled):
