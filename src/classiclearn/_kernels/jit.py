@@ -23,6 +23,7 @@ Set ``CLASSICLEARN_CACHE_DIR`` to relocate the cache. When ``NUMBA_CACHE_DIR``
 is set, or the directory cannot be written, numba's own rules apply.
 """
 
+import functools
 import hashlib
 import os
 import pathlib
@@ -62,9 +63,7 @@ def _kernel_stamp():
     return digest.hexdigest()[:16]
 
 
-_RUNTIME_STARTED = []
-
-
+@functools.cache
 def start_parallel_runtime():
     """Start numba's threading layer, once per process, before calling a kernel that is
     not parallel itself but calls parallel ones (``prange`` loops).
@@ -73,16 +72,15 @@ def start_parallel_runtime():
     hook that starts the threading layer they need when the entry is loaded; but an
     entry compiled in a process that loaded those callees from the cache lacks the
     hook (numba issue 8578), and its first call in a later process then crashes
-    unless a parallel kernel ran before. ``numba.get_num_threads`` starts the layer. ``tests/core/test_nested_parallel_kernels.py`` finds the
-    kernels concerned and checks that their callers start the layer.
+    unless a parallel kernel ran before. ``numba.get_num_threads`` starts the layer.
+    ``tests/core/test_nested_parallel_kernels.py`` finds the kernels concerned and
+    checks that their callers start the layer.
 
     Examples
     --------
     >>> start_parallel_runtime()
     """
-    if not _RUNTIME_STARTED:
-        numba.get_num_threads()
-        _RUNTIME_STARTED.append(True)
+    numba.get_num_threads()
 
 
 def kernel_cache_dir():
